@@ -1,0 +1,19 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+// POLICY_SIM_DIST=1 runs the suites that import "policy-sim" against the built bundle instead of src/.
+const dist = process.env["POLICY_SIM_DIST"] === "1";
+const root = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    alias: dist
+      ? [{ find: /^policy-sim$/, replacement: root("./dist/index.js") }]
+      : [{ find: /^policy-sim$/, replacement: root("./src/index.ts") }],
+  },
+  test: {
+    include: dist ? ["test/**/*.test.ts"] : ["src/**/*.test.ts", "test/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
