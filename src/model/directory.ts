@@ -1,0 +1,193 @@
+/**
+ * The tenant directory as the world file carries it: the service's own User, App, AppEntitlement and
+ * AppUser objects (DOMAIN.md §7), plus the simulation-only groups, grants, roles and access reviews
+ * (ARCHITECTURE.md, "The world file"). Fields the service adds later are kept under `$unknown`.
+ */
+import type { JsonObject } from "./json.js";
+
+/**
+ * An identity user of the tenant.
+ *
+ * @example
+ * ```ts
+ * const ada: User = { id: "u-ada", email: "ada@example.com", displayName: "Ada", managerIds: ["u-bob"],
+ *   status: "ENABLED", roleIds: ["user"] } as User;
+ * ```
+ */
+export interface User {
+  readonly id: string;
+  readonly email: string;
+  readonly emails: readonly string[];
+  readonly displayName: string;
+  readonly username: string;
+  readonly usernames: readonly string[];
+  readonly department: string;
+  readonly jobTitle: string;
+  readonly employmentType: string;
+  readonly employmentStatus: string;
+  /** `UNKNOWN | ENABLED | DISABLED | DELETED` (open: the service may add members). */
+  readonly status: string;
+  readonly directoryStatus: string;
+  /** `USER_TYPE_HUMAN | USER_TYPE_AGENT | USER_TYPE_SERVICE | USER_TYPE_SYSTEM` (open). */
+  readonly type: string;
+  readonly managerIds: readonly string[];
+  readonly profile: JsonObject;
+  readonly attributes: JsonObject;
+  /** (sim) the roles this user holds; see {@link Role}. */
+  readonly roleIds: readonly string[];
+  readonly delegatedUserId: string;
+  readonly $unknown?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * An application of the tenant with its default policies and owners.
+ *
+ * @example
+ * ```ts
+ * const app = { id: "app-aws", displayName: "AWS", grantPolicyId: "pol-aws", ownerUserIds: ["u-ops"] } as App;
+ * ```
+ */
+export interface App {
+  readonly id: string;
+  readonly displayName: string;
+  readonly grantPolicyId: string;
+  readonly revokePolicyId: string;
+  readonly certifyPolicyId: string;
+  /** Owners, merged from the service's `appOwners` (Users) and the simulation's `ownerUserIds`. */
+  readonly ownerUserIds: readonly string[];
+  readonly revokeGrantSources: string;
+  readonly isManuallyManaged: boolean;
+  readonly $unknown?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * An entitlement of an app: what a grant task asks for.
+ *
+ * @example
+ * ```ts
+ * const admin = { id: "ent-admin", appId: "app-aws", displayName: "Admin", grantPolicyId: "pol-prod" } as AppEntitlement;
+ * ```
+ */
+export interface AppEntitlement {
+  readonly id: string;
+  readonly appId: string;
+  readonly displayName: string;
+  readonly appResourceTypeId: string;
+  readonly appResourceId: string;
+  readonly grantPolicyId: string;
+  readonly revokePolicyId: string;
+  readonly certifyPolicyId: string;
+  readonly emergencyGrantEnabled: boolean;
+  readonly emergencyGrantPolicyId: string;
+  readonly overrideAccessRequestsDefaults: boolean;
+  readonly riskLevelValueId: string;
+  readonly requestSchemaId: string;
+  /** (sim) owners of the entitlement, for `entitlementOwners` approval. */
+  readonly ownerUserIds: readonly string[];
+  readonly annotations: readonly unknown[] | null;
+  readonly $unknown?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * An account of a user in an app.
+ *
+ * @example
+ * ```ts
+ * const acct = { id: "au-1", appId: "app-aws", identityUserId: "u-ada", appUserType: "APP_USER_TYPE_USER" } as AppUser;
+ * ```
+ */
+export interface AppUser {
+  readonly id: string;
+  readonly appId: string;
+  readonly identityUserId: string;
+  readonly displayName: string;
+  readonly email: string;
+  readonly username: string;
+  readonly appUserType: string;
+  readonly status: { readonly status: string; readonly details: string } | null;
+  readonly profile: JsonObject;
+  readonly $unknown?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * (sim) A group of users, for group approval and `c1.directory.groups.v1.FindByName`.
+ *
+ * @example
+ * ```ts
+ * const oncall: Group = { id: "g-oncall", appId: "app-pd", displayName: "On-call", memberUserIds: ["u-ada"] };
+ * ```
+ */
+export interface Group {
+  readonly id: string;
+  readonly appId: string;
+  readonly displayName: string;
+  readonly memberUserIds: readonly string[];
+}
+
+/**
+ * (sim) How a user came to hold an entitlement.
+ *
+ * @example
+ * ```ts
+ * const g: Grant = { appId: "app-aws", appEntitlementId: "ent-ro", identityUserId: "u-ada", source: "direct" };
+ * ```
+ */
+export interface Grant {
+  readonly appId: string;
+  readonly appEntitlementId: string;
+  readonly identityUserId: string;
+  readonly source: "direct" | "enrollment" | "automatic-enrollment";
+}
+
+/**
+ * (sim) The platform role kinds, from most to least privileged.
+ *
+ * @example
+ * ```ts
+ * const k: RoleKind = "SUPER_ADMIN";
+ * ```
+ */
+export type RoleKind = "SUPER_ADMIN" | "ADMIN" | "READ_ONLY_ADMIN" | "USER";
+
+/**
+ * (sim) A platform role users hold through `roleIds`.
+ *
+ * @example
+ * ```ts
+ * const r: Role = { id: "r-super", displayName: "Super Administrator", kind: "SUPER_ADMIN" };
+ * ```
+ */
+export interface Role {
+  readonly id: string;
+  readonly displayName: string;
+  readonly kind: RoleKind;
+}
+
+/**
+ * (sim) The request defaults an app sets for some resource types.
+ *
+ * @example
+ * ```ts
+ * const d: ResourceTypeDefault = { appId: "app-gh", resourceTypeIds: ["rt-repo"], requestPolicyId: "pol-repo" };
+ * ```
+ */
+export interface ResourceTypeDefault {
+  readonly appId: string;
+  readonly resourceTypeIds: readonly string[];
+  readonly requestPolicyId: string;
+}
+
+/**
+ * (sim) An access review (campaign), the source of certify tasks' policies.
+ *
+ * @example
+ * ```ts
+ * const q3: AccessReview = { id: "ar-q3", displayName: "Q3 review", policyId: "pol-cert", usePolicyOverride: false };
+ * ```
+ */
+export interface AccessReview {
+  readonly id: string;
+  readonly displayName: string;
+  readonly policyId: string;
+  readonly usePolicyOverride: boolean;
+}
