@@ -1,0 +1,25 @@
+/**
+ * The policy a task carries (spec, "PolicyInstance").
+ */
+import type { UnknownFields } from "./common.js";
+import type { Policy } from "./policy.js";
+import type { PolicyStep } from "./policy-step.js";
+import type { PolicyStepInstance } from "./step-instance.js";
+
+/**
+ * A task's policy: the snapshot it was created from, the step running now, the steps done, and the
+ * step definitions still to come.
+ *
+ * @example
+ * ```ts
+ * const pending = (p: PolicyInstance) => (p.next ?? []).map((s) => s.kind);
+ * ```
+ */
+export interface PolicyInstance {
+  readonly current: PolicyStepInstance | null;
+  readonly history: readonly PolicyStepInstance[] | null;
+  /** Step definitions, not instances (DOMAIN.md §1). */
+  readonly next: readonly PolicyStep[] | null;
+  readonly policy: Policy | null;
+  readonly $unknown?: UnknownFields;
+}
