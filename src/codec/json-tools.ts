@@ -1,0 +1,88 @@
+/**
+ * Reading and copying untrusted JSON without recursion (deep input cannot overflow the stack) and
+ * without the `__proto__` pitfall (an own key named `__proto__` stays an own key).
+ */
+import type { JsonValue } from "../model/json.js";
+
+/**
+ * Whether a value is a JSON object (not null, not an array).
+ *
+ * @example
+ * ```ts
+ * isJsonObject({}); // true
+ * isJsonObject([]); // false
+ * ```
+ */
+export function isJsonObject(v: unknown): v is Readonly<Record<string, unknown>> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Whether `obj` has an own property `key` (never consults the prototype chain, so `"constructor"`
+ * on `{}` is absent).
+ *
+ * @example
+ * ```ts
+ * hasOwn({}, "constructor"); // false
+ * ```
+ */
+export function hasOwn(obj: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(obj, key);
+}
+
+/**
+ * Sets an own, enumerable property, also for the key `__proto__` (where plain assignment would
+ * replace the prototype instead).
+ *
+ * @example
+ * ```ts
+ * const o: Record<string, unknown> = {};
+ * setOwn(o, "__proto__", 1);
+ * Object.keys(o); // ["__proto__"]
+ * ```
+ */
+export function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") {
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    obj[key] = value;
+  }
+}
+
+/**
+ * A deep copy of a JSON value, iterative so that nesting depth is bounded by memory, not the call
+ * stack. Shared sub-objects stay shared and cycles are copied as cycles, so it always terminates.
+ *
+ * @example
+ * ```ts
+ * const copy = cloneJson({ a: [1, { b: null }] }); // equal, but no shared objects
+ * ```
+ */
+export function cloneJson(value: unknown): JsonValue {
+  if (typeof value !== "object" || value === null) return value as JsonValue;
+  const copies = new Map<object, unknown>();
+  const root: unknown = Array.isArray(value) ? [] : {};
+  copies.set(value, root);
+  const work: Array<readonly [object, unknown]> = [[value, root]];
+  for (let next = work.pop(); next !== undefined; next = work.pop()) {
+    const [source, target] = next;
+    const copyChild = (child: unknown): unknown => {
+      if (typeof child !== "object" || child === null) return child;
+      const seen = copies.get(child);
+      if (seen !== undefined) return seen;
+      const fresh: unknown = Array.isArray(child) ? [] : {};
+      copies.set(child, fresh);
+      work.push([child, fresh]);
+      return fresh;
+    };
+    if (Array.isArray(source)) {
+      const out = target as unknown[];
+      for (let i = 0; i < source.length; i++) out.push(copyChild(source[i]));
+    } else {
+      const out = target as Record<string, unknown>;
+      const src = source as Record<string, unknown>;
+      for (const key of Object.keys(src)) setOwn(out, key, copyChild(src[key]));
+    }
+  }
+  return root as JsonValue;
+}
