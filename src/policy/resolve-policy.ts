@@ -1,0 +1,214 @@
+/**
+ * Which policy governs a task (DOMAIN.md §3). The sources are tried in the service's order; the first
+ * that names an existing policy wins. Every source tried is reported, with why it did not win, so an
+ * explanation can say "the entitlement names no grant policy; the app's is pol-aws".
+ */
+import type { AppEntitlement } from "../model/directory.js";
+import type { Policy, Task } from "../model/index.js";
+import { err, ok, type Result } from "../result.js";
+import { findEntitlement, type World } from "../world/world.js";
+
+/**
+ * Where a task's policy came from.
+ *
+ * @example
+ * ```ts
+ * const s: PolicySource = "entitlement";
+ * ```
+ */
+export type PolicySource =
+  | "emergency"
+  | "entitlement"
+  | "resourceTypeDefault"
+  | "app"
+  | "accessReview"
+  | "tenantDefault"
+  | "taskSnapshot";
+
+/**
+ * One source that was consulted.
+ * - `used`: it named an existing policy and won;
+ * - `empty`: it names no policy;
+ * - `missing`: it names a policy id that does not exist in the world;
+ * - `notApplicable`: it does not apply to this task (emergency on a non-emergency task, …);
+ * - `notReached`: an earlier source won.
+ *
+ * @example
+ * ```ts
+ * const c: SourceCheck = { source: "entitlement", status: "empty", policyId: "",
+ *   detail: 'entitlement "ent-ro" of app "app-aws" sets no grantPolicyId' };
+ * ```
+ */
+export interface SourceCheck {
+  readonly source: PolicySource;
+  readonly status: "used" | "empty" | "missing" | "notApplicable" | "notReached";
+  readonly policyId: string;
+  readonly detail: string;
+}
+
+/**
+ * The outcome of policy resolution: the policy, the source that won, and every source consulted
+ * in order.
+ *
+ * @example
+ * ```ts
+ * const r = resolvePolicy(world, task);
+ * if (r.ok) console.log(r.value.policy.id, "from", r.value.source);
+ * ```
+ */
+export interface Resolution {
+  readonly policy: Policy;
+  readonly source: PolicySource;
+  readonly checks: readonly SourceCheck[];
+}
+
+/**
+ * Why no policy could be resolved.
+ *
+ * @example
+ * ```ts
+ * if (!r.ok) console.log(r.error.code, r.error.message); // NO_POLICY …
+ * ```
+ */
+export interface ResolutionError {
+  readonly code: "NO_POLICY" | "NO_TASK_TYPE";
+  readonly message: string;
+  readonly checks: readonly SourceCheck[];
+}
+
+interface Candidate {
+  readonly source: PolicySource;
+  /** The id the source names, or "" when it names none. */
+  readonly policyId: string;
+  readonly what: string;
+  /** When set, the source does not apply to the task, with the reason. */
+  readonly notApplicable?: string;
+}
+
+function grantCandidates(world: World, task: Task, ent: AppEntitlement | undefined, appId: string, entId: string): Candidate[] {
+  const entWhat = `entitlement "${entId}" of app "${appId}"`;
+  const app = world.index.apps.get(appId);
+  const rtDefault = ent ? world.index.resourceTypeDefaults.get(`${appId}\u0000${ent.appResourceTypeId}`) : undefined;
+  return [
+    !task.emergencyAccess
+      ? { source: "emergency", policyId: "", what: entWhat, notApplicable: "the task is not an emergency-access request" }
+      : !ent?.emergencyGrantEnabled
+        ? { source: "emergency", policyId: "", what: entWhat, notApplicable: `${entWhat} does not enable emergency grants` }
+        : { source: "emergency", policyId: ent.emergencyGrantPolicyId, what: `${entWhat} emergencyGrantPolicyId` },
+    { source: "entitlement", policyId: ent?.grantPolicyId ?? "", what: `${entWhat} grantPolicyId` },
+    ent?.overrideAccessRequestsDefaults
+      ? {
+          source: "resourceTypeDefault",
+          policyId: "",
+          what: `request defaults of app "${appId}"`,
+          notApplicable: `${entWhat} overrides the app's access-request defaults`,
+        }
+      : {
+          source: "resourceTypeDefault",
+          policyId: rtDefault?.requestPolicyId ?? "",
+          what: `request defaults of app "${appId}" for resource type "${ent?.appResourceTypeId ?? ""}"`,
+        },
+    { source: "app", policyId: app?.grantPolicyId ?? "", what: `app "${appId}" grantPolicyId` },
+    { source: "tenantDefault", policyId: world.tenant.defaultPolicies["grant"] ?? "", what: "the tenant's default grant policy" },
+  ];
+}
+
+function candidatesFor(world: World, task: Task): Candidate[] | undefined {
+  const type = task.type;
+  if (!type) return undefined;
+  switch (type.kind) {
+    case "grant": {
+      const ent = findEntitlement(world, type.appId, type.appEntitlementId);
+      return grantCandidates(world, task, ent, type.appId, type.appEntitlementId);
+    }
+    case "revoke": {
+      const ent = findEntitlement(world, type.appId, type.appEntitlementId);
+      const app = world.index.apps.get(type.appId);
+      return [
+        { source: "entitlement", policyId: ent?.revokePolicyId ?? "", what: `entitlement "${type.appEntitlementId}" revokePolicyId` },
+        { source: "app", policyId: app?.revokePolicyId ?? "", what: `app "${type.appId}" revokePolicyId` },
+        { source: "tenantDefault", policyId: world.tenant.defaultPolicies["revoke"] ?? "", what: "the tenant's default revoke policy" },
+      ];
+    }
+    case "certify": {
+      const ent = findEntitlement(world, type.appId, type.appEntitlementId);
+      const app = world.index.apps.get(type.appId);
+      const review = world.index.accessReviews.get(type.accessReviewId);
+      const reviewWhat = `access review "${type.accessReviewId}" policyId`;
+      const override = review?.usePolicyOverride
+        ? ""
+        : `access review "${type.accessReviewId}" does not use policy overrides`;
+      const withOverride = (c: Candidate): Candidate => (override ? { ...c, notApplicable: override } : c);
+      return [
+        withOverride({ source: "entitlement", policyId: ent?.certifyPolicyId ?? "", what: `entitlement "${type.appEntitlementId}" certifyPolicyId` }),
+        withOverride({ source: "app", policyId: app?.certifyPolicyId ?? "", what: `app "${type.appId}" certifyPolicyId` }),
+        { source: "accessReview", policyId: review?.policyId ?? "", what: reviewWhat },
+        { source: "tenantDefault", policyId: world.tenant.defaultPolicies["certify"] ?? "", what: "the tenant's default certify policy" },
+      ];
+    }
+    case "offboarding":
+    case "action":
+    case "finding":
+      return [
+        { source: "tenantDefault", policyId: world.tenant.defaultPolicies[type.kind] ?? "", what: `the tenant's default ${type.kind} policy` },
+        { source: "taskSnapshot", policyId: task.policy?.policy?.id ?? "", what: "the policy the task already carries" },
+      ];
+    case "unknown":
+      return [{ source: "taskSnapshot", policyId: task.policy?.policy?.id ?? "", what: "the policy the task already carries" }];
+    default: {
+      const never: never = type;
+      return never;
+    }
+  }
+}
+
+/**
+ * Decides which policy applies to a task, following the service's order of sources for its type:
+ * grant: emergency → entitlement → resource-type request default → app → tenant default;
+ * revoke: entitlement → app → tenant default; certify: access review (or, with the review's policy
+ * override, entitlement → app → review) → tenant default; offboarding, action, finding: tenant
+ * default → the policy the task already carries. Never throws.
+ *
+ * @example
+ * ```ts
+ * const r = resolvePolicy(world, findTask(world, "1001")!);
+ * if (r.ok) for (const c of r.value.checks) console.log(c.source, c.status, c.detail);
+ * ```
+ */
+export function resolvePolicy(world: World, task: Task): Result<Resolution, ResolutionError> {
+  const candidates = candidatesFor(world, task);
+  if (!candidates)
+    return err({ code: "NO_TASK_TYPE", message: `task "${task.id}" has no type, so no policy source applies`, checks: [] });
+  const checks: SourceCheck[] = [];
+  let winner: { policy: Policy; source: PolicySource } | undefined;
+  for (const c of candidates) {
+    if (winner) {
+      checks.push({ source: c.source, status: "notReached", policyId: c.policyId, detail: `${c.what}: not consulted, an earlier source won` });
+      continue;
+    }
+    if (c.notApplicable !== undefined) {
+      checks.push({ source: c.source, status: "notApplicable", policyId: "", detail: c.notApplicable });
+      continue;
+    }
+    if (!c.policyId) {
+      checks.push({ source: c.source, status: "empty", policyId: "", detail: `${c.what} is not set` });
+      continue;
+    }
+    // The task's own snapshot is usable even when the policy no longer exists in the world.
+    const policy =
+      c.source === "taskSnapshot" ? (world.index.policies.get(c.policyId) ?? task.policy?.policy ?? undefined) : world.index.policies.get(c.policyId);
+    if (!policy) {
+      checks.push({ source: c.source, status: "missing", policyId: c.policyId, detail: `${c.what} is "${c.policyId}", which does not exist` });
+      continue;
+    }
+    checks.push({ source: c.source, status: "used", policyId: c.policyId, detail: `${c.what} is "${c.policyId}"` });
+    winner = { policy, source: c.source };
+  }
+  if (!winner)
+    return err({
+      code: "NO_POLICY",
+      message: `no policy applies to task "${task.id}": ${checks.map((c) => c.detail).join("; ")}`,
+      checks,
+    });
+  return ok({ policy: winner.policy, source: winner.source, checks });
+}

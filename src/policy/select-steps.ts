@@ -1,0 +1,345 @@
+/**
+ * Which step sequence of a policy applies (DOMAIN.md §2): rules top to bottom, first match wins;
+ * a rule's outcome is `stepKey`, else `policyId` (evaluated recursively: that policy's own rules,
+ * then its baseline), else the legacy `policyKey`. When no rule matches, the baseline entry keyed by
+ * the lowercased policy type applies, or `baselinePolicyId` when it is set.
+ *
+ * Every rule evaluated is recorded in the service's audit shape, so a user can compare a simulation
+ * with the audit log. The same records feed explanations: there is no second code path.
+ */
+import { type Policy, type PolicyStep, type Rule, ruleOutcome } from "../model/index.js";
+import { err, ok, type Result } from "../result.js";
+import type { World } from "../world/world.js";
+
+/** The deepest a reference chain may go: the root policy is depth 0 (spec, Limits). */
+export const MAX_CHAIN_DEPTH = 5;
+
+/** The tenant flag behind rule `policyId` and `baselinePolicyId` (DOMAIN.md §2). */
+export const POLICY_REFERENCES_FLAG = "POLICY_REFERENCES_POLICY";
+
+/**
+ * The result of evaluating one condition: a boolean, or the run-time error that stopped it.
+ *
+ * @example
+ * ```ts
+ * const r: ConditionResult = { ok: false, error: 'no such key: "clearance"' };
+ * ```
+ */
+export type ConditionResult = { readonly ok: true; readonly value: boolean } | { readonly ok: false; readonly error: string };
+
+/**
+ * Evaluates rule conditions for one task. Built once per task so the task's CEL input is prepared
+ * once, whatever the number of rules.
+ *
+ * @example
+ * ```ts
+ * const runner: ConditionRunner = { run: (src) => ({ ok: true, value: src === "true" }) };
+ * ```
+ */
+export interface ConditionRunner {
+  run(condition: string): ConditionResult;
+}
+
+/**
+ * One evaluated rule (or the baseline fall-through), in the service's audit shape
+ * (`conditionalPolicyExecutionResult`) plus the position of the rule.
+ *
+ * @example
+ * ```ts
+ * const e: RuleEvaluation = { policyId: "pol-aws", chainDepth: 0, ruleIndex: 1,
+ *   condition: 'subject.department == "Security"', conditionMatched: false, defaultCondition: false,
+ *   error: "", stepKey: "sec-review", policyKey: "", outcomePolicyId: "" };
+ * ```
+ */
+export interface RuleEvaluation {
+  readonly policyId: string;
+  /** 0 for the task's own policy; +1 for each reference followed. */
+  readonly chainDepth: number;
+  /** Index in the policy's `rules`; -1 for the baseline. */
+  readonly ruleIndex: number;
+  readonly condition: string;
+  readonly conditionMatched: boolean;
+  /** True for the baseline, which applies when no rule matches. */
+  readonly defaultCondition: boolean;
+  /** The run-time error of the condition, or why a matching rule could not be followed; "" if none. */
+  readonly error: string;
+  readonly stepKey: string;
+  readonly policyKey: string;
+  /** The policy a `policyId` outcome (or `baselinePolicyId`) refers to; "" otherwise. */
+  readonly outcomePolicyId: string;
+}
+
+/**
+ * How one policy of the chain was reached.
+ *
+ * @example
+ * ```ts
+ * const link: ChainLink = { policyId: "pol-prod", chainDepth: 1,
+ *   via: { kind: "rule", fromPolicyId: "pol-aws", ruleIndex: 2 } };
+ * ```
+ */
+export interface ChainLink {
+  readonly policyId: string;
+  readonly chainDepth: number;
+  readonly via:
+    | { readonly kind: "root" }
+    | { readonly kind: "rule"; readonly fromPolicyId: string; readonly ruleIndex: number }
+    | { readonly kind: "baselinePolicyId"; readonly fromPolicyId: string };
+}
+
+/**
+ * What decided the step sequence. A sequence chosen by a rule carries the rule's index; one chosen
+ * by the baseline does not.
+ *
+ * @example
+ * ```ts
+ * if (sel.decidedBy.kind === "rule") console.log("rule", sel.decidedBy.ruleIndex, "of", sel.decidedBy.policyId);
+ * ```
+ */
+export type DecidedBy =
+  | {
+      readonly kind: "rule";
+      readonly policyId: string;
+      readonly chainDepth: number;
+      readonly ruleIndex: number;
+      readonly stepKey: string;
+      /** Whether the key came from `stepKey` or the legacy `policyKey`. */
+      readonly field: "stepKey" | "policyKey";
+    }
+  | { readonly kind: "baseline"; readonly policyId: string; readonly chainDepth: number; readonly stepKey: string };
+
+/**
+ * A successful selection: the steps to run, the policy that owns them, and how they were chosen.
+ *
+ * @example
+ * ```ts
+ * const s = selectSteps(world, policy, runner);
+ * if (s.ok) console.log(s.value.steps.length, "steps from", s.value.decidedBy.policyId);
+ * ```
+ */
+export interface Selection {
+  readonly decidedBy: DecidedBy;
+  /** The policy the steps belong to: the root, or the end of a reference chain. */
+  readonly policy: Policy;
+  readonly steps: readonly PolicyStep[];
+  readonly evaluations: readonly RuleEvaluation[];
+  readonly chain: readonly ChainLink[];
+}
+
+/**
+ * Why no step sequence could be selected. Carries the evaluations and chain up to the failure, so
+ * an explanation can show where it broke.
+ *
+ * @example
+ * ```ts
+ * if (!s.ok && s.error.code === "CYCLE") console.log(s.error.message); // names the chain
+ * ```
+ */
+export interface SelectionError {
+  readonly code:
+    | "CYCLE"
+    | "SELF_REFERENCE"
+    | "CHAIN_TOO_DEEP"
+    | "CROSS_TYPE"
+    | "MISSING_POLICY"
+    | "MISSING_STEP_KEY"
+    | "MISSING_BASELINE"
+    | "RULE_WITHOUT_OUTCOME"
+    | "REFERENCES_DISABLED";
+  readonly message: string;
+  readonly policyId: string;
+  readonly evaluations: readonly RuleEvaluation[];
+  readonly chain: readonly ChainLink[];
+}
+
+/**
+ * The key of a policy's baseline entry in `policySteps`: the lowercased policy type
+ * (`POLICY_TYPE_GRANT` → `grant`).
+ *
+ * @example
+ * ```ts
+ * baselineKey({ policyType: "POLICY_TYPE_ACCESS_REQUEST" } as Policy); // "access_request"
+ * ```
+ */
+export function baselineKey(policy: Pick<Policy, "policyType">): string {
+  return policy.policyType.replace(/^POLICY_TYPE_/, "").toLowerCase();
+}
+
+function stepsAt(policy: Policy, key: string): readonly PolicyStep[] | undefined {
+  const entry = policy.policySteps?.[key];
+  return entry ? (entry.steps ?? []) : undefined;
+}
+
+function chainText(chain: readonly ChainLink[], next?: string): string {
+  return [...chain.map((l) => l.policyId), ...(next === undefined ? [] : [next])].join(" → ");
+}
+
+interface Walk {
+  readonly world: World;
+  readonly runner: ConditionRunner;
+  readonly evaluations: RuleEvaluation[];
+  readonly chain: ChainLink[];
+  readonly referencesEnabled: boolean;
+}
+
+type Step = Result<Selection, SelectionError>;
+
+function fault(w: Walk, code: SelectionError["code"], policyId: string, message: string): Step {
+  return err({ code, message, policyId, evaluations: w.evaluations, chain: w.chain });
+}
+
+/** Follows a reference from `from` to `targetId`, checking the chain rules first. */
+function follow(w: Walk, from: Policy, depth: number, targetId: string, via: ChainLink["via"]): Step {
+  const target = w.world.index.policies.get(targetId);
+  if (targetId === from.id)
+    return fault(w, "SELF_REFERENCE", from.id, `policy "${from.id}" refers to itself (${chainText(w.chain, targetId)})`);
+  if (!target)
+    return fault(w, "MISSING_POLICY", from.id, `policy "${from.id}" refers to policy "${targetId}", which does not exist`);
+  if (w.chain.some((l) => l.policyId === targetId))
+    return fault(w, "CYCLE", from.id, `reference cycle: ${chainText(w.chain, targetId)}`);
+  if (target.policyType !== from.policyType)
+    return fault(
+      w,
+      "CROSS_TYPE",
+      from.id,
+      `policy "${from.id}" (${from.policyType}) refers to "${targetId}" of another type (${target.policyType}); references must stay within one policy type`,
+    );
+  if (depth + 1 > MAX_CHAIN_DEPTH)
+    return fault(w, "CHAIN_TOO_DEEP", from.id, `reference chain deeper than ${MAX_CHAIN_DEPTH}: ${chainText(w.chain, targetId)}`);
+  w.chain.push({ policyId: targetId, chainDepth: depth + 1, via });
+  return walk(w, target, depth + 1);
+}
+
+function walk(w: Walk, policy: Policy, depth: number): Step {
+  const rules: readonly Rule[] = policy.rules ?? [];
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i] as Rule;
+    const outcome = ruleOutcome(rule);
+    const base = {
+      policyId: policy.id,
+      chainDepth: depth,
+      ruleIndex: i,
+      condition: rule.condition,
+      defaultCondition: false,
+      stepKey: rule.stepKey,
+      policyKey: rule.policyKey,
+      outcomePolicyId: outcome.kind === "policyId" ? outcome.policyId : "",
+    };
+    const result = w.runner.run(rule.condition);
+    if (!result.ok) {
+      // DOMAIN.md §2: a condition that fails at run time does not match; evaluation goes on.
+      w.evaluations.push({ ...base, conditionMatched: false, error: result.error });
+      continue;
+    }
+    if (!result.value) {
+      w.evaluations.push({ ...base, conditionMatched: false, error: "" });
+      continue;
+    }
+    switch (outcome.kind) {
+      case "stepKey":
+      case "policyKey": {
+        w.evaluations.push({ ...base, conditionMatched: true, error: "" });
+        const steps = stepsAt(policy, outcome.stepKey);
+        if (!steps)
+          return fault(w, "MISSING_STEP_KEY", policy.id, `rule ${i} of policy "${policy.id}" selects step key "${outcome.stepKey}", which is not in its policySteps`);
+        return ok({
+          decidedBy: { kind: "rule", policyId: policy.id, chainDepth: depth, ruleIndex: i, stepKey: outcome.stepKey, field: outcome.kind },
+          policy,
+          steps,
+          evaluations: w.evaluations,
+          chain: w.chain,
+        });
+      }
+      case "policyId": {
+        if (!w.referencesEnabled) {
+          // Without the flag the service does not follow references; the rule is passed over
+          // like a rule whose condition errors, and evaluation goes on (README, Assumptions).
+          w.evaluations.push({
+            ...base,
+            conditionMatched: true,
+            error: `policy references are disabled (tenant flag ${POLICY_REFERENCES_FLAG} is off); rule not followed`,
+          });
+          continue;
+        }
+        w.evaluations.push({ ...base, conditionMatched: true, error: "" });
+        return follow(w, policy, depth, outcome.policyId, { kind: "rule", fromPolicyId: policy.id, ruleIndex: i });
+      }
+      case "none":
+        w.evaluations.push({ ...base, conditionMatched: true, error: "the rule has no stepKey, policyId or policyKey" });
+        return fault(w, "RULE_WITHOUT_OUTCOME", policy.id, `rule ${i} of policy "${policy.id}" matched but names no stepKey, policyId or policyKey`);
+      default: {
+        const never: never = outcome;
+        return never;
+      }
+    }
+  }
+
+  const key = baselineKey(policy);
+  if (policy.baselinePolicyId) {
+    w.evaluations.push({
+      policyId: policy.id,
+      chainDepth: depth,
+      ruleIndex: -1,
+      condition: "",
+      conditionMatched: true,
+      defaultCondition: true,
+      error: w.referencesEnabled ? "" : `tenant flag ${POLICY_REFERENCES_FLAG} is off`,
+      stepKey: "",
+      policyKey: "",
+      outcomePolicyId: policy.baselinePolicyId,
+    });
+    if (!w.referencesEnabled)
+      return fault(
+        w,
+        "REFERENCES_DISABLED",
+        policy.id,
+        `policy "${policy.id}" defers its baseline to "${policy.baselinePolicyId}", but policy references are disabled (tenant flag ${POLICY_REFERENCES_FLAG} is off)`,
+      );
+    return follow(w, policy, depth, policy.baselinePolicyId, { kind: "baselinePolicyId", fromPolicyId: policy.id });
+  }
+  const steps = stepsAt(policy, key);
+  w.evaluations.push({
+    policyId: policy.id,
+    chainDepth: depth,
+    ruleIndex: -1,
+    condition: "",
+    conditionMatched: steps !== undefined,
+    defaultCondition: true,
+    error: steps ? "" : `no baseline entry "${key}"`,
+    stepKey: key,
+    policyKey: "",
+    outcomePolicyId: "",
+  });
+  if (!steps)
+    return fault(w, "MISSING_BASELINE", policy.id, `no rule of policy "${policy.id}" matched and it has no baseline entry "${key}" in policySteps`);
+  return ok({
+    decidedBy: { kind: "baseline", policyId: policy.id, chainDepth: depth, stepKey: key },
+    policy,
+    steps,
+    evaluations: w.evaluations,
+    chain: w.chain,
+  });
+}
+
+/**
+ * Selects the step sequence of `policy` for one task, whose conditions `runner` evaluates.
+ * Follows `policyId` rules and `baselinePolicyId` through the world's policies (same type only,
+ * depth ≤ 5, no cycles) when the tenant flag `POLICY_REFERENCES_POLICY` is on. Never throws.
+ *
+ * @example
+ * ```ts
+ * const sel = selectSteps(world, policy, runnerForTask(world, task));
+ * if (sel.ok) console.log(sel.value.decidedBy); // { kind: "rule", ruleIndex: 2, stepKey: "sec", … }
+ * else console.log(sel.error.code, sel.error.message);
+ * ```
+ */
+export function selectSteps(world: World, policy: Policy, runner: ConditionRunner): Result<Selection, SelectionError> {
+  const w: Walk = {
+    world,
+    runner,
+    evaluations: [],
+    chain: [{ policyId: policy.id, chainDepth: 0, via: { kind: "root" } }],
+    referencesEnabled: world.tenant.featureFlags[POLICY_REFERENCES_FLAG] === true,
+  };
+  return walk(w, policy, 0);
+}

@@ -1,0 +1,206 @@
+/**
+ * Decoders for the directory part of the world file: the service's User, App, AppEntitlement and
+ * AppUser objects (DOMAIN.md §7) and the simulation-only groups, grants, roles, resource-type
+ * defaults and access reviews (ARCHITECTURE.md, "The world file").
+ */
+import type {
+  AccessReview,
+  App,
+  AppEntitlement,
+  AppUser,
+  Grant,
+  Group,
+  ResourceTypeDefault,
+  Role,
+  RoleKind,
+  User,
+} from "../model/directory.js";
+import { type Diagnostic, isObject, ObjectReader, pathIndex } from "./read.js";
+
+/** Reads a list of objects with `decodeOne`, reporting non-objects and keeping order. */
+export function decodeList<T>(
+  value: unknown,
+  path: string,
+  out: Diagnostic[],
+  decodeOne: (r: ObjectReader) => T,
+): readonly T[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) {
+    out.push({ code: "EXPECTED_ARRAY", path, message: `expected an array` });
+    return [];
+  }
+  const result: T[] = [];
+  value.forEach((item: unknown, i) => {
+    const p = pathIndex(path, i);
+    if (!isObject(item)) {
+      out.push({ code: "EXPECTED_OBJECT", path: p, message: "expected an object" });
+      return;
+    }
+    result.push(decodeOne(new ObjectReader(item, p, out)));
+  });
+  return result;
+}
+
+/** Strips the `USER_STATUS_` prefix the API sometimes uses, so one spelling is stored. */
+function userStatus(s: string): string {
+  return s.startsWith("USER_STATUS_") ? s.slice("USER_STATUS_".length) : s;
+}
+
+export function decodeUser(r: ObjectReader): User {
+  return {
+    id: r.string("id"),
+    email: r.string("email"),
+    emails: r.strings("emails"),
+    displayName: r.string("displayName"),
+    username: r.string("username"),
+    usernames: r.strings("usernames"),
+    department: r.string("department"),
+    jobTitle: r.string("jobTitle"),
+    employmentType: r.string("employmentType"),
+    employmentStatus: r.string("employmentStatus"),
+    status: userStatus(r.string("status")),
+    directoryStatus: r.string("directoryStatus"),
+    type: r.string("type"),
+    managerIds: r.strings("managerIds"),
+    profile: r.object("profile"),
+    attributes: r.object("attributes"),
+    roleIds: r.strings("roleIds"),
+    delegatedUserId: r.string("delegatedUserId"),
+    ...r.unknown(),
+  };
+}
+
+export function decodeApp(r: ObjectReader, out: Diagnostic[]): App {
+  const owners = new Set(r.strings("ownerUserIds"));
+  // The service returns owners as User objects under appOwners; the simulation also takes ids.
+  // appOwners is read without being marked as seen, so it is kept under $unknown and saved back.
+  decodeList(r.obj["appOwners"], `${r.path}.appOwners`, out, (o) => o.string("id")).forEach((id) => {
+    if (id) owners.add(id);
+  });
+  return {
+    id: r.string("id"),
+    displayName: r.string("displayName"),
+    grantPolicyId: r.string("grantPolicyId"),
+    revokePolicyId: r.string("revokePolicyId"),
+    certifyPolicyId: r.string("certifyPolicyId"),
+    ownerUserIds: [...owners],
+    revokeGrantSources: r.string("revokeGrantSources"),
+    isManuallyManaged: r.boolean("isManuallyManaged"),
+    ...r.unknown(),
+  };
+}
+
+export function decodeEntitlement(r: ObjectReader): AppEntitlement {
+  const annotations = r.raw("annotations");
+  return {
+    id: r.string("id"),
+    appId: r.string("appId"),
+    displayName: r.string("displayName"),
+    appResourceTypeId: r.string("appResourceTypeId"),
+    appResourceId: r.string("appResourceId"),
+    grantPolicyId: r.string("grantPolicyId"),
+    revokePolicyId: r.string("revokePolicyId"),
+    certifyPolicyId: r.string("certifyPolicyId"),
+    emergencyGrantEnabled: r.boolean("emergencyGrantEnabled"),
+    emergencyGrantPolicyId: r.string("emergencyGrantPolicyId"),
+    overrideAccessRequestsDefaults: r.boolean("overrideAccessRequestsDefaults"),
+    riskLevelValueId: r.string("riskLevelValueId"),
+    requestSchemaId: r.string("requestSchemaId"),
+    ownerUserIds: r.strings("ownerUserIds"),
+    annotations: Array.isArray(annotations) ? (annotations as readonly unknown[]) : null,
+    ...r.unknown(),
+  };
+}
+
+export function decodeAppUser(r: ObjectReader): AppUser {
+  const status = r.raw("status");
+  return {
+    id: r.string("id"),
+    appId: r.string("appId"),
+    identityUserId: r.string("identityUserId"),
+    displayName: r.string("displayName"),
+    email: r.string("email"),
+    username: r.string("username"),
+    appUserType: r.string("appUserType"),
+    status: isObject(status)
+      ? {
+          status: typeof status["status"] === "string" ? status["status"] : "",
+          details: typeof status["details"] === "string" ? status["details"] : "",
+        }
+      : null,
+    profile: r.object("profile"),
+    ...r.unknown(),
+  };
+}
+
+export function decodeGroup(r: ObjectReader): Group {
+  return {
+    id: r.string("id"),
+    appId: r.string("appId"),
+    displayName: r.string("displayName"),
+    memberUserIds: r.strings("memberUserIds"),
+  };
+}
+
+const GRANT_SOURCES = ["direct", "enrollment", "automatic-enrollment"] as const;
+
+export function decodeGrant(r: ObjectReader, out: Diagnostic[]): Grant {
+  const source = r.string("source") || "direct";
+  const known = (GRANT_SOURCES as readonly string[]).includes(source);
+  if (!known) {
+    out.push({
+      code: "INVALID_ENUM",
+      path: `${r.path}.source`,
+      message: `grant source must be one of ${GRANT_SOURCES.join(", ")}; found "${source}"`,
+    });
+  }
+  return {
+    appId: r.string("appId"),
+    appEntitlementId: r.string("appEntitlementId"),
+    identityUserId: r.string("identityUserId"),
+    source: known ? (source as Grant["source"]) : "direct",
+  };
+}
+
+const ROLE_KINDS: readonly RoleKind[] = ["SUPER_ADMIN", "ADMIN", "READ_ONLY_ADMIN", "USER"];
+
+export function decodeRole(r: ObjectReader, out: Diagnostic[]): Role {
+  const kind = r.string("kind");
+  if (!(ROLE_KINDS as readonly string[]).includes(kind)) {
+    out.push({
+      code: "INVALID_ENUM",
+      path: `${r.path}.kind`,
+      message: `role kind must be one of ${ROLE_KINDS.join(", ")}; found "${kind}"`,
+    });
+  }
+  return {
+    id: r.string("id"),
+    displayName: r.string("displayName"),
+    kind: (ROLE_KINDS as readonly string[]).includes(kind) ? (kind as RoleKind) : "USER",
+  };
+}
+
+/** The roles a world has when its file names none (ARCHITECTURE.md). */
+export const DEFAULT_ROLES: readonly Role[] = [
+  { id: "super-admin", displayName: "Super Administrator", kind: "SUPER_ADMIN" },
+  { id: "admin", displayName: "Administrator", kind: "ADMIN" },
+  { id: "read-only-admin", displayName: "Read-only Administrator", kind: "READ_ONLY_ADMIN" },
+  { id: "user", displayName: "User", kind: "USER" },
+];
+
+export function decodeResourceTypeDefault(r: ObjectReader): ResourceTypeDefault {
+  return {
+    appId: r.string("appId"),
+    resourceTypeIds: r.strings("resourceTypeIds"),
+    requestPolicyId: r.string("requestPolicyId"),
+  };
+}
+
+export function decodeAccessReview(r: ObjectReader): AccessReview {
+  return {
+    id: r.string("id"),
+    displayName: r.string("displayName"),
+    policyId: r.string("policyId"),
+    usePolicyOverride: r.boolean("usePolicyOverride"),
+  };
+}

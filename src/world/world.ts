@@ -1,0 +1,251 @@
+/**
+ * The World: an immutable snapshot of one tenant (directory, policies, tasks) plus the simulation's
+ * clock and id sequence. Built once by `loadWorld`, indexed once, never mutated; reducers return a
+ * new world that shares every untouched part with the old one.
+ */
+import type {
+  AccessReview,
+  App,
+  AppEntitlement,
+  AppUser,
+  Grant,
+  Group,
+  ResourceTypeDefault,
+  Role,
+  User,
+} from "../model/directory.js";
+import type { Policy, Task } from "../model/index.js";
+import type { Diagnostic } from "./read.js";
+import { Table } from "./table.js";
+
+/**
+ * Tenant-wide settings: the default policy per task kind (sim) and feature flags.
+ *
+ * @example
+ * ```ts
+ * const t: Tenant = { defaultPolicies: { grant: "pol-default-grant" },
+ *   featureFlags: { POLICY_REFERENCES_POLICY: true } };
+ * ```
+ */
+export interface Tenant {
+  /** Keyed by lowercased task kind: grant, revoke, certify, offboarding, action, finding. */
+  readonly defaultPolicies: Readonly<Record<string, string>>;
+  readonly featureFlags: Readonly<Record<string, boolean>>;
+  readonly $unknown?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A comment posted on a task.
+ *
+ * @example
+ * ```ts
+ * const c: TaskComment = { id: "cmt-000001", taskId: "t-1", userId: "u-ada",
+ *   comment: "Looks fine", createdAt: "2026-11-22T09:00:00Z" };
+ * ```
+ */
+export interface TaskComment {
+  readonly id: string;
+  readonly taskId: string;
+  readonly userId: string;
+  readonly comment: string;
+  readonly createdAt: string;
+}
+
+/**
+ * Lookups built once when a world is loaded (or its directory or policies change).
+ *
+ * @example
+ * ```ts
+ * world.index.users.get("u-ada")?.email;
+ * ```
+ */
+export interface WorldIndex {
+  readonly users: ReadonlyMap<string, User>;
+  /** By lowercased primary or secondary email. */
+  readonly usersByEmail: ReadonlyMap<string, User>;
+  /** By lowercased display name and username. */
+  readonly usersByName: ReadonlyMap<string, User>;
+  /** Users whose managerIds name the key. */
+  readonly directReports: ReadonlyMap<string, readonly User[]>;
+  readonly roles: ReadonlyMap<string, Role>;
+  readonly apps: ReadonlyMap<string, App>;
+  /** Keyed by `entitlementKey(appId, id)`. */
+  readonly entitlements: ReadonlyMap<string, AppEntitlement>;
+  readonly appUsers: ReadonlyMap<string, AppUser>;
+  /** Keyed by `${identityUserId}\u0000${appId}`: the user's first account in the app. */
+  readonly appUserByUserAndApp: ReadonlyMap<string, AppUser>;
+  readonly groups: ReadonlyMap<string, Group>;
+  /** By lowercased display name. */
+  readonly groupsByName: ReadonlyMap<string, Group>;
+  /** Keyed by `${identityUserId}\u0000${appId}\u0000${appEntitlementId}`. */
+  readonly grants: ReadonlyMap<string, Grant>;
+  /** Keyed by `${identityUserId}\u0000${appId}`. */
+  readonly appsHeld: ReadonlySet<string>;
+  /** Members per entitlement key. */
+  readonly entitlementMembers: ReadonlyMap<string, readonly string[]>;
+  readonly accessReviews: ReadonlyMap<string, AccessReview>;
+  readonly policies: ReadonlyMap<string, Policy>;
+  /** Resource-type request defaults keyed by `${appId}\u0000${resourceTypeId}`. */
+  readonly resourceTypeDefaults: ReadonlyMap<string, ResourceTypeDefault>;
+}
+
+/**
+ * An immutable snapshot of one tenant. Create it with `loadWorld`; change it only through the
+ * reducers or `replaceInWorld`, which return a new world.
+ *
+ * @example
+ * ```ts
+ * const loaded = loadWorld(JSON.parse(text));
+ * if (loaded.ok) console.log(loaded.value.tasks.size, "tasks at", loaded.value.now);
+ * ```
+ */
+export interface World {
+  readonly version: 1;
+  /** The simulation clock (RFC 3339): CEL `now()` and every timestamp a reducer writes. */
+  readonly now: string;
+  readonly tenant: Tenant;
+  readonly roles: readonly Role[];
+  readonly users: readonly User[];
+  readonly apps: readonly App[];
+  readonly entitlements: readonly AppEntitlement[];
+  readonly appUsers: readonly AppUser[];
+  readonly groups: readonly Group[];
+  readonly grants: readonly Grant[];
+  readonly resourceTypeDefaults: readonly ResourceTypeDefault[];
+  readonly accessReviews: readonly AccessReview[];
+  readonly policies: readonly Policy[];
+  /** Tasks by id, in file order. A persistent table: updating one task does not copy the rest. */
+  readonly tasks: Table<Task>;
+  /** Task id by numericId. */
+  readonly taskIdByNumericId: Table<string>;
+  /** Comments by task id, oldest first. */
+  readonly comments: Table<readonly TaskComment[]>;
+  /** (sim) Bearer tokens of the HTTP face: token → user id. */
+  readonly tokens: Readonly<Record<string, string>>;
+  /** (sim) The next number of the deterministic id sequence. */
+  readonly seq: number;
+  readonly index: WorldIndex;
+  /** Problems that did not stop the load (only with `strict: false`). */
+  readonly warnings: readonly Diagnostic[];
+  readonly $unknown?: Readonly<Record<string, unknown>>;
+}
+
+/** Key of an entitlement in {@link WorldIndex.entitlements}. */
+export function entitlementKey(appId: string, entitlementId: string): string {
+  return `${appId}\u0000${entitlementId}`;
+}
+
+function lower(s: string): string {
+  return s.toLowerCase();
+}
+
+/** Builds the lookups of a world's directory and policies. */
+export function buildIndex(parts: {
+  readonly roles: readonly Role[];
+  readonly users: readonly User[];
+  readonly apps: readonly App[];
+  readonly entitlements: readonly AppEntitlement[];
+  readonly appUsers: readonly AppUser[];
+  readonly groups: readonly Group[];
+  readonly grants: readonly Grant[];
+  readonly resourceTypeDefaults: readonly ResourceTypeDefault[];
+  readonly accessReviews: readonly AccessReview[];
+  readonly policies: readonly Policy[];
+}): WorldIndex {
+  const users = new Map<string, User>();
+  const usersByEmail = new Map<string, User>();
+  const usersByName = new Map<string, User>();
+  const directReports = new Map<string, User[]>();
+  for (const u of parts.users) {
+    users.set(u.id, u);
+    for (const e of [u.email, ...u.emails]) if (e && !usersByEmail.has(lower(e))) usersByEmail.set(lower(e), u);
+    for (const n of [u.displayName, u.username, ...u.usernames])
+      if (n && !usersByName.has(lower(n))) usersByName.set(lower(n), u);
+    for (const m of u.managerIds) {
+      const list = directReports.get(m) ?? [];
+      list.push(u);
+      directReports.set(m, list);
+    }
+  }
+  const appUserByUserAndApp = new Map<string, AppUser>();
+  for (const au of parts.appUsers) {
+    const k = `${au.identityUserId}\u0000${au.appId}`;
+    if (au.identityUserId && !appUserByUserAndApp.has(k)) appUserByUserAndApp.set(k, au);
+  }
+  const grants = new Map<string, Grant>();
+  const appsHeld = new Set<string>();
+  const entitlementMembers = new Map<string, string[]>();
+  for (const g of parts.grants) {
+    grants.set(`${g.identityUserId}\u0000${g.appId}\u0000${g.appEntitlementId}`, g);
+    appsHeld.add(`${g.identityUserId}\u0000${g.appId}`);
+    const k = entitlementKey(g.appId, g.appEntitlementId);
+    const list = entitlementMembers.get(k) ?? [];
+    if (!list.includes(g.identityUserId)) list.push(g.identityUserId);
+    entitlementMembers.set(k, list);
+  }
+  const resourceTypeDefaults = new Map<string, ResourceTypeDefault>();
+  for (const d of parts.resourceTypeDefaults)
+    for (const rt of d.resourceTypeIds) resourceTypeDefaults.set(`${d.appId}\u0000${rt}`, d);
+  return {
+    users,
+    usersByEmail,
+    usersByName,
+    directReports,
+    roles: new Map(parts.roles.map((r) => [r.id, r])),
+    apps: new Map(parts.apps.map((a) => [a.id, a])),
+    entitlements: new Map(parts.entitlements.map((e) => [entitlementKey(e.appId, e.id), e])),
+    appUsers: new Map(parts.appUsers.map((a) => [a.id, a])),
+    appUserByUserAndApp,
+    groups: new Map(parts.groups.map((g) => [g.id, g])),
+    groupsByName: new Map(parts.groups.map((g) => [lower(g.displayName), g])),
+    grants,
+    appsHeld,
+    entitlementMembers,
+    accessReviews: new Map(parts.accessReviews.map((r) => [r.id, r])),
+    policies: new Map(parts.policies.map((p) => [p.id, p])),
+    resourceTypeDefaults,
+  };
+}
+
+/**
+ * Finds a task by its `id` or its `numericId` (the spec lets a numericId replace the id in path
+ * parameters).
+ *
+ * @example
+ * ```ts
+ * findTask(world, "1001")?.displayName;
+ * ```
+ */
+export function findTask(world: World, idOrNumericId: string): Task | undefined {
+  const byId = world.tasks.get(idOrNumericId);
+  if (byId) return byId;
+  const id = world.taskIdByNumericId.get(idOrNumericId);
+  return id === undefined ? undefined : world.tasks.get(id);
+}
+
+/**
+ * Finds an entitlement by app and id.
+ *
+ * @example
+ * ```ts
+ * findEntitlement(world, "app-aws", "ent-aws-prod-admin")?.riskLevelValueId;
+ * ```
+ */
+export function findEntitlement(world: World, appId: string, entitlementId: string): AppEntitlement | undefined {
+  return world.index.entitlements.get(entitlementKey(appId, entitlementId));
+}
+
+/**
+ * Deterministic ids for what a reducer creates: `${prefix}-${n}` from the world's sequence.
+ * Returns the ids and the sequence number to store in the next world.
+ *
+ * @example
+ * ```ts
+ * const { ids: [eventId], seq } = takeIds(world, "evt", 1);
+ * ```
+ */
+export function takeIds(world: Pick<World, "seq">, prefix: string, count: number): { ids: string[]; seq: number } {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) ids.push(`${prefix}-${String(world.seq + i).padStart(6, "0")}`);
+  return { ids, seq: world.seq + count };
+}
