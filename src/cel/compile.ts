@@ -1,0 +1,332 @@
+/**
+ * Compile = parse + rewrite extension calls + type check, once per distinct source text per
+ * environment (the cache). Compiling never throws: every failure is a list of diagnostics.
+ */
+import type { TypeDeclaration } from "@marcbachmann/cel-js";
+import { err, ok, type Result } from "../result.js";
+import { celTypeNames, closest, diagnostic, errorParts, type CelDiagnostic, type ErrorParts } from "./diagnostics.js";
+import { celEnvironment, type CelEnvironment, type CelEnvironmentKind } from "./environment.js";
+import { desugar, type ExtensionArgs } from "./extensions.js";
+import { isCelNode, type CelNode } from "./internals.js";
+
+/** What a successful compile produces, shared by conditions and approver expressions. */
+export interface Compiled {
+  readonly source: string;
+  readonly kind: CelEnvironmentKind;
+  readonly type: string;
+  readonly root: CelNode;
+  readonly run: (context: object) => unknown;
+  readonly extensionArgs: ExtensionArgs;
+}
+
+// Assigned by the classes' static blocks: the compiled form stays private to this layer.
+let internalsOfCondition: (c: CompiledCondition) => Compiled;
+let internalsOfApprover: (c: CompiledApproverExpression) => Compiled;
+
+/**
+ * A rule condition that type-checked as bool. Evaluate it with `evaluateCondition`.
+ *
+ * @example
+ * ```ts
+ * const c = compileCondition('subject.department == "Engineering"');
+ * if (c.ok) c.value.source; // 'subject.department == "Engineering"'
+ * ```
+ */
+export class CompiledCondition {
+  readonly #compiled: Compiled;
+  /** The source text, as given. */
+  readonly source: string;
+  /** The checked type: `bool`, or `dyn` when only evaluation can tell (e.g. a profile value). */
+  readonly resultType: string;
+
+  /** @internal */
+  constructor(compiled: Compiled) {
+    this.#compiled = compiled;
+    this.source = compiled.source;
+    this.resultType = compiled.type;
+    Object.freeze(this);
+  }
+
+  static {
+    internalsOfCondition = (c) => c.#compiled;
+  }
+}
+
+/**
+ * An approver expression that type-checked as a User or a list of Users. Evaluate it with
+ * `evaluateApproverExpression`.
+ *
+ * @example
+ * ```ts
+ * const c = compileApproverExpression("c1.directory.users.v1.GetManagers(subject)");
+ * if (c.ok) c.value.resultType; // "list<User>"
+ * ```
+ */
+export class CompiledApproverExpression {
+  readonly #compiled: Compiled;
+  readonly source: string;
+  readonly resultType: string;
+
+  /** @internal */
+  constructor(compiled: Compiled) {
+    this.#compiled = compiled;
+    this.source = compiled.source;
+    this.resultType = compiled.type;
+    Object.freeze(this);
+  }
+
+  static {
+    internalsOfApprover = (c) => c.#compiled;
+  }
+}
+
+/**
+ * The compiled form behind a public handle (for evaluate and trace in this layer).
+ *
+ * @example
+ * ```ts
+ * compiledOf(condition).run(context);
+ * ```
+ */
+export function compiledOf(c: CompiledCondition | CompiledApproverExpression): Compiled {
+  return c instanceof CompiledCondition ? internalsOfCondition(c) : internalsOfApprover(c);
+}
+
+type CompileResult = Result<Compiled, readonly CelDiagnostic[]>;
+
+/**
+ * Compiles a source in an environment, without the cache (the tracer needs its own copy of the AST).
+ *
+ * @example
+ * ```ts
+ * compileFresh(celEnvironment("condition"), "true").ok; // true
+ * ```
+ */
+export function compileFresh(env: CelEnvironment, source: string): CompileResult {
+  try {
+    if (typeof source !== "string") return err([diagnostic("", "CEL_SYNTAX", "Syntax error: the expression must be a string", { start: 0, end: 0 })]);
+    let parsed;
+    try {
+      parsed = env.cel.parse(source);
+    } catch (e: unknown) {
+      return err([checkDiagnostic(env, source, errorParts(e), e)]);
+    }
+    const ast: unknown = parsed.ast;
+    if (!isCelNode(ast)) return err([diagnostic(source, "CEL_INTERNAL", "internal error: unexpected AST", { start: 0, end: source.length })]);
+    const extensionArgs = desugar(ast, env.extensions, env.services);
+    const checked = parsed.check();
+    if (!checked.valid) return err([checkDiagnostic(env, source, errorParts(checked.error), checked.error)]);
+    const type = celTypeNames(typeNameOf(ast.checkedType) ?? checked.type ?? "dyn");
+    const resultProblem = env.kind === "condition" ? notBool(type) : notUsers(type);
+    if (resultProblem) {
+      return err([diagnostic(source, env.kind === "condition" ? "CEL_NOT_BOOL" : "CEL_NOT_USERS", resultProblem, { start: ast.start, end: ast.end })]);
+    }
+    const run = parsed as (context: object) => unknown;
+    return ok(Object.freeze({ source, kind: env.kind, type, root: ast, run, extensionArgs }));
+  } catch (e: unknown) {
+    const message = e instanceof Error ? e.message : String(e);
+    return err([diagnostic(source, "CEL_INTERNAL", `internal error while compiling: ${message}`, { start: 0, end: source.length })]);
+  }
+}
+
+const typeNameOf = (t: TypeDeclaration | undefined): string | undefined => t?.name;
+
+function notBool(type: string): string | undefined {
+  return type === "bool" || type === "dyn" ? undefined : `expected type 'bool' but found '${type}'`;
+}
+
+function notUsers(type: string): string | undefined {
+  const ok = ["User", "list<User>", "dyn", "list<dyn>", "list<T>"];
+  return ok.includes(type) ? undefined : `expected type 'User' or 'list<User>' but found '${type}'`;
+}
+
+const BINARY_NAMES: Readonly<Record<string, string>> = {
+  "==": "_==_",
+  "!=": "_!=_",
+  "<": "_<_",
+  "<=": "_<=_",
+  ">": "_>_",
+  ">=": "_>=_",
+  "+": "_+_",
+  "-": "_-_",
+  "*": "_*_",
+  "/": "_/_",
+  "%": "_%_",
+  in: "@in",
+  "!_": "!_",
+  "-_": "-_",
+};
+
+function errorNode(e: unknown): CelNode | undefined {
+  if (typeof e !== "object" || e === null || !("node" in e)) return undefined;
+  const n: unknown = e.node;
+  return isCelNode(n) ? n : undefined;
+}
+
+function checkDiagnostic(env: CelEnvironment, source: string, p: ErrorParts, e: unknown): CelDiagnostic {
+  const span = p.span ?? { start: 0, end: source.length };
+  const summary = celTypeNames(p.summary);
+  const node = errorNode(e);
+  if (p.kind === "parse") {
+    if (p.code === "limit_exceeded") return diagnostic(source, "CEL_LIMIT_EXCEEDED", `expression too large: ${summary}`, span);
+    return diagnostic(source, "CEL_SYNTAX", `Syntax error: ${summary}`, span);
+  }
+  if (p.kind !== "type") return diagnostic(source, "CEL_INTERNAL", `internal error while checking: ${summary}`, span);
+  switch (p.code) {
+    case "unknown_variable": {
+      const name = summary.replace(/^Unknown variable: /, "");
+      return diagnostic(source, "CEL_UNDECLARED_REFERENCE", `undeclared reference to '${name}'`, span, hint(closest(name, env.variables)));
+    }
+    case "undeclared_reference":
+      return diagnostic(source, "CEL_UNDECLARED_REFERENCE", summary, span);
+    case "no_such_key": {
+      const field = summary.replace(/^No such key: /, "");
+      const base = node && Array.isArray(node.args) && isCelNode(node.args[0]) ? node.args[0] : undefined;
+      if (base?.op === "id" && typeof base.args === "string" && env.namespaces.has(base.args)) {
+        const members = env.namespaces.get(base.args) ?? [];
+        return diagnostic(source, "CEL_UNDECLARED_REFERENCE", `undeclared reference to '${base.args}.${field}'`, span, hint(closest(field, members)));
+      }
+      const type = base?.checkedType?.name ?? "message";
+      return diagnostic(source, "CEL_UNDEFINED_FIELD", `undefined field '${field}' on type '${celTypeNames(type)}'`, span, hint(closest(field, env.fields.get(type) ?? [])));
+    }
+    case "no_matching_overload": {
+      const unknown = node ? unknownFunction(env, node) : undefined;
+      if (unknown) return diagnostic(source, "CEL_UNDECLARED_REFERENCE", `undeclared reference to '${unknown}'`, span);
+      return diagnostic(source, "CEL_NO_MATCHING_OVERLOAD", summary, span);
+    }
+    case "no_such_overload":
+      return diagnostic(source, "CEL_NO_MATCHING_OVERLOAD", node ? operatorMessage(node) ?? summary : summary, span);
+    case "invalid_regex":
+      return diagnostic(source, "CEL_INVALID_REGEX", summary, span);
+    case "unsupported_regex":
+      return diagnostic(source, "CEL_UNSUPPORTED_REGEX", summary, span);
+    default:
+      return diagnostic(source, "CEL_TYPE_ERROR", summary, span);
+  }
+}
+
+const hint = (name: string | undefined): string | undefined => (name === undefined ? undefined : `did you mean '${name}'?`);
+
+function unknownFunction(env: CelEnvironment, node: CelNode): string | undefined {
+  const a = node.args;
+  if (!Array.isArray(a) || typeof a[0] !== "string") return undefined;
+  if (node.op === "call" && !env.functionNames.has(a[0])) return a[0];
+  if (node.op === "rcall" && !env.methodNames.has(a[0])) return a[0];
+  return undefined;
+}
+
+function operatorMessage(node: CelNode): string | undefined {
+  const name = BINARY_NAMES[node.op];
+  if (name === undefined) return undefined;
+  const operands = Array.isArray(node.args) ? node.args : [node.args];
+  const types = operands.map((o: unknown) => (isCelNode(o) ? celTypeNames(o.checkedType?.name ?? "dyn") : "dyn"));
+  return `found no matching overload for '${name}' applied to '(${types.join(", ")})'`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Caches
+
+const CACHE_MAX = 10_000;
+const caches = new WeakMap<CelEnvironment, Map<string, CompileResult>>();
+
+function compileCached(env: CelEnvironment, source: string): CompileResult {
+  let cache = caches.get(env);
+  if (!cache) {
+    cache = new Map();
+    caches.set(env, cache);
+  }
+  const hit = cache.get(source);
+  if (hit) return hit;
+  const result = compileFresh(env, source);
+  if (!result.ok) Object.freeze(result.error);
+  // Oldest first out: what-if runs over many policies must not grow memory without bound.
+  if (cache.size >= CACHE_MAX) {
+    const oldest = cache.keys().next();
+    if (!oldest.done) cache.delete(oldest.value);
+  }
+  cache.set(source, result);
+  return result;
+}
+
+function safeEnv(kind: CelEnvironmentKind): Result<CelEnvironment, readonly CelDiagnostic[]> {
+  try {
+    return ok(celEnvironment(kind));
+  } catch (e: unknown) {
+    const message = e instanceof Error ? e.message : String(e);
+    return err([diagnostic("", "CEL_INTERNAL", `internal error building the CEL environment: ${message}`, { start: 0, end: 0 })]);
+  }
+}
+
+const conditions = new WeakMap<Compiled, CompiledCondition>();
+const approvers = new WeakMap<Compiled, CompiledApproverExpression>();
+
+/**
+ * Parses and type-checks a rule condition (it must be bool), once per distinct source text.
+ *
+ * @example
+ * ```ts
+ * const c = compileCondition("subject.departmnt == 'IT'");
+ * if (!c.ok) c.error[0]?.message; // "undefined field 'departmnt' on type 'User'"
+ * ```
+ */
+export function compileCondition(source: string): Result<CompiledCondition, readonly CelDiagnostic[]> {
+  const env = safeEnv("condition");
+  if (!env.ok) return env;
+  const r = compileCached(env.value, source);
+  if (!r.ok) return r;
+  let handle = conditions.get(r.value);
+  if (!handle) {
+    handle = new CompiledCondition(r.value);
+    conditions.set(r.value, handle);
+  }
+  return ok(handle);
+}
+
+/**
+ * The diagnostics of a rule condition: empty when the service would accept it. Never throws.
+ *
+ * @example
+ * ```ts
+ * checkCondition("subject.department == 'IT'"); // []
+ * checkCondition("subject.department")[0]?.code; // "CEL_NOT_BOOL"
+ * ```
+ */
+export function checkCondition(source: string): readonly CelDiagnostic[] {
+  const r = compileCondition(source);
+  return r.ok ? [] : r.error;
+}
+
+/**
+ * Parses and type-checks an approver expression (a User or a list of Users), once per source.
+ *
+ * @example
+ * ```ts
+ * compileApproverExpression("appOwners").ok; // true
+ * compileApproverExpression("subject.email").ok; // false: CEL_NOT_USERS
+ * ```
+ */
+export function compileApproverExpression(source: string): Result<CompiledApproverExpression, readonly CelDiagnostic[]> {
+  const env = safeEnv("approver");
+  if (!env.ok) return env;
+  const r = compileCached(env.value, source);
+  if (!r.ok) return r;
+  let handle = approvers.get(r.value);
+  if (!handle) {
+    handle = new CompiledApproverExpression(r.value);
+    approvers.set(r.value, handle);
+  }
+  return ok(handle);
+}
+
+/**
+ * The diagnostics of an approver expression. Never throws.
+ *
+ * @example
+ * ```ts
+ * checkApproverExpression("c1.directory.users.v1.GetManagers(subject)"); // []
+ * ```
+ */
+export function checkApproverExpression(source: string): readonly CelDiagnostic[] {
+  const r = compileApproverExpression(source);
+  return r.ok ? [] : r.error;
+}

@@ -1,0 +1,305 @@
+/**
+ * Check-time diagnostics and run-time errors as values, with source positions a person can use:
+ * a span, 1-based line and column, and an excerpt with carets under the span. The codes are stable;
+ * the messages follow cel-go's wording where the service's users will have seen it
+ * ("undeclared reference to 'x'", "found no matching overload", "expected type 'bool' but found 'User'").
+ */
+import { EvaluationError, ParseError, TypeError as CelTypeError } from "@marcbachmann/cel-js";
+
+/**
+ * A source range in UTF-16 code units, `end` exclusive.
+ *
+ * @example
+ * ```ts
+ * const s: Span = { start: 8, end: 17 }; // "departmnt" in `subject.departmnt == "IT"`
+ * ```
+ */
+export interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * A span located in its source: 1-based line and column (columns count code points) of its start
+ * and end, and the excerpt to print under a message.
+ *
+ * @example
+ * ```ts
+ * locate('subject.departmnt == "IT"', { start: 8, end: 17 }).excerpt;
+ * // 'subject.departmnt == "IT"\n        ^^^^^^^^^'
+ * ```
+ */
+export interface SourceLocation {
+  readonly span: Span;
+  readonly line: number;
+  readonly column: number;
+  readonly endLine: number;
+  readonly endColumn: number;
+  readonly excerpt: string;
+}
+
+/**
+ * The codes of check-time diagnostics.
+ *
+ * @example
+ * ```ts
+ * const c: CelDiagnosticCode = "CEL_UNDEFINED_FIELD";
+ * ```
+ */
+export type CelDiagnosticCode =
+  | "CEL_SYNTAX"
+  | "CEL_LIMIT_EXCEEDED"
+  | "CEL_UNDECLARED_REFERENCE"
+  | "CEL_UNDEFINED_FIELD"
+  | "CEL_NO_MATCHING_OVERLOAD"
+  | "CEL_TYPE_ERROR"
+  | "CEL_NOT_BOOL"
+  | "CEL_NOT_USERS"
+  | "CEL_INVALID_REGEX"
+  | "CEL_UNSUPPORTED_REGEX"
+  | "CEL_INTERNAL";
+
+/**
+ * A problem found when checking an expression: it would be refused on save.
+ *
+ * @example
+ * ```ts
+ * const [d] = checkCondition("subject.departmnt == 'IT'");
+ * d?.code; // "CEL_UNDEFINED_FIELD"
+ * d?.line; // 1
+ * d?.column; // 9
+ * ```
+ */
+export interface CelDiagnostic extends SourceLocation {
+  readonly code: CelDiagnosticCode;
+  readonly message: string;
+  readonly severity: "error";
+  /** A suggestion, e.g. the declared field closest to a misspelt one. */
+  readonly hint?: string;
+}
+
+/**
+ * The codes of run-time errors.
+ *
+ * @example
+ * ```ts
+ * const c: CelRuntimeErrorCode = "CEL_NO_SUCH_KEY";
+ * ```
+ */
+export type CelRuntimeErrorCode =
+  | "CEL_NO_SUCH_KEY"
+  | "CEL_INDEX_OUT_OF_BOUNDS"
+  | "CEL_DIVISION_BY_ZERO"
+  | "CEL_OVERFLOW"
+  | "CEL_NO_MATCHING_OVERLOAD"
+  | "CEL_TYPE_MISMATCH"
+  | "CEL_NOT_FOUND"
+  | "CEL_INVALID_ARGUMENT"
+  | "CEL_UNKNOWN_VARIABLE"
+  | "CEL_NOT_BOOL"
+  | "CEL_NOT_USERS"
+  | "CEL_INVALID_INPUT"
+  | "CEL_EVALUATION_ERROR"
+  | "CEL_INTERNAL";
+
+/**
+ * An expression that failed while evaluating (a missing profile key, a user not in the directory):
+ * the value of the expression is this error. `location` is `null` for input problems.
+ *
+ * @example
+ * ```ts
+ * const r = evaluateCondition(compiled, input);
+ * if (!r.ok) r.error.code; // "CEL_NO_SUCH_KEY"
+ * ```
+ */
+export interface CelRuntimeError {
+  readonly code: CelRuntimeErrorCode;
+  readonly message: string;
+  readonly location: SourceLocation | null;
+  /** cel-js's own code (`no_such_key`, …), for debugging. */
+  readonly detail: string;
+}
+
+/**
+ * Locates a span in its source.
+ *
+ * @example
+ * ```ts
+ * locate("a &&\n  b.c", { start: 7, end: 10 }).line; // 2
+ * ```
+ */
+export function locate(source: string, span: Span): SourceLocation {
+  const start = clamp(span.start, 0, source.length);
+  const end = clamp(Math.max(span.end, start), start, source.length);
+  const [line, column, lineStart] = lineCol(source, start);
+  const [endLine, endColumn] = lineCol(source, end);
+  let lineEnd = source.indexOf("\n", lineStart);
+  if (lineEnd < 0) lineEnd = source.length;
+  const text = source.slice(lineStart, lineEnd).replace(/\r$/, "");
+  // Keep tabs in the caret line so the carets stay aligned under tab-indented source.
+  const lead = Array.from(source.slice(lineStart, start), (ch) => (ch === "\t" ? "\t" : " ")).join("");
+  const width = Math.max(1, Array.from(source.slice(start, Math.min(end, lineEnd))).length);
+  return { span: { start, end }, line, column, endLine, endColumn, excerpt: `${text}\n${lead}${"^".repeat(width)}` };
+}
+
+const clamp = (n: number, lo: number, hi: number): number => (Number.isFinite(n) ? Math.min(hi, Math.max(lo, Math.trunc(n))) : lo);
+
+function lineCol(source: string, offset: number): [number, number, number] {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = source.indexOf("\n"); i >= 0 && i < offset; i = source.indexOf("\n", i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return [line, Array.from(source.slice(lineStart, offset)).length + 1, lineStart];
+}
+
+/**
+ * Builds a diagnostic at a span.
+ *
+ * @example
+ * ```ts
+ * diagnostic("x", "CEL_SYNTAX", "Syntax error: unexpected end", { start: 1, end: 1 });
+ * ```
+ */
+export function diagnostic(source: string, code: CelDiagnosticCode, message: string, span: Span, hint?: string): CelDiagnostic {
+  const base = { code, message, severity: "error" as const, ...locate(source, span) };
+  return hint === undefined ? base : { ...base, hint };
+}
+
+/** cel-js writes the protobuf names of the well-known types; CEL users know them by these. */
+export function celTypeNames(message: string): string {
+  return message.replaceAll("google.protobuf.Timestamp", "timestamp").replaceAll("google.protobuf.Duration", "duration");
+}
+
+/** An error's code, summary and range, whatever threw it. */
+export interface ErrorParts {
+  readonly kind: "parse" | "type" | "evaluation" | "other";
+  readonly code: string;
+  readonly summary: string;
+  readonly span: Span | undefined;
+}
+
+/**
+ * Reads a thrown value from cel-js (or from this package's functions).
+ *
+ * @example
+ * ```ts
+ * errorParts(new Error("boom")).kind; // "other"
+ * ```
+ */
+export function errorParts(e: unknown): ErrorParts {
+  const kind = e instanceof ParseError ? "parse" : e instanceof CelTypeError ? "type" : e instanceof EvaluationError ? "evaluation" : "other";
+  if (kind === "other") {
+    const message = e instanceof Error ? e.message : String(e);
+    return { kind, code: e instanceof RangeError ? "range_error" : "internal", summary: message, span: undefined };
+  }
+  // All three cel-js errors extend one class with these getters.
+  const err = e as ParseError;
+  const range = err.range;
+  const span = range && Number.isFinite(range.start) ? { start: range.start, end: range.end } : undefined;
+  return { kind, code: err.code, summary: err.summary, span };
+}
+
+/**
+ * Turns whatever an evaluation threw into a {@link CelRuntimeError}.
+ *
+ * @example
+ * ```ts
+ * runtimeError("x.y", new Error("boom")).code; // "CEL_INTERNAL"
+ * ```
+ */
+export function runtimeError(source: string, e: unknown): CelRuntimeError {
+  const p = errorParts(e);
+  const location = p.span ? locate(source, p.span) : null;
+  let summary = celTypeNames(p.summary);
+  if (p.code === "unknown_variable") summary = summary.replace(/^Unknown variable: (.*)$/, "no value for variable '$1' in this evaluation");
+  return { code: runtimeCode(p), message: summary, location, detail: p.code };
+}
+
+function runtimeCode(p: ErrorParts): CelRuntimeErrorCode {
+  if (p.kind === "other") return p.code === "range_error" ? "CEL_EVALUATION_ERROR" : "CEL_INTERNAL";
+  switch (p.code) {
+    case "no_such_key":
+      return "CEL_NO_SUCH_KEY";
+    case "index_out_of_bounds":
+    case "index_out_of_range":
+      return "CEL_INDEX_OUT_OF_BOUNDS";
+    case "division_by_zero":
+    case "modulo_by_zero":
+      return "CEL_DIVISION_BY_ZERO";
+    case "numeric_overflow":
+      return "CEL_OVERFLOW";
+    case "no_matching_overload":
+    case "no_such_overload":
+      return "CEL_NO_MATCHING_OVERLOAD";
+    case "field_type_mismatch":
+    case "list_item_type_mismatch":
+    case "variable_type_mismatch":
+    case "invalid_logical_operand":
+    case "invalid_condition_type":
+    case "unsupported_type":
+      return "CEL_TYPE_MISMATCH";
+    case "not_found":
+      return "CEL_NOT_FOUND";
+    case "unknown_variable":
+      return "CEL_UNKNOWN_VARIABLE";
+    case "invalid_argument":
+    case "invalid_regular_expression":
+    case "invalid_timestamp":
+    case "invalid_duration":
+    case "int_conversion_error":
+    case "uint_conversion_error":
+    case "double_conversion_error":
+    case "bool_conversion_error":
+      return "CEL_INVALID_ARGUMENT";
+    default:
+      return "CEL_EVALUATION_ERROR";
+  }
+}
+
+/**
+ * Builds a run-time error that is not tied to a source position (bad input data, wrong result type).
+ *
+ * @example
+ * ```ts
+ * plainRuntimeError("CEL_INVALID_INPUT", "task.numericId: not an int64", "input");
+ * ```
+ */
+export function plainRuntimeError(code: CelRuntimeErrorCode, message: string, detail: string, location: SourceLocation | null = null): CelRuntimeError {
+  return { code, message, location, detail };
+}
+
+/**
+ * The declared name closest to a misspelt one (edit distance ≤ 2), for "did you mean" hints.
+ *
+ * @example
+ * ```ts
+ * closest("departmnt", ["department", "email"]); // "department"
+ * ```
+ */
+export function closest(name: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestD = 3;
+  for (const c of candidates) {
+    const d = distance(name.toLowerCase(), c.toLowerCase());
+    if (d < bestD) {
+      best = c;
+      bestD = d;
+    }
+  }
+  return best;
+}
+
+function distance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length] ?? 3;
+}

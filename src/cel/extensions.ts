@@ -1,0 +1,556 @@
+/**
+ * The functions cel-js cannot express through `registerFunction`, attached to the parsed AST before
+ * type checking by one rewriting pass ({@link desugar}):
+ *
+ * - dotted names (`c1.directory.users.v1.FindByEmail(email)`, `time.format(...)`): cel-js parses them
+ *   as a method call on the identifier `c1`; the pass recognises the qualified name instead;
+ * - functions that need the evaluation's own data (`now()`, the directory): a registered handler
+ *   receives only its arguments, while a macro's `evaluate` also receives the evaluation scope, which
+ *   carries the per-task runtime under {@link RUNTIME_KEY};
+ * - overrides of built-ins that are unsafe or impure in cel-js: `matches()` (JS regex → RE2) and the
+ *   timestamp accessors with a time zone (cel-js reads them through the process's local zone).
+ *
+ * Each becomes a node macro in cel-js's documented `{typeCheck, evaluate}` protocol, so checking,
+ * evaluation and error positions go through the library like any other call.
+ */
+import { EvaluationError, TypeError as CelTypeError, type TypeDeclaration } from "@marcbachmann/cel-js";
+import type { Group, User } from "../model/directory.js";
+import type { CelDirectory } from "./directory.js";
+import { APP_USER_STATUS, enumValue } from "./enums.js";
+import { asChecker, asEvaluator, asScope, errorAt, qualifiedName, syntacticChildren, type CelMacro, type CelNode } from "./internals.js";
+import type { RegexCache } from "./regex.js";
+import { endOf, formatTime, parseTime, startOf, timeUnit, wallTime, type Zone, type ZoneCache } from "./time.js";
+import { CelGroup, CelUser, type CelUserCache } from "./values.js";
+
+/**
+ * Where the evaluation's own data sits in the context object. Not an identifier, so no expression
+ * can name it.
+ *
+ * @example
+ * ```ts
+ * const context = { subject, [RUNTIME_KEY]: { now, directory } };
+ * ```
+ */
+export const RUNTIME_KEY = "$policy-sim/runtime";
+
+/**
+ * The data of one evaluation that functions need: the clock and the directory.
+ *
+ * @example
+ * ```ts
+ * const rt: CelRuntime = { now: new Date("2026-11-22T09:00:00Z"), directory };
+ * ```
+ */
+export interface CelRuntime {
+  readonly now: Date;
+  readonly directory: CelDirectory;
+}
+
+/** What extension implementations share within one environment. */
+export interface ExtensionServices {
+  readonly users: CelUserCache;
+  readonly regexes: RegexCache;
+  readonly zones: ZoneCache;
+}
+
+type Impl = (args: readonly unknown[], scope: unknown, node: CelNode) => unknown;
+
+/** One signature of an extension function. Parameter and result types are cel-js type names. */
+export interface ExtensionOverload {
+  readonly params: readonly string[];
+  readonly result: string;
+  readonly impl: Impl;
+}
+
+/** An extension function and how it is called. */
+export interface ExtensionFunction {
+  /** The name in messages: `c1.user.v1.HasApp`, `now`, `matches`. */
+  readonly name: string;
+  readonly style: "global" | "namespaced" | "method";
+  readonly overloads: readonly ExtensionOverload[];
+  /** Checks literal arguments at check time (e.g. a regular expression). */
+  readonly checkLiterals?: (args: readonly CelNode[], services: ExtensionServices) => void;
+}
+
+/**
+ * The extension functions of one environment, keyed for the rewriting pass.
+ *
+ * @example
+ * ```ts
+ * const table = extensionTable(conditionExtensions(services));
+ * table.namespaced.has("c1.user.v1.HasApp"); // true
+ * ```
+ */
+export interface ExtensionTable {
+  readonly globals: ReadonlyMap<string, ExtensionFunction>;
+  readonly namespaced: ReadonlyMap<string, ExtensionFunction>;
+  readonly methods: ReadonlyMap<string, ExtensionFunction>;
+  /** First segments of namespaced names (`c1`, `time`): a call under them that is not declared is an undeclared reference. */
+  readonly roots: ReadonlySet<string>;
+}
+
+/**
+ * Indexes extension functions: globals and methods by `name/arity`, namespaced by qualified name.
+ *
+ * @example
+ * ```ts
+ * extensionTable(fns).methods.has("matches/1"); // true
+ * ```
+ */
+export function extensionTable(fns: readonly ExtensionFunction[]): ExtensionTable {
+  const globals = new Map<string, ExtensionFunction>();
+  const namespaced = new Map<string, ExtensionFunction>();
+  const methods = new Map<string, ExtensionFunction>();
+  const roots = new Set<string>();
+  for (const f of fns) {
+    if (f.style === "namespaced") {
+      namespaced.set(f.name, f);
+      roots.add(f.name.split(".")[0] ?? f.name);
+      continue;
+    }
+    const arities = new Set(f.overloads.map((o) => o.params.length - (f.style === "method" ? 1 : 0)));
+    for (const n of arities) (f.style === "global" ? globals : methods).set(`${f.name}/${n}`, f);
+  }
+  return { globals, namespaced, methods, roots };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Type matching
+
+function staticMatch(t: TypeDeclaration, param: string): boolean {
+  if (param === "dyn" || t.kind === "dyn" || t.kind === "param") return true;
+  if (t.name === param) return true;
+  if (t.kind === "list" && param.startsWith("list<") && t.valueType) return staticMatch(t.valueType, param.slice(5, -1));
+  return false;
+}
+
+function runtimeMatch(v: unknown, param: string): boolean {
+  switch (param) {
+    case "dyn":
+      return true;
+    case "string":
+      return typeof v === "string";
+    case "int":
+      return typeof v === "bigint";
+    case "bool":
+      return typeof v === "boolean";
+    case "User":
+      return v instanceof CelUser;
+    case "list<User>":
+      return Array.isArray(v) && v.every((u) => u instanceof CelUser);
+    case "google.protobuf.Timestamp":
+      return v instanceof Date;
+    default:
+      return false;
+  }
+}
+
+const typeName = (t: TypeDeclaration): string => t.name.replace("google.protobuf.Timestamp", "timestamp").replace("google.protobuf.Duration", "duration");
+
+// ---------------------------------------------------------------------------------------------
+// Node macros
+
+/** Per node: the argument nodes that an extension call evaluates, for the tracer. */
+export type ExtensionArgs = WeakMap<CelNode, readonly CelNode[]>;
+
+function callMacro(node: CelNode, fn: ExtensionFunction, args: readonly CelNode[], services: ExtensionServices): CelMacro {
+  // Set by typeCheck, read by evaluate: a macro object belongs to one node of one parse.
+  let candidates: readonly ExtensionOverload[] = [];
+  let checkAtRuntime = true;
+  return {
+    async: false,
+    typeCheck(checker: unknown, _macro: unknown, ctx: unknown): TypeDeclaration {
+      const chk = asChecker(checker);
+      const types = args.map((a) => chk.check(a, ctx));
+      candidates = fn.overloads.filter((o) => o.params.length === types.length && o.params.every((p, i) => staticMatch(types[i] ?? chk.getType("dyn"), p)));
+      if (candidates.length === 0) {
+        const shown =
+          fn.style === "method"
+            ? `${types[0] ? typeName(types[0]) : "dyn"}.${fn.name}(${types.slice(1).map(typeName).join(", ")})`
+            : `${fn.name}(${types.map(typeName).join(", ")})`;
+        throw new CelTypeError({ code: "no_matching_overload", message: `found no matching overload for '${shown}'`, node: errorAt(node) });
+      }
+      checkAtRuntime = types.some((t) => t.hasDynType || t.hasPlaceholderType) || candidates.length > 1;
+      fn.checkLiterals?.(args, services);
+      const results = new Set(candidates.map((o) => o.result));
+      const only = results.size === 1 ? [...results][0] : undefined;
+      return chk.getType(only ?? "dyn");
+    },
+    evaluate(ev: unknown, _macro: unknown, scope: unknown): unknown {
+      const e = asEvaluator(ev);
+      const values = args.map((a) => e.run(a, scope));
+      let o = candidates[0];
+      if (checkAtRuntime) o = candidates.find((c) => c.params.every((p, i) => runtimeMatch(values[i], p)));
+      if (!o) {
+        throw new EvaluationError({
+          code: "no_matching_overload",
+          message: `found no matching overload for '${fn.name}' applied to these arguments`,
+          node: errorAt(node),
+        });
+      }
+      return o.impl(values, scope, node);
+    },
+  };
+}
+
+function undeclaredMacro(node: CelNode, name: string): CelMacro {
+  return {
+    async: false,
+    typeCheck(): TypeDeclaration {
+      throw new CelTypeError({ code: "undeclared_reference", message: `undeclared reference to '${name}'`, node: errorAt(node) });
+    },
+    evaluate(): unknown {
+      throw new EvaluationError({ code: "undeclared_reference", message: `undeclared reference to '${name}'`, node: errorAt(node) });
+    },
+  };
+}
+
+function attach(node: CelNode, macro: CelMacro): void {
+  node.setMeta("macro", macro);
+  // Our functions are synchronous; telling cel-js spares the async wrappers on every parent node.
+  node.setMeta("async", false);
+}
+
+/**
+ * Rewrites a freshly parsed AST in place: attaches the extension functions to the nodes that call
+ * them. Returns, for each rewritten node, the argument nodes it evaluates.
+ *
+ * @example
+ * ```ts
+ * const parsed = env.parse(source);
+ * const args = desugar(parsed.ast as CelNode, table, services);
+ * parsed.check();
+ * ```
+ */
+export function desugar(root: CelNode, table: ExtensionTable, services: ExtensionServices): ExtensionArgs {
+  const out: ExtensionArgs = new WeakMap();
+  const stack: CelNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (!node) break;
+    const a = node.args;
+    if (node.op === "call" && Array.isArray(a) && typeof a[0] === "string" && Array.isArray(a[1])) {
+      const args = syntacticChildren(node);
+      const fn = table.globals.get(`${a[0]}/${args.length}`);
+      if (fn) {
+        attach(node, callMacro(node, fn, args, services));
+        out.set(node, args);
+      }
+      stack.push(...args);
+      continue;
+    }
+    if (node.op === "rcall" && Array.isArray(a) && typeof a[0] === "string") {
+      const [receiver, ...args] = syntacticChildren(node);
+      if (receiver) {
+        const q = qualifiedName(receiver);
+        const full = q === undefined ? undefined : `${q}.${a[0]}`;
+        const fn = full === undefined ? undefined : table.namespaced.get(full);
+        if (fn && full !== undefined) {
+          attach(node, callMacro(node, fn, args, services));
+          out.set(node, args);
+          stack.push(...args);
+          continue;
+        }
+        if (q !== undefined && full !== undefined && table.roots.has(q.split(".")[0] ?? "")) {
+          attach(node, undeclaredMacro(node, full));
+          out.set(node, args);
+          stack.push(...args);
+          continue;
+        }
+        const m = table.methods.get(`${a[0]}/${args.length}`);
+        if (m) {
+          const all = [receiver, ...args];
+          attach(node, callMacro(node, m, all, services));
+          out.set(node, all);
+          stack.push(...all);
+          continue;
+        }
+      }
+    }
+    stack.push(...syntacticChildren(node));
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The functions
+
+const runtimeOf = (scope: unknown): CelRuntime => asScope(scope).getValue(RUNTIME_KEY) as CelRuntime;
+
+const notFound = (node: CelNode, message: string): EvaluationError => new EvaluationError({ code: "not_found", message, node: errorAt(node) });
+const invalid = (node: CelNode, message: string): EvaluationError => new EvaluationError({ code: "invalid_argument", message, node: errorAt(node) });
+
+const str = (v: unknown): string => (typeof v === "string" ? v : String(v));
+const user = (v: unknown): CelUser => v as CelUser;
+
+const MIN_TS = -62135596800000; // 0001-01-01T00:00:00Z
+const MAX_TS = 253402300799999; // 9999-12-31T23:59:59.999Z
+
+function timestampAt(ms: number, node: CelNode): Date {
+  if (!Number.isFinite(ms) || ms < MIN_TS || ms > MAX_TS) throw invalid(node, "timestamp out of range");
+  return new Date(ms);
+}
+
+function zoneOf(services: ExtensionServices, name: unknown, node: CelNode): Zone {
+  const z = services.zones.get(str(name));
+  if (!z.ok) throw invalid(node, z.error.message);
+  return z.value;
+}
+
+function regexOf(services: ExtensionServices, pattern: string, node: CelNode) {
+  const r = services.regexes.get(pattern);
+  if (!r.ok) throw invalid(node, r.message);
+  return r.re;
+}
+
+const TS = "google.protobuf.Timestamp";
+
+function directoryFunctions(services: ExtensionServices, conditionsOnly: boolean): ExtensionFunction[] {
+  const cel = (u: User, rt: CelRuntime): CelUser => services.users.get(u, rt.directory);
+  const list = (users: readonly User[], rt: CelRuntime): CelUser[] => users.map((u) => cel(u, rt));
+  const ns = (name: string, overloads: ExtensionOverload[]): ExtensionFunction => ({ name, style: "namespaced", overloads });
+  const fns: ExtensionFunction[] = [
+    ns("c1.directory.users.v1.FindByEmail", [
+      {
+        params: ["string"],
+        result: "User",
+        impl: ([email], scope, node) => {
+          const rt = runtimeOf(scope);
+          const u = rt.directory.userByEmail(str(email));
+          if (!u) throw notFound(node, `c1.directory.users.v1.FindByEmail: no user with email ${JSON.stringify(email)}`);
+          return cel(u, rt);
+        },
+      },
+    ]),
+    ns("c1.directory.users.v1.GetByID", [
+      {
+        params: ["string"],
+        result: "User",
+        impl: ([id], scope, node) => {
+          const rt = runtimeOf(scope);
+          const u = rt.directory.userById(str(id));
+          if (!u) throw notFound(node, `c1.directory.users.v1.GetByID: no user with id ${JSON.stringify(id)}`);
+          return cel(u, rt);
+        },
+      },
+    ]),
+    ns("c1.directory.users.v1.FindByName", [
+      {
+        params: ["string"],
+        result: "User",
+        impl: ([name], scope, node) => {
+          const rt = runtimeOf(scope);
+          const u = rt.directory.userByName(str(name));
+          if (!u) throw notFound(node, `c1.directory.users.v1.FindByName: no user named ${JSON.stringify(name)}`);
+          return cel(u, rt);
+        },
+      },
+    ]),
+    ns("c1.directory.users.v1.GetManagers", [
+      { params: ["User"], result: "list<User>", impl: ([u], scope) => list(runtimeOf(scope).directory.managersOf(user(u).source), runtimeOf(scope)) },
+    ]),
+    ns("c1.directory.users.v1.DirectReports", [
+      { params: ["User"], result: "list<User>", impl: ([u], scope) => list(runtimeOf(scope).directory.directReportsOf(user(u).source), runtimeOf(scope)) },
+      {
+        params: ["list<User>"],
+        result: "list<User>",
+        impl: ([us], scope) => {
+          const rt = runtimeOf(scope);
+          const seen = new Set<string>();
+          const out: CelUser[] = [];
+          for (const m of us as readonly CelUser[])
+            for (const r of rt.directory.directReportsOf(m.source))
+              if (!seen.has(r.id)) {
+                seen.add(r.id);
+                out.push(cel(r, rt));
+              }
+          return out;
+        },
+      },
+    ]),
+    ns("c1.directory.groups.v1.FindByName", [
+      {
+        params: ["string"],
+        result: "Group",
+        impl: ([name], scope, node) => {
+          const g: Group | undefined = runtimeOf(scope).directory.groupByName(str(name));
+          if (!g) throw notFound(node, `c1.directory.groups.v1.FindByName: no group named ${JSON.stringify(name)}`);
+          return Object.freeze(new CelGroup(g));
+        },
+      },
+    ]),
+    ns("c1.directory.apps.v1.GetEntitlementMembers", [
+      {
+        params: ["string", "string"],
+        result: "list<User>",
+        impl: ([appId, entId], scope, node) => {
+          const rt = runtimeOf(scope);
+          const users = rt.directory.entitlementMembers(str(appId), str(entId));
+          if (!users) throw notFound(node, `c1.directory.apps.v1.GetEntitlementMembers: no entitlement ${JSON.stringify(entId)} in app ${JSON.stringify(appId)}`);
+          return list(users, rt);
+        },
+      },
+    ]),
+    ns("c1.directory.apps.v1.GetEntitlementOwners", [
+      {
+        params: ["string", "string"],
+        result: "list<User>",
+        impl: ([appId, entId], scope, node) => {
+          const rt = runtimeOf(scope);
+          const users = rt.directory.entitlementOwners(str(appId), str(entId));
+          if (!users) throw notFound(node, `c1.directory.apps.v1.GetEntitlementOwners: no entitlement ${JSON.stringify(entId)} in app ${JSON.stringify(appId)}`);
+          return list(users, rt);
+        },
+      },
+    ]),
+    ns("c1.user.v1.HasApp", [
+      { params: ["User", "string"], result: "bool", impl: ([u, appId], scope) => runtimeOf(scope).directory.hasApp(user(u).id, str(appId)) },
+    ]),
+    ns("c1.user.v1.HasEntitlement", [
+      {
+        params: ["User", "string", "string"],
+        result: "bool",
+        impl: ([u, appId, entId], scope) => runtimeOf(scope).directory.grantOf(user(u).id, str(appId), str(entId)) !== undefined,
+      },
+    ]),
+    ns("c1.user.v1.GetAppUserStatus", [
+      {
+        params: ["User", "string"],
+        result: "string",
+        impl: ([u, appId], scope) => {
+          const raw = runtimeOf(scope).directory.appUserStatus(user(u).id, str(appId));
+          return raw === "" ? "" : enumValue(APP_USER_STATUS, raw).longName;
+        },
+      },
+    ]),
+  ];
+  if (conditionsOnly) {
+    fns.push(
+      ns("c1.user.v1.GrantedFromEnrollment", [
+        {
+          params: ["User", "string", "string"],
+          result: "bool",
+          impl: ([u, appId, entId], scope) => {
+            const source = runtimeOf(scope).directory.grantOf(user(u).id, str(appId), str(entId))?.source;
+            return source === "enrollment" || source === "automatic-enrollment";
+          },
+        },
+      ]),
+      ns("c1.user.v1.AutomaticallyGrantedFromEnrollment", [
+        {
+          params: ["User", "string", "string"],
+          result: "bool",
+          impl: ([u, appId, entId], scope) => runtimeOf(scope).directory.grantOf(user(u).id, str(appId), str(entId))?.source === "automatic-enrollment",
+        },
+      ]),
+    );
+  }
+  return fns;
+}
+
+function timeFunctions(services: ExtensionServices): ExtensionFunction[] {
+  const ns = (name: string, overloads: ExtensionOverload[]): ExtensionFunction => ({ name, style: "namespaced", overloads });
+  const ms = (v: unknown): number => (v as Date).getTime();
+  const withZone = (params: string[], result: string, f: (args: readonly unknown[], zone: Zone, node: CelNode) => unknown): ExtensionOverload[] => [
+    { params, result, impl: (args, _s, node) => f(args, zoneOf(services, "UTC", node), node) },
+    { params: [...params, "string"], result, impl: (args, _s, node) => f(args, zoneOf(services, args[params.length], node), node) },
+  ];
+  const unitOf = (v: unknown, node: CelNode) => {
+    const u = timeUnit(str(v));
+    if (!u) throw invalid(node, `unknown time unit ${JSON.stringify(v)} (use minute, hour, day, week, month, quarter or year)`);
+    return u;
+  };
+  return [
+    ns(
+      "time.parse",
+      withZone(["string", "string"], TS, ([value, layout], zone, node) => {
+        const r = parseTime(str(value), str(layout), zone);
+        if (!r.ok) throw invalid(node, r.error.message);
+        return timestampAt(r.value, node);
+      }),
+    ),
+    ns(
+      "time.format",
+      withZone([TS, "string"], "string", ([t, layout], zone) => formatTime(ms(t), str(layout), zone)),
+    ),
+    ns(
+      "time.start_of",
+      withZone([TS, "string"], TS, ([t, unit], zone, node) => timestampAt(startOf(ms(t), unitOf(unit, node), zone), node)),
+    ),
+    ns(
+      "time.end_of",
+      withZone([TS, "string"], TS, ([t, unit], zone, node) => timestampAt(endOf(ms(t), unitOf(unit, node), zone), node)),
+    ),
+    ns("time.unix", [{ params: ["int"], result: TS, impl: ([s], _scope, node) => timestampAt(Number(s) * 1000, node) }]),
+    ns("time.unix_ms", [{ params: ["int"], result: TS, impl: ([m], _scope, node) => timestampAt(Number(m), node) }]),
+    { name: "now", style: "global", overloads: [{ params: [], result: TS, impl: (_args, scope) => runtimeOf(scope).now }] },
+  ];
+}
+
+const ACCESSORS: Readonly<Record<string, (w: ReturnType<typeof wallTime>) => number>> = {
+  getFullYear: (w) => w.year,
+  getMonth: (w) => w.month - 1,
+  getDate: (w) => w.day,
+  getDayOfMonth: (w) => w.day - 1,
+  getDayOfWeek: (w) => w.weekday,
+  getDayOfYear: (w) => w.yearDay - 1,
+  getHours: (w) => w.hour,
+  getMinutes: (w) => w.minute,
+  getSeconds: (w) => w.second,
+  getMilliseconds: (w) => w.millisecond,
+};
+
+function timestampAccessors(services: ExtensionServices): ExtensionFunction[] {
+  return Object.entries(ACCESSORS).map(([name, field]) => {
+    const tz: ExtensionOverload = {
+      params: [TS, "string"],
+      result: "int",
+      impl: ([t, zone], _s, node) => BigInt(field(wallTime((t as Date).getTime(), zoneOf(services, zone, node)))),
+    };
+    // Only getDayOfYear() without a zone is overridden: cel-js computes it in the process's zone.
+    const overloads =
+      name === "getDayOfYear"
+        ? [tz, { params: [TS], result: "int", impl: ([t]: readonly unknown[], _s: unknown, node: CelNode) => BigInt(field(wallTime((t as Date).getTime(), zoneOf(services, "UTC", node)))) }]
+        : [tz];
+    return { name, style: "method" as const, overloads };
+  });
+}
+
+function regexFunctions(services: ExtensionServices): ExtensionFunction[] {
+  const checkLiterals = (args: readonly CelNode[]): void => {
+    const pattern = args[1];
+    if (pattern?.op !== "value" || typeof pattern.args !== "string") return;
+    const r = services.regexes.get(pattern.args);
+    if (!r.ok) throw new CelTypeError({ code: r.kind === "unsupported" ? "unsupported_regex" : "invalid_regex", message: r.message, node: errorAt(pattern) });
+  };
+  const impl: Impl = ([s, pattern], _scope, node) => regexOf(services, str(pattern), node).test(str(s));
+  return [
+    { name: "matches", style: "method", overloads: [{ params: ["string", "string"], result: "bool", impl }], checkLiterals },
+    { name: "matches", style: "global", overloads: [{ params: ["string", "string"], result: "bool", impl }], checkLiterals },
+  ];
+}
+
+/**
+ * The extension functions of the rule-condition environment.
+ *
+ * @example
+ * ```ts
+ * conditionExtensions(services).some((f) => f.name === "c1.user.v1.GrantedFromEnrollment"); // true
+ * ```
+ */
+export function conditionExtensions(services: ExtensionServices): ExtensionFunction[] {
+  return [...directoryFunctions(services, true), ...timeFunctions(services), ...timestampAccessors(services), ...regexFunctions(services)];
+}
+
+/**
+ * The extension functions of the approver-expression environment (no enrollment functions: the
+ * service offers them in conditions only).
+ *
+ * @example
+ * ```ts
+ * approverExtensions(services).some((f) => f.name === "c1.user.v1.GrantedFromEnrollment"); // false
+ * ```
+ */
+export function approverExtensions(services: ExtensionServices): ExtensionFunction[] {
+  return [...directoryFunctions(services, false), ...timeFunctions(services), ...timestampAccessors(services), ...regexFunctions(services)];
+}
