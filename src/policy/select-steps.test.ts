@@ -1,0 +1,181 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { loadWorld } from "../world/load-world.js";
+import type { World } from "../world/world.js";
+import { type ConditionRunner, MAX_CHAIN_DEPTH, selectSteps } from "./select-steps.js";
+
+type WireRule = { condition: string; stepKey?: string; policyId?: string; policyKey?: string };
+
+function wirePolicy(id: string, rules: WireRule[], opts: { type?: string; baseline?: boolean; baselinePolicyId?: string; keys?: string[] } = {}) {
+  const type = opts.type ?? "POLICY_TYPE_GRANT";
+  const base = type.replace("POLICY_TYPE_", "").toLowerCase();
+  const steps: Record<string, unknown> = {};
+  if (opts.baseline !== false && !opts.baselinePolicyId) steps[base] = { steps: [{ accept: { acceptMessage: `${id} baseline` } }] };
+  for (const k of opts.keys ?? []) steps[k] = { steps: [{ reject: { rejectMessage: `${id} ${k}` } }] };
+  return {
+    id,
+    displayName: id,
+    policyType: type,
+    policySteps: steps,
+    rules: rules.map((r) => ({ condition: r.condition, stepKey: r.stepKey ?? "", policyId: r.policyId ?? "", policyKey: r.policyKey ?? "" })),
+    baselinePolicyId: opts.baselinePolicyId ?? "",
+  };
+}
+
+function world(policies: unknown[], flags: Record<string, boolean> = { POLICY_REFERENCES_POLICY: true }): World {
+  const r = loadWorld({ version: 1, now: "2026-11-22T09:00:00Z", tenant: { featureFlags: flags }, policies });
+  if (!r.ok) throw new Error(JSON.stringify(r.error));
+  return r.value;
+}
+
+/** Conditions are names in a table: true, false, or an error. */
+function runner(table: Record<string, boolean | "error">): ConditionRunner {
+  return {
+    run: (c) => {
+      const v = table[c];
+      if (v === "error" || v === undefined) return { ok: false, error: `no such key: ${c}` };
+      return { ok: true, value: v };
+    },
+  };
+}
+
+const policy = (w: World, id: string) => {
+  const p = w.index.policies.get(id);
+  if (!p) throw new Error(id);
+  return p;
+};
+
+describe("selectSteps", () => {
+  it("selects the first matching rule's stepKey and records every rule evaluated before it", () => {
+    const w = world([wirePolicy("p", [{ condition: "a", stepKey: "k1" }, { condition: "b", stepKey: "k2" }, { condition: "c", stepKey: "k1" }], { keys: ["k1", "k2"] })]);
+    const s = selectSteps(w, policy(w, "p"), runner({ a: false, b: true, c: true }));
+    expect(s.ok).toBe(true);
+    if (!s.ok) return;
+    expect(s.value.decidedBy).toEqual({ kind: "rule", policyId: "p", chainDepth: 0, ruleIndex: 1, stepKey: "k2", field: "stepKey" });
+    expect(s.value.evaluations.map((e) => [e.ruleIndex, e.conditionMatched])).toEqual([[0, false], [1, true]]);
+    expect(s.value.steps[0]).toMatchObject({ kind: "reject", rejectMessage: "p k2" });
+  });
+
+  it("falls back to the baseline keyed by the lowercased policy type when no rule matches", () => {
+    const w = world([wirePolicy("p", [{ condition: "a", stepKey: "k1" }], { type: "POLICY_TYPE_REVOKE", keys: ["k1"] })]);
+    const s = selectSteps(w, policy(w, "p"), runner({ a: false }));
+    expect(s.ok && s.value.decidedBy).toEqual({ kind: "baseline", policyId: "p", chainDepth: 0, stepKey: "revoke" });
+    expect(s.ok && s.value.evaluations.at(-1)).toMatchObject({ defaultCondition: true, ruleIndex: -1, conditionMatched: true });
+  });
+
+  it("treats a run-time error as no match, records it, and goes on", () => {
+    const w = world([wirePolicy("p", [{ condition: "boom", stepKey: "k1" }, { condition: "b", stepKey: "k2" }], { keys: ["k1", "k2"] })]);
+    const s = selectSteps(w, policy(w, "p"), runner({ boom: "error", b: true }));
+    expect(s.ok && s.value.evaluations[0]).toMatchObject({ conditionMatched: false, error: "no such key: boom" });
+    expect(s.ok && s.value.decidedBy).toMatchObject({ ruleIndex: 1 });
+  });
+
+  it("reads the legacy policyKey when stepKey and policyId are empty", () => {
+    const w = world([wirePolicy("p", [{ condition: "a", policyKey: "k1" }], { keys: ["k1"] })]);
+    const s = selectSteps(w, policy(w, "p"), runner({ a: true }));
+    expect(s.ok && s.value.decidedBy).toMatchObject({ kind: "rule", stepKey: "k1", field: "policyKey" });
+  });
+
+  it("follows a policyId rule into the referenced policy's rules and then its baseline", () => {
+    const w = world([
+      wirePolicy("root", [{ condition: "a", policyId: "child" }]),
+      wirePolicy("child", [{ condition: "b", stepKey: "k" }], { keys: ["k"] }),
+    ]);
+    const s = selectSteps(w, policy(w, "root"), runner({ a: true, b: false }));
+    expect(s.ok && s.value.decidedBy).toEqual({ kind: "baseline", policyId: "child", chainDepth: 1, stepKey: "grant" });
+    expect(s.ok && s.value.chain.map((l) => l.policyId)).toEqual(["root", "child"]);
+    expect(s.ok && s.value.evaluations.map((e) => [e.policyId, e.chainDepth, e.outcomePolicyId])).toEqual([
+      ["root", 0, "child"],
+      ["child", 1, ""],
+      ["child", 1, ""],
+    ]);
+  });
+
+  it("follows baselinePolicyId when no rule matches", () => {
+    const w = world([wirePolicy("root", [], { baselinePolicyId: "base" }), wirePolicy("base", [])]);
+    const s = selectSteps(w, policy(w, "root"), runner({}));
+    expect(s.ok && s.value.decidedBy).toMatchObject({ kind: "baseline", policyId: "base", chainDepth: 1 });
+    expect(s.ok && s.value.chain[1]?.via).toEqual({ kind: "baselinePolicyId", fromPolicyId: "root" });
+  });
+
+  it("reports each chain error as a value naming the chain", () => {
+    const cases: [unknown[], string, string][] = [
+      [[wirePolicy("a", [{ condition: "t", policyId: "a" }])], "SELF_REFERENCE", "a"],
+      [[wirePolicy("a", [{ condition: "t", policyId: "b" }]), wirePolicy("b", [{ condition: "t", policyId: "a" }])], "CYCLE", "a → b → a"],
+      [[wirePolicy("a", [{ condition: "t", policyId: "zz" }])], "MISSING_POLICY", "zz"],
+      [[wirePolicy("a", [{ condition: "t", policyId: "r" }]), wirePolicy("r", [], { type: "POLICY_TYPE_REVOKE" })], "CROSS_TYPE", "POLICY_TYPE_REVOKE"],
+      [[wirePolicy("a", [{ condition: "t", stepKey: "nope" }])], "MISSING_STEP_KEY", "nope"],
+      [[wirePolicy("a", [], { baseline: false })], "MISSING_BASELINE", "grant"],
+      [[wirePolicy("a", [{ condition: "t" }])], "RULE_WITHOUT_OUTCOME", "names no"],
+    ];
+    for (const [policies, code, mention] of cases) {
+      const w = world(policies);
+      const s = selectSteps(w, policy(w, "a"), runner({ t: true }));
+      expect(s.ok, code).toBe(false);
+      if (!s.ok) {
+        expect(s.error.code).toBe(code);
+        expect(s.error.message).toContain(mention);
+      }
+    }
+  });
+
+  it(`allows a chain of depth ${MAX_CHAIN_DEPTH} and refuses one deeper`, () => {
+    const chain = (n: number) =>
+      Array.from({ length: n + 1 }, (_, i) => wirePolicy(`p${i}`, i < n ? [{ condition: "t", policyId: `p${i + 1}` }] : []));
+    const okWorld = world(chain(MAX_CHAIN_DEPTH));
+    const fine = selectSteps(okWorld, policy(okWorld, "p0"), runner({ t: true }));
+    expect(fine.ok && fine.value.decidedBy).toMatchObject({ policyId: `p${MAX_CHAIN_DEPTH}`, chainDepth: MAX_CHAIN_DEPTH });
+    const deepWorld = world(chain(MAX_CHAIN_DEPTH + 1));
+    const deep = selectSteps(deepWorld, policy(deepWorld, "p0"), runner({ t: true }));
+    expect(!deep.ok && deep.error.code).toBe("CHAIN_TOO_DEEP");
+    expect(!deep.ok && deep.error.message).toContain("p0 → p1 → p2 → p3 → p4 → p5 → p6");
+  });
+
+  it("without POLICY_REFERENCES_POLICY passes over policyId rules and refuses baselinePolicyId", () => {
+    const policies = [wirePolicy("root", [{ condition: "t", policyId: "child" }, { condition: "t", stepKey: "k" }], { keys: ["k"] }), wirePolicy("child", [])];
+    const w = world(policies, {});
+    const s = selectSteps(w, policy(w, "root"), runner({ t: true }));
+    expect(s.ok && s.value.decidedBy).toMatchObject({ kind: "rule", ruleIndex: 1, stepKey: "k" });
+    expect(s.ok && s.value.evaluations[0]?.error).toContain("POLICY_REFERENCES_POLICY");
+    const w2 = world([wirePolicy("root", [], { baselinePolicyId: "child" }), wirePolicy("child", [])], {});
+    const s2 = selectSteps(w2, policy(w2, "root"), runner({}));
+    expect(!s2.ok && s2.error.code).toBe("REFERENCES_DISABLED");
+  });
+});
+
+describe("selectSteps properties", () => {
+  it("selects the first rule whose condition is true; the baseline only when none is", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom<boolean | "error">(true, false, "error"), { maxLength: 16 }), (values) => {
+        const rules = values.map((_, i) => ({ condition: `c${i}`, stepKey: `k${i}` }));
+        const w = world([wirePolicy("p", rules, { keys: rules.map((r) => r.stepKey) })]);
+        const table = Object.fromEntries(values.map((v, i) => [`c${i}`, v]));
+        const s = selectSteps(w, policy(w, "p"), runner(table));
+        if (!s.ok) return false;
+        const first = values.indexOf(true);
+        if (first === -1) return s.value.decidedBy.kind === "baseline" && s.value.evaluations.length === values.length + 1;
+        return (
+          s.value.decidedBy.kind === "rule" &&
+          s.value.decidedBy.ruleIndex === first &&
+          s.value.evaluations.length === first + 1 &&
+          s.value.evaluations.every((e, i) => e.conditionMatched === (i === first))
+        );
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("every reference chain terminates, or reports its cycle or depth", () => {
+    // Random reference graphs over 8 policies; each has one always-true rule pointing somewhere.
+    fc.assert(
+      fc.property(fc.array(fc.option(fc.nat({ max: 7 }), { nil: undefined }), { minLength: 8, maxLength: 8 }), (targets) => {
+        const policies = targets.map((t, i) => wirePolicy(`p${i}`, t === undefined ? [] : [{ condition: "t", policyId: `p${t}` }]));
+        const w = world(policies);
+        const s = selectSteps(w, policy(w, "p0"), runner({ t: true }));
+        if (s.ok) return s.value.chain.length <= MAX_CHAIN_DEPTH + 1 && new Set(s.value.chain.map((l) => l.policyId)).size === s.value.chain.length;
+        return ["CYCLE", "SELF_REFERENCE", "CHAIN_TOO_DEEP"].includes(s.error.code);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

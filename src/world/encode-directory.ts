@@ -1,0 +1,137 @@
+/**
+ * Directory objects back to the service's JSON shapes: for saving a world and for the `expanded`
+ * items of task responses (each tagged with its `@type`, as the service does).
+ */
+import type { AccessReview, App, AppEntitlement, AppUser, User } from "../model/directory.js";
+import type { JsonObject } from "../model/json.js";
+
+/** The `@type` URLs of expanded items. */
+export const TYPE_URLS = {
+  user: "type.googleapis.com/c1.api.user.v1.User",
+  app: "type.googleapis.com/c1.api.app.v1.App",
+  entitlement: "type.googleapis.com/c1.api.app.v1.AppEntitlement",
+  appUser: "type.googleapis.com/c1.api.app.v1.AppUser",
+  accessReview: "type.googleapis.com/c1.api.accessreview.v1.AccessReview",
+} as const;
+
+/** Writes an object's known fields, then its unknown ones as they came. */
+function withUnknown<T extends { readonly $unknown?: Readonly<Record<string, unknown>> }>(
+  value: T,
+  fields: Record<string, unknown>,
+): JsonObject {
+  return { ...fields, ...((value.$unknown ?? {}) as JsonObject) } as JsonObject;
+}
+
+/**
+ * A user in the service's User shape.
+ *
+ * @example
+ * ```ts
+ * encodeUser(world.index.users.get("u-ada")!).email;
+ * ```
+ */
+export function encodeUser(u: User): JsonObject {
+  return withUnknown(u, {
+    id: u.id,
+    email: u.email,
+    emails: [...u.emails],
+    displayName: u.displayName,
+    username: u.username,
+    usernames: [...u.usernames],
+    department: u.department,
+    jobTitle: u.jobTitle,
+    employmentType: u.employmentType,
+    employmentStatus: u.employmentStatus,
+    status: u.status,
+    directoryStatus: u.directoryStatus,
+    type: u.type,
+    managerIds: [...u.managerIds],
+    profile: u.profile,
+    attributes: u.attributes,
+    roleIds: [...u.roleIds],
+    delegatedUserId: u.delegatedUserId,
+  });
+}
+
+/**
+ * An app in the service's App shape (owners as the simulation's `ownerUserIds`).
+ *
+ * @example
+ * ```ts
+ * encodeApp(world.index.apps.get("app-aws")!).grantPolicyId;
+ * ```
+ */
+export function encodeApp(a: App): JsonObject {
+  return withUnknown(a, {
+    id: a.id,
+    displayName: a.displayName,
+    grantPolicyId: a.grantPolicyId,
+    revokePolicyId: a.revokePolicyId,
+    certifyPolicyId: a.certifyPolicyId,
+    ownerUserIds: [...a.ownerUserIds],
+    revokeGrantSources: a.revokeGrantSources,
+    isManuallyManaged: a.isManuallyManaged,
+  });
+}
+
+/**
+ * An entitlement in the service's AppEntitlement shape.
+ *
+ * @example
+ * ```ts
+ * encodeEntitlement(ent).riskLevelValueId;
+ * ```
+ */
+export function encodeEntitlement(e: AppEntitlement): JsonObject {
+  return withUnknown(e, {
+    id: e.id,
+    appId: e.appId,
+    displayName: e.displayName,
+    appResourceTypeId: e.appResourceTypeId,
+    appResourceId: e.appResourceId,
+    grantPolicyId: e.grantPolicyId,
+    revokePolicyId: e.revokePolicyId,
+    certifyPolicyId: e.certifyPolicyId,
+    emergencyGrantEnabled: e.emergencyGrantEnabled,
+    emergencyGrantPolicyId: e.emergencyGrantPolicyId,
+    overrideAccessRequestsDefaults: e.overrideAccessRequestsDefaults,
+    riskLevelValueId: e.riskLevelValueId,
+    requestSchemaId: e.requestSchemaId,
+    ownerUserIds: [...e.ownerUserIds],
+    annotations: e.annotations as JsonObject["annotations"],
+  });
+}
+
+/**
+ * An account in the service's AppUser shape.
+ *
+ * @example
+ * ```ts
+ * encodeAppUser(account).appUserType;
+ * ```
+ */
+export function encodeAppUser(a: AppUser): JsonObject {
+  return withUnknown(a, {
+    id: a.id,
+    appId: a.appId,
+    identityUserId: a.identityUserId,
+    displayName: a.displayName,
+    email: a.email,
+    username: a.username,
+    appUserType: a.appUserType,
+    status: a.status ? { status: a.status.status, details: a.status.details } : null,
+    profile: a.profile,
+  });
+}
+
+/**
+ * An access review as the world file stores it.
+ *
+ * @example
+ * ```ts
+ * encodeAccessReview(review).policyId;
+ * ```
+ */
+export function encodeAccessReview(r: AccessReview): JsonObject {
+  return { id: r.id, displayName: r.displayName, policyId: r.policyId, usePolicyOverride: r.usePolicyOverride };
+}
