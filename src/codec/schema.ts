@@ -39,6 +39,62 @@ function report(ctx: DecodeContext, code: DiagnosticCode, path: string, message:
 }
 
 /**
+ * A codec's schema as data, for tools that walk it (the test arbitraries generate wire documents
+ * from it, so generators and codec cannot drift apart).
+ *
+ * @example
+ * ```ts
+ * const n: SchemaNode = { t: "list", item: { t: "string" } };
+ * ```
+ */
+export type SchemaNode =
+  | { readonly t: "string" | "bool" | "int32" | "timestamp" | "duration" | "durationOrInt64" | "jsonObject" | "json" }
+  | { readonly t: "int64"; readonly unsigned: boolean }
+  | { readonly t: "enum"; readonly members: readonly string[] }
+  | { readonly t: "nullable" | "optional" | "omitEmpty"; readonly inner: SchemaNode }
+  | { readonly t: "list"; readonly item: SchemaNode }
+  | { readonly t: "map"; readonly value: SchemaNode }
+  | { readonly t: "lazy"; readonly get: () => SchemaNode }
+  | { readonly t: "message"; readonly fields: readonly FieldNode[] }
+  | { readonly t: "union"; readonly members: readonly MemberNode[] };
+
+/**
+ * One property of a message schema: a field, or a oneof group held under `prop`.
+ *
+ * @example
+ * ```ts
+ * const f: FieldNode = { prop: "id", node: { t: "string" } };
+ * ```
+ */
+export type FieldNode =
+  | { readonly prop: string; readonly node: SchemaNode }
+  | { readonly prop: string; readonly oneof: { readonly open: boolean; readonly members: readonly MemberNode[] } };
+
+/**
+ * One member of a oneof schema: its fields, or (for a member that is itself a oneof) that union.
+ *
+ * @example
+ * ```ts
+ * const m: MemberNode = { key: "skipStep", fields: [] };
+ * ```
+ */
+export type MemberNode =
+  | { readonly key: string; readonly fields: readonly FieldNode[] }
+  | { readonly key: string; readonly wrap: SchemaNode };
+
+/**
+ * The schema of a codec, as data.
+ *
+ * @example
+ * ```ts
+ * schemaOf(str); // { t: "string" }
+ * ```
+ */
+export function schemaOf<T>(codec: Codec<T>): SchemaNode {
+  return codec["~node"];
+}
+
+/**
  * Decodes and encodes one model value. `decode` never throws and always returns a value (the default
  * when the input is wrong, with a diagnostic recorded). `missing` is the value of an absent field.
  *
@@ -50,6 +106,7 @@ function report(ctx: DecodeContext, code: DiagnosticCode, path: string, message:
  */
 export interface Codec<T> {
   readonly "~tag": "codec";
+  readonly "~node": SchemaNode;
   /** Phantom: makes the codec invariant in `T`, so schemas match the model types exactly. */
   readonly "~type"?: (value: T) => T;
   /** An optional property: absent from the model when absent from the wire. */
@@ -73,6 +130,7 @@ export interface Codec<T> {
 export interface OneofGroup<U> {
   readonly "~tag": "oneof";
   readonly "~type"?: (value: U) => U;
+  readonly "~members": readonly MemberNode[];
   /** When no known member is set, an unknown key holding an object is taken as a new member. */
   readonly open: boolean;
   readonly members: Readonly<Record<string, RuntimeMember>>;
@@ -80,6 +138,7 @@ export interface OneofGroup<U> {
 
 /** The untyped runtime form of one oneof member. */
 interface RuntimeMember {
+  readonly node: MemberNode;
   decode(json: unknown, path: string, ctx: DecodeContext, kind: string): Record<string, unknown>;
   encode(value: Readonly<Record<string, unknown>>): JsonValue;
 }
@@ -157,11 +216,12 @@ export type Infer<C> = C extends Codec<infer T> ? T : never;
 // Scalars
 
 function scalar<T>(
+  node: SchemaNode,
   missing: T,
   decode: (json: unknown, path: string, ctx: DecodeContext) => T,
   encode: (value: T) => JsonValue = (v) => v as JsonValue,
 ): Codec<T> {
-  return { "~tag": "codec", optional: false, decode, encode, missing: () => missing };
+  return { "~tag": "codec", "~node": node, optional: false, decode, encode, missing: () => missing };
 }
 
 function expected(ctx: DecodeContext, code: DiagnosticCode, path: string, what: string, v: unknown): void {
@@ -176,7 +236,7 @@ function expected(ctx: DecodeContext, code: DiagnosticCode, path: string, what: 
  * const fields = { displayName: str };
  * ```
  */
-export const str: Codec<string> = scalar("", (v, path, ctx) => {
+export const str: Codec<string> = scalar({ t: "string" }, "", (v, path, ctx) => {
   if (typeof v === "string") return v;
   expected(ctx, "EXPECTED_STRING", path, "a string", v);
   return "";
@@ -190,7 +250,7 @@ export const str: Codec<string> = scalar("", (v, path, ctx) => {
  * const fields = { emergencyAccess: bool };
  * ```
  */
-export const bool: Codec<boolean> = scalar(false, (v, path, ctx) => {
+export const bool: Codec<boolean> = scalar({ t: "bool" }, false, (v, path, ctx) => {
   if (typeof v === "boolean") return v;
   expected(ctx, "EXPECTED_BOOLEAN", path, "a boolean", v);
   return false;
@@ -209,7 +269,7 @@ const INT32_MAX = 2 ** 31 - 1;
  * const fields = { commentCount: int32 };
  * ```
  */
-export const int32: Codec<number> = scalar(0, (v, path, ctx) => {
+export const int32: Codec<number> = scalar({ t: "int32" }, 0, (v, path, ctx) => {
   if (typeof v === "number") {
     if (Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX) return v;
     report(ctx, "INVALID_INT32", path, `expected a 32-bit integer, found ${describeValue(v)}`);
@@ -232,7 +292,7 @@ const UINT64_MAX = 2n ** 64n - 1n;
 function int64Codec(unsigned: boolean): Codec<string> {
   const what = unsigned ? "a uint64" : "an int64";
   const inRange = (n: bigint): boolean => (unsigned ? n >= 0n && n <= UINT64_MAX : n >= INT64_MIN && n <= INT64_MAX);
-  return scalar("0", (v, path, ctx) => {
+  return scalar({ t: "int64", unsigned }, "0", (v, path, ctx) => {
     if (typeof v === "string") {
       if (v === "" || (DECIMAL.test(v) && inRange(BigInt(v)))) return v;
     } else if (typeof v === "number" && Number.isSafeInteger(v) && inRange(BigInt(v))) {
@@ -285,7 +345,7 @@ function isRfc3339(s: string): boolean {
  * const fields = { createdAt: timestamp };
  * ```
  */
-export const timestamp: Codec<string | null> = scalar<string | null>(null, (v, path, ctx) => {
+export const timestamp: Codec<string | null> = scalar<string | null>({ t: "timestamp" }, null, (v, path, ctx) => {
   if (v === null) return null;
   if (typeof v === "string" && isRfc3339(v)) return v;
   report(ctx, "INVALID_TIMESTAMP", path, `expected an RFC 3339 timestamp, found ${describeValue(v)}`);
@@ -302,7 +362,7 @@ const DURATION = /^-?\d+(\.\d{1,9})?s$/;
  * const fields = { grantDuration: duration };
  * ```
  */
-export const duration: Codec<string | null> = scalar<string | null>(null, (v, path, ctx) => {
+export const duration: Codec<string | null> = scalar<string | null>({ t: "duration" }, null, (v, path, ctx) => {
   if (v === null) return null;
   if (typeof v === "string" && (v === "" || DURATION.test(v))) return v;
   report(ctx, "INVALID_DURATION", path, `expected a duration like "3600s", found ${describeValue(v)}`);
@@ -319,7 +379,7 @@ export const duration: Codec<string | null> = scalar<string | null>(null, (v, pa
  * const fields = { expiration: durationOrInt64 };
  * ```
  */
-export const durationOrInt64: Codec<string | null> = scalar<string | null>(null, (v, path, ctx) => {
+export const durationOrInt64: Codec<string | null> = scalar<string | null>({ t: "durationOrInt64" }, null, (v, path, ctx) => {
   if (v === null) return null;
   if (typeof v === "string" && (v === "" || DURATION.test(v) || (DECIMAL.test(v) && BigInt(v) >= INT64_MIN && BigInt(v) <= INT64_MAX))) {
     return v;
@@ -340,7 +400,7 @@ export const durationOrInt64: Codec<string | null> = scalar<string | null>(null,
  */
 export function enumOf<const O extends Readonly<Record<string, string>>>(members: O): Codec<O[keyof O] | (string & {})> {
   const first = Object.values(members)[0] ?? "";
-  return scalar<O[keyof O] | (string & {})>(first, (v, path, ctx) => {
+  return scalar<O[keyof O] | (string & {})>({ t: "enum", members: Object.values(members) }, first, (v, path, ctx) => {
     if (typeof v === "string") return v;
     expected(ctx, "EXPECTED_STRING", path, "an enum name (string)", v);
     return first;
@@ -356,6 +416,7 @@ export function enumOf<const O extends Readonly<Record<string, string>>>(members
  * ```
  */
 export const jsonObject: Codec<JsonObject> = scalar<JsonObject>(
+  { t: "jsonObject" },
   {},
   (v, path, ctx) => {
     if (isJsonObject(v)) return cloneJson(v) as JsonObject;
@@ -373,7 +434,7 @@ export const jsonObject: Codec<JsonObject> = scalar<JsonObject>(
  * const fields = { minDate: jsonValue };
  * ```
  */
-export const jsonValue: Codec<JsonValue> = scalar<JsonValue>(null, (v) => cloneJson(v), (v) => cloneJson(v));
+export const jsonValue: Codec<JsonValue> = scalar<JsonValue>({ t: "json" }, null, (v) => cloneJson(v), (v) => cloneJson(v));
 
 // ---------------------------------------------------------------------------------------------
 // Combinators
@@ -389,6 +450,7 @@ export const jsonValue: Codec<JsonValue> = scalar<JsonValue>(null, (v) => cloneJ
 export function nullable<T>(inner: Codec<T>): Codec<T | null> {
   return {
     "~tag": "codec",
+    "~node": { t: "nullable", inner: inner["~node"] },
     optional: false,
     decode: (v, path, ctx) => (v === null ? null : inner.decode(v, path, ctx)),
     encode: (v) => (v === null ? null : inner.encode(v)),
@@ -408,8 +470,10 @@ export function nullable<T>(inner: Codec<T>): Codec<T | null> {
 export function opt<T>(inner: Codec<T>): Codec<T | undefined> {
   return {
     "~tag": "codec",
+    "~node": { t: "optional", inner: inner["~node"] },
     optional: true,
-    decode: (v, path, ctx) => inner.decode(v, path, ctx),
+    // protojson reads `null` as "not set", unless null is a value of the field (lists, messages).
+    decode: (v, path, ctx) => (v === null && inner.missing() !== null ? undefined : inner.decode(v, path, ctx)),
     encode: (v) => (v === undefined ? null : inner.encode(v)),
     missing: () => undefined,
     omit: (v) => v === undefined,
@@ -426,7 +490,7 @@ export function opt<T>(inner: Codec<T>): Codec<T | undefined> {
  * ```
  */
 export function omitEmpty(inner: Codec<string>): Codec<string> {
-  return { ...inner, omit: (v) => v === "" };
+  return { ...inner, "~node": { t: "omitEmpty", inner: inner["~node"] }, omit: (v) => v === "" };
 }
 
 /**
@@ -440,6 +504,7 @@ export function omitEmpty(inner: Codec<string>): Codec<string> {
 export function list<T>(item: Codec<T>): Codec<readonly T[] | null> {
   return {
     "~tag": "codec",
+    "~node": { t: "list", item: item["~node"] },
     optional: false,
     decode: (v, path, ctx) => {
       if (v === null) return null;
@@ -467,6 +532,7 @@ export function list<T>(item: Codec<T>): Codec<readonly T[] | null> {
 export function map<T>(value: Codec<T>): Codec<Readonly<Record<string, T>> | null> {
   return {
     "~tag": "codec",
+    "~node": { t: "map", value: value["~node"] },
     optional: false,
     decode: (v, path, ctx) => {
       if (v === null) return null;
@@ -499,6 +565,7 @@ export function map<T>(value: Codec<T>): Codec<Readonly<Record<string, T>> | nul
 export function lazy<T>(get: () => Codec<T>): Codec<T> {
   return {
     "~tag": "codec",
+    "~node": { t: "lazy", get: () => get()["~node"] },
     optional: false,
     decode: (v, path, ctx) => get().decode(v, path, ctx),
     encode: (v) => get().encode(v),
@@ -514,6 +581,7 @@ type RuntimeFields = ReadonlyArray<readonly [string, RuntimeSpec]>;
 
 interface CompiledMessage {
   readonly fields: RuntimeFields;
+  readonly nodes: readonly FieldNode[];
   /** Every wire key the message knows: its fields and the members of all its oneofs. */
   readonly known: ReadonlySet<string>;
 }
@@ -525,7 +593,10 @@ function compile(specs: object): CompiledMessage {
     if (spec["~tag"] === "oneof") for (const member of Object.keys(spec.members)) known.add(member);
     else known.add(prop);
   }
-  return { fields, known };
+  const nodes = fields.map(([prop, spec]): FieldNode =>
+    spec["~tag"] === "oneof" ? { prop, oneof: { open: spec.open, members: spec["~members"] } } : { prop, node: spec["~node"] },
+  );
+  return { fields, nodes, known };
 }
 
 function unknownVariant(key: string, raw: unknown): UnknownVariant {
@@ -558,7 +629,8 @@ function decodeGroup(
   }
   if (group.open) {
     for (const key of keys) {
-      if (known.has(key) || claimed.has(key) || !isJsonObject(obj[key])) continue;
+      // A proto field name is never empty, so a "" key stays an unknown field.
+      if (key === "" || known.has(key) || claimed.has(key) || !isJsonObject(obj[key])) continue;
       claimed.add(key);
       return unknownVariant(key, obj[key]);
     }
@@ -596,7 +668,8 @@ function decodeFields(
       continue;
     }
     const raw = hasOwn(obj, prop) ? obj[prop] : undefined;
-    const value = raw === undefined || raw === null ? spec.missing() : spec.decode(raw, pathKey(path, prop), ctx);
+    const absent = raw === undefined || (raw === null && !spec.optional);
+    const value = absent ? spec.missing() : spec.decode(raw, pathKey(path, prop), ctx);
     if (value !== undefined || !spec.optional) out[prop] = value;
   }
   const unknown = decodeUnknownFields(obj, keys, (k) => msg.known.has(k) || claimed.has(k));
@@ -673,6 +746,7 @@ export function message<T extends object>(fields: FieldSpecs<T>, options: Messag
   };
   return {
     "~tag": "codec",
+    "~node": { t: "message", fields: msg.nodes },
     optional: false,
     decode: (v, path, ctx) => {
       if (!isJsonObject(v)) {
@@ -711,16 +785,18 @@ function isWrap(spec: object): spec is WrapSpec<unknown> {
   return hasOwn(spec, "~tag") && (spec as { readonly "~tag": unknown })["~tag"] === "wrap";
 }
 
-function compileMember(spec: object): RuntimeMember {
+function compileMember(key: string, spec: object): RuntimeMember {
   if (isWrap(spec)) {
     const union = spec.union;
     return {
+      node: { key, wrap: union["~node"] },
       decode: (json, path, ctx, kind) => ({ kind, [kind]: union.decode(json, path, ctx) }),
       encode: (value) => union.encode(value[value["kind"] as string]),
     };
   }
   const msg = compile(spec);
   return {
+    node: { key, fields: msg.nodes },
     decode: (json, path, ctx, kind) => {
       const out: Record<string, unknown> = { kind };
       if (!isJsonObject(json)) {
@@ -742,7 +818,7 @@ function compileMember(spec: object): RuntimeMember {
 
 function compileMembers(members: object): Record<string, RuntimeMember> {
   const out: Record<string, RuntimeMember> = {};
-  for (const [key, spec] of Object.entries(members) as Array<[string, object]>) out[key] = compileMember(spec);
+  for (const [key, spec] of Object.entries(members) as Array<[string, object]>) out[key] = compileMember(key, spec);
   return out;
 }
 
@@ -760,7 +836,13 @@ export function oneof<U extends { readonly kind: string }>(
   members: MemberSpecs<U>,
   options: { readonly open?: boolean } = {},
 ): OneofGroup<U> {
-  return { "~tag": "oneof", open: options.open ?? false, members: compileMembers(members) };
+  const compiled = compileMembers(members);
+  return {
+    "~tag": "oneof",
+    "~members": Object.values(compiled).map((m) => m.node),
+    open: options.open ?? false,
+    members: compiled,
+  };
 }
 
 /**
@@ -778,6 +860,7 @@ export function union<U extends { readonly kind: string }>(members: MemberSpecs<
   const none = (): U => unknownVariant("", null) as unknown as U;
   return {
     "~tag": "codec",
+    "~node": { t: "union", members: Object.values(compiled).map((m) => m.node) },
     optional: false,
     decode: (v, path, ctx) => {
       if (!isJsonObject(v)) {
