@@ -1,0 +1,121 @@
+import { readFileSync } from "node:fs";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { loadWorld } from "./load-world.js";
+import { saveWorld } from "./save-world.js";
+import { Table } from "./table.js";
+import { findTask } from "./world.js";
+
+const sample = JSON.parse(readFileSync(new URL("../../fixtures/world.json", import.meta.url), "utf8")) as Record<string, unknown>;
+
+describe("loadWorld", () => {
+  it("loads the sample tenant and indexes it", () => {
+    const r = loadWorld(sample);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const w = r.value;
+    expect(w.tasks.size).toBe((sample["tasks"] as unknown[]).length);
+    expect(w.users.length).toBe((sample["users"] as unknown[]).length);
+    const first = (sample["tasks"] as { id: string; numericId: string }[])[0]!;
+    expect(findTask(w, first.id)?.id).toBe(first.id);
+    expect(findTask(w, first.numericId)?.id).toBe(first.id);
+    expect(Object.isFrozen(w)).toBe(true);
+    expect(Object.isFrozen(w.users[0])).toBe(true);
+    expect(Object.isFrozen(findTask(w, first.id)?.policy)).toBe(true);
+  });
+
+  it("reports every dangling reference with its JSON path", () => {
+    const json = {
+      version: 1,
+      now: "2026-11-22T09:00:00Z",
+      users: [{ id: "u1", managerIds: ["ghost"] }],
+      apps: [{ id: "a1", grantPolicyId: "missing-pol" }],
+      entitlements: [{ id: "e1", appId: "nope" }],
+      tasks: [{ id: "t1", numericId: "1", userId: "u2", type: { grant: { appId: "a1", appEntitlementId: "e9" } } }],
+    };
+    const r = loadWorld(json);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    const byPath = Object.fromEntries(r.error.map((d) => [d.path, d.code]));
+    expect(byPath).toMatchObject({
+      "$.users[0].managerIds[0]": "DANGLING_REFERENCE",
+      "$.apps[0].grantPolicyId": "DANGLING_REFERENCE",
+      "$.entitlements[0].appId": "DANGLING_REFERENCE",
+      "$.tasks[0].userId": "DANGLING_REFERENCE",
+      "$.tasks[0].type.grant.appEntitlementId": "DANGLING_REFERENCE",
+    });
+    const lenient = loadWorld(json, { strict: false });
+    expect(lenient.ok && lenient.value.warnings.length).toBe(r.error.length);
+  });
+
+  it("reports wire problems of tasks and policies under their world path", () => {
+    const r = loadWorld({ tasks: [{ id: "t1", numericId: "twelve" }], policies: [{ id: 7 }] });
+    expect(!r.ok && r.error.map((d) => d.path)).toEqual(expect.arrayContaining(["$.tasks[0].numericId", "$.policies[0].id"]));
+  });
+
+  it("reports duplicate ids", () => {
+    const r = loadWorld({ users: [{ id: "u1" }, { id: "u1" }] });
+    expect(!r.ok && r.error[0]).toMatchObject({ code: "DUPLICATE_ID", path: "$.users[1].id" });
+  });
+
+  it("keeps unknown fields and round-trips through saveWorld", () => {
+    const withExtra = { ...sample, addedLater: { x: 1 }, users: [{ ...(sample["users"] as object[])[0], futureField: true }, ...(sample["users"] as object[]).slice(1)] };
+    const r = loadWorld(withExtra);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const saved = saveWorld(r.value);
+    expect(saved["addedLater"]).toEqual({ x: 1 });
+    expect((saved["users"] as Record<string, unknown>[])[0]?.["futureField"]).toBe(true);
+    const again = loadWorld(JSON.parse(JSON.stringify(saved)));
+    expect(again.ok).toBe(true);
+    if (!again.ok) return;
+    expect(saveWorld(again.value)).toEqual(saved);
+  });
+
+  it("defaults the clock to the latest task time when the file sets none", () => {
+    const r = loadWorld({ tasks: [{ id: "t1", createdAt: "2026-01-01T00:00:00Z", updatedAt: "2026-02-01T00:00:00Z" }] });
+    expect(r.ok && r.value.now).toBe("2026-02-01T00:00:00Z");
+  });
+
+  it("never throws and never mutates its input, whatever the JSON", () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 6 }), (json) => {
+        const before = JSON.stringify(json);
+        const r = loadWorld(json);
+        expect(typeof r.ok).toBe("boolean");
+        expect(JSON.stringify(json)).toBe(before);
+      }),
+      { numRuns: 1000 },
+    );
+    fc.assert(
+      fc.property(
+        fc.record({ users: fc.jsonValue(), tasks: fc.jsonValue(), policies: fc.jsonValue(), tenant: fc.jsonValue(), now: fc.jsonValue() }, { requiredKeys: [] }),
+        (json) => {
+          expect(typeof loadWorld(json).ok).toBe("boolean");
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe("Table", () => {
+  it("behaves like a Map with insertion order, and never changes an old version", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.string({ maxLength: 4 }), fc.integer()), { maxLength: 300 }), (ops) => {
+        let table = Table.empty<number>();
+        const model = new Map<string, number>();
+        const versions: [Table<number>, [string, number][]][] = [];
+        for (const [k, v] of ops) {
+          versions.push([table, [...model]]);
+          table = table.set(k, v);
+          model.set(k, v);
+        }
+        expect([...table.entries()]).toEqual([...model]);
+        expect(table.size).toBe(model.size);
+        for (const [t, snapshot] of versions) expect([...t.entries()]).toEqual(snapshot);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
