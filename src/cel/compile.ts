@@ -7,7 +7,7 @@ import { err, ok, type Result } from "../result.js";
 import { celTypeNames, closest, diagnostic, errorParts, type CelDiagnostic, type ErrorParts } from "./diagnostics.js";
 import { celEnvironment, type CelEnvironment, type CelEnvironmentKind } from "./environment.js";
 import { desugar, type ExtensionArgs } from "./extensions.js";
-import { isCelNode, type CelNode } from "./internals.js";
+import { isCelNode, qualifiedName, type CelNode } from "./internals.js";
 
 /** What a successful compile produces, shared by conditions and approver expressions. */
 export interface Compiled {
@@ -211,7 +211,11 @@ function unknownFunction(env: CelEnvironment, node: CelNode): string | undefined
   const a = node.args;
   if (!Array.isArray(a) || typeof a[0] !== "string") return undefined;
   if (node.op === "call" && !env.functionNames.has(a[0])) return a[0];
-  if (node.op === "rcall" && !env.methodNames.has(a[0])) return a[0];
+  if (node.op === "rcall" && !env.methodNames.has(a[0])) {
+    const receiver = isCelNode(a[1]) ? qualifiedName(a[1]) : undefined;
+    if (receiver !== undefined && env.extensions.namespaced.has(`${receiver}.${a[0]}`)) return undefined;
+    return a[0];
+  }
   return undefined;
 }
 

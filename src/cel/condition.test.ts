@@ -1,0 +1,322 @@
+import { describe, expect, it } from "vitest";
+import { checkCondition, compileCondition } from "./compile.js";
+import { evaluateCondition, prepareConditionInput, type ConditionInput } from "./evaluate.js";
+import { adaInput, makeUser, tenant } from "./test-fixtures.js";
+
+const { ada, cy, dee, directory, facts } = tenant;
+
+function evaluate(source: string, input: ConditionInput = adaInput()) {
+  const c = compileCondition(source);
+  if (!c.ok) throw new Error(`${source}: ${c.error.map((d) => d.message).join("; ")}`);
+  return evaluateCondition(c.value, input);
+}
+
+function value(source: string, input?: ConditionInput): boolean {
+  const r = evaluate(source, input);
+  if (!r.ok) throw new Error(`${source}: ${r.error.code} ${r.error.message}`);
+  return r.value;
+}
+
+describe("subject", () => {
+  it.each([
+    ['subject.id == "u-ada"'],
+    ['subject.email == "ada@northwind.example"'],
+    ['"ada.l@northwind.example" in subject.emails'],
+    ['subject.displayName == "Ada Lovelace"'],
+    ['subject.display_name == "Ada Lovelace"'],
+    ['subject.username == "ada"'],
+    ['subject.usernames == ["ada", "alovelace"]'],
+    ['subject.department == "Engineering"'],
+    ['subject.jobTitle == "Staff Engineer"'],
+    ['subject.job_title == "Staff Engineer"'],
+    ['subject.employmentType == "Full Time"'],
+    ['subject.employment_type == "Full Time"'],
+    ['subject.employmentStatus == "Active"'],
+    ['subject.employment_status == "Active"'],
+    ["subject.status == UserStatus.ENABLED"],
+    ["subject.status == USER_STATUS_ENABLED"],
+    ["subject.directoryStatus == UserStatus.ENABLED"],
+    ["subject.directory_status == USER_STATUS_ENABLED"],
+    ["subject.type == UserType.HUMAN"],
+    ["subject.type == USER_TYPE_HUMAN"],
+    ['subject.manager == "bob@northwind.example"'],
+    ['subject.managerId == "u-bob"'],
+    ['subject.manager_id == "u-bob"'],
+    ['subject.managerIds == ["u-bob"]'],
+    ['subject.profile.costCenter == "CC-100"'],
+    ['subject.profile["costCenter"] == "CC-100"'],
+    ['"oncall" in subject.profile.tags'],
+    ['subject.attributes.contractor == "false"'],
+    ['subject.attributes["region"] == "emea"'],
+  ])("%s", (source) => {
+    expect(value(source)).toBe(true);
+  });
+
+  it("reads the directory shape and the wire shape of enums alike", () => {
+    expect(value("subject.status == UserStatus.DISABLED && subject.type == UserType.SERVICE", adaInput({ subject: dee }))).toBe(true);
+    const wire = makeUser({ id: "u-w", status: "USER_STATUS_DELETED", type: "HUMAN", directoryStatus: "" });
+    expect(value("subject.status == UserStatus.DELETED && subject.type == UserType.HUMAN", adaInput({ subject: wire }))).toBe(true);
+    expect(value("subject.directoryStatus == UserStatus.UNKNOWN", adaInput({ subject: wire }))).toBe(true);
+    expect(value('string(subject.status) == "USER_STATUS_DELETED"', adaInput({ subject: wire }))).toBe(true);
+  });
+
+  it("has no manager email when the user has no manager", () => {
+    expect(value('subject.manager == "" && subject.managerId == ""', adaInput({ subject: dee }))).toBe(true);
+  });
+
+  it("keeps JSON numbers of profiles as doubles, which compare with ints (as a protobuf Struct in cel-go)", () => {
+    expect(value("subject.profile.level == 5 && subject.profile.level > 4 && subject.profile.level == 5.0")).toBe(true);
+    const r = evaluate("subject.profile.level + 1 == 6");
+    expect(r.ok).toBe(false);
+    expect(value("int(subject.profile.level) + 1 == 6")).toBe(true);
+  });
+
+  it("reports a missing profile key as a run-time error value, with its position", () => {
+    const r = evaluate('subject.profile.costCentre == "CC-100"');
+    expect(r).toMatchObject({ ok: false, error: { code: "CEL_NO_SUCH_KEY", location: { line: 1, column: 17, span: { start: 16, end: 26 } } } });
+    expect(value('has(subject.profile.costCentre) && subject.profile.costCentre == "x"')).toBe(false);
+    expect(value('"costCenter" in subject.profile')).toBe(true);
+  });
+});
+
+describe("task", () => {
+  it.each([
+    ['task.id == "t-1"'],
+    ["task.numericId == 1001"],
+    ["task.numeric_id > 1000"],
+    ['task.displayName.startsWith("Grant")'],
+    ['task.display_name.contains("Ada")'],
+    ["task.origin == TaskOrigin.WEBAPP"],
+    ["task.origin == TASK_ORIGIN_WEBAPP"],
+    ["task.isGrantPermanent == false"],
+    ["!task.is_grant_permanent"],
+    ['task.grantDuration == duration("2h")'],
+    ['task.grant_duration > duration("1h")'],
+    ['task.subjectUserId == "u-ada" && task.subject_user_id == "u-ada"'],
+    ['task.requestorUserId == "u-bob" && task.requestor_user_id == "u-bob"'],
+    ['task.createdAt == timestamp("2026-11-22T08:30:00Z")'],
+    ['task.created_at < now()'],
+    ['now() - task.createdAt == duration("30m")'],
+    ['task.analysis.id == "an-1"'],
+    ["task.analysis.hasConflictViolations"],
+    ['"conflict-1" in task.analysis.conflictViolations'],
+    ["size(task.analysis.conflict_violations) == 1"],
+  ])("%s", (source) => {
+    expect(value(source)).toBe(true);
+  });
+
+  it("gives unset messages their protobuf defaults", () => {
+    const bare = { ...facts, grantDuration: null, createdAt: null, analysis: null, numericId: "", origin: "" };
+    expect(
+      value(
+        'task.grantDuration == duration("0s") && task.createdAt == timestamp("1970-01-01T00:00:00Z") && !task.analysis.hasConflictViolations && task.numericId == 0 && task.origin == TaskOrigin.UNSPECIFIED',
+        adaInput({ task: bare }),
+      ),
+    ).toBe(true);
+  });
+
+  it("accepts every task origin of the spec in both forms, and the documented older names", () => {
+    for (const o of ["PROFILE_MEMBERSHIP_AUTOMATION", "CHATAPP", "API", "TRACKER", "COPILOT", "TIME_REVOKE", "NON_USAGE_REVOKE", "PROFILE_MEMBERSHIP_MANUAL", "PROFILE_MEMBERSHIP", "AUTOMATION", "ACCESS_REVIEW", "CASCADE_DELETE"]) {
+      const input = adaInput({ task: { ...facts, origin: `TASK_ORIGIN_${o}` } });
+      expect(value(`task.origin == TaskOrigin.${o} && task.origin == TASK_ORIGIN_${o}`, input)).toBe(true);
+    }
+    expect(value("task.origin == TaskOrigin.SLACK", adaInput({ task: { ...facts, origin: "TASK_ORIGIN_CHATAPP" } }))).toBe(true);
+    expect(value("task.origin == TaskOrigin.JIRA", adaInput({ task: { ...facts, origin: "TRACKER" } }))).toBe(true);
+  });
+
+  it("refuses malformed task facts when preparing", () => {
+    expect(prepareConditionInput(adaInput({ task: { ...facts, numericId: "12a" } }))).toMatchObject({ ok: false, error: { code: "CEL_INVALID_INPUT" } });
+    expect(prepareConditionInput(adaInput({ task: { ...facts, grantDuration: "soon" } }))).toMatchObject({ ok: false, error: { code: "CEL_INVALID_INPUT" } });
+    expect(prepareConditionInput(adaInput({ now: "yesterday" }))).toMatchObject({ ok: false, error: { code: "CEL_INVALID_INPUT" } });
+  });
+
+  it("reads a task that is not known as a run-time error", () => {
+    expect(evaluate('task.id == "t-1"', adaInput({ task: null }))).toMatchObject({ ok: false, error: { code: "CEL_UNKNOWN_VARIABLE" } });
+  });
+});
+
+describe("entitlement and account", () => {
+  it.each([
+    ['entitlement.id == "ent-admin"'],
+    ['entitlement.appId == "app-aws" && entitlement.app_id == "app-aws"'],
+    ['entitlement.displayName == "Admin" && entitlement.display_name == "Admin"'],
+    ['entitlement.appResourceTypeId == "rt-role" && entitlement.app_resource_type_id == "rt-role"'],
+    ['entitlement.riskLevelValueId == "risk-high" && entitlement.risk_level_value_id == "risk-high"'],
+    ['account.id == "au-ada"'],
+    ['account.displayName == "ada" && account.display_name == "ada"'],
+    ['account.username == "ada"'],
+    ['account.email == "ada@northwind.example"'],
+    ["account.appUserType == AppUserType.USER && account.app_user_type == APP_USER_TYPE_USER"],
+    ['account.status.status == AppUserStatus.ENABLED && account.status.status == APP_USER_STATUS_ENABLED && account.status.details == "synced"'],
+    ['account.profile.arn.startsWith("arn:aws")'],
+  ])("%s", (source) => {
+    expect(value(source)).toBe(true);
+  });
+
+  it("reads a missing account as a run-time error", () => {
+    expect(evaluate('account.id == ""', adaInput({ account: null }))).toMatchObject({ ok: false, error: { code: "CEL_UNKNOWN_VARIABLE" } });
+  });
+});
+
+describe("enums and constants", () => {
+  it("gives both forms of each constant the same value", () => {
+    for (const [short, long] of [
+      ["UserStatus.ENABLED", "USER_STATUS_ENABLED"],
+      ["UserStatus.DISABLED", "USER_STATUS_DISABLED"],
+      ["UserStatus.DELETED", "USER_STATUS_DELETED"],
+      ["UserType.HUMAN", "USER_TYPE_HUMAN"],
+      ["UserType.AGENT", "USER_TYPE_AGENT"],
+      ["UserType.SERVICE", "USER_TYPE_SERVICE"],
+      ["UserType.SYSTEM", "USER_TYPE_SYSTEM"],
+      ["TaskOrigin.API", "TASK_ORIGIN_API"],
+      ["TaskOrigin.UNSPECIFIED", "TASK_ORIGIN_UNSPECIFIED"],
+      ["AppUserType.SERVICE_ACCOUNT", "APP_USER_TYPE_SERVICE_ACCOUNT"],
+      ["AppUserType.SYSTEM_ACCOUNT", "APP_USER_TYPE_SYSTEM_ACCOUNT"],
+      ["TimeFormat.RFC3339", "TIME_FORMAT_RFC3339"],
+      ["TimeFormat.DATE", "TIME_FORMAT_DATE"],
+      ["TimeFormat.DATETIME", "TIME_FORMAT_DATETIME"],
+      ["TimeFormat.TIME", "TIME_FORMAT_TIME"],
+    ]) {
+      expect(value(`${short} == ${long}`)).toBe(true);
+    }
+    expect(value("UserStatus.ENABLED != UserStatus.DISABLED")).toBe(true);
+    expect(value("subject.status in [UserStatus.DISABLED, UserStatus.ENABLED]")).toBe(true);
+    expect(value('TimeFormat.DATE == "2006-01-02" && TimeFormat.RFC3339 == "2006-01-02T15:04:05Z07:00"')).toBe(true);
+  });
+
+  it("refuses to compare an enum with a string at check time, as the service does", () => {
+    expect(checkCondition('subject.status == "ENABLED"')).toMatchObject([{ code: "CEL_NO_MATCHING_OVERLOAD", message: "found no matching overload for '_==_' applied to '(UserStatus, string)'" }]);
+    expect(checkCondition("subject.status == UserType.HUMAN")[0]?.code).toBe("CEL_NO_MATCHING_OVERLOAD");
+  });
+
+  it("reports an unknown member as an undeclared reference, with a suggestion", () => {
+    expect(checkCondition("subject.status == UserStatus.ENABLD")).toMatchObject([
+      { code: "CEL_UNDECLARED_REFERENCE", message: "undeclared reference to 'UserStatus.ENABLD'", hint: "did you mean 'ENABLED'?", column: 30 },
+    ]);
+  });
+});
+
+describe("strings", () => {
+  it("offers standard CEL string functions and ifEmpty", () => {
+    expect(value('subject.email.endsWith("@northwind.example") && subject.email.startsWith("ada") && subject.department.contains("gin")')).toBe(true);
+    expect(value('subject.department.lowerAscii() == "engineering" && size(subject.username) == 3')).toBe(true);
+    expect(value('subject.department.ifEmpty("none") == "Engineering"')).toBe(true);
+    expect(value('subject.jobTitle.ifEmpty("none") == "none"', adaInput({ subject: cy }))).toBe(true);
+    expect(value('subject.email.split("@")[1] == "northwind.example"')).toBe(true);
+    expect(value('subject.email.matches("^[a-z]+@northwind\\\\.example$")')).toBe(true);
+  });
+});
+
+describe("numbers", () => {
+  it("rejects 1 == 1.0 at check time, like cel-go; dyn values compare across numeric types", () => {
+    expect(checkCondition("1 == 1.0")).toMatchObject([{ code: "CEL_NO_MATCHING_OVERLOAD", message: "found no matching overload for '_==_' applied to '(int, double)'" }]);
+    expect(value("dyn(1) == 1.0")).toBe(true);
+    expect(value("1 < 1.5")).toBe(true);
+    expect(value("double(1) == 1.0 && int(1.9) == 1")).toBe(true);
+  });
+
+  it("reports integer overflow and division by zero as run-time errors", () => {
+    expect(evaluate("9223372036854775807 + task.numericId > 0")).toMatchObject({ ok: false, error: { code: "CEL_OVERFLOW" } });
+    expect(evaluate("task.numericId / 0 == 1")).toMatchObject({ ok: false, error: { code: "CEL_DIVISION_BY_ZERO" } });
+  });
+});
+
+describe("type checking", () => {
+  it("finds a misspelt field with its position and a suggestion", () => {
+    expect(checkCondition('subject.departmnt == "IT"')).toMatchObject([
+      {
+        code: "CEL_UNDEFINED_FIELD",
+        message: "undefined field 'departmnt' on type 'User'",
+        hint: "did you mean 'department'?",
+        span: { start: 8, end: 17 },
+        line: 1,
+        column: 9,
+        excerpt: 'subject.departmnt == "IT"\n        ^^^^^^^^^',
+      },
+    ]);
+  });
+
+  it("counts lines and columns on multi-line sources", () => {
+    const [d] = checkCondition('subject.department == "Eng" &&\n  task.orign == TaskOrigin.API');
+    expect(d).toMatchObject({ code: "CEL_UNDEFINED_FIELD", line: 2, column: 8, endLine: 2, endColumn: 13, excerpt: "  task.orign == TaskOrigin.API\n       ^^^^^" });
+  });
+
+  it("reports undeclared variables and functions", () => {
+    expect(checkCondition('subjct.department == "Eng"')).toMatchObject([{ code: "CEL_UNDECLARED_REFERENCE", message: "undeclared reference to 'subjct'", hint: "did you mean 'subject'?", column: 1 }]);
+    expect(checkCondition("isAdmin(subject)")).toMatchObject([{ code: "CEL_UNDECLARED_REFERENCE", message: "undeclared reference to 'isAdmin'" }]);
+    expect(checkCondition("appOwners == []")[0]?.code).toBe("CEL_UNDECLARED_REFERENCE");
+  });
+
+  it("requires a bool", () => {
+    expect(checkCondition("subject.department")).toMatchObject([{ code: "CEL_NOT_BOOL", message: "expected type 'bool' but found 'string'" }]);
+    expect(checkCondition('c1.directory.users.v1.FindByEmail("ada@northwind.example")')).toMatchObject([
+      { code: "CEL_NOT_BOOL", message: "expected type 'bool' but found 'User'" },
+    ]);
+    expect(checkCondition("subject.profile.flag")).toEqual([]); // dyn: only evaluation can tell
+  });
+
+  it("reports wrong argument types as no matching overload", () => {
+    expect(checkCondition("subject.email.startsWith(1)")).toMatchObject([{ code: "CEL_NO_MATCHING_OVERLOAD" }]);
+    expect(checkCondition('c1.user.v1.HasApp("u-ada", "app-aws")')).toMatchObject([
+      { code: "CEL_NO_MATCHING_OVERLOAD", message: "found no matching overload for 'c1.user.v1.HasApp(string, string)'" },
+    ]);
+  });
+
+  it("reports syntax errors with their position", () => {
+    expect(checkCondition('subject.department == "Eng')).toMatchObject([{ code: "CEL_SYNTAX", line: 1, column: 23 }]);
+    expect(checkCondition("subject.department ==")).toMatchObject([{ code: "CEL_SYNTAX" }]);
+    expect(checkCondition("")).toMatchObject([{ code: "CEL_SYNTAX", line: 1, column: 1 }]);
+  });
+
+  it("bounds the size of expressions", () => {
+    const huge = Array.from({ length: 6000 }, () => "true").join(" && ");
+    expect(checkCondition(huge)).toMatchObject([{ code: "CEL_LIMIT_EXCEEDED" }]);
+  });
+
+  it("caches compiles by source text", () => {
+    const a = compileCondition("subject.id == 'u-ada'");
+    const b = compileCondition("subject.id == 'u-ada'");
+    expect(a.ok && b.ok && a.value === b.value).toBe(true);
+  });
+});
+
+describe("evaluation", () => {
+  it("evaluates against a prepared input as against the plain input", () => {
+    const p = prepareConditionInput(adaInput());
+    const c = compileCondition('subject.department == "Engineering" && c1.user.v1.HasApp(subject, "app-aws")');
+    expect(p.ok && c.ok).toBe(true);
+    if (p.ok && c.ok) {
+      expect(evaluateCondition(c.value, p.value)).toEqual({ ok: true, value: true });
+      expect(evaluateCondition(c.value, adaInput())).toEqual({ ok: true, value: true });
+    }
+  });
+
+  it("reports a dyn result that is not a bool", () => {
+    expect(evaluate("subject.profile.costCenter")).toMatchObject({ ok: false, error: { code: "CEL_NOT_BOOL" } });
+  });
+
+  it("treats errors like CEL: an error on one side of || is absorbed when the other side is true", () => {
+    expect(value("subject.profile.nope == 1 || true")).toBe(true);
+    expect(value("false && subject.profile.nope == 1")).toBe(false);
+    expect(evaluate("subject.profile.nope == 1 || false")).toMatchObject({ ok: false, error: { code: "CEL_NO_SUCH_KEY" } });
+  });
+
+  it("supports comprehensions over lists", () => {
+    expect(value('subject.emails.exists(e, e.endsWith("@northwind.example"))')).toBe(true);
+    expect(value('subject.emails.all(e, e.startsWith("ada"))')).toBe(true);
+    expect(value('subject.emails.filter(e, e.contains(".l@")).size() == 1')).toBe(true);
+    expect(value('subject.emails.map(e, e.split("@")[0]) == ["ada", "ada.l"]')).toBe(true);
+    expect(value('c1.directory.users.v1.DirectReports(c1.directory.users.v1.GetByID("u-bob")).exists(u, u.employmentType == "Contractor")')).toBe(true);
+  });
+
+  it("is deterministic and leaves its input untouched", () => {
+    const input = adaInput();
+    const before = JSON.stringify(input.subject);
+    const c = compileCondition('subject.profile.costCenter == "CC-100" && now().getHours() == 9');
+    if (!c.ok) throw new Error("compile");
+    const first = evaluateCondition(c.value, input);
+    expect(evaluateCondition(c.value, input)).toEqual(first);
+    expect(JSON.stringify(input.subject)).toBe(before);
+    expect(directory.userById("u-ada")).toBe(ada);
+  });
+});

@@ -1,0 +1,383 @@
+/**
+ * The value of every sub-expression, with its source span, for explanations. The same evaluator
+ * that decides runs: the condition is evaluated by cel-js on a second copy of its AST whose nodes
+ * record what they return or throw. Nodes cel-js skips (the right side of a decided `&&`/`||`, the
+ * branch of `?:` not taken) are marked "not evaluated"; nodes inside a comprehension record every
+ * iteration. The traced copy is made once per compiled expression and kept beside it.
+ */
+import { err, type Result } from "../result.js";
+import { compileFresh, compiledOf, type Compiled, type CompiledApproverExpression, type CompiledCondition } from "./compile.js";
+import { locate, runtimeError, type CelRuntimeError, type Span } from "./diagnostics.js";
+import { celEnvironment } from "./environment.js";
+import {
+  approverIds,
+  conditionOutcome,
+  contextOf,
+  PreparedApproverInput,
+  PreparedConditionInput,
+  prepareApproverInput,
+  prepareConditionInput,
+  type ApproverInput,
+  type ConditionInput,
+  type ConditionOutcome,
+} from "./evaluate.js";
+import type { ExtensionArgs } from "./extensions.js";
+import { formatCelValue } from "./format-value.js";
+import { asScope, isCelNode, qualifiedName, syntacticChildren, type CelNode } from "./internals.js";
+
+/**
+ * What one sub-expression produced.
+ *
+ * @example
+ * ```ts
+ * const o: TraceOutcome = { kind: "value", value: "Eng", display: '"Eng"' };
+ * ```
+ */
+export type TraceOutcome =
+  | { readonly kind: "value"; readonly value: unknown; readonly display: string }
+  | { readonly kind: "error"; readonly error: CelRuntimeError }
+  | { readonly kind: "not-evaluated"; readonly reason: NotEvaluatedReason };
+
+/**
+ * Why a sub-expression has no value: CEL skipped it (`short-circuit`: the other side of `&&`/`||`
+ * decided; `branch-not-taken` in `?:`), its comprehension had nothing to iterate
+ * (`no-iterations`), or evaluation stopped before it (`not-reached`, e.g. after an error).
+ *
+ * @example
+ * ```ts
+ * const r: NotEvaluatedReason = "short-circuit";
+ * ```
+ */
+export type NotEvaluatedReason = "short-circuit" | "branch-not-taken" | "no-iterations" | "not-reached";
+
+/**
+ * The shape of a sub-expression.
+ *
+ * @example
+ * ```ts
+ * const k: TraceNodeKind = "operator"; // label "&&", "==", "!"…
+ * ```
+ */
+export type TraceNodeKind = "literal" | "identifier" | "select" | "index" | "call" | "comprehension" | "operator" | "conditional" | "list" | "map";
+
+/**
+ * One sub-expression of a traced expression.
+ *
+ * @example
+ * ```ts
+ * // for `subject.department == "Eng"`, the root:
+ * // { kind: "operator", label: "==", text: 'subject.department == "Eng"', outcome: { kind: "value", value: true, ... },
+ * //   children: [ { kind: "select", label: "department", ... }, { kind: "literal", ... } ] }
+ * ```
+ */
+export interface TraceNode {
+  /** Position in pre-order (the root is 0). */
+  readonly id: number;
+  readonly kind: TraceNodeKind;
+  /** The operator, function, field or identifier name. */
+  readonly label: string;
+  /** The source text of the sub-expression. */
+  readonly text: string;
+  readonly span: Span;
+  readonly line: number;
+  readonly column: number;
+  readonly endLine: number;
+  readonly endColumn: number;
+  /** The outcome of the last evaluation (the only one outside comprehensions). */
+  readonly outcome: TraceOutcome;
+  /** How many times it was evaluated (more than once inside a comprehension). */
+  readonly evaluations: number;
+  /** Each evaluation's outcome when there were several (the first 32). */
+  readonly iterations: readonly TraceOutcome[];
+  readonly children: readonly TraceNode[];
+}
+
+/**
+ * A traced evaluation: the same outcome {@link evaluateCondition} gives, and the tree of
+ * sub-expression values. `root` is `null` when the input could not be prepared.
+ *
+ * @example
+ * ```ts
+ * const t = traceCondition(compiled, prepared);
+ * t.nodes.filter((n) => n.outcome.kind === "error"); // where it failed
+ * ```
+ */
+export interface Trace<O> {
+  readonly source: string;
+  readonly outcome: O;
+  readonly root: TraceNode | null;
+  /** Every node, in pre-order. */
+  readonly nodes: readonly TraceNode[];
+}
+
+/**
+ * The trace of a rule condition.
+ *
+ * @example
+ * ```ts
+ * const t: ConditionTrace = traceCondition(compiled, prepared);
+ * t.outcome; // { ok: true, value: true }
+ * ```
+ */
+export type ConditionTrace = Trace<ConditionOutcome>;
+
+/**
+ * The trace of an approver expression; its outcome is the approvers' user ids.
+ *
+ * @example
+ * ```ts
+ * const t: ApproverTrace = traceApproverExpression(compiled, prepared);
+ * ```
+ */
+export type ApproverTrace = Trace<Result<readonly string[], CelRuntimeError>>;
+
+// ---------------------------------------------------------------------------------------------
+
+const TRACE_KEY = "$policy-sim/trace";
+const MAX_ITERATIONS = 32;
+
+type Raw = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
+
+class Recorder {
+  readonly counts = new Map<number, number>();
+  readonly outcomes = new Map<number, Raw[]>();
+  readonly last = new Map<number, Raw>();
+  record(id: number, raw: Raw): void {
+    this.counts.set(id, (this.counts.get(id) ?? 0) + 1);
+    this.last.set(id, raw);
+    const list = this.outcomes.get(id);
+    if (!list) this.outcomes.set(id, [raw]);
+    else if (list.length < MAX_ITERATIONS) list.push(raw);
+  }
+}
+
+/** The static shape of the traced tree: each node with its logical children. */
+interface Shape {
+  readonly id: number;
+  readonly node: CelNode;
+  readonly kind: TraceNodeKind;
+  readonly label: string;
+  readonly children: readonly Shape[];
+}
+
+interface Instrumented {
+  readonly compiled: Compiled;
+  readonly shape: Shape;
+}
+
+const COMPREHENSIONS = new Set(["all", "exists", "exists_one", "filter", "map"]);
+const OPERATOR_LABELS: Readonly<Record<string, string>> = { "!_": "!", "-_": "-" };
+
+function argsOf(node: CelNode): unknown[] {
+  return Array.isArray(node.args) ? node.args : [];
+}
+
+function describeNode(node: CelNode, namespaces: ReadonlyMap<string, readonly string[]>, ext: ExtensionArgs): { kind: TraceNodeKind; label: string; children: CelNode[] } {
+  const a = argsOf(node);
+  const extArgs = ext.get(node);
+  switch (node.op) {
+    case "value":
+      return { kind: "literal", label: node.input.slice(node.start, node.end), children: [] };
+    case "id":
+      return { kind: "identifier", label: String(node.args), children: [] };
+    case ".":
+    case ".?": {
+      const base = a[0];
+      // `UserStatus.ENABLED` is a constant, not a lookup worth showing step by step.
+      if (isCelNode(base) && base.op === "id" && typeof base.args === "string" && namespaces.has(base.args)) {
+        return { kind: "identifier", label: `${base.args}.${String(a[1])}`, children: [] };
+      }
+      return { kind: "select", label: String(a[1]), children: syntacticChildren(node) };
+    }
+    case "[]":
+    case "[?]":
+      return { kind: "index", label: "[]", children: syntacticChildren(node) };
+    case "call": {
+      const name = String(a[0]);
+      if (extArgs) return { kind: "call", label: name, children: [...extArgs] };
+      if (name === "has") return { kind: "call", label: name, children: [] };
+      return { kind: "call", label: name, children: syntacticChildren(node) };
+    }
+    case "rcall": {
+      const name = String(a[0]);
+      const [receiver, ...args] = syntacticChildren(node);
+      if (extArgs) {
+        const q = receiver ? qualifiedName(receiver) : undefined;
+        const namespaced = extArgs.length === args.length && q !== undefined;
+        return { kind: "call", label: namespaced ? `${q}.${name}` : name, children: [...extArgs] };
+      }
+      if (COMPREHENSIONS.has(name) && args[0]?.op === "id" && receiver) return { kind: "comprehension", label: name, children: [receiver, ...args.slice(1)] };
+      if (name === "bind" && receiver?.op === "id" && receiver.args === "cel" && args[0]?.op === "id") return { kind: "call", label: "cel.bind", children: args.slice(1) };
+      return { kind: "call", label: name, children: syntacticChildren(node) };
+    }
+    case "list":
+      return { kind: "list", label: "[]", children: syntacticChildren(node) };
+    case "map":
+      return { kind: "map", label: "{}", children: syntacticChildren(node) };
+    case "?:":
+      return { kind: "conditional", label: "?:", children: syntacticChildren(node) };
+    default:
+      return { kind: "operator", label: OPERATOR_LABELS[node.op] ?? node.op, children: syntacticChildren(node) };
+  }
+}
+
+function instrument(compiled: Compiled): Instrumented {
+  const namespaces = celEnvironment(compiled.kind).namespaces;
+  let next = 0;
+  const build = (node: CelNode): Shape => {
+    const id = next++;
+    const d = describeNode(node, namespaces, compiled.extensionArgs);
+    wrap(node, id);
+    return { id, node, kind: d.kind, label: d.label, children: d.children.map(build) };
+  };
+  return { compiled, shape: build(compiled.root) };
+}
+
+function wrap(node: CelNode, id: number): void {
+  const proto: unknown = Object.getPrototypeOf(node);
+  const protoEvaluate = typeof proto === "object" && proto !== null && "evaluate" in proto ? proto.evaluate : undefined;
+  if (typeof protoEvaluate !== "function") return;
+  // cel-js's prototype `evaluate` replaces itself on the node with the operator's function on first
+  // use; the wrapper puts itself back after each call so every evaluation is recorded.
+  const wrapper = (ev: unknown, ast: unknown, scope: unknown): unknown => {
+    const recorder = asScope(scope).getValue(TRACE_KEY);
+    try {
+      const value: unknown = protoEvaluate.call(node, ev, ast, scope);
+      node.evaluate = wrapper;
+      if (recorder instanceof Recorder) recorder.record(id, { ok: true, value });
+      return value;
+    } catch (e: unknown) {
+      node.evaluate = wrapper;
+      if (recorder instanceof Recorder) recorder.record(id, { ok: false, error: e });
+      throw e;
+    }
+  };
+  node.evaluate = wrapper;
+}
+
+const instrumented = new WeakMap<Compiled, Instrumented | null>();
+
+function instrumentedOf(compiled: Compiled): Instrumented | null {
+  if (instrumented.has(compiled)) return instrumented.get(compiled) ?? null;
+  const fresh = compileFresh(celEnvironment(compiled.kind), compiled.source);
+  const result = fresh.ok ? instrument(fresh.value) : null;
+  instrumented.set(compiled, result);
+  return result;
+}
+
+function outcomeOf(source: string, raw: Raw | undefined, reason: NotEvaluatedReason): TraceOutcome {
+  if (!raw) return { kind: "not-evaluated", reason };
+  if (!raw.ok) return { kind: "error", error: runtimeError(source, raw.error) };
+  return { kind: "value", value: raw.value, display: formatCelValue(raw.value) };
+}
+
+function childReason(parent: Shape, index: number, parentReason: NotEvaluatedReason | undefined): NotEvaluatedReason {
+  if (parentReason) return parentReason;
+  if ((parent.label === "&&" || parent.label === "||") && parent.kind === "operator" && index === 1) return "short-circuit";
+  if (parent.kind === "conditional" && index > 0) return "branch-not-taken";
+  if (parent.kind === "comprehension" && index > 0) return "no-iterations";
+  return "not-reached";
+}
+
+function materialise(source: string, shape: Shape, rec: Recorder, reason: NotEvaluatedReason, out: TraceNode[]): TraceNode {
+  const raw = rec.last.get(shape.id);
+  const outcome = outcomeOf(source, raw, reason);
+  const loc = locate(source, { start: shape.node.start, end: shape.node.end });
+  const slot = out.length;
+  out.push(undefined as unknown as TraceNode); // keeps pre-order while children are built
+  const notEvaluated = outcome.kind === "not-evaluated" ? outcome.reason : undefined;
+  const children = shape.children.map((c, i) => materialise(source, c, rec, childReason(shape, i, notEvaluated), out));
+  const count = rec.counts.get(shape.id) ?? 0;
+  const iterations = count > 1 ? (rec.outcomes.get(shape.id) ?? []).map((r) => outcomeOf(source, r, reason)) : [];
+  const node: TraceNode = Object.freeze({
+    id: shape.id,
+    kind: shape.kind,
+    label: shape.label,
+    text: source.slice(shape.node.start, shape.node.end),
+    span: loc.span,
+    line: loc.line,
+    column: loc.column,
+    endLine: loc.endLine,
+    endColumn: loc.endColumn,
+    outcome,
+    evaluations: count,
+    iterations,
+    children,
+  });
+  out[slot] = node;
+  return node;
+}
+
+function runTraced<O>(
+  compiled: Compiled,
+  context: object,
+  finish: (source: string, value: unknown) => O,
+  failed: (e: unknown) => O,
+): Trace<O> {
+  const inst = instrumentedOf(compiled);
+  const rec = new Recorder();
+  let outcome: O;
+  if (inst) {
+    // Variables come from the prepared context through the prototype; only the recorder is added.
+    const traced: Record<string, unknown> = Object.create(context) as Record<string, unknown>;
+    traced[TRACE_KEY] = rec;
+    try {
+      outcome = finish(compiled.source, inst.compiled.run(traced));
+    } catch (e: unknown) {
+      outcome = failed(e);
+    }
+  } else {
+    // Unreachable for an expression that compiled once; keep the decision rather than fail.
+    try {
+      outcome = finish(compiled.source, compiled.run(context));
+    } catch (e: unknown) {
+      outcome = failed(e);
+    }
+  }
+  const nodes: TraceNode[] = [];
+  const root = inst ? materialise(compiled.source, inst.shape, rec, "not-reached", nodes) : null;
+  return Object.freeze({ source: compiled.source, outcome, root, nodes: Object.freeze(nodes) });
+}
+
+/**
+ * Evaluates a condition and records the value (or error) of each sub-expression with its source
+ * span. Its `outcome` is exactly what {@link evaluateCondition} returns for the same input.
+ *
+ * @example
+ * ```ts
+ * const t = traceCondition(compiled, prepared);
+ * for (const n of t.nodes) console.log(n.text, "→", n.outcome.kind === "value" ? n.outcome.display : n.outcome.kind);
+ * ```
+ */
+export function traceCondition(compiled: CompiledCondition, input: PreparedConditionInput | ConditionInput): ConditionTrace {
+  const c = compiledOf(compiled);
+  let prepared: PreparedConditionInput;
+  if (input instanceof PreparedConditionInput) prepared = input;
+  else {
+    const p = prepareConditionInput(input);
+    if (!p.ok) return Object.freeze({ source: c.source, outcome: p, root: null, nodes: [] });
+    prepared = p.value;
+  }
+  return runTraced<ConditionOutcome>(c, contextOf(prepared), conditionOutcome, (e) => err(runtimeError(c.source, e)));
+}
+
+/**
+ * Evaluates an approver expression and records each sub-expression's value.
+ *
+ * @example
+ * ```ts
+ * const t = traceApproverExpression(compiled, prepared);
+ * t.outcome; // { ok: true, value: ["u-bob"] }
+ * ```
+ */
+export function traceApproverExpression(compiled: CompiledApproverExpression, input: PreparedApproverInput | ApproverInput): ApproverTrace {
+  const c = compiledOf(compiled);
+  let prepared: PreparedApproverInput;
+  if (input instanceof PreparedApproverInput) prepared = input;
+  else {
+    const p = prepareApproverInput(input);
+    if (!p.ok) return Object.freeze({ source: c.source, outcome: p, root: null, nodes: [] });
+    prepared = p.value;
+  }
+  return runTraced<Result<readonly string[], CelRuntimeError>>(c, contextOf(prepared), approverIds, (e) => err(runtimeError(c.source, e)));
+}
