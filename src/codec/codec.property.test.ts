@@ -13,6 +13,7 @@ import {
   arbWirePolicyStep,
   arbWireTask,
   arbWireTaskView,
+  jsonEqual,
 } from "../testing/arbitraries.js";
 import type { Diagnostic } from "./diagnostic.js";
 import {
@@ -64,23 +65,6 @@ function roundTrip(pair: Pair, wire: unknown): JsonValue {
   const r = pair.decode(wire);
   if (!r.ok) throw new Error(`${pair.name} did not decode: ${JSON.stringify(r.error)}`);
   return pair.encode(r.value as never);
-}
-
-/**
- * Exact equality of JSON values (key order aside). Vitest's `toStrictEqual` compares `constructor`
- * properties, which an own `"constructor"` key of a JSON object defeats.
- */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (Object.is(a, b)) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  const rb = b as Record<string, unknown>;
-  const ra = a as Record<string, unknown>;
-  return ka.every((k) => Object.prototype.hasOwnProperty.call(rb, k) && jsonEqual(ra[k], rb[k]));
 }
 
 function expectJsonEqual(actual: unknown, expected: unknown): void {

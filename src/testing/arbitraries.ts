@@ -94,8 +94,15 @@ const arbInt64String = (unsigned: boolean): fc.Arbitrary<string> =>
     { weight: 2, arbitrary: fc.integer({ min: unsigned ? 0 : -1000, max: 100_000 }).map(String) },
   );
 
-/** A name for an enum member this version does not know. */
-const arbUnknownEnumMember = fc.stringMatching(/^[A-Z][A-Z0-9_]{0,20}$/).map((s) => `ZZ_${s}`);
+/**
+ * Names of enum members this version does not know (`ZZ_…`), as a newer service might send.
+ *
+ * @example
+ * ```ts
+ * fc.sample(arbUnknownEnumMember, 1); // ["ZZ_Q7_"]
+ * ```
+ */
+export const arbUnknownEnumMember: fc.Arbitrary<string> = fc.stringMatching(/^[A-Z][A-Z0-9_]{0,20}$/).map((s) => `ZZ_${s}`);
 
 /** Keys a newer service might add; chosen to exercise prototype-looking and odd keys too. */
 const UNKNOWN_KEYS = ["addedLater", "zzFuture", "__proto__", "constructor", "x-y z", "", "$unknown", "kind", "toString"];
@@ -442,3 +449,25 @@ export const arbCommentRequest: fc.Arbitrary<CommentRequest> = decoded(commentRe
  * ```
  */
 export const arbCommentResponse: fc.Arbitrary<CommentResponse> = decoded(commentResponseCodec, arbWireCommentResponse);
+
+/**
+ * Exact equality of JSON values, key order aside. Use it for wire documents instead of Vitest's
+ * `toStrictEqual`, which compares `constructor` properties and so fails on a JSON object with an own
+ * `"constructor"` key.
+ *
+ * @example
+ * ```ts
+ * jsonEqual({ a: [1], b: null }, { b: null, a: [1] }); // true
+ * ```
+ */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  const ka = Object.keys(ra);
+  if (ka.length !== Object.keys(rb).length) return false;
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(rb, k) && jsonEqual(ra[k], rb[k]));
+}

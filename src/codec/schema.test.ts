@@ -1,0 +1,232 @@
+import { describe, expect, it } from "vitest";
+import type { JsonValue } from "../model/json.js";
+import type { Result } from "../result.js";
+import { jsonEqual } from "../testing/arbitraries.js";
+import type { Diagnostic } from "./diagnostic.js";
+import { decodePolicy, decodePolicyStep, decodeTask, encodePolicy, encodeTask } from "./index.js";
+import { type Codec, duration, durationOrInt64, int32, int64, runDecode, str, timestamp, uint64 } from "./schema.js";
+
+function codes<T>(r: Result<T, Diagnostic[]>): string[] {
+  return r.ok ? [] : r.error.map((d) => d.code);
+}
+
+const scalar = <T>(codec: Codec<T>, json: unknown): Result<T, Diagnostic[]> => runDecode(codec, json);
+
+describe("int64", () => {
+  it.each([
+    ["1001", "1001"],
+    ["-9223372036854775808", "-9223372036854775808"],
+    ["9223372036854775807", "9223372036854775807"],
+    ["", ""],
+    ["007", "007"],
+    [42, "42"],
+    [-0, "0"],
+    [Number.MAX_SAFE_INTEGER, "9007199254740991"],
+  ])("accepts %j as %j", (input, expected) => {
+    expect(scalar(int64, input)).toEqual({ ok: true, value: expected });
+  });
+
+  it.each([["12a"], ["1e3"], [" 1"], ["1.0"], ["9223372036854775808"], [1.5], [2 ** 53], [Number.NaN], [true], [{}], [[]]])(
+    "rejects %j with INVALID_INT64",
+    (input) => {
+      expect(codes(scalar(int64, input))).toEqual(["INVALID_INT64"]);
+    },
+  );
+
+  it("uint64 refuses negatives and accepts up to 2^64 - 1", () => {
+    expect(codes(scalar(uint64, "-1"))).toEqual(["INVALID_INT64"]);
+    expect(scalar(uint64, "18446744073709551615").ok).toBe(true);
+    expect(codes(scalar(uint64, "18446744073709551616"))).toEqual(["INVALID_INT64"]);
+  });
+});
+
+describe("int32", () => {
+  it("accepts integers in range, and decimal strings as numbers", () => {
+    expect(scalar(int32, 7)).toEqual({ ok: true, value: 7 });
+    expect(scalar(int32, "-12")).toEqual({ ok: true, value: -12 });
+    expect(scalar(int32, 2 ** 31 - 1).ok).toBe(true);
+  });
+  it("rejects fractions and out-of-range values with INVALID_INT32, other types with EXPECTED_NUMBER", () => {
+    expect(codes(scalar(int32, 1.5))).toEqual(["INVALID_INT32"]);
+    expect(codes(scalar(int32, 2 ** 31))).toEqual(["INVALID_INT32"]);
+    expect(codes(scalar(int32, "99999999999"))).toEqual(["INVALID_INT32"]);
+    expect(codes(scalar(int32, true))).toEqual(["EXPECTED_NUMBER"]);
+  });
+});
+
+describe("timestamp (RFC 3339 only)", () => {
+  it.each([
+    "2026-11-22T09:00:00Z",
+    "2026-11-22T09:00:00.123456789Z",
+    "2026-11-22t09:00:00z",
+    "2024-02-29T23:59:59+05:30",
+    "0001-01-01T00:00:00-00:00",
+  ])("accepts %s", (s) => {
+    expect(scalar(timestamp, s)).toEqual({ ok: true, value: s });
+  });
+  it.each(["2026-11-22", "2026-11-22T09:00:00", "2026-11-22 09:00:00Z", "2023-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-11-22T24:00:00Z", "2026-11-22T09:00:00+25:00", "1732266000"])(
+    "rejects %s with INVALID_TIMESTAMP",
+    (s) => {
+      expect(codes(scalar(timestamp, s))).toEqual(["INVALID_TIMESTAMP"]);
+    },
+  );
+  it("accepts null", () => {
+    expect(scalar(timestamp, null)).toEqual({ ok: true, value: null });
+  });
+});
+
+describe("duration", () => {
+  it.each(["3600s", "1.5s", "-2s", "0.000000001s", ""])("accepts %j", (s) => {
+    expect(scalar(duration, s)).toEqual({ ok: true, value: s });
+  });
+  it.each(["1h", "3600", "s", "1.1234567891s", "PT1H", 3600])("rejects %j with INVALID_DURATION", (s) => {
+    expect(codes(scalar(duration, s))).toEqual(["INVALID_DURATION"]);
+  });
+  it("escalation expiration takes a duration or an int64 string (DOMAIN.md §1)", () => {
+    expect(scalar(durationOrInt64, "86400s")).toEqual({ ok: true, value: "86400s" });
+    expect(scalar(durationOrInt64, "86400")).toEqual({ ok: true, value: "86400" });
+    expect(scalar(durationOrInt64, 86400)).toEqual({ ok: true, value: "86400" });
+    expect(codes(scalar(durationOrInt64, "1 day"))).toEqual(["INVALID_DURATION"]);
+  });
+});
+
+describe("hand-written input", () => {
+  it("fills every absent field with its default, and encodes the full wire shape", () => {
+    const r = decodeTask({ id: "t1", numericId: 1001, type: { grant: { appId: "app-aws" } } });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.value.numericId).toBe("1001");
+    expect(r.value.state).toBe("TASK_STATE_UNSPECIFIED");
+    expect(r.value.commentCount).toBe(0);
+    expect(r.value.createdAt).toBeNull();
+    expect(r.value.actions).toBeNull();
+    expect(r.value.type).toMatchObject({ kind: "grant", appId: "app-aws", outcome: "GRANT_OUTCOME_UNSPECIFIED", source: null });
+    const wire = encodeTask(r.value) as Record<string, JsonValue>;
+    expect(Object.keys(wire)).toHaveLength(28);
+    expect(wire["type"]).toEqual({
+      grant: {
+        appEntitlementId: "",
+        appId: "app-aws",
+        appUserId: "",
+        identityUserId: "",
+        grantDuration: null,
+        outcome: "GRANT_OUTCOME_UNSPECIFIED",
+        outcomeTime: null,
+        source: null,
+      },
+    });
+  });
+
+  it("reads an explicit null field as unset and a null oneof member as absent", () => {
+    const r = decodeTask({ displayName: null, commentCount: null, type: { grant: null, revoke: { appId: "a" } } });
+    expect(r.ok).toBe(true);
+    if (r.ok) {
+      expect(r.value.displayName).toBe("");
+      expect(r.value.commentCount).toBe(0);
+      expect(r.value.type?.kind).toBe("revoke");
+    }
+  });
+
+  it("a rule carries stepKey or policyId, not both", () => {
+    const good = decodePolicy({ rules: [{ condition: "true", policyId: "pol-2" }] });
+    expect(good.ok && good.value.rules?.[0]).toEqual({ condition: "true", stepKey: "", policyId: "pol-2", policyKey: "" });
+    if (good.ok) expect((encodePolicy(good.value) as { rules: unknown[] }).rules[0]).toEqual({ condition: "true", policyId: "pol-2", policyKey: "" });
+    const bad = decodePolicy({ rules: [{ stepKey: "a", policyId: "b" }] });
+    expect(bad.ok ? [] : bad.error).toEqual([
+      { code: "ONEOF_CONFLICT", path: "$.rules[0]", message: 'oneof "outcome" has more than one member set: "stepKey" and "policyId"' },
+    ]);
+  });
+});
+
+describe("hostile input", () => {
+  it("keeps __proto__ keys as own data, in unknown fields, maps and free-form objects, without touching prototypes", () => {
+    const wire = JSON.parse(
+      '{"__proto__": {"polluted": true}, "annotations": {"__proto__": "x"}, "policySteps": {"__proto__": {"steps": []}}, "id": "p"}',
+    ) as JsonValue;
+    const r = decodePolicy(wire);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(Object.getPrototypeOf(r.value)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+    expect(Object.keys(r.value.annotations ?? {})).toEqual(["__proto__"]);
+    expect(Object.keys(r.value.$unknown ?? {})).toEqual(["__proto__"]);
+    const back = decodePolicy(encodePolicy(r.value));
+    expect(back.ok && jsonEqual(back.value, r.value)).toBe(true);
+    const out = encodePolicy(r.value) as Record<string, JsonValue>;
+    expect(Object.keys(out)).toContain("__proto__");
+    expect(jsonEqual(out["__proto__"], { polluted: true })).toBe(true);
+  });
+
+  it("does not take inherited properties for fields", () => {
+    const r = decodeTask(Object.create({ id: "inherited", numericId: "x" }) as unknown);
+    expect(r).toMatchObject({ ok: true, value: { id: "", numericId: "0" } });
+  });
+
+  it("copies very deep free-form JSON without recursion", () => {
+    let deep: JsonValue = { leaf: true };
+    for (let i = 0; i < 100_000; i++) deep = i % 2 === 0 ? [deep] : { d: deep };
+    const r = decodeTask({ id: "t", data: { deep } });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    let a: unknown = r.value.data;
+    let b: unknown = { deep };
+    let depth = 0;
+    let shared = 0;
+    while (typeof a === "object" && a !== null) {
+      // Plain comparisons: an assertion library would try to print a 100 000-deep value.
+      if (a === b) shared++;
+      const key: string = Array.isArray(a) ? "0" : (Object.keys(a)[0] ?? "");
+      a = (a as Record<string, unknown>)[key];
+      b = (b as Record<string, unknown>)[key];
+      depth++;
+    }
+    expect(depth).toBe(100_002);
+    expect(shared).toBe(0);
+    expect(encodeTask(r.value)).toBeTypeOf("object");
+  });
+
+  it("stops at a recursion depth no real policy reaches (TOO_DEEP) instead of overflowing the stack", () => {
+    let policy: JsonValue = { unconfigured: {} };
+    for (let i = 0; i < 50_000; i++) policy = { multiStep: { provisionSteps: [policy] } };
+    const r = decodePolicyStep({ provision: { provisionPolicy: policy } });
+    expect(codes(r)).toEqual(["TOO_DEEP"]);
+  });
+
+  it("turns a value that throws when read into UNREADABLE_INPUT", () => {
+    const trap = new Proxy(
+      {},
+      {
+        ownKeys: () => {
+          throw new Error("no keys for you");
+        },
+      },
+    );
+    expect(codes(decodeTask({ id: "t", type: trap }))).toEqual(["UNREADABLE_INPUT"]);
+  });
+
+  it.each([[null], [undefined], [42], ["task"], [[{ id: "t" }]], [true]])("refuses %j at the root with EXPECTED_OBJECT", (json) => {
+    const r = decodeTask(json);
+    expect(r.ok ? [] : r.error).toEqual([expect.objectContaining({ code: "EXPECTED_OBJECT", path: "$" })]);
+  });
+
+  it("reports a list where an object belongs, and an object where a list belongs", () => {
+    const r = decodeTask({ type: [], policy: { history: { a: 1 } }, form: "x", annotations: [1] });
+    expect(r.ok ? [] : r.error.map((d) => `${d.code} ${d.path}`)).toEqual([
+      "EXPECTED_OBJECT $.type",
+      "EXPECTED_ARRAY $.policy.history",
+      "EXPECTED_OBJECT $.form",
+      "EXPECTED_OBJECT $.annotations[0]",
+    ]);
+  });
+
+  it("quotes odd keys in paths", () => {
+    const r = decodePolicy({ policySteps: { "3f1c-9 x": { steps: "no" } } });
+    expect(r.ok ? [] : r.error.map((d) => d.path)).toEqual(['$.policySteps["3f1c-9 x"].steps']);
+  });
+});
+
+describe("strings", () => {
+  it("refuses non-strings with EXPECTED_STRING", () => {
+    expect(codes(scalar(str, 1))).toEqual(["EXPECTED_STRING"]);
+  });
+});
