@@ -1,0 +1,123 @@
+/**
+ * Reading a request body as a JSON object: the media type, the size limit (enforced while
+ * reading, so an oversized body is never held in memory), UTF-8, JSON, and "must be an object".
+ */
+import { err, ok, type Result } from "../result.js";
+import type { HttpFailure } from "./error-body.js";
+
+/**
+ * The default largest request body, in bytes: 1 MiB. A Hard Reset or Comment body is a comment and
+ * an expand mask; anything near this size is a mistake or abuse.
+ *
+ * @example
+ * ```ts
+ * createFetchHandler(store, { maxBodyBytes: DEFAULT_MAX_BODY_BYTES * 4 });
+ * ```
+ */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+const badRequest = (reason: string, message: string): HttpFailure => ({ status: 400, code: "INVALID_ARGUMENT", reason, message });
+
+/**
+ * Refuses a body that is clearly not JSON. Lenient on purpose: no Content-Type is fine, and so is
+ * `text/plain`, because `fetch(url, { body: JSON.stringify(x) })` sends that by default. Refused:
+ * form encodings, XML, binary and anything else, and any Content-Encoding but identity (a gzip body
+ * would otherwise surface as a baffling "invalid JSON").
+ */
+function mediaTypeFailure(headers: Headers): HttpFailure | undefined {
+  const encoding = headers.get("content-encoding")?.trim().toLowerCase() ?? "";
+  if (encoding !== "" && encoding !== "identity")
+    return {
+      status: 415,
+      code: "INVALID_ARGUMENT",
+      reason: "UNSUPPORTED_CONTENT_ENCODING",
+      message: `Content-Encoding "${encoding}" is not supported: send the JSON body uncompressed`,
+    };
+  const contentType = headers.get("content-type");
+  if (contentType === null) return undefined;
+  const type = (contentType.split(";")[0] ?? "").trim().toLowerCase();
+  if (type === "" || type === "application/json" || type === "text/json" || type === "text/plain" || /^[a-z]+\/[^/]+\+json$/.test(type))
+    return undefined;
+  return {
+    status: 415,
+    code: "INVALID_ARGUMENT",
+    reason: "UNSUPPORTED_MEDIA_TYPE",
+    message: `Content-Type "${type}" is not supported: send "application/json"`,
+    headers: { "accept-post": "application/json" },
+  };
+}
+
+function tooLarge(limit: number): HttpFailure {
+  return {
+    status: 413,
+    // What gRPC itself answers for a message over its size limit.
+    code: "RESOURCE_EXHAUSTED",
+    reason: "BODY_TOO_LARGE",
+    message: `request body is larger than ${limit} bytes`,
+    metadata: { limitBytes: String(limit) },
+  };
+}
+
+/** The body's bytes, refusing as soon as more than `limit` arrived. */
+async function readLimited(request: Request, limit: number): Promise<Result<Uint8Array, HttpFailure>> {
+  // A declared length over the limit is refused without reading a byte; node:http then discards
+  // the unread body itself.
+  const declared = request.headers.get("content-length")?.trim() ?? "";
+  if (/^\d+$/.test(declared) && Number(declared) > limit) return err(tooLarge(limit));
+  if (request.body === null) return ok(new Uint8Array(0));
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      // Cancelling tells the source we will not read the rest (serve() then drains it unbuffered).
+      reader.cancel().catch(() => undefined);
+      return err(tooLarge(limit));
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
+  return ok(bytes);
+}
+
+/**
+ * Reads a request body as a JSON object. An empty (or all-whitespace) body is `{}`, as grpc-gateway
+ * treats it. Failures: 415 for a non-JSON media type or a compressed body, 413 over `limit` bytes,
+ * 400 for invalid UTF-8, malformed JSON, or JSON that is not an object.
+ *
+ * @example
+ * ```ts
+ * const body = await readJsonObject(new Request("http://x/", { method: "POST", body: '{"comment":"hi"}' }), 1024);
+ * // { ok: true, value: { comment: "hi" } }
+ * ```
+ */
+export async function readJsonObject(request: Request, limit: number): Promise<Result<Readonly<Record<string, unknown>>, HttpFailure>> {
+  const media = mediaTypeFailure(request.headers);
+  if (media) return err(media);
+  const bytes = await readLimited(request, limit);
+  if (!bytes.ok) return bytes;
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes.value);
+  } catch {
+    return err(badRequest("MALFORMED_JSON", "request body is not valid UTF-8"));
+  }
+  if (text.trim() === "") return ok({});
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e: unknown) {
+    return err(badRequest("MALFORMED_JSON", `request body is not valid JSON: ${e instanceof Error ? e.message : String(e)}`));
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json))
+    return err(badRequest("BODY_NOT_OBJECT", `request body must be a JSON object, not ${json === null ? "null" : Array.isArray(json) ? "an array" : typeof json}`));
+  return ok(json as Readonly<Record<string, unknown>>);
+}

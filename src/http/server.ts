@@ -1,0 +1,209 @@
+/**
+ * `serve()`: the fetch handler on a `node:http` server. Node's IncomingMessage becomes a WHATWG
+ * Request whose body is pulled from the socket only as the handler reads it (so the handler's size
+ * limit holds while reading), and the handler's Response is streamed back with backpressure.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { World } from "../world/world.js";
+import { errorBodyOf } from "./error-body.js";
+import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from "./fetch-handler.js";
+import { createWorldStore, type WorldStore } from "./world-store.js";
+
+/**
+ * Options of {@link serve}: what to serve (a world, or a store you keep), where, and the handler
+ * options. `port` defaults to 0 (a free port; read it from the returned `url`); `host` to
+ * 127.0.0.1, so a simulator is not reachable from the network unless asked.
+ *
+ * @example
+ * ```ts
+ * const options: ServeOptions = { world, port: 8080, host: "0.0.0.0", clock: systemClock };
+ * ```
+ */
+export type ServeOptions = FetchHandlerOptions & {
+  readonly port?: number;
+  readonly host?: string;
+} & ({ readonly world: World; readonly store?: undefined } | { readonly store: WorldStore; readonly world?: undefined });
+
+/**
+ * A running server: its base URL (`http://127.0.0.1:PORT`), the store it serves (the live world
+ * and, for the default store, the audit-event log), and `close()`.
+ *
+ * @example
+ * ```ts
+ * const server = await serve({ world });
+ * console.log(`listening on ${server.url}`);
+ * await server.close();
+ * ```
+ */
+export interface RunningServer {
+  readonly url: string;
+  readonly store: WorldStore;
+  readonly server: Server;
+  /** Stops accepting connections and resolves once the open ones are done. */
+  close(): Promise<void>;
+}
+
+/** The request body as a web stream that reads the socket only on demand. */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let detach = (): void => undefined;
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        return new Promise<void>((resolve) => {
+          const settle = (act: () => void): void => {
+            detach();
+            act();
+            resolve();
+          };
+          const onReadable = (): void => {
+            const chunk: unknown = req.read();
+            if (chunk instanceof Uint8Array)
+              settle(() => controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
+          };
+          const onEnd = (): void => settle(() => controller.close());
+          const onError = (e: Error): void => settle(() => controller.error(e));
+          const onClose = (): void => {
+            if (!req.readableEnded) settle(() => controller.error(new Error("the client closed the connection mid-body")));
+          };
+          detach = () => {
+            req.off("readable", onReadable);
+            req.off("end", onEnd);
+            req.off("error", onError);
+            req.off("close", onClose);
+          };
+          if (req.readableEnded) return settle(() => controller.close());
+          req.on("readable", onReadable);
+          req.on("end", onEnd);
+          req.on("error", onError);
+          req.on("close", onClose);
+          onReadable();
+        });
+      },
+      cancel() {
+        // The handler stopped reading (body too large). Destroying the request would reset the
+        // socket before the 413 reaches the client; draining discards the rest without keeping it,
+        // and node:http's requestTimeout bounds a client that never stops sending.
+        detach();
+        req.resume();
+      },
+    },
+    // Zero: nothing is read from the socket before the handler asks, so a body the handler never
+    // reads (404, 401, declared too large) is left to node:http, which discards it.
+    { highWaterMark: 0 },
+  );
+}
+
+/** Our own address, as the origin of request URLs: unlike the Host header, no client controls it. */
+function originOf(req: IncomingMessage): string {
+  const address = req.socket.localAddress ?? "127.0.0.1";
+  return `http://${address.includes(":") ? `[${address}]` : address}:${req.socket.localPort ?? 80}`;
+}
+
+function toRequest(req: IncomingMessage): Request {
+  const target = req.url ?? "/";
+  // "//x" must stay a path, so origin-form is concatenated rather than resolved.
+  const url = target.startsWith("/") ? new URL(originOf(req) + target) : new URL(target);
+  const headers = new Headers();
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i] ?? "", req.rawHeaders[i + 1] ?? "");
+  const method = req.method ?? "GET";
+  const hasBody = method !== "GET" && method !== "HEAD";
+  return new Request(url, hasBody ? { method, headers, body: bodyStream(req), duplex: "half" } : { method, headers });
+}
+
+async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
+  res.statusCode = response.status;
+  for (const [name, value] of response.headers) if (name !== "set-cookie") res.setHeader(name, value);
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) res.setHeader("set-cookie", cookies);
+  if (response.body === null) {
+    res.end();
+    return;
+  }
+  await pipeline(Readable.fromWeb(response.body), res);
+}
+
+function plainError(res: ServerResponse, status: number, message: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = JSON.stringify(errorBodyOf({ status, code: status === 400 ? "INVALID_ARGUMENT" : "INTERNAL", reason: status === 400 ? "BAD_REQUEST" : "INTERNAL", message }));
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body);
+}
+
+/**
+ * The `node:http` request listener for a fetch handler, for mounting it on a server you create.
+ *
+ * @example
+ * ```ts
+ * const server = createServer(nodeListener(createFetchHandler(store)));
+ * server.listen(8080, "127.0.0.1");
+ * ```
+ */
+export function nodeListener(handler: FetchHandler): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    let request: Request;
+    try {
+      request = toRequest(req);
+    } catch (e: unknown) {
+      // A request target or method the fetch API cannot represent (e.g. TRACE).
+      plainError(res, 400, `cannot serve this request: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    handler(request)
+      .then((response) => writeResponse(res, response))
+      .catch((e: unknown) => plainError(res, 500, `policy-sim http: ${e instanceof Error ? e.message : String(e)}`));
+  };
+}
+
+/**
+ * Serves the task actions over HTTP on `node:http` (see {@link createFetchHandler} for the routes,
+ * authentication and errors). Resolves once listening; rejects if it cannot listen (port in use).
+ *
+ * @example
+ * ```ts
+ * const loaded = loadWorld(JSON.parse(readFileSync("fixtures/world.json", "utf8")));
+ * if (loaded.ok) {
+ *   const server = await serve({ world: loaded.value, port: 0 });
+ *   const res = await fetch(`${server.url}/api/v1/tasks/1001/action/comment`, {
+ *     method: "POST",
+ *     headers: { authorization: "Bearer tok-super", "content-type": "application/json" },
+ *     body: JSON.stringify({ comment: "checked" }),
+ *   });
+ *   console.log(res.status, server.store.get().tasks.size);
+ *   await server.close();
+ * }
+ * ```
+ */
+export async function serve(options: ServeOptions): Promise<RunningServer> {
+  const store = options.store ?? createWorldStore(options.world);
+  const host = options.host ?? "127.0.0.1";
+  const handlerOptions: FetchHandlerOptions = {
+    ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    ...(options.clock !== undefined ? { clock: options.clock } : {}),
+  };
+  const handler = createFetchHandler(store, handlerOptions);
+  const server = createServer(nodeListener(handler));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    store,
+    server,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((e) => (e ? reject(e) : resolve()));
+        // Keep-alive connections idle in a client's pool would otherwise hold close() open.
+        server.closeIdleConnections();
+      }),
+  };
+}
