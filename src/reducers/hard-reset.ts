@@ -1,0 +1,208 @@
+/**
+ * Hard Reset: "restore the task to its starting state and recalculate and apply the policy that
+ * governs the task" (DOMAIN.md §4). Unlike Restart it re-decides which policy applies.
+ *
+ * In order: check the caller (Super Administrators only); resolve the policy and select its steps
+ * (the same decision `explain` shows); retire the current and pending steps into history as
+ * restarted (nothing is dropped); snapshot the policy; issue a new `policyGenerationId`; reset
+ * decisions and outcome; reopen the task; run automatic steps until one waits.
+ */
+import { encodeHardResetResponse } from "../codec/index.js";
+import type { JsonValue } from "../model/json.js";
+import type { PolicyStepInstance, Task } from "../model/index.js";
+import { decide, type Decision } from "../policy/decide.js";
+import { ok, type Result } from "../result.js";
+import { advance, type AdvanceContext, IdSequence } from "../workflow/advance.js";
+import type { ApproverResolution } from "../workflow/approvers.js";
+import type { AuditEvent } from "../workflow/events.js";
+import { instantiate, retire } from "../workflow/instantiate.js";
+import { withOutcome } from "../workflow/outcomes.js";
+import type { TaskComment, World } from "../world/world.js";
+import type { Step } from "./comment.js";
+import { guarded, type SimError } from "./errors.js";
+import { relationTo, seesInternals } from "./permissions.js";
+import { type ActionContext, type ExpandMaskInput, optionalString, prelude } from "./prelude.js";
+import { buildTaskView, hideFromCaller } from "./task-view.js";
+
+/**
+ * The Hard Reset request: which task (id or numericId), an optional comment, what to expand.
+ *
+ * @example
+ * ```ts
+ * const req: HardResetInput = { taskId: "1001", comment: "Policy updated, re-routing" };
+ * ```
+ */
+export interface HardResetInput {
+  readonly taskId: string;
+  readonly comment?: string;
+  readonly expandMask?: ExpandMaskInput | null;
+}
+
+/**
+ * Why a Hard Reset could not pick a policy, carried in a `FAILED_PRECONDITION` error's `details`.
+ *
+ * @example
+ * ```ts
+ * if (!r.ok && r.error.code === "FAILED_PRECONDITION") console.log((r.error.details as HardResetFailure).decision);
+ * ```
+ */
+export interface HardResetFailure {
+  readonly decision: Decision;
+}
+
+/** The message of a decision that could not produce steps, or undefined when it did. */
+export function decisionFailure(d: Decision): string | undefined {
+  if (!d.resolution.ok) return d.resolution.error.message;
+  if (d.selection && !d.selection.ok) return `${d.selection.error.code}: ${d.selection.error.message}`;
+  return undefined;
+}
+
+/**
+ * The result of applying a Hard Reset to one task, before it is written into a world: what
+ * `hardReset` and what-if analysis share.
+ */
+export interface ResetOutcome {
+  readonly task: Task;
+  readonly decision: Decision;
+  readonly events: readonly AuditEvent[];
+  readonly comments: readonly TaskComment[];
+  readonly approvers: ReadonlyMap<string, ApproverResolution>;
+  readonly ticketActionId: string;
+  readonly seq: number;
+}
+
+/**
+ * Applies a Hard Reset to a task without the caller checks or the response: the decision, the new
+ * policy instance and the automatic advance. Returns a `FAILED_PRECONDITION` when no step sequence
+ * can be selected.
+ *
+ * @example
+ * ```ts
+ * const r = resetTask(world, task, { actorId: "u-root", now: world.now, comment: "" });
+ * if (r.ok) console.log(r.value.task.policy?.current?.instance?.kind);
+ * ```
+ */
+export function resetTask(
+  world: World,
+  task: Task,
+  by: { readonly actorId: string; readonly now: string; readonly comment: string },
+): Result<ResetOutcome, SimError> {
+  const decision = decide(world, task);
+  const failure = decisionFailure(decision);
+  if (failure !== undefined || !decision.resolution.ok || !decision.selection?.ok)
+    return {
+      ok: false,
+      error: {
+        code: "FAILED_PRECONDITION",
+        message: `cannot hard reset task "${task.id}": ${failure ?? "no policy"}`,
+        details: { decision } satisfies HardResetFailure,
+      },
+    };
+  const { now, actorId } = by;
+  const resolution = decision.resolution.value;
+  const selection = decision.selection.value;
+  const ids = new IdSequence(world.seq);
+  const events: AuditEvent[] = [];
+  const comments: TaskComment[] = [];
+
+  const old = task.policy;
+  const oldCurrentId = old?.current?.id ?? "";
+  const ticketActionId = ids.take("evt");
+  events.push({ kind: "hardReset", id: ticketActionId, taskId: task.id, at: now, actorId, oldPolicyStepId: oldCurrentId, comment: by.comment });
+  for (const e of selection.evaluations)
+    events.push({ kind: "conditionalPolicyExecutionResult", id: ids.take("evt"), taskId: task.id, at: now, actorId: "", ...e });
+  const oldPolicyId = old?.policy?.id ?? "";
+  if (oldPolicyId !== resolution.policy.id)
+    events.push({ kind: "policyChanged", id: ids.take("evt"), taskId: task.id, at: now, actorId, oldPolicyId, newPolicyId: resolution.policy.id });
+  let commentCount = task.commentCount;
+  if (by.comment.trim() !== "") {
+    const commentId = ids.take("cmt");
+    comments.push({ id: commentId, taskId: task.id, userId: actorId, comment: by.comment, createdAt: now });
+    events.push({ kind: "comment", id: ids.take("evt"), taskId: task.id, at: now, actorId, commentId, comment: by.comment, updatedAt: now, updatedBy: actorId });
+    commentCount += 1;
+  }
+
+  // Nothing is dropped: the step that was running and the steps still pending go to history.
+  const generation = ids.take("gen");
+  const [first, ...rest] = selection.steps;
+  const firstId = first ? ids.take("step") : "";
+  const retiredBy = { at: now, userId: actorId, replacedBy: firstId };
+  const retired: PolicyStepInstance[] = [];
+  if (old?.current) retired.push(retire(old.current, retiredBy));
+  for (const pending of old?.next ?? [])
+    retired.push(retire(instantiate(pending, ids.take("step"), task.policyGenerationId, now), retiredBy));
+
+  const fresh: Task = {
+    ...task,
+    state: "TASK_STATE_OPEN",
+    processing: "TASK_PROCESSING_TYPE_PROCESSING",
+    type: task.type ? withOutcome(task.type, null, null) : null,
+    policyGenerationId: generation,
+    approverIds: [],
+    stepApproverIds: [],
+    commentCount,
+    updatedAt: now,
+    policy: {
+      ...(old ?? {}),
+      current: first ? instantiate(first, firstId, generation, now) : null,
+      history: [...(old?.history ?? []), ...retired],
+      next: rest,
+      policy: resolution.policy,
+    },
+  };
+  const ctx: AdvanceContext = {
+    world,
+    now,
+    actorId,
+    ids,
+    expressions: decision.conditions.expressions,
+    events,
+    comments,
+    approvers: new Map(),
+  };
+  const settled = advance(ctx, fresh);
+  const withCount: Task = { ...settled, commentCount: commentCount + comments.filter((c) => c.userId === "").length };
+  return ok({ task: withCount, decision, events, comments, approvers: ctx.approvers, ticketActionId, seq: ids.next });
+}
+
+/**
+ * Hard-resets a task, as `POST /api/v1/tasks/{task_id}/action/reset` does: recalculates which
+ * policy applies and restarts the task on it. Pure: returns a new world (the old one is untouched),
+ * the response body `{expanded, taskView, ticketActionId}` in wire JSON, and the audit events
+ * (`hardReset`, one `conditionalPolicyExecutionResult` per rule evaluated, `policyChanged` when the
+ * policy changed, `comment` when a comment came with the request, `stepSkipped`…).
+ *
+ * Errors: `NOT_FOUND` (no such task), `UNAUTHENTICATED` (unknown caller), `PERMISSION_DENIED`
+ * (not a Super Administrator), `INVALID_ARGUMENT` (bad request or expand path),
+ * `FAILED_PRECONDITION` (no policy or a broken chain; `details.decision` says why).
+ *
+ * @example
+ * ```ts
+ * const r = hardReset(world, { taskId: "1001", expandMask: { paths: ["step_approver_ids"] } }, { actorId: "u-root" });
+ * if (r.ok) {
+ *   world = r.value.world;
+ *   console.log(r.value.response); // { expanded: [...], taskView: {...}, ticketActionId: "evt-000001" }
+ * }
+ * ```
+ */
+export function hardReset(world: World, req: HardResetInput, ctx: ActionContext): Result<Step<JsonValue>, SimError> {
+  return guarded(() => {
+    const text = optionalString((req ?? {}) as unknown as Record<string, unknown>, "comment");
+    if (!text.ok) return text;
+    const pre = prelude(world, req, ctx, "TASK_ACTION_TYPE_HARD_RESET");
+    if (!pre.ok) return pre;
+    const { task, caller, now, expandPaths } = pre.value;
+    const reset = resetTask(world, task, { actorId: caller.id, now, comment: text.value });
+    if (!reset.ok) return reset;
+    const r = reset.value;
+    let comments = world.comments;
+    if (r.comments.length > 0) comments = comments.set(task.id, [...(world.comments.get(task.id) ?? []), ...r.comments]);
+    const next: World = { ...world, tasks: world.tasks.set(task.id, r.task), comments, seq: r.seq };
+    // The caller's relation to the task may have changed (e.g. they now review the new first step).
+    const after = relationTo(next, r.task, caller);
+    const { taskView, expanded } = buildTaskView(next, r.task, after, expandPaths);
+    const body = encodeHardResetResponse({ expanded, taskView, ticketActionId: r.ticketActionId });
+    const response = seesInternals(after) ? body : hideFromCaller(body);
+    return ok({ world: Object.freeze(next), response, events: r.events });
+  });
+}

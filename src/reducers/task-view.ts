@@ -1,0 +1,171 @@
+/**
+ * The TaskView and `expanded` array a task endpoint returns for a caller: the task with the
+ * caller's `actions`, the caller's `objectPermissions`, and for each expand-mask path the related
+ * objects appended to `expanded`, with the view's `…Path` fields pointing at them (`$.expanded[N]`).
+ */
+import type { User } from "../model/directory.js";
+import type { JsonObject } from "../model/json.js";
+import type { Task, TaskView, TypedMessage } from "../model/index.js";
+import { KNOWN_TASK_EXPAND_PATHS } from "../model/index.js";
+import { err, ok, type Result } from "../result.js";
+import {
+  encodeAccessReview,
+  encodeApp,
+  encodeAppUser,
+  encodeEntitlement,
+  encodeUser,
+  TYPE_URLS,
+} from "../world/encode-directory.js";
+import { findEntitlement, type World } from "../world/world.js";
+import { objectPermissionsFor, type Relation, taskActionsFor } from "./permissions.js";
+
+/**
+ * Checks the expand mask's paths; an unknown one is named in the message.
+ *
+ * @example
+ * ```ts
+ * validateExpandPaths(["user_id", "nope"]); // err('unknown expand path "nope"; …')
+ * ```
+ */
+export function validateExpandPaths(paths: readonly string[]): Result<readonly string[], string> {
+  const known = KNOWN_TASK_EXPAND_PATHS as readonly string[];
+  const unknown = paths.filter((p) => !known.includes(p));
+  if (unknown.length > 0)
+    return err(
+      `unknown expand path${unknown.length > 1 ? "s" : ""} ${unknown.map((p) => JSON.stringify(p)).join(", ")}; allowed: ${known.join(", ")}`,
+    );
+  return ok(paths);
+}
+
+class Expander {
+  readonly items: TypedMessage[] = [];
+  private readonly at = new Map<string, number>();
+
+  /** Appends an item once (keyed by type and id) and returns its index. */
+  add(typeUrl: string, id: string, encode: () => JsonObject): number {
+    const key = `${typeUrl}\u0000${id}`;
+    const seen = this.at.get(key);
+    if (seen !== undefined) return seen;
+    const index = this.items.length;
+    this.items.push({ "@type": typeUrl, ...encode() });
+    this.at.set(key, index);
+    return index;
+  }
+}
+
+/** A JSONPath to one or several items of `expanded`. */
+function pathTo(indexes: readonly number[]): string {
+  if (indexes.length === 0) return "";
+  return `$.expanded[${indexes.join(",")}]`;
+}
+
+function taskRefs(task: Task): { appId: string; entitlementId: string; appUserId: string; identityUserId: string; accessReviewId: string } {
+  const t = task.type;
+  if (t && (t.kind === "grant" || t.kind === "revoke" || t.kind === "certify"))
+    return {
+      appId: t.appId,
+      entitlementId: t.appEntitlementId,
+      appUserId: t.appUserId,
+      identityUserId: t.identityUserId,
+      accessReviewId: t.kind === "certify" ? t.accessReviewId : t.kind === "revoke" && t.source?.kind === "review" ? t.source.accessReviewId : "",
+    };
+  if (t?.kind === "action" && t.target?.kind === "scopeRole")
+    return { appId: t.target.appId, entitlementId: "", appUserId: t.target.appUserId, identityUserId: "", accessReviewId: "" };
+  return { appId: "", entitlementId: "", appUserId: "", identityUserId: "", accessReviewId: "" };
+}
+
+/**
+ * Builds the task view and `expanded` items for a caller. The task's `actions` are the caller's;
+ * fields the caller may not see are removed later, at encoding (see `hideFromCaller`).
+ *
+ * @example
+ * ```ts
+ * const { taskView, expanded } = buildTaskView(world, task, relation, ["user_id", "app_id"]);
+ * taskView.userPath; // "$.expanded[0]"
+ * ```
+ */
+export function buildTaskView(
+  world: World,
+  task: Task,
+  relation: Relation,
+  expandPaths: readonly string[],
+): { taskView: TaskView; expanded: TypedMessage[] } {
+  const all = expandPaths.includes("*");
+  const wants = (p: string): boolean => all || expandPaths.includes(p);
+  const ex = new Expander();
+  const refs = taskRefs(task);
+  const userIndexes = (ids: readonly string[]): number[] =>
+    ids.flatMap((id) => {
+      const u: User | undefined = world.index.users.get(id);
+      return u ? [ex.add(TYPE_URLS.user, u.id, () => encodeUser(u))] : [];
+    });
+
+  const paths: Record<string, string> = {};
+  if (wants("user_id")) paths["userPath"] = pathTo(userIndexes(task.userId ? [task.userId] : []));
+  if (wants("created_by_user_id")) paths["createdByUserPath"] = pathTo(userIndexes(task.createdByUserId ? [task.createdByUserId] : []));
+  if (wants("identity_user_id")) paths["identityUserPath"] = pathTo(userIndexes(refs.identityUserId ? [refs.identityUserId] : []));
+  if (wants("app_id")) {
+    const app = world.index.apps.get(refs.appId);
+    paths["appPath"] = app ? pathTo([ex.add(TYPE_URLS.app, app.id, () => encodeApp(app))]) : "";
+  }
+  if (wants("app_entitlement_ids")) {
+    const ent = findEntitlement(world, refs.appId, refs.entitlementId);
+    paths["entitlementsPath"] = ent ? pathTo([ex.add(TYPE_URLS.entitlement, `${ent.appId}/${ent.id}`, () => encodeEntitlement(ent))]) : "";
+  }
+  if (wants("app_user_id")) {
+    const au = world.index.appUsers.get(refs.appUserId);
+    paths["appUserPath"] = au ? pathTo([ex.add(TYPE_URLS.appUser, au.id, () => encodeAppUser(au))]) : "";
+  }
+  if (wants("access_review_id")) {
+    const review = world.index.accessReviews.get(refs.accessReviewId);
+    paths["accessReviewPath"] = review ? pathTo([ex.add(TYPE_URLS.accessReview, review.id, () => encodeAccessReview(review))]) : "";
+  }
+  if (wants("step_approver_ids")) paths["stepApproversPath"] = pathTo(userIndexes(task.stepApproverIds ?? []));
+  if (wants("approver_ids")) paths["approversPath"] = pathTo(userIndexes(task.approverIds ?? []));
+  // insight_ids, app_user_last_usage, entitlement_scope_bindings, scope_role_resources and resource
+  // name objects the world file does not carry: they are accepted and expand to nothing.
+
+  const perms = objectPermissionsFor(relation);
+  const taskView: TaskView = {
+    task: { ...task, actions: taskActionsFor(task, relation) },
+    objectPermissions: perms,
+    accessReviewPath: paths["accessReviewPath"] ?? "",
+    appPath: paths["appPath"] ?? "",
+    appUserPath: paths["appUserPath"] ?? "",
+    appUserLastUsagePath: "",
+    approversPath: paths["approversPath"] ?? "",
+    createdByUserPath: paths["createdByUserPath"] ?? "",
+    entitlementsPath: paths["entitlementsPath"] ?? "",
+    identityUserPath: paths["identityUserPath"] ?? "",
+    insightsPath: "",
+    principalResourcePath: "",
+    resourceBindingsPath: "",
+    roleResourcePath: "",
+    scopeResourcePath: "",
+    stepApproversPath: paths["stepApproversPath"] ?? "",
+    userPath: paths["userPath"] ?? "",
+  };
+  return { taskView, expanded: ex.items };
+}
+
+/**
+ * Task fields a caller without administrator rights, who is not an approver, does not see: the
+ * AI analysis and insights (`analysisId`, `insightIds`, `recommendation`) and the free-form `data`.
+ * They are removed from the encoded task, not emptied (spec: Authentication).
+ */
+export const HIDDEN_TASK_FIELDS = ["analysisId", "insightIds", "recommendation", "data"] as const;
+
+/**
+ * Removes {@link HIDDEN_TASK_FIELDS} from an encoded response's `taskView.task`.
+ *
+ * @example
+ * ```ts
+ * const body = hideFromCaller(encodeCommentResponse(res));
+ * ```
+ */
+export function hideFromCaller<T>(encoded: T): T {
+  const body = encoded as unknown as { taskView?: { task?: Record<string, unknown> | null } | null };
+  const task = body.taskView?.task;
+  if (task) for (const f of HIDDEN_TASK_FIELDS) delete task[f];
+  return encoded;
+}
