@@ -9,7 +9,15 @@ import { celEnvironment, type CelEnvironment, type CelEnvironmentKind } from "./
 import { desugar, type ExtensionArgs } from "./extensions.js";
 import { isCelNode, qualifiedName, type CelNode } from "./internals.js";
 
-/** What a successful compile produces, shared by conditions and approver expressions. */
+/**
+ * What a successful compile produces, shared by conditions and approver expressions.
+ *
+ * @example
+ * ```ts
+ * const c = compileFresh(celEnvironment("condition"), "true");
+ * if (c.ok) c.value.run(context); // true
+ * ```
+ */
 export interface Compiled {
   readonly source: string;
   readonly kind: CelEnvironmentKind;
@@ -22,6 +30,7 @@ export interface Compiled {
 // Assigned by the classes' static blocks: the compiled form stays private to this layer.
 let internalsOfCondition: (c: CompiledCondition) => Compiled;
 let internalsOfApprover: (c: CompiledApproverExpression) => Compiled;
+let runOfConditionImpl: (c: CompiledCondition) => (context: object) => unknown;
 
 /**
  * A rule condition that type-checked as bool. Evaluate it with `evaluateCondition`.
@@ -34,6 +43,8 @@ let internalsOfApprover: (c: CompiledApproverExpression) => Compiled;
  */
 export class CompiledCondition {
   readonly #compiled: Compiled;
+  // The hot path reads the cel-js function directly, without going through `#compiled`.
+  readonly #run: (context: object) => unknown;
   /** The source text, as given. */
   readonly source: string;
   /** The checked type: `bool`, or `dyn` when only evaluation can tell (e.g. a profile value). */
@@ -42,6 +53,7 @@ export class CompiledCondition {
   /** @internal */
   constructor(compiled: Compiled) {
     this.#compiled = compiled;
+    this.#run = compiled.run;
     this.source = compiled.source;
     this.resultType = compiled.type;
     Object.freeze(this);
@@ -49,6 +61,7 @@ export class CompiledCondition {
 
   static {
     internalsOfCondition = (c) => c.#compiled;
+    runOfConditionImpl = (c) => c.#run;
   }
 }
 
@@ -78,6 +91,18 @@ export class CompiledApproverExpression {
   static {
     internalsOfApprover = (c) => c.#compiled;
   }
+}
+
+/**
+ * The cel-js function of a compiled condition (the evaluation hot path).
+ *
+ * @example
+ * ```ts
+ * runOfCondition(condition)(context);
+ * ```
+ */
+export function runOfCondition(c: CompiledCondition): (context: object) => unknown {
+  return runOfConditionImpl(c);
 }
 
 /**

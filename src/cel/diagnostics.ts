@@ -167,12 +167,26 @@ export function diagnostic(source: string, code: CelDiagnosticCode, message: str
   return hint === undefined ? base : { ...base, hint };
 }
 
-/** cel-js writes the protobuf names of the well-known types; CEL users know them by these. */
+/**
+ * cel-js writes the protobuf names of the well-known types; CEL users know them by these.
+ *
+ * @example
+ * ```ts
+ * celTypeNames("no such overload: google.protobuf.Timestamp + int"); // "no such overload: timestamp + int"
+ * ```
+ */
 export function celTypeNames(message: string): string {
   return message.replaceAll("google.protobuf.Timestamp", "timestamp").replaceAll("google.protobuf.Duration", "duration");
 }
 
-/** An error's code, summary and range, whatever threw it. */
+/**
+ * An error's code, summary and range, whatever threw it.
+ *
+ * @example
+ * ```ts
+ * const p: ErrorParts = { kind: "type", code: "no_such_key", summary: "No such key: x", span: { start: 8, end: 9 } };
+ * ```
+ */
 export interface ErrorParts {
   readonly kind: "parse" | "type" | "evaluation" | "other";
   readonly code: string;

@@ -46,7 +46,14 @@ import { EvaluationError } from "@marcbachmann/cel-js";
  */
 const LIMITS = { maxAstNodes: 10_000, maxDepth: 250, maxListElements: 1_000, maxMapEntries: 1_000, maxCallArguments: 32 } as const;
 
-/** Which of the service's expression contexts an environment is. */
+/**
+ * Which of the service's expression contexts an environment is.
+ *
+ * @example
+ * ```ts
+ * const k: CelEnvironmentKind = "approver";
+ * ```
+ */
 export type CelEnvironmentKind = "condition" | "approver";
 
 /**
@@ -85,7 +92,8 @@ function namespaceClass(name: string): new () => Namespace {
 
 function registerEnum(env: Environment, d: EnumDef, namespaces: Map<string, readonly string[]>, variables: Set<string>): void {
   env.registerType(d.typeName, { ctor: enumClass(d), fields: {} });
-  env.registerOperator(`${d.typeName} == ${d.typeName}`, (a: unknown, b: unknown) => a instanceof CelEnumValue && b instanceof CelEnumValue && a.name === b.name);
+  // The checker guarantees both sides are this enum; known members are shared instances.
+  env.registerOperator(`${d.typeName} == ${d.typeName}`, (a: CelEnumValue, b: CelEnumValue) => a === b || a.name === b.name);
   env.registerFunction(`string(${d.typeName}): string`, (v: unknown) => (v instanceof CelEnumValue ? v.longName : fail("enum expected")), sync);
   const members = [...d.members, ...Object.keys(d.aliases)];
   const NsClass = namespaceClass(`${d.typeName}.Constants`);

@@ -5,7 +5,7 @@
  */
 import type { AppEntitlement, AppUser, User } from "../model/directory.js";
 import { err, ok, type Result } from "../result.js";
-import { compiledOf, type CompiledApproverExpression, type CompiledCondition } from "./compile.js";
+import { CompiledApproverExpression, CompiledCondition, compiledOf, runOfCondition } from "./compile.js";
 import { locate, plainRuntimeError, runtimeError, type CelRuntimeError } from "./diagnostics.js";
 import type { CelDirectory } from "./directory.js";
 import { celEnvironment, type CelEnvironmentKind } from "./environment.js";
@@ -235,14 +235,14 @@ export function evaluateCondition(compiled: CompiledCondition, input: PreparedCo
     if (!p.ok) return p;
     prepared = p.value;
   }
-  const c = compiledOf(compiled);
   let value: unknown;
   try {
-    value = c.run(contextOfCondition(prepared));
+    value = runOfCondition(compiled)(contextOfCondition(prepared));
   } catch (e: unknown) {
-    return err(runtimeError(c.source, e));
+    // Also catches a `compiled` that is not one (JS callers): the accessor throws inside the try.
+    return err(runtimeError(compiled instanceof CompiledCondition ? compiled.source : "", e));
   }
-  return value === true ? TRUE : value === false ? FALSE : conditionOutcome(c.source, value);
+  return value === true ? TRUE : value === false ? FALSE : conditionOutcome(compiled.source, value);
 }
 
 /**
@@ -293,12 +293,11 @@ export function evaluateApproverExpression(
     if (!p.ok) return p;
     prepared = p.value;
   }
-  const c = compiledOf(compiled);
   let value: unknown;
   try {
-    value = c.run(contextOfApprover(prepared));
+    value = compiledOf(compiled).run(contextOfApprover(prepared));
   } catch (e: unknown) {
-    return err(runtimeError(c.source, e));
+    return err(runtimeError(compiled instanceof CompiledApproverExpression ? compiled.source : "", e));
   }
-  return approverIds(c.source, value);
+  return approverIds(compiled.source, value);
 }

@@ -46,7 +46,14 @@ export interface CelRuntime {
   readonly directory: CelDirectory;
 }
 
-/** What extension implementations share within one environment. */
+/**
+ * What extension implementations share within one environment.
+ *
+ * @example
+ * ```ts
+ * const services: ExtensionServices = { users: new CelUserCache(), regexes: new RegexCache(), zones: new ZoneCache() };
+ * ```
+ */
 export interface ExtensionServices {
   readonly users: CelUserCache;
   readonly regexes: RegexCache;
@@ -55,14 +62,28 @@ export interface ExtensionServices {
 
 type Impl = (args: readonly unknown[], scope: unknown, node: CelNode) => unknown;
 
-/** One signature of an extension function. Parameter and result types are cel-js type names. */
+/**
+ * One signature of an extension function. Parameter and result types are cel-js type names.
+ *
+ * @example
+ * ```ts
+ * const o: ExtensionOverload = { params: ["User", "string"], result: "bool", impl: ([u, app], scope) => false };
+ * ```
+ */
 export interface ExtensionOverload {
   readonly params: readonly string[];
   readonly result: string;
   readonly impl: Impl;
 }
 
-/** An extension function and how it is called. */
+/**
+ * An extension function and how it is called.
+ *
+ * @example
+ * ```ts
+ * const now: ExtensionFunction = { name: "now", style: "global", overloads: [{ params: [], result: "google.protobuf.Timestamp", impl: () => new Date(0) }] };
+ * ```
+ */
 export interface ExtensionFunction {
   /** The name in messages: `c1.user.v1.HasApp`, `now`, `matches`. */
   readonly name: string;
@@ -150,7 +171,14 @@ const typeName = (t: TypeDeclaration): string => t.name.replace("google.protobuf
 // ---------------------------------------------------------------------------------------------
 // Node macros
 
-/** Per node: the argument nodes that an extension call evaluates, for the tracer. */
+/**
+ * Per node: the argument nodes that an extension call evaluates, for the tracer.
+ *
+ * @example
+ * ```ts
+ * desugar(ast, table, services).get(callNode); // [the node of `subject.manager`]
+ * ```
+ */
 export type ExtensionArgs = WeakMap<CelNode, readonly CelNode[]>;
 
 function callMacro(node: CelNode, fn: ExtensionFunction, args: readonly CelNode[], services: ExtensionServices): CelMacro {

@@ -10,7 +10,15 @@
 import type { ErrorLocation, TypeDeclaration } from "@marcbachmann/cel-js";
 import { fail } from "../result.js";
 
-/** A parsed CEL node, as far as this package relies on it. */
+/**
+ * A parsed CEL node, as far as this package relies on it.
+ *
+ * @example
+ * ```ts
+ * const n: CelNode = parsed.ast as unknown as CelNode; // after isCelNode(parsed.ast)
+ * n.input.slice(n.start, n.end); // the node's source text
+ * ```
+ */
 export interface CelNode {
   readonly op: string;
   readonly args: unknown;
@@ -26,23 +34,51 @@ export interface CelNode {
   evaluate: (ev: unknown, ast: unknown, ctx: unknown) => unknown;
 }
 
-/** The type checker a macro's `typeCheck` receives. */
+/**
+ * The type checker a macro's `typeCheck` receives.
+ *
+ * @example
+ * ```ts
+ * const t = asChecker(chk).check(argNode, ctx); // the argument's TypeDeclaration
+ * ```
+ */
 export interface CelChecker {
   check(node: CelNode, ctx: unknown): TypeDeclaration;
   getType(name: string): TypeDeclaration;
 }
 
-/** The evaluator a macro's `evaluate` receives. */
+/**
+ * The evaluator a macro's `evaluate` receives.
+ *
+ * @example
+ * ```ts
+ * const v = asEvaluator(ev).run(argNode, scope);
+ * ```
+ */
 export interface CelEvaluator {
   run(node: CelNode, ctx: unknown): unknown;
 }
 
-/** An evaluation scope (root or comprehension overlay). */
+/**
+ * An evaluation scope (root or comprehension overlay).
+ *
+ * @example
+ * ```ts
+ * asScope(scope).getValue("subject");
+ * ```
+ */
 export interface CelScope {
   getValue(key: string): unknown;
 }
 
-/** The macro protocol cel-js runs for a node carrying `meta.macro`. */
+/**
+ * The macro protocol cel-js runs for a node carrying `meta.macro`.
+ *
+ * @example
+ * ```ts
+ * node.setMeta("macro", { async: false, typeCheck: (c) => asChecker(c).getType("bool"), evaluate: () => true } satisfies CelMacro);
+ * ```
+ */
 export interface CelMacro {
   readonly async: false;
   typeCheck(checker: unknown, macro: unknown, ctx: unknown): TypeDeclaration;

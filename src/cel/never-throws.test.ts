@@ -162,6 +162,22 @@ describe("no input makes the public functions throw", () => {
     fc.assert(fc.property(typed, exercise), { numRuns: 2000 });
   });
 
+  it("values that are not what the types say (JS callers)", () => {
+    const c = compileCondition("true");
+    const a = compileApproverExpression("appOwners");
+    if (!c.ok || !a.ok) throw new Error("compile");
+    for (const junk of [null, undefined, 42, "true", {}, { source: 1 }]) {
+      expect(evaluateCondition(junk as never, prepared).ok).toBe(false);
+      expect(traceCondition(junk as never, prepared).outcome.ok).toBe(false);
+      expect(evaluateCondition(c.value, junk as never).ok).toBe(false);
+      expect(traceCondition(c.value, junk as never).outcome.ok).toBe(false);
+      expect(evaluateApproverExpression(a.value, junk as never).ok).toBe(false);
+      if (typeof junk !== "string") expect(checkCondition(junk as never)).toMatchObject([{ code: "CEL_SYNTAX" }]);
+      expect(prepareConditionInput({ ...adaInput(), subject: junk as never }).ok).toBe(false);
+      expect(prepareConditionInput({ ...adaInput(), directory: junk as never }).ok).toBe(false);
+    }
+  });
+
   it("pathological sources", () => {
     for (const s of [
       "(".repeat(5000),

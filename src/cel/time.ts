@@ -5,7 +5,14 @@
  * depend on where the simulation runs. Timestamps are JS `Date`s: millisecond precision.
  */
 
-/** The calendar fields of an instant in some zone. `weekday` is 0 for Sunday. */
+/**
+ * The calendar fields of an instant in some zone. `weekday` is 0 for Sunday.
+ *
+ * @example
+ * ```ts
+ * wallTime(Date.UTC(2026, 10, 22, 9), utcZone).weekday; // 0 (Sunday)
+ * ```
+ */
 export interface WallTime {
   readonly year: number;
   readonly month: number; // 1-12
@@ -35,7 +42,14 @@ export interface Zone {
   abbreviation(ms: number): string;
 }
 
-/** A failure of a time function, turned into a CEL runtime error by the caller. */
+/**
+ * A failure of a time function, turned into a CEL runtime error by the caller.
+ *
+ * @example
+ * ```ts
+ * const e: TimeError = { message: "unknown time zone Mars/Olympus" };
+ * ```
+ */
 export interface TimeError {
   readonly message: string;
 }
@@ -170,9 +184,10 @@ export function zonedInstant(
   zone: Zone,
 ): number {
   const wall = utcMs(year, month, day, hour, minute, second, ms);
-  const first = wall - zone.offsetMinutes(wall) * 60000;
-  const second2 = wall - zone.offsetMinutes(first) * 60000;
-  return second2;
+  // The offset at the wall time read as UTC is a first guess; the offset at that guess is right
+  // except within a daylight-saving change, where either candidate is acceptable.
+  const guess = wall - zone.offsetMinutes(wall) * 60000;
+  return wall - zone.offsetMinutes(guess) * 60000;
 }
 
 function utcMs(year: number, month: number, day: number, hour: number, minute: number, second: number, ms: number): number {
@@ -182,7 +197,14 @@ function utcMs(year: number, month: number, day: number, hour: number, minute: n
   return d.getTime();
 }
 
-/** The utc zone, for callers that need one without a cache. */
+/**
+ * The UTC zone, for callers that need one without a cache.
+ *
+ * @example
+ * ```ts
+ * formatTime(0, "2006-01-02", utcZone); // "1970-01-01"
+ * ```
+ */
 export const utcZone: Zone = UTC;
 
 // ---------------------------------------------------------------------------------------------
@@ -628,7 +650,14 @@ export function parseTime(value: string, layout: string, zone: Zone): TimeResult
 
 const isLeap = (y: number): boolean => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 
-/** The units of `time.start_of` / `time.end_of`. */
+/**
+ * The units of `time.start_of` / `time.end_of`.
+ *
+ * @example
+ * ```ts
+ * const u: TimeUnit = "quarter";
+ * ```
+ */
 export type TimeUnit = "minute" | "hour" | "day" | "week" | "month" | "quarter" | "year";
 
 /**

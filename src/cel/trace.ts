@@ -350,6 +350,19 @@ function runTraced<O>(
  * ```
  */
 export function traceCondition(compiled: CompiledCondition, input: PreparedConditionInput | ConditionInput): ConditionTrace {
+  try {
+    return traceConditionUnsafe(compiled, input);
+  } catch (e: unknown) {
+    return failedTrace(compiled, e);
+  }
+}
+
+function failedTrace<T>(compiled: { readonly source?: unknown }, e: unknown): Trace<Result<T, CelRuntimeError>> {
+  const source = typeof compiled?.source === "string" ? compiled.source : "";
+  return Object.freeze({ source, outcome: err(runtimeError(source, e)), root: null, nodes: [] });
+}
+
+function traceConditionUnsafe(compiled: CompiledCondition, input: PreparedConditionInput | ConditionInput): ConditionTrace {
   const c = compiledOf(compiled);
   let prepared: PreparedConditionInput;
   if (input instanceof PreparedConditionInput) prepared = input;
@@ -371,6 +384,14 @@ export function traceCondition(compiled: CompiledCondition, input: PreparedCondi
  * ```
  */
 export function traceApproverExpression(compiled: CompiledApproverExpression, input: PreparedApproverInput | ApproverInput): ApproverTrace {
+  try {
+    return traceApproverUnsafe(compiled, input);
+  } catch (e: unknown) {
+    return failedTrace(compiled, e);
+  }
+}
+
+function traceApproverUnsafe(compiled: CompiledApproverExpression, input: PreparedApproverInput | ApproverInput): ApproverTrace {
   const c = compiledOf(compiled);
   let prepared: PreparedApproverInput;
   if (input instanceof PreparedApproverInput) prepared = input;

@@ -329,7 +329,14 @@ export const TASK_FIELDS: Readonly<Record<string, string>> = withAliases(
   TASK_ALIASES,
 );
 
-/** A problem with input data, reported with the path of the offending value. */
+/**
+ * A problem with input data, reported with the path of the offending value.
+ *
+ * @example
+ * ```ts
+ * const p: InputProblem = { path: "task.numericId", message: 'not an int64: "12a"' };
+ * ```
+ */
 export interface InputProblem {
   readonly path: string;
   readonly message: string;
