@@ -252,37 +252,44 @@ function attach(node: CelNode, macro: CelMacro): void {
  */
 export function desugar(root: CelNode, table: ExtensionTable, services: ExtensionServices): ExtensionArgs {
   const out: ExtensionArgs = new WeakMap();
-  const stack: CelNode[] = [root];
+  // Names bound by enclosing comprehensions and cel.bind: `time` there is a variable, as in cel-go.
+  const none: ReadonlySet<string> = new Set();
+  const stack: Array<readonly [CelNode, ReadonlySet<string>]> = [[root, none]];
+  const visit = (nodes: readonly CelNode[], bound: ReadonlySet<string>): void => {
+    for (const n of nodes) stack.push([n, bound]);
+  };
   while (stack.length > 0) {
-    const node = stack.pop();
-    if (!node) break;
+    const top = stack.pop();
+    if (!top) break;
+    const [node, bound] = top;
     const a = node.args;
-    if (node.op === "call" && Array.isArray(a) && typeof a[0] === "string" && Array.isArray(a[1])) {
+    if (node.op === "call" && Array.isArray(a) && typeof a[0] === "string") {
       const args = syntacticChildren(node);
       const fn = table.globals.get(`${a[0]}/${args.length}`);
       if (fn) {
         attach(node, callMacro(node, fn, args, services));
         out.set(node, args);
       }
-      stack.push(...args);
+      visit(args, bound);
       continue;
     }
     if (node.op === "rcall" && Array.isArray(a) && typeof a[0] === "string") {
       const [receiver, ...args] = syntacticChildren(node);
       if (receiver) {
         const q = qualifiedName(receiver);
-        const full = q === undefined ? undefined : `${q}.${a[0]}`;
+        const rootName = q?.split(".")[0] ?? "";
+        const full = q === undefined || bound.has(rootName) ? undefined : `${q}.${a[0]}`;
         const fn = full === undefined ? undefined : table.namespaced.get(full);
-        if (fn && full !== undefined) {
+        if (fn) {
           attach(node, callMacro(node, fn, args, services));
           out.set(node, args);
-          stack.push(...args);
+          visit(args, bound);
           continue;
         }
-        if (q !== undefined && full !== undefined && table.roots.has(q.split(".")[0] ?? "")) {
+        if (full !== undefined && table.roots.has(rootName)) {
           attach(node, undeclaredMacro(node, full));
           out.set(node, args);
-          stack.push(...args);
+          visit(args, bound);
           continue;
         }
         const m = table.methods.get(`${a[0]}/${args.length}`);
@@ -290,15 +297,25 @@ export function desugar(root: CelNode, table: ExtensionTable, services: Extensio
           const all = [receiver, ...args];
           attach(node, callMacro(node, m, all, services));
           out.set(node, all);
-          stack.push(...all);
+          visit(all, bound);
+          continue;
+        }
+        const first = args[0];
+        const binder = a[0] === "bind" ? q === "cel" && args.length === 3 : BINDING_MACROS.has(a[0]);
+        if (binder && first?.op === "id" && typeof first.args === "string") {
+          const inner = new Set(bound).add(first.args);
+          visit([receiver], bound);
+          visit(args.slice(1), inner);
           continue;
         }
       }
     }
-    stack.push(...syntacticChildren(node));
+    visit(syntacticChildren(node), bound);
   }
   return out;
 }
+
+const BINDING_MACROS: ReadonlySet<string> = new Set(["all", "exists", "exists_one", "map", "filter"]);
 
 // ---------------------------------------------------------------------------------------------
 // The functions

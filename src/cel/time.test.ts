@@ -150,3 +150,11 @@ describe("Go layouts", () => {
     }
   });
 });
+
+describe("names bound in comprehensions", () => {
+  it("treat `time` bound by a comprehension as the variable, not the namespace", () => {
+    expect(at(SUNDAY_9_UTC, "[now()].exists(time, time.getHours() == 9)")).toEqual({ ok: true, value: true });
+    expect(at(SUNDAY_9_UTC, 'cel.bind(time, now(), time.getHours("America/New_York") == 4)')).toEqual({ ok: true, value: true });
+    expect(at(SUNDAY_9_UTC, 'time.format(now(), "15") == "09" && [1].all(x, time.format(now(), "15") == "09")')).toEqual({ ok: true, value: true });
+  });
+});
