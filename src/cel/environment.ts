@@ -4,7 +4,7 @@
  * `appOwners`, `entitlement`, `task`; return a User or a list of Users). This is the only module
  * that builds cel-js environments; each is built once, on first use, and owns its caches.
  */
-import { Environment } from "@marcbachmann/cel-js";
+import { Environment, EvaluationError } from "@marcbachmann/cel-js";
 import { fail } from "../result.js";
 import { ENUMS, TIME_FORMATS, enumClass, type EnumDef, CelEnumValue } from "./enums.js";
 import {
@@ -37,7 +37,6 @@ import {
   TASK_FIELDS,
   USER_FIELDS,
 } from "./values.js";
-import { EvaluationError } from "@marcbachmann/cel-js";
 
 /**
  * Parse-time limits. cel-js's defaults are cel-go's (250 levels of nesting, 100k nodes); conditions

@@ -84,5 +84,6 @@ export function formatCelValue(v: unknown, depth = 0): string {
   }
   // Namespaces (`UserStatus`, `TimeFormat`) and types print as their names.
   const name = typeof ctor === "function" ? ctor.name : "";
+  if (name === "Type" && "name" in v && typeof v.name === "string") return v.name;
   return name.replace(/\.Constants$/, "") || "<object>";
 }

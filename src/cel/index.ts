@@ -6,7 +6,7 @@
  *
  * @example
  * ```ts
- * import { compileCondition, prepareConditionInput, evaluateCondition } from "policy-sim/cel";
+ * import { compileCondition, prepareConditionInput, evaluateCondition } from "policy-sim";
  * const c = compileCondition('subject.department == "Engineering" && subject.status == UserStatus.ENABLED');
  * const p = prepareConditionInput({ subject, task, entitlement, account: null, ip: null, now, directory });
  * if (c.ok && p.ok) evaluateCondition(c.value, p.value); // { ok: true, value: true }
