@@ -1,0 +1,321 @@
+/**
+ * `explain`: what a Hard Reset would choose for a task now, and why — as data first (a tree tests can
+ * assert on, JSON-safe for `--json`), text second (`formatExplanation`). It renders the same
+ * {@link decide} that Hard Reset acts on, with traces turned on; there is no second code path.
+ */
+import type { ConditionTrace, TraceNode, TraceOutcome } from "../cel/index.js";
+import type { PolicyStep, Task } from "../model/index.js";
+import { decide } from "../policy/decide.js";
+import type { PolicySource, SourceCheck } from "../policy/resolve-policy.js";
+import type { ChainLink, DecidedBy, RuleEvaluation } from "../policy/select-steps.js";
+import type { SimError } from "../reducers/errors.js";
+import { err, ok, type Result } from "../result.js";
+import { type ApproverResolution, resolveApprovers } from "../workflow/approvers.js";
+import { findTask, type World } from "../world/world.js";
+
+/**
+ * One sub-expression of a condition with its value, JSON-safe.
+ *
+ * @example
+ * ```ts
+ * const n: ExplainedNode = { id: 1, parent: 0, text: "subject.department", span: { start: 0, end: 18 },
+ *   line: 1, column: 1, outcome: "value", display: '"Engineering"', value: "Engineering" };
+ * ```
+ */
+export interface ExplainedNode {
+  readonly id: number;
+  /** The enclosing sub-expression's id; -1 for the whole condition. */
+  readonly parent: number;
+  readonly text: string;
+  readonly span: { readonly start: number; readonly end: number };
+  readonly line: number;
+  readonly column: number;
+  readonly outcome: "value" | "error" | "not-evaluated";
+  /** The value or error as CEL would print it; the reason when not evaluated. */
+  readonly display: string;
+  /** The value when it is a JSON scalar (bool, string, number); absent otherwise. */
+  readonly value?: boolean | string | number | null;
+}
+
+/**
+ * The sub-expressions of one evaluated condition, and which of them made it false or errored.
+ *
+ * @example
+ * ```ts
+ * const culprit = t.nodes.find((n) => n.id === t.culprit);
+ * ```
+ */
+export interface ExplainedCondition {
+  readonly nodes: readonly ExplainedNode[];
+  /** The smallest sub-expression responsible for a false or failed result; null when it matched. */
+  readonly culprit: number | null;
+}
+
+/**
+ * An evaluated rule in the service's audit shape, with the values of its condition's parts.
+ *
+ * @example
+ * ```ts
+ * for (const r of e.rules) console.log(r.ruleIndex, r.conditionMatched, r.error);
+ * ```
+ */
+export interface RuleExplanation extends RuleEvaluation {
+  /** Null for the baseline entry and for conditions that did not compile. */
+  readonly trace: ExplainedCondition | null;
+}
+
+/**
+ * One step of the selected sequence, summarised for reading.
+ *
+ * @example
+ * ```ts
+ * const s: StepSummary = { index: 0, kind: "approval", detail: "manager approval" };
+ * ```
+ */
+export interface StepSummary {
+  readonly index: number;
+  readonly kind: string;
+  readonly detail: string;
+}
+
+/**
+ * Who would review an approval step of the selected sequence.
+ *
+ * @example
+ * ```ts
+ * const a: StepApprovers = { stepIndex: 0, kind: "manager", userIds: ["u-bob"], via: "primary", notes: [] };
+ * ```
+ */
+export interface StepApprovers extends ApproverResolution {
+  readonly stepIndex: number;
+}
+
+/**
+ * Why a policy was chosen for a task: resolution sources, every rule evaluated with its value and
+ * the values of its parts, the reference chain, the selected steps and their approvers.
+ *
+ * @example
+ * ```ts
+ * const r = explain(world, "1001");
+ * if (r.ok && r.value.result.kind === "selected") console.log(r.value.result.decidedBy);
+ * ```
+ */
+export interface Explanation {
+  readonly kind: "explanation";
+  /** The clock the conditions were evaluated at. */
+  readonly now: string;
+  readonly task: {
+    readonly id: string;
+    readonly numericId: string;
+    readonly displayName: string;
+    readonly type: string;
+    readonly state: string;
+    readonly emergencyAccess: boolean;
+    /** The policy the task carries now (its snapshot), "" when none. */
+    readonly currentPolicyId: string;
+  };
+  readonly subject: { readonly id: string; readonly displayName: string; readonly email: string } | null;
+  readonly resolution:
+    | { readonly ok: true; readonly source: PolicySource; readonly policyId: string; readonly policyName: string; readonly checks: readonly SourceCheck[] }
+    | { readonly ok: false; readonly code: string; readonly message: string; readonly checks: readonly SourceCheck[] };
+  readonly rules: readonly RuleExplanation[];
+  readonly chain: readonly ChainLink[];
+  readonly result:
+    | { readonly kind: "selected"; readonly decidedBy: DecidedBy; readonly policyId: string; readonly steps: readonly StepSummary[] }
+    | { readonly kind: "error"; readonly code: string; readonly message: string; readonly policyId: string }
+    | { readonly kind: "noPolicy"; readonly message: string };
+  readonly approvers: readonly StepApprovers[];
+  /** True when a Hard Reset now would put the task on another policy than the one it carries. */
+  readonly policyWouldChange: boolean;
+}
+
+function display(o: TraceOutcome): Pick<ExplainedNode, "outcome" | "display" | "value"> {
+  switch (o.kind) {
+    case "value": {
+      const v = o.value;
+      const value =
+        typeof v === "boolean" || typeof v === "string" || (typeof v === "number" && Number.isFinite(v))
+          ? v
+          : typeof v === "bigint" && Number.isSafeInteger(Number(v))
+            ? Number(v)
+            : v === null
+              ? null
+              : undefined;
+      return value === undefined ? { outcome: "value", display: o.display } : { outcome: "value", display: o.display, value };
+    }
+    case "error":
+      return { outcome: "error", display: `${o.error.code}: ${o.error.message}` };
+    case "not-evaluated":
+      return { outcome: "not-evaluated", display: o.reason };
+    default: {
+      const never: never = o;
+      return never;
+    }
+  }
+}
+
+/** The smallest node that explains a false or failed result: follow the false/failing child down. */
+function culpritOf(root: TraceNode | null): number | null {
+  if (!root) return null;
+  const failed = (n: TraceNode) => n.outcome.kind === "error" || (n.outcome.kind === "value" && n.outcome.value === false);
+  if (!failed(root)) return null;
+  let node = root;
+  for (;;) {
+    if (node.outcome.kind === "error") {
+      const child = node.children.find((c) => c.outcome.kind === "error");
+      if (!child) return node.id;
+      node = child;
+      continue;
+    }
+    // A false `&&` is false because of one operand; a false `||` or comparison is false as a whole.
+    if (node.kind === "operator" && node.label === "&&") {
+      const child = node.children.find(failed);
+      if (!child) return node.id;
+      node = child;
+      continue;
+    }
+    return node.id;
+  }
+}
+
+function explainTrace(t: ConditionTrace | null | undefined): ExplainedCondition | null {
+  if (!t || !t.root) return null;
+  const parents = new Map<number, number>();
+  for (const n of t.nodes) for (const c of n.children) parents.set(c.id, n.id);
+  return {
+    nodes: t.nodes.map((n) => ({
+      id: n.id,
+      parent: parents.get(n.id) ?? -1,
+      text: n.text,
+      span: { start: n.span.start, end: n.span.end },
+      line: n.line,
+      column: n.column,
+      ...display(n.outcome),
+    })),
+    culprit: culpritOf(t.root),
+  };
+}
+
+/**
+ * A one-line summary of a step definition.
+ *
+ * @example
+ * ```ts
+ * summarizeStep({ kind: "accept", acceptMessage: "ok" }); // 'accept "ok"'
+ * ```
+ */
+export function summarizeStep(step: PolicyStep): string {
+  switch (step.kind) {
+    case "approval": {
+      const k = step.approvers;
+      const who = !k ? "no approvers set" : k.kind === "unknown" ? k.key : k.kind === "users" ? `users ${(k.userIds ?? []).join(", ")}` : k.kind;
+      return `approval by ${who}${step.escalationEnabled ? " (escalates)" : ""}`;
+    }
+    case "provision":
+      return `provision via ${step.provisionPolicy ? (step.provisionPolicy.kind === "unknown" ? step.provisionPolicy.key : step.provisionPolicy.kind) : "default"}`;
+    case "accept":
+      return step.acceptMessage ? `accept "${step.acceptMessage}"` : "accept";
+    case "reject":
+      return step.rejectMessage ? `reject "${step.rejectMessage}"` : "reject";
+    case "wait":
+      return `wait${step.name ? ` "${step.name}"` : ""} for ${step.until ? (step.until.kind === "unknown" ? step.until.key : step.until.kind === "condition" ? `\`${step.until.condition}\`` : step.until.kind === "duration" ? step.until.duration ?? "" : `${step.until.hours}:${String(step.until.minutes).padStart(2, "0")} ${step.until.timezone}`) : "nothing"}`;
+    case "form":
+      return `form${step.form?.displayName ? ` "${step.form.displayName}"` : ""}`;
+    case "action":
+      return `action ${step.action ? (step.action.kind === "unknown" ? step.action.key : step.action.kind) : ""}`.trim();
+    case "unknown":
+      return `unknown step "${step.key}"`;
+    default: {
+      const never: never = step;
+      return never;
+    }
+  }
+}
+
+/**
+ * Builds the explanation of what a Hard Reset would decide for a task now.
+ *
+ * @example
+ * ```ts
+ * const task = findTask(world, "1001")!;
+ * const e = explainTask(world, task);
+ * ```
+ */
+export function explainTask(world: World, task: Task): Explanation {
+  const d = decide(world, task, { trace: true });
+  const subject = world.index.users.get(d.conditions.facts.subjectUserId);
+  const selection = d.selection;
+  const evaluations = selection ? (selection.ok ? selection.value.evaluations : selection.error.evaluations) : [];
+  // Selection runs every rule's condition exactly once, in order, and the baseline entries
+  // (ruleIndex -1) run none; so the n-th rule evaluation owns the n-th trace.
+  const traces = d.traces;
+  let next = 0;
+  const rules: RuleExplanation[] = evaluations.map((e) => ({ ...e, trace: e.ruleIndex >= 0 ? explainTrace(traces[next++]) : null }));
+  const resolution: Explanation["resolution"] = d.resolution.ok
+    ? {
+        ok: true,
+        source: d.resolution.value.source,
+        policyId: d.resolution.value.policy.id,
+        policyName: d.resolution.value.policy.displayName,
+        checks: d.resolution.value.checks,
+      }
+    : { ok: false, code: d.resolution.error.code, message: d.resolution.error.message, checks: d.resolution.error.checks };
+  let result: Explanation["result"];
+  let approvers: StepApprovers[] = [];
+  if (!selection) result = { kind: "noPolicy", message: d.resolution.ok ? "" : d.resolution.error.message };
+  else if (!selection.ok) result = { kind: "error", code: selection.error.code, message: selection.error.message, policyId: selection.error.policyId };
+  else {
+    const steps = selection.value.steps;
+    result = {
+      kind: "selected",
+      decidedBy: selection.value.decidedBy,
+      policyId: selection.value.policy.id,
+      steps: steps.map((s, index) => ({ index, kind: s.kind === "unknown" ? s.key : s.kind, detail: summarizeStep(s) })),
+    };
+    approvers = steps.flatMap((s, stepIndex) =>
+      s.kind === "approval" ? [{ stepIndex, ...resolveApprovers(world, task, s, d.conditions.expressions) }] : [],
+    );
+  }
+  const currentPolicyId = task.policy?.policy?.id ?? "";
+  return {
+    kind: "explanation",
+    now: world.now,
+    task: {
+      id: task.id,
+      numericId: task.numericId,
+      displayName: task.displayName,
+      type: task.type ? (task.type.kind === "unknown" ? task.type.key : task.type.kind) : "",
+      state: task.state,
+      emergencyAccess: task.emergencyAccess,
+      currentPolicyId,
+    },
+    subject: subject ? { id: subject.id, displayName: subject.displayName, email: subject.email } : null,
+    resolution,
+    rules,
+    chain: selection ? (selection.ok ? selection.value.chain : selection.error.chain) : [],
+    result,
+    approvers,
+    policyWouldChange: d.resolution.ok && currentPolicyId !== "" && currentPolicyId !== d.resolution.value.policy.id,
+  };
+}
+
+/**
+ * Explains what a Hard Reset would choose for a task now, and why. `taskId` is the task's id or
+ * numericId. Never throws; an unknown task is `NOT_FOUND`.
+ *
+ * @example
+ * ```ts
+ * const r = explain(world, "1001");
+ * if (r.ok) console.log(formatExplanation(r.value));
+ * ```
+ */
+export function explain(world: World, taskId: string): Result<Explanation, SimError> {
+  try {
+    if (typeof taskId !== "string" || taskId === "") return err({ code: "INVALID_ARGUMENT", message: "taskId is required", field: "taskId" });
+    const task = findTask(world, taskId);
+    if (!task) return err({ code: "NOT_FOUND", message: `task "${taskId}" not found (by id or numericId)` });
+    return ok(explainTask(world, task));
+  } catch (e: unknown) {
+    return err({ code: "INTERNAL", message: `policy-sim internal error: ${e instanceof Error ? e.message : String(e)}` });
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * An {@link Explanation} as text for terminals and REPLs: resolution sources, every rule with a
+ * caret under the part of its condition that made it false or failed, the values of its parts,
+ * the chain, the selected steps and their approvers. Colour only when asked (the CLI asks on a TTY).
+ */
+import type { Explanation, ExplainedCondition, RuleExplanation } from "./explain.js";
+
+/**
+ * Options of {@link formatExplanation}.
+ *
+ * @example
+ * ```ts
+ * formatExplanation(e, { color: process.stdout.isTTY });
+ * ```
+ */
+export interface FormatOptions {
+  /** ANSI colours; off by default so text is stable in files, tests and pipes. */
+  readonly color?: boolean;
+  /** Show the values of every sub-expression, not only of the deciding rules. */
+  readonly verbose?: boolean;
+}
+
+type Paint = (code: string, s: string) => string;
+
+function painter(color: boolean): Paint {
+  return color ? (code, s) => `\u001b[${code}m${s}\u001b[0m` : (_code, s) => s;
+}
+
+/** The source line of a span, with a caret line under it. */
+function caret(source: string, start: number, end: number): [string, string] {
+  const lineStart = source.lastIndexOf("\n", start - 1) + 1;
+  const lineEndAt = source.indexOf("\n", start);
+  const lineEnd = lineEndAt === -1 ? source.length : lineEndAt;
+  const line = source.slice(lineStart, lineEnd);
+  const from = start - lineStart;
+  const to = Math.min(Math.max(end, start + 1), lineEnd) - lineStart;
+  return [line, " ".repeat(from) + "^".repeat(Math.max(1, to - from))];
+}
+
+/** Values of the leaves a reader cares about: field selections, identifiers, calls. */
+function partValues(t: ExplainedCondition, all: boolean): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const n of t.nodes) {
+    if (n.parent === -1 && !all) continue;
+    const leafish = /^[A-Za-z_][\w.]*(\(.*\))?$/s.test(n.text) && !/^(true|false|null)$/.test(n.text);
+    // A bare variable (`subject`) prints the whole object: noise unless asked for everything.
+    const bareVariable = /^[A-Za-z_]\w*$/.test(n.text);
+    if ((!leafish || bareVariable) && !all) continue;
+    if (seen.has(n.text)) continue;
+    seen.add(n.text);
+    out.push(`${n.text} = ${n.outcome === "not-evaluated" ? `(not evaluated: ${n.display})` : n.display}`);
+  }
+  return out;
+}
+
+function formatRule(r: RuleExplanation, deciding: boolean, paint: Paint, verbose: boolean): string[] {
+  const lines: string[] = [];
+  const mark = r.error ? paint("33", "!") : r.conditionMatched ? paint("32", "✓") : paint("31", "✗");
+  if (r.ruleIndex < 0) {
+    const target = r.outcomePolicyId ? `baselinePolicyId → ${r.outcomePolicyId}` : `baseline "${r.stepKey}"`;
+    lines.push(`  ${mark} baseline: no rule matched → ${target}${r.error ? paint("33", `  (${r.error})`) : ""}`);
+    return lines;
+  }
+  const outcome = r.stepKey ? `stepKey ${r.stepKey}` : r.outcomePolicyId ? `policyId ${r.outcomePolicyId}` : r.policyKey ? `policyKey ${r.policyKey} (legacy)` : "no outcome";
+  lines.push(`  ${mark} #${r.ruleIndex}  ${r.condition.replace(/\s*\n\s*/g, " ")}`);
+  lines.push(`       → ${outcome}${r.conditionMatched ? paint("32", "  matched") : ""}`);
+  const t = r.trace;
+  if (t && t.culprit !== null) {
+    const node = t.nodes.find((n) => n.id === t.culprit);
+    if (node) {
+      const [src, under] = caret(r.condition, node.span.start, node.span.end);
+      lines.push(`       ${src}`);
+      // Beside the caret, the values the culprit compared: "is false (subject.department = "Eng")".
+      const operands = t.nodes
+        .filter((n) => n.parent === node.id && n.outcome === "value" && !/^(".*"|-?\d+(\.\d+)?|true|false|null)$/s.test(n.text))
+        .map((n) => `${n.text} = ${n.display}`);
+      const why = operands.length > 0 ? ` (${operands.join("; ")})` : "";
+      lines.push(`       ${paint(r.error ? "33" : "31", under)} ${node.outcome === "error" ? paint("33", node.display) : `is ${node.display}${why}`}`);
+    }
+  } else if (r.error) {
+    lines.push(`       ${paint("33", r.error)}`);
+  }
+  if (t && (deciding || verbose)) {
+    const values = partValues(t, verbose);
+    if (values.length > 0) lines.push(`       ${paint("2", values.join("; "))}`);
+  }
+  if (r.error && t && t.culprit === null) lines.push(`       ${paint("33", r.error)}`);
+  return lines;
+}
+
+/**
+ * Renders an explanation as text.
+ *
+ * @example
+ * ```ts
+ * const r = explain(world, "1001");
+ * if (r.ok) process.stdout.write(formatExplanation(r.value, { color: process.stdout.isTTY }) + "\n");
+ * ```
+ */
+export function formatExplanation(e: Explanation, options: FormatOptions = {}): string {
+  const paint = painter(options.color === true);
+  const bold = (s: string) => paint("1", s);
+  const out: string[] = [];
+  const t = e.task;
+  out.push(bold(`Task ${t.numericId || t.id} "${t.displayName}"`) + ` (${t.type || "no type"}, ${t.state}${t.emergencyAccess ? ", emergency access" : ""})`);
+  if (e.subject) out.push(`  subject: ${e.subject.displayName || e.subject.id} <${e.subject.email}> (${e.subject.id})`);
+  out.push(`  evaluated at ${e.now}; the task now carries policy ${t.currentPolicyId || "(none)"}`);
+  out.push("");
+
+  if (e.resolution.ok) out.push(bold(`Policy ${e.resolution.policyId}`) + ` "${e.resolution.policyName}" — from ${e.resolution.source}`);
+  else out.push(bold("No policy") + ` — ${e.resolution.code}: ${e.resolution.message}`);
+  for (const c of e.resolution.checks) {
+    const mark = c.status === "used" ? paint("32", "✓") : c.status === "missing" ? paint("31", "✗") : c.status === "notReached" ? paint("2", "·") : paint("2", "–");
+    out.push(`  ${mark} ${c.source.padEnd(19)} ${c.status === "notReached" ? paint("2", c.detail) : c.detail}`);
+  }
+
+  if (e.rules.length > 0) {
+    out.push("");
+    out.push(bold("Rules evaluated") + " (first match wins)");
+    const decidingIndex = e.rules.length - 1;
+    let policyId = "";
+    e.rules.forEach((r, i) => {
+      if (r.policyId !== policyId) {
+        policyId = r.policyId;
+        out.push(`  ${paint("36", `policy ${policyId}`)}${r.chainDepth > 0 ? ` (chain depth ${r.chainDepth})` : ""}`);
+      }
+      out.push(...formatRule(r, i === decidingIndex || r.conditionMatched, paint, options.verbose === true));
+    });
+  }
+
+  if (e.chain.length > 1) {
+    out.push("");
+    out.push(bold("Reference chain"));
+    for (const l of e.chain) {
+      const via = l.via.kind === "root" ? "the task's policy" : l.via.kind === "rule" ? `rule #${l.via.ruleIndex} of ${l.via.fromPolicyId}` : `baselinePolicyId of ${l.via.fromPolicyId}`;
+      out.push(`  ${"  ".repeat(l.chainDepth)}${l.policyId}  ${paint("2", `(${via})`)}`);
+    }
+  }
+
+  out.push("");
+  const r = e.result;
+  switch (r.kind) {
+    case "selected": {
+      const d = r.decidedBy;
+      const by = d.kind === "rule" ? `rule #${d.ruleIndex} of ${d.policyId} → ${d.field === "policyKey" ? "policyKey (legacy)" : "stepKey"} ${d.stepKey}` : `the baseline "${d.stepKey}" of ${d.policyId}`;
+      out.push(bold("Selected: ") + by);
+      for (const s of r.steps) {
+        const a = e.approvers.find((x) => x.stepIndex === s.index);
+        const who = a ? (a.via === "skipped" ? paint("33", "  → skipped: nobody to ask") : a.via === "system" ? `  → ${a.kind} decides` : `  → ${a.userIds.join(", ")}${a.via === "fallback" ? " (fallback)" : ""}`) : "";
+        out.push(`  ${s.index + 1}. ${s.detail}${who}`);
+        if (a && options.verbose) for (const n of a.notes) out.push(`       ${paint("2", n)}`);
+      }
+      if (r.steps.length === 0) out.push("  (no steps: the policy completes at once)");
+      break;
+    }
+    case "error":
+      out.push(paint("31", bold(`Cannot select steps: ${r.code}`)) + ` — ${r.message}`);
+      break;
+    case "noPolicy":
+      out.push(paint("31", bold("No policy applies")) + ` — ${r.message}`);
+      break;
+    default: {
+      const never: never = r;
+      return never;
+    }
+  }
+  if (e.policyWouldChange && e.resolution.ok)
+    out.push(paint("33", `A Hard Reset would move the task from ${t.currentPolicyId} to ${e.resolution.policyId}.`));
+  return out.join("\n");
+}

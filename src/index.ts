@@ -1,0 +1,347 @@
+/**
+ * policy-sim: simulate the task-policy workflow of an identity-governance service. Give it a
+ * snapshot of a tenant (a world): it tells which policy applies to a task and why, and applies the
+ * service's task actions (Hard Reset, Comment, …) as pure reducers that return exactly what the
+ * service's HTTP endpoints return.
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from "node:fs";
+ * import { loadWorld, explain, formatExplanation, hardReset } from "policy-sim";
+ * const loaded = loadWorld(JSON.parse(readFileSync("fixtures/world.json", "utf8")));
+ * if (loaded.ok) {
+ *   const e = explain(loaded.value, "1001");
+ *   if (e.ok) console.log(formatExplanation(e.value));
+ *   const r = hardReset(loaded.value, { taskId: "1001" }, { actorId: "u-it-dir" });
+ *   if (r.ok) console.log(r.value.response);
+ * }
+ * ```
+ * @packageDocumentation
+ */
+
+// Results and errors
+export { err, ok } from "./result.js";
+export type { Result } from "./result.js";
+export { httpStatusOf } from "./reducers/errors.js";
+export type { SimError, SimErrorCode } from "./reducers/errors.js";
+
+// The world
+export { loadWorld } from "./world/load-world.js";
+export type { LoadOptions } from "./world/load-world.js";
+export { saveWorld } from "./world/save-world.js";
+export { entitlementKey, findEntitlement, findTask } from "./world/world.js";
+export type { Tenant, TaskComment, World, WorldIndex } from "./world/world.js";
+export { Table } from "./world/table.js";
+export type { Diagnostic as WorldDiagnostic } from "./world/read.js";
+
+// Which policy applies, and why
+export { decide } from "./policy/decide.js";
+export type { Decision, DecideOptions } from "./policy/decide.js";
+export { resolvePolicy } from "./policy/resolve-policy.js";
+export type { PolicySource, Resolution, ResolutionError, SourceCheck } from "./policy/resolve-policy.js";
+export { baselineKey, MAX_CHAIN_DEPTH, POLICY_REFERENCES_FLAG, selectSteps } from "./policy/select-steps.js";
+export type {
+  ChainLink,
+  ConditionResult,
+  ConditionRunner,
+  DecidedBy,
+  RuleEvaluation,
+  Selection,
+  SelectionError,
+} from "./policy/select-steps.js";
+export { taskConditions } from "./policy/task-conditions.js";
+export type { TaskConditions } from "./policy/task-conditions.js";
+export { explain, explainTask, summarizeStep } from "./explain/explain.js";
+export type {
+  ExplainedCondition,
+  ExplainedNode,
+  Explanation,
+  RuleExplanation,
+  StepApprovers,
+  StepSummary,
+} from "./explain/explain.js";
+export { formatExplanation } from "./explain/format.js";
+export type { FormatOptions } from "./explain/format.js";
+
+// CEL
+export {
+  checkApproverExpression,
+  checkCondition,
+  compileApproverExpression,
+  compileCondition,
+  directoryFromArrays,
+  evaluateApproverExpression,
+  evaluateCondition,
+  prepareApproverInput,
+  prepareConditionInput,
+  traceCondition,
+} from "./cel/index.js";
+export type {
+  CelDiagnostic,
+  CelDirectory,
+  CelRuntimeError,
+  ConditionInput,
+  ConditionTrace,
+  TaskFacts,
+  TraceNode,
+} from "./cel/index.js";
+
+// Reducers and workflow
+export { hardReset, resetTask } from "./reducers/hard-reset.js";
+export type { HardResetFailure, HardResetInput, ResetOutcome } from "./reducers/hard-reset.js";
+export { comment } from "./reducers/comment.js";
+export type { CommentInput, Step } from "./reducers/comment.js";
+export type { ActionContext, ExpandMaskInput } from "./reducers/prelude.js";
+export { canRead, objectPermissionsFor, relationTo, taskActionsFor } from "./reducers/permissions.js";
+export type { Relation } from "./reducers/permissions.js";
+export { HIDDEN_TASK_FIELDS } from "./reducers/task-view.js";
+export { resolveApprovers } from "./workflow/approvers.js";
+export type { ApproverResolution, ExpressionEvaluator } from "./workflow/approvers.js";
+export type { AuditEvent, AuditEventKind } from "./workflow/events.js";
+
+// The wire codec
+export {
+  decodeCommentRequest,
+  decodeCommentResponse,
+  decodeForm,
+  decodeHardResetRequest,
+  decodeHardResetResponse,
+  decodePolicy,
+  decodePolicyInstance,
+  decodePolicyStep,
+  decodeTask,
+  decodeTaskView,
+  encodeCommentRequest,
+  encodeCommentResponse,
+  encodeForm,
+  encodeHardResetRequest,
+  encodeHardResetResponse,
+  encodePolicy,
+  encodePolicyInstance,
+  encodePolicyStep,
+  encodeTask,
+  encodeTaskView,
+} from "./codec/index.js";
+export type { Diagnostic, DiagnosticCode } from "./codec/index.js";
+
+// The model: the spec's resources, oneofs as unions on `kind`, open enums
+export {
+  ActionInstanceState,
+  ActionOutcome,
+  ActionTaskType,
+  ApprovalAgentFailureAction,
+  ApprovalAgentMode,
+  ApprovalInstanceState,
+  CertifyOutcome,
+  ConnectorActionOperation,
+  ExternalRefSource,
+  FindingTaskOutcome,
+  FormInstanceState,
+  GrantOutcome,
+  InsightRecommendation,
+  KNOWN_ACTION_INSTANCE_STATES,
+  KNOWN_ACTION_OUTCOMES,
+  KNOWN_ACTION_TASK_TYPES,
+  KNOWN_APPROVAL_AGENT_FAILURE_ACTIONS,
+  KNOWN_APPROVAL_AGENT_MODES,
+  KNOWN_APPROVAL_INSTANCE_STATES,
+  KNOWN_CERTIFY_OUTCOMES,
+  KNOWN_CONNECTOR_ACTION_OPERATIONS,
+  KNOWN_EXTERNAL_REF_SOURCES,
+  KNOWN_FINDING_TASK_OUTCOMES,
+  KNOWN_FORM_INSTANCE_STATES,
+  KNOWN_GRANT_OUTCOMES,
+  KNOWN_INSIGHT_RECOMMENDATIONS,
+  KNOWN_OFFBOARDING_OUTCOMES,
+  KNOWN_POLICY_SCOPE_SLOTS,
+  KNOWN_POLICY_STEP_STATES,
+  KNOWN_POLICY_TYPES,
+  KNOWN_PROVISION_INSTANCE_STATES,
+  KNOWN_REVOKE_OUTCOMES,
+  KNOWN_SELECT_TYPES,
+  KNOWN_TASK_ACTION_TYPES,
+  KNOWN_TASK_ORIGINS,
+  KNOWN_TASK_PROCESSING_TYPES,
+  KNOWN_TASK_STATES,
+  KNOWN_WAIT_INSTANCE_STATES,
+  KNOWN_WELL_KNOWN_REGEXES,
+  OffboardingOutcome,
+  PolicyScopeSlot,
+  PolicyStepState,
+  PolicyType,
+  ProvisionInstanceState,
+  RevokeOutcome,
+  SelectType,
+  TaskActionType,
+  TaskOrigin,
+  TaskProcessingType,
+  TaskState,
+  WaitInstanceState,
+  WellKnownRegex,
+  ruleOutcome,
+  KNOWN_TASK_EXPAND_PATHS,
+  TASK_VIEW_PATHS,
+} from "./model/index.js";
+export type {
+  AppEntitlementRef,
+  AppEntitlementReference,
+  AppResourceRef,
+  DurationString,
+  Int64String,
+  Timestamp,
+  TypedMessage,
+  UnknownFields,
+  UnknownVariant,
+  VariantExtras,
+  ActionTargetCredentialIssue,
+  ActionTargetFinding,
+  ActionTargetScopeRole,
+  ActionTargetToolCall,
+  ActionTaskTarget,
+  ConnectorActionRef,
+  ExternalRef,
+  RevokeSource,
+  RevokeSourceExpired,
+  RevokeSourceNonUsage,
+  RevokeSourceRequest,
+  RevokeSourceReview,
+  SvcResourceActionRef,
+  Task,
+  TaskActionInstance,
+  TaskGrantSource,
+  TaskRevocationTarget,
+  TaskType,
+  TaskTypeAction,
+  TaskTypeCertify,
+  TaskTypeFinding,
+  TaskTypeGrant,
+  TaskTypeOffboarding,
+  TaskTypeRevoke,
+  Policy,
+  PolicyPostAction,
+  PolicyScope,
+  PolicySteps,
+  Rule,
+  RuleOutcome,
+  AccountStorage,
+  ActionStep,
+  Approval,
+  ApproverAgent,
+  ApproverAppOwners,
+  ApproverEntitlementOwners,
+  ApproverExpression,
+  ApproverFallback,
+  ApproverGroup,
+  ApproverKind,
+  ApproverManager,
+  ApproverResourceOwners,
+  ApproverSelf,
+  ApproverUsers,
+  ApproverWebhook,
+  ConnectorProvision,
+  ConnectorProvisionAccount,
+  Escalation,
+  EscalationPolicy,
+  ManualAssignee,
+  PolicyStep,
+  PolicyStepAccept,
+  PolicyStepAction,
+  PolicyStepApproval,
+  PolicyStepForm,
+  PolicyStepProvision,
+  PolicyStepReject,
+  PolicyStepWait,
+  Provision,
+  ProvisionPolicy,
+  ProvisionPolicyAction,
+  ProvisionPolicyConnector,
+  ProvisionPolicyDelegated,
+  ProvisionPolicyDevicePlacement,
+  ProvisionPolicyExternalTicket,
+  ProvisionPolicyManual,
+  ProvisionPolicyMultiStep,
+  ProvisionPolicyUnconfigured,
+  ProvisionPolicyWebhook,
+  ProvisionTarget,
+  WaitUntil,
+  AcceptInstance,
+  ActionInstance,
+  ActionInstanceOutcome,
+  ActionInstanceTarget,
+  ApprovalInstance,
+  ApprovalOutcome,
+  ApprovedAction,
+  DeniedAction,
+  EscalationInstance,
+  FormCompletedAction,
+  FormInstance,
+  FormOutcome,
+  PolicyStepInstance,
+  ProvisionCancelledAction,
+  ProvisionCompletedAction,
+  ProvisionErroredAction,
+  ProvisionInstance,
+  ProvisionOutcome,
+  ProvisionWaitingOn,
+  ReassignedAction,
+  ReassignedByErrorAction,
+  RejectInstance,
+  RestartedAction,
+  SkippedAction,
+  StepInstance,
+  WaitInstance,
+  WaitInstanceUntil,
+  WaitOutcome,
+  WaitingOnKind,
+  PolicyInstance,
+  BoolField,
+  BoolFieldView,
+  BoolRules,
+  DateFieldView,
+  Field,
+  FieldGroup,
+  FieldProvider,
+  FieldRelationship,
+  FieldType,
+  FileField,
+  FileFieldView,
+  Form,
+  Int64Field,
+  Int64FieldView,
+  Int64Rules,
+  Oauth2Field,
+  Oauth2FieldView,
+  Picker,
+  PickerFieldView,
+  RelationshipKind,
+  RepeatedRules,
+  SelectFieldView,
+  SelectOption,
+  StringField,
+  StringFieldView,
+  StringMapField,
+  StringMapRules,
+  StringRules,
+  StringSliceField,
+  StringSliceFieldView,
+  ActorObjectPermissions,
+  TaskExpandMask,
+  TaskView,
+  TaskViewPath,
+  CommentRequest,
+  CommentResponse,
+  HardResetRequest,
+  HardResetResponse,
+  JsonObject,
+  JsonValue,
+  AccessReview,
+  App,
+  AppEntitlement,
+  AppUser,
+  Grant,
+  Group,
+  ResourceTypeDefault,
+  Role,
+  RoleKind,
+  User,
+} from "./model/index.js";
