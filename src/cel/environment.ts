@@ -3,6 +3,20 @@
  * `entitlement`, `account`, `ip`; must return bool) and approver expressions (`subject`,
  * `appOwners`, `entitlement`, `task`; return a User or a list of Users). This is the only module
  * that builds cel-js environments; each is built once, on first use, and owns its caches.
+ *
+ * Semantics worth knowing, where cel-js and the service's cel-go could differ:
+ * - Numbers. CEL ints are BigInts. Fields the service types as int (`task.numericId`, int64 on the
+ *   wire as a string) are converted when the input is prepared. JSON numbers inside `profile` and
+ *   `attributes` stay doubles, as cel-go sees a protobuf Struct: they compare with ints
+ *   (`subject.profile.level > 3`, `== 5`), but arithmetic with an int needs `int(...)`.
+ * - `1 == 1.0` between literals fails the type check ("found no matching overload for '_==_'
+ *   applied to '(int, double)'"), as in cel-go; `dyn(1) == 1.0` is true at run time.
+ * - Enums are their own types (see enums.ts): `subject.status == UserStatus.ENABLED` or
+ *   `== USER_STATUS_ENABLED`; comparing with a string is a type error, as with proto enums.
+ * - `matches()` runs on RE2, the service's dialect, in linear time (regex.ts).
+ * - Time zones come from `Intl`, never from the process's zone (time.ts); `now()` is the clock of
+ *   the evaluation input.
+ * - `has(x.f)` on a declared field is true even when the field is empty, as the service documents.
  */
 import { Environment, EvaluationError } from "@marcbachmann/cel-js";
 import { fail } from "../result.js";

@@ -16,6 +16,7 @@
 import { EvaluationError, TypeError as CelTypeError, type TypeDeclaration } from "@marcbachmann/cel-js";
 import type { Group, User } from "../model/directory.js";
 import type { CelDirectory } from "./directory.js";
+import { celTypeNames } from "./diagnostics.js";
 import { APP_USER_STATUS, enumValue } from "./enums.js";
 import { asChecker, asEvaluator, asScope, errorAt, qualifiedName, syntacticChildren, type CelMacro, type CelNode } from "./internals.js";
 import type { RegexCache } from "./regex.js";
@@ -166,7 +167,19 @@ function runtimeMatch(v: unknown, param: string): boolean {
   }
 }
 
-const typeName = (t: TypeDeclaration): string => t.name.replace("google.protobuf.Timestamp", "timestamp").replace("google.protobuf.Duration", "duration");
+const typeName = (t: TypeDeclaration): string => celTypeNames(t.name);
+
+function runtimeTypeName(v: unknown): string {
+  if (v === null) return "null";
+  if (typeof v === "bigint") return "int";
+  if (typeof v === "number") return "double";
+  if (typeof v === "string" || typeof v === "boolean") return v === true || v === false ? "bool" : "string";
+  if (Array.isArray(v)) return "list";
+  if (v instanceof Date) return "timestamp";
+  if (v instanceof CelUser) return "User";
+  const ctor: unknown = typeof v === "object" ? Object.getPrototypeOf(v)?.constructor : undefined;
+  return ctor === Object || ctor === undefined || ctor === Map ? "map" : typeof ctor === "function" ? ctor.name : typeof v;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Node macros
@@ -212,7 +225,7 @@ function callMacro(node: CelNode, fn: ExtensionFunction, args: readonly CelNode[
       if (!o) {
         throw new EvaluationError({
           code: "no_matching_overload",
-          message: `found no matching overload for '${fn.name}' applied to these arguments`,
+          message: `found no matching overload for '${fn.name}' applied to '(${values.map(runtimeTypeName).join(", ")})'`,
           node: errorAt(node),
         });
       }
