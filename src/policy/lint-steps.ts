@@ -1,0 +1,231 @@
+/**
+ * Lint of the steps inside a policy's step sequences: CEL in wait conditions and approver
+ * expressions, the 1–32 users of a users approval (DOMAIN.md §6), approvals with no approver, step
+ * kinds this version does not know, and — with a world — ids that name no user, group, entitlement
+ * or policy of the tenant. Directory ids are warnings, not errors: a policy may be written before
+ * the people it names are synced, and the service resolves them at run time.
+ */
+import { checkApproverExpression, checkCondition } from "../cel/index.js";
+import { pathIndex } from "../codec/diagnostic.js";
+import type { Approval, ApproverKind, AppEntitlementReference, PolicyStep, ProvisionPolicy } from "../model/index.js";
+import { entitlementKey, type World } from "../world/world.js";
+import { celFindings, type Finding, finding } from "./lint-finding.js";
+
+/** Approval `users.userIds` bounds (DOMAIN.md §6). */
+export const APPROVAL_USERS_MIN = 1;
+/** Approval `users.userIds` bounds (DOMAIN.md §6). */
+export const APPROVAL_USERS_MAX = 32;
+
+/** Multi-step provisioning nests; the codec already refuses absurd depth, this only guards recursion. */
+const MAX_PROVISION_NESTING = 64;
+
+interface Ctx {
+  readonly world: World | undefined;
+  readonly out: Finding[];
+}
+
+/**
+ * Checks one step of a step sequence; `path` is the step's JSONPath (`$.policySteps.grant.steps[0]`).
+ *
+ * @example
+ * ```ts
+ * const out: Finding[] = [];
+ * checkStep(step, "$.policySteps.grant.steps[0]", world, out);
+ * ```
+ */
+export function checkStep(step: PolicyStep, path: string, world: World | undefined, out: Finding[]): void {
+  const ctx: Ctx = { world, out };
+  switch (step.kind) {
+    case "approval":
+      checkApproval(ctx, step, `${path}.approval`);
+      return;
+    case "provision":
+      if (step.provisionPolicy) checkProvisionPolicy(ctx, step.provisionPolicy, `${path}.provision.provisionPolicy`, 0);
+      return;
+    case "wait":
+      if (step.until?.kind === "condition")
+        out.push(...celFindings(checkCondition(step.until.condition), `${path}.wait.condition.condition`, `wait step "${step.name}" condition`));
+      return;
+    case "accept":
+    case "reject":
+    case "form":
+    case "action":
+      return;
+    case "unknown":
+      if (step.key === "")
+        out.push(finding("STEP_WITHOUT_KIND", path, "this step sets none of approval, provision, accept, reject, wait, form or action; say what the step does"));
+      else out.push(finding("UNKNOWN_STEP_KIND", `${path}.${step.key}`, `step kind "${step.key}" is not known to this version of policy-sim; it is kept as it is but not checked`));
+      return;
+    default: {
+      const never: never = step;
+      return never;
+    }
+  }
+}
+
+function checkUsers(ctx: Ctx, ids: readonly string[] | null, path: string, what: string): void {
+  const users = ctx.world?.index.users;
+  if (!users || !ids) return;
+  ids.forEach((id, j) => {
+    if (!users.has(id)) ctx.out.push(finding("UNKNOWN_USER", pathIndex(path, j), `${what} names user "${id}", which is not a user of the world`));
+  });
+}
+
+function checkUser(ctx: Ctx, id: string, path: string, what: string): void {
+  const users = ctx.world?.index.users;
+  if (users && id !== "" && !users.has(id)) ctx.out.push(finding("UNKNOWN_USER", path, `${what} names user "${id}", which is not a user of the world`));
+}
+
+function checkPolicyId(ctx: Ctx, id: string, path: string, what: string): void {
+  const policies = ctx.world?.index.policies;
+  if (policies && id !== "" && !policies.has(id)) ctx.out.push(finding("UNKNOWN_POLICY", path, `${what} names policy "${id}", which is not in the world`));
+}
+
+function checkGroup(ctx: Ctx, groupId: string, appId: string, path: string): void {
+  const groups = ctx.world?.index.groups;
+  if (!groups) return;
+  const group = groups.get(groupId);
+  if (!group) ctx.out.push(finding("UNKNOWN_GROUP", path, groupId === "" ? "the group approval names no group" : `group "${groupId}" is not a group of the world`));
+  else if (appId !== "" && group.appId !== appId)
+    ctx.out.push(finding("UNKNOWN_GROUP", path, `group "${groupId}" belongs to app "${group.appId}", not to app "${appId}" as this step says`));
+}
+
+function checkFallbackGroups(ctx: Ctx, refs: readonly AppEntitlementReference[] | null, path: string): void {
+  const entitlements = ctx.world?.index.entitlements;
+  if (!entitlements || !refs) return;
+  refs.forEach((r, j) => {
+    if (!entitlements.has(entitlementKey(r.appId, r.appEntitlementId)))
+      ctx.out.push(finding("UNKNOWN_ENTITLEMENT", pathIndex(path, j), `fallback group "${r.appEntitlementId}" of app "${r.appId}" is not an entitlement of the world`));
+  });
+}
+
+function checkExpressions(ctx: Ctx, expressions: readonly string[] | null, path: string): void {
+  (expressions ?? []).forEach((source, j) => {
+    ctx.out.push(...celFindings(checkApproverExpression(source), pathIndex(path, j), `approver expression ${j}`));
+  });
+}
+
+function checkApproval(ctx: Ctx, approval: Approval, path: string): void {
+  checkUsers(ctx, approval.allowedReassignees, `${path}.allowedReassignees`, "allowedReassignees");
+  const escalation = approval.escalation?.escalationPolicy;
+  if (escalation?.kind === "reassignToApprovers")
+    checkUsers(ctx, escalation.approverIds, `${path}.escalation.reassignToApprovers.approverIds`, "the escalation");
+  else if (escalation?.kind === "replacePolicy")
+    checkPolicyId(ctx, escalation.policyId, `${path}.escalation.replacePolicy.policyId`, "the escalation's replacePolicy");
+  if (!approval.approvers) {
+    ctx.out.push(finding("APPROVAL_WITHOUT_APPROVERS", path, "this approval step names no approvers (users, appOwners, manager, expression, group, …); say who approves"));
+    return;
+  }
+  checkApprovers(ctx, approval.approvers, path);
+}
+
+function checkApprovers(ctx: Ctx, a: ApproverKind, approvalPath: string): void {
+  const path = `${approvalPath}.${a.kind === "unknown" ? a.key : a.kind}`;
+  switch (a.kind) {
+    case "users": {
+      const n = a.userIds?.length ?? 0;
+      if (n < APPROVAL_USERS_MIN || n > APPROVAL_USERS_MAX)
+        ctx.out.push(
+          finding(
+            "APPROVAL_USERS_COUNT",
+            `${path}.userIds`,
+            n === 0
+              ? `a users approval lists no userIds; list ${APPROVAL_USERS_MIN} to ${APPROVAL_USERS_MAX} approvers`
+              : `a users approval lists ${n} userIds; at most ${APPROVAL_USERS_MAX} are allowed (use a group approval for more)`,
+          ),
+        );
+      checkUsers(ctx, a.userIds, `${path}.userIds`, "the users approval");
+      return;
+    }
+    case "appOwners":
+    case "webhook":
+      return;
+    case "self":
+    case "manager":
+      checkUsers(ctx, a.assignedUserIds, `${path}.assignedUserIds`, "assignedUserIds");
+      checkUsers(ctx, a.fallbackUserIds, `${path}.fallbackUserIds`, "the fallback");
+      checkFallbackGroups(ctx, a.fallbackGroupIds, `${path}.fallbackGroupIds`);
+      return;
+    case "entitlementOwners":
+    case "resourceOwners":
+      checkUsers(ctx, a.fallbackUserIds, `${path}.fallbackUserIds`, "the fallback");
+      checkFallbackGroups(ctx, a.fallbackGroupIds, `${path}.fallbackGroupIds`);
+      return;
+    case "expression":
+      checkExpressions(ctx, a.expressions, `${path}.expressions`);
+      checkUsers(ctx, a.assignedUserIds, `${path}.assignedUserIds`, "assignedUserIds");
+      checkUsers(ctx, a.fallbackUserIds, `${path}.fallbackUserIds`, "the fallback");
+      checkFallbackGroups(ctx, a.fallbackGroupIds, `${path}.fallbackGroupIds`);
+      return;
+    case "group":
+      checkGroup(ctx, a.appGroupId, a.appId, `${path}.appGroupId`);
+      checkUsers(ctx, a.fallbackUserIds, `${path}.fallbackUserIds`, "the fallback");
+      checkFallbackGroups(ctx, a.fallbackGroupIds, `${path}.fallbackGroupIds`);
+      return;
+    case "agent":
+      checkUser(ctx, a.agentUserId, `${path}.agentUserId`, "agentUserId");
+      checkUsers(ctx, a.reassignToUserIds, `${path}.reassignToUserIds`, "reassignToUserIds");
+      (a.policyIds ?? []).forEach((id, j) => checkPolicyId(ctx, id, pathIndex(`${path}.policyIds`, j), "the agent's policyIds"));
+      return;
+    case "unknown":
+      ctx.out.push(finding("UNKNOWN_STEP_KIND", path, `approver kind "${a.key}" is not known to this version of policy-sim; it is kept as it is but not checked`));
+      return;
+    default: {
+      const never: never = a;
+      return never;
+    }
+  }
+}
+
+function checkProvisionPolicy(ctx: Ctx, p: ProvisionPolicy, path: string, depth: number): void {
+  if (depth > MAX_PROVISION_NESTING) return;
+  switch (p.kind) {
+    case "manual": {
+      const at = `${path}.manual`;
+      checkUsers(ctx, p.userIds, `${at}.userIds`, "the manual provisioning");
+      const a = p.assignee;
+      if (!a) return;
+      const ap = `${at}.assignee.${a.kind === "unknown" ? a.key : a.kind}`;
+      switch (a.kind) {
+        case "expression":
+          checkExpressions(ctx, a.expressions, `${ap}.expressions`);
+          checkUsers(ctx, a.fallbackUserIds, `${ap}.fallbackUserIds`, "the fallback");
+          return;
+        case "users":
+          checkUsers(ctx, a.userIds, `${ap}.userIds`, "the manual assignee");
+          return;
+        case "group":
+          checkGroup(ctx, a.appGroupId, a.appId, `${ap}.appGroupId`);
+          checkUsers(ctx, a.fallbackUserIds, `${ap}.fallbackUserIds`, "the fallback");
+          return;
+        case "appOwners":
+        case "entitlementOwners":
+        case "manager":
+          checkUsers(ctx, a.fallbackUserIds, `${ap}.fallbackUserIds`, "the fallback");
+          return;
+        case "unknown":
+          return;
+        default: {
+          const never: never = a;
+          return never;
+        }
+      }
+    }
+    case "multiStep":
+      (p.provisionSteps ?? []).forEach((inner, k) => checkProvisionPolicy(ctx, inner, pathIndex(`${path}.multiStep.provisionSteps`, k), depth + 1));
+      return;
+    case "action":
+    case "connector":
+    case "delegated":
+    case "devicePlacement":
+    case "externalTicket":
+    case "unconfigured":
+    case "webhook":
+    case "unknown":
+      return;
+    default: {
+      const never: never = p;
+      return never;
+    }
+  }
+}
