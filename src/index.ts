@@ -29,8 +29,8 @@ export type { SimError, SimErrorCode } from "./reducers/errors.js";
 export { loadWorld } from "./world/load-world.js";
 export type { LoadOptions } from "./world/load-world.js";
 export { saveWorld } from "./world/save-world.js";
-export { entitlementKey, findEntitlement, findTask } from "./world/world.js";
-export type { Tenant, TaskComment, World, WorldIndex } from "./world/world.js";
+export { entitlementKey, findEntitlement, findTask, replaceInWorld } from "./world/world.js";
+export type { Tenant, TaskComment, World, WorldIndex, WorldPatch } from "./world/world.js";
 export { Table } from "./world/table.js";
 export type { Diagnostic as WorldDiagnostic } from "./world/read.js";
 
@@ -69,21 +69,39 @@ export {
   checkCondition,
   compileApproverExpression,
   compileCondition,
+  CompiledApproverExpression,
+  CompiledCondition,
   directoryFromArrays,
   evaluateApproverExpression,
   evaluateCondition,
+  formatCelValue,
   prepareApproverInput,
   prepareConditionInput,
+  PreparedApproverInput,
+  PreparedConditionInput,
+  traceApproverExpression,
   traceCondition,
 } from "./cel/index.js";
 export type {
+  ApproverInput,
+  ApproverTrace,
   CelDiagnostic,
+  CelDiagnosticCode,
   CelDirectory,
   CelRuntimeError,
+  CelRuntimeErrorCode,
   ConditionInput,
+  ConditionOutcome,
   ConditionTrace,
+  DirectoryArrays,
+  NotEvaluatedReason,
+  SourceLocation,
+  Span,
   TaskFacts,
+  Trace,
   TraceNode,
+  TraceNodeKind,
+  TraceOutcome,
 } from "./cel/index.js";
 
 // Reducers and workflow

@@ -249,3 +249,58 @@ export function takeIds(world: Pick<World, "seq">, prefix: string, count: number
   for (let i = 0; i < count; i++) ids.push(`${prefix}-${String(world.seq + i).padStart(6, "0")}`);
   return { ids, seq: world.seq + count };
 }
+
+/**
+ * Parts of a world that an edit may replace. Tasks are not among them: reducers change tasks.
+ *
+ * @example
+ * ```ts
+ * const patch: WorldPatch = { policies: [editedPolicy] };
+ * ```
+ */
+export interface WorldPatch {
+  /** Policies to add or replace, matched by id. */
+  readonly policies?: readonly Policy[];
+  /** Entitlements to add or replace, matched by app and id. */
+  readonly entitlements?: readonly AppEntitlement[];
+  /** Apps to add or replace, matched by id. */
+  readonly apps?: readonly App[];
+  /** Users to add or replace, matched by id. */
+  readonly users?: readonly User[];
+  readonly tenant?: Tenant;
+  readonly now?: string;
+}
+
+function upsert<T>(list: readonly T[], changes: readonly T[] | undefined, key: (t: T) => string): readonly T[] {
+  if (!changes || changes.length === 0) return list;
+  const byKey = new Map(changes.map((c) => [key(c), c]));
+  const out = list.map((item) => {
+    const k = key(item);
+    const next = byKey.get(k);
+    if (next === undefined) return item;
+    byKey.delete(k);
+    return next;
+  });
+  return Object.freeze([...out, ...byKey.values()]);
+}
+
+/**
+ * A new world with some directory objects, policies or tenant settings replaced (matched by id) and
+ * the indexes rebuilt; tasks and comments are shared with the old world, which is unchanged. Costs
+ * one pass over the directory, not over the tasks. Ids are not re-checked: use `loadWorld` on
+ * `saveWorld(w)` to validate an edited world.
+ *
+ * @example
+ * ```ts
+ * const edited = replaceInWorld(world, { policies: [{ ...policy, rules: [] }] });
+ * explain(edited, "1001"); // now routes by the baseline
+ * ```
+ */
+export function replaceInWorld(world: World, patch: WorldPatch): World {
+  const policies = upsert(world.policies, patch.policies, (p) => p.id);
+  const entitlements = upsert(world.entitlements, patch.entitlements, (e) => entitlementKey(e.appId, e.id));
+  const apps = upsert(world.apps, patch.apps, (a) => a.id);
+  const users = upsert(world.users, patch.users, (u) => u.id);
+  const index = buildIndex({ ...world, policies, entitlements, apps, users });
+  return Object.freeze({ ...world, policies, entitlements, apps, users, index, tenant: patch.tenant ?? world.tenant, now: patch.now ?? world.now });
+}

@@ -1,0 +1,32 @@
+import { readFileSync } from "node:fs";
+import { loadWorld, type World } from "policy-sim";
+
+/** The bundled sample tenant as JSON (fresh copy each call). */
+export function sampleJson(): Record<string, unknown> {
+  return JSON.parse(readFileSync(new URL("../fixtures/world.json", import.meta.url), "utf8")) as Record<string, unknown>;
+}
+
+/** The bundled sample tenant, loaded; fails the test with the diagnostics if it does not load. */
+export function sampleWorld(): World {
+  const r = loadWorld(sampleJson());
+  if (!r.ok) throw new Error(r.error.map((d) => `${d.path}: ${d.message}`).join("\n"));
+  return r.value;
+}
+
+/** Loads world JSON, failing loudly. */
+export function worldOf(json: unknown): World {
+  const r = loadWorld(json);
+  if (!r.ok) throw new Error(r.error.map((d) => `${d.path}: ${d.message}`).join("\n"));
+  return r.value;
+}
+
+/** A response body as a plain object, for reading fields in assertions. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read deep into wire JSON
+export type Body = any;
+
+/** Super administrators, an administrator, a read-only administrator and plain users of the sample. */
+export const SUPER = "u-it-dir";
+export const SUPER2 = "u-ciso";
+export const ADMIN = "u-sec-eng";
+export const READ_ONLY = "u-sec-analyst";
+export const OUTSIDER = "u-sales3";
