@@ -107,7 +107,7 @@ function internal(e: unknown): Finding {
 function lintDecoded(policy: Policy, world: World | undefined): Finding[] {
   const out: Finding[] = [];
   if (policy.systemBuiltin)
-    out.push(finding("SYSTEM_BUILTIN", "$.systemBuiltin", "this is a built-in policy: the service does not let it be edited; copy it to a new policy to change it"));
+    out.push(finding("SYSTEM_BUILTIN", "$.systemBuiltin", "this is a built-in policy, which cannot be edited in the service; copy it to a new policy to change it"));
   const typeKnown = checkPolicyType(policy, out);
   if (typeKnown) checkBaseline(policy, out);
   checkRules(policy, out);
