@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkWorld } from "../../fixtures/src/check-world.js";
+import { checkCondition } from "../cel/compile.js";
+import { decide } from "../policy/decide.js";
 import { resolvePolicy } from "../policy/resolve-policy.js";
 import { loadWorld } from "../world/load-world.js";
 import { syntheticWorld } from "./synthetic-world.js";
@@ -34,6 +36,29 @@ describe("syntheticWorld", () => {
     for (const task of loaded.value.tasks.values()) {
       const r = resolvePolicy(loaded.value, task);
       expect(r.ok && r.value.policy.id, task.numericId).toBe(task.policy?.policy?.id);
+    }
+  });
+
+  it("writes conditions that type-check in the service's CEL environment", () => {
+    const w = syntheticWorld({ seed: 8, tasks: 10, rulesPerPolicy: 16, policies: 10 });
+    for (const p of w.policies)
+      for (const rule of (p["rules"] ?? []) as { condition: string }[]) expect(checkCondition(rule.condition), rule.condition).toEqual([]);
+  });
+
+  it("keeps its matchAt promise when the simulation decides each grant task", () => {
+    for (const matchAt of ["first", "last", "none"] as const) {
+      const loaded = loadWorld(syntheticWorld({ seed: 13, tasks: 250, rulesPerPolicy: 6, policies: 5, matchAt }));
+      if (!loaded.ok) throw new Error(JSON.stringify(loaded.error.slice(0, 3)));
+      for (const task of loaded.value.tasks.values()) {
+        if (task.type?.kind !== "grant") continue;
+        const d = decide(loaded.value, task);
+        expect(d.selection?.ok, task.numericId).toBe(true);
+        if (!d.selection?.ok) continue;
+        const { decidedBy, evaluations } = d.selection.value;
+        expect(evaluations.filter((e) => e.error !== ""), task.numericId).toEqual([]);
+        if (matchAt === "none") expect(decidedBy.kind).toBe("baseline");
+        else expect(decidedBy.kind === "rule" ? decidedBy.ruleIndex : -1, task.numericId).toBe(matchAt === "first" ? 0 : 5);
+      }
     }
   });
 
