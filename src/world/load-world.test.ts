@@ -72,6 +72,22 @@ describe("loadWorld", () => {
     expect(saveWorld(again.value)).toEqual(saved);
   });
 
+  it("shares identical policy snapshots among tasks and keeps different ones apart", () => {
+    const tasks = (sample["tasks"] as Record<string, unknown>[]).filter((t) => (t["policy"] as Record<string, unknown> | null)?.["policy"]);
+    const a = tasks[0]!;
+    const snapshot = (a["policy"] as Record<string, unknown>)["policy"] as Record<string, unknown>;
+    const twin = { ...a, id: "twin", numericId: "9001", policy: { ...(a["policy"] as object), policy: JSON.parse(JSON.stringify(snapshot)) } };
+    const edited = { ...a, id: "edited", numericId: "9002", policy: { ...(a["policy"] as object), policy: { ...snapshot, description: "edited by hand" } } };
+    const r = loadWorld({ ...sample, tasks: [...(sample["tasks"] as object[]), twin, edited] });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const original = r.value.tasks.get(a["id"] as string)!.policy!.policy;
+    expect(r.value.tasks.get("twin")!.policy!.policy).toBe(original);
+    expect(r.value.tasks.get("edited")!.policy!.policy).not.toBe(original);
+    expect(r.value.tasks.get("edited")!.policy!.policy!.description).toBe("edited by hand");
+    expect(saveWorld(r.value)["tasks"]).toEqual(JSON.parse(JSON.stringify([...(sample["tasks"] as object[]), twin, edited])));
+  });
+
   it("defaults the clock to the latest task time when the file sets none", () => {
     const r = loadWorld({ tasks: [{ id: "t1", createdAt: "2026-01-01T00:00:00Z", updatedAt: "2026-02-01T00:00:00Z" }] });
     expect(r.ok && r.value.now).toBe("2026-02-01T00:00:00Z");
