@@ -8,15 +8,51 @@
 import { pathKey } from "../codec/diagnostic.js";
 import { type Finding, finding } from "./lint-finding.js";
 
-/** At most this many annotations. */
+/**
+ * At most this many annotations.
+ *
+ * @example
+ * ```ts
+ * Object.keys(policy.annotations ?? {}).length <= MAX_ANNOTATIONS;
+ * ```
+ */
 export const MAX_ANNOTATIONS = 16;
-/** At most this many bytes for the annotations serialized as JSON. */
+/**
+ * At most this many bytes for the annotations serialized as JSON (UTF-8).
+ *
+ * @example
+ * ```ts
+ * new TextEncoder().encode(JSON.stringify(annotations)).length <= MAX_ANNOTATIONS_BYTES;
+ * ```
+ */
 export const MAX_ANNOTATIONS_BYTES = 4096;
-/** Longest annotation value, in characters. */
+/**
+ * Longest annotation value, in characters.
+ *
+ * @example
+ * ```ts
+ * "1.9.8".length <= MAX_ANNOTATION_VALUE_LENGTH; // true
+ * ```
+ */
 export const MAX_ANNOTATION_VALUE_LENGTH = 256;
-/** A valid annotation key: a letter, then up to 127 of letters, digits and `._/-`. */
+/**
+ * A valid annotation key: a letter, then up to 127 of letters, digits and `._/-`.
+ *
+ * @example
+ * ```ts
+ * ANNOTATION_KEY.test("iac_resource_address"); // true
+ * ANNOTATION_KEY.test("1st"); // false
+ * ```
+ */
 export const ANNOTATION_KEY = /^[A-Za-z][A-Za-z0-9._/-]{0,127}$/;
-/** Keys under this prefix are the service's own. */
+/**
+ * Keys under this prefix are the service's own.
+ *
+ * @example
+ * ```ts
+ * "svc/owner".startsWith(RESERVED_ANNOTATION_PREFIX); // true: reserved
+ * ```
+ */
 export const RESERVED_ANNOTATION_PREFIX = "svc/";
 
 const URL_SAFE = /^[A-Za-z0-9._~-]*$/;

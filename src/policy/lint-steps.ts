@@ -11,9 +11,23 @@ import type { Approval, ApproverKind, AppEntitlementReference, PolicyStep, Provi
 import { entitlementKey, type World } from "../world/world.js";
 import { celFindings, type Finding, finding } from "./lint-finding.js";
 
-/** Approval `users.userIds` bounds (DOMAIN.md §6). */
+/**
+ * Fewest `users.userIds` a users approval may list (DOMAIN.md §6).
+ *
+ * @example
+ * ```ts
+ * const tooFew = (ids: readonly string[]) => ids.length < APPROVAL_USERS_MIN;
+ * ```
+ */
 export const APPROVAL_USERS_MIN = 1;
-/** Approval `users.userIds` bounds (DOMAIN.md §6). */
+/**
+ * Most `users.userIds` a users approval may list (DOMAIN.md §6).
+ *
+ * @example
+ * ```ts
+ * const tooMany = (ids: readonly string[]) => ids.length > APPROVAL_USERS_MAX;
+ * ```
+ */
 export const APPROVAL_USERS_MAX = 32;
 
 /** Multi-step provisioning nests; the codec already refuses absurd depth, this only guards recursion. */

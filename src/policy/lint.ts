@@ -25,7 +25,14 @@ export { LINT_CODES } from "./lint-codes.js";
 export type { LintCode, LintCodeInfo, LintSeverity } from "./lint-codes.js";
 export type { Finding, FindingCel } from "./lint-finding.js";
 
-/** At most this many rules besides the baseline (DOMAIN.md §6). */
+/**
+ * At most this many rules besides the baseline (DOMAIN.md §6).
+ *
+ * @example
+ * ```ts
+ * if ((policy.rules ?? []).length > MAX_RULES) console.log("too many rules");
+ * ```
+ */
 export const MAX_RULES = 16;
 
 function wireCode(code: DiagnosticCode): LintCode {
