@@ -2,7 +2,7 @@
  * Error responses in the shape grpc-gateway writes, `{"code": 5, "message": "...", "details": []}`,
  * because the service's HTTP API is a gateway over gRPC (its errors are gRPC canonical codes) and
  * the SDK clients written against it parse exactly that body. The spec does not show the error body;
- * this is the documented choice (README of `src/http`).
+ * this is the documented choice (src/http/README.md, "Errors").
  */
 import type { SimError, SimErrorCode } from "../reducers/errors.js";
 import { httpStatusOf } from "../reducers/errors.js";

@@ -156,6 +156,15 @@ describe("createFetchHandler: errors, grpc-gateway shaped", () => {
     expect(store.get()).toBe(fixture);
   });
 
+  it("401 when the token names a disabled user (the reducer's UNAUTHENTICATED)", async () => {
+    const world: World = { ...fixture, tokens: { ...fixture.tokens, "tok-disabled": "u-fin2" } };
+    const handler = createFetchHandler(createWorldStore(world));
+    const res = await handler(post(commentPath(), { comment: "x" }, { token: "tok-disabled" }));
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toBe('Bearer error="invalid_token"');
+    expect((await errorOf(res)).message).toMatch(/disabled/);
+  });
+
   it("the bearer scheme is case-insensitive (RFC 7235)", async () => {
     const { handler } = setup();
     const res = await handler(post(commentPath(), { comment: "x" }, { token: null, headers: { authorization: `bearer ${SUPER}` } }));
