@@ -49,6 +49,8 @@ export type {
   Selection,
   SelectionError,
 } from "./policy/select-steps.js";
+export { LINT_CODES, lintDecodedPolicy, lintPolicy } from "./policy/lint.js";
+export type { Finding, FindingCel, LintCode, LintCodeInfo, LintSeverity } from "./policy/lint.js";
 export { taskConditions } from "./policy/task-conditions.js";
 export type { TaskConditions } from "./policy/task-conditions.js";
 export { explain, explainTask, summarizeStep } from "./explain/explain.js";
