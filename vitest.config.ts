@@ -8,8 +8,14 @@ const root = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 export default defineConfig({
   resolve: {
     alias: dist
-      ? [{ find: /^policy-sim$/, replacement: root("./dist/index.js") }]
-      : [{ find: /^policy-sim$/, replacement: root("./src/index.ts") }],
+      ? [
+          { find: /^policy-sim$/, replacement: root("./dist/index.js") },
+          { find: /^policy-sim\/(http|testing)$/, replacement: root("./dist/$1.js") },
+        ]
+      : [
+          { find: /^policy-sim$/, replacement: root("./src/index.ts") },
+          { find: /^policy-sim\/(http|testing)$/, replacement: root("./src/$1/index.ts") },
+        ],
   },
   test: {
     include: dist ? ["test/**/*.test.ts"] : ["src/**/*.test.ts", "test/**/*.test.ts"],
