@@ -13,83 +13,29 @@ import { formatExplanation } from "../explain/format.js";
 import type { JsonValue } from "../model/json.js";
 import { comment } from "../reducers/comment.js";
 import { hardReset } from "../reducers/hard-reset.js";
-import { loadWorld } from "../world/load-world.js";
 import { saveWorld } from "../world/save-world.js";
 import type { World } from "../world/world.js";
+import { type CliIO, CliInputError, type Command, type CommandArgs, EXIT, InputFileError, readWorld, str } from "./command.js";
+import { lintCommand } from "./lint.js";
+import { replCommand } from "./repl.js";
+import { serveCommand } from "./serve.js";
+import { simulateCommand } from "./simulate.js";
+import { whatifCommand } from "./whatif.js";
 
-/**
- * What the CLI reads and writes; the real process in `main.ts`, buffers in tests.
- *
- * @example
- * ```ts
- * const out: string[] = [];
- * await runCli(["check", "true"], { stdout: (s) => out.push(s), stderr: () => {}, readFile: () => "", writeFile: () => {}, isTTY: false });
- * ```
- */
-export interface CliIO {
-  stdout(text: string): void;
-  stderr(text: string): void;
-  readFile(path: string): string;
-  writeFile(path: string, text: string): void;
-  readonly isTTY: boolean;
-}
-
-/** Exit codes of the CLI. */
-export const EXIT = { ok: 0, findings: 1, badInput: 2 } as const;
-
-/** A command: its flags (node:util parseArgs options), usage line, and body. */
-export interface Command {
-  readonly usage: string;
-  readonly summary: string;
-  readonly options: Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }>;
-  run(args: { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] }, io: CliIO): Promise<number> | number;
-}
-
-/** A usage or input problem: reported as one line, exit code 2. */
-export class CliInputError extends Error {}
-
-/**
- * Reads and loads a world file; throws {@link CliInputError} with one readable line on failure.
- *
- * @example
- * ```ts
- * const world = readWorld(io, "fixtures/world.json");
- * ```
- */
-export function readWorld(io: CliIO, path: string | undefined): World {
-  if (!path) throw new CliInputError("--world <file> is required");
-  let text: string;
-  try {
-    text = io.readFile(path);
-  } catch (e: unknown) {
-    throw new CliInputError(`cannot read ${path}: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e: unknown) {
-    throw new CliInputError(`${path} is not JSON: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  const loaded = loadWorld(json);
-  if (!loaded.ok) {
-    const shown = loaded.error.slice(0, 10).map((d) => `  ${d.path}: ${d.message}`);
-    const more = loaded.error.length > 10 ? `\n  … and ${loaded.error.length - 10} more` : "";
-    throw new CliInputError(`${path} is not a valid world (${loaded.error.length} problem${loaded.error.length === 1 ? "" : "s"}):\n${shown.join("\n")}${more}`);
-  }
-  return loaded.value;
-}
+export { CliInputError, EXIT, InputFileError, readJsonFile, readWorld } from "./command.js";
+export type { CliIO, Command, CommandArgs, ShutdownSignal } from "./command.js";
 
 function json(io: CliIO, value: unknown): void {
   io.stdout(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-
 function actionResult(io: CliIO, asJson: boolean, r: { ok: true; value: { world: World; response: JsonValue; events: readonly unknown[] } } | { ok: false; error: { code: string; message: string } }, out: string | undefined): number {
   if (!r.ok) {
     if (asJson) json(io, { error: { code: r.error.code, message: r.error.message } });
     else io.stderr(`${r.error.code}: ${r.error.message}\n`);
-    return EXIT.findings;
+    // No such task, or a malformed request, is the caller's input; anything else is the service
+    // refusing a well-formed request (permission, state), which is a finding.
+    return r.error.code === "NOT_FOUND" || r.error.code === "INVALID_ARGUMENT" ? EXIT.badInput : EXIT.findings;
   }
   if (out) io.writeFile(out, `${JSON.stringify(saveWorld(r.value.world), null, 2)}\n`);
   if (asJson) json(io, { response: r.value.response, events: r.value.events });
@@ -119,6 +65,15 @@ const commands: Record<string, Command> = {
       else io.stdout(`${formatExplanation(r.value, { color: io.isTTY, verbose: values["verbose"] === true })}\n`);
       return r.value.result.kind === "selected" ? EXIT.ok : EXIT.findings;
     },
+    help: [
+      "--task <id>    the task's id or numericId",
+      "--verbose      the values of every sub-expression, not only of the deciding rules",
+      "--json         the Explanation as JSON (the same data the text is made from)",
+      "",
+      "Exit 1 when no steps can be selected (no policy, a broken reference chain).",
+      "",
+      "  policy-sim explain --world fixtures/world.json --task 1001",
+    ],
   },
   reset: {
     usage: "policy-sim reset --world <file> --task <id> --as <userId> [--comment <text>] [--expand <path>]… [--out <file>] [--json]",
@@ -173,6 +128,8 @@ const commands: Record<string, Command> = {
   check: {
     usage: "policy-sim check '<CEL condition>' [--json]",
     summary: "type-check one rule condition in the service's CEL environment",
+    positionals: "the condition",
+    help: ["Put the condition in single quotes; exit 1 when it does not type-check or return bool.", "", "  policy-sim check 'subject.department == \"Engineering\"'"],
     options: { json: { type: "boolean" } },
     run({ values, positionals }, io) {
       const source = positionals.join(" ");
@@ -184,6 +141,11 @@ const commands: Record<string, Command> = {
       return diagnostics.length === 0 ? EXIT.ok : EXIT.findings;
     },
   },
+  lint: lintCommand,
+  whatif: whatifCommand,
+  simulate: simulateCommand,
+  repl: replCommand,
+  serve: serveCommand,
 };
 
 /**
@@ -201,11 +163,25 @@ export function registerCommand(name: string, command: Command): void {
 function help(io: CliIO): void {
   io.stdout("policy-sim: simulate an identity-governance service's task policies\n\nCommands:\n");
   for (const [name, c] of Object.entries(commands)) io.stdout(`  ${name.padEnd(9)} ${c.summary}\n      ${c.usage}\n`);
+  io.stdout("\n`policy-sim <command> --help` for one command's flags and examples.\n");
+  io.stdout("Exit codes: 0 ok, 1 findings or a refused action, 2 bad input.\n");
+}
+
+function commandHelp(io: CliIO, name: string, c: Command): void {
+  io.stdout(`policy-sim ${name}: ${c.summary}\n\nusage: ${c.usage}\n`);
+  if (c.help && c.help.length > 0) io.stdout(`\n${c.help.map((l) => (l === "" ? "" : `  ${l}`)).join("\n")}\n`);
   io.stdout("\nExit codes: 0 ok, 1 findings or a refused action, 2 bad input.\n");
 }
 
+// Flags end at "--": after it, "--help" is an argument (a condition to check, say).
+const wantsHelp = (args: readonly string[]): boolean => {
+  const end = args.indexOf("--");
+  return (end < 0 ? args : args.slice(0, end)).some((a) => a === "--help" || a === "-h");
+};
+
 /**
- * Runs the CLI and returns its exit code. Never throws: every failure is a line on stderr.
+ * Runs the CLI and returns its exit code. Never throws: every failure is a line on stderr (and,
+ * with `--json`, an `{ "error": { "code", "message" } }` document on stdout).
  *
  * @example
  * ```ts
@@ -215,23 +191,38 @@ function help(io: CliIO): void {
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === "help" || name === "--help" || name === "-h") {
-    help(io);
-    return name ? EXIT.ok : EXIT.badInput;
+    const target = name === "help" ? rest[0] : undefined;
+    const c = target === undefined ? undefined : commands[target];
+    if (target !== undefined && c) commandHelp(io, target, c);
+    else help(io);
+    return name && (target === undefined || c) ? EXIT.ok : EXIT.badInput;
   }
   const command = commands[name];
   if (!command) {
-    io.stderr(`unknown command "${name}"; try: ${Object.keys(commands).join(", ")}\n`);
+    io.stderr(`unknown command "${name}"; try: ${Object.keys(commands).join(", ")} (policy-sim --help)\n`);
     return EXIT.badInput;
   }
+  // Before parsing, so `--help` works whatever else is on the line (even a bad flag).
+  if (wantsHelp(rest)) {
+    commandHelp(io, name, command);
+    return EXIT.ok;
+  }
+  const asJson = rest.includes("--json") && !rest.slice(0, Math.max(0, rest.indexOf("--json"))).includes("--");
   try {
     const parsed = parseArgs({ args: [...rest], options: command.options, allowPositionals: true, strict: true });
-    return await command.run(parsed as { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] }, io);
+    const args: CommandArgs = parsed as CommandArgs;
+    if (!command.positionals && args.positionals.length > 0) throw new CliInputError(`unexpected argument "${args.positionals[0] ?? ""}"`);
+    return await command.run(args, io);
   } catch (e: unknown) {
     if (e instanceof CliInputError || (e instanceof TypeError && "code" in e && String(e.code).startsWith("ERR_PARSE_ARGS"))) {
-      io.stderr(`${e.message}\nusage: ${command.usage}\n`);
+      if (asJson) json(io, { error: { code: "BAD_INPUT", message: e.message } });
+      io.stderr(e instanceof InputFileError ? `${e.message}\n` : `${e.message}\nusage: ${command.usage}\n`);
       return EXIT.badInput;
     }
-    io.stderr(`policy-sim ${name} failed: ${e instanceof Error ? e.message : String(e)}\n`);
+    // A bug of ours: still one line, never a stack trace.
+    const message = `policy-sim ${name} failed: ${e instanceof Error ? e.message : String(e)}`;
+    if (asJson) json(io, { error: { code: "INTERNAL", message } });
+    io.stderr(`${message}\n`);
     return EXIT.findings;
   }
 }

@@ -1,0 +1,195 @@
+/**
+ * What every CLI command shares: the IO it is given, exit codes, the command shape, and the readers
+ * of input files that turn every failure into one readable line (exit 2) instead of a stack trace.
+ */
+import type { Readable, Writable } from "node:stream";
+import { loadWorld } from "../world/load-world.js";
+import type { World } from "../world/world.js";
+
+/** A signal that asks a long-running command (serve) to stop. */
+export type ShutdownSignal = "SIGINT" | "SIGTERM";
+
+/**
+ * What the CLI reads and writes; the real process in `main.ts`, buffers in tests. The optional
+ * members are only needed by the long-running commands: `serve` waits on `onShutdown`, `repl`
+ * needs `stdin`/`output`, the what-if progress bar needs `stderrIsTTY`.
+ *
+ * @example
+ * ```ts
+ * const out: string[] = [];
+ * await runCli(["check", "true"], { stdout: (s) => out.push(s), stderr: () => {}, readFile: () => "", writeFile: () => {}, isTTY: false });
+ * ```
+ */
+export interface CliIO {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  readFile(path: string): string;
+  writeFile(path: string, text: string): void;
+  /** stdout is a terminal: colour the text output. */
+  readonly isTTY: boolean;
+  /** stderr is a terminal: progress bars may redraw in place. */
+  readonly stderrIsTTY?: boolean;
+  /** Input for the REPL. */
+  readonly stdin?: Readable;
+  /** The REPL's output stream (stdout as a stream). */
+  readonly output?: Writable;
+  /** Calls `handler` once on SIGINT or SIGTERM; returns a function that stops listening. */
+  onShutdown?(handler: (signal: ShutdownSignal) => void): () => void;
+  /** Milliseconds, for throttling progress output; defaults to no throttling. */
+  now?(): number;
+}
+
+/**
+ * Exit codes of the CLI: 0 ok; 1 findings, a refused action or a failed simulation; 2 bad input.
+ *
+ * @example
+ * ```ts
+ * if ((await runCli(argv, io)) === EXIT.badInput) console.error("fix the command line");
+ * ```
+ */
+export const EXIT = { ok: 0, findings: 1, badInput: 2 } as const;
+
+/**
+ * Parsed flags as `node:util` `parseArgs` gives them.
+ *
+ * @example
+ * ```ts
+ * const args: CommandArgs = { values: { world: "w.json", json: true }, positionals: [] };
+ * ```
+ */
+export interface CommandArgs {
+  values: Record<string, string | boolean | string[] | undefined>;
+  positionals: string[];
+}
+
+/**
+ * A command: its flags (node:util parseArgs options), usage line, summary, optional longer help,
+ * and body.
+ *
+ * @example
+ * ```ts
+ * const hello: Command = { usage: "policy-sim hello", summary: "say hi", options: {}, run: (_a, io) => { io.stdout("hi\n"); return EXIT.ok; } };
+ * ```
+ */
+export interface Command {
+  readonly usage: string;
+  readonly summary: string;
+  /** Lines shown by `policy-sim <cmd> --help` under the usage: flags, exit codes, examples. */
+  readonly help?: readonly string[];
+  /** What the positional arguments are ("the condition"); without it, positionals are refused. */
+  readonly positionals?: string;
+  readonly options: Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }>;
+  run(args: CommandArgs, io: CliIO): Promise<number> | number;
+}
+
+/**
+ * A usage or input problem: reported as one line (plus, for an invalid world, its first
+ * diagnostics), exit code 2.
+ *
+ * @example
+ * ```ts
+ * throw new CliInputError("--task <id|numericId> is required");
+ * ```
+ */
+export class CliInputError extends Error {}
+
+/**
+ * A file given on the command line that cannot be used (missing, not JSON, not a valid world).
+ * Still exit 2, but without the usage line: the flags were right, the file is not.
+ *
+ * @example
+ * ```ts
+ * throw new InputFileError("cannot read the world file w.json: no such file");
+ * ```
+ */
+export class InputFileError extends CliInputError {}
+
+/**
+ * A string flag's value, or undefined.
+ *
+ * @example
+ * ```ts
+ * const out = str(values["out"]);
+ * ```
+ */
+export const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+
+/**
+ * Prints a value as indented JSON on stdout.
+ *
+ * @example
+ * ```ts
+ * printJson(io, { findings: [] });
+ * ```
+ */
+export function printJson(io: CliIO, value: unknown): void {
+  io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+// fs errors read "ENOENT: no such file or directory, open 'x'"; the code alone says it better.
+function readProblem(e: unknown): string {
+  const code = typeof e === "object" && e !== null && "code" in e ? String(e.code) : "";
+  if (code === "ENOENT") return "no such file";
+  if (code === "EISDIR") return "it is a directory";
+  if (code === "EACCES") return "permission denied";
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * Reads and parses a JSON file; throws {@link CliInputError} naming the file and what is wrong.
+ * `what` says what the file is for ("world", "policy", "script") in the message.
+ *
+ * @example
+ * ```ts
+ * const policy: unknown = readJsonFile(io, "draft.json", "policy");
+ * ```
+ */
+export function readJsonFile(io: CliIO, path: string, what: string): unknown {
+  let text: string;
+  try {
+    text = io.readFile(path);
+  } catch (e: unknown) {
+    throw new InputFileError(`cannot read the ${what} file ${path}: ${readProblem(e)}`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e: unknown) {
+    throw new InputFileError(`the ${what} file ${path} is not JSON: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** How many of an invalid world's diagnostics to show; the count of the rest follows. */
+const SHOWN_DIAGNOSTICS = 5;
+
+/**
+ * Reads and loads a world file; throws {@link CliInputError} with one readable line (and the first
+ * diagnostics with their JSON paths, for a world that does not load).
+ *
+ * @example
+ * ```ts
+ * const world = readWorld(io, "fixtures/world.json");
+ * ```
+ */
+export function readWorld(io: CliIO, path: string | undefined): World {
+  if (!path) throw new CliInputError("--world <file> is required");
+  const loaded = loadWorld(readJsonFile(io, path, "world"));
+  if (!loaded.ok) {
+    const n = loaded.error.length;
+    const shown = loaded.error.slice(0, SHOWN_DIAGNOSTICS).map((d) => `  ${d.path}: ${d.message}`);
+    const more = n > SHOWN_DIAGNOSTICS ? `\n  … and ${n - SHOWN_DIAGNOSTICS} more` : "";
+    throw new InputFileError(`${path} is not a valid world (${n} problem${n === 1 ? "" : "s"}):\n${shown.join("\n")}${more}`);
+  }
+  return loaded.value;
+}
+
+/**
+ * `n thing` or `n things`.
+ *
+ * @example
+ * ```ts
+ * plural(2, "task"); // "2 tasks"
+ * ```
+ */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}

@@ -1,0 +1,361 @@
+/**
+ * The REPL's state and the functions it binds, without the REPL: a history of worlds (the current
+ * one last) and `explain`, `reset`, `comment`, `lint`, `check`, `task`, `save`, `undo`, each
+ * returning a {@link Shown} value. Everything here runs without a TTY, so tests call it directly;
+ * `start.ts` only puts these functions in a `node:repl` context.
+ */
+import { checkCondition } from "../cel/index.js";
+import { encodeTask } from "../codec/index.js";
+import { explain as explainTask, type Explanation } from "../explain/explain.js";
+import { formatExplanation } from "../explain/format.js";
+import type { JsonValue } from "../model/json.js";
+import { lintDecodedPolicy, type Finding } from "../policy/lint.js";
+import { comment as commentReducer } from "../reducers/comment.js";
+import type { SimError } from "../reducers/errors.js";
+import { hardReset } from "../reducers/hard-reset.js";
+import type { Result } from "../result.js";
+import type { AuditEvent } from "../workflow/events.js";
+import { loadWorld } from "../world/load-world.js";
+import { saveWorld } from "../world/save-world.js";
+import { findTask, type World } from "../world/world.js";
+import { formatFinding, lintDocuments, lintWorld, type LintedPolicy } from "../cli/lint.js";
+import { failed, Shown } from "./show.js";
+
+/**
+ * Files as the session reads and writes them (`.world`, `save`); `node:fs` in the REPL, maps in tests.
+ *
+ * @example
+ * ```ts
+ * const files: SessionFiles = { readFile: (p) => readFileSync(p, "utf8"), writeFile: (p, s) => writeFileSync(p, s) };
+ * ```
+ */
+export interface SessionFiles {
+  readFile(path: string): string;
+  writeFile(path: string, text: string): void;
+}
+
+/**
+ * Options of {@link createSession}.
+ *
+ * @example
+ * ```ts
+ * const options: SessionOptions = { files, color: true, whatIf: (world, edit) => whatIf(world, edit) };
+ * ```
+ */
+export interface SessionOptions {
+  readonly files: SessionFiles;
+  /** ANSI colours in explanations and findings. */
+  readonly color?: boolean;
+  /** Where the first world came from, for messages. */
+  readonly source?: string;
+  /** The what-if analysis, when this build has it; `whatIf(...)` says it is missing otherwise. */
+  readonly whatIf?: WhatIfBinding;
+}
+
+/**
+ * How the session runs a what-if: the current world, the replacement policies as JSON (one or an
+ * array), and filter options as the user typed them. Returns a shown result.
+ *
+ * @example
+ * ```ts
+ * const binding: WhatIfBinding = (world, policies, options) => new Shown({ changed: 0 }, "no task changes");
+ * ```
+ */
+export type WhatIfBinding = (world: World, policies: unknown, options: unknown) => Shown<unknown> | Promise<Shown<unknown>>;
+
+/** Options of the bound `reset` and `comment`. */
+export interface ActionOptions {
+  /** The acting user's id (required). */
+  readonly as?: string;
+  readonly comment?: string;
+  /** Expand paths for the response (`["user_id", "app_id"]`). */
+  readonly expand?: readonly string[];
+}
+
+/**
+ * What `reset` and `comment` return in `.data`: the endpoint's 200 body and the audit events.
+ *
+ * @example
+ * ```ts
+ * reset("1022", { as: "u-it-dir" }).data.events.map((e) => e.kind);
+ * ```
+ */
+export interface ActionData {
+  readonly response: JsonValue;
+  readonly events: readonly AuditEvent[];
+}
+
+/** A failure as `.data` of a shown value. */
+type Failure = { readonly code: string; readonly message: string };
+
+/**
+ * The functions bound in the REPL, by name. Arguments are checked at run time: the REPL's caller
+ * is a person typing JavaScript.
+ *
+ * @example
+ * ```ts
+ * const api = createSession(world, { files }).api;
+ * console.log(String(api.explain("1001")));
+ * ```
+ */
+export interface ReplApi {
+  explain(taskId: string): Shown<Explanation> | Shown<Failure>;
+  reset(taskId: string, options?: ActionOptions): Shown<ActionData> | Shown<Failure>;
+  comment(taskId: string, text: string, options?: ActionOptions): Shown<ActionData> | Shown<Failure>;
+  whatIf(policies: unknown, options?: unknown): Shown<unknown> | Promise<Shown<unknown>>;
+  lint(policy?: unknown): Shown<readonly LintedPolicy[]> | Shown<Failure>;
+  check(condition: string): Shown<readonly Finding[] | ReturnType<typeof checkCondition>> | Shown<Failure>;
+  task(taskId: string): Shown<JsonValue> | Shown<Failure>;
+  save(path: string): Shown<string> | Shown<Failure>;
+  undo(): Shown<number> | Shown<Failure>;
+  help(): Shown<readonly string[]>;
+}
+
+/**
+ * A REPL session: the current world, the history behind it, the bound functions, and loading
+ * another world (`.world`).
+ *
+ * @example
+ * ```ts
+ * const s = createSession(world, { files });
+ * s.api.comment("1001", "hello", { as: "u-contractor" });
+ * s.depth; // 2
+ * s.api.undo();
+ * ```
+ */
+export interface ReplSession {
+  /** The current world. */
+  readonly world: World;
+  /** How many worlds the history holds, the current one included. */
+  readonly depth: number;
+  readonly api: ReplApi;
+  /** Loads a world file and makes it current (`.undo` goes back). */
+  load(path: string): Shown<World> | Shown<Failure>;
+}
+
+/**
+ * The bound functions, one line each, for `.help` and `help()`.
+ *
+ * @example
+ * ```ts
+ * HELP.forEach((line) => console.log(line));
+ * ```
+ */
+export const HELP: readonly string[] = [
+  'explain("1001")                          why the task routes where it does (.data: the Explanation)',
+  'reset("1022", { as: "u-it-dir", comment }) Hard Reset on the current world (.data: { response, events })',
+  'comment("1001", "text", { as: "u-…" })   post a comment on the current world',
+  'whatIf(policyJson | [policies], { state: "open"|"all", type: ["grant"], app: "app-aws" })',
+  "                                         which tasks would route differently with these policies",
+  'lint() / lint("pol-id") / lint(policyJson) lint every policy, one of the world, or a draft',
+  'check("subject.department == \\"Eng\\"")   type-check a condition in the rule environment',
+  'task("1001")                             the task as the API returns it (wire JSON)',
+  "world                                    the current world",
+  'save("after.json")                       write the current world to a file',
+  "undo()                                   back to the world before the last change (also .undo)",
+  ".world <file>                            load another world (.undo comes back)",
+  "Tab completes task ids, numeric ids, user and policy ids inside strings.",
+];
+
+function errorText(e: SimError): Shown<Failure> {
+  return failed(e.code, e.message);
+}
+
+const isString = (v: unknown): v is string => typeof v === "string";
+
+function actionOptions(v: unknown): ActionOptions | undefined {
+  if (v === undefined) return {};
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return undefined;
+  const o = v as Record<string, unknown>;
+  const expand = o["expand"];
+  if (o["as"] !== undefined && !isString(o["as"])) return undefined;
+  if (o["comment"] !== undefined && !isString(o["comment"])) return undefined;
+  if (expand !== undefined && !(Array.isArray(expand) && expand.every(isString))) return undefined;
+  return {
+    ...(isString(o["as"]) ? { as: o["as"] } : {}),
+    ...(isString(o["comment"]) ? { comment: o["comment"] } : {}),
+    ...(Array.isArray(expand) ? { expand: expand.filter(isString) } : {}),
+  };
+}
+
+/** `a, b ×3, c`: consecutive repeats folded, so a reset's per-rule events read as one entry. */
+function eventKinds(events: readonly AuditEvent[]): string {
+  const out: string[] = [];
+  let last = "";
+  let n = 0;
+  const flush = (): void => {
+    if (n > 0) out.push(n > 1 ? `${last} ×${n}` : last);
+  };
+  for (const e of events) {
+    if (e.kind === last) n++;
+    else {
+      flush();
+      last = e.kind;
+      n = 1;
+    }
+  }
+  flush();
+  return out.join(", ");
+}
+
+/**
+ * Loads a world file, as the REPL's `.world` does: the reason it failed as one message (with the
+ * first diagnostics and their JSON paths) rather than an exception.
+ *
+ * @example
+ * ```ts
+ * const r = readWorldFile(files, "fixtures/world.json");
+ * if (r.ok) console.log(r.value.tasks.size);
+ * ```
+ */
+export function readWorldFile(files: Pick<SessionFiles, "readFile">, path: string): Result<World, string> {
+  let json: unknown;
+  try {
+    json = JSON.parse(files.readFile(path)) as unknown;
+  } catch (e: unknown) {
+    const code = typeof e === "object" && e !== null && "code" in e ? String(e.code) : "";
+    const why = code === "ENOENT" ? "no such file" : e instanceof Error ? e.message : String(e);
+    return { ok: false, error: e instanceof SyntaxError ? `${path} is not JSON: ${why}` : `cannot read ${path}: ${why}` };
+  }
+  const loaded = loadWorld(json);
+  if (loaded.ok) return loaded;
+  const shown = loaded.error.slice(0, 5).map((d) => `\n  ${d.path}: ${d.message}`).join("");
+  const more = loaded.error.length > 5 ? `\n  … and ${loaded.error.length - 5} more` : "";
+  return { ok: false, error: `${path} is not a valid world (${loaded.error.length} problem(s)):${shown}${more}` };
+}
+
+function lintText(results: readonly LintedPolicy[], color: boolean): string {
+  const lines: string[] = [];
+  let errors = 0;
+  let warnings = 0;
+  for (const r of results) {
+    if (r.findings.length === 0) continue;
+    lines.push(`${r.id || "(no id)"}${r.displayName ? ` "${r.displayName}"` : ""}${r.base === "$" ? "" : ` at ${r.base}`}`);
+    for (const f of r.findings) {
+      lines.push(formatFinding(f, color));
+      if (f.severity === "error") errors++;
+      else warnings++;
+    }
+  }
+  lines.push(errors + warnings === 0 ? `ok: ${results.length} polic${results.length === 1 ? "y" : "ies"}, no findings` : `${errors} error(s), ${warnings} warning(s)`);
+  return lines.join("\n");
+}
+
+/**
+ * Creates a session on `world`.
+ *
+ * @example
+ * ```ts
+ * const session = createSession(world, { files: { readFile: (p) => readFileSync(p, "utf8"), writeFile: writeFileSync } });
+ * console.log(String(session.api.explain("1001")));
+ * ```
+ */
+export function createSession(world: World, options: SessionOptions): ReplSession {
+  const color = options.color === true;
+  // The history is the only mutable state of the REPL: each change pushes the next world, undo pops.
+  const history: { world: World; label: string }[] = [{ world, label: options.source ?? "the initial world" }];
+  const current = (): World => (history[history.length - 1] ?? { world }).world;
+  const push = (next: World, label: string): void => {
+    history.push({ world: next, label });
+  };
+
+  const act = (
+    name: string,
+    r: Result<{ world: World; response: JsonValue; events: readonly AuditEvent[] }, SimError>,
+    taskId: string,
+    actorId: string,
+  ): Shown<ActionData> | Shown<Failure> => {
+    if (!r.ok) return errorText(r.error);
+    const label = `${name} of task ${taskId} by ${actorId}`;
+    push(r.value.world, label);
+    const task = findTask(r.value.world, taskId);
+    const lines = [`✓ ${label}`, `  events: ${eventKinds(r.value.events) || "none"}`];
+    if (task) lines.push(`  task ${task.numericId || task.id} is ${task.state}${task.policy?.policy ? ` on policy ${task.policy.policy.id}` : ""}`);
+    lines.push(`  world #${history.length} (.undo goes back); .data has { response, events }`);
+    return new Shown({ response: r.value.response, events: r.value.events }, lines.join("\n"));
+  };
+
+  const api: ReplApi = {
+    explain(taskId) {
+      if (!isString(taskId)) return failed("INVALID_ARGUMENT", 'explain("1001"): give a task id or numeric id as a string');
+      const r = explainTask(current(), taskId);
+      return r.ok ? new Shown(r.value, formatExplanation(r.value, { color })) : errorText(r.error);
+    },
+    reset(taskId, raw) {
+      const o = actionOptions(raw);
+      if (!isString(taskId) || !o?.as) return failed("INVALID_ARGUMENT", 'reset("1022", { as: "u-it-dir", comment: "why" }): give a task id and who acts');
+      const r = hardReset(current(), { taskId, comment: o.comment ?? "", expandMask: { paths: [...(o.expand ?? [])] } }, { actorId: o.as });
+      return act("Hard Reset", r, taskId, o.as);
+    },
+    comment(taskId, text, raw) {
+      const o = actionOptions(raw);
+      if (!isString(taskId) || !isString(text) || !o?.as) return failed("INVALID_ARGUMENT", 'comment("1001", "text", { as: "u-contractor" }): give a task id, the text and who comments');
+      const r = commentReducer(current(), { taskId, comment: text, expandMask: { paths: [...(o.expand ?? [])] } }, { actorId: o.as });
+      return act("comment", r, taskId, o.as);
+    },
+    whatIf(policies, whatIfOptions) {
+      if (!options.whatIf) return failed("UNAVAILABLE", "what-if analysis is not available in this build of policy-sim");
+      return options.whatIf(current(), policies, whatIfOptions);
+    },
+    lint(policy) {
+      const w = current();
+      if (policy === undefined) return new Shown(lintWorld(w), lintText(lintWorld(w), color));
+      if (isString(policy)) {
+        const index = w.policies.findIndex((p) => p.id === policy);
+        const found = w.policies[index];
+        if (!found) return failed("NOT_FOUND", `no policy "${policy}" in the world; lint(policyJson) lints a draft`);
+        const result: LintedPolicy[] = [{ id: found.id, displayName: found.displayName, base: `$.policies[${index}]`, findings: lintDecodedPolicy(found, w) }];
+        return new Shown(result, lintText(result, color));
+      }
+      const results = Array.isArray(policy) ? lintDocuments(policy, w, true) : lintDocuments([policy], w, false);
+      return new Shown(results, lintText(results, color));
+    },
+    check(condition) {
+      if (!isString(condition)) return failed("INVALID_ARGUMENT", 'check("subject.department == \\"Eng\\""): give the condition as a string');
+      const d = checkCondition(condition);
+      const text = d.length === 0 ? "ok: the condition type-checks and returns bool" : d.map((x) => `${x.code} at ${x.line}:${x.column}: ${x.message}${x.hint ? ` (${x.hint})` : ""}\n${x.excerpt}`).join("\n");
+      return new Shown(d, text, d.length === 0);
+    },
+    task(taskId) {
+      if (!isString(taskId)) return failed("INVALID_ARGUMENT", 'task("1001"): give a task id or numeric id as a string');
+      const t = findTask(current(), taskId);
+      if (!t) return failed("NOT_FOUND", `no task "${taskId}" (neither an id nor a numericId)`);
+      const wire = encodeTask(t);
+      return new Shown(wire, JSON.stringify(wire, null, 2));
+    },
+    save(path) {
+      if (!isString(path) || path === "") return failed("INVALID_ARGUMENT", 'save("after.json"): give a file name');
+      try {
+        options.files.writeFile(path, `${JSON.stringify(saveWorld(current()), null, 2)}\n`);
+      } catch (e: unknown) {
+        return failed("UNAVAILABLE", `cannot write ${path}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      return new Shown(path, `saved the current world (${current().tasks.size} tasks) to ${path}`);
+    },
+    undo() {
+      if (history.length <= 1) return failed("FAILED_PRECONDITION", "nothing to undo: this is the first world of the session");
+      const undone = history.pop();
+      return new Shown(history.length, `undid ${undone?.label ?? "the last change"}; world #${history.length} is current`);
+    },
+    help() {
+      return new Shown(HELP, HELP.join("\n"));
+    },
+  };
+
+  return {
+    get world() {
+      return current();
+    },
+    get depth() {
+      return history.length;
+    },
+    api,
+    load(path) {
+      if (!isString(path) || path.trim() === "") return failed("INVALID_ARGUMENT", ".world <file>: give a world file");
+      const r = readWorldFile(options.files, path.trim());
+      if (!r.ok) return failed("INVALID_ARGUMENT", r.error);
+      push(r.value, `loading ${path.trim()}`);
+      return new Shown(r.value, `loaded ${path.trim()}: ${r.value.tasks.size} tasks, ${r.value.policies.length} policies, now ${r.value.now} (world #${history.length})`);
+    },
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * `startRepl`: a `node:repl` server with a session's functions in its context, the world as a live
+ * `world` binding, `.world`/`.undo`/`.help` commands, and id completion inside strings. The session
+ * (`session.ts`) and the completer (`complete.ts`) hold the logic; this file only wires them in.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { type REPLServer, start } from "node:repl";
+import type { Readable, Writable } from "node:stream";
+import type { World } from "../world/world.js";
+import { completeLine, openStringAt } from "./complete.js";
+import { createSession, HELP, type ReplApi, type ReplSession, type SessionFiles, type WhatIfBinding } from "./session.js";
+
+/**
+ * Options of {@link startRepl}. Only `world` is required; the streams default to the process's.
+ *
+ * @example
+ * ```ts
+ * const options: StartReplOptions = { world, source: "fixtures/world.json", input: new PassThrough(), output: sink, terminal: false };
+ * ```
+ */
+export interface StartReplOptions {
+  readonly world: World;
+  /** Where the world came from, for the banner and `.undo` messages. */
+  readonly source?: string;
+  readonly input?: Readable;
+  readonly output?: Writable;
+  /** Treat the streams as a terminal (line editing, Tab completion); default: `output.isTTY`. */
+  readonly terminal?: boolean;
+  /** ANSI colours in echoed values and explanations; default: `terminal`. */
+  readonly useColors?: boolean;
+  readonly prompt?: string;
+  /** Files for `.world` and `save(…)`; `node:fs` by default. */
+  readonly files?: SessionFiles;
+  /** The what-if analysis, when this build has it. */
+  readonly whatIf?: WhatIfBinding;
+}
+
+/**
+ * A started REPL: the `node:repl` server, its session (the current world and history), and a
+ * promise that settles when the REPL exits (`.exit`, Ctrl-D, end of input).
+ *
+ * @example
+ * ```ts
+ * const repl = startRepl({ world });
+ * await repl.closed;
+ * console.log(repl.session.depth, "worlds in the history");
+ * ```
+ */
+export interface RunningRepl {
+  readonly server: REPLServer;
+  readonly session: ReplSession;
+  readonly closed: Promise<void>;
+}
+
+const FUNCTIONS = ["explain", "reset", "comment", "whatIf", "lint", "check", "task", "save", "undo", "help"] as const satisfies readonly (keyof ReplApi)[];
+
+/** The names Tab completes outside strings. */
+const NAMES: readonly string[] = [...FUNCTIONS, "world"];
+
+function bind(context: Record<string, unknown>, session: ReplSession): void {
+  for (const name of FUNCTIONS) {
+    const f = session.api[name];
+    Object.defineProperty(context, name, { value: f, writable: true, enumerable: false, configurable: true });
+  }
+  // A getter, so `world` is always the current world, after reset/comment/undo/.world alike.
+  Object.defineProperty(context, "world", { get: () => session.world, enumerable: false, configurable: true });
+}
+
+function banner(session: ReplSession, source: string | undefined): string {
+  const w = session.world;
+  return `policy-sim REPL on ${source ?? "a world"}: ${w.tasks.size} tasks, ${w.policies.length} policies, now ${w.now}\n` + `Try explain("1001"). .help lists the functions; Tab completes ids inside strings.\n`;
+}
+
+/**
+ * Starts the REPL.
+ *
+ * @example
+ * ```ts
+ * const loaded = loadWorld(JSON.parse(readFileSync("fixtures/world.json", "utf8")));
+ * if (loaded.ok) await startRepl({ world: loaded.value, source: "fixtures/world.json" }).closed;
+ * // > explain("1001")
+ * // Task 1001 "Grant …" (grant, TASK_STATE_OPEN) …
+ * ```
+ */
+export function startRepl(options: StartReplOptions): RunningRepl {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const terminal = options.terminal ?? ("isTTY" in output && output.isTTY === true);
+  const useColors = options.useColors ?? terminal;
+  const files: SessionFiles = options.files ?? { readFile: (p) => readFileSync(p, "utf8"), writeFile: (p, s) => writeFileSync(p, s) };
+  const session = createSession(options.world, {
+    files,
+    color: useColors,
+    ...(options.source === undefined ? {} : { source: options.source }),
+    ...(options.whatIf === undefined ? {} : { whatIf: options.whatIf }),
+  });
+
+  output.write(banner(session, options.source));
+  const server = start({ prompt: options.prompt ?? "policy-sim> ", input, output, terminal, useColors, ignoreUndefined: true });
+
+  // Outside strings, our names first and then Node's own completion (properties, globals), so
+  // `world.tas<Tab>` still works.
+  type Callback = (err: Error | null, result: [string[], string]) => void;
+  const builtin: unknown = server.completer;
+  const completer = (line: string, callback: Callback): void => {
+    const ours = completeLine(line, session.world, NAMES);
+    if (ours[0].length > 0 || openStringAt(line) >= 0 || typeof builtin !== "function") return callback(null, ours);
+    (builtin as (l: string, cb: Callback) => void).call(server, line, callback);
+  };
+  Object.defineProperty(server, "completer", { value: completer, writable: true, configurable: true });
+
+  bind(server.context, session);
+  // `.clear` gives the REPL a fresh context; the functions must be there too.
+  server.on("reset", (context: Record<string, unknown>) => bind(context, session));
+
+  const say = (text: string): void => {
+    output.write(`${text}\n`);
+    server.displayPrompt();
+  };
+  server.defineCommand("world", {
+    help: "Load another world file (.undo comes back)",
+    action: (path: string) => say(String(session.load(path))),
+  });
+  server.defineCommand("undo", {
+    help: "Go back to the world before the last change",
+    action: () => say(String(session.api.undo())),
+  });
+  server.defineCommand("help", {
+    help: "List the bound functions and the commands",
+    action: () => {
+      const commands = Object.entries(server.commands)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([name, c]) => `.${name.padEnd(39)} ${c?.help ?? ""}`);
+      say([...HELP, "", ...commands].join("\n"));
+    },
+  });
+
+  const closed = new Promise<void>((resolve) => server.once("exit", () => resolve()));
+  return { server, session, closed };
+}
