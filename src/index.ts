@@ -110,7 +110,7 @@ export type {
 export { hardReset, resetTask } from "./reducers/hard-reset.js";
 export type { HardResetFailure, HardResetInput, ResetOutcome } from "./reducers/hard-reset.js";
 export { comment } from "./reducers/comment.js";
-export type { CommentInput, Step } from "./reducers/comment.js";
+export type { CommentInput, CommentResponseJson, HardResetResponseJson, Step, WireTaskView } from "./reducers/comment.js";
 export type { ActionContext, ExpandMaskInput } from "./reducers/prelude.js";
 export { canRead, objectPermissionsFor, relationTo, taskActionsFor } from "./reducers/permissions.js";
 export type { Relation } from "./reducers/permissions.js";

@@ -94,8 +94,8 @@ function run(s: Setup): Explanation {
   return e.value;
 }
 
-const app = (over: Json) => [{ ...baseApps[0], ...over }, baseApps[1]];
-const ent = (over: Json) => [{ ...baseEntitlements[0], ...over }, baseEntitlements[1]];
+const app = (over: Json): Json[] => [{ ...baseApps[0], ...over }, baseApps[1] as Json];
+const ent = (over: Json): Json[] => [{ ...baseEntitlements[0], ...over }, baseEntitlements[1] as Json];
 const source = (e: Explanation) => (e.resolution.ok ? `${e.resolution.source}:${e.resolution.policyId}` : e.resolution.code);
 const decided = (e: Explanation) => (e.result.kind === "selected" ? e.result.decidedBy : e.result);
 /** The selection as `policy/key`, via the accept message of the selected sequence. */

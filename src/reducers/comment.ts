@@ -4,7 +4,7 @@
  */
 import { produce } from "immer";
 import { encodeCommentResponse } from "../codec/index.js";
-import type { JsonValue } from "../model/json.js";
+import type { JsonObject } from "../model/json.js";
 import { ok, type Result } from "../result.js";
 import type { AuditEvent } from "../workflow/events.js";
 import type { TaskComment, World } from "../world/world.js";
@@ -27,6 +27,39 @@ export interface CommentInput {
   readonly comment: string;
   readonly expandMask?: ExpandMaskInput | null;
 }
+
+/**
+ * A TaskView in wire JSON: the task and the `…Path` fields as the service writes them.
+ *
+ * @example
+ * ```ts
+ * const state = view.task?.["state"]; // "TASK_STATE_OPEN"
+ * ```
+ */
+export type WireTaskView = JsonObject & { readonly task: JsonObject | null };
+
+/**
+ * The Comment endpoint's 200 body in wire JSON.
+ *
+ * @example
+ * ```ts
+ * const count = body.taskView?.task?.["commentCount"];
+ * ```
+ */
+export type CommentResponseJson = JsonObject & {
+  readonly expanded: readonly JsonObject[] | null;
+  readonly taskView: WireTaskView | null;
+};
+
+/**
+ * The Hard Reset endpoint's 200 body in wire JSON.
+ *
+ * @example
+ * ```ts
+ * console.log(body.ticketActionId); // "evt-000001"
+ * ```
+ */
+export type HardResetResponseJson = CommentResponseJson & { readonly ticketActionId: string };
 
 /**
  * What a reducer returns: the next world, the endpoint's 200 body in wire JSON, and the audit
@@ -56,7 +89,7 @@ export interface Step<R> {
  * if (r.ok) { world = r.value.world; console.log(r.value.response); }
  * ```
  */
-export function comment(world: World, req: CommentInput, ctx: ActionContext): Result<Step<JsonValue>, SimError> {
+export function comment(world: World, req: CommentInput, ctx: ActionContext): Result<Step<CommentResponseJson>, SimError> {
   return guarded(() => {
     const text = optionalString((req ?? {}) as unknown as Record<string, unknown>, "comment");
     if (!text.ok) return text;
@@ -82,7 +115,7 @@ export function comment(world: World, req: CommentInput, ctx: ActionContext): Re
     };
     const { taskView, expanded } = buildTaskView(next, updated, relation, expandPaths);
     // A comment changes nothing the caller's relation depends on, so the relation still holds.
-    const body = encodeCommentResponse({ expanded, taskView });
+    const body = encodeCommentResponse({ expanded, taskView }) as CommentResponseJson;
     const response = seesInternals(relation) ? body : hideFromCaller(body);
     const events: AuditEvent[] = [
       { kind: "comment", id: eventId, taskId: task.id, at: now, actorId: caller.id, commentId, comment: text.value, updatedAt: now, updatedBy: caller.id },

@@ -8,7 +8,6 @@
  * decisions and outcome; reopen the task; run automatic steps until one waits.
  */
 import { encodeHardResetResponse } from "../codec/index.js";
-import type { JsonValue } from "../model/json.js";
 import type { PolicyStepInstance, Task } from "../model/index.js";
 import { decide, type Decision } from "../policy/decide.js";
 import { ok, type Result } from "../result.js";
@@ -18,7 +17,7 @@ import type { AuditEvent } from "../workflow/events.js";
 import { instantiate, retire } from "../workflow/instantiate.js";
 import { withOutcome } from "../workflow/outcomes.js";
 import type { TaskComment, World } from "../world/world.js";
-import type { Step } from "./comment.js";
+import type { HardResetResponseJson, Step } from "./comment.js";
 import { guarded, type SimError } from "./errors.js";
 import { relationTo, seesInternals } from "./permissions.js";
 import { type ActionContext, type ExpandMaskInput, optionalString, prelude } from "./prelude.js";
@@ -185,7 +184,7 @@ export function resetTask(
  * }
  * ```
  */
-export function hardReset(world: World, req: HardResetInput, ctx: ActionContext): Result<Step<JsonValue>, SimError> {
+export function hardReset(world: World, req: HardResetInput, ctx: ActionContext): Result<Step<HardResetResponseJson>, SimError> {
   return guarded(() => {
     const text = optionalString((req ?? {}) as unknown as Record<string, unknown>, "comment");
     if (!text.ok) return text;
@@ -201,7 +200,7 @@ export function hardReset(world: World, req: HardResetInput, ctx: ActionContext)
     // The caller's relation to the task may have changed (e.g. they now review the new first step).
     const after = relationTo(next, r.task, caller);
     const { taskView, expanded } = buildTaskView(next, r.task, after, expandPaths);
-    const body = encodeHardResetResponse({ expanded, taskView, ticketActionId: r.ticketActionId });
+    const body = encodeHardResetResponse({ expanded, taskView, ticketActionId: r.ticketActionId }) as HardResetResponseJson;
     const response = seesInternals(after) ? body : hideFromCaller(body);
     return ok({ world: Object.freeze(next), response, events: r.events });
   });
