@@ -1,0 +1,139 @@
+import { readFileSync } from "node:fs";
+import { inspect } from "node:util";
+import { describe, expect, it } from "vitest";
+import type { Explanation } from "../explain/explain.js";
+import { loadWorld } from "../world/load-world.js";
+import { findTask } from "../world/world.js";
+import { type ActionData, createSession, type SessionFiles } from "./session.js";
+
+const disk = (p: string): string => readFileSync(p, "utf8");
+const loaded = loadWorld(JSON.parse(disk("fixtures/world.json")));
+if (!loaded.ok) throw new Error("the sample world does not load");
+const world = loaded.value;
+
+function files(extra: Record<string, string> = {}): SessionFiles & { written: Map<string, string> } {
+  const written = new Map<string, string>();
+  return {
+    written,
+    readFile: (p) => written.get(p) ?? extra[p] ?? disk(p),
+    writeFile: (p, s) => void written.set(p, s),
+  };
+}
+
+describe("the REPL session's bound functions", () => {
+  it("explain shows the formatted explanation through inspect, and .data is the Explanation", () => {
+    const { api } = createSession(world, { files: files() });
+    const e = api.explain("1001");
+    expect(inspect(e)).toMatch(/^Task 1001 "/);
+    expect(inspect(e)).toContain("Selected: rule #2 of pol-prod-admin");
+    expect(String(e)).toBe(inspect(e));
+    expect(e.ok).toBe(true);
+    expect((e.data as Explanation).kind).toBe("explanation");
+    expect(JSON.parse(JSON.stringify(e))).toMatchObject({ kind: "explanation" });
+  });
+
+  it("explain of an unknown task, or of a non-string, is a one-line failure value", () => {
+    const { api } = createSession(world, { files: files() });
+    const e = api.explain("9999");
+    expect(e.ok).toBe(false);
+    expect(inspect(e)).toMatch(/^✗ NOT_FOUND: /);
+    expect(inspect(api.explain(1001 as unknown as string))).toMatch(/^✗ INVALID_ARGUMENT: explain\("1001"\)/);
+  });
+
+  it("reset applies to the current world, keeps history, and undo goes back", () => {
+    const s = createSession(world, { files: files() });
+    const before = findTask(s.world, "1022")?.policy?.policy?.id;
+    const r = s.api.reset("1022", { as: "u-it-dir", comment: "re-route" });
+    expect(r.ok).toBe(true);
+    expect(inspect(r)).toMatch(/^✓ Hard Reset of task 1022 by u-it-dir\n {2}events: hardReset, .*policyChanged/);
+    expect(inspect(r)).toContain("world #2");
+    expect(s.depth).toBe(2);
+    expect(findTask(s.world, "1022")?.policy?.policy?.id).toBe("pol-security-sensitive");
+    expect(s.world).not.toBe(world);
+
+    const u = s.api.undo();
+    expect(inspect(u)).toBe("undid Hard Reset of task 1022 by u-it-dir; world #1 is current");
+    expect(s.world).toBe(world);
+    expect(findTask(s.world, "1022")?.policy?.policy?.id).toBe(before);
+    expect(s.api.undo().ok).toBe(false);
+  });
+
+  it("reset without `as`, or refused, changes nothing", () => {
+    const s = createSession(world, { files: files() });
+    expect(inspect(s.api.reset("1022"))).toMatch(/^✗ INVALID_ARGUMENT: reset\("1022", \{ as: /);
+    expect(inspect(s.api.reset("1022", { as: "u-dev1" }))).toMatch(/^✗ PERMISSION_DENIED: /);
+    expect(inspect(s.api.reset("1022", { as: 7 } as unknown as { as: string }))).toMatch(/^✗ INVALID_ARGUMENT/);
+    expect(s.depth).toBe(1);
+    expect(s.world).toBe(world);
+  });
+
+  it("comment: .data is { response, events }, and the comment is in the next world", () => {
+    const s = createSession(world, { files: files() });
+    const c = s.api.comment("1001", "Needed for Q4", { as: "u-contractor" });
+    expect(c.ok).toBe(true);
+    const data = c.data as ActionData;
+    expect(data.events.map((e) => e.kind)).toEqual(["comment"]);
+    expect(data.response).toHaveProperty("taskView");
+    const id = findTask(s.world, "1001")?.id ?? "";
+    expect(s.world.comments.get(id)?.at(-1)?.comment).toBe("Needed for Q4");
+    expect(s.api.comment("1001", "x").ok).toBe(false);
+  });
+
+  it("lint: the world, one policy by id, a draft; unknown ids say so", () => {
+    const { api } = createSession(world, { files: files() });
+    expect(inspect(api.lint())).toMatch(/0 error\(s\), 2 warning\(s\)$/);
+    expect(inspect(api.lint("pol-prod-admin"))).toBe("ok: 1 policy, no findings");
+    const draft: unknown = JSON.parse(disk("fixtures/broken/cel-type-error.json"));
+    const l = api.lint(draft);
+    expect(inspect(l)).toContain("error   CEL_TYPE_ERROR at $.rules[0].condition");
+    expect(inspect(l)).toContain("^^^^^^^^^");
+    const cycle: unknown = JSON.parse(disk("fixtures/broken/reference-cycle.json"));
+    expect(inspect(api.lint(cycle))).toContain("REFERENCE_CYCLE at $[1].baselinePolicyId");
+    expect(inspect(api.lint("pol-nope"))).toMatch(/^✗ NOT_FOUND: no policy "pol-nope"/);
+  });
+
+  it("check, task, help", () => {
+    const { api } = createSession(world, { files: files() });
+    expect(inspect(api.check('subject.department == "Engineering"'))).toBe("ok: the condition type-checks and returns bool");
+    const bad = api.check("subject.departmnt == 'x'");
+    expect(bad.ok).toBe(false);
+    expect(inspect(bad)).toContain("(did you mean 'department'?)\nsubject.departmnt == 'x'\n        ^^^^^^^^^");
+    const t = api.task("1001");
+    expect(t.data).toMatchObject({ numericId: "1001", state: "TASK_STATE_OPEN" });
+    expect(JSON.parse(inspect(t))).toEqual(t.data);
+    expect(api.task("nope").ok).toBe(false);
+    expect(inspect(api.help())).toContain('explain("1001")');
+  });
+
+  it("save writes the current world, which loads back with the change", () => {
+    const f = files();
+    const s = createSession(world, { files: f });
+    s.api.comment("1001", "saved", { as: "u-contractor" });
+    expect(inspect(s.api.save("after.json"))).toBe(`saved the current world (${world.tasks.size} tasks) to after.json`);
+    const back = loadWorld(JSON.parse(f.written.get("after.json") ?? "null"));
+    expect(back.ok && back.value.seq).toBe(s.world.seq);
+    expect(s.api.save("").ok).toBe(false);
+  });
+
+  it("load (.world) replaces the current world, undo comes back; a bad file changes nothing", () => {
+    const w = JSON.parse(disk("fixtures/world.json")) as { tasks: unknown[]; now: string };
+    w.tasks = w.tasks.slice(0, 3);
+    const s = createSession(world, { files: files({ "small.json": JSON.stringify(w), "bad.json": "{" }) });
+    expect(inspect(s.load("small.json"))).toBe(`loaded small.json: 3 tasks, ${world.policies.length} policies, now ${w.now} (world #2)`);
+    expect(s.world.tasks.size).toBe(3);
+    expect(inspect(s.load("bad.json"))).toMatch(/^✗ INVALID_ARGUMENT: bad\.json is not JSON/);
+    expect(inspect(s.load("missing.json"))).toMatch(/^✗ INVALID_ARGUMENT: cannot read missing\.json: /);
+    expect(s.depth).toBe(2);
+    s.api.undo();
+    expect(s.world).toBe(world);
+  });
+
+  it("whatIf without the analysis says it is unavailable; with a binding it passes the current world", async () => {
+    const plain = createSession(world, { files: files() });
+    expect(inspect(await plain.api.whatIf({}))).toMatch(/^✗ UNAVAILABLE/);
+    const { Shown } = await import("./show.js");
+    const s = createSession(world, { files: files(), whatIf: (w, p, o) => new Shown({ w, p, o }, "bound") });
+    const r = await s.api.whatIf({ id: "x" }, { state: "all" });
+    expect(r.data).toEqual({ w: world, p: { id: "x" }, o: { state: "all" } });
+  });
+});
