@@ -31,6 +31,19 @@ export function hasOwn(obj: object, key: string): boolean {
 }
 
 /**
+ * Whether `key` is an own enumerable property of `obj`, that is, one of `Object.keys(obj)`.
+ *
+ * @example
+ * ```ts
+ * hasOwnEnumerable({ a: 1 }, "a"); // true
+ * hasOwnEnumerable([], "length"); // false
+ * ```
+ */
+export function hasOwnEnumerable(obj: object, key: string): boolean {
+  return Object.prototype.propertyIsEnumerable.call(obj, key);
+}
+
+/**
  * Sets an own, enumerable property, also for the key `__proto__` (where plain assignment would
  * replace the prototype instead).
  *

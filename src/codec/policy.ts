@@ -15,11 +15,10 @@ const policySteps = message<PolicySteps>({ steps: list(policyStepCodec) });
 const rule = message<Rule>(
   { condition: str, stepKey: omitEmpty(str), policyId: omitEmpty(str), policyKey: str },
   {
-    check: (r, path, report) => {
-      if (r.stepKey !== "" && r.policyId !== "") {
-        report("ONEOF_CONFLICT", path, 'oneof "outcome" has more than one member set: "stepKey" and "policyId"');
-      }
-    },
+    check: (r) =>
+      r.stepKey !== "" && r.policyId !== ""
+        ? { code: "ONEOF_CONFLICT", message: 'oneof "outcome" has more than one member set: "stepKey" and "policyId"' }
+        : undefined,
   },
 );
 

@@ -14,28 +14,62 @@
  */
 import type { JsonObject, JsonValue } from "../model/json.js";
 import type { UnknownVariant } from "../model/common.js";
-import type { Result } from "../result.js";
+import { type Result, fail } from "../result.js";
 import { type Diagnostic, type DiagnosticCode, describeValue, pathIndex, pathKey } from "./diagnostic.js";
-import { cloneJson, hasOwn, isJsonObject, setOwn } from "./json-tools.js";
+import { cloneJson, hasOwn, hasOwnEnumerable, isJsonObject, setOwn } from "./json-tools.js";
 
 /** How deep messages may nest before decoding gives up (real documents stay under 20). */
 const MAX_DEPTH = 128;
 
 /**
- * The state one decode call threads through the codecs: the problems found so far and the depth.
+ * One step of a JSONPath: an object key or an array index.
  *
  * @example
  * ```ts
- * const ctx: DecodeContext = { diags: [], depth: 0 };
+ * const steps: PathSegment[] = ["$", "rules", 2]; // $.rules[2]
+ * ```
+ */
+export type PathSegment = string | number;
+
+/**
+ * The state one decode call threads through the codecs: the problems found so far, the containers
+ * being decoded and the depth.
+ *
+ * `path` holds the segments of the innermost container's path, from `"$"` down; a codec is told the
+ * key or index of its own value beside it. Paths are formatted only when a problem is reported:
+ * nearly every value has none, and building each field's path up front was most of the cost of
+ * decoding.
+ *
+ * @example
+ * ```ts
+ * const ctx: DecodeContext = { diags: [], path: [], depth: 0 };
  * ```
  */
 export interface DecodeContext {
   readonly diags: Diagnostic[];
+  readonly path: PathSegment[];
   depth: number;
 }
 
-function report(ctx: DecodeContext, code: DiagnosticCode, path: string, message: string): void {
-  ctx.diags.push({ code, path, message });
+function appendSegment(path: string, segment: PathSegment): string {
+  return typeof segment === "number" ? pathIndex(path, segment) : pathKey(path, segment);
+}
+
+/** The JSONPath of the innermost container being decoded (the holder of a oneof's members). */
+function containerPath(ctx: DecodeContext): string {
+  const segments = ctx.path;
+  let path = String(segments[0]);
+  for (let i = 1; i < segments.length; i++) path = appendSegment(path, segments[i] as PathSegment);
+  return path;
+}
+
+/** The JSONPath of the value at `at` in the innermost container (the root is at `"$"`). */
+function pathAt(ctx: DecodeContext, at: PathSegment): string {
+  return ctx.path.length === 0 ? String(at) : appendSegment(containerPath(ctx), at);
+}
+
+function report(ctx: DecodeContext, code: DiagnosticCode, at: PathSegment, message: string): void {
+  ctx.diags.push({ code, path: pathAt(ctx, at), message });
 }
 
 /**
@@ -96,12 +130,13 @@ export function schemaOf<T>(codec: Codec<T>): SchemaNode {
 
 /**
  * Decodes and encodes one model value. `decode` never throws and always returns a value (the default
- * when the input is wrong, with a diagnostic recorded). `missing` is the value of an absent field.
+ * when the input is wrong, with a diagnostic recorded); `at` is the value's key or index in the
+ * innermost container on `ctx.path` (`"$"` for the root). `missing` is the value of an absent field.
  *
  * @example
  * ```ts
  * const c: Codec<string> = str;
- * c.decode("x", "$", { diags: [], depth: 0 }); // "x"
+ * c.decode("x", "$", { diags: [], path: [], depth: 0 }); // "x"
  * ```
  */
 export interface Codec<T> {
@@ -111,7 +146,7 @@ export interface Codec<T> {
   readonly "~type"?: (value: T) => T;
   /** An optional property: absent from the model when absent from the wire. */
   readonly optional: boolean;
-  decode(json: unknown, path: string, ctx: DecodeContext): T;
+  decode(json: unknown, at: PathSegment, ctx: DecodeContext): T;
   encode(value: T): JsonValue;
   missing(): T;
   /** Whether a value is left out of the encoded message. */
@@ -133,13 +168,13 @@ export interface OneofGroup<U> {
   readonly "~members": readonly MemberNode[];
   /** When no known member is set, an unknown key holding an object is taken as a new member. */
   readonly open: boolean;
-  readonly members: Readonly<Record<string, RuntimeMember>>;
+  readonly members: ReadonlyMap<string, RuntimeMember>;
 }
 
 /** The untyped runtime form of one oneof member. */
 interface RuntimeMember {
   readonly node: MemberNode;
-  decode(json: unknown, path: string, ctx: DecodeContext, kind: string): Record<string, unknown>;
+  decode(json: unknown, at: PathSegment, ctx: DecodeContext, kind: string): Record<string, unknown>;
   encode(value: Readonly<Record<string, unknown>>): JsonValue;
 }
 
@@ -218,14 +253,14 @@ export type Infer<C> = C extends Codec<infer T> ? T : never;
 function scalar<T>(
   node: SchemaNode,
   missing: T,
-  decode: (json: unknown, path: string, ctx: DecodeContext) => T,
+  decode: (json: unknown, at: PathSegment, ctx: DecodeContext) => T,
   encode: (value: T) => JsonValue = (v) => v as JsonValue,
 ): Codec<T> {
   return { "~tag": "codec", "~node": node, optional: false, decode, encode, missing: () => missing };
 }
 
-function expected(ctx: DecodeContext, code: DiagnosticCode, path: string, what: string, v: unknown): void {
-  report(ctx, code, path, `expected ${what}, found ${describeValue(v)}`);
+function expected(ctx: DecodeContext, code: DiagnosticCode, at: PathSegment, what: string, v: unknown): void {
+  report(ctx, code, at, `expected ${what}, found ${describeValue(v)}`);
 }
 
 /**
@@ -236,9 +271,9 @@ function expected(ctx: DecodeContext, code: DiagnosticCode, path: string, what: 
  * const fields = { displayName: str };
  * ```
  */
-export const str: Codec<string> = scalar({ t: "string" }, "", (v, path, ctx) => {
+export const str: Codec<string> = scalar({ t: "string" }, "", (v, at, ctx) => {
   if (typeof v === "string") return v;
-  expected(ctx, "EXPECTED_STRING", path, "a string", v);
+  expected(ctx, "EXPECTED_STRING", at, "a string", v);
   return "";
 });
 
@@ -250,9 +285,9 @@ export const str: Codec<string> = scalar({ t: "string" }, "", (v, path, ctx) => 
  * const fields = { emergencyAccess: bool };
  * ```
  */
-export const bool: Codec<boolean> = scalar({ t: "bool" }, false, (v, path, ctx) => {
+export const bool: Codec<boolean> = scalar({ t: "bool" }, false, (v, at, ctx) => {
   if (typeof v === "boolean") return v;
-  expected(ctx, "EXPECTED_BOOLEAN", path, "a boolean", v);
+  expected(ctx, "EXPECTED_BOOLEAN", at, "a boolean", v);
   return false;
 });
 
@@ -269,19 +304,19 @@ const INT32_MAX = 2 ** 31 - 1;
  * const fields = { commentCount: int32 };
  * ```
  */
-export const int32: Codec<number> = scalar({ t: "int32" }, 0, (v, path, ctx) => {
+export const int32: Codec<number> = scalar({ t: "int32" }, 0, (v, at, ctx) => {
   if (typeof v === "number") {
     if (Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX) return v;
-    report(ctx, "INVALID_INT32", path, `expected a 32-bit integer, found ${describeValue(v)}`);
+    report(ctx, "INVALID_INT32", at, `expected a 32-bit integer, found ${describeValue(v)}`);
     return 0;
   }
   if (typeof v === "string" && DECIMAL.test(v)) {
     const n = Number(v);
     if (n >= INT32_MIN && n <= INT32_MAX) return n;
-    report(ctx, "INVALID_INT32", path, `expected a 32-bit integer, found ${describeValue(v)}`);
+    report(ctx, "INVALID_INT32", at, `expected a 32-bit integer, found ${describeValue(v)}`);
     return 0;
   }
-  expected(ctx, "EXPECTED_NUMBER", path, "a number", v);
+  expected(ctx, "EXPECTED_NUMBER", at, "a number", v);
   return 0;
 });
 
@@ -292,14 +327,14 @@ const UINT64_MAX = 2n ** 64n - 1n;
 function int64Codec(unsigned: boolean): Codec<string> {
   const what = unsigned ? "a uint64" : "an int64";
   const inRange = (n: bigint): boolean => (unsigned ? n >= 0n && n <= UINT64_MAX : n >= INT64_MIN && n <= INT64_MAX);
-  return scalar({ t: "int64", unsigned }, "0", (v, path, ctx) => {
+  return scalar({ t: "int64", unsigned }, "0", (v, at, ctx) => {
     if (typeof v === "string") {
       if (v === "" || (DECIMAL.test(v) && inRange(BigInt(v)))) return v;
     } else if (typeof v === "number" && Number.isSafeInteger(v) && inRange(BigInt(v))) {
       // Hand-written input often writes int64s as numbers; a safe integer is exact, so take it.
       return String(v);
     }
-    report(ctx, "INVALID_INT64", path, `expected ${what} as a decimal string, found ${describeValue(v)}`);
+    report(ctx, "INVALID_INT64", at, `expected ${what} as a decimal string, found ${describeValue(v)}`);
     return "0";
   });
 }
@@ -345,10 +380,10 @@ function isRfc3339(s: string): boolean {
  * const fields = { createdAt: timestamp };
  * ```
  */
-export const timestamp: Codec<string | null> = scalar<string | null>({ t: "timestamp" }, null, (v, path, ctx) => {
+export const timestamp: Codec<string | null> = scalar<string | null>({ t: "timestamp" }, null, (v, at, ctx) => {
   if (v === null) return null;
   if (typeof v === "string" && isRfc3339(v)) return v;
-  report(ctx, "INVALID_TIMESTAMP", path, `expected an RFC 3339 timestamp, found ${describeValue(v)}`);
+  report(ctx, "INVALID_TIMESTAMP", at, `expected an RFC 3339 timestamp, found ${describeValue(v)}`);
   return null;
 });
 
@@ -362,10 +397,10 @@ const DURATION = /^-?\d+(\.\d{1,9})?s$/;
  * const fields = { grantDuration: duration };
  * ```
  */
-export const duration: Codec<string | null> = scalar<string | null>({ t: "duration" }, null, (v, path, ctx) => {
+export const duration: Codec<string | null> = scalar<string | null>({ t: "duration" }, null, (v, at, ctx) => {
   if (v === null) return null;
   if (typeof v === "string" && (v === "" || DURATION.test(v))) return v;
-  report(ctx, "INVALID_DURATION", path, `expected a duration like "3600s", found ${describeValue(v)}`);
+  report(ctx, "INVALID_DURATION", at, `expected a duration like "3600s", found ${describeValue(v)}`);
   return null;
 });
 
@@ -379,13 +414,13 @@ export const duration: Codec<string | null> = scalar<string | null>({ t: "durati
  * const fields = { expiration: durationOrInt64 };
  * ```
  */
-export const durationOrInt64: Codec<string | null> = scalar<string | null>({ t: "durationOrInt64" }, null, (v, path, ctx) => {
+export const durationOrInt64: Codec<string | null> = scalar<string | null>({ t: "durationOrInt64" }, null, (v, at, ctx) => {
   if (v === null) return null;
   if (typeof v === "string" && (v === "" || DURATION.test(v) || (DECIMAL.test(v) && BigInt(v) >= INT64_MIN && BigInt(v) <= INT64_MAX))) {
     return v;
   }
   if (typeof v === "number" && Number.isSafeInteger(v)) return String(v);
-  report(ctx, "INVALID_DURATION", path, `expected a duration like "3600s" or an int64 string, found ${describeValue(v)}`);
+  report(ctx, "INVALID_DURATION", at, `expected a duration like "3600s" or an int64 string, found ${describeValue(v)}`);
   return null;
 });
 
@@ -400,9 +435,9 @@ export const durationOrInt64: Codec<string | null> = scalar<string | null>({ t: 
  */
 export function enumOf<const O extends Readonly<Record<string, string>>>(members: O): Codec<O[keyof O] | (string & {})> {
   const first = Object.values(members)[0] ?? "";
-  return scalar<O[keyof O] | (string & {})>({ t: "enum", members: Object.values(members) }, first, (v, path, ctx) => {
+  return scalar<O[keyof O] | (string & {})>({ t: "enum", members: Object.values(members) }, first, (v, at, ctx) => {
     if (typeof v === "string") return v;
-    expected(ctx, "EXPECTED_STRING", path, "an enum name (string)", v);
+    expected(ctx, "EXPECTED_STRING", at, "an enum name (string)", v);
     return first;
   });
 }
@@ -418,9 +453,9 @@ export function enumOf<const O extends Readonly<Record<string, string>>>(members
 export const jsonObject: Codec<JsonObject> = scalar<JsonObject>(
   { t: "jsonObject" },
   {},
-  (v, path, ctx) => {
+  (v, at, ctx) => {
     if (isJsonObject(v)) return cloneJson(v) as JsonObject;
-    expected(ctx, "EXPECTED_OBJECT", path, "an object", v);
+    expected(ctx, "EXPECTED_OBJECT", at, "an object", v);
     return {};
   },
   (v) => cloneJson(v),
@@ -452,7 +487,7 @@ export function nullable<T>(inner: Codec<T>): Codec<T | null> {
     "~tag": "codec",
     "~node": { t: "nullable", inner: inner["~node"] },
     optional: false,
-    decode: (v, path, ctx) => (v === null ? null : inner.decode(v, path, ctx)),
+    decode: (v, at, ctx) => (v === null ? null : inner.decode(v, at, ctx)),
     encode: (v) => (v === null ? null : inner.encode(v)),
     missing: () => null,
   };
@@ -473,7 +508,7 @@ export function opt<T>(inner: Codec<T>): Codec<T | undefined> {
     "~node": { t: "optional", inner: inner["~node"] },
     optional: true,
     // protojson reads `null` as "not set", unless null is a value of the field (lists, messages).
-    decode: (v, path, ctx) => (v === null && inner.missing() !== null ? undefined : inner.decode(v, path, ctx)),
+    decode: (v, at, ctx) => (v === null && inner.missing() !== null ? undefined : inner.decode(v, at, ctx)),
     encode: (v) => (v === undefined ? null : inner.encode(v)),
     missing: () => undefined,
     omit: (v) => v === undefined,
@@ -506,17 +541,24 @@ export function list<T>(item: Codec<T>): Codec<readonly T[] | null> {
     "~tag": "codec",
     "~node": { t: "list", item: item["~node"] },
     optional: false,
-    decode: (v, path, ctx) => {
+    decode: (v, at, ctx) => {
       if (v === null) return null;
       if (!Array.isArray(v)) {
-        expected(ctx, "EXPECTED_ARRAY", path, "an array", v);
+        expected(ctx, "EXPECTED_ARRAY", at, "an array", v);
         return null;
       }
       const out: T[] = [];
-      for (let i = 0; i < v.length; i++) out.push(item.decode(v[i], pathIndex(path, i), ctx));
+      ctx.path.push(at);
+      for (let i = 0; i < v.length; i++) out.push(item.decode(v[i], i, ctx));
+      ctx.path.pop();
       return out;
     },
-    encode: (v) => (v === null ? null : v.map((x) => item.encode(x))),
+    encode: (v) => {
+      if (v === null) return null;
+      const out: JsonValue[] = [];
+      for (let i = 0; i < v.length; i++) out.push(item.encode(v[i] as T));
+      return out;
+    },
     missing: () => null,
   };
 }
@@ -534,14 +576,16 @@ export function map<T>(value: Codec<T>): Codec<Readonly<Record<string, T>> | nul
     "~tag": "codec",
     "~node": { t: "map", value: value["~node"] },
     optional: false,
-    decode: (v, path, ctx) => {
+    decode: (v, at, ctx) => {
       if (v === null) return null;
       if (!isJsonObject(v)) {
-        expected(ctx, "EXPECTED_OBJECT", path, "an object (map)", v);
+        expected(ctx, "EXPECTED_OBJECT", at, "an object (map)", v);
         return null;
       }
       const out: Record<string, T> = {};
-      for (const key of Object.keys(v)) setOwn(out, key, value.decode(v[key], pathKey(path, key), ctx));
+      ctx.path.push(at);
+      for (const key of Object.keys(v)) setOwn(out, key, value.decode(v[key], key, ctx));
+      ctx.path.pop();
       return out;
     },
     encode: (v) => {
@@ -567,7 +611,7 @@ export function lazy<T>(get: () => Codec<T>): Codec<T> {
     "~tag": "codec",
     "~node": { t: "lazy", get: () => get()["~node"] },
     optional: false,
-    decode: (v, path, ctx) => get().decode(v, path, ctx),
+    decode: (v, at, ctx) => get().decode(v, at, ctx),
     encode: (v) => get().encode(v),
     missing: () => get().missing(),
   };
@@ -577,24 +621,44 @@ export function lazy<T>(get: () => Codec<T>): Codec<T> {
 // Messages and oneofs
 
 type RuntimeSpec = Codec<unknown> | OneofGroup<unknown>;
-type RuntimeFields = ReadonlyArray<readonly [string, RuntimeSpec]>;
+
+/**
+ * One property of a compiled message: a field's codec or a oneof group. Every entry has both slots,
+ * so the decode and encode loops see a single object shape.
+ */
+interface RuntimeField {
+  readonly prop: string;
+  readonly codec: Codec<unknown> | undefined;
+  readonly group: OneofGroup<unknown> | undefined;
+}
 
 interface CompiledMessage {
-  readonly fields: RuntimeFields;
+  readonly fields: readonly RuntimeField[];
   readonly nodes: readonly FieldNode[];
   /** Every wire key the message knows: its fields and the members of all its oneofs. */
   readonly known: ReadonlySet<string>;
 }
 
 function compile(specs: object): CompiledMessage {
-  const fields = Object.entries(specs) as Array<[string, RuntimeSpec]>;
+  const fields: RuntimeField[] = [];
   const known = new Set<string>();
-  for (const [prop, spec] of fields) {
-    if (spec["~tag"] === "oneof") for (const member of Object.keys(spec.members)) known.add(member);
-    else known.add(prop);
+  const addKnown = (key: string): void => {
+    // decodeFields counts the keys it recognises to skip the search for unknown fields, which
+    // assumes each wire key means one thing.
+    if (known.has(key)) fail(`schema: wire key "${key}" is both a field and a oneof member, or in two oneofs`);
+    known.add(key);
+  };
+  for (const [prop, spec] of Object.entries(specs) as Array<[string, RuntimeSpec]>) {
+    if (spec["~tag"] === "oneof") {
+      fields.push({ prop, codec: undefined, group: spec });
+      for (const member of spec.members.keys()) addKnown(member);
+    } else {
+      fields.push({ prop, codec: spec, group: undefined });
+      addKnown(prop);
+    }
   }
-  const nodes = fields.map(([prop, spec]): FieldNode =>
-    spec["~tag"] === "oneof" ? { prop, oneof: { open: spec.open, members: spec["~members"] } } : { prop, node: spec["~node"] },
+  const nodes = fields.map(({ prop, codec, group }): FieldNode =>
+    group !== undefined ? { prop, oneof: { open: group.open, members: group["~members"] } } : { prop, node: (codec as Codec<unknown>)["~node"] },
   );
   return { fields, nodes, known };
 }
@@ -603,39 +667,18 @@ function unknownVariant(key: string, raw: unknown): UnknownVariant {
   return { kind: "unknown", key, raw: cloneJson(raw) };
 }
 
-/** Finds and decodes the member of one oneof group that `obj` sets; records conflicts. */
-function decodeGroup(
-  prop: string,
-  group: OneofGroup<unknown>,
+/**
+ * The first key an open oneof can take as a member this version does not know: an object under a
+ * key no field, member or earlier oneof has.
+ */
+function unknownMemberKey(
   obj: Readonly<Record<string, unknown>>,
   keys: readonly string[],
   known: ReadonlySet<string>,
-  path: string,
-  ctx: DecodeContext,
-  claimed: Set<string>,
-): unknown {
-  let found: string | undefined;
-  for (const key of keys) {
-    if (!hasOwn(group.members, key)) continue;
-    claimed.add(key);
-    // protojson reads a null member as "not set".
-    if (obj[key] === null) continue;
-    if (found === undefined) found = key;
-    else report(ctx, "ONEOF_CONFLICT", path, `oneof "${prop}" has more than one member set: "${found}" and "${key}"`);
-  }
-  if (found !== undefined) {
-    const member = group.members[found] as RuntimeMember;
-    return member.decode(obj[found], pathKey(path, found), ctx, found);
-  }
-  if (group.open) {
-    for (const key of keys) {
-      // A proto field name is never empty, so a "" key stays an unknown field.
-      if (key === "" || known.has(key) || claimed.has(key) || !isJsonObject(obj[key])) continue;
-      claimed.add(key);
-      return unknownVariant(key, obj[key]);
-    }
-  }
-  return null;
+  claimed: readonly string[] | undefined,
+): string | undefined {
+  // A proto field name is never empty, so a "" key stays an unknown field.
+  return keys.find((key) => key !== "" && !known.has(key) && claimed?.includes(key) !== true && isJsonObject(obj[key]));
 }
 
 function decodeUnknownFields(
@@ -652,34 +695,64 @@ function decodeUnknownFields(
   return out;
 }
 
-/** Decodes the fields of a message into `out`; returns the keys it did not know. */
-function decodeFields(
-  msg: CompiledMessage,
-  obj: Readonly<Record<string, unknown>>,
-  path: string,
-  ctx: DecodeContext,
-  out: Record<string, unknown>,
-): void {
+/** Decodes the fields of a message into `out`; the message's own segment is on `ctx.path`. */
+function decodeFields(msg: CompiledMessage, obj: Readonly<Record<string, unknown>>, ctx: DecodeContext, out: Record<string, unknown>): void {
   const keys = Object.keys(obj);
-  const claimed = new Set<string>();
-  for (const [prop, spec] of msg.fields) {
-    if (spec["~tag"] === "oneof") {
-      out[prop] = decodeGroup(prop, spec, obj, keys, msg.known, path, ctx, claimed);
+  // How many of `keys` the message recognises. When that is all of them, as in nearly every
+  // document, there are no unknown fields and the search for them is skipped.
+  let recognised = 0;
+  // Keys an open oneof took as a member this version does not know.
+  let claimed: string[] | undefined;
+  for (const { prop, codec, group } of msg.fields) {
+    if (group !== undefined) {
+      let found: string | undefined;
+      for (const key of keys) {
+        if (!group.members.has(key)) continue;
+        recognised++;
+        // protojson reads a null member as "not set".
+        if (obj[key] === null) continue;
+        if (found === undefined) found = key;
+        else {
+          const message = `oneof "${prop}" has more than one member set: "${found}" and "${key}"`;
+          ctx.diags.push({ code: "ONEOF_CONFLICT", path: containerPath(ctx), message });
+        }
+      }
+      if (found !== undefined) {
+        out[prop] = (group.members.get(found) as RuntimeMember).decode(obj[found], found, ctx, found);
+        continue;
+      }
+      const key = group.open ? unknownMemberKey(obj, keys, msg.known, claimed) : undefined;
+      if (key === undefined) {
+        out[prop] = null;
+        continue;
+      }
+      (claimed ??= []).push(key);
+      recognised++;
+      out[prop] = unknownVariant(key, obj[key]);
       continue;
     }
-    const raw = hasOwn(obj, prop) ? obj[prop] : undefined;
+    const spec = codec as Codec<unknown>;
+    let raw: unknown;
+    if (hasOwnEnumerable(obj, prop)) {
+      recognised++;
+      raw = obj[prop];
+    } else if (hasOwn(obj, prop)) {
+      // Not among `keys`, but an own property all the same.
+      raw = obj[prop];
+    }
     const absent = raw === undefined || (raw === null && !spec.optional);
-    const value = absent ? spec.missing() : spec.decode(raw, pathKey(path, prop), ctx);
+    const value = absent ? spec.missing() : spec.decode(raw, prop, ctx);
     if (value !== undefined || !spec.optional) out[prop] = value;
   }
-  const unknown = decodeUnknownFields(obj, keys, (k) => msg.known.has(k) || claimed.has(k));
+  if (recognised === keys.length) return;
+  const unknown = decodeUnknownFields(obj, keys, (k) => msg.known.has(k) || claimed?.includes(k) === true);
   if (unknown !== undefined) out["$unknown"] = unknown;
 }
 
 function encodeFields(msg: CompiledMessage, value: Readonly<Record<string, unknown>>, out: Record<string, unknown>): void {
-  for (const [prop, spec] of msg.fields) {
+  for (const { prop, codec, group } of msg.fields) {
     const v = value[prop];
-    if (spec["~tag"] === "oneof") {
+    if (group !== undefined) {
       if (v === null || v === undefined) continue;
       const member = v as Readonly<Record<string, unknown>> & { readonly kind: string };
       if (member.kind === "unknown") {
@@ -687,10 +760,11 @@ function encodeFields(msg: CompiledMessage, value: Readonly<Record<string, unkno
         if (u.key !== "") setOwn(out, u.key, cloneJson(u.raw));
         continue;
       }
-      const codec = spec.members[member.kind];
-      if (codec !== undefined && hasOwn(spec.members, member.kind)) out[member.kind] = codec.encode(member);
+      const runtime = group.members.get(member.kind);
+      if (runtime !== undefined) out[member.kind] = runtime.encode(member);
       continue;
     }
+    const spec = codec as Codec<unknown>;
     if (v === undefined) {
       // A hand-built model may leave out a field its type requires; write the default.
       if (!spec.optional) out[prop] = spec.encode(spec.missing());
@@ -703,13 +777,33 @@ function encodeFields(msg: CompiledMessage, value: Readonly<Record<string, unkno
   if (isJsonObject(unknown)) for (const key of Object.keys(unknown)) setOwn(out, key, cloneJson(unknown[key]));
 }
 
-function enter(ctx: DecodeContext, path: string): boolean {
+/** Steps into a message at `at`, unless that would nest too deep. */
+function enter(ctx: DecodeContext, at: PathSegment): boolean {
   if (ctx.depth >= MAX_DEPTH) {
-    report(ctx, "TOO_DEEP", path, `messages nest more than ${MAX_DEPTH} levels deep`);
+    report(ctx, "TOO_DEEP", at, `messages nest more than ${MAX_DEPTH} levels deep`);
     return false;
   }
   ctx.depth++;
+  ctx.path.push(at);
   return true;
+}
+
+function leave(ctx: DecodeContext): void {
+  ctx.depth--;
+  ctx.path.pop();
+}
+
+/**
+ * A problem a message's cross-field check found; it is reported at the message's path.
+ *
+ * @example
+ * ```ts
+ * const p: CheckProblem = { code: "ONEOF_CONFLICT", message: 'oneof "outcome" has more than one member set' };
+ * ```
+ */
+export interface CheckProblem {
+  readonly code: DiagnosticCode;
+  readonly message: string;
 }
 
 /**
@@ -717,12 +811,15 @@ function enter(ctx: DecodeContext, path: string): boolean {
  *
  * @example
  * ```ts
- * const options: MessageOptions<Rule> = { check: (rule, path, report) => {} };
+ * const options: MessageOptions<Rule> = { check: (rule) => undefined };
  * ```
  */
 export interface MessageOptions<T> {
-  /** A cross-field check run after decoding (for a oneof of scalars, which the fields cannot see). */
-  readonly check?: (value: T, path: string, report: (code: DiagnosticCode, path: string, message: string) => void) => void;
+  /**
+   * A cross-field check run after decoding (for a oneof of scalars, which the fields cannot see).
+   * It returns the problem rather than taking a callback, so a message without one costs nothing.
+   */
+  readonly check?: (value: T) => CheckProblem | undefined;
 }
 
 /**
@@ -736,11 +833,12 @@ export interface MessageOptions<T> {
  */
 export function message<T extends object>(fields: FieldSpecs<T>, options: MessageOptions<T> = {}): Codec<T> {
   const msg = compile(fields);
+  const check = options.check;
   const defaults = (): T => {
     const out: Record<string, unknown> = {};
-    for (const [prop, spec] of msg.fields) {
-      if (spec["~tag"] === "oneof") out[prop] = null;
-      else if (!spec.optional) out[prop] = spec.missing();
+    for (const { prop, codec, group } of msg.fields) {
+      if (group !== undefined) out[prop] = null;
+      else if (codec !== undefined && !codec.optional) out[prop] = codec.missing();
     }
     return out as T;
   };
@@ -748,16 +846,17 @@ export function message<T extends object>(fields: FieldSpecs<T>, options: Messag
     "~tag": "codec",
     "~node": { t: "message", fields: msg.nodes },
     optional: false,
-    decode: (v, path, ctx) => {
+    decode: (v, at, ctx) => {
       if (!isJsonObject(v)) {
-        expected(ctx, "EXPECTED_OBJECT", path, "an object", v);
+        expected(ctx, "EXPECTED_OBJECT", at, "an object", v);
         return defaults();
       }
-      if (!enter(ctx, path)) return defaults();
+      if (!enter(ctx, at)) return defaults();
       const out: Record<string, unknown> = {};
-      decodeFields(msg, v, path, ctx, out);
-      ctx.depth--;
-      options.check?.(out as T, path, (code, p, m) => report(ctx, code, p, m));
+      decodeFields(msg, v, ctx, out);
+      leave(ctx);
+      const problem = check?.(out as T);
+      if (problem !== undefined) report(ctx, problem.code, at, problem.message);
       return out as T;
     },
     encode: (v) => {
@@ -790,22 +889,22 @@ function compileMember(key: string, spec: object): RuntimeMember {
     const union = spec.union;
     return {
       node: { key, wrap: union["~node"] },
-      decode: (json, path, ctx, kind) => ({ kind, [kind]: union.decode(json, path, ctx) }),
+      decode: (json, at, ctx, kind) => ({ kind, [kind]: union.decode(json, at, ctx) }),
       encode: (value) => union.encode(value[value["kind"] as string]),
     };
   }
   const msg = compile(spec);
   return {
     node: { key, fields: msg.nodes },
-    decode: (json, path, ctx, kind) => {
+    decode: (json, at, ctx, kind) => {
       const out: Record<string, unknown> = { kind };
       if (!isJsonObject(json)) {
-        expected(ctx, "EXPECTED_OBJECT", path, "an object", json);
+        expected(ctx, "EXPECTED_OBJECT", at, "an object", json);
         return out;
       }
-      if (!enter(ctx, path)) return out;
-      decodeFields(msg, json, path, ctx, out);
-      ctx.depth--;
+      if (!enter(ctx, at)) return out;
+      decodeFields(msg, json, ctx, out);
+      leave(ctx);
       return out;
     },
     encode: (value) => {
@@ -816,9 +915,9 @@ function compileMember(key: string, spec: object): RuntimeMember {
   };
 }
 
-function compileMembers(members: object): Record<string, RuntimeMember> {
-  const out: Record<string, RuntimeMember> = {};
-  for (const [key, spec] of Object.entries(members) as Array<[string, object]>) out[key] = compileMember(key, spec);
+function compileMembers(members: object): ReadonlyMap<string, RuntimeMember> {
+  const out = new Map<string, RuntimeMember>();
+  for (const [key, spec] of Object.entries(members) as Array<[string, object]>) out.set(key, compileMember(key, spec));
   return out;
 }
 
@@ -839,7 +938,7 @@ export function oneof<U extends { readonly kind: string }>(
   const compiled = compileMembers(members);
   return {
     "~tag": "oneof",
-    "~members": Object.values(compiled).map((m) => m.node),
+    "~members": [...compiled.values()].map((m) => m.node),
     open: options.open ?? false,
     members: compiled,
   };
@@ -860,33 +959,37 @@ export function union<U extends { readonly kind: string }>(members: MemberSpecs<
   const none = (): U => unknownVariant("", null) as unknown as U;
   return {
     "~tag": "codec",
-    "~node": { t: "union", members: Object.values(compiled).map((m) => m.node) },
+    "~node": { t: "union", members: [...compiled.values()].map((m) => m.node) },
     optional: false,
-    decode: (v, path, ctx) => {
+    decode: (v, at, ctx) => {
       if (!isJsonObject(v)) {
-        expected(ctx, "EXPECTED_OBJECT", path, "an object", v);
+        expected(ctx, "EXPECTED_OBJECT", at, "an object", v);
         return none();
       }
       const keys = Object.keys(v);
       let found: string | undefined;
-      const claimed = new Set<string>();
+      let memberKeys = 0;
       for (const key of keys) {
-        if (!hasOwn(compiled, key)) continue;
-        claimed.add(key);
+        if (!compiled.has(key)) continue;
+        memberKeys++;
         if (v[key] === null) continue;
         if (found === undefined) found = key;
-        else report(ctx, "ONEOF_CONFLICT", path, `oneof has more than one member set: "${found}" and "${key}"`);
+        else report(ctx, "ONEOF_CONFLICT", at, `oneof has more than one member set: "${found}" and "${key}"`);
       }
       let out: Record<string, unknown>;
+      let unknownKey: string | undefined;
       if (found !== undefined) {
-        out = (compiled[found] as RuntimeMember).decode(v[found], pathKey(path, found), ctx, found);
+        ctx.path.push(at);
+        out = (compiled.get(found) as RuntimeMember).decode(v[found], found, ctx, found);
+        ctx.path.pop();
       } else {
         // A proto field name is never empty, so a "" key is an unknown field, never a member.
-        const key = keys.find((k) => k !== "" && !claimed.has(k));
-        if (key !== undefined) claimed.add(key);
-        out = { ...unknownVariant(key ?? "", key === undefined ? null : v[key]) };
+        unknownKey = keys.find((k) => k !== "" && !compiled.has(k));
+        out = { ...unknownVariant(unknownKey ?? "", unknownKey === undefined ? null : v[unknownKey]) };
       }
-      const outer = decodeUnknownFields(v, keys, (k) => claimed.has(k));
+      // Every key is the member or the unknown variant's, as nearly always: nothing else to keep.
+      if (memberKeys + (unknownKey === undefined ? 0 : 1) === keys.length) return out as U;
+      const outer = decodeUnknownFields(v, keys, (k) => compiled.has(k) || k === unknownKey);
       if (outer !== undefined) out["$unknownOuter"] = outer;
       return out as U;
     },
@@ -897,7 +1000,7 @@ export function union<U extends { readonly kind: string }>(members: MemberSpecs<
         const u = v as unknown as UnknownVariant;
         if (u.key !== "") setOwn(out, u.key, cloneJson(u.raw));
       } else {
-        const member = hasOwn(compiled, v.kind) ? compiled[v.kind] : undefined;
+        const member = compiled.get(v.kind);
         if (member !== undefined) out[v.kind] = member.encode(v);
       }
       const outer = v["$unknownOuter"];
@@ -921,7 +1024,7 @@ export function union<U extends { readonly kind: string }>(members: MemberSpecs<
  * ```
  */
 export function runDecode<T>(codec: Codec<T>, json: unknown): Result<T, Diagnostic[]> {
-  const ctx: DecodeContext = { diags: [], depth: 0 };
+  const ctx: DecodeContext = { diags: [], path: [], depth: 0 };
   let value: T;
   try {
     value = codec.decode(json, "$", ctx);
