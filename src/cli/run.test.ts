@@ -201,3 +201,34 @@ describe("runCli check", () => {
     expect(r.code).toBe(EXIT.findings);
   });
 });
+
+describe("runCli repl", () => {
+  it("runs a session on the IO's streams and exits 0 at the end of input", async () => {
+    const { PassThrough } = await import("node:stream");
+    const stdin = new PassThrough();
+    const output = new PassThrough();
+    let text = "";
+    output.on("data", (c: Buffer) => (text += c.toString()));
+    const x = memoryIO({ fallback: disk, stdin, output });
+    const done = runCli(["repl", "--world", WORLD], x);
+    stdin.end('task("1001").data.numericId\n');
+    expect(await done).toBe(EXIT.ok);
+    expect(text).toContain("policy-sim REPL on fixtures/world.json");
+    expect(text).toContain("'1001'");
+  });
+
+  it("without streams (embedded), or without a world: exit 2", async () => {
+    const r = await run(["repl", "--world", WORLD]);
+    expect([r.code, r.err.split("\n")[0]]).toEqual([EXIT.badInput, "repl needs an interactive input and output"]);
+    expect((await run(["repl"])).code).toBe(EXIT.badInput);
+  });
+});
+
+describe("runCli simulate", () => {
+  it("without the workflow engine: a clear message, exit 2 (and JSON with --json)", async () => {
+    const r = await run(["simulate", "--world", WORLD, "--script", "s.json", "--json"], { "s.json": "[]" });
+    expect(r.code).toBe(EXIT.badInput);
+    expect(r.err).toMatch(/^simulate is not available: /);
+    expect(JSON.parse(r.out)).toMatchObject({ error: { code: "UNAVAILABLE" } });
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * The CLI as a process: `node --import tsx src/cli/main.ts …`, so the binding in main.ts (files,
+ * streams, exit code, signals) is exercised, not only runCli.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+
+const CLI = ["--import", "tsx", "src/cli/main.ts"];
+const cli = (...args: string[]) => spawnSync(process.execPath, [...CLI, ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+
+describe("policy-sim as a process", () => {
+  it("explain on the sample world: the explanation on stdout, exit 0", () => {
+    const r = cli("explain", "--world", "fixtures/world.json", "--task", "1001");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^Task 1001 "Grant /);
+    expect(r.stdout).toContain("Selected: rule #2 of pol-prod-admin");
+    // Not a terminal: no colours.
+    expect(r.stdout).not.toContain("\u001b[");
+    expect(r.stderr).toBe("");
+  });
+
+  it("explain --json parses", () => {
+    const r = cli("explain", "--world", "fixtures/world.json", "--task", "1001", "--json");
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ kind: "explanation", task: { numericId: "1001" } });
+  });
+
+  it("a missing world file: one line on stderr, exit 2, no stack trace", () => {
+    const r = cli("explain", "--world", "does-not-exist.json", "--task", "1001");
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe("cannot read the world file does-not-exist.json: no such file\n");
+    expect(r.stdout).toBe("");
+  });
+
+  it("lint of a broken policy exits 1", () => {
+    const r = cli("lint", "--world", "fixtures/world.json", "--policy", "fixtures/broken/cel-type-error.json");
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain("CEL_TYPE_ERROR at $.rules[0].condition");
+  });
+
+  it("repl reads a script from a pipe and exits 0 at the end of input", () => {
+    const r = spawnSync(process.execPath, [...CLI, "repl", "--world", "fixtures/world.json"], {
+      input: 'explain("1001")\nreset("1022", { as: "u-it-dir" })\nworld.tasks.size\n',
+      encoding: "utf8",
+    });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("Selected: rule #2 of pol-prod-admin");
+    expect(r.stdout).toContain("✓ Hard Reset of task 1022 by u-it-dir");
+    expect(r.stdout).toMatch(/\n(policy-sim> )*59\n/);
+  });
+
+  it("serve prints its URL, answers, and stops cleanly on a real SIGINT", async () => {
+    const child = spawn(process.execPath, [...CLI, "serve", "--world", "fixtures/world.json", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    for (let i = 0; i < 300 && !out.includes("Ctrl-C"); i++) await new Promise((r) => setTimeout(r, 20));
+    const url = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+    expect(url, `stdout: ${out}\nstderr: ${err}`).toBeDefined();
+    const res = await fetch(`${url ?? ""}/api/v1/tasks/1001/action/comment`, {
+      method: "POST",
+      headers: { authorization: "Bearer tok-contractor", "content-type": "application/json" },
+      body: JSON.stringify({ comment: "e2e" }),
+    });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    child.kill("SIGINT");
+    expect(await exited).toBe(0);
+    expect(err).toMatch(/stopped on SIGINT after \d+ audit events?\n$/);
+  });
+});
