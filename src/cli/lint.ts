@@ -79,18 +79,23 @@ export function lintDocuments(docs: readonly unknown[], world: World | undefined
 }
 
 /**
- * Lints every policy of a world; paths point into the world file (`$.policies[3].rules[0]`).
+ * Lints every policy of a world, or only the one with `policyId`; paths point into the world file
+ * (`$.policies[3].rules[0]`). An id the world does not have gives an empty list.
  *
  * @example
  * ```ts
  * lintWorld(world).filter((r) => r.findings.length > 0);
+ * lintWorld(world, "pol-prod-admin")[0]?.findings;
  * ```
  */
-export function lintWorld(world: World): LintedPolicy[] {
-  return world.policies.map((p, i) => {
+export function lintWorld(world: World, policyId?: string): LintedPolicy[] {
+  const out: LintedPolicy[] = [];
+  world.policies.forEach((p, i) => {
+    if (policyId !== undefined && p.id !== policyId) return;
     const base = `$.policies[${i}]`;
-    return { id: p.id, displayName: p.displayName, base, findings: rebased(base, lintDecodedPolicy(p, world)) };
+    out.push({ id: p.id, displayName: p.displayName, base, findings: rebased(base, lintDecodedPolicy(p, world)) });
   });
+  return out;
 }
 
 /**

@@ -137,7 +137,7 @@ const commands: Record<string, Command> = {
       const diagnostics = checkCondition(source);
       if (values["json"]) json(io, { diagnostics });
       else if (diagnostics.length === 0) io.stdout("ok: the condition type-checks and returns bool\n");
-      else for (const d of diagnostics) io.stdout(`${d.code} at ${d.line}:${d.column}: ${d.message}\n${d.excerpt}\n`);
+      else for (const d of diagnostics) io.stdout(`${d.code} at ${d.line}:${d.column}: ${d.message}${d.hint ? ` (${d.hint})` : ""}\n${d.excerpt}\n`);
       return diagnostics.length === 0 ? EXIT.ok : EXIT.findings;
     },
   },

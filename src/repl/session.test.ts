@@ -137,3 +137,12 @@ describe("the REPL session's bound functions", () => {
     expect(r.data).toEqual({ w: world, p: { id: "x" }, o: { state: "all" } });
   });
 });
+
+describe("lint paths in the REPL", () => {
+  it("lint(id) points into the world file, like lint()", () => {
+    const { api } = createSession(world, { files: files() });
+    const one = api.lint("pol-aws-access");
+    expect(inspect(one)).toContain("warning LEGACY_POLICY_KEY at $.policies[5].rules[0].policyKey");
+    expect(inspect(api.lint())).toContain("warning LEGACY_POLICY_KEY at $.policies[5].rules[0].policyKey");
+  });
+});

@@ -9,7 +9,7 @@ import { encodeTask } from "../codec/index.js";
 import { explain as explainTask, type Explanation } from "../explain/explain.js";
 import { formatExplanation } from "../explain/format.js";
 import type { JsonValue } from "../model/json.js";
-import { lintDecodedPolicy, type Finding } from "../policy/lint.js";
+import type { Finding } from "../policy/lint.js";
 import { comment as commentReducer } from "../reducers/comment.js";
 import type { SimError } from "../reducers/errors.js";
 import { hardReset } from "../reducers/hard-reset.js";
@@ -299,12 +299,13 @@ export function createSession(world: World, options: SessionOptions): ReplSessio
     },
     lint(policy) {
       const w = current();
-      if (policy === undefined) return new Shown(lintWorld(w), lintText(lintWorld(w), color));
+      if (policy === undefined) {
+        const all = lintWorld(w);
+        return new Shown(all, lintText(all, color));
+      }
       if (isString(policy)) {
-        const index = w.policies.findIndex((p) => p.id === policy);
-        const found = w.policies[index];
-        if (!found) return failed("NOT_FOUND", `no policy "${policy}" in the world; lint(policyJson) lints a draft`);
-        const result: LintedPolicy[] = [{ id: found.id, displayName: found.displayName, base: `$.policies[${index}]`, findings: lintDecodedPolicy(found, w) }];
+        const result = lintWorld(w, policy);
+        if (result.length === 0) return failed("NOT_FOUND", `no policy "${policy}" in the world; lint(policyJson) lints a draft`);
         return new Shown(result, lintText(result, color));
       }
       const results = Array.isArray(policy) ? lintDocuments(policy, w, true) : lintDocuments([policy], w, false);
