@@ -242,14 +242,16 @@ function walk(w: Walk, policy: Policy, depth: number): Step {
   const rules: readonly Rule[] = policy.rules ?? [];
   for (let i = 0; i < rules.length; i++) {
     const rule = rules[i] as Rule;
-    const outcome = ruleOutcome(rule);
-    const outcomePolicyId = outcome.kind === "policyId" ? outcome.policyId : "";
+    // The `policyId` outcome as `ruleOutcome` reads it (a set stepKey wins), without allocating
+    // the outcome for the many rules that do not match.
+    const outcomePolicyId = rule.stepKey === "" ? rule.policyId : "";
     const result = w.runner.run(rule.condition);
     if (!result.ok || !result.value) {
       // DOMAIN.md §2: a condition that fails at run time does not match; evaluation goes on.
       w.evaluations.push(ruleRecord(policy, depth, i, rule, outcomePolicyId, false, result.ok ? "" : result.error));
       continue;
     }
+    const outcome = ruleOutcome(rule);
     switch (outcome.kind) {
       case "stepKey":
       case "policyKey": {
