@@ -7,8 +7,10 @@
  * Assumed (README, Assumptions): the rest of the table in {@link taskActionsFor}.
  */
 import type { RoleKind, User } from "../model/directory.js";
-import type { Task } from "../model/index.js";
-import type { World } from "../world/world.js";
+import type { Approval, StepInstance, Task } from "../model/index.js";
+import { taskConditions } from "../policy/task-conditions.js";
+import { isManual, manualProvisioners } from "../workflow/provisioners.js";
+import { findEntitlement, type World } from "../world/world.js";
 
 /**
  * How the caller relates to a task.
@@ -28,6 +30,38 @@ export interface Relation {
   readonly approver: boolean;
   /** The caller may review the current step. */
   readonly stepApprover: boolean;
+  /**
+   * The task is a request for an entitlement that enables emergency grants (so it may be escalated
+   * to emergency access). Absent when unknown: the action is then offered and the reducer decides.
+   */
+  readonly emergencyGrantEnabled?: boolean;
+}
+
+/**
+ * The platform role kinds a user holds.
+ *
+ * @example
+ * ```ts
+ * rolesOf(world, world.index.users.get("u-it-dir")!); // ["SUPER_ADMIN"]
+ * ```
+ */
+export function rolesOf(world: World, user: User): RoleKind[] {
+  return user.roleIds.flatMap((id) => {
+    const role = world.index.roles.get(id);
+    return role ? [role.kind] : [];
+  });
+}
+
+/**
+ * Whether the user performs the task's current manual provision step. A task started by the
+ * simulation lists its provisioners in `stepApproverIds`; a task exported from the service may not.
+ */
+function isManualProvisioner(world: World, task: Task, userId: string): boolean {
+  const inst = task.policy?.current?.instance;
+  if (task.state !== "TASK_STATE_OPEN" || inst?.kind !== "provision" || inst.outcome !== null) return false;
+  const policy = inst.provision?.provisionPolicy ?? null;
+  if (!isManual(policy)) return false;
+  return manualProvisioners(world, task, policy, taskConditions(world, task).expressions).includes(userId);
 }
 
 /**
@@ -39,17 +73,17 @@ export interface Relation {
  * ```
  */
 export function relationTo(world: World, task: Task, caller: User): Relation {
-  const roles = caller.roleIds.flatMap((id) => {
-    const role = world.index.roles.get(id);
-    return role ? [role.kind] : [];
-  });
+  const roles = rolesOf(world, caller);
   const targetId = task.userId || (task.type && "identityUserId" in task.type ? task.type.identityUserId : "");
+  const t = task.type;
+  const emergency = t?.kind === "grant" ? (findEntitlement(world, t.appId, t.appEntitlementId)?.emergencyGrantEnabled ?? false) : false;
   return {
     roles,
+    emergencyGrantEnabled: emergency,
     subject: caller.id !== "" && caller.id === targetId,
     requester: caller.id !== "" && caller.id === task.createdByUserId,
     approver: (task.approverIds ?? []).includes(caller.id),
-    stepApprover: (task.stepApproverIds ?? []).includes(caller.id),
+    stepApprover: (task.stepApproverIds ?? []).includes(caller.id) || isManualProvisioner(world, task, caller.id),
   };
 }
 
@@ -82,16 +116,65 @@ export function seesInternals(r: Relation): boolean {
   return has(r, "SUPER_ADMIN") || has(r, "ADMIN") || has(r, "READ_ONLY_ADMIN") || r.stepApprover || r.approver;
 }
 
+/** Whether a step instance already has its outcome (then nobody acts on it any more). */
+function decided(i: StepInstance): boolean {
+  switch (i.kind) {
+    case "approval":
+    case "form":
+    case "provision":
+    case "wait":
+    case "action":
+      return i.outcome !== null;
+    case "accept":
+    case "reject":
+      return true;
+    case "unknown":
+      return false;
+    default: {
+      const never: never = i;
+      return never;
+    }
+  }
+}
+
 /**
- * The `TASK_ACTION_TYPE_*` values the caller may perform on the task now:
+ * Whether the task closed because its provisioning failed, with the errored provision step last in
+ * its history: what Retry Provisioning acts on (release note 2).
+ *
+ * @example
+ * ```ts
+ * provisioningFailed(findTask(world, "1019")!); // true
+ * ```
+ */
+export function provisioningFailed(task: Task): boolean {
+  if (task.state !== "TASK_STATE_CLOSED") return false;
+  const t = task.type;
+  if (!t || t.kind === "unknown" || !t.outcome.endsWith("_ERROR")) return false;
+  const last = (task.policy?.history ?? []).at(-1)?.instance;
+  return last?.kind === "provision" && last.outcome?.kind === "errored";
+}
+
+/**
+ * The `TASK_ACTION_TYPE_*` values the caller may perform on the task now (docs/workflow.md has the
+ * table with the reasons):
  * - COMMENT: anyone who can read the task;
- * - HARD_RESET, RESTART: Super Administrators (documented), on open or closed tasks;
+ * - HARD_RESET, RESTART, DELETE: Super Administrators (documented), on open or closed tasks;
  * - CHANGE_POLICY: Super Administrators, not on request (grant) tasks (documented);
- * - APPROVE, DENY: the current approval step's approvers, while the task is open;
- *   REASSIGN too when the step allows reassignment; SKIP_STEP: Super Administrators on an open task;
+ * - APPROVE (APPROVE_WITH_STEP_UP when the step requires step-up), DENY: on an undecided approval
+ *   step, its approvers and Super Administrators, except an approver who already decided an earlier
+ *   step when the step requires distinct approvers; REASSIGN too when the step allows reassignment
+ *   (Super Administrators always);
+ * - SKIP_STEP: Super Administrators, on a waiting approval or wait step;
  * - CLOSE: the requester, Administrators and Super Administrators, on an open task;
  * - SEND_REMINDER: the requester and administrators while an approval waits;
- * - DELETE: Super Administrators.
+ * - PROVISION_COMPLETE / _CANCELLED / _ERRORED: on an undecided provision step, its manual
+ *   provisioners (the step approvers) and administrators (who stand in for a connector);
+ * - RETRY_PROVISIONING: administrators, on a task closed by failed provisioning;
+ * - ESCALATE_TO_EMERGENCY_ACCESS: the requester, the target and administrators, on an open request
+ *   that is not emergency access yet and whose entitlement enables emergency grants;
+ * - PROCESS_NOW: administrators, while a wait step waits;
+ * - UPDATE_REQUEST_DATA (form completion): the requester, the target and administrators, while a
+ *   form step waits.
  *
  * @example
  * ```ts
@@ -99,26 +182,55 @@ export function seesInternals(r: Relation): boolean {
  * ```
  */
 export function taskActionsFor(task: Task, r: Relation): string[] {
-  if (!canRead(r)) return [];
+  if (!canRead(r) || task.deletedAt) return [];
   const actions: string[] = [];
   const open = task.state === "TASK_STATE_OPEN";
   const superAdmin = has(r, "SUPER_ADMIN");
   const admin = superAdmin || has(r, "ADMIN");
   const current = task.policy?.current?.instance ?? null;
-  const approvalWaiting = open && current?.kind === "approval";
-  if (open && approvalWaiting && r.stepApprover) {
-    actions.push("TASK_ACTION_TYPE_APPROVE", "TASK_ACTION_TYPE_DENY");
-    if (current.approval?.allowReassignment) actions.push("TASK_ACTION_TYPE_REASSIGN");
+  const pending = open && current !== null && !decided(current) ? current : null;
+  const approval = pending?.kind === "approval" ? pending : null;
+  const distinctBlocked = approval !== null && requiresDistinctApprovers(approval.approval) && r.approver && !superAdmin;
+  if (approval && !distinctBlocked && (r.stepApprover || superAdmin)) {
+    actions.push(approval.approval?.requiresStepUpProviderId ? "TASK_ACTION_TYPE_APPROVE_WITH_STEP_UP" : "TASK_ACTION_TYPE_APPROVE", "TASK_ACTION_TYPE_DENY");
+    if (approval.approval?.allowReassignment || superAdmin) actions.push("TASK_ACTION_TYPE_REASSIGN");
   }
   if (open && (r.requester || admin)) actions.push("TASK_ACTION_TYPE_CLOSE");
   actions.push("TASK_ACTION_TYPE_COMMENT");
   if (superAdmin) actions.push("TASK_ACTION_TYPE_DELETE");
   if (superAdmin) actions.push("TASK_ACTION_TYPE_RESTART");
-  if (approvalWaiting && (r.requester || admin)) actions.push("TASK_ACTION_TYPE_SEND_REMINDER");
+  if (approval && (r.requester || admin)) actions.push("TASK_ACTION_TYPE_SEND_REMINDER");
+  if (pending?.kind === "provision" && (r.stepApprover || admin))
+    actions.push("TASK_ACTION_TYPE_PROVISION_COMPLETE", "TASK_ACTION_TYPE_PROVISION_CANCELLED", "TASK_ACTION_TYPE_PROVISION_ERRORED");
+  if (admin && provisioningFailed(task)) actions.push("TASK_ACTION_TYPE_RETRY_PROVISIONING");
   if (superAdmin) actions.push("TASK_ACTION_TYPE_HARD_RESET");
   if (superAdmin && task.type?.kind !== "grant") actions.push("TASK_ACTION_TYPE_CHANGE_POLICY");
-  if (superAdmin && open) actions.push("TASK_ACTION_TYPE_SKIP_STEP");
+  if (superAdmin && (approval || pending?.kind === "wait")) actions.push("TASK_ACTION_TYPE_SKIP_STEP");
+  if (
+    open &&
+    task.type?.kind === "grant" &&
+    !task.emergencyAccess &&
+    r.emergencyGrantEnabled !== false &&
+    (r.requester || r.subject || admin)
+  )
+    actions.push("TASK_ACTION_TYPE_ESCALATE_TO_EMERGENCY_ACCESS");
+  if (admin && pending?.kind === "wait") actions.push("TASK_ACTION_TYPE_PROCESS_NOW");
+  if (pending?.kind === "form" && (r.requester || r.subject || admin)) actions.push("TASK_ACTION_TYPE_UPDATE_REQUEST_DATA");
   return actions;
+}
+
+/**
+ * Whether an approval step requires distinct approvers: someone who decided an earlier step of the
+ * task may not decide this one.
+ *
+ * @example
+ * ```ts
+ * requiresDistinctApprovers(step.approval); // true for { users: { requireDistinctApprovers: true } }
+ * ```
+ */
+export function requiresDistinctApprovers(approval: Approval | null): boolean {
+  const k = approval?.approvers;
+  return k !== null && k !== undefined && "requireDistinctApprovers" in k && k.requireDistinctApprovers;
 }
 
 /**

@@ -1,15 +1,29 @@
 /**
- * Automatic advance: after a policy is (re)instantiated, steps that need nobody run at once —
- * `accept` completes (its message becomes a comment) and the next step starts, `reject` closes the
- * task denied, an approval whose approvers resolve to nobody and that has no fallback is skipped —
- * until a step waits on a person, a timer or a system.
+ * Automatic advance: after a policy is (re)instantiated or a step completes, the workflow runs on by
+ * itself until a step waits on a person, a timer or a system, or the task closes:
+ * - `accept` completes (its message becomes a comment) and the next step starts; `reject` closes
+ *   the task denied; an approval whose approvers resolve to nobody and that has no fallback is
+ *   skipped; an approval that has approvers waits for them;
+ * - a `wait` starts its timers and posts `commentOnFirstWait`; `tick` ends it;
+ * - a `form` waits for the requester;
+ * - a `provision` waits for a person (manual, unconfigured) or for a system to report its outcome;
+ *   a request for an entitlement created ahead of its connector's sync waits for the sync (release
+ *   note 3); a revoke whose connector cannot deprovision the entitlement is routed to manual work
+ *   (release note 4);
+ * - an `action` starts (RUNNING); an automation with a simulated revoke step runs at once
+ *   (release notes 6, 7), other actions wait for their outcome;
+ * - when the last step is done the task closes with its type's approved outcome.
  */
-import type { PolicyStep, PolicyStepInstance, Task } from "../model/index.js";
+import type { PolicyStep, PolicyStepInstance, ProvisionInstance, ProvisionPolicy, Task } from "../model/index.js";
 import type { TaskComment, World } from "../world/world.js";
+import { findEntitlement } from "../world/world.js";
 import { type ApproverResolution, type ExpressionEvaluator, resolveApprovers } from "./approvers.js";
+import { runRevokeStep } from "./automation.js";
 import type { AuditEvent } from "./events.js";
-import { instantiate } from "./instantiate.js";
+import { addDuration, instantiate } from "./instantiate.js";
 import { type Verdict, withOutcome } from "./outcomes.js";
+import { appOwnersOf, connectorIdOf, isManual, manualProvisioners } from "./provisioners.js";
+import { connectorFor, isUnsynced, readSimulation } from "./sim-config.js";
 
 /**
  * The world's deterministic id sequence, taken from during one reducer call and stored back in the
@@ -56,26 +70,90 @@ export interface AdvanceContext {
   readonly approvers: Map<string, ApproverResolution>;
 }
 
-function postSystemComment(ctx: AdvanceContext, task: Task, text: string): void {
-  if (!text) return;
+/**
+ * An audit event without the fields every event gets from the context (`id`, `taskId`, `at`,
+ * `actorId`).
+ *
+ * @example
+ * ```ts
+ * const body: EventBody = { kind: "waitTimedOut", policyStepId: "step-000004" };
+ * ```
+ */
+export type EventBody = AuditEvent extends infer E ? (E extends AuditEvent ? Omit<E, "id" | "taskId" | "at" | "actorId"> : never) : never;
+
+/**
+ * Records an audit event with the next id; returns the id (a `ticketActionId` when the event is the
+ * record of a task action).
+ *
+ * @example
+ * ```ts
+ * const ticketActionId = emit(ctx, task.id, ctx.actorId, { kind: "processedNow", policyStepId: step.id });
+ * ```
+ */
+export function emit(ctx: AdvanceContext, taskId: string, actorId: string, body: EventBody): string {
+  const id = ctx.ids.take("evt");
+  ctx.events.push({ ...body, id, taskId, at: ctx.now, actorId } as AuditEvent);
+  return id;
+}
+
+/**
+ * Posts a comment on a task: recorded in `ctx.comments` with a `comment` audit event. `userId` is
+ * `""` for the system (an accept message, a wait's comment, an escalation comment).
+ *
+ * @example
+ * ```ts
+ * postComment(ctx, task, "", "Waiting for the next sync of AWS.");
+ * ```
+ */
+export function postComment(ctx: AdvanceContext, task: Pick<Task, "id">, userId: string, text: string): void {
+  if (!text.trim()) return;
   const id = ctx.ids.take("cmt");
-  ctx.comments.push({ id, taskId: task.id, userId: "", comment: text, createdAt: ctx.now });
-  ctx.events.push({
-    kind: "comment",
-    id: ctx.ids.take("evt"),
-    taskId: task.id,
-    at: ctx.now,
-    actorId: "",
-    commentId: id,
-    comment: text,
-    updatedAt: ctx.now,
-    updatedBy: "",
-  });
+  ctx.comments.push({ id, taskId: task.id, userId, comment: text, createdAt: ctx.now });
+  emit(ctx, task.id, userId, { kind: "comment", commentId: id, comment: text, updatedAt: ctx.now, updatedBy: userId });
+}
+
+function postSystemComment(ctx: AdvanceContext, task: Task, text: string): void {
+  postComment(ctx, task, "", text);
+}
+
+function grantKey(userId: string, appId: string, entitlementId: string): string {
+  return `${userId}\u0000${appId}\u0000${entitlementId}`;
+}
+
+/** The world effects of a task closing, as events: access granted or revoked. */
+function closingEffects(ctx: AdvanceContext, task: Task, outcome: string): void {
+  const t = task.type;
+  const grants = ctx.world.index.grants;
+  if (t?.kind === "grant" && outcome === "GRANT_OUTCOME_GRANTED") {
+    const userId = t.identityUserId || task.userId;
+    if (userId && t.appId && t.appEntitlementId && !grants.has(grantKey(userId, t.appId, t.appEntitlementId)))
+      emit(ctx, task.id, "", { kind: "grantAdded", appId: t.appId, appEntitlementId: t.appEntitlementId, identityUserId: userId });
+  }
+  if (t?.kind === "revoke" && outcome === "REVOKE_OUTCOME_REVOKED") {
+    const userId = t.identityUserId || task.userId;
+    const targets: { appId: string; id: string; reason: "entitlement" | "revocationTarget" }[] = [
+      { appId: t.appId, id: t.appEntitlementId, reason: "entitlement" },
+      ...(task.revocationTargets ?? []).flatMap((r) => (r.entitlementRef ? [{ ...r.entitlementRef, reason: "revocationTarget" as const }] : [])),
+    ];
+    for (const target of targets) {
+      const g = grants.get(grantKey(userId, target.appId, target.id));
+      if (g)
+        emit(ctx, task.id, "", {
+          kind: "grantRevoked",
+          appId: g.appId,
+          appEntitlementId: g.appEntitlementId,
+          identityUserId: g.identityUserId,
+          source: g.source,
+          reason: target.reason,
+        });
+    }
+  }
 }
 
 /**
  * Closes a task with the verdict's outcome: `TASK_STATE_CLOSED`, `TASK_PROCESSING_TYPE_DONE`,
- * no current step and no step approvers.
+ * no current step and no step approvers. Emits `taskClosed` and, for a granted request or a revoke,
+ * the `grantAdded` / `grantRevoked` effects the reducer applies to the world.
  *
  * @example
  * ```ts
@@ -86,14 +164,53 @@ export function closeTask(ctx: AdvanceContext, task: Task, verdict: Verdict): Ta
   const type = task.type ? withOutcome(task.type, verdict, ctx.now) : null;
   const outcome = type && type.kind !== "unknown" ? type.outcome : "";
   ctx.events.push({ kind: "taskClosed", id: ctx.ids.take("evt"), taskId: task.id, at: ctx.now, actorId: ctx.actorId, outcome });
+  closingEffects(ctx, task, outcome);
   return {
     ...task,
     type,
     state: "TASK_STATE_CLOSED",
     processing: "TASK_PROCESSING_TYPE_DONE",
     stepApproverIds: [],
+    updatedAt: ctx.now,
     policy: task.policy ? { ...task.policy, current: null } : null,
   };
+}
+
+/**
+ * Moves the task's current step, finished as `done`, into its history; nothing is current after.
+ *
+ * @example
+ * ```ts
+ * const t = finishCurrent(task, { ...task.policy!.current!, state: "POLICY_STEP_STATE_DONE" });
+ * ```
+ */
+export function finishCurrent(task: Task, done: PolicyStepInstance): Task {
+  const p = task.policy;
+  return {
+    ...task,
+    policy: {
+      current: null,
+      history: [...(p?.history ?? []), done],
+      next: p?.next ?? [],
+      policy: p?.policy ?? null,
+      ...(p?.$unknown ? { $unknown: p.$unknown } : {}),
+    },
+  };
+}
+
+/**
+ * Finishes the current step as `done` and runs the workflow on from there: the next step starts, or
+ * the task closes with `verdict` when it is given (a denial, an error, a cancellation).
+ *
+ * @example
+ * ```ts
+ * const after = completeStep(ctx, task, approvedStep);           // next step starts
+ * const closed = completeStep(ctx, task, deniedStep, "denied"); // task closes denied
+ * ```
+ */
+export function completeStep(ctx: AdvanceContext, task: Task, done: PolicyStepInstance, verdict?: Verdict): Task {
+  const finished = finishCurrent(task, done);
+  return verdict === undefined ? advance(ctx, finished) : closeTask(ctx, finished, verdict);
 }
 
 function processingFor(step: PolicyStepInstance): string {
@@ -102,9 +219,198 @@ function processingFor(step: PolicyStepInstance): string {
   return kind === "action" || kind === "provision" ? "TASK_PROCESSING_TYPE_PROCESSING" : "TASK_PROCESSING_TYPE_WAITING";
 }
 
+/** How a step's start went: it waits, it finished (and the workflow goes on), or the task closes. */
+type StepStart =
+  | { readonly kind: "waiting"; readonly task: Task }
+  | { readonly kind: "continue"; readonly task: Task }
+  | { readonly kind: "close"; readonly task: Task; readonly verdict: Verdict };
+
+function waiting(task: Task, current: PolicyStepInstance, stepApproverIds: readonly string[], processing?: string): StepStart {
+  return {
+    kind: "waiting",
+    task: {
+      ...task,
+      state: "TASK_STATE_OPEN",
+      processing: processing ?? processingFor(current),
+      stepApproverIds,
+      policy: task.policy ? { ...task.policy, current } : null,
+    },
+  };
+}
+
+const HOURS_24 = "86400s";
+
+function withProvision(current: PolicyStepInstance, inst: ProvisionInstance, policy: ProvisionPolicy): PolicyStepInstance {
+  return { ...current, instance: { ...inst, provision: { ...(inst.provision ?? { assigned: false, provisionTarget: null }), provisionPolicy: policy } } };
+}
+
+function startProvision(ctx: AdvanceContext, task: Task, current: PolicyStepInstance, inst: ProvisionInstance): StepStart {
+  const t = task.type;
+  const sim = readSimulation(ctx.world);
+  let step = current;
+  let policy = inst.provision?.provisionPolicy ?? null;
+  const connectorId = connectorIdOf(policy);
+  const appName = (appId: string): string => ctx.world.index.apps.get(appId)?.displayName || appId;
+  const entName = (appId: string, id: string): string => findEntitlement(ctx.world, appId, id)?.displayName || id;
+
+  // Release note 4: a connector that cannot remove the entitlement hands the revoke to people.
+  if (t?.kind === "revoke" && connectorId !== undefined) {
+    const conn = connectorFor(sim, connectorId, t.appId);
+    if (conn && (!conn.canDeprovision || conn.cannotDeprovisionEntitlementIds.includes(t.appEntitlementId))) {
+      const owners = appOwnersOf(ctx.world, task);
+      const reason = `connector "${conn.id}" cannot deprovision "${entName(t.appId, t.appEntitlementId)}"`;
+      policy = {
+        kind: "manual",
+        instructions: `The ${reason}: remove the access by hand in ${appName(t.appId)}, then mark this step complete.`,
+        userIds: owners,
+        assignee: null,
+      };
+      step = withProvision(step, inst, policy);
+      postSystemComment(ctx, task, `Routed to manual deprovisioning: the ${reason}.`);
+      emit(ctx, task.id, "", { kind: "provisionRoutedToManual", policyStepId: current.id, reason, provisionerIds: owners });
+    }
+  }
+
+  // Release note 3: an entitlement created before the connector synced it waits for the sync.
+  if (t?.kind === "grant" && connectorId !== undefined && isUnsynced(sim, t.appId, t.appEntitlementId)) {
+    const fallbackAt = addDuration(ctx.now, HOURS_24) ?? ctx.now;
+    const cur = step.instance?.kind === "provision" ? step.instance : inst;
+    step = {
+      ...step,
+      instance: {
+        ...cur,
+        state: "PROVISION_INSTANCE_STATE_WAITING",
+        waitingOn: {
+          startedWaitingAt: ctx.now,
+          fallbackAt,
+          on: { kind: "entitlementMerge", appEntitlementId: t.appEntitlementId, appId: t.appId },
+        },
+      },
+    };
+    postSystemComment(
+      ctx,
+      task,
+      `Waiting for the next sync of ${appName(t.appId)}: "${entName(t.appId, t.appEntitlementId)}" was created before the connector synced it. ` +
+        `Provisioning resumes after the sync, or falls back to manual provisioning at ${fallbackAt}.`,
+    );
+    emit(ctx, task.id, "", { kind: "provisionWaitingOnSync", policyStepId: current.id, appId: t.appId, appEntitlementId: t.appEntitlementId, fallbackAt });
+    return waiting(task, step, [], "TASK_PROCESSING_TYPE_WAITING");
+  }
+
+  if (isManual(policy)) return waiting(task, step, manualProvisioners(ctx.world, task, policy, ctx.expressions), "TASK_PROCESSING_TYPE_WAITING");
+  return waiting(task, step, []);
+}
+
+function startAction(ctx: AdvanceContext, task: Task, current: PolicyStepInstance): StepStart {
+  const inst = current.instance;
+  if (inst?.kind !== "action") return waiting(task, current, []);
+  const def = inst.action;
+  const target =
+    def?.kind === "automation"
+      ? { kind: "automation" as const, automationExecutionId: ctx.ids.take("exec") }
+      : def?.kind === "svcResourceAction"
+        ? { kind: "svcResourceActionInstance" as const, svcActionInvocationId: ctx.ids.take("inv") }
+        : def?.kind === "clientIdApproval"
+          ? { kind: "clientIdApprovalInstance" as const, clientIdUrl: "" }
+          : inst.target;
+  const running: PolicyStepInstance = { ...current, instance: { ...inst, state: "ACTION_INSTANCE_STATE_RUNNING", target } };
+  const automation = def?.kind === "automation" ? readSimulation(ctx.world).automations.find((a) => a.id === def.automationTemplateId) : undefined;
+  if (!automation?.revokeStep) return waiting(task, running, []);
+
+  const result = runRevokeStep(ctx.world, task, automation.revokeStep);
+  const runningInst = running.instance?.kind === "action" ? running.instance : inst;
+  if (!result.ok) {
+    emit(ctx, task.id, "", { kind: "actionOutcome", policyStepId: current.id, outcome: "error", errorCode: result.errorCode, errorMessage: result.errorMessage });
+    const failed: PolicyStepInstance = {
+      ...running,
+      state: "POLICY_STEP_STATE_DONE",
+      instance: {
+        ...runningInst,
+        state: "ACTION_INSTANCE_STATE_ERROR",
+        outcome: { kind: "error", errorCode: result.errorCode, errorMessage: result.errorMessage, outcomeTime: ctx.now },
+      },
+    };
+    return { kind: "close", task: finishCurrent(task, failed), verdict: "error" };
+  }
+  for (const g of result.grants)
+    emit(ctx, task.id, "", {
+      kind: "grantRevoked",
+      appId: g.appId,
+      appEntitlementId: g.appEntitlementId,
+      identityUserId: g.identityUserId,
+      source: g.source,
+      reason: "automation",
+    });
+  emit(ctx, task.id, "", { kind: "actionOutcome", policyStepId: current.id, outcome: "success", errorCode: "", errorMessage: "" });
+  const done: PolicyStepInstance = {
+    ...running,
+    state: "POLICY_STEP_STATE_DONE",
+    instance: { ...runningInst, state: "ACTION_INSTANCE_STATE_DONE", outcome: { kind: "success", outcomeTime: ctx.now } },
+  };
+  return { kind: "continue", task: finishCurrent(task, done) };
+}
+
+function startStep(ctx: AdvanceContext, task: Task, current: PolicyStepInstance): StepStart {
+  const inst = current.instance;
+  const stepKind = inst?.kind === "unknown" ? inst.key : (inst?.kind ?? "");
+  switch (inst?.kind) {
+    case "accept": {
+      postSystemComment(ctx, task, inst.acceptMessage);
+      emit(ctx, task.id, "", { kind: "stepCompleted", policyStepId: current.id, stepKind: "accept" });
+      return { kind: "continue", task: finishCurrent(task, { ...current, state: "POLICY_STEP_STATE_DONE" }) };
+    }
+    case "reject": {
+      postSystemComment(ctx, task, inst.rejectMessage);
+      emit(ctx, task.id, "", { kind: "stepCompleted", policyStepId: current.id, stepKind: "reject" });
+      return { kind: "close", task: finishCurrent(task, { ...current, state: "POLICY_STEP_STATE_DONE" }), verdict: "denied" };
+    }
+    case "approval": {
+      const resolution = inst.approval
+        ? resolveApprovers(ctx.world, task, inst.approval, ctx.expressions)
+        : { kind: "none", userIds: [], via: "skipped" as const, notes: ["the approval step has no definition"] };
+      ctx.approvers.set(current.id, resolution);
+      if (resolution.via === "skipped") {
+        const skipped: PolicyStepInstance = {
+          ...current,
+          state: "POLICY_STEP_STATE_DONE",
+          instance: {
+            ...inst,
+            state: "APPROVAL_INSTANCE_STATE_DONE",
+            outcome: { kind: "skipped", newPolicyStepId: "", skippedAt: ctx.now, userId: "" },
+          },
+        };
+        emit(ctx, task.id, "", { kind: "stepSkipped", policyStepId: current.id, reason: resolution.notes.join("; ") });
+        return { kind: "continue", task: finishCurrent(task, skipped) };
+      }
+      emit(ctx, task.id, "", { kind: "stepStarted", policyStepId: current.id, stepKind });
+      return waiting(task, current, resolution.userIds);
+    }
+    case "wait":
+      postSystemComment(ctx, task, inst.commentOnFirstWait);
+      emit(ctx, task.id, "", { kind: "stepStarted", policyStepId: current.id, stepKind });
+      return waiting(task, current, []);
+    case "provision":
+      emit(ctx, task.id, "", { kind: "stepStarted", policyStepId: current.id, stepKind });
+      return startProvision(ctx, task, current, inst);
+    case "action":
+      emit(ctx, task.id, "", { kind: "stepStarted", policyStepId: current.id, stepKind });
+      return startAction(ctx, task, current);
+    case "form":
+    case "unknown":
+    case undefined:
+      emit(ctx, task.id, "", { kind: "stepStarted", policyStepId: current.id, stepKind });
+      return waiting(task, current, []);
+    default: {
+      const never: never = inst;
+      return never;
+    }
+  }
+}
+
 /**
- * Runs automatic steps from the task's current step on. The task's `policy.current` must be set
- * (or `next` non-empty); returns the task as it stands when a step waits or the task closes.
+ * Runs automatic steps from the task's current step on. The task's `policy.current` must be a step
+ * that has just been instantiated (or be null, with `next` the steps to run); returns the task as it
+ * stands when a step waits or the task closes.
  *
  * @example
  * ```ts
@@ -119,69 +425,26 @@ export function advance(ctx: AdvanceContext, start: Task): Task {
     const policy = task.policy;
     if (!policy) return task;
     let current = policy.current;
-    let next: readonly PolicyStep[] = policy.next ?? [];
     if (!current) {
-      const [first, ...rest] = next;
+      const [first, ...rest]: readonly PolicyStep[] = policy.next ?? [];
       // DOMAIN.md §4 (assumed): a policy whose steps run out without a reject has approved the task.
       if (!first) return closeTask(ctx, task, "approved");
       current = instantiate(first, ctx.ids.take("step"), task.policyGenerationId, ctx.now);
-      next = rest;
-      task = { ...task, policy: { ...policy, current, next } };
+      task = { ...task, policy: { ...policy, current, next: rest } };
     }
-    const history = task.policy?.history ?? [];
-    const finish = (done: PolicyStepInstance): Task => ({
-      ...task,
-      policy: { ...task.policy, current: null, next, history: [...history, done], policy: task.policy?.policy ?? null },
-    });
-    const inst = current.instance;
-    switch (inst?.kind) {
-      case "accept": {
-        postSystemComment(ctx, task, inst.acceptMessage);
-        ctx.events.push({ kind: "stepCompleted", id: ctx.ids.take("evt"), taskId: task.id, at: ctx.now, actorId: "", policyStepId: current.id, stepKind: "accept" });
-        task = finish({ ...current, state: "POLICY_STEP_STATE_DONE" });
+    const started = startStep(ctx, task, current);
+    switch (started.kind) {
+      case "waiting":
+        return started.task;
+      case "close":
+        return closeTask(ctx, started.task, started.verdict);
+      case "continue":
+        task = started.task;
         continue;
+      default: {
+        const never: never = started;
+        return never;
       }
-      case "reject": {
-        postSystemComment(ctx, task, inst.rejectMessage);
-        ctx.events.push({ kind: "stepCompleted", id: ctx.ids.take("evt"), taskId: task.id, at: ctx.now, actorId: "", policyStepId: current.id, stepKind: "reject" });
-        return closeTask(ctx, finish({ ...current, state: "POLICY_STEP_STATE_DONE" }), "denied");
-      }
-      case "approval": {
-        const resolution = inst.approval
-          ? resolveApprovers(ctx.world, task, inst.approval, ctx.expressions)
-          : { kind: "none", userIds: [], via: "skipped" as const, notes: ["the approval step has no definition"] };
-        ctx.approvers.set(current.id, resolution);
-        if (resolution.via === "skipped") {
-          const skipped: PolicyStepInstance = {
-            ...current,
-            state: "POLICY_STEP_STATE_DONE",
-            instance: {
-              ...inst,
-              state: "APPROVAL_INSTANCE_STATE_DONE",
-              outcome: { kind: "skipped", newPolicyStepId: "", skippedAt: ctx.now, userId: "" },
-            },
-          };
-          ctx.events.push({
-            kind: "stepSkipped",
-            id: ctx.ids.take("evt"),
-            taskId: task.id,
-            at: ctx.now,
-            actorId: "",
-            policyStepId: current.id,
-            reason: resolution.notes.join("; "),
-          });
-          task = finish(skipped);
-          continue;
-        }
-        return {
-          ...task,
-          state: "TASK_STATE_OPEN",
-          processing: processingFor(current),
-          stepApproverIds: resolution.userIds,
-        };
-      }
-      default:
-        return { ...task, state: "TASK_STATE_OPEN", processing: processingFor(current), stepApproverIds: [] };
     }
   }
 }

@@ -30,6 +30,83 @@ export type AuditEvent =
   | (EventBase & { readonly kind: "stepSkipped"; readonly policyStepId: string; readonly reason: string })
   | (EventBase & { readonly kind: "stepCompleted"; readonly policyStepId: string; readonly stepKind: string })
   | (EventBase & { readonly kind: "taskClosed"; readonly outcome: string })
+  // The workflow engine (docs/workflow.md): one record per task action, whose id is the response's
+  // `ticketActionId`, then what the workflow did as a consequence.
+  | (EventBase & { readonly kind: "approved"; readonly policyStepId: string; readonly comment: string; readonly stepUpTransactionId: string })
+  | (EventBase & { readonly kind: "denied"; readonly policyStepId: string; readonly comment: string })
+  | (EventBase & {
+      readonly kind: "stepUpRequested";
+      readonly policyStepId: string;
+      readonly stepUpProviderId: string;
+      readonly stepUpTransactionId: string;
+      readonly redirectUrl: string;
+    })
+  | (EventBase & {
+      readonly kind: "reassigned";
+      readonly policyStepId: string;
+      readonly newPolicyStepId: string;
+      readonly newStepUserIds: readonly string[];
+      readonly comment: string;
+    })
+  | (EventBase & { readonly kind: "restarted"; readonly oldPolicyStepId: string; readonly comment: string })
+  | (EventBase & { readonly kind: "closeRequested"; readonly policyStepId: string; readonly comment: string })
+  | (EventBase & { readonly kind: "taskDeleted"; readonly comment: string })
+  | (EventBase & { readonly kind: "reminderSent"; readonly policyStepId: string; readonly userIds: readonly string[] })
+  | (EventBase & { readonly kind: "escalatedToEmergencyAccess"; readonly oldPolicyId: string; readonly newPolicyId: string })
+  | (EventBase & { readonly kind: "processedNow"; readonly policyStepId: string })
+  | (EventBase & { readonly kind: "stepStarted"; readonly policyStepId: string; readonly stepKind: string })
+  | (EventBase & {
+      readonly kind: "provisionCompleted";
+      readonly policyStepId: string;
+      readonly entitlements: readonly { readonly appId: string; readonly appEntitlementId: string }[];
+    })
+  | (EventBase & { readonly kind: "provisionCancelled"; readonly policyStepId: string })
+  | (EventBase & { readonly kind: "provisionErrored"; readonly policyStepId: string; readonly errorCode: string; readonly description: string })
+  | (EventBase & { readonly kind: "provisioningRetried"; readonly erroredPolicyStepId: string; readonly newPolicyStepId: string })
+  | (EventBase & { readonly kind: "provisionRoutedToManual"; readonly policyStepId: string; readonly reason: string; readonly provisionerIds: readonly string[] })
+  | (EventBase & {
+      readonly kind: "provisionWaitingOnSync";
+      readonly policyStepId: string;
+      readonly appId: string;
+      readonly appEntitlementId: string;
+      readonly fallbackAt: string;
+    })
+  | (EventBase & { readonly kind: "provisionResumedAfterSync"; readonly policyStepId: string; readonly appId: string })
+  | (EventBase & { readonly kind: "provisionFellBackToManual"; readonly policyStepId: string; readonly provisionerIds: readonly string[] })
+  | (EventBase & { readonly kind: "formCompleted"; readonly policyStepId: string; readonly fieldNames: readonly string[] })
+  | (EventBase & {
+      readonly kind: "actionOutcome";
+      readonly policyStepId: string;
+      readonly outcome: "success" | "denied" | "error" | "cancelled";
+      readonly errorCode: string;
+      readonly errorMessage: string;
+    })
+  | (EventBase & { readonly kind: "waitSucceeded"; readonly policyStepId: string; readonly reason: string })
+  | (EventBase & { readonly kind: "waitTimedOut"; readonly policyStepId: string })
+  | (EventBase & {
+      readonly kind: "approvalEscalated";
+      readonly policyStepId: string;
+      readonly escalation: string;
+      readonly escalationComment: string;
+    })
+  | (EventBase & { readonly kind: "synced"; readonly appId: string; readonly appEntitlementIds: readonly string[]; readonly resumedTaskIds: readonly string[] })
+  | (EventBase & {
+      readonly kind: "grantAdded";
+      readonly appId: string;
+      readonly appEntitlementId: string;
+      readonly identityUserId: string;
+    })
+  | (EventBase & {
+      readonly kind: "grantRevoked";
+      readonly appId: string;
+      readonly appEntitlementId: string;
+      readonly identityUserId: string;
+      /** The grant's source in the world (`direct`, `enrollment`, `automatic-enrollment`). */
+      readonly source: string;
+      /** Why: the revoke task's own entitlement, an inherited upstream source, or an automation. */
+      readonly reason: "entitlement" | "revocationTarget" | "automation";
+    })
+  | (EventBase & { readonly kind: "taskCreated"; readonly createdTaskId: string; readonly numericId: string; readonly taskKind: string })
   | (EventBase & {
       readonly kind: "conditionalPolicyExecutionResult";
       readonly policyId: string;

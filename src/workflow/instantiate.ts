@@ -10,6 +10,7 @@ import type {
   PolicyStepInstance,
   StepInstance,
 } from "../model/index.js";
+import { nextTimeOfDay } from "./time.js";
 
 /** The inner message of a flat union member: the member without its tag and outer extras. */
 function inner<T extends { readonly kind: string; readonly $unknownOuter?: unknown }>(member: T): Omit<T, "kind" | "$unknownOuter"> {
@@ -103,7 +104,7 @@ function stepInstanceOf(step: PolicyStep, now: string): StepInstance {
               : until.kind === "duration"
                 ? { kind: "untilTime", durationIfExists: until.duration, untilTime: addDuration(now, until.duration) }
                 : until.kind === "untilTime"
-                  ? { kind: "untilTime", durationIfExists: null, untilTime: null }
+                  ? { kind: "untilTime", durationIfExists: null, untilTime: nextTimeOfDay(now, until.hours, until.minutes, until.timezone).at }
                   : until,
         outcome: null,
       };

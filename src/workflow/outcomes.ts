@@ -6,14 +6,16 @@
 import type { TaskType } from "../model/index.js";
 
 /**
- * Which way a task's policy ended.
+ * Which way a task's policy ended. `timedOut` is a wait step's timeout: the request types have a
+ * `WAIT_TIMED_OUT` member; the others (offboarding, action, finding) have none, and their nearest
+ * member is used (assumed, docs/workflow.md).
  *
  * @example
  * ```ts
  * const v: Verdict = "approved";
  * ```
  */
-export type Verdict = "approved" | "denied" | "cancelled" | "error";
+export type Verdict = "approved" | "denied" | "cancelled" | "error" | "timedOut";
 
 const OUTCOMES: Record<Exclude<TaskType["kind"], "unknown">, Record<Verdict, string>> = {
   grant: {
@@ -21,36 +23,42 @@ const OUTCOMES: Record<Exclude<TaskType["kind"], "unknown">, Record<Verdict, str
     denied: "GRANT_OUTCOME_DENIED",
     cancelled: "GRANT_OUTCOME_CANCELLED",
     error: "GRANT_OUTCOME_ERROR",
+    timedOut: "GRANT_OUTCOME_WAIT_TIMED_OUT",
   },
   revoke: {
     approved: "REVOKE_OUTCOME_REVOKED",
     denied: "REVOKE_OUTCOME_DENIED",
     cancelled: "REVOKE_OUTCOME_CANCELLED",
     error: "REVOKE_OUTCOME_ERROR",
+    timedOut: "REVOKE_OUTCOME_WAIT_TIMED_OUT",
   },
   certify: {
     approved: "CERTIFY_OUTCOME_CERTIFIED",
     denied: "CERTIFY_OUTCOME_DECERTIFIED",
     cancelled: "CERTIFY_OUTCOME_CANCELLED",
     error: "CERTIFY_OUTCOME_ERROR",
+    timedOut: "CERTIFY_OUTCOME_WAIT_TIMED_OUT",
   },
   offboarding: {
     approved: "OFFBOARDING_OUTCOME_DONE",
     denied: "OFFBOARDING_OUTCOME_CANCELLED",
     cancelled: "OFFBOARDING_OUTCOME_CANCELLED",
     error: "OFFBOARDING_OUTCOME_ERROR",
+    timedOut: "OFFBOARDING_OUTCOME_ERROR",
   },
   action: {
     approved: "ACTION_OUTCOME_SUCCESS",
     denied: "ACTION_OUTCOME_DENIED",
     cancelled: "ACTION_OUTCOME_CANCELLED",
     error: "ACTION_OUTCOME_ERROR",
+    timedOut: "ACTION_OUTCOME_ERROR",
   },
   finding: {
     approved: "FINDING_TASK_OUTCOME_REMEDIATED",
     denied: "FINDING_TASK_OUTCOME_RISK_ACCEPTED",
     cancelled: "FINDING_TASK_OUTCOME_CANCELLED",
     error: "FINDING_TASK_OUTCOME_CANCELLED",
+    timedOut: "FINDING_TASK_OUTCOME_CANCELLED",
   },
 };
 

@@ -1,0 +1,301 @@
+/**
+ * Provisioning outcomes and Retry Provisioning.
+ *
+ * A provision step is carried out by people (manual, unconfigured: the step approvers) or by a
+ * system (connector, webhook, external ticket, …: an administrator reports for it). Its outcome:
+ * - complete: the step is done and the workflow runs on; after the last step a request closes
+ *   `GRANT_OUTCOME_GRANTED` (the grant is added to the world), a revoke `REVOKE_OUTCOME_REVOKED`
+ *   (the grant and any `revocationTargets` are removed);
+ * - cancelled: the task closes with its cancelled outcome;
+ * - errored: the task closes with its error outcome, and Retry Provisioning is offered.
+ * Retry Provisioning (release note 2) reopens the same task on a fresh instance of the failed
+ * provision step; the approvals already collected stay in its history and `approverIds`.
+ */
+import type { JsonValue } from "../model/json.js";
+import type { AppEntitlementReference, PolicyStepInstance, Task } from "../model/index.js";
+import { err, ok, type Result } from "../result.js";
+import { advance, completeStep, emit, postComment } from "../workflow/advance.js";
+import { instantiate } from "../workflow/instantiate.js";
+import { withOutcome } from "../workflow/outcomes.js";
+import type { World } from "../world/world.js";
+import type { Step } from "./comment.js";
+import type { SimError } from "./errors.js";
+import { provisioningFailed } from "./permissions.js";
+import type { ActionContext, ExpandMaskInput } from "./prelude.js";
+import { pendingStep, taskName } from "./step-checks.js";
+import { type ActionSpec, invalid, precondition, readString, runTaskAction } from "./task-action.js";
+
+/**
+ * The Provision Complete request: optionally the entitlements provisioned (the task's entitlement
+ * when absent) and a comment.
+ *
+ * @example
+ * ```ts
+ * const req: ProvisionCompleteInput = { taskId: "1042", comment: "Removed in Salesforce Setup" };
+ * ```
+ */
+export interface ProvisionCompleteInput {
+  readonly taskId: string;
+  readonly entitlements?: readonly AppEntitlementReference[];
+  readonly comment?: string;
+  readonly policyStepId?: string;
+  readonly expandMask?: ExpandMaskInput | null;
+}
+
+/**
+ * The Provision Cancelled request.
+ *
+ * @example
+ * ```ts
+ * const req: ProvisionCancelledInput = { taskId: "1024", comment: "the user left" };
+ * ```
+ */
+export interface ProvisionCancelledInput {
+  readonly taskId: string;
+  readonly comment?: string;
+  readonly policyStepId?: string;
+  readonly expandMask?: ExpandMaskInput | null;
+}
+
+/**
+ * The Provision Errored request: the error the system reported.
+ *
+ * @example
+ * ```ts
+ * const req: ProvisionErroredInput = { taskId: "1031", errorCode: "CONNECTOR_GRANT_FAILED", description: "API returned 422" };
+ * ```
+ */
+export interface ProvisionErroredInput {
+  readonly taskId: string;
+  readonly errorCode: string;
+  readonly description: string;
+  readonly policyStepId?: string;
+  readonly expandMask?: ExpandMaskInput | null;
+}
+
+/**
+ * The Retry Provisioning request.
+ *
+ * @example
+ * ```ts
+ * const req: RetryProvisioningInput = { taskId: "1019" };
+ * ```
+ */
+export interface RetryProvisioningInput {
+  readonly taskId: string;
+  readonly comment?: string;
+  readonly expandMask?: ExpandMaskInput | null;
+}
+
+interface Outcome {
+  readonly comment: string;
+  readonly policyStepId: string;
+  readonly entitlements: readonly AppEntitlementReference[] | undefined;
+  readonly errorCode: string;
+  readonly description: string;
+}
+
+function readEntitlements(v: unknown): Result<readonly AppEntitlementReference[] | undefined, SimError> {
+  if (v === undefined || v === null) return ok(undefined);
+  if (!Array.isArray(v)) return err(invalid("entitlements must be an array of {appId, appEntitlementId}", "entitlements"));
+  const out: AppEntitlementReference[] = [];
+  for (const [i, e] of v.entries()) {
+    const o = e as Record<string, unknown> | null;
+    if (typeof o !== "object" || o === null || typeof o["appId"] !== "string" || typeof o["appEntitlementId"] !== "string")
+      return err(invalid(`entitlements[${i}] must be {appId, appEntitlementId}`, `entitlements[${i}]`));
+    out.push({ appId: o["appId"], appEntitlementId: o["appEntitlementId"] });
+  }
+  return ok(out);
+}
+
+function readOutcome(req: Readonly<Record<string, unknown>>): Result<Outcome, SimError> {
+  const comment = readString(req, "comment");
+  if (!comment.ok) return comment;
+  const policyStepId = readString(req, "policyStepId");
+  if (!policyStepId.ok) return policyStepId;
+  const errorCode = readString(req, "errorCode");
+  if (!errorCode.ok) return errorCode;
+  const description = readString(req, "description");
+  if (!description.ok) return description;
+  const entitlements = readEntitlements(req["entitlements"]);
+  if (!entitlements.ok) return entitlements;
+  return ok({
+    comment: comment.value,
+    policyStepId: policyStepId.value,
+    entitlements: entitlements.value,
+    errorCode: errorCode.value,
+    description: description.value,
+  });
+}
+
+function defaultEntitlements(task: Task): AppEntitlementReference[] {
+  const t = task.type;
+  return t && (t.kind === "grant" || t.kind === "revoke") ? [{ appId: t.appId, appEntitlementId: t.appEntitlementId }] : [];
+}
+
+type Which = "complete" | "cancelled" | "errored";
+
+const ACTION: Record<Which, string> = {
+  complete: "TASK_ACTION_TYPE_PROVISION_COMPLETE",
+  cancelled: "TASK_ACTION_TYPE_PROVISION_CANCELLED",
+  errored: "TASK_ACTION_TYPE_PROVISION_ERRORED",
+};
+
+function outcomeSpec(which: Which): ActionSpec<Outcome> {
+  const what = which === "complete" ? "complete the provisioning of" : which === "cancelled" ? "cancel the provisioning of" : "report a provisioning error on";
+  return {
+    action: ACTION[which],
+    ticket: true,
+    read: readOutcome,
+    state: (c, r) => {
+      const cur = pendingStep(c.task, "provision", what, r.policyStepId);
+      return cur.ok ? undefined : cur.error;
+    },
+    validate: (_c, r) => {
+      if (which !== "errored") return undefined;
+      if (r.errorCode.trim() === "") return invalid("errorCode is required: the code the connector or system reported", "errorCode");
+      if (r.description.trim() === "") return invalid("description is required: what went wrong", "description");
+      return undefined;
+    },
+    apply: (ctx, c, r) => {
+      const cur = pendingStep(c.task, "provision", what, r.policyStepId);
+      if (!cur.ok) return err(cur.error);
+      const step = cur.step;
+      const inst = { ...cur.instance, state: "PROVISION_INSTANCE_STATE_DONE", waitingOn: null };
+      const task = { ...c.task, updatedAt: ctx.now };
+      if (which === "complete") {
+        const entitlements = r.entitlements ?? defaultEntitlements(c.task);
+        const ticketActionId = emit(ctx, c.task.id, c.caller.id, {
+          kind: "provisionCompleted",
+          policyStepId: step.id,
+          entitlements: entitlements.map((e) => ({ appId: e.appId, appEntitlementId: e.appEntitlementId })),
+        });
+        postComment(ctx, c.task, c.caller.id, r.comment);
+        const done: PolicyStepInstance = {
+          ...step,
+          state: "POLICY_STEP_STATE_DONE",
+          instance: { ...inst, outcome: { kind: "completed", completedAt: ctx.now, entitlements, userId: c.caller.id } },
+        };
+        return ok({ task: completeStep(ctx, task, done), ticketActionId });
+      }
+      if (which === "cancelled") {
+        const ticketActionId = emit(ctx, c.task.id, c.caller.id, { kind: "provisionCancelled", policyStepId: step.id });
+        postComment(ctx, c.task, c.caller.id, r.comment);
+        const done: PolicyStepInstance = {
+          ...step,
+          state: "POLICY_STEP_STATE_DONE",
+          instance: { ...inst, outcome: { kind: "cancelled", cancelledAt: ctx.now, cancelledByUserId: c.caller.id } },
+        };
+        return ok({ task: completeStep(ctx, task, done, "cancelled"), ticketActionId });
+      }
+      const ticketActionId = emit(ctx, c.task.id, c.caller.id, { kind: "provisionErrored", policyStepId: step.id, errorCode: r.errorCode, description: r.description });
+      const done: PolicyStepInstance = {
+        ...step,
+        state: "POLICY_STEP_STATE_DONE",
+        instance: { ...inst, outcome: { kind: "errored", description: r.description, errorCode: r.errorCode, erroredAt: ctx.now } },
+      };
+      return ok({ task: completeStep(ctx, task, done, "error"), ticketActionId });
+    },
+  };
+}
+
+const completeSpec = outcomeSpec("complete");
+const cancelledSpec = outcomeSpec("cancelled");
+const erroredSpec = outcomeSpec("errored");
+
+const retrySpec: ActionSpec<{ readonly comment: string }> = {
+  action: "TASK_ACTION_TYPE_RETRY_PROVISIONING",
+  ticket: true,
+  read: (req) => {
+    const comment = readString(req, "comment");
+    return comment.ok ? ok({ comment: comment.value }) : comment;
+  },
+  state: (c) =>
+    provisioningFailed(c.task)
+      ? undefined
+      : precondition(`task ${taskName(c.task)} did not close because provisioning failed: only a task closed with an errored provision step can retry it`),
+  apply: (ctx, c, r) => {
+    const failed = (c.task.policy?.history ?? []).at(-1);
+    const inst = failed?.instance;
+    if (!failed || inst?.kind !== "provision") return err(precondition("no errored provision step"));
+    const definition = inst.provision ?? { assigned: false, provisionTarget: null, provisionPolicy: null };
+    const newId = ctx.ids.take("step");
+    const ticketActionId = emit(ctx, c.task.id, c.caller.id, { kind: "provisioningRetried", erroredPolicyStepId: failed.id, newPolicyStepId: newId });
+    postComment(ctx, c.task, c.caller.id, r.comment);
+    const current = instantiate({ kind: "provision", ...definition }, newId, c.task.policyGenerationId, ctx.now);
+    // Reopened on the same task: history and approverIds (the approvals collected) are kept.
+    const reopened: Task = {
+      ...c.task,
+      state: "TASK_STATE_OPEN",
+      processing: "TASK_PROCESSING_TYPE_PROCESSING",
+      type: c.task.type ? withOutcome(c.task.type, null, null) : null,
+      updatedAt: ctx.now,
+      policy: c.task.policy ? { ...c.task.policy, current } : { current, history: [], next: [], policy: null },
+    };
+    return ok({ task: advance(ctx, reopened), ticketActionId });
+  },
+};
+
+/**
+ * Reports a provision step done, as `TASK_ACTION_TYPE_PROVISION_COMPLETE`: the workflow runs on
+ * (closing a request GRANTED or a revoke REVOKED after the last step, with the world's grants
+ * updated).
+ *
+ * Refusals: `FAILED_PRECONDITION` unless an undecided provision step is current (or with a stale
+ * `policyStepId`); `PERMISSION_DENIED` for anyone but the step's provisioners and administrators;
+ * `INVALID_ARGUMENT` for malformed entitlements. Events: `provisionCompleted` (the
+ * `ticketActionId`), `comment`, then the workflow's (`taskClosed`, `grantAdded`, `grantRevoked`).
+ *
+ * @example
+ * ```ts
+ * provisionComplete(world, { taskId: "1042" }, { actorId: "u-vp-sales" });
+ * ```
+ */
+export function provisionComplete(world: World, req: ProvisionCompleteInput, ctx: ActionContext): Result<Step<JsonValue>, SimError> {
+  return runTaskAction(world, req, ctx, completeSpec);
+}
+
+/**
+ * Reports a provision step cancelled: the task closes with its cancelled outcome. Refusals as
+ * {@link provisionComplete}. Events: `provisionCancelled` (the `ticketActionId`), `taskClosed`.
+ *
+ * @example
+ * ```ts
+ * provisionCancelled(world, { taskId: "1024" }, { actorId: "u-sec-eng" });
+ * ```
+ */
+export function provisionCancelled(world: World, req: ProvisionCancelledInput, ctx: ActionContext): Result<Step<JsonValue>, SimError> {
+  return runTaskAction(world, req, ctx, cancelledSpec);
+}
+
+/**
+ * Reports a provision step failed: the errored step goes to history with its `errorCode` and
+ * `description`, the task closes with its error outcome, and Retry Provisioning is offered.
+ * Refusals as {@link provisionComplete}, plus `INVALID_ARGUMENT` without `errorCode` or
+ * `description`. Events: `provisionErrored` (the `ticketActionId`), `taskClosed`.
+ *
+ * @example
+ * ```ts
+ * provisionErrored(world, { taskId: "1031", errorCode: "E_TIMEOUT", description: "connector timed out" }, { actorId: "u-sec-eng" });
+ * ```
+ */
+export function provisionErrored(world: World, req: ProvisionErroredInput, ctx: ActionContext): Result<Step<JsonValue>, SimError> {
+  return runTaskAction(world, req, ctx, erroredSpec);
+}
+
+/**
+ * Retries failed provisioning on the same task (release note 2): reopens it on a fresh instance of
+ * the errored provision step; approvals already collected are kept.
+ *
+ * Refusals: `FAILED_PRECONDITION` unless the task closed with an errored provision step;
+ * `PERMISSION_DENIED` for anyone but administrators. Events: `provisioningRetried` (the
+ * `ticketActionId`), `comment`, `stepStarted`.
+ *
+ * @example
+ * ```ts
+ * retryProvisioning(world, { taskId: "1019" }, { actorId: "u-it-dir" });
+ * ```
+ */
+export function retryProvisioning(world: World, req: RetryProvisioningInput, ctx: ActionContext): Result<Step<JsonValue>, SimError> {
+  return runTaskAction(world, req, ctx, retrySpec);
+}

@@ -1,0 +1,117 @@
+/**
+ * Revoke inherited access (release note 5): off by default and set per app. When it is on, revoking
+ * an entitlement follows where the user's access comes from — the direct grant, nested groups, role
+ * hierarchies and delegated provisioning — and also revokes the upstream sources the user holds, so
+ * the access does not come back through them. Those sources are the revoke task's
+ * `revocationTargets`, set when the task is created.
+ *
+ * The edges come from the `simulation.entitlementSources` section and from an entitlement's
+ * `provisionerPolicy.delegated` (the entitlement is provisioned by granting another).
+ */
+import type { TaskRevocationTarget } from "../model/index.js";
+import { isObject } from "../world/read.js";
+import { entitlementKey, type World } from "../world/world.js";
+import { type EntitlementSource, readSimulation } from "./sim-config.js";
+
+/**
+ * Whether an app has "revoke inherited access" turned on (`simulation.apps[appId]`).
+ *
+ * @example
+ * ```ts
+ * revokesInheritedAccess(world, "app-okta"); // false unless the section turns it on
+ * ```
+ */
+export function revokesInheritedAccess(world: World, appId: string): boolean {
+  return readSimulation(world).apps[appId]?.revokeInheritedAccess === true;
+}
+
+/** Edges from entitlement key to its sources, from the section and delegated provisioners. */
+function sourcesOf(world: World): Map<string, EntitlementSource[]> {
+  const edges = new Map<string, EntitlementSource[]>();
+  const add = (e: EntitlementSource): void => {
+    const k = entitlementKey(e.appId, e.appEntitlementId);
+    edges.set(k, [...(edges.get(k) ?? []), e]);
+  };
+  for (const e of readSimulation(world).entitlementSources) add(e);
+  for (const ent of world.entitlements) {
+    const p = ent.$unknown?.["provisionerPolicy"];
+    const d = isObject(p) ? p["delegated"] : undefined;
+    if (isObject(d) && typeof d["entitlementId"] === "string" && d["entitlementId"] !== "")
+      add({
+        appId: ent.appId,
+        appEntitlementId: ent.id,
+        sourceAppId: typeof d["appId"] === "string" && d["appId"] !== "" ? d["appId"] : ent.appId,
+        sourceEntitlementId: d["entitlementId"],
+        via: "delegated",
+      });
+  }
+  return edges;
+}
+
+/**
+ * One upstream source of a user's access, and the path that leads to it.
+ *
+ * @example
+ * ```ts
+ * const u: UpstreamSource = { appId: "app-okta", appEntitlementId: "ent-okta-sre", via: ["group"], held: true };
+ * ```
+ */
+export interface UpstreamSource {
+  readonly appId: string;
+  readonly appEntitlementId: string;
+  /** The kinds of edge followed from the revoked entitlement to this source. */
+  readonly via: readonly EntitlementSource["via"][];
+  /** Whether the user holds this source in the world's grants. */
+  readonly held: boolean;
+}
+
+/**
+ * Every upstream source of an entitlement for a user, breadth first, each once (cycles stop).
+ *
+ * @example
+ * ```ts
+ * upstreamSources(world, "app-github", "ent-gh-team-sre", "u-sre1").map((s) => s.appEntitlementId);
+ * ```
+ */
+export function upstreamSources(world: World, appId: string, appEntitlementId: string, userId: string): UpstreamSource[] {
+  const edges = sourcesOf(world);
+  const seen = new Set([entitlementKey(appId, appEntitlementId)]);
+  const out: UpstreamSource[] = [];
+  let frontier: { key: string; via: readonly EntitlementSource["via"][] }[] = [{ key: entitlementKey(appId, appEntitlementId), via: [] }];
+  while (frontier.length > 0) {
+    const next: typeof frontier = [];
+    for (const f of frontier)
+      for (const e of edges.get(f.key) ?? []) {
+        const k = entitlementKey(e.sourceAppId, e.sourceEntitlementId);
+        if (seen.has(k)) continue;
+        seen.add(k);
+        const via = [...f.via, e.via];
+        out.push({
+          appId: e.sourceAppId,
+          appEntitlementId: e.sourceEntitlementId,
+          via,
+          held: world.index.grants.has(`${userId}\u0000${e.sourceAppId}\u0000${e.sourceEntitlementId}`),
+        });
+        next.push({ key: k, via });
+      }
+    frontier = next;
+  }
+  return out;
+}
+
+/**
+ * The `revocationTargets` of a new revoke task: the upstream sources the user holds, when the app
+ * revokes inherited access; none otherwise (the default).
+ *
+ * @example
+ * ```ts
+ * revocationTargetsFor(world, "app-github", "ent-gh-team-sre", "u-sre1");
+ * // [{ entitlementRef: { appId: "app-okta", id: "ent-okta-sre" } }] when app-github revokes inherited access
+ * ```
+ */
+export function revocationTargetsFor(world: World, appId: string, appEntitlementId: string, userId: string): TaskRevocationTarget[] {
+  if (!revokesInheritedAccess(world, appId)) return [];
+  return upstreamSources(world, appId, appEntitlementId, userId)
+    .filter((s) => s.held)
+    .map((s) => ({ entitlementRef: { appId: s.appId, id: s.appEntitlementId } }));
+}

@@ -1,0 +1,113 @@
+/**
+ * Putting a task (back) on a policy: select the policy's steps for the task, retire what was running
+ * and pending into history, instantiate the first step and run the workflow on. Restart, Change
+ * Policy, Escalate to Emergency Access, an escalation's `replacePolicy` and a task the simulation
+ * creates all go through here; Hard Reset has its own copy (`resetTask`) that also re-decides which
+ * policy applies.
+ */
+import type { Policy, PolicyStep, PolicyStepInstance, Task } from "../model/index.js";
+import { selectSteps, type Selection } from "../policy/select-steps.js";
+import { taskConditions } from "../policy/task-conditions.js";
+import { err, ok, type Result } from "../result.js";
+import { type AdvanceContext, advance, emit } from "./advance.js";
+import { instantiate, retire } from "./instantiate.js";
+import { withOutcome } from "./outcomes.js";
+
+/**
+ * Selects a policy's steps for a task at the world's clock (its rules, reference chain and
+ * baseline), recording one `conditionalPolicyExecutionResult` event per rule evaluated.
+ *
+ * @example
+ * ```ts
+ * const s = selectOn(ctx, task, policy);
+ * if (s.ok) console.log(s.value.steps.length);
+ * ```
+ */
+export function selectOn(ctx: AdvanceContext, task: Task, policy: Policy): Result<Selection, string> {
+  const selection = selectSteps(ctx.world, policy, taskConditions(ctx.world, task));
+  const evaluations = selection.ok ? selection.value.evaluations : selection.error.evaluations;
+  for (const e of evaluations)
+    emit(ctx, task.id, "", {
+      kind: "conditionalPolicyExecutionResult",
+      policyId: e.policyId,
+      chainDepth: e.chainDepth,
+      condition: e.condition,
+      conditionMatched: e.conditionMatched,
+      defaultCondition: e.defaultCondition,
+      error: e.error,
+      policyKey: e.policyKey,
+      stepKey: e.stepKey,
+      outcomePolicyId: e.outcomePolicyId,
+    });
+  return selection.ok ? ok(selection.value) : err(`${selection.error.code}: ${selection.error.message}`);
+}
+
+/**
+ * How {@link restartOn} puts the task on its policy.
+ *
+ * @example
+ * ```ts
+ * const how: RestartHow = { policy, steps, newGeneration: true, userId: "u-it-dir" };
+ * ```
+ */
+export interface RestartHow {
+  /** The policy snapshot the task carries from now on. */
+  readonly policy: Policy;
+  readonly steps: readonly PolicyStep[];
+  /** Issue a new `policyGenerationId` (the policy on the task changed). */
+  readonly newGeneration: boolean;
+  /** Who retires the old steps (`""` for the system). */
+  readonly userId: string;
+}
+
+/**
+ * Retires the task's running and pending steps into history (nothing is dropped), resets its
+ * outcome and decisions, reopens it on `how.steps` and runs the workflow on.
+ *
+ * @example
+ * ```ts
+ * const t = restartOn(ctx, task, { policy: task.policy!.policy!, steps, newGeneration: false, userId: "u-it-dir" });
+ * ```
+ */
+export function restartOn(ctx: AdvanceContext, task: Task, how: RestartHow): Task {
+  const old = task.policy;
+  const generation = how.newGeneration || task.policyGenerationId === "" ? ctx.ids.take("gen") : task.policyGenerationId;
+  const [first, ...rest] = how.steps;
+  const firstId = first ? ctx.ids.take("step") : "";
+  const by = { at: ctx.now, userId: how.userId, replacedBy: firstId };
+  const retired: PolicyStepInstance[] = [];
+  if (old?.current) retired.push(retire(old.current, by));
+  // A closed task's leftover `next` never ran; it is not retired into history again.
+  if (task.state !== "TASK_STATE_CLOSED")
+    for (const pending of old?.next ?? []) retired.push(retire(instantiate(pending, ctx.ids.take("step"), task.policyGenerationId, ctx.now), by));
+  const fresh: Task = {
+    ...task,
+    state: "TASK_STATE_OPEN",
+    processing: "TASK_PROCESSING_TYPE_PROCESSING",
+    type: task.type ? withOutcome(task.type, null, null) : null,
+    policyGenerationId: generation,
+    approverIds: [],
+    stepApproverIds: [],
+    updatedAt: ctx.now,
+    policy: {
+      ...(old ?? {}),
+      current: first ? instantiate(first, firstId, generation, ctx.now) : null,
+      history: [...(old?.history ?? []), ...retired],
+      next: rest,
+      policy: how.policy,
+    },
+  };
+  return advance(ctx, fresh);
+}
+
+/**
+ * The policy a task carries now (its snapshot), or `undefined` when it carries none.
+ *
+ * @example
+ * ```ts
+ * currentPolicyOf(task)?.id; // "pol-aws-access"
+ * ```
+ */
+export function currentPolicyOf(task: Task): Policy | undefined {
+  return task.policy?.policy ?? undefined;
+}
