@@ -1,0 +1,493 @@
+/**
+ * `npm run bench`: policy-sim's benchmarks (see bench/README.md). Prints a table and writes
+ * bench/results/latest.json. Ratios are against floors (or other cases) measured in the same run,
+ * in interleaved batches.
+ *
+ * Environment: BENCH_QUICK=1 for a fast smoke run (10k-task large world, short batches);
+ * BENCH_ONLY=selection,explanation,compile,reducers,scaling to run some sections; BENCH_DATE to
+ * set the date recorded in the results (default: the clock — the bench is an adapter).
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { compileCondition, type CompiledCondition } from "../src/cel/compile.js";
+import { evaluateCondition, prepareConditionInput } from "../src/cel/evaluate.js";
+import type { Task } from "../src/model/index.js";
+import { decide } from "../src/policy/decide.js";
+import { selectSteps } from "../src/policy/select-steps.js";
+import { taskConditions } from "../src/policy/task-conditions.js";
+import { comment } from "../src/reducers/comment.js";
+import { hardReset } from "../src/reducers/hard-reset.js";
+import type { World } from "../src/world/world.js";
+import { bareCompile, bareContext, bareEnvironment, compiledHandles, conditionInput, evaluateAll, preparedInput, rawCompile, rawContext } from "./floor.js";
+import { collectYoung, measureGroup, sink, type Measurement, type MeasureOptions } from "./harness.js";
+import { loadSynthetic, portableCondition, selectionWorld, type LoadedSynthetic, type SelectionWorld } from "./worlds.js";
+
+const QUICK = process.env["BENCH_QUICK"] === "1";
+const ONLY = new Set((process.env["BENCH_ONLY"] ?? "").split(",").filter((x) => x !== ""));
+const on = (section: string): boolean => ONLY.size === 0 || ONLY.has(section);
+const LARGE = QUICK ? 10_000 : 100_000;
+/** Tasks each per-task case cycles through. */
+const TASK_POOL = 64;
+/** Synthetic worlds of the reducer and scaling cases: 16 rules per grant policy, the last matching. */
+const SYNTH = { seed: 7, rulesPerPolicy: 16, matchAt: "last" } as const;
+const ACTOR = { actorId: "u-1" }; // a Super Administrator in synthetic worlds
+const started = performance.now();
+const loadAtStart = loadavg();
+
+// -------------------------------------------------------------------------------------------------
+// Results
+
+/** One row of the results. */
+interface CaseResult {
+  readonly name: string;
+  readonly group: string;
+  /** Median ns per operation; `unit` says what one operation is. */
+  readonly nsPerOp: number;
+  /** 95th percentile of ns per operation over the timed batches. */
+  readonly p95: number;
+  readonly unit: string;
+  /** Ratio to the floor named by `floor`: median over interleaved rounds. */
+  readonly ratioToFloor?: number;
+  readonly floor?: string;
+  /** Ratio to another case (not a floor), named by `ratioTo`. */
+  readonly ratio?: number;
+  readonly ratioTo?: string;
+  /** The target the ratio is held to: 1.3 means "≤ 1.3×". */
+  readonly target?: number;
+  readonly met?: boolean;
+  /** Total ms of one pass over a world (scaling cases). */
+  readonly totalMs?: number;
+  readonly note?: string;
+}
+
+const cases: CaseResult[] = [];
+const log = (s: string): void => void process.stderr.write(`${s}\n`);
+
+function add(c: CaseResult): void {
+  cases.push(c);
+  const ratio = c.ratioToFloor ?? c.ratio;
+  const target = c.target === undefined ? "" : ` (target ≤ ${c.target}×: ${c.met === true ? "met" : "MISSED"})`;
+  log(`  ${c.name}: ${fmtNs(c.nsPerOp)}/${c.unit}${ratio === undefined ? "" : `, ${ratio.toFixed(2)}× ${c.floor ?? c.ratioTo ?? ""}`}${target}`);
+}
+
+function row(name: string, group: string, unit: string, m: Measurement | undefined, extra: Partial<CaseResult> = {}): CaseResult {
+  const x = need(m, name);
+  return { name, group, unit, nsPerOp: x.nsPerOp, p95: x.p95, ...extra };
+}
+
+function withTarget(ratio: number, target: number): { target: number; met: boolean } {
+  return { target, met: ratio <= target };
+}
+
+function fmtNs(ns: number): string {
+  if (!Number.isFinite(ns)) return "n/a";
+  const sign = ns < 0 ? "-" : "";
+  const a = Math.abs(ns);
+  if (a >= 1e6) return `${sign}${(a / 1e6).toFixed(2)} ms`;
+  if (a >= 1e4) return `${sign}${(a / 1e3).toFixed(1)} µs`;
+  if (a >= 1e3) return `${sign}${(a / 1e3).toFixed(2)} µs`;
+  return `${sign}${a.toFixed(0)} ns`;
+}
+
+function need<T>(v: T | undefined | null, what: string): T {
+  if (v === undefined || v === null) throw new Error(`bench: missing ${what}`);
+  return v;
+}
+
+/** Round-robin over a pool. */
+function cycler<T>(pool: readonly T[]): () => T {
+  if (pool.length === 0) throw new Error("bench: empty pool");
+  let i = 0;
+  return () => {
+    const x = pool[i] as T;
+    i = i + 1 === pool.length ? 0 : i + 1;
+    return x;
+  };
+}
+
+function groupOptions(o: MeasureOptions = {}): MeasureOptions {
+  return {
+    warmupMs: QUICK ? 100 : (o.warmupMs ?? 400),
+    batchMs: QUICK ? 5 : (o.batchMs ?? 15),
+    batches: QUICK ? 7 : (o.batches ?? 25),
+    budgetMs: QUICK ? 800 : (o.budgetMs ?? 6000),
+  };
+}
+
+const selectionWorlds = new Map<number, SelectionWorld>();
+function selectionWorldOf(n: number): SelectionWorld {
+  let sw = selectionWorlds.get(n);
+  if (!sw) {
+    sw = selectionWorld(n);
+    selectionWorlds.set(n, sw);
+  }
+  return sw;
+}
+
+// -------------------------------------------------------------------------------------------------
+// 1 + 2. Floor and selection over 1, 16 and 100 rules, the last one matching.
+
+function selectionCases(n: number): void {
+  const sw = selectionWorldOf(n);
+  const policy = need(sw.world.index.policies.get(sw.policyId), sw.policyId);
+  const tasks = sw.tasks.slice(0, TASK_POOL);
+  const bare = bareCompile(sw.conditions);
+  const raw = rawCompile(sw.conditions);
+  const bareCtx = tasks.map((t) => bareContext(sw.world, t));
+  const rawCtx = tasks.map((t) => rawContext(sw.world, t));
+  // Every task selects the last rule, and the floors see exactly one true condition.
+  for (const [i, t] of tasks.entries()) {
+    const s = selectSteps(sw.world, policy, taskConditions(sw.world, t));
+    if (!s.ok || s.value.decidedBy.kind !== "rule" || s.value.decidedBy.ruleIndex !== n - 1 || s.value.evaluations.length !== n)
+      throw new Error(`selection world ${n}: task ${t.id} does not select the last rule`);
+    if (evaluateAll(bare, need(bareCtx[i], "context")) !== 1 || evaluateAll(raw, need(rawCtx[i], "context")) !== 1)
+      throw new Error(`selection world ${n}: the floor disagrees with the selection for task ${t.id}`);
+  }
+  // The breakdown: the same work with the adapter's layers added one at a time.
+  const handles: readonly CompiledCondition[] = compiledHandles(sw.conditions);
+  const runners = tasks.map((t) => taskConditions(sw.world, t)); // reused: input prepared once
+  const nextBare = cycler(bareCtx);
+  const nextRaw = cycler(rawCtx);
+  const nextPrepared = cycler(tasks.map((t) => preparedInput(sw.world, t)));
+  const nextRunner = cycler(runners);
+  const nextRunner2 = cycler(runners);
+  const nextTask = cycler(tasks);
+  const nextInput = cycler(tasks.map((t) => conditionInput(sw.world, t)));
+  const g = measureGroup(
+    {
+      floor: () => evaluateAll(bare, nextBare()),
+      raw: () => evaluateAll(raw, nextRaw()),
+      prepare: () => prepareConditionInput(nextInput()),
+      evaluate: () => {
+        const p = nextPrepared();
+        let k = 0;
+        for (const h of handles) {
+          const r = evaluateCondition(h, p);
+          if (r.ok && r.value) k++;
+        }
+        return k;
+      },
+      run: () => {
+        const runner = nextRunner();
+        let k = 0;
+        for (const c of sw.conditions) {
+          const r = runner.run(c);
+          if (r.ok && r.value) k++;
+        }
+        return k;
+      },
+      walk: () => selectSteps(sw.world, policy, nextRunner2()),
+      selection: () => selectSteps(sw.world, policy, taskConditions(sw.world, nextTask())),
+    },
+    [
+      ["selection", "floor"],
+      ["raw", "floor"],
+      ["selection", "raw"],
+    ],
+    // More rounds than elsewhere: these ratios carry the main target.
+    groupOptions({ batches: 41, budgetMs: 10_000 }),
+  );
+  const r = g.results;
+  const ns = (k: string): number => need(r[k], k).nsPerOp;
+  const floorName = `floor: bare cel-js, ${n} condition${n === 1 ? "" : "s"}`;
+  add(row(floorName, "floor", "task", r["floor"], { note: `${fmtNs(ns("floor") / n)} per condition` }));
+  add(
+    row(`floor (raw): our cel-js functions, ${n} condition${n === 1 ? "" : "s"}`, "floor", "task", r["raw"], {
+      ratioToFloor: need(g.ratios["raw/floor"], "ratio"),
+      floor: floorName,
+      note: "our environment's compiled functions on our prepared context; no adapter",
+    }),
+  );
+  add(row(`  + evaluateCondition wrapper`, "breakdown", "task", r["evaluate"], { note: `${fmtNs((ns("evaluate") - ns("raw")) / n)} per rule over raw` }));
+  add(row(`  + runner.run (compile lookup, result)`, "breakdown", "task", r["run"], { note: `${fmtNs((ns("run") - ns("evaluate")) / n)} per rule over evaluateCondition` }));
+  add(row(`  + selectSteps walk (records), runner reused`, "breakdown", "task", r["walk"], { note: `${fmtNs((ns("walk") - ns("run")) / n)} per rule over runner.run` }));
+  add(row(`  (per task: prepareConditionInput)`, "breakdown", "task", r["prepare"], { note: "part of the per-task cost below" }));
+  const ratio = need(g.ratios["selection/floor"], "ratio");
+  add(
+    row(`selection: ${n} rule${n === 1 ? "" : "s"}, last matches`, "selection", "task", r["selection"], {
+      ratioToFloor: ratio,
+      floor: floorName,
+      ...(n >= 16 ? withTarget(ratio, 1.3) : {}),
+      note: `${need(g.ratios["selection/raw"], "ratio").toFixed(2)}× the raw floor; ${fmtNs(ns("selection") - ns("walk"))} per task over the reused runner (taskConditions + input preparation)`,
+    }),
+  );
+}
+
+// -------------------------------------------------------------------------------------------------
+// 3. Explanation on vs off.
+
+function explanationCases(n: number): void {
+  const sw = selectionWorldOf(n);
+  const nextTask = cycler(sw.tasks.slice(0, TASK_POOL));
+  const traced = decide(sw.world, nextTask(), { trace: true });
+  if (traced.traces.length !== n || traced.traces.some((t) => t === null)) throw new Error("trace: one trace per evaluated rule expected");
+  const g = measureGroup(
+    {
+      off: () => decide(sw.world, nextTask()),
+      on: () => decide(sw.world, nextTask(), { trace: true }),
+    },
+    [["on", "off"]],
+    groupOptions({ budgetMs: 5000 }),
+  );
+  const off = `decide, trace off: ${n} rules`;
+  add(row(off, "explanation", "task", g.results["off"]));
+  const ratio = need(g.ratios["on/off"], "ratio");
+  add(row(`decide, trace on: ${n} rules`, "explanation", "task", g.results["on"], { ratio, ratioTo: off, ...withTarget(ratio, 3) }));
+}
+
+// -------------------------------------------------------------------------------------------------
+// 4. Cold compile vs cached.
+
+function compileCases(): void {
+  let fresh = 0;
+  const combo = { dept: "Engineering", emp: "Full Time", clearance: "high", risk: "critical" };
+  // A new source text each call, shaped like a real rule (its department literal is unique).
+  const freshSource = (): string => portableCondition({ ...combo, dept: `Dept-${fresh++}` }, fresh);
+  const cached = portableCondition(combo, 0);
+  if (!compileCondition(cached).ok || !compileCondition(freshSource()).ok) throw new Error("compile: the bench sources do not compile");
+  const env = bareEnvironment();
+  const g = measureGroup(
+    {
+      bareCold: () => env.parse(freshSource()).check().valid,
+      cold: () => compileCondition(freshSource()).ok,
+      cached: () => compileCondition(cached).ok,
+    },
+    [
+      ["cold", "cached"],
+      ["cold", "bareCold"],
+    ],
+    groupOptions({ batchMs: 10, budgetMs: 4000 }),
+  );
+  const floor = "compile cold: bare cel-js parse + check";
+  add(row(floor, "compile", "source", g.results["bareCold"], { note: "the floor of a cold compile" }));
+  add(
+    row("compile cold: compileCondition, new source", "compile", "source", g.results["cold"], {
+      ratioToFloor: need(g.ratios["cold/bareCold"], "ratio"),
+      floor,
+      note: `${need(g.ratios["cold/cached"], "ratio").toFixed(0)}× a cached compile`,
+    }),
+  );
+  add(row("compile cached: compileCondition, same source", "compile", "source", g.results["cached"]));
+}
+
+// -------------------------------------------------------------------------------------------------
+// 5. Reducers: a call's cost on a small vs a large world; Hard Reset vs the floor.
+
+function reducerSizeCases(large: LoadedSynthetic): void {
+  const small = loadSynthetic({ ...SYNTH, tasks: 100 });
+  // The first 100 tasks of the large world are the small world's (same seed, same stream): the
+  // same tasks are reset and commented in both.
+  if (small.head !== large.head) throw new Error("reducers: the small world's tasks are not the large world's first tasks");
+  const ids = [...small.world.tasks.values()].filter((t) => t.type?.kind === "grant" && t.state === "TASK_STATE_OPEN").map((t) => t.id);
+  for (const w of [small.world, large.world])
+    for (const id of ids) {
+      const h = hardReset(w, { taskId: id }, ACTOR);
+      const c = comment(w, { taskId: id, comment: "bench" }, ACTOR);
+      if (!h.ok || !c.ok) throw new Error(`reducers: ${id}: ${JSON.stringify(h.ok ? c : h).slice(0, 300)}`);
+    }
+  const text = "Checked with the team lead.";
+  const [a, b, c, d] = [cycler(ids), cycler(ids), cycler(ids), cycler(ids)];
+  const g = measureGroup(
+    {
+      hardResetSmall: () => hardReset(small.world, { taskId: a() }, ACTOR),
+      hardResetLarge: () => hardReset(large.world, { taskId: b() }, ACTOR),
+      commentSmall: () => comment(small.world, { taskId: c(), comment: text }, ACTOR),
+      commentLarge: () => comment(large.world, { taskId: d(), comment: text }, ACTOR),
+    },
+    [
+      ["hardResetLarge", "hardResetSmall"],
+      ["commentLarge", "commentSmall"],
+    ],
+    groupOptions({ budgetMs: 8000 }),
+  );
+  for (const reducer of ["hardReset", "comment"] as const) {
+    const smallName = `${reducer}: world of 100 tasks`;
+    add(row(smallName, "reducers", "call", g.results[`${reducer}Small`]));
+    const ratio = need(g.ratios[`${reducer}Large/${reducer}Small`], "ratio");
+    add(
+      row(`${reducer}: world of ${LARGE.toLocaleString("en")} tasks`, "reducers", "call", g.results[`${reducer}Large`], {
+        ratio,
+        ratioTo: smallName,
+        ...withTarget(ratio, 1.3),
+      }),
+    );
+  }
+}
+
+function hardResetFloorCases(): void {
+  // Hard Reset of a task whose policy has 16 portable rules, the last matching, vs their floor.
+  const sw = selectionWorldOf(16);
+  const tasks = sw.tasks.slice(0, TASK_POOL);
+  const bare = bareCompile(sw.conditions);
+  const bareCtx = tasks.map((t) => bareContext(sw.world, t));
+  for (const t of tasks) {
+    const h = hardReset(sw.world, { taskId: t.id }, ACTOR);
+    if (!h.ok) throw new Error(`hardReset 16 rules: ${t.id}: ${JSON.stringify(h.error).slice(0, 300)}`);
+  }
+  const nextBare = cycler(bareCtx);
+  const nextTask = cycler(tasks);
+  const g = measureGroup(
+    {
+      floor: () => evaluateAll(bare, nextBare()),
+      hardReset: () => hardReset(sw.world, { taskId: nextTask().id }, ACTOR),
+    },
+    [["hardReset", "floor"]],
+    groupOptions(),
+  );
+  const floor = "floor: bare cel-js, 16 conditions (Hard Reset run)";
+  add(row(floor, "floor", "task", g.results["floor"]));
+  const ratio = need(g.ratios["hardReset/floor"], "ratio");
+  add(row("hardReset: 16 rules, last matches", "reducers", "call", g.results["hardReset"], { ratioToFloor: ratio, floor, ...withTarget(ratio, 3) }));
+}
+
+// -------------------------------------------------------------------------------------------------
+// 6. Scaling: decide() over every task of a world.
+
+function decideAll(world: World): number {
+  let n = 0;
+  for (const t of world.tasks.values()) if (decide(world, t).selection?.ok === true) n++;
+  return n;
+}
+
+/** Timed passes over the whole world (after the shared warm-up); ns per task of each pass. */
+function scale(name: string, world: World): void {
+  const tasks = world.tasks.size;
+  const passes = QUICK ? 3 : tasks >= 100_000 ? 3 : 7;
+  const budgetNs = (QUICK ? 2 : 10) * 1e9;
+  const decided = decideAll(world); // also warms this world's caches (CEL users, directory)
+  const samples: number[] = [];
+  const t0 = process.hrtime.bigint();
+  while (samples.length < passes) {
+    collectYoung();
+    const a = process.hrtime.bigint();
+    if (decideAll(world) !== decided) throw new Error(`scaling: ${name}: decisions changed between passes`);
+    const b = process.hrtime.bigint();
+    samples.push(Number(b - a) / tasks);
+    if (samples.length >= 2 && Number(b - t0) > budgetNs) break;
+  }
+  const sorted = [...samples].sort((x, y) => x - y);
+  const nsPerOp = sorted[Math.ceil(sorted.length / 2) - 1] ?? NaN;
+  add({
+    name,
+    group: "scaling",
+    unit: "task",
+    nsPerOp,
+    p95: sorted[sorted.length - 1] ?? NaN,
+    totalMs: (nsPerOp * tasks) / 1e6,
+    note: `${decided} of ${tasks} tasks selected steps; ${samples.length} passes`,
+  });
+}
+
+function scalingCases(large: LoadedSynthetic): void {
+  const first = loadSynthetic({ ...SYNTH, tasks: 1_000 }).world;
+  // Warm the JIT on the decision path before the first timed pass (every size runs the same code).
+  const until = performance.now() + (QUICK ? 300 : 1500);
+  while (performance.now() < until) decideAll(first);
+  for (const size of QUICK ? [1_000, 10_000] : [1_000, 10_000, 100_000]) {
+    const world = size === LARGE ? large.world : size === 1_000 ? first : loadSynthetic({ ...SYNTH, tasks: size }).world;
+    scale(`decide all: ${size.toLocaleString("en")} tasks, 16 rules`, world);
+  }
+  for (const rules of [1, 4, 16]) {
+    const w = loadSynthetic({ seed: 7, tasks: 2_000, rulesPerPolicy: rules, matchAt: "last" });
+    scale(`decide all: 2,000 tasks, ${rules} rule${rules === 1 ? "" : "s"} per policy`, w.world);
+  }
+}
+
+// -------------------------------------------------------------------------------------------------
+// Run.
+
+if (on("selection")) {
+  log("selection (last rule matches) vs floor");
+  for (const n of [1, 16, 100]) selectionCases(n);
+}
+if (on("explanation")) {
+  log("explanation (trace) vs decision");
+  for (const n of [16, 100]) explanationCases(n);
+}
+if (on("compile")) {
+  log("compile: cold vs cached");
+  compileCases();
+}
+if (on("reducers") || on("scaling")) {
+  log(`loading a ${LARGE.toLocaleString("en")}-task world (generate + loadWorld)…`);
+  const large = loadSynthetic({ ...SYNTH, tasks: LARGE });
+  add({
+    name: `loadWorld: ${LARGE.toLocaleString("en")} tasks (setup, one shot)`,
+    group: "setup",
+    unit: "task",
+    nsPerOp: (large.loadMs * 1e6) / LARGE,
+    p95: (large.loadMs * 1e6) / LARGE,
+    totalMs: large.loadMs,
+    note: `syntheticWorld ${large.generateMs.toFixed(0)} ms; loadWorld ${large.loadMs.toFixed(0)} ms`,
+  });
+  if (on("reducers")) {
+    log(`reducers: 100 vs ${LARGE.toLocaleString("en")} tasks; Hard Reset vs the floor`);
+    reducerSizeCases(large);
+    hardResetFloorCases();
+  }
+  if (on("scaling")) {
+    log("scaling: decide() over all tasks");
+    scalingCases(large);
+  }
+}
+
+// -------------------------------------------------------------------------------------------------
+// Report.
+
+const elapsedS = (performance.now() - started) / 1000;
+const header = ["case", "ns/op", "p95", "unit", "ratio", "target", "note"];
+const cells = cases.map((c) => {
+  const ratio = c.ratioToFloor ?? c.ratio;
+  return [
+    c.name,
+    fmtNs(c.nsPerOp),
+    fmtNs(c.p95),
+    c.totalMs === undefined ? c.unit : `${c.unit}, ${c.totalMs.toFixed(0)} ms total`,
+    ratio === undefined ? "" : `${ratio.toFixed(2)}×`,
+    c.target === undefined ? "" : `≤ ${c.target}× ${c.met === true ? "met" : "MISSED"}`,
+    c.note ?? "",
+  ];
+});
+const widths = header.map((h, i) => Math.max(h.length, ...cells.map((r) => (r[i] ?? "").length)));
+const left = new Set([0, 3, 6]);
+const line = (r: readonly string[]): string =>
+  r
+    .map((x, i) => (left.has(i) ? x.padEnd(widths[i] ?? 0) : x.padStart(widths[i] ?? 0)))
+    .join("  ")
+    .trimEnd();
+console.log(line(header));
+console.log(line(widths.map((w) => "-".repeat(w))));
+for (const [i, r] of cells.entries()) {
+  const g = cases[i]?.group;
+  if (i > 0 && g !== cases[i - 1]?.group && !(g === "breakdown" || cases[i - 1]?.group === "breakdown")) console.log("");
+  console.log(line(r));
+}
+const targets = cases.filter((c) => c.target !== undefined);
+console.log(
+  `\ntargets met: ${targets.filter((c) => c.met === true).length}/${targets.length}; node ${process.version}; ` +
+    `${availableParallelism()} CPUs, load ${loadAtStart.map((x) => x.toFixed(1)).join(" ")}; ${elapsedS.toFixed(0)} s; sink ${sink()}`,
+);
+
+const out = join(dirname(fileURLToPath(import.meta.url)), "results", "latest.json");
+mkdirSync(dirname(out), { recursive: true });
+const round = (x: number): number => Math.round(x * 100) / 100;
+const results = {
+  node: process.version,
+  date: process.env["BENCH_DATE"] ?? new Date().toISOString(),
+  quick: QUICK,
+  ...(ONLY.size > 0 ? { only: [...ONLY] } : {}),
+  elapsedSeconds: Math.round(elapsedS),
+  machine: { cpus: availableParallelism(), loadavgAtStart: loadAtStart.map(round), loadavgAtEnd: loadavg().map(round) },
+  cases: cases.map((c) => ({
+    ...c,
+    nsPerOp: round(c.nsPerOp),
+    p95: round(c.p95),
+    ...(c.ratioToFloor === undefined ? {} : { ratioToFloor: round(c.ratioToFloor) }),
+    ...(c.ratio === undefined ? {} : { ratio: round(c.ratio) }),
+    ...(c.totalMs === undefined ? {} : { totalMs: round(c.totalMs) }),
+  })),
+};
+writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+console.log(`wrote ${out}`);
