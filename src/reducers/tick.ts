@@ -1,0 +1,151 @@
+/**
+ * `tick(world, now)`: the clock moves to `now` and everything time drives fires, in the order it
+ * falls due, each at its own time (so a wait that ended at 08:00 records 08:00 even when the tick
+ * comes at 10:00): waits end or time out, approval escalations run, requests waiting on a sync fall
+ * back to manual provisioning; then every condition wait is re-checked at `now`. A step started by a
+ * firing whose own timer is already due fires in the same tick.
+ */
+import type { JsonObject, JsonValue } from "../model/json.js";
+import type { Task } from "../model/index.js";
+import { taskConditions } from "../policy/task-conditions.js";
+import { err, ok, type Result } from "../result.js";
+import { type AdvanceContext, IdSequence } from "../workflow/advance.js";
+import { applyEffects } from "../workflow/effects.js";
+import type { AuditEvent } from "../workflow/events.js";
+import { msOf } from "../workflow/time.js";
+import { checkWaitCondition, fireTimer, nextTimer, type Timer, waitCondition } from "../workflow/timers.js";
+import type { TaskComment, World } from "../world/world.js";
+import type { Step } from "./comment.js";
+import { guarded, type SimError } from "./errors.js";
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** A bound on passes of timers and conditions in one tick; each pass moves some task on a step. */
+const MAX_PASSES = 10_000;
+
+/**
+ * One thing a tick fired.
+ *
+ * @example
+ * ```ts
+ * const f: Fired = { taskId: "t-1", numericId: "1011", kind: "waitCondition", at: "2026-11-22T10:00:00Z", policyStepId: "step-000004" };
+ * ```
+ */
+export interface Fired {
+  readonly taskId: string;
+  readonly numericId: string;
+  readonly kind: Timer["kind"] | "waitCondition";
+  readonly at: string;
+  readonly policyStepId: string;
+}
+
+interface Due {
+  readonly taskId: string;
+  readonly timer: Timer;
+  readonly ms: number;
+  readonly order: number;
+}
+
+function ctxAt(world: World, now: string, ids: IdSequence, events: AuditEvent[], comments: TaskComment[], task: Task): AdvanceContext {
+  const w = world.now === now ? world : { ...world, now };
+  return { world: w, now, actorId: "", ids, expressions: taskConditions(w, task).expressions, events, comments, approvers: new Map() };
+}
+
+/**
+ * Advances the clock to `now` and fires what time drives (see the module comment). Pure; never
+ * throws. The response is `{ now, fired: [{taskId, numericId, kind, at, policyStepId}] }`; the events
+ * are the workflow's (`waitSucceeded`, `waitTimedOut`, `approvalEscalated`,
+ * `provisionFellBackToManual`, `taskClosed`, …).
+ *
+ * Refusals: `INVALID_ARGUMENT` when `now` is not an RFC 3339 timestamp or is before the world's clock.
+ *
+ * @example
+ * ```ts
+ * const r = tick(world, "2026-11-22T09:30:00Z");
+ * if (r.ok) { world = r.value.world; console.log(r.value.response); }
+ * ```
+ */
+export function tick(world: World, now: string): Result<Step<JsonValue>, SimError> {
+  return guarded(() => {
+    if (typeof now !== "string" || !RFC3339.test(now) || Number.isNaN(Date.parse(now)))
+      return err<SimError>({ code: "INVALID_ARGUMENT", message: `now must be an RFC 3339 timestamp such as "2026-11-22T09:00:00Z"`, field: "now" });
+    const end = msOf(now);
+    if (end < msOf(world.now))
+      return err<SimError>({ code: "INVALID_ARGUMENT", message: `time cannot go back: the world's clock is ${world.now}, the tick is ${now}`, field: "now" });
+
+    const ids = new IdSequence(world.seq);
+    const events: AuditEvent[] = [];
+    const comments: TaskComment[] = [];
+    const fired: Fired[] = [];
+    let w: World = world;
+    let order = 0;
+    const orderOf = new Map<string, number>();
+    for (const id of world.tasks.keys()) orderOf.set(id, order++);
+
+    const queue: Due[] = [];
+    const schedule = (task: Task): void => {
+      const t = nextTimer(task);
+      if (!t) return;
+      const ms = msOf(t.at);
+      if (ms <= end) queue.push({ taskId: task.id, timer: t, ms, order: orderOf.get(task.id) ?? order++ });
+    };
+    const apply = (task: Task, at: string, before: number, beforeComments: number): void => {
+      const posted = comments.slice(beforeComments).filter((c) => c.taskId === task.id).length;
+      w = { ...w, tasks: w.tasks.set(task.id, { ...task, commentCount: task.commentCount + posted }) };
+      const ctx = ctxAt(w, at, ids, events, comments, task);
+      w = { ...applyEffects(ctx.world, ctx, before), now: world.now };
+      // A task the effects created may have timers of its own.
+      for (const e of events.slice(before)) if (e.kind === "taskCreated") {
+        const created = w.tasks.get(e.createdTaskId);
+        if (created) schedule(created);
+      }
+    };
+
+    for (const task of w.tasks.values()) schedule(task);
+    for (let pass = 0; pass < MAX_PASSES; pass++) {
+      while (queue.length > 0) {
+        queue.sort((a, b) => a.ms - b.ms || a.order - b.order);
+        const due = queue.shift() as Due;
+        const task = w.tasks.get(due.taskId);
+        const timer = task ? nextTimer(task) : undefined;
+        if (!task || !timer || timer.kind !== due.timer.kind || timer.at !== due.timer.at || timer.policyStepId !== due.timer.policyStepId) continue;
+        const before = events.length;
+        const beforeComments = comments.length;
+        const at = msOf(timer.at) < msOf(world.now) ? world.now : timer.at;
+        const after = fireTimer(ctxAt(w, at, ids, events, comments, task), task, timer);
+        fired.push({ taskId: task.id, numericId: task.numericId, kind: timer.kind, at, policyStepId: timer.policyStepId });
+        apply(after, at, before, beforeComments);
+        const updated = w.tasks.get(task.id);
+        if (updated) schedule(updated);
+      }
+      // Conditions are re-checked at the tick's time, after everything that fell due before it.
+      let changed = false;
+      for (const task of [...w.tasks.values()]) {
+        if (waitCondition(task) === undefined) continue;
+        const before = events.length;
+        const beforeComments = comments.length;
+        const stepId = task.policy?.current?.id ?? "";
+        const after = checkWaitCondition(ctxAt(w, now, ids, events, comments, task), task);
+        if (after === task) continue;
+        changed = true;
+        fired.push({ taskId: task.id, numericId: task.numericId, kind: "waitCondition", at: now, policyStepId: stepId });
+        apply(after, now, before, beforeComments);
+        const updated = w.tasks.get(task.id);
+        if (updated) schedule(updated);
+      }
+      if (!changed && queue.length === 0) break;
+    }
+
+    if (comments.length > 0) {
+      let table = w.comments;
+      for (const c of comments) table = table.set(c.taskId, [...(table.get(c.taskId) ?? []), c]);
+      w = { ...w, comments: table };
+    }
+    const next = Object.freeze({ ...w, now, seq: ids.next });
+    const response: JsonObject = {
+      now,
+      fired: fired.map((f) => ({ taskId: f.taskId, numericId: f.numericId, kind: f.kind, at: f.at, policyStepId: f.policyStepId })),
+    };
+    return ok({ world: next, response, events });
+  });
+}
