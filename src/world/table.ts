@@ -81,8 +81,9 @@ export class Table<V> {
         size++;
       }
     }
-    for (const b of buckets) Object.freeze(b);
-    return new Table(Object.freeze(buckets), size, order);
+    // The bucket arrays are private and never written after construction, so they are not frozen:
+    // on Node 20, slice() of a frozen array is ~60x slower than of a plain one.
+    return new Table(buckets, size, order);
   }
 
   /**
@@ -110,7 +111,11 @@ export class Table<V> {
    * ```
    */
   get(key: string): V | undefined {
-    for (const e of this.bucketOf(key)) if (e.key === key) return e.value;
+    const bucket = this.bucketOf(key);
+    for (let i = 0; i < bucket.length; i++) {
+      const e = bucket[i] as Entry<V>;
+      if (e.key === key) return e.value;
+    }
     return undefined;
   }
 
@@ -143,7 +148,8 @@ export class Table<V> {
     }
     const index = hash(key) & (this.buckets.length - 1);
     const bucket = this.buckets[index] as readonly Entry<V>[];
-    const at = bucket.findIndex((e) => e.key === key);
+    let at = -1;
+    for (let i = 0; i < bucket.length; i++) if ((bucket[i] as Entry<V>).key === key) at = i;
     let nextBucket: Entry<V>[];
     let size = this.size;
     let nextOrder = this.nextOrder;
@@ -157,8 +163,8 @@ export class Table<V> {
       size++;
     }
     const buckets = this.buckets.slice();
-    buckets[index] = Object.freeze(nextBucket);
-    return new Table(Object.freeze(buckets), size, nextOrder);
+    buckets[index] = nextBucket;
+    return new Table(buckets, size, nextOrder);
   }
 
   /**
