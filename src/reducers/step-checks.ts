@@ -53,7 +53,7 @@ export function pendingStep<K extends Kind>(
     const k = currentKind(task);
     return {
       ok: false,
-      error: precondition(`cannot ${what} task ${taskName(task)}: its current step is ${k === "none" ? "missing" : `a ${k} step`}, not ${article(kind)} ${kind} step`),
+      error: precondition(`cannot ${what} task ${taskName(task)}: its current step is ${k === "none" ? "missing" : `${article(k)} ${k} step`}, not ${article(kind)} ${kind} step`),
     };
   }
   if (policyStepId !== "" && policyStepId !== step.id)
