@@ -27,20 +27,7 @@ export function isJsonObject(v: unknown): v is Readonly<Record<string, unknown>>
  * ```
  */
 export function hasOwn(obj: object, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(obj, key);
-}
-
-/**
- * Whether `key` is an own enumerable property of `obj`, that is, one of `Object.keys(obj)`.
- *
- * @example
- * ```ts
- * hasOwnEnumerable({ a: 1 }, "a"); // true
- * hasOwnEnumerable([], "length"); // false
- * ```
- */
-export function hasOwnEnumerable(obj: object, key: string): boolean {
-  return Object.prototype.propertyIsEnumerable.call(obj, key);
+  return Object.hasOwn(obj, key);
 }
 
 /**
@@ -77,17 +64,17 @@ export function cloneJson(value: unknown): JsonValue {
   const root: unknown = Array.isArray(value) ? [] : {};
   copies.set(value, root);
   const work: Array<readonly [object, unknown]> = [[value, root]];
+  const copyChild = (child: unknown): unknown => {
+    if (typeof child !== "object" || child === null) return child;
+    const seen = copies.get(child);
+    if (seen !== undefined) return seen;
+    const fresh: unknown = Array.isArray(child) ? [] : {};
+    copies.set(child, fresh);
+    work.push([child, fresh]);
+    return fresh;
+  };
   for (let next = work.pop(); next !== undefined; next = work.pop()) {
     const [source, target] = next;
-    const copyChild = (child: unknown): unknown => {
-      if (typeof child !== "object" || child === null) return child;
-      const seen = copies.get(child);
-      if (seen !== undefined) return seen;
-      const fresh: unknown = Array.isArray(child) ? [] : {};
-      copies.set(child, fresh);
-      work.push([child, fresh]);
-      return fresh;
-    };
     if (Array.isArray(source)) {
       const out = target as unknown[];
       for (let i = 0; i < source.length; i++) out.push(copyChild(source[i]));

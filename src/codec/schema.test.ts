@@ -73,6 +73,20 @@ describe("timestamp (RFC 3339 only)", () => {
   it("accepts null", () => {
     expect(scalar(timestamp, null)).toEqual({ ok: true, value: null });
   });
+  it("checks the day of the month as Date.UTC does, years 0-99 read as 1900-1999 included", () => {
+    const pad = (n: number, width: number): string => String(n).padStart(width, "0");
+    const mismatches: string[] = [];
+    for (const year of [0, 1, 4, 96, 99, 100, 400, 1600, 1900, 2000, 2023, 2024, 2100, 2400, 9999]) {
+      for (let month = 1; month <= 12; month++) {
+        const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+        for (const day of [28, 29, 30, 31]) {
+          const s = `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T00:00:00Z`;
+          if (scalar(timestamp, s).ok !== day <= days) mismatches.push(s);
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
 });
 
 describe("duration", () => {

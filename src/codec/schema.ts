@@ -16,7 +16,7 @@ import type { JsonObject, JsonValue } from "../model/json.js";
 import type { UnknownVariant } from "../model/common.js";
 import { type Result, fail } from "../result.js";
 import { type Diagnostic, type DiagnosticCode, describeValue, pathIndex, pathKey } from "./diagnostic.js";
-import { cloneJson, hasOwn, hasOwnEnumerable, isJsonObject, setOwn } from "./json-tools.js";
+import { cloneJson, hasOwn, isJsonObject, setOwn } from "./json-tools.js";
 
 /** How deep messages may nest before decoding gives up (real documents stay under 20). */
 const MAX_DEPTH = 128;
@@ -151,6 +151,12 @@ export interface Codec<T> {
   missing(): T;
   /** Whether a value is left out of the encoded message. */
   omit?(value: T): boolean;
+  /**
+   * The `typeof` of the JSON values this codec decodes to themselves and encodes as themselves
+   * (strings for `str` and enums, booleans for `bool`). Messages and lists take such values without
+   * calling `decode`, the most common case by far.
+   */
+  readonly "~verbatim"?: "string" | "boolean";
 }
 
 /**
@@ -259,6 +265,11 @@ function scalar<T>(
   return { "~tag": "codec", "~node": node, optional: false, decode, encode, missing: () => missing };
 }
 
+/** Marks a scalar whose JSON values of type `type` are its model values, unchanged both ways. */
+function verbatim<T>(type: "string" | "boolean", codec: Codec<T>): Codec<T> {
+  return { ...codec, "~verbatim": type };
+}
+
 function expected(ctx: DecodeContext, code: DiagnosticCode, at: PathSegment, what: string, v: unknown): void {
   report(ctx, code, at, `expected ${what}, found ${describeValue(v)}`);
 }
@@ -271,11 +282,14 @@ function expected(ctx: DecodeContext, code: DiagnosticCode, at: PathSegment, wha
  * const fields = { displayName: str };
  * ```
  */
-export const str: Codec<string> = scalar({ t: "string" }, "", (v, at, ctx) => {
-  if (typeof v === "string") return v;
-  expected(ctx, "EXPECTED_STRING", at, "a string", v);
-  return "";
-});
+export const str: Codec<string> = verbatim(
+  "string",
+  scalar({ t: "string" }, "", (v, at, ctx) => {
+    if (typeof v === "string") return v;
+    expected(ctx, "EXPECTED_STRING", at, "a string", v);
+    return "";
+  }),
+);
 
 /**
  * A boolean; `false` when unset.
@@ -285,11 +299,14 @@ export const str: Codec<string> = scalar({ t: "string" }, "", (v, at, ctx) => {
  * const fields = { emergencyAccess: bool };
  * ```
  */
-export const bool: Codec<boolean> = scalar({ t: "bool" }, false, (v, at, ctx) => {
-  if (typeof v === "boolean") return v;
-  expected(ctx, "EXPECTED_BOOLEAN", at, "a boolean", v);
-  return false;
-});
+export const bool: Codec<boolean> = verbatim(
+  "boolean",
+  scalar({ t: "bool" }, false, (v, at, ctx) => {
+    if (typeof v === "boolean") return v;
+    expected(ctx, "EXPECTED_BOOLEAN", at, "a boolean", v);
+    return false;
+  }),
+);
 
 const DECIMAL = /^[+-]?\d+$/;
 const INT32_MIN = -(2 ** 31);
@@ -327,10 +344,14 @@ const UINT64_MAX = 2n ** 64n - 1n;
 function int64Codec(unsigned: boolean): Codec<string> {
   const what = unsigned ? "a uint64" : "an int64";
   const inRange = (n: bigint): boolean => (unsigned ? n >= 0n && n <= UINT64_MAX : n >= INT64_MIN && n <= INT64_MAX);
+  // At most 18 characters hold at most 18 digits, below 2^63: ids that short need no BigInt. A
+  // minus sign needs it for a uint64 ("-0" is in range, "-1" is not).
+  const decimalInRange = (s: string): boolean =>
+    DECIMAL.test(s) && ((s.length <= 18 && !(unsigned && s.charCodeAt(0) === 45)) || inRange(BigInt(s)));
   return scalar({ t: "int64", unsigned }, "0", (v, at, ctx) => {
     if (typeof v === "string") {
-      if (v === "" || (DECIMAL.test(v) && inRange(BigInt(v)))) return v;
-    } else if (typeof v === "number" && Number.isSafeInteger(v) && inRange(BigInt(v))) {
+      if (v === "" || decimalInRange(v)) return v;
+    } else if (typeof v === "number" && Number.isSafeInteger(v) && (!unsigned || v >= 0)) {
       // Hand-written input often writes int64s as numbers; a safe integer is exact, so take it.
       return String(v);
     }
@@ -362,14 +383,44 @@ export const uint64: Codec<string> = int64Codec(true);
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
 
+/** The number `s` spells in `length` ASCII digits from `start` (the caller has matched them). */
+function digitsAt(s: string, start: number, length: number): number {
+  let n = 0;
+  for (let i = start; i < start + length; i++) n = n * 10 + (s.charCodeAt(i) - 48);
+  return n;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) {
+    // As Date.UTC, which this replaces, reads years 0-99 as 1900-1999: 0000 is no leap year here.
+    const y = year < 100 ? year + 1900 : year;
+    return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
+  }
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
 function isRfc3339(s: string): boolean {
-  const m = RFC3339.exec(s);
-  if (m === null) return false;
-  const [y, mo, d, h, mi, se] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
-  const oh = m[8] === undefined ? 0 : Number(m[8]);
-  const om = m[9] === undefined ? 0 : Number(m[9]);
-  const daysInMonth = new Date(Date.UTC(y, mo, 0)).getUTCDate();
-  return mo >= 1 && mo <= 12 && d >= 1 && d <= daysInMonth && h <= 23 && mi <= 59 && se <= 59 && oh <= 23 && om <= 59;
+  // `test` and fixed offsets instead of `exec`'s captures: timestamps are on most messages, and
+  // this way checking one allocates nothing. The date and time start the string; an offset, when
+  // there is one, is its last six characters.
+  if (!RFC3339.test(s)) return false;
+  const mo = digitsAt(s, 5, 2);
+  const d = digitsAt(s, 8, 2);
+  const last = s.charCodeAt(s.length - 1);
+  const zulu = last === 90 /* Z */ || last === 122; /* z */
+  const oh = zulu ? 0 : digitsAt(s, s.length - 5, 2);
+  const om = zulu ? 0 : digitsAt(s, s.length - 2, 2);
+  return (
+    mo >= 1 &&
+    mo <= 12 &&
+    d >= 1 &&
+    d <= daysInMonth(digitsAt(s, 0, 4), mo) &&
+    digitsAt(s, 11, 2) <= 23 &&
+    digitsAt(s, 14, 2) <= 59 &&
+    digitsAt(s, 17, 2) <= 59 &&
+    oh <= 23 &&
+    om <= 59
+  );
 }
 
 /**
@@ -435,11 +486,14 @@ export const durationOrInt64: Codec<string | null> = scalar<string | null>({ t: 
  */
 export function enumOf<const O extends Readonly<Record<string, string>>>(members: O): Codec<O[keyof O] | (string & {})> {
   const first = Object.values(members)[0] ?? "";
-  return scalar<O[keyof O] | (string & {})>({ t: "enum", members: Object.values(members) }, first, (v, at, ctx) => {
-    if (typeof v === "string") return v;
-    expected(ctx, "EXPECTED_STRING", at, "an enum name (string)", v);
-    return first;
-  });
+  return verbatim(
+    "string",
+    scalar<O[keyof O] | (string & {})>({ t: "enum", members: Object.values(members) }, first, (v, at, ctx) => {
+      if (typeof v === "string") return v;
+      expected(ctx, "EXPECTED_STRING", at, "an enum name (string)", v);
+      return first;
+    }),
+  );
 }
 
 /**
@@ -549,7 +603,11 @@ export function list<T>(item: Codec<T>): Codec<readonly T[] | null> {
       }
       const out: T[] = [];
       ctx.path.push(at);
-      for (let i = 0; i < v.length; i++) out.push(item.decode(v[i], i, ctx));
+      const same = item["~verbatim"];
+      for (let i = 0; i < v.length; i++) {
+        const x: unknown = v[i];
+        out.push(typeof x === same ? (x as T) : item.decode(x, i, ctx));
+      }
       ctx.path.pop();
       return out;
     },
@@ -637,6 +695,12 @@ interface CompiledMessage {
   readonly nodes: readonly FieldNode[];
   /** Every wire key the message knows: its fields and the members of all its oneofs. */
   readonly known: ReadonlySet<string>;
+  /**
+   * The last key list found to hold known keys only. Documents of one message type mostly list the
+   * same keys in the same order, so comparing with this list (interned strings compare by pointer)
+   * usually settles that there is no unknown field, without a set lookup per key.
+   */
+  lastKnownKeys: readonly string[];
 }
 
 function compile(specs: object): CompiledMessage {
@@ -660,7 +724,7 @@ function compile(specs: object): CompiledMessage {
   const nodes = fields.map(({ prop, codec, group }): FieldNode =>
     group !== undefined ? { prop, oneof: { open: group.open, members: group["~members"] } } : { prop, node: (codec as Codec<unknown>)["~node"] },
   );
-  return { fields, nodes, known };
+  return { fields, nodes, known, lastKnownKeys: [] };
 }
 
 function unknownVariant(key: string, raw: unknown): UnknownVariant {
@@ -681,14 +745,30 @@ function unknownMemberKey(
   return keys.find((key) => key !== "" && !known.has(key) && claimed?.includes(key) !== true && isJsonObject(obj[key]));
 }
 
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Whether any of `keys` is unknown to `msg` (not one of its fields or oneof members). */
+function hasUnknownKey(msg: CompiledMessage, keys: readonly string[]): boolean {
+  if (sameKeys(msg.lastKnownKeys, keys)) return false;
+  for (const key of keys) if (!msg.known.has(key)) return true;
+  msg.lastKnownKeys = keys;
+  return false;
+}
+
+/** Copies the keys of `obj` that are neither `known` nor `claimed`, or undefined when there are none. */
 function decodeUnknownFields(
   obj: Readonly<Record<string, unknown>>,
   keys: readonly string[],
-  skip: (key: string) => boolean,
+  known: { has(key: string): boolean },
+  claimed: readonly string[] | undefined,
 ): Record<string, unknown> | undefined {
   let out: Record<string, unknown> | undefined;
   for (const key of keys) {
-    if (skip(key)) continue;
+    if (known.has(key) || (claimed !== undefined && claimed.includes(key))) continue;
     out ??= {};
     setOwn(out, key, cloneJson(obj[key]));
   }
@@ -698,9 +778,6 @@ function decodeUnknownFields(
 /** Decodes the fields of a message into `out`; the message's own segment is on `ctx.path`. */
 function decodeFields(msg: CompiledMessage, obj: Readonly<Record<string, unknown>>, ctx: DecodeContext, out: Record<string, unknown>): void {
   const keys = Object.keys(obj);
-  // How many of `keys` the message recognises. When that is all of them, as in nearly every
-  // document, there are no unknown fields and the search for them is skipped.
-  let recognised = 0;
   // Keys an open oneof took as a member this version does not know.
   let claimed: string[] | undefined;
   for (const { prop, codec, group } of msg.fields) {
@@ -708,7 +785,6 @@ function decodeFields(msg: CompiledMessage, obj: Readonly<Record<string, unknown
       let found: string | undefined;
       for (const key of keys) {
         if (!group.members.has(key)) continue;
-        recognised++;
         // protojson reads a null member as "not set".
         if (obj[key] === null) continue;
         if (found === undefined) found = key;
@@ -724,28 +800,21 @@ function decodeFields(msg: CompiledMessage, obj: Readonly<Record<string, unknown
       const key = group.open ? unknownMemberKey(obj, keys, msg.known, claimed) : undefined;
       if (key === undefined) {
         out[prop] = null;
-        continue;
+      } else {
+        (claimed ??= []).push(key);
+        out[prop] = unknownVariant(key, obj[key]);
       }
-      (claimed ??= []).push(key);
-      recognised++;
-      out[prop] = unknownVariant(key, obj[key]);
       continue;
     }
     const spec = codec as Codec<unknown>;
-    let raw: unknown;
-    if (hasOwnEnumerable(obj, prop)) {
-      recognised++;
-      raw = obj[prop];
-    } else if (hasOwn(obj, prop)) {
-      // Not among `keys`, but an own property all the same.
-      raw = obj[prop];
-    }
+    const raw = hasOwn(obj, prop) ? obj[prop] : undefined;
     const absent = raw === undefined || (raw === null && !spec.optional);
-    const value = absent ? spec.missing() : spec.decode(raw, prop, ctx);
+    const value = absent ? spec.missing() : typeof raw === spec["~verbatim"] ? raw : spec.decode(raw, prop, ctx);
     if (value !== undefined || !spec.optional) out[prop] = value;
   }
-  if (recognised === keys.length) return;
-  const unknown = decodeUnknownFields(obj, keys, (k) => msg.known.has(k) || claimed?.includes(k) === true);
+  // A claimed key is not a known one, so only a document without claims can skip the search.
+  if (claimed === undefined && !hasUnknownKey(msg, keys)) return;
+  const unknown = decodeUnknownFields(obj, keys, msg.known, claimed);
   if (unknown !== undefined) out["$unknown"] = unknown;
 }
 
@@ -968,10 +1037,8 @@ export function union<U extends { readonly kind: string }>(members: MemberSpecs<
       }
       const keys = Object.keys(v);
       let found: string | undefined;
-      let memberKeys = 0;
       for (const key of keys) {
         if (!compiled.has(key)) continue;
-        memberKeys++;
         if (v[key] === null) continue;
         if (found === undefined) found = key;
         else report(ctx, "ONEOF_CONFLICT", at, `oneof has more than one member set: "${found}" and "${key}"`);
@@ -987,9 +1054,7 @@ export function union<U extends { readonly kind: string }>(members: MemberSpecs<
         unknownKey = keys.find((k) => k !== "" && !compiled.has(k));
         out = { ...unknownVariant(unknownKey ?? "", unknownKey === undefined ? null : v[unknownKey]) };
       }
-      // Every key is the member or the unknown variant's, as nearly always: nothing else to keep.
-      if (memberKeys + (unknownKey === undefined ? 0 : 1) === keys.length) return out as U;
-      const outer = decodeUnknownFields(v, keys, (k) => compiled.has(k) || k === unknownKey);
+      const outer = decodeUnknownFields(v, keys, compiled, unknownKey === undefined ? undefined : [unknownKey]);
       if (outer !== undefined) out["$unknownOuter"] = outer;
       return out as U;
     },
