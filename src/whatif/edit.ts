@@ -1,0 +1,252 @@
+/**
+ * Edits for what-if analysis: an immer recipe over the editable parts of a world, or a
+ * {@link WorldPatch}; and the *impact* of an edit — what changed between two worlds, in the terms
+ * the pruning of {@link whatIf} reasons about (which policies, whether anything a condition or an
+ * approver resolution can see changed).
+ */
+import { type Draft, produce } from "immer";
+import type { App, AppEntitlement, User } from "../model/directory.js";
+import type { Policy } from "../model/index.js";
+import { POLICY_REFERENCES_FLAG } from "../policy/select-steps.js";
+import { buildIndex, entitlementKey, replaceInWorld, type Tenant, type World, type WorldPatch } from "../world/world.js";
+import { sameValue } from "./same-value.js";
+
+/**
+ * The parts of a world an edit may change. Tasks are not among them: what-if asks how today's
+ * tasks would route under edited policies and directory.
+ *
+ * @example
+ * ```ts
+ * const view: EditableWorld = { policies: world.policies, entitlements: world.entitlements,
+ *   apps: world.apps, users: world.users, tenant: world.tenant };
+ * ```
+ */
+export interface EditableWorld {
+  readonly policies: readonly Policy[];
+  readonly entitlements: readonly AppEntitlement[];
+  readonly apps: readonly App[];
+  readonly users: readonly User[];
+  readonly tenant: Tenant;
+}
+
+/**
+ * An immer recipe over {@link EditableWorld}: mutate the draft freely; only the parts it touches
+ * are replaced, everything else is shared with the original world.
+ *
+ * @example
+ * ```ts
+ * const recipe: EditRecipe = (w) => {
+ *   const p = w.policies.find((x) => x.id === "pol-prod-admin");
+ *   if (p?.rules?.[2]) p.rules[2].condition = "false";
+ * };
+ * ```
+ */
+export type EditRecipe = (draft: Draft<EditableWorld>) => void;
+
+/**
+ * An edit: an immer recipe or a list of replacements.
+ *
+ * @example
+ * ```ts
+ * const byPatch: WorldEdit = { policies: [{ ...policy, rules: [] }] };
+ * const byRecipe: WorldEdit = (w) => { w.tenant.featureFlags["POLICY_REFERENCES_POLICY"] = false; };
+ * ```
+ */
+export type WorldEdit = EditRecipe | WorldPatch;
+
+function isEmptyPatch(p: WorldPatch): boolean {
+  return (
+    (p.policies?.length ?? 0) === 0 &&
+    (p.entitlements?.length ?? 0) === 0 &&
+    (p.apps?.length ?? 0) === 0 &&
+    (p.users?.length ?? 0) === 0 &&
+    p.tenant === undefined &&
+    p.now === undefined
+  );
+}
+
+/** Items of `next` that are not (by identity) the item of `prev` with the same key, and whether any key went away. */
+function delta<T>(prev: readonly T[], next: readonly T[], key: (t: T) => string): { changed: T[]; removed: boolean } {
+  if (prev === next) return { changed: [], removed: false };
+  const before = new Map<string, T>();
+  for (const item of prev) before.set(key(item), item);
+  const changed: T[] = [];
+  const seen = new Set<string>();
+  for (const item of next) {
+    const k = key(item);
+    seen.add(k);
+    if (before.get(k) !== item) changed.push(item);
+  }
+  let removed = false;
+  for (const k of before.keys()) if (!seen.has(k)) removed = true;
+  return { changed, removed };
+}
+
+/**
+ * Applies an edit to a world and returns the edited world (the original is untouched). A recipe
+ * runs through immer `produce`; what it changed becomes a {@link WorldPatch} for `replaceInWorld`,
+ * so tasks, comments and every untouched object are shared. A recipe that removes items (which a
+ * patch cannot express) gets the same treatment by hand: the lists as the recipe left them, the
+ * indexes rebuilt once. An edit that changes nothing returns the world itself.
+ *
+ * @example
+ * ```ts
+ * const edited = applyEdit(world, (w) => { w.tenant.defaultPolicies["grant"] = "pol-strict"; });
+ * edited.tenant.defaultPolicies["grant"]; // "pol-strict"; world.tenant is unchanged
+ * ```
+ */
+export function applyEdit(world: World, edit: WorldEdit): World {
+  if (typeof edit !== "function") return isEmptyPatch(edit) ? world : replaceInWorld(world, edit);
+  const base: EditableWorld = {
+    policies: world.policies,
+    entitlements: world.entitlements,
+    apps: world.apps,
+    users: world.users,
+    tenant: world.tenant,
+  };
+  const next = produce(base, edit);
+  if (next === base) return world;
+  const policies = delta(base.policies, next.policies, (p) => p.id);
+  const entitlements = delta(base.entitlements, next.entitlements, (e) => entitlementKey(e.appId, e.id));
+  const apps = delta(base.apps, next.apps, (a) => a.id);
+  const users = delta(base.users, next.users, (u) => u.id);
+  if (!policies.removed && !entitlements.removed && !apps.removed && !users.removed) {
+    const patch: WorldPatch = {
+      ...(policies.changed.length > 0 ? { policies: policies.changed } : {}),
+      ...(entitlements.changed.length > 0 ? { entitlements: entitlements.changed } : {}),
+      ...(apps.changed.length > 0 ? { apps: apps.changed } : {}),
+      ...(users.changed.length > 0 ? { users: users.changed } : {}),
+      ...(next.tenant !== base.tenant ? { tenant: next.tenant } : {}),
+    };
+    return isEmptyPatch(patch) ? world : replaceInWorld(world, patch);
+  }
+  const parts = { policies: next.policies, entitlements: next.entitlements, apps: next.apps, users: next.users };
+  return Object.freeze({ ...world, ...parts, tenant: next.tenant, index: buildIndex({ ...world, ...parts }) });
+}
+
+/**
+ * The fields of an entitlement that only policy resolution reads (`policy/resolve-policy.ts`):
+ * CEL's `entitlement` has none of them, and neither the directory functions nor approver resolution
+ * read them. An entitlement edit confined to these changes which policy a task resolves to, never
+ * what a condition or an approver resolution sees.
+ */
+const ENTITLEMENT_ROUTING_FIELDS: ReadonlySet<string> = new Set([
+  "grantPolicyId",
+  "revokePolicyId",
+  "certifyPolicyId",
+  "emergencyGrantEnabled",
+  "emergencyGrantPolicyId",
+  "overrideAccessRequestsDefaults",
+]);
+
+/** The same for apps: CEL and approvers see an app only through its owners. */
+const APP_ROUTING_FIELDS: ReadonlySet<string> = new Set(["grantPolicyId", "revokePolicyId", "certifyPolicyId"]);
+
+/** Equal but for the routing fields. */
+function sameButRouting(a: object, b: object, routing: ReadonlySet<string>): boolean {
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  const keys = new Set([...Object.keys(ra), ...Object.keys(rb)]);
+  for (const k of keys) if (!routing.has(k) && !sameValue(ra[k], rb[k])) return false;
+  return true;
+}
+
+/**
+ * What an edit changed, as the pruning of `whatIf` needs it.
+ *
+ * @example
+ * ```ts
+ * const impact = editImpact(world, applyEdit(world, edit));
+ * if (!impact.conditionsMayChange) console.log("only", [...impact.policies], "changed");
+ * ```
+ */
+export interface EditImpact {
+  /** Ids of policies added, removed or changed (structurally). */
+  readonly policies: ReadonlySet<string>;
+  /** Keys (`appId/id`) of entitlements added, removed or changed. */
+  readonly entitlements: readonly string[];
+  readonly apps: readonly string[];
+  readonly users: readonly string[];
+  /** Whether the tenant's settings (default policies, flags) changed. */
+  readonly tenant: boolean;
+  /** Whether the simulation clock changed. */
+  readonly now: boolean;
+  /**
+   * Whether anything besides policies, the routing fields of entitlements and apps, and the tenant's
+   * default policies changed: the users, an entitlement's or app's other fields, an entitlement or
+   * app added or removed, the clock, or the policy-references flag. When false, every condition and
+   * every approver resolution gives the same result in both worlds.
+   */
+  readonly conditionsMayChange: boolean;
+}
+
+function changedIds<T>(
+  before: ReadonlyMap<string, T>,
+  after: ReadonlyMap<string, T>,
+  onChange: (prev: T | undefined, next: T | undefined) => void,
+): string[] {
+  const out: string[] = [];
+  for (const [id, next] of after) {
+    const prev = before.get(id);
+    if (prev !== next && !sameValue(prev, next)) {
+      out.push(id);
+      onChange(prev, next);
+    }
+  }
+  for (const [id, prev] of before)
+    if (!after.has(id)) {
+      out.push(id);
+      onChange(prev, undefined);
+    }
+  return out.sort();
+}
+
+/**
+ * Compares a world with its edited version.
+ *
+ * @example
+ * ```ts
+ * editImpact(world, world).policies.size; // 0
+ * ```
+ */
+export function editImpact(before: World, after: World): EditImpact {
+  if (before === after)
+    return { policies: new Set(), entitlements: [], apps: [], users: [], tenant: false, now: false, conditionsMayChange: false };
+  let visible = false;
+  const policies = before.index.policies === after.index.policies ? [] : changedIds(before.index.policies, after.index.policies, () => {});
+  const users =
+    before.users === after.users
+      ? []
+      : changedIds(before.index.users, after.index.users, () => {
+          visible = true;
+        });
+  const entitlements =
+    before.entitlements === after.entitlements
+      ? []
+      : changedIds(before.index.entitlements, after.index.entitlements, (p, n) => {
+          if (!p || !n || !sameButRouting(p, n, ENTITLEMENT_ROUTING_FIELDS)) visible = true;
+        }).map((k) => k.replace("\u0000", "/"));
+  const apps =
+    before.apps === after.apps
+      ? []
+      : changedIds(before.index.apps, after.index.apps, (p, n) => {
+          if (!p || !n || !sameButRouting(p, n, APP_ROUTING_FIELDS)) visible = true;
+        });
+  const tenant = before.tenant !== after.tenant && !sameValue(before.tenant, after.tenant);
+  // Selection reads exactly one flag; the others change nothing a decision sees.
+  const flag = (w: World) => w.tenant.featureFlags[POLICY_REFERENCES_FLAG] === true;
+  if (flag(before) !== flag(after)) visible = true;
+  const now = before.now !== after.now;
+  if (now) visible = true;
+  // Not editable through an edit, but `editImpact` may be handed any two worlds.
+  if (
+    before.appUsers !== after.appUsers ||
+    before.groups !== after.groups ||
+    before.grants !== after.grants ||
+    before.roles !== after.roles ||
+    before.resourceTypeDefaults !== after.resourceTypeDefaults ||
+    before.accessReviews !== after.accessReviews
+  )
+    visible = true;
+  return { policies: new Set(policies), entitlements, apps, users, tenant, now, conditionsMayChange: visible };
+}

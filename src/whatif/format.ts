@@ -1,0 +1,80 @@
+/**
+ * A what-if result as text: what the edit changed, the counts, the summary by route, and each
+ * changed task with its route before and after.
+ */
+import { routeLabel, type RouteOutcome } from "./route.js";
+import type { TaskRouteChange, WhatIfResult } from "./what-if.js";
+
+/**
+ * Options of {@link formatWhatIf}.
+ *
+ * @example
+ * ```ts
+ * formatWhatIf(result, { maxTasks: 20 });
+ * ```
+ */
+export interface FormatWhatIfOptions {
+  /** List at most this many tasks in detail (default 50); the summary always covers all. */
+  readonly maxTasks?: number;
+}
+
+function detail(r: RouteOutcome): string {
+  if (r.kind === "error") return `${r.stage} error ${r.code}: ${r.message}`;
+  const first = r.firstStep ? `${r.firstStep.detail}${r.approvers ? ` → ${r.approvers.via === "skipped" ? "skipped (nobody)" : r.approvers.userIds.join(", ") || r.approvers.via}` : ""}` : "no steps";
+  return `${routeLabel(r)}; first step: ${first}`;
+}
+
+function task(c: TaskRouteChange): string[] {
+  const head = `  ${c.numericId || c.taskId} "${c.displayName}" (${c.type}, ${c.state})${c.changes.length > 0 ? ` — ${c.changes.join(", ")}` : ""}`;
+  if (c.changes.length === 0) return [head, `      ${detail(c.before)}`];
+  return [head, `      before: ${detail(c.before)}`, `      after:  ${detail(c.after)}`];
+}
+
+/**
+ * Renders a what-if result for terminals and reports.
+ *
+ * @example
+ * ```ts
+ * const r = whatIf(world, edit);
+ * if (r.ok) console.log(formatWhatIf(r.value));
+ * ```
+ */
+export function formatWhatIf(result: WhatIfResult, options: FormatWhatIfOptions = {}): string {
+  const max = options.maxTasks ?? 50;
+  const e = result.edit;
+  const c = result.counts;
+  const out: string[] = [];
+  const edited = [
+    e.policies.length > 0 ? `policies ${e.policies.join(", ")}` : "",
+    e.entitlements.length > 0 ? `entitlements ${e.entitlements.join(", ")}` : "",
+    e.apps.length > 0 ? `apps ${e.apps.join(", ")}` : "",
+    e.users.length > 0 ? `users ${e.users.join(", ")}` : "",
+    e.tenant ? "tenant settings" : "",
+    e.now ? "the clock" : "",
+  ].filter((x) => x !== "");
+  out.push(`Edit: ${edited.length > 0 ? edited.join("; ") : "nothing"}`);
+  out.push(
+    `Tasks: ${c.inScope} in scope of ${c.inWorld}; ${c.changed} change, ${c.unchanged} unchanged` +
+      (c.unchangedErrors > 0 ? `, ${c.unchangedErrors} fail before and after` : ""),
+  );
+  if (result.summary.length > 0) {
+    out.push("");
+    out.push("By route (before → after):");
+    for (const g of result.summary) {
+      out.push(`  ${String(g.count).padStart(6)}  ${g.before}`);
+      out.push(`          → ${g.after}${g.changes.length > 0 ? `  [${g.changes.join(", ")}]` : ""}`);
+    }
+  }
+  const sections: [string, readonly TaskRouteChange[]][] = [
+    ["Changed tasks", result.changed],
+    ["Tasks that fail before and after", result.unchangedErrors],
+  ];
+  for (const [title, list] of sections) {
+    if (list.length === 0) continue;
+    out.push("");
+    out.push(`${title}:`);
+    for (const x of list.slice(0, max)) out.push(...task(x));
+    if (list.length > max) out.push(`  … and ${list.length - max} more`);
+  }
+  return out.join("\n");
+}

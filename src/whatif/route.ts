@@ -1,0 +1,259 @@
+/**
+ * A task's *route*: what a Hard Reset would choose for it — the policy and where it came from, what
+ * decided the step sequence, the chain followed, the steps, the first step and who reviews it — as
+ * small JSON-safe data that two decisions can be compared on. Built from a {@link Decision}, the
+ * same one Hard Reset and `explain` use.
+ */
+import { summarizeStep } from "../explain/explain.js";
+import type { PolicyStep, Task } from "../model/index.js";
+import type { Decision } from "../policy/decide.js";
+import type { PolicySource } from "../policy/resolve-policy.js";
+import type { DecidedBy, Selection, SelectionError } from "../policy/select-steps.js";
+import type { Result } from "../result.js";
+import { type ApproverResolution, type ExpressionEvaluator, resolveApprovers } from "../workflow/approvers.js";
+import type { World } from "../world/world.js";
+import { PairMemo } from "./same-value.js";
+
+/**
+ * Who reviews the first step of a route when it is an approval.
+ *
+ * @example
+ * ```ts
+ * const a: RouteApprovers = { userIds: ["u-sre-lead"], via: "primary" };
+ * ```
+ */
+export interface RouteApprovers {
+  readonly userIds: readonly string[];
+  readonly via: ApproverResolution["via"];
+}
+
+/**
+ * Where a task goes on a Hard Reset.
+ *
+ * @example
+ * ```ts
+ * const r: Route = { kind: "route", policyId: "pol-prod-admin", source: "entitlement",
+ *   decidedBy: { kind: "rule", policyId: "pol-prod-admin", chainDepth: 0, ruleIndex: 2, stepKey: "k", field: "stepKey" },
+ *   chain: ["pol-prod-admin"], steps: ["approval by manager", "provision via connector"],
+ *   firstStep: { kind: "approval", detail: "approval by manager" }, approvers: { userIds: ["u-sre-lead"], via: "primary" } };
+ * ```
+ */
+export interface Route {
+  readonly kind: "route";
+  /** The policy resolution picked (the root of the chain). */
+  readonly policyId: string;
+  /** Where it came from; `given` when the policy was handed in rather than resolved (`diffPolicies`). */
+  readonly source: PolicySource | "given";
+  /** The rule or baseline that decided, at the end of the chain. */
+  readonly decidedBy: DecidedBy;
+  /** The policies followed, root first. */
+  readonly chain: readonly string[];
+  /** The selected steps, one summary each (`approval by manager`, `provision via connector`…). */
+  readonly steps: readonly string[];
+  /** The first step, summarised; null for an empty sequence. */
+  readonly firstStep: { readonly kind: string; readonly detail: string } | null;
+  /** Who reviews the first step when it is an approval; null otherwise. */
+  readonly approvers: RouteApprovers | null;
+}
+
+/**
+ * A task for which no route could be chosen: resolution found no policy, or selection failed
+ * (a broken chain, a missing step key…).
+ *
+ * @example
+ * ```ts
+ * const e: RouteError = { kind: "error", stage: "selection", code: "CYCLE", message: "reference cycle: a → b → a", policyId: "a" };
+ * ```
+ */
+export interface RouteError {
+  readonly kind: "error";
+  readonly stage: "resolution" | "selection";
+  readonly code: string;
+  readonly message: string;
+  /** The resolved policy when selection failed; "" when resolution did. */
+  readonly policyId: string;
+}
+
+/**
+ * A route or the error that stopped it.
+ *
+ * @example
+ * ```ts
+ * const label = (r: RouteOutcome) => (r.kind === "route" ? r.policyId : r.code);
+ * ```
+ */
+export type RouteOutcome = Route | RouteError;
+
+/**
+ * What differs between two routes of a task.
+ *
+ * @example
+ * ```ts
+ * const a: RouteAspect = "decidedBy";
+ * ```
+ */
+export type RouteAspect = "policy" | "source" | "decidedBy" | "chain" | "steps" | "approvers" | "error";
+
+function stepKind(s: PolicyStep): string {
+  return s.kind === "unknown" ? s.key : s.kind;
+}
+
+/**
+ * What a route is computed from: the outcome of resolution, the selection, and the task's
+ * expression evaluator (for approver expressions). A {@link Decision} gives one
+ * ({@link decisionInput}); `diffPolicies`, which hands the policy in, builds its own.
+ *
+ * @example
+ * ```ts
+ * const input = decisionInput(decide(world, task));
+ * ```
+ */
+export interface RouteInput {
+  readonly task: Task;
+  readonly resolution:
+    | { readonly ok: true; readonly policyId: string; readonly source: Route["source"] }
+    | { readonly ok: false; readonly code: string; readonly message: string };
+  readonly selection: Result<Selection, SelectionError> | null;
+  readonly expressions: ExpressionEvaluator;
+}
+
+/**
+ * The route input of a decision.
+ *
+ * @example
+ * ```ts
+ * routeOf(world, decisionInput(decide(world, task)));
+ * ```
+ */
+export function decisionInput(d: Decision): RouteInput {
+  const r = d.resolution;
+  return {
+    task: d.task,
+    resolution: r.ok ? { ok: true, policyId: r.value.policy.id, source: r.value.source } : { ok: false, code: r.error.code, message: r.error.message },
+    selection: d.selection,
+    // A getter on the decision's conditions: reading it once here would build the evaluator for
+    // every task, while only tasks whose first step is an approval need it.
+    get expressions() {
+      return d.conditions.expressions;
+    },
+  };
+}
+
+function approversOf(world: World, input: RouteInput): RouteApprovers | null {
+  const sel = input.selection;
+  const step = sel?.ok ? sel.value.steps[0] : undefined;
+  if (!step || step.kind !== "approval") return null;
+  const r = resolveApprovers(world, input.task, step, input.expressions);
+  return { userIds: r.userIds, via: r.via };
+}
+
+/**
+ * The route of a decision (or route input), or the error that stopped it.
+ *
+ * @example
+ * ```ts
+ * const r = routeOf(world, decide(world, task));
+ * if (r.kind === "route") console.log(r.decidedBy, r.approvers);
+ * ```
+ */
+export function routeOf(world: World, d: Decision | RouteInput): RouteOutcome {
+  const input = "conditions" in d ? decisionInput(d) : d;
+  const res = input.resolution;
+  if (!res.ok) return { kind: "error", stage: "resolution", code: res.code, message: res.message, policyId: "" };
+  const sel = input.selection;
+  if (!sel) return { kind: "error", stage: "selection", code: "NO_SELECTION", message: "selection did not run", policyId: res.policyId };
+  if (!sel.ok) return { kind: "error", stage: "selection", code: sel.error.code, message: sel.error.message, policyId: res.policyId };
+  const v = sel.value;
+  const first = v.steps[0];
+  return {
+    kind: "route",
+    policyId: res.policyId,
+    source: res.source,
+    decidedBy: v.decidedBy,
+    chain: v.chain.map((l) => l.policyId),
+    steps: v.steps.map(summarizeStep),
+    firstStep: first ? { kind: stepKind(first), detail: summarizeStep(first) } : null,
+    approvers: approversOf(world, input),
+  };
+}
+
+/**
+ * A one-line label of a route, for summaries and messages: the policy and its source, the chain,
+ * what decided, the step key.
+ *
+ * @example
+ * ```ts
+ * routeLabel(route); // 'pol-prod-admin (entitlement): rule #2 → 5650fd2e-…'
+ * routeLabel(error); // 'error CYCLE in pol-a'
+ * ```
+ */
+export function routeLabel(r: RouteOutcome): string {
+  if (r.kind === "error") return `error ${r.code}${r.policyId ? ` in ${r.policyId}` : ""}`;
+  const d = r.decidedBy;
+  const how = d.kind === "rule" ? `rule #${d.ruleIndex}${d.chainDepth > 0 ? ` of ${d.policyId}` : ""}` : `baseline${d.chainDepth > 0 ? ` of ${d.policyId}` : ""}`;
+  const via = r.chain.length > 1 ? ` via ${r.chain.slice(1).join(" → ")}` : "";
+  return `${r.policyId} (${r.source})${via}: ${how} → ${d.stepKey}`;
+}
+
+function sameDecidedBy(a: DecidedBy, b: DecidedBy): boolean {
+  if (a.kind !== b.kind || a.policyId !== b.policyId || a.chainDepth !== b.chainDepth || a.stepKey !== b.stepKey) return false;
+  if (a.kind === "rule" && b.kind === "rule") return a.ruleIndex === b.ruleIndex && a.field === b.field;
+  return true;
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Compares the routes of one task in two worlds without building them. Step sequences are compared
+ * by content (memoised per pair of sequences, so 100k tasks sharing a handful of sequences cost a
+ * handful of deep comparisons), so a policy re-created with the same steps is not a change.
+ * Approvers are compared only on request: resolving them costs a lookup per candidate.
+ *
+ * @example
+ * ```ts
+ * const cmp = new RouteComparer();
+ * cmp.aspects(decisionInput(before), decisionInput(after)); // [] or e.g. ["decidedBy", "steps"]
+ * ```
+ */
+export class RouteComparer {
+  readonly #steps = new PairMemo();
+
+  /** The aspects that differ, approvers aside. */
+  aspects(a: RouteInput, b: RouteInput): RouteAspect[] {
+    const out: RouteAspect[] = [];
+    const ra = a.resolution;
+    const rb = b.resolution;
+    if (!ra.ok || !rb.ok) {
+      if (ra.ok || rb.ok || ra.code !== rb.code || ra.message !== rb.message) out.push("error");
+      return out;
+    }
+    if (ra.policyId !== rb.policyId) out.push("policy");
+    if (ra.source !== rb.source) out.push("source");
+    const sa = a.selection;
+    const sb = b.selection;
+    if (!sa || !sb || !sa.ok || !sb.ok) {
+      const ea = sa && !sa.ok ? sa.error : null;
+      const eb = sb && !sb.ok ? sb.error : null;
+      if (!ea || !eb || ea.code !== eb.code || ea.message !== eb.message || ea.policyId !== eb.policyId) out.push("error");
+      return out;
+    }
+    const va = sa.value;
+    const vb = sb.value;
+    if (!sameDecidedBy(va.decidedBy, vb.decidedBy)) out.push("decidedBy");
+    if (va.chain.length !== vb.chain.length || va.chain.some((l, i) => l.policyId !== vb.chain[i]?.policyId)) out.push("chain");
+    if (!this.#steps.equal(va.steps, vb.steps)) out.push("steps");
+    return out;
+  }
+
+  /** Whether the first step's approvers differ (both inputs resolved against their own world). */
+  approversDiffer(worldA: World, a: RouteInput, worldB: World, b: RouteInput): boolean {
+    const x = approversOf(worldA, a);
+    const y = approversOf(worldB, b);
+    if (x === null || y === null) return x !== y;
+    return x.via !== y.via || !sameStrings(x.userIds, y.userIds);
+  }
+}

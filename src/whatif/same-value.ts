@@ -1,0 +1,60 @@
+/**
+ * Structural equality of model values (plain objects, arrays, primitives), for deciding whether an
+ * edit really changed something: a policy re-decoded from JSON is a new object but the same policy.
+ */
+
+/**
+ * Whether two model values are structurally equal: same primitives (`Object.is`), arrays of equal
+ * items, plain objects with the same keys and equal values. An absent key and a key holding
+ * `undefined` are the same (as in JSON).
+ *
+ * @example
+ * ```ts
+ * sameValue({ a: [1, "x"] }, { a: [1, "x"] }); // true
+ * sameValue({ a: 1 }, { a: 1, b: undefined }); // true
+ * ```
+ */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  for (const k of Object.keys(ra)) if (!sameValue(ra[k], rb[k])) return false;
+  for (const k of Object.keys(rb)) if (!(k in ra) && rb[k] !== undefined) return false;
+  return true;
+}
+
+/**
+ * {@link sameValue} memoised per pair of objects: comparing the step sequences of two decisions
+ * costs one deep comparison per distinct pair, however many tasks share them.
+ *
+ * @example
+ * ```ts
+ * const same = new PairMemo();
+ * same.equal(stepsBefore, stepsAfter); // deep comparison once, then a lookup
+ * ```
+ */
+export class PairMemo {
+  readonly #memo = new WeakMap<object, WeakMap<object, boolean>>();
+
+  equal(a: object, b: object): boolean {
+    if (a === b) return true;
+    let inner = this.#memo.get(a);
+    if (!inner) {
+      inner = new WeakMap();
+      this.#memo.set(a, inner);
+    }
+    let r = inner.get(b);
+    if (r === undefined) {
+      r = sameValue(a, b);
+      inner.set(b, r);
+    }
+    return r;
+  }
+}

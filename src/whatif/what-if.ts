@@ -1,0 +1,489 @@
+/**
+ * `whatIf`: "if we make this edit, which tasks would a Hard Reset route differently?" For every task
+ * in scope, the route a Hard Reset would choose now and after the edit (policy, its source, what
+ * decided, the chain, the steps, the first step's approvers); the tasks whose route changes are
+ * listed in detail, the rest counted, and a summary groups the changes by (before → after) route.
+ *
+ * Both sides come from {@link decide}, the one decision Hard Reset and `explain` share. The edited
+ * world shares its tasks with the original (no copy per task), conditions are compiled once per
+ * source text for the whole run (the CEL layer's cache), and each task evaluates only the rules it
+ * reaches.
+ *
+ * Pruning (on by default, `prune: false` turns it off): when an edit changes only policies, the
+ * routing fields of entitlements and apps (which policy they name) and the tenant's default
+ * policies, a task whose resolved policy is the same before and after, and none of whose *reach*
+ * (the policies selection may look up from it, `closure.ts`) changed, walks the same policies with
+ * the same condition inputs: its route cannot change. It is counted without being decided — unless
+ * selection from its policy could fail at all, in which case it is decided once so that an error is
+ * listed rather than dropped. Any other edit (users, other entitlement or app fields, the clock, the
+ * references flag) decides every task twice. `test/whatif.test.ts` checks, over generated worlds and
+ * edits, that pruned and unpruned runs give the same result.
+ */
+import type { Policy, Task } from "../model/index.js";
+import { decide } from "../policy/decide.js";
+import { type Resolution, type ResolutionError, resolvePolicy } from "../policy/resolve-policy.js";
+import { type ConditionResult, type ConditionRunner, selectSteps } from "../policy/select-steps.js";
+import { taskConditions } from "../policy/task-conditions.js";
+import type { SimError } from "../reducers/errors.js";
+import { err, ok, type Result } from "../result.js";
+import type { World } from "../world/world.js";
+import { ReachMemo } from "./closure.js";
+import { applyEdit, editImpact, type EditImpact, type WorldEdit } from "./edit.js";
+import { decisionInput, RouteComparer, type RouteAspect, type RouteInput, routeLabel, routeOf, type RouteOutcome } from "./route.js";
+
+/**
+ * The kind of a task, as scopes name it.
+ *
+ * @example
+ * ```ts
+ * const k: TaskKind = "grant";
+ * ```
+ */
+export type TaskKind = "grant" | "revoke" | "certify" | "offboarding" | "action" | "finding" | "unknown";
+
+/**
+ * Which tasks a what-if run considers. Every filter given must hold; omitted filters hold for all.
+ *
+ * @example
+ * ```ts
+ * const scope: TaskScope = { states: "any", types: ["grant"], appIds: ["app-aws"] };
+ * ```
+ */
+export interface TaskScope {
+  /** Task states (`TASK_STATE_OPEN`, …), or `"any"`. Default: open tasks only. */
+  readonly states?: readonly string[] | "any";
+  readonly types?: readonly TaskKind[];
+  /** Tasks on these apps (grant, revoke and certify tasks). */
+  readonly appIds?: readonly string[];
+  /** Tasks on these entitlements. */
+  readonly entitlements?: readonly { readonly appId: string; readonly id: string }[];
+  /** Task ids or numericIds. */
+  readonly taskIds?: readonly string[];
+}
+
+/**
+ * Options of {@link whatIf}.
+ *
+ * @example
+ * ```ts
+ * whatIf(world, edit, { scope: { states: "any" }, prune: false });
+ * ```
+ */
+export interface WhatIfOptions {
+  readonly scope?: TaskScope;
+  /** Skip the tasks the edit provably cannot affect (default true); see the module comment. */
+  readonly prune?: boolean;
+}
+
+/**
+ * One task's route before and after the edit.
+ *
+ * @example
+ * ```ts
+ * for (const c of result.changed) console.log(c.numericId, routeLabel(c.before), "→", routeLabel(c.after));
+ * ```
+ */
+export interface TaskRouteChange {
+  readonly taskId: string;
+  readonly numericId: string;
+  readonly displayName: string;
+  readonly type: string;
+  readonly state: string;
+  readonly before: RouteOutcome;
+  readonly after: RouteOutcome;
+  /** What differs; empty for a task listed only because it errors the same way in both worlds. */
+  readonly changes: readonly RouteAspect[];
+}
+
+/**
+ * Changed tasks that go from one route to another, counted together.
+ *
+ * @example
+ * ```ts
+ * const g: RouteGroup = { before: "pol-a (app): rule #0 → k1", after: "pol-a (app): baseline → grant",
+ *   changes: ["decidedBy", "steps"], count: 12, taskIds: ["t-1", "…"] };
+ * ```
+ */
+export interface RouteGroup {
+  readonly before: string;
+  readonly after: string;
+  /** Every aspect that differs for some task of the group. */
+  readonly changes: readonly RouteAspect[];
+  readonly count: number;
+  readonly taskIds: readonly string[];
+}
+
+/**
+ * What the edit changed (ids sorted), as reported with a result.
+ *
+ * @example
+ * ```ts
+ * result.edit.policies; // ["pol-prod-admin"]
+ * ```
+ */
+export interface EditSummary {
+  readonly policies: readonly string[];
+  readonly entitlements: readonly string[];
+  readonly apps: readonly string[];
+  readonly users: readonly string[];
+  readonly tenant: boolean;
+  readonly now: boolean;
+  /** Whether the edit touches what conditions or approvers see (then nothing is pruned). */
+  readonly conditionsMayChange: boolean;
+}
+
+/**
+ * The result of a what-if run. `changed` and `unchangedErrors` are in the world's task order; the
+ * summary is by decreasing count, then by label. Deterministic: the same world and edit give a
+ * deep-equal result.
+ *
+ * @example
+ * ```ts
+ * const r = whatIf(world, edit);
+ * if (r.ok) console.log(r.value.counts.changed, "of", r.value.counts.inScope, "tasks change");
+ * ```
+ */
+export interface WhatIfResult {
+  readonly kind: "whatIf";
+  readonly edit: EditSummary;
+  readonly counts: {
+    readonly inWorld: number;
+    readonly inScope: number;
+    readonly changed: number;
+    /** Same route before and after, not listed. */
+    readonly unchanged: number;
+    /** Same error before and after, listed in `unchangedErrors`. */
+    readonly unchangedErrors: number;
+  };
+  /** Tasks whose route changes (including to or from an error), in detail. */
+  readonly changed: readonly TaskRouteChange[];
+  /** Tasks that fail the same way before and after: listed, never dropped. */
+  readonly unchangedErrors: readonly TaskRouteChange[];
+  /** The changed tasks grouped by (before → after) route. */
+  readonly summary: readonly RouteGroup[];
+  /** How much work the run did: decisions made, and tasks counted unchanged without deciding them. */
+  readonly stats: { readonly decisions: number; readonly pruned: number };
+}
+
+function kindOf(task: Task): string {
+  const t = task.type;
+  return t ? (t.kind === "unknown" ? "unknown" : t.kind) : "";
+}
+
+function scoped(task: Task): { appId: string; entitlementId: string } | null {
+  const t = task.type;
+  return t && (t.kind === "grant" || t.kind === "revoke" || t.kind === "certify") ? { appId: t.appId, entitlementId: t.appEntitlementId } : null;
+}
+
+/** The scope as a predicate, its lists turned into sets once. */
+function scopeFilter(world: World, scope: TaskScope | undefined): (task: Task) => boolean {
+  const states = scope?.states === "any" ? null : new Set(scope?.states ?? ["TASK_STATE_OPEN"]);
+  const types = scope?.types ? new Set<string>(scope.types) : null;
+  const apps = scope?.appIds ? new Set(scope.appIds) : null;
+  const ents = scope?.entitlements ? new Set(scope.entitlements.map((e) => `${e.appId}\u0000${e.id}`)) : null;
+  const ids = scope?.taskIds ? new Set(scope.taskIds.map((id) => (world.tasks.has(id) ? id : (world.taskIdByNumericId.get(id) ?? id)))) : null;
+  return (task) => {
+    if (states && !states.has(task.state)) return false;
+    if (types && !types.has(kindOf(task))) return false;
+    if (ids && !ids.has(task.id)) return false;
+    if (apps || ents) {
+      const s = scoped(task);
+      if (!s) return false;
+      if (apps && !apps.has(s.appId)) return false;
+      if (ents && !ents.has(`${s.appId}\u0000${s.entitlementId}`)) return false;
+    }
+    return true;
+  };
+}
+
+/**
+ * A value per resolution key: what `resolvePolicy` reads of a grant, revoke or certify task — the
+ * type's app and entitlement, the access review of a certification, `emergencyAccess` of a grant,
+ * nothing else of the task (`resolve-policy.ts`, `candidatesFor`). Tasks with the same key resolve
+ * alike, so 100k tasks on a few hundred entitlements need a few hundred resolutions. Other kinds read
+ * the task's own policy snapshot: no key, computed per task. Nested maps keyed by the task's own
+ * strings, whose hashes V8 caches, instead of a joined key built and hashed per task.
+ */
+class KeyMemo<T> {
+  readonly #memo = new Map<string, Map<string, Map<string, T>>>();
+  readonly #make: (task: Task) => T;
+
+  constructor(make: (task: Task) => T) {
+    this.#make = make;
+  }
+
+  get(task: Task): T {
+    const t = task.type;
+    let kind: string;
+    if (t?.kind === "grant") kind = task.emergencyAccess ? "G" : "g";
+    else if (t?.kind === "revoke") kind = "r";
+    else if (t?.kind === "certify") kind = `c${t.accessReviewId}`;
+    else return this.#make(task);
+    let byApp = this.#memo.get(kind);
+    if (!byApp) this.#memo.set(kind, (byApp = new Map()));
+    let byEnt = byApp.get(t.appId);
+    if (!byEnt) byApp.set(t.appId, (byEnt = new Map()));
+    let v = byEnt.get(t.appEntitlementId);
+    if (v === undefined) byEnt.set(t.appEntitlementId, (v = this.#make(task)));
+    return v;
+  }
+}
+
+/** Resolutions of one world, shared by the tasks of one resolution key; errors name the task, so they are not. */
+class ResolutionMemo {
+  readonly #world: World;
+  readonly #memo: KeyMemo<Result<Resolution, ResolutionError> | null>;
+
+  constructor(world: World) {
+    this.#world = world;
+    this.#memo = new KeyMemo((task) => {
+      const r = resolvePolicy(world, task);
+      return r.ok ? r : null;
+    });
+  }
+
+  resolve(task: Task): Result<Resolution, ResolutionError> {
+    return this.#memo.get(task) ?? resolvePolicy(this.#world, task);
+  }
+}
+
+/**
+ * Condition results of one task, shared by its before and after selections. Sound only when the
+ * edit leaves everything a condition sees unchanged (`conditionsMayChange` false): then a condition
+ * source evaluates alike in both worlds, and the after selection costs its walk, not its evaluations.
+ */
+class SharedConditions implements ConditionRunner {
+  readonly #inner: ConditionRunner;
+  readonly #results = new Map<string, ConditionResult>();
+
+  constructor(inner: ConditionRunner) {
+    this.#inner = inner;
+  }
+
+  run(condition: string): ConditionResult {
+    let r = this.#results.get(condition);
+    if (r === undefined) {
+      r = this.#inner.run(condition);
+      this.#results.set(condition, r);
+    }
+    return r;
+  }
+}
+
+/** How a task is handled when pruning: skipped, decided once (same route, maybe an error), or decided twice. */
+type Verdict = "skip" | "once" | "twice";
+
+const ordered = new WeakMap<World["tasks"], readonly Task[]>();
+
+/** The world's tasks in order, once per task table: listing a table sorts it, a run over the same world need not. */
+function tasksInOrder(world: World): readonly Task[] {
+  let list = ordered.get(world.tasks);
+  if (!list) ordered.set(world.tasks, (list = [...world.tasks.values()]));
+  return list;
+}
+
+function taskHeader(task: Task): Pick<TaskRouteChange, "taskId" | "numericId" | "displayName" | "type" | "state"> {
+  return { taskId: task.id, numericId: task.numericId, displayName: task.displayName, type: kindOf(task), state: task.state };
+}
+
+function summaryOf(impact: EditImpact): EditSummary {
+  return {
+    policies: [...impact.policies].sort(),
+    entitlements: impact.entitlements,
+    apps: impact.apps,
+    users: impact.users,
+    tenant: impact.tenant,
+    now: impact.now,
+    conditionsMayChange: impact.conditionsMayChange,
+  };
+}
+
+const ASPECT_ORDER: readonly RouteAspect[] = ["error", "policy", "source", "chain", "decidedBy", "steps", "approvers"];
+
+/**
+ * The edited world and the original, compared over every task in scope (see the module comment).
+ */
+function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
+  const impact = editImpact(world, after);
+  const prune = options.prune !== false && !impact.conditionsMayChange;
+  const inScopeOf = scopeFilter(world, options.scope);
+  const comparer = new RouteComparer();
+  const res0 = new ResolutionMemo(world);
+  const res1 = new ResolutionMemo(after);
+  const reaches = new ReachMemo(world);
+  // Whether a policy's reach holds a changed policy, per policy object.
+  const touched = new Map<Policy, boolean>();
+  const touches = (p: Policy): boolean => {
+    let t = touched.get(p);
+    if (t === undefined) {
+      t = false;
+      for (const id of reaches.of(p).ids) if (impact.policies.has(id)) t = true;
+      touched.set(p, t);
+    }
+    return t;
+  };
+  const verdictOf = (task: Task): Verdict => {
+    const r0 = res0.resolve(task);
+    const r1 = res1.resolve(task);
+    if (!r0.ok || !r1.ok) return "twice";
+    const p = r0.value.policy;
+    if (p.id !== r1.value.policy.id || r0.value.source !== r1.value.source || impact.policies.has(p.id) || touches(p)) return "twice";
+    return reaches.of(p).sound ? "skip" : "once";
+  };
+  const verdicts = new KeyMemo<Verdict>(verdictOf);
+  /**
+   * Both sides of one task without `decide`, from the same parts (`resolvePolicy`, `taskConditions`,
+   * `selectSteps`), sharing the task's condition results: only when conditions see the same inputs
+   * in both worlds. `prune: false` keeps to two plain `decide` calls, the reference the tests
+   * compare this with.
+   */
+  const sides = (task: Task, both: boolean): [RouteInput, RouteInput] => {
+    const conditions = taskConditions(world, task);
+    const shared = new SharedConditions(conditions);
+    const side = (w: World, memo: ResolutionMemo): RouteInput => {
+      const r = memo.resolve(task);
+      return {
+        task,
+        resolution: r.ok ? { ok: true, policyId: r.value.policy.id, source: r.value.source } : { ok: false, code: r.error.code, message: r.error.message },
+        selection: r.ok ? selectSteps(w, r.value.policy, shared) : null,
+        // Approver expressions see the same inputs in both worlds too.
+        get expressions() {
+          return conditions.expressions;
+        },
+      };
+    };
+    const before = side(world, res0);
+    return [before, both ? side(after, res1) : before];
+  };
+
+  const changed: TaskRouteChange[] = [];
+  const unchangedErrors: TaskRouteChange[] = [];
+  const groups = new Map<string, { before: string; after: string; changes: Set<RouteAspect>; taskIds: string[] }>();
+  let inScope = 0;
+  let unchanged = 0;
+  let decisions = 0;
+  let pruned = 0;
+
+  for (const task of tasksInOrder(world)) {
+    if (!inScopeOf(task)) continue;
+    inScope++;
+    let i0: RouteInput;
+    let i1: RouteInput;
+    if (prune) {
+      const verdict = verdicts.get(task);
+      if (verdict === "skip") {
+        unchanged++;
+        pruned++;
+        continue;
+      }
+      if (verdict === "once") {
+        // Same route in both worlds, but it may be an error, which must be listed.
+        decisions++;
+        const route = routeOf(world, sides(task, false)[0]);
+        if (route.kind === "error") unchangedErrors.push({ ...taskHeader(task), before: route, after: route, changes: [] });
+        else unchanged++;
+        continue;
+      }
+      decisions += 2;
+      if (impact.conditionsMayChange) {
+        i0 = decisionInput(decide(world, task));
+        i1 = decisionInput(decide(after, task));
+      } else [i0, i1] = sides(task, true);
+    } else {
+      decisions += 2;
+      i0 = decisionInput(decide(world, task));
+      i1 = decisionInput(decide(after, task));
+    }
+    const aspects = comparer.aspects(i0, i1);
+    // With conditions and directory unchanged, equal steps resolve to equal approvers.
+    if (aspects.length === 0 && impact.conditionsMayChange && comparer.approversDiffer(world, i0, after, i1)) aspects.push("approvers");
+    const errored = i0.selection?.ok !== true || i1.selection?.ok !== true;
+    if (aspects.length === 0 && !errored) {
+      unchanged++;
+      continue;
+    }
+    const before = routeOf(world, i0);
+    const afterRoute = routeOf(after, i1);
+    if (aspects.length > 0 && !aspects.includes("approvers") && before.kind === "route" && afterRoute.kind === "route") {
+      const a = before.approvers;
+      const b = afterRoute.approvers;
+      if ((a === null) !== (b === null) || (a && b && (a.via !== b.via || a.userIds.join("\u0000") !== b.userIds.join("\u0000")))) aspects.push("approvers");
+    }
+    if (aspects.length === 0) {
+      unchangedErrors.push({ ...taskHeader(task), before, after: afterRoute, changes: [] });
+      continue;
+    }
+    const changes = ASPECT_ORDER.filter((a) => aspects.includes(a));
+    changed.push({ ...taskHeader(task), before, after: afterRoute, changes });
+    const bl = routeLabel(before);
+    const al = routeLabel(afterRoute);
+    const key = `${bl}\u0000${al}`;
+    let g = groups.get(key);
+    if (!g) {
+      g = { before: bl, after: al, changes: new Set(), taskIds: [] };
+      groups.set(key, g);
+    }
+    for (const c of changes) g.changes.add(c);
+    g.taskIds.push(task.id);
+  }
+
+  const summary: RouteGroup[] = [...groups.values()]
+    .map((g) => ({ before: g.before, after: g.after, changes: ASPECT_ORDER.filter((a) => g.changes.has(a)), count: g.taskIds.length, taskIds: g.taskIds }))
+    .sort((a, b) => b.count - a.count || (a.before < b.before ? -1 : a.before > b.before ? 1 : a.after < b.after ? -1 : a.after > b.after ? 1 : 0));
+  return {
+    kind: "whatIf",
+    edit: summaryOf(impact),
+    counts: { inWorld: world.tasks.size, inScope, changed: changed.length, unchanged, unchangedErrors: unchangedErrors.length },
+    changed,
+    unchangedErrors,
+    summary,
+    stats: { decisions, pruned },
+  };
+}
+
+/**
+ * Compares, for every task in scope (default: open tasks), what a Hard Reset would choose now and
+ * after `edit`. The edit is an immer recipe over `{ policies, entitlements, apps, users, tenant }`
+ * or a {@link WorldPatch}-style list of replacements; the world is not modified. Never throws: a
+ * recipe that throws is an `INVALID_ARGUMENT`.
+ *
+ * @example
+ * ```ts
+ * // What if pol-prod-admin's rule 2 (contractors on critical entitlements) went away?
+ * const r = whatIf(world, (w) => {
+ *   const p = w.policies.find((x) => x.id === "pol-prod-admin");
+ *   p?.rules?.splice(2, 1);
+ * });
+ * if (r.ok) for (const g of r.value.summary) console.log(g.count, g.before, "→", g.after);
+ * ```
+ */
+export function whatIf(world: World, edit: WorldEdit, options: WhatIfOptions = {}): Result<WhatIfResult, SimError> {
+  let after: World;
+  try {
+    after = applyEdit(world, edit);
+  } catch (e: unknown) {
+    return err({ code: "INVALID_ARGUMENT", message: `the edit failed: ${e instanceof Error ? e.message : String(e)}`, field: "edit" });
+  }
+  try {
+    return ok(run(world, after, options));
+  } catch (e: unknown) {
+    return err({ code: "INTERNAL", message: `policy-sim internal error: ${e instanceof Error ? e.message : String(e)}` });
+  }
+}
+
+/**
+ * {@link whatIf} between two worlds you already have, e.g. a world and the same tenant re-exported
+ * later: `after` should share `world`'s tasks (only `world`'s tasks are considered).
+ *
+ * @example
+ * ```ts
+ * const r = whatIfWorlds(world, replaceInWorld(world, { policies: [edited] }));
+ * ```
+ */
+export function whatIfWorlds(world: World, after: World, options: WhatIfOptions = {}): Result<WhatIfResult, SimError> {
+  try {
+    return ok(run(world, after, options));
+  } catch (e: unknown) {
+    return err({ code: "INTERNAL", message: `policy-sim internal error: ${e instanceof Error ? e.message : String(e)}` });
+  }
+}
