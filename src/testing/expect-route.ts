@@ -1,0 +1,222 @@
+/**
+ * Checking a task's route against what a policy author expects, with a failure message a person can
+ * act on: what was expected, what differs, and the formatted explanation of what happened. The
+ * vitest matchers and the table-driven policy cases both use it.
+ */
+import { type Explanation, explainTask } from "../explain/explain.js";
+import { formatExplanation } from "../explain/format.js";
+import type { PolicySource } from "../policy/resolve-policy.js";
+import { describeTaskRef, type TaskRef, taskInWorld } from "../whatif/task-spec.js";
+import type { World } from "../world/world.js";
+
+/**
+ * What a task's route should be. Every field given must hold; omitted fields are not checked.
+ *
+ * - `policy`, `source`: the policy resolution picks and where from;
+ * - `rule`: the rule *of that policy* that matched (`"baseline"` when none did) — for a rule that
+ *   refers to another policy, that rule, not the rule deciding at the end of the chain;
+ * - `decidedBy`: the rule or baseline deciding at the end of the chain, and its policy;
+ * - `stepKey`: the key of the selected step sequence; `chain`: the policies followed, root first;
+ * - `firstStep`: the first step's kind (`"approval"`) or the start of its summary (`"approval by manager"`);
+ * - `approvers`: who reviews the first step (order does not matter; `[]` when it is skipped);
+ * - `error`: the code of the error resolution or selection should end in (`"CYCLE"`, `"NO_POLICY"`…).
+ *
+ * @example
+ * ```ts
+ * const e: RouteExpectation = { policy: "pol-prod-admin", rule: 2, approvers: ["u-sre-lead"] };
+ * ```
+ */
+export interface RouteExpectation {
+  readonly policy?: string;
+  readonly source?: PolicySource;
+  readonly rule?: number | "baseline";
+  readonly decidedBy?: { readonly policy?: string; readonly rule?: number | "baseline" };
+  readonly stepKey?: string;
+  readonly chain?: readonly string[];
+  readonly firstStep?: string;
+  readonly approvers?: readonly string[];
+  readonly error?: string;
+}
+
+/**
+ * Which approval step {@link checkApprovers} looks at: its index in the selected sequence, the first
+ * approval step (default), or any approval step.
+ *
+ * @example
+ * ```ts
+ * const o: ApprovalOptions = { step: "any" };
+ * ```
+ */
+export interface ApprovalOptions {
+  readonly step?: number | "first" | "any";
+}
+
+/**
+ * The outcome of a route check: whether it passed, what differed, the explanation of what happened
+ * (null when the task could not be built), and the message to show.
+ *
+ * @example
+ * ```ts
+ * const c = checkRoute(world, "1001", { rule: 2 });
+ * if (!c.pass) console.log(c.message);
+ * ```
+ */
+export interface RouteCheck {
+  readonly pass: boolean;
+  /** One line per expectation that does not hold. */
+  readonly mismatches: readonly string[];
+  readonly explanation: Explanation | null;
+  /** For a failure: the expectation, the mismatches and the formatted explanation. */
+  readonly message: string;
+  /** For a negated assertion that failed (the route matched but should not have). */
+  readonly negatedMessage: string;
+}
+
+/** The rule of the resolved policy that matched, or "baseline", or null when selection did not get that far. */
+function rootRule(e: Explanation): number | "baseline" | null {
+  let last: number | "baseline" | null = null;
+  for (const r of e.rules) {
+    if (r.chainDepth !== 0) continue;
+    if (r.ruleIndex < 0) last = "baseline";
+    else if (r.conditionMatched && r.error === "") last = r.ruleIndex;
+  }
+  return last;
+}
+
+function show(v: unknown): string {
+  return typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const x = [...new Set(a)].sort();
+  const y = [...new Set(b)].sort();
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+}
+
+/** The first step's approvers, or undefined when the first step is not an approval. */
+function firstApprovers(e: Explanation): readonly string[] | undefined {
+  return e.approvers.find((a) => a.stepIndex === 0)?.userIds;
+}
+
+/**
+ * The mismatches between an explanation and an expectation.
+ *
+ * @example
+ * ```ts
+ * routeMismatches(explanation, { policy: "pol-x" }); // ['policy is "pol-prod-admin", expected "pol-x"']
+ * ```
+ */
+export function routeMismatches(e: Explanation, x: RouteExpectation): string[] {
+  const out: string[] = [];
+  const res = e.resolution;
+  const r = e.result;
+  if (x.error !== undefined) {
+    const code = !res.ok ? res.code : r.kind === "error" ? r.code : undefined;
+    if (code !== x.error) out.push(code === undefined ? `no error, expected ${x.error}` : `error is ${code}, expected ${x.error}`);
+  } else if (!res.ok) out.push(`no policy: ${res.code}: ${res.message}`);
+  else if (r.kind === "error") out.push(`selection failed: ${r.code}: ${r.message}`);
+  if (x.policy !== undefined && (!res.ok || res.policyId !== x.policy)) out.push(`policy is ${res.ok ? show(res.policyId) : "none"}, expected ${show(x.policy)}`);
+  if (x.source !== undefined && (!res.ok || res.source !== x.source)) out.push(`source is ${res.ok ? res.source : "none"}, expected ${x.source}`);
+  if (x.rule !== undefined) {
+    const got = rootRule(e);
+    if (got !== x.rule) out.push(`rule is ${got === null ? "none" : got === "baseline" ? "the baseline" : `#${got}`}, expected ${x.rule === "baseline" ? "the baseline" : `#${x.rule}`}`);
+  }
+  const d = r.kind === "selected" ? r.decidedBy : null;
+  if (x.decidedBy?.policy !== undefined && d?.policyId !== x.decidedBy.policy) out.push(`decided in ${d ? show(d.policyId) : "no policy"}, expected ${show(x.decidedBy.policy)}`);
+  if (x.decidedBy?.rule !== undefined) {
+    const got = d ? (d.kind === "rule" ? d.ruleIndex : "baseline") : null;
+    if (got !== x.decidedBy.rule) out.push(`decided by ${got === null ? "nothing" : got === "baseline" ? "the baseline" : `rule #${got}`}, expected ${x.decidedBy.rule === "baseline" ? "the baseline" : `rule #${x.decidedBy.rule}`}`);
+  }
+  if (x.stepKey !== undefined && d?.stepKey !== x.stepKey) out.push(`step key is ${d ? show(d.stepKey) : "none"}, expected ${show(x.stepKey)}`);
+  if (x.chain !== undefined) {
+    const got = e.chain.map((l) => l.policyId);
+    if (got.join("\u0000") !== x.chain.join("\u0000")) out.push(`chain is ${got.join(" → ") || "empty"}, expected ${x.chain.join(" → ")}`);
+  }
+  if (x.firstStep !== undefined) {
+    const first = r.kind === "selected" ? r.steps[0] : undefined;
+    if (!first || (first.kind !== x.firstStep && !first.detail.startsWith(x.firstStep)))
+      out.push(`first step is ${first ? show(first.detail) : "none"}, expected ${show(x.firstStep)}`);
+  }
+  if (x.approvers !== undefined) {
+    const got = firstApprovers(e);
+    if (got === undefined || !sameSet(got, x.approvers)) out.push(`first step approvers are ${got === undefined ? "none (the first step is not an approval)" : show(got)}, expected ${show(x.approvers)}`);
+  }
+  return out;
+}
+
+function routeLine(e: Explanation): string {
+  const res = e.resolution;
+  const r = e.result;
+  if (!res.ok) return `no policy (${res.code})`;
+  if (r.kind !== "selected") return `${res.policyId} (${res.source}), then ${r.kind === "error" ? `${r.code}: ${r.message}` : r.message}`;
+  const d = r.decidedBy;
+  const how = d.kind === "rule" ? `rule #${d.ruleIndex} of ${d.policyId}` : `the baseline of ${d.policyId}`;
+  const first = r.steps[0];
+  const a = e.approvers.find((x) => x.stepIndex === 0);
+  const who = a ? ` → ${a.userIds.length > 0 ? a.userIds.join(", ") : a.via}` : "";
+  return `${res.policyId} (${res.source}): ${how} → step key ${d.stepKey}${first ? `; first step ${first.detail}${who}` : ""}`;
+}
+
+/** Builds the task, explains it and applies `mismatches`; the shared body of every check. */
+function check(world: World, ref: TaskRef, wanted: string, mismatches: (e: Explanation) => string[]): RouteCheck {
+  const what = describeTaskRef(ref);
+  const built = taskInWorld(world, ref);
+  if (!built.ok) {
+    const message = `expected ${what} to ${wanted}, but the task cannot be built: ${built.error.message}`;
+    return { pass: false, mismatches: [built.error.message], explanation: null, message, negatedMessage: message };
+  }
+  const e = explainTask(built.value.world, built.value.task);
+  const found = mismatches(e);
+  const text = formatExplanation(e);
+  return {
+    pass: found.length === 0,
+    mismatches: found,
+    explanation: e,
+    message: `expected ${what} to ${wanted}, but:\n${found.map((m) => `  - ${m}`).join("\n")}\nit routes: ${routeLine(e)}\n\n${text}`,
+    negatedMessage: `expected ${what} not to ${wanted}, but it does: ${routeLine(e)}\n\n${text}`,
+  };
+}
+
+function expectationText(x: RouteExpectation): string {
+  const parts = Object.entries(x)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}: ${show(v)}`);
+  return `{ ${parts.join(", ")} }`;
+}
+
+/**
+ * Checks a task's route (a task of the world by id or numericId, or a described one) against an
+ * expectation. Never throws.
+ *
+ * @example
+ * ```ts
+ * const c = checkRoute(world, "1001", { policy: "pol-prod-admin", rule: 2 });
+ * c.pass; // true
+ * ```
+ */
+export function checkRoute(world: World, ref: TaskRef, expected: RouteExpectation): RouteCheck {
+  return check(world, ref, `route ${expectationText(expected)}`, (e) => routeMismatches(e, expected));
+}
+
+/**
+ * Checks that an approval step of a task's route is reviewed by exactly `userIds` (order aside):
+ * the first approval step by default, a given step index, or any approval step.
+ *
+ * @example
+ * ```ts
+ * checkApprovers(world, "1001", ["u-ciso", "u-sec-eng"], { step: 1 }).pass; // true
+ * ```
+ */
+export function checkApprovers(world: World, ref: TaskRef, userIds: readonly string[], options: ApprovalOptions = {}): RouteCheck {
+  const step = options.step ?? "first";
+  const where = step === "first" ? "its first approval step" : step === "any" ? "some approval step" : `step ${step}`;
+  return check(world, ref, `require approval from ${show(userIds)} at ${where}`, (e) => {
+    if (e.result.kind !== "selected") return routeMismatches(e, {});
+    const approvals = e.approvers;
+    if (approvals.length === 0) return ["the selected steps have no approval step"];
+    const chosen = step === "first" ? approvals.slice(0, 1) : step === "any" ? approvals : approvals.filter((a) => a.stepIndex === step);
+    if (chosen.length === 0) return [`step ${String(step)} is not an approval step`];
+    if (chosen.some((a) => sameSet(a.userIds, userIds))) return [];
+    return chosen.map((a) => `step ${a.stepIndex} (${a.kind}) is reviewed by ${a.userIds.length > 0 ? show(a.userIds) : `nobody (${a.via})`}`);
+  });
+}

@@ -1,0 +1,190 @@
+import { readFileSync } from "node:fs";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { decide } from "../policy/decide.js";
+import { saveWorld } from "../world/save-world.js";
+import { loadWorld } from "../world/load-world.js";
+import type { World } from "../world/world.js";
+import {
+  applyPolicyMutation,
+  arbTaskIn,
+  arbTaskSpecIn,
+  arbWorld,
+  checkApprovers,
+  checkRoute,
+  policyCases,
+  policyMatchers,
+  runPolicyCases,
+  setupPolicyMatchers,
+  taskInWorld,
+} from "./index.js";
+
+function sample(): World {
+  const r = loadWorld(JSON.parse(readFileSync(new URL("../../fixtures/world.json", import.meta.url), "utf8")));
+  if (!r.ok) throw new Error(r.error[0]?.message);
+  return r.value;
+}
+const world = sample();
+const prodAdmin = { appId: "app-aws", id: "ent-aws-prod-admin" } as const;
+
+describe("route checks and their messages", () => {
+  it("passes when every expectation holds", () => {
+    expect(checkRoute(world, "1001", { policy: "pol-prod-admin", source: "entitlement", rule: 2, approvers: ["u-sre-lead"], firstStep: "approval" }).pass).toBe(true);
+    expect(checkRoute(world, "1002", { rule: 3, decidedBy: { policy: "pol-prod-admin-eng", rule: 0 }, chain: ["pol-prod-admin", "pol-prod-admin-eng"] }).pass).toBe(true);
+    expect(checkRoute(world, "1004", { rule: "baseline", policy: "pol-emergency-breakglass", source: "emergency" }).pass).toBe(true);
+  });
+
+  it("a failure says what differs and shows the explanation of what happened", () => {
+    const c = checkRoute(world, "1001", { policy: "pol-prod-admin", rule: 3, approvers: ["u-ciso"] });
+    expect(c.pass).toBe(false);
+    expect(c.mismatches).toEqual(["rule is #2, expected #3", 'first step approvers are ["u-sre-lead"], expected ["u-ciso"]']);
+    expect(c.message).toContain('expected task 1001 to route { policy: "pol-prod-admin", rule: 3, approvers: ["u-ciso"] }, but:');
+    expect(c.message).toContain("it routes: pol-prod-admin (entitlement): rule #2 of pol-prod-admin");
+    // The formatted explanation, rule by rule.
+    expect(c.message).toContain("Rules evaluated (first match wins)");
+    expect(c.message).toContain("✓ #2  subject.employmentType == \"Contractor\"");
+  });
+
+  it("expects errors by code", () => {
+    const broken = applyPolicyMutation(world, { kind: "baselineTo", policy: world.policies.findIndex((p) => p.id === "pol-emergency-breakglass"), target: world.policies.findIndex((p) => p.id === "pol-emergency-breakglass") });
+    expect(checkRoute(broken, "1004", { error: "SELF_REFERENCE" }).pass).toBe(true);
+    expect(checkRoute(broken, "1004", { rule: "baseline" }).mismatches[0]).toContain("selection failed: SELF_REFERENCE");
+    expect(checkRoute(world, "1004", { error: "CYCLE" }).mismatches).toEqual(["no error, expected CYCLE"]);
+  });
+
+  it("checks approvers of a chosen step", () => {
+    expect(checkApprovers(world, "1001", ["u-sre-lead"]).pass).toBe(true);
+    expect(checkApprovers(world, "1001", ["u-sec-eng", "u-ciso"], { step: 1 }).pass).toBe(true);
+    expect(checkApprovers(world, "1001", ["u-ciso", "u-sec-eng"], { step: "any" }).pass).toBe(true);
+    expect(checkApprovers(world, "1001", ["u-ciso"]).mismatches).toEqual(['step 0 (manager) is reviewed by ["u-sre-lead"]']);
+    expect(checkApprovers(world, "1010", ["u-x"]).mismatches).toEqual(["the selected steps have no approval step"]);
+  });
+
+  it("an unknown task or entitlement fails with the reason, never throws", () => {
+    expect(checkRoute(world, "nope", {}).message).toContain('the task cannot be built: task "nope" not found');
+    expect(checkRoute(world, { entitlement: { appId: "app-aws", id: "ent-x" } }, {}).pass).toBe(false);
+  });
+});
+
+describe("policyMatchers", () => {
+  it("implement the vitest matcher protocol, negation included", () => {
+    const yes = policyMatchers.toRoute.call({ isNot: false }, world, "1001", { rule: 2 });
+    expect(yes.pass).toBe(true);
+    const no = policyMatchers.toRoute.call({ isNot: true }, world, "1001", { rule: 2 });
+    expect(no.pass).toBe(true); // vitest inverts it for .not
+    expect(no.message()).toContain("expected task 1001 not to route { rule: 2 }, but it does");
+    expect(policyMatchers.toUsePolicy.call({ isNot: false }, world, "1001", "pol-aws-access").message()).toContain('policy is "pol-prod-admin", expected "pol-aws-access"');
+    expect(policyMatchers.toRouteToStep.call({ isNot: false }, world, "1001", "5650fd2e-58bd-4dab-a08a-7314c0a4d8a3").pass).toBe(true);
+    expect(policyMatchers.toRequireApprovalFrom.call({ isNot: false }, world, "1001", ["u-sre-lead"]).pass).toBe(true);
+  });
+
+  it("refuse a received value that is not a world, negated or not", () => {
+    expect(policyMatchers.toRoute.call({ isNot: false }, { a: 1 }, "1001", {}).pass).toBe(false);
+    expect(policyMatchers.toRoute.call({ isNot: true }, null, "1001", {}).pass).toBe(true);
+    expect(policyMatchers.toRoute.call({ isNot: true }, null, "1001", {}).message()).toContain("expected a World");
+  });
+
+  it("work through expect.extend, failures included", () => {
+    setupPolicyMatchers(expect);
+    expect(world).toRoute({ subject: { id: "u-dev1", employmentType: "Contractor" }, entitlement: prodAdmin }, { rule: 2 });
+    expect(() => expect(world).toRoute("1001", { rule: 0 })).toThrow(/rule is #2, expected #0[\s\S]*Rules evaluated/);
+    expect(() => expect(world).not.toUsePolicy("1001", "pol-prod-admin")).toThrow(/not to route/);
+  });
+
+  it("setupPolicyMatchers without an expect to extend is a setup mistake", () => {
+    const g = globalThis as { expect?: unknown };
+    const saved = g.expect;
+    delete g.expect;
+    try {
+      expect(() => setupPolicyMatchers()).toThrow(/pass vitest's/);
+    } finally {
+      if (saved !== undefined) g.expect = saved;
+    }
+  });
+});
+
+describe("policy cases", () => {
+  const cases = [
+    { name: "contractor", task: "1001", expect: { rule: 2 } },
+    { name: "inline spec", subject: { id: "u-sec-eng" }, entitlement: prodAdmin, expect: { rule: 0 } },
+    { name: "wrong on purpose", task: "1001", expect: { rule: 4 } },
+  ];
+
+  it("return one result per case, in order, failures carrying the explanation", () => {
+    const results = policyCases(world, cases);
+    expect(results.map((r) => [r.name, r.pass])).toEqual([
+      ["contractor", true],
+      ["inline spec", true],
+      ["wrong on purpose", false],
+    ]);
+    expect(() => results[0]?.assert()).not.toThrow();
+    expect(() => results[2]?.assert()).toThrow(/wrong on purpose: expected task 1001 to route \{ rule: 4 \}/);
+    expect(results[1]?.task).toEqual({ subject: { id: "u-sec-eng" }, entitlement: prodAdmin });
+  });
+
+  it("runPolicyCases reports", () => {
+    const run = runPolicyCases(world, cases);
+    expect([run.passed, run.failed]).toEqual([2, 1]);
+    expect(run.report).toMatch(/^✓ contractor\n✓ inline spec\n✗ wrong on purpose\n/);
+    expect(run.report).toContain("2 passed, 1 failed");
+  });
+});
+
+describe("described tasks", () => {
+  it("override the subject and the entitlement in a new world, leaving the original alone", () => {
+    const before = JSON.stringify(saveWorld(world));
+    const r = taskInWorld(world, {
+      subject: { id: "u-dev1", department: "Security", profile: { clearance: "high" } },
+      entitlement: { ...prodAdmin, riskLevelValueId: "low" },
+      origin: "COPILOT",
+      grantDuration: "3600s",
+    });
+    if (!r.ok) throw new Error(r.error.message);
+    const { world: w, task } = r.value;
+    expect(w.index.users.get("u-dev1")).toMatchObject({ department: "Security", profile: { clearance: "high", costCenter: "CC-100" } });
+    expect(w.index.entitlements.get("app-aws\u0000ent-aws-prod-admin")?.riskLevelValueId).toBe("low");
+    expect(task).toMatchObject({ origin: "TASK_ORIGIN_COPILOT", userId: "u-dev1", type: { kind: "grant", grantDuration: "3600s" } });
+    expect(JSON.stringify(saveWorld(world))).toBe(before);
+    // Without overrides the world itself is used.
+    const plain = taskInWorld(world, { subject: { id: "u-dev1" }, entitlement: prodAdmin });
+    expect(plain.ok && plain.value.world).toBe(world);
+  });
+});
+
+describe("arbitraries", () => {
+  it("arbWorld makes worlds every task of which decides without throwing", () => {
+    fc.assert(
+      fc.property(arbWorld({ maxTasks: 10 }), (w) => {
+        for (const t of w.tasks.values()) decide(w, t);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it("arbTaskIn makes tasks of the world's users and entitlements", () => {
+    fc.assert(
+      fc.property(arbTaskIn(world), (task) => {
+        const d = decide(world, task);
+        expect(d.resolution.ok).toBe(true);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it("arbTaskSpecIn makes specs that build, mixing in the literals the conditions test", () => {
+    const specs = fc.sample(arbTaskSpecIn(world), { seed: 1, numRuns: 300 });
+    for (const s of specs) expect(taskInWorld(world, s).ok).toBe(true);
+    const departments = new Set(specs.map((s) => s.subject?.department).filter((d) => d !== undefined));
+    expect(departments.has("Security")).toBe(true);
+    const clearances = new Set(specs.map((s) => s.subject?.profile?.["clearance"]).filter((d) => d !== undefined));
+    expect(clearances.has("high")).toBe(true);
+  });
+
+  it("applyPolicyMutation returns a new world and leaves the old one alone", () => {
+    const before = JSON.stringify(saveWorld(world));
+    const after = applyPolicyMutation(world, { kind: "removeRule", policy: 1, rule: 0 });
+    expect(after).not.toBe(world);
+    expect(after.tasks).toBe(world.tasks);
+    expect(JSON.stringify(saveWorld(world))).toBe(before);
+  });
+});
