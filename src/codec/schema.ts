@@ -14,9 +14,10 @@
  */
 import type { JsonObject, JsonValue } from "../model/json.js";
 import type { UnknownVariant } from "../model/common.js";
-import { type Result, fail } from "../result.js";
+import type { Result } from "../result.js";
 import { type Diagnostic, type DiagnosticCode, describeValue, pathIndex, pathKey } from "./diagnostic.js";
 import { cloneJson, hasOwn, isJsonObject, setOwn } from "./json-tools.js";
+import { type FieldSteps, type FieldsDecoder, type FieldsEncoder, specialiseDecoder, specialiseEncoder } from "./specialise.js";
 
 /** How deep messages may nest before decoding gives up (real documents stay under 20). */
 const MAX_DEPTH = 128;
@@ -682,19 +683,22 @@ type RuntimeSpec = Codec<unknown> | OneofGroup<unknown>;
 
 /**
  * One property of a compiled message: a field's codec or a oneof group. Every entry has both slots,
- * so the decode and encode loops see a single object shape.
+ * so the loops over fields see a single object shape.
  */
-interface RuntimeField {
+export interface RuntimeField {
   readonly prop: string;
   readonly codec: Codec<unknown> | undefined;
   readonly group: OneofGroup<unknown> | undefined;
 }
 
-interface CompiledMessage {
+/** A message's schema as the decoder and encoder use it. */
+export interface CompiledMessage {
   readonly fields: readonly RuntimeField[];
   readonly nodes: readonly FieldNode[];
   /** Every wire key the message knows: its fields and the members of all its oneofs. */
   readonly known: ReadonlySet<string>;
+  /** Whether one of its oneofs is open, so decoding may claim unknown keys as members. */
+  readonly claims: boolean;
   /**
    * The last key list found to hold known keys only. Documents of one message type mostly list the
    * same keys in the same order, so comparing with this list (interned strings compare by pointer)
@@ -706,25 +710,19 @@ interface CompiledMessage {
 function compile(specs: object): CompiledMessage {
   const fields: RuntimeField[] = [];
   const known = new Set<string>();
-  const addKnown = (key: string): void => {
-    // decodeFields counts the keys it recognises to skip the search for unknown fields, which
-    // assumes each wire key means one thing.
-    if (known.has(key)) fail(`schema: wire key "${key}" is both a field and a oneof member, or in two oneofs`);
-    known.add(key);
-  };
   for (const [prop, spec] of Object.entries(specs) as Array<[string, RuntimeSpec]>) {
     if (spec["~tag"] === "oneof") {
       fields.push({ prop, codec: undefined, group: spec });
-      for (const member of spec.members.keys()) addKnown(member);
+      for (const member of spec.members.keys()) known.add(member);
     } else {
       fields.push({ prop, codec: spec, group: undefined });
-      addKnown(prop);
+      known.add(prop);
     }
   }
   const nodes = fields.map(({ prop, codec, group }): FieldNode =>
     group !== undefined ? { prop, oneof: { open: group.open, members: group["~members"] } } : { prop, node: (codec as Codec<unknown>)["~node"] },
   );
-  return { fields, nodes, known, lastKnownKeys: [] };
+  return { fields, nodes, known, claims: fields.some((f) => f.group?.open === true), lastKnownKeys: [] };
 }
 
 function unknownVariant(key: string, raw: unknown): UnknownVariant {
@@ -739,10 +737,10 @@ function unknownMemberKey(
   obj: Readonly<Record<string, unknown>>,
   keys: readonly string[],
   known: ReadonlySet<string>,
-  claimed: readonly string[] | undefined,
+  claimed: readonly string[],
 ): string | undefined {
   // A proto field name is never empty, so a "" key stays an unknown field.
-  return keys.find((key) => key !== "" && !known.has(key) && claimed?.includes(key) !== true && isJsonObject(obj[key]));
+  return keys.find((key) => key !== "" && !known.has(key) && !claimed.includes(key) && isJsonObject(obj[key]));
 }
 
 function sameKeys(a: readonly string[], b: readonly string[]): boolean {
@@ -775,35 +773,85 @@ function decodeUnknownFields(
   return out;
 }
 
+// The steps below are shared by the interpreted field loops that follow them and by the functions
+// specialise.ts generates, so that both apply one set of rules.
+
+/**
+ * Decodes oneof `group` of a message (property `prop`): the member `obj` sets, a member this version
+ * does not know that an open group takes (its key is pushed onto `claimed`), or null. Reports a
+ * conflict when several members are set.
+ */
+function decodeGroup(
+  prop: string,
+  group: OneofGroup<unknown>,
+  msg: CompiledMessage,
+  obj: Readonly<Record<string, unknown>>,
+  keys: readonly string[],
+  ctx: DecodeContext,
+  claimed: string[] | undefined,
+): unknown {
+  let found: string | undefined;
+  for (const key of keys) {
+    if (!group.members.has(key)) continue;
+    // protojson reads a null member as "not set".
+    if (obj[key] === null) continue;
+    if (found === undefined) found = key;
+    else {
+      const message = `oneof "${prop}" has more than one member set: "${found}" and "${key}"`;
+      ctx.diags.push({ code: "ONEOF_CONFLICT", path: containerPath(ctx), message });
+    }
+  }
+  if (found !== undefined) return (group.members.get(found) as RuntimeMember).decode(obj[found], found, ctx, found);
+  if (!group.open || claimed === undefined) return null;
+  const key = unknownMemberKey(obj, keys, msg.known, claimed);
+  if (key === undefined) return null;
+  claimed.push(key);
+  return unknownVariant(key, obj[key]);
+}
+
+/** Keeps the keys of `obj` that no field or oneof of `msg` took under `out.$unknown`. */
+function addUnknownFields(
+  msg: CompiledMessage,
+  obj: Readonly<Record<string, unknown>>,
+  keys: readonly string[],
+  claimed: readonly string[] | undefined,
+  out: Record<string, unknown>,
+): void {
+  // A claimed key is not a known one, so only a document without claims can skip the search.
+  if ((claimed === undefined || claimed.length === 0) && !hasUnknownKey(msg, keys)) return;
+  const unknown = decodeUnknownFields(obj, keys, msg.known, claimed);
+  if (unknown !== undefined) out["$unknown"] = unknown;
+}
+
+/** Writes the member `value` of oneof `group` into `out` under its wire key (nothing when unset). */
+function encodeGroup(group: OneofGroup<unknown>, value: unknown, out: Record<string, unknown>): void {
+  if (value === null || value === undefined) return;
+  const member = value as Readonly<Record<string, unknown>> & { readonly kind: string };
+  if (member.kind === "unknown") {
+    const u = member as unknown as UnknownVariant;
+    if (u.key !== "") setOwn(out, u.key, cloneJson(u.raw));
+    return;
+  }
+  const runtime = group.members.get(member.kind);
+  if (runtime !== undefined) out[member.kind] = runtime.encode(member);
+}
+
+/** Writes the unknown fields a decoded message kept back into `out`, as they came. */
+function encodeUnknownFields(value: Readonly<Record<string, unknown>>, out: Record<string, unknown>): void {
+  const unknown = value["$unknown"];
+  if (isJsonObject(unknown)) for (const key of Object.keys(unknown)) setOwn(out, key, cloneJson(unknown[key]));
+}
+
+const fieldSteps: FieldSteps = { hasOwn, decodeGroup, addUnknownFields, encodeGroup, encodeUnknownFields };
+
 /** Decodes the fields of a message into `out`; the message's own segment is on `ctx.path`. */
 function decodeFields(msg: CompiledMessage, obj: Readonly<Record<string, unknown>>, ctx: DecodeContext, out: Record<string, unknown>): void {
   const keys = Object.keys(obj);
   // Keys an open oneof took as a member this version does not know.
-  let claimed: string[] | undefined;
+  const claimed = msg.claims ? [] : undefined;
   for (const { prop, codec, group } of msg.fields) {
     if (group !== undefined) {
-      let found: string | undefined;
-      for (const key of keys) {
-        if (!group.members.has(key)) continue;
-        // protojson reads a null member as "not set".
-        if (obj[key] === null) continue;
-        if (found === undefined) found = key;
-        else {
-          const message = `oneof "${prop}" has more than one member set: "${found}" and "${key}"`;
-          ctx.diags.push({ code: "ONEOF_CONFLICT", path: containerPath(ctx), message });
-        }
-      }
-      if (found !== undefined) {
-        out[prop] = (group.members.get(found) as RuntimeMember).decode(obj[found], found, ctx, found);
-        continue;
-      }
-      const key = group.open ? unknownMemberKey(obj, keys, msg.known, claimed) : undefined;
-      if (key === undefined) {
-        out[prop] = null;
-      } else {
-        (claimed ??= []).push(key);
-        out[prop] = unknownVariant(key, obj[key]);
-      }
+      out[prop] = decodeGroup(prop, group, msg, obj, keys, ctx, claimed);
       continue;
     }
     const spec = codec as Codec<unknown>;
@@ -812,25 +860,14 @@ function decodeFields(msg: CompiledMessage, obj: Readonly<Record<string, unknown
     const value = absent ? spec.missing() : typeof raw === spec["~verbatim"] ? raw : spec.decode(raw, prop, ctx);
     if (value !== undefined || !spec.optional) out[prop] = value;
   }
-  // A claimed key is not a known one, so only a document without claims can skip the search.
-  if (claimed === undefined && !hasUnknownKey(msg, keys)) return;
-  const unknown = decodeUnknownFields(obj, keys, msg.known, claimed);
-  if (unknown !== undefined) out["$unknown"] = unknown;
+  addUnknownFields(msg, obj, keys, claimed, out);
 }
 
 function encodeFields(msg: CompiledMessage, value: Readonly<Record<string, unknown>>, out: Record<string, unknown>): void {
   for (const { prop, codec, group } of msg.fields) {
     const v = value[prop];
     if (group !== undefined) {
-      if (v === null || v === undefined) continue;
-      const member = v as Readonly<Record<string, unknown>> & { readonly kind: string };
-      if (member.kind === "unknown") {
-        const u = member as unknown as UnknownVariant;
-        if (u.key !== "") setOwn(out, u.key, cloneJson(u.raw));
-        continue;
-      }
-      const runtime = group.members.get(member.kind);
-      if (runtime !== undefined) out[member.kind] = runtime.encode(member);
+      encodeGroup(group, v, out);
       continue;
     }
     const spec = codec as Codec<unknown>;
@@ -842,8 +879,64 @@ function encodeFields(msg: CompiledMessage, value: Readonly<Record<string, unkno
     if (spec.omit?.(v) === true) continue;
     out[prop] = spec.encode(v);
   }
-  const unknown = value["$unknown"];
-  if (isJsonObject(unknown)) for (const key of Object.keys(unknown)) setOwn(out, key, cloneJson(unknown[key]));
+  encodeUnknownFields(value, out);
+}
+
+/**
+ * Whether message codecs run the functions generated for them, where code can be generated (see
+ * {@link withInterpretedCodecs}).
+ */
+let specialising = true;
+
+/**
+ * Runs `run` with every message decoded and encoded by the interpreted field loops instead of the
+ * functions generated for them, as where code cannot be generated; for tests that check both agree.
+ *
+ * @example
+ * ```ts
+ * const reference = withInterpretedCodecs(() => decodeTask(json));
+ * ```
+ */
+export function withInterpretedCodecs<T>(run: () => T): T {
+  const was = specialising;
+  specialising = false;
+  try {
+    return run();
+  } finally {
+    specialising = was;
+  }
+}
+
+/**
+ * How a message's fields are decoded: by the function generated for it on first use (not at load,
+ * so that loading the library compiles nothing), or by {@link decodeFields}. `member` messages
+ * start with the member's `kind`.
+ */
+function fieldsDecoder(msg: CompiledMessage, member: boolean): FieldsDecoder {
+  let generated: FieldsDecoder | null | undefined;
+  return (obj, ctx, kind) => {
+    if (specialising) {
+      if (generated === undefined) generated = specialiseDecoder(msg, fieldSteps, member) ?? null;
+      if (generated !== null) return generated(obj, ctx, kind);
+    }
+    const out: Record<string, unknown> = member ? { kind } : {};
+    decodeFields(msg, obj, ctx, out);
+    return out;
+  };
+}
+
+/** How a message's fields are encoded; as {@link fieldsDecoder}. */
+function fieldsEncoder(msg: CompiledMessage): FieldsEncoder {
+  let generated: FieldsEncoder | null | undefined;
+  return (value) => {
+    if (specialising) {
+      if (generated === undefined) generated = specialiseEncoder(msg, fieldSteps) ?? null;
+      if (generated !== null) return generated(value);
+    }
+    const out: Record<string, unknown> = {};
+    encodeFields(msg, value, out);
+    return out;
+  };
 }
 
 /** Steps into a message at `at`, unless that would nest too deep. */
@@ -902,6 +995,8 @@ export interface MessageOptions<T> {
  */
 export function message<T extends object>(fields: FieldSpecs<T>, options: MessageOptions<T> = {}): Codec<T> {
   const msg = compile(fields);
+  const decodeFieldsOf = fieldsDecoder(msg, false);
+  const encodeFieldsOf = fieldsEncoder(msg);
   const check = options.check;
   const defaults = (): T => {
     const out: Record<string, unknown> = {};
@@ -921,18 +1016,13 @@ export function message<T extends object>(fields: FieldSpecs<T>, options: Messag
         return defaults();
       }
       if (!enter(ctx, at)) return defaults();
-      const out: Record<string, unknown> = {};
-      decodeFields(msg, v, ctx, out);
+      const out = decodeFieldsOf(v, ctx, undefined);
       leave(ctx);
       const problem = check?.(out as T);
       if (problem !== undefined) report(ctx, problem.code, at, problem.message);
       return out as T;
     },
-    encode: (v) => {
-      const out: Record<string, unknown> = {};
-      encodeFields(msg, v as Readonly<Record<string, unknown>>, out);
-      return out as JsonValue;
-    },
+    encode: (v) => encodeFieldsOf(v as Readonly<Record<string, unknown>>) as JsonValue,
     missing: defaults,
   };
 }
@@ -963,24 +1053,21 @@ function compileMember(key: string, spec: object): RuntimeMember {
     };
   }
   const msg = compile(spec);
+  const decodeFieldsOf = fieldsDecoder(msg, true);
+  const encodeFieldsOf = fieldsEncoder(msg);
   return {
     node: { key, fields: msg.nodes },
     decode: (json, at, ctx, kind) => {
-      const out: Record<string, unknown> = { kind };
       if (!isJsonObject(json)) {
         expected(ctx, "EXPECTED_OBJECT", at, "an object", json);
-        return out;
+        return { kind };
       }
-      if (!enter(ctx, at)) return out;
-      decodeFields(msg, json, ctx, out);
+      if (!enter(ctx, at)) return { kind };
+      const out = decodeFieldsOf(json, ctx, kind);
       leave(ctx);
       return out;
     },
-    encode: (value) => {
-      const out: Record<string, unknown> = {};
-      encodeFields(msg, value, out);
-      return out as JsonValue;
-    },
+    encode: (value) => encodeFieldsOf(value) as JsonValue,
   };
 }
 
