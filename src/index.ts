@@ -119,6 +119,54 @@ export { resolveApprovers } from "./workflow/approvers.js";
 export type { ApproverResolution, ExpressionEvaluator } from "./workflow/approvers.js";
 export type { AuditEvent, AuditEventKind } from "./workflow/events.js";
 
+// What-if analysis
+export {
+  applyEdit,
+  describeTaskRef,
+  editImpact,
+  formatCoverage,
+  formatWhatIf,
+  policyReach,
+  routeLabel,
+  routeOf,
+  ruleCoverage,
+  taskInWorld,
+  whatIf,
+  whatIfWorlds,
+} from "./whatif/index.js";
+export type {
+  Coverage,
+  CoverageInput,
+  EditableWorld,
+  EditImpact,
+  EditRecipe,
+  EditSummary,
+  EntitlementSpec,
+  FormatCoverageOptions,
+  FormatWhatIfOptions,
+  PartCoverage,
+  PolicyCoverage,
+  PolicyReach,
+  Route,
+  RouteApprovers,
+  RouteAspect,
+  RouteError,
+  RouteGroup,
+  RouteInput,
+  RouteOutcome,
+  RuleCoverage,
+  SubjectSpec,
+  TaskInWorld,
+  TaskKind,
+  TaskRef,
+  TaskRouteChange,
+  TaskScope,
+  TaskSpec,
+  WhatIfOptions,
+  WhatIfResult,
+  WorldEdit,
+} from "./whatif/index.js";
+
 // The wire codec
 export {
   decodeCommentRequest,
