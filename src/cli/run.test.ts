@@ -223,12 +223,3 @@ describe("runCli repl", () => {
     expect((await run(["repl"])).code).toBe(EXIT.badInput);
   });
 });
-
-describe("runCli simulate", () => {
-  it("without the workflow engine: a clear message, exit 2 (and JSON with --json)", async () => {
-    const r = await run(["simulate", "--world", WORLD, "--script", "s.json", "--json"], { "s.json": "[]" });
-    expect(r.code).toBe(EXIT.badInput);
-    expect(r.err).toMatch(/^simulate is not available: /);
-    expect(JSON.parse(r.out)).toMatchObject({ error: { code: "UNAVAILABLE" } });
-  });
-});

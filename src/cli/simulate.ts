@@ -1,43 +1,79 @@
 /**
- * `policy-sim simulate`: run a scenario script (actions and clock ticks) through the workflow
- * engine. The engine is an optional part; until a build has it, the command says so (exit 2).
+ * `policy-sim simulate`: run a scenario script (actions and clock ticks, each with its actor and
+ * time, with expectations and checks) through the workflow engine, and print every frame.
  */
-import { type Command, EXIT, printJson, readJsonFile, readWorld, str } from "./command.js";
-import { optionalExport } from "./optional.js";
+import { dirname, isAbsolute, join } from "node:path";
+import { encodeSimulation, formatSimulation, simulate, type WorldsOption } from "../reducers/simulate.js";
+import { saveWorld } from "../world/save-world.js";
+import { CliInputError, type Command, EXIT, plural, printJson, readJsonFile, readWorld, str } from "./command.js";
 
-/** Where the workflow engine's `simulate(world, script)` may live, in the order tried. */
-export const SIMULATE_MODULES = ["../workflow/simulate.js", "../workflow/index.js", "../reducers/simulate.js", "../reducers/index.js"] as const;
+const WORLDS: readonly WorldsOption[] = ["none", "final", "all"];
 
 /**
- * The `simulate` command.
+ * The world file a script names (`"world": "../world.json"`), relative to the script's own folder
+ * as the scenario files under `fixtures/scenarios/` write it; undefined when it names none.
  *
  * @example
  * ```ts
- * await runCli(["simulate", "--world", "fixtures/world.json", "--script", "scenario.json"], io);
+ * scriptWorld({ world: "../world.json" }, "fixtures/scenarios/emergency-request.json"); // "fixtures/world.json"
+ * ```
+ */
+export function scriptWorld(script: unknown, scriptPath: string): string | undefined {
+  if (typeof script !== "object" || script === null || Array.isArray(script)) return undefined;
+  const w: unknown = (script as Record<string, unknown>)["world"];
+  if (typeof w !== "string" || w === "") return undefined;
+  return isAbsolute(w) ? w : join(dirname(scriptPath), w);
+}
+
+/**
+ * The `simulate` command. Exit 0 when every expectation and check of the script holds, 1 when some
+ * do not, 2 when the script or world cannot be used.
+ *
+ * @example
+ * ```ts
+ * await runCli(["simulate", "--script", "fixtures/scenarios/emergency-request.json"], io);
  * ```
  */
 export const simulateCommand: Command = {
-  usage: "policy-sim simulate --world <file> --script <file> [--out <file>] [--json]",
+  usage: "policy-sim simulate [--world <file>] --script <file> [--out <file>] [--json [--worlds none|final|all]]",
   summary: "run a scenario script of actions and clock ticks through the workflow engine",
   help: [
-    "--script <file>  a JSON scenario: the actions and ticks to apply, in order",
-    "--out <file>     write the world after the scenario to this file",
-    "--json           the engine's result as JSON",
+    "--script <file>  a JSON scenario: { name, steps: [{ at, actor, action, expect, check } | { tick, check }] }",
+    "--world <file>   the world to run it on; default: the script's own \"world\" (relative to the script)",
+    "--out <file>     write the world after the last step to this file",
+    "--json           the run as JSON: frames with responses, errors, events and fired timers, and failures",
+    "--worlds <w>     with --json, which worlds to include: none (default), final, all",
     "",
-    "Needs the workflow engine (simulate); builds without it exit 2 with a message.",
+    "Exit 0 when every expectation and check holds, 1 when some fail, 2 for an unusable script or world.",
+    "",
+    "  policy-sim simulate --script fixtures/scenarios/emergency-request.json",
   ],
-  options: { world: { type: "string" }, script: { type: "string" }, out: { type: "string" }, json: { type: "boolean" } },
-  async run({ values }, io) {
-    const simulate = await optionalExport(SIMULATE_MODULES, "simulate");
-    if (!simulate) {
-      const message = "simulate is not available: this build of policy-sim has no workflow engine (simulate) yet";
-      if (values["json"] === true) printJson(io, { error: { code: "UNAVAILABLE", message } });
-      io.stderr(`${message}\n`);
-      return EXIT.badInput;
+  options: { world: { type: "string" }, script: { type: "string" }, out: { type: "string" }, json: { type: "boolean" }, worlds: { type: "string" } },
+  run({ values }, io) {
+    const scriptPath = str(values["script"]);
+    if (!scriptPath) throw new CliInputError("--script <file> is required: the scenario to run");
+    const worlds = str(values["worlds"]) ?? "none";
+    const worldsOption = WORLDS.find((w) => w === worlds);
+    if (!worldsOption) throw new CliInputError(`--worlds must be none, final or all, not "${worlds}"`);
+    const script = readJsonFile(io, scriptPath, "script");
+    const worldPath = str(values["world"]) ?? scriptWorld(script, scriptPath);
+    if (!worldPath) throw new CliInputError("--world <file> is required (the script names no world of its own)");
+    const world = readWorld(io, worldPath);
+    const r = simulate(world, script);
+    if (!r.ok) {
+      if (values["json"] === true) printJson(io, { error: r.error });
+      io.stderr(`${r.error.code}: ${r.error.message}\n`);
+      return r.error.code === "INVALID_ARGUMENT" ? EXIT.badInput : EXIT.findings;
     }
-    readWorld(io, str(values["world"]));
-    readJsonFile(io, str(values["script"]) ?? "", "script");
-    io.stderr("simulate: the engine was found but this CLI does not know its result shape yet\n");
-    return EXIT.badInput;
+    const run = r.value;
+    const out = str(values["out"]);
+    if (out !== undefined) io.writeFile(out, `${JSON.stringify(saveWorld(run.world), null, 2)}\n`);
+    if (values["json"] === true) printJson(io, encodeSimulation(run, { worlds: worldsOption }));
+    else {
+      io.stdout(`${formatSimulation(run)}\n`);
+      const verdict = run.failures.length === 0 ? "every expectation and check holds" : `${plural(run.failures.length, "failure")}`;
+      io.stderr(`${verdict}${out === undefined ? "" : `; world written to ${out}`}\n`);
+    }
+    return run.failures.length === 0 ? EXIT.ok : EXIT.findings;
   },
 };
