@@ -6,7 +6,14 @@ import type { Readable, Writable } from "node:stream";
 import { loadWorld } from "../world/load-world.js";
 import type { World } from "../world/world.js";
 
-/** A signal that asks a long-running command (serve) to stop. */
+/**
+ * A signal that asks a long-running command (serve) to stop.
+ *
+ * @example
+ * ```ts
+ * io.onShutdown?.((signal: ShutdownSignal) => console.error(`stopping on ${signal}`));
+ * ```
+ */
 export type ShutdownSignal = "SIGINT" | "SIGTERM";
 
 /**

@@ -6,7 +6,14 @@
  */
 import type { CliIO } from "./command.js";
 
-/** The shortest time between two redraws. */
+/**
+ * The shortest time between two redraws, in milliseconds.
+ *
+ * @example
+ * ```ts
+ * if (now - lastDraw >= REDRAW_MS) redraw();
+ * ```
+ */
 export const REDRAW_MS = 80;
 
 /**

@@ -3,7 +3,6 @@
  */
 import { startRepl } from "../repl/start.js";
 import { CliInputError, type Command, EXIT, readWorld, str } from "./command.js";
-import { whatIfBinding } from "./whatif.js";
 
 /**
  * The `repl` command.
@@ -34,7 +33,6 @@ export const replCommand: Command = {
       input: io.stdin,
       output: io.output,
       terminal: io.isTTY,
-      whatIf: whatIfBinding,
     });
     await running.closed;
     return EXIT.ok;

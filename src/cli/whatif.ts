@@ -1,17 +1,16 @@
 /**
- * `policy-sim whatif`: which tasks would route differently if some policies were replaced. The
- * replacement policies are wire JSON (one policy or an array), decoded here; the analysis is the
- * library's `whatIf`.
+ * `policy-sim whatif`: which tasks would a Hard Reset route differently if some policies were
+ * replaced? The replacement policies are wire JSON (one policy or an array), decoded here; the
+ * analysis and its text (the summary grouped by before → after route, then the changed tasks) are
+ * the library's `whatIf` and `formatWhatIf`.
  */
 import { decodePolicy } from "../codec/index.js";
 import type { Policy } from "../model/index.js";
-import { failed, type Shown } from "../repl/show.js";
+import { failed, Shown } from "../repl/show.js";
+import { formatWhatIf, type TaskKind, type TaskScope, whatIf, type WhatIfResult } from "../whatif/index.js";
 import type { World } from "../world/world.js";
-import { CliInputError, type Command, EXIT, InputFileError, printJson, readJsonFile, readWorld, str } from "./command.js";
-import { optionalExport } from "./optional.js";
-
-/** Where `whatIf` may live, in the order tried. */
-export const WHATIF_MODULES = ["../whatif/index.js", "../whatif/what-if.js", "../whatif/whatif.js"] as const;
+import { type CliIO, CliInputError, type Command, EXIT, InputFileError, plural, printJson, readJsonFile, readWorld, str } from "./command.js";
+import { progress } from "./progress.js";
 
 /**
  * Decodes replacement policies (one wire policy or an array); the problems, with JSONPaths into
@@ -29,32 +28,125 @@ export function decodePolicies(doc: unknown): { ok: true; value: Policy[] } | { 
   const error: string[] = [];
   docs.forEach((d, i) => {
     const r = decodePolicy(d);
-    if (r.ok) value.push(r.value);
-    else for (const x of r.error) error.push(`${Array.isArray(doc) ? `$[${i}]${x.path.slice(1)}` : x.path}: ${x.message}`);
+    const at = Array.isArray(doc) ? `$[${i}]` : "$";
+    if (r.ok && r.value.id === "") error.push(`${at}.id: a replacement policy needs the id of the policy it replaces`);
+    else if (r.ok) value.push(r.value);
+    else for (const x of r.error) error.push(`${at}${x.path.slice(1)}: ${x.message}`);
   });
   if (docs.length === 0) error.push("$: the array holds no policy");
   return error.length > 0 ? { ok: false, error } : { ok: true, value };
 }
 
+const KINDS: readonly TaskKind[] = ["grant", "revoke", "certify", "offboarding", "action", "finding"];
+
+/** `["a,b", "c"]` → `["a", "b", "c"]`: a list flag may be repeated or comma-separated. */
+function list(v: unknown): string[] {
+  const items = Array.isArray(v) ? v : typeof v === "string" ? [v] : [];
+  return items.flatMap((s) => (typeof s === "string" ? s.split(",") : [])).map((s) => s.trim()).filter((s) => s !== "");
+}
+
 /**
- * The REPL's `whatIf(policies, options)`: the current world with these policies replaced.
+ * The task scope of the `whatif` flags (`--state`, `--type`, `--app`, `--task`); throws
+ * {@link CliInputError} for a value it does not know.
+ *
+ * @example
+ * ```ts
+ * scopeOf({ state: "all", type: ["grant,revoke"], app: ["app-aws"] });
+ * // { states: "any", types: ["grant", "revoke"], appIds: ["app-aws"] }
+ * ```
+ */
+export function scopeOf(values: Readonly<Record<string, unknown>>): TaskScope {
+  const states = list(values["state"]);
+  let scopeStates: TaskScope["states"] | undefined;
+  if (states.includes("all") || states.includes("any")) scopeStates = "any";
+  else if (states.length > 0)
+    scopeStates = states.map((s) => {
+      if (s === "open") return "TASK_STATE_OPEN";
+      if (s === "closed") return "TASK_STATE_CLOSED";
+      if (/^TASK_STATE_[A-Z_]+$/.test(s)) return s;
+      throw new CliInputError(`--state must be open, closed, all or a TASK_STATE_… name, not "${s}"`);
+    });
+  const types = list(values["type"]).map((t) => {
+    const k = KINDS.find((x) => x === t.toLowerCase());
+    if (!k) throw new CliInputError(`--type must be among ${KINDS.join(", ")}, not "${t}"`);
+    return k;
+  });
+  const apps = list(values["app"]);
+  const tasks = list(values["task"]);
+  return {
+    ...(scopeStates === undefined ? {} : { states: scopeStates }),
+    ...(types.length > 0 ? { types } : {}),
+    ...(apps.length > 0 ? { appIds: apps } : {}),
+    ...(tasks.length > 0 ? { taskIds: tasks } : {}),
+  };
+}
+
+function scopeText(scope: TaskScope): string {
+  const states = scope.states === "any" ? "tasks in any state" : `${(scope.states ?? ["TASK_STATE_OPEN"]).map((s) => s.replace(/^TASK_STATE_/, "").toLowerCase()).join(" or ")} tasks`;
+  const parts = [states];
+  if (scope.types) parts.push(`of type ${scope.types.join(", ")}`);
+  if (scope.appIds) parts.push(`on ${scope.appIds.join(", ")}`);
+  if (scope.taskIds) parts.push(`among ${scope.taskIds.join(", ")}`);
+  return parts.join(" ");
+}
+
+/**
+ * The text report: the scope the flags chose (the library's report does not know the flags), then
+ * the library's own `formatWhatIf` — the edit, the counts, the summary by (before → after) route
+ * and the changed tasks.
+ *
+ * @example
+ * ```ts
+ * const r = whatIf(world, { policies: [edited] }, { scope });
+ * if (r.ok) console.log(whatIfReport(r.value, scope));
+ * ```
+ */
+export function whatIfReport(result: WhatIfResult, scope: TaskScope): string {
+  return `Scope: ${scopeText(scope)}\n${formatWhatIf(result)}`;
+}
+
+/**
+ * Runs the analysis with the replacement policies, with a per-phase message on a terminal's
+ * stderr (the analysis is one synchronous pass and reports no progress of its own).
+ */
+function analyse(io: CliIO | undefined, world: World, policies: readonly Policy[], scope: TaskScope): ReturnType<typeof whatIf> {
+  const p = io ? progress(io, "whatif") : undefined;
+  p?.phase(`comparing routes of ${plural(world.tasks.size, "task")} before and after the edit…`);
+  try {
+    return whatIf(world, { policies }, { scope });
+  } finally {
+    p?.end();
+  }
+}
+
+/**
+ * The REPL's `whatIf(policies, options)`: the current world with these policies (wire JSON, one or
+ * an array) replaced. `options` are the CLI's flags as an object: `{ state: "all", type: ["grant"],
+ * app: "app-aws", task: ["1001"] }`.
  *
  * @example
  * ```ts
  * startRepl({ world, whatIf: whatIfBinding });
+ * // policy-sim> whatIf({ ...task("1001").data.policy.policy, rules: [] })
  * ```
  */
-export async function whatIfBinding(world: World, policies: unknown, _options: unknown): Promise<Shown<unknown>> {
+export function whatIfBinding(world: World, policies: unknown, options: unknown): Shown<unknown> {
   const decoded = decodePolicies(policies);
-  if (!decoded.ok) return failed("INVALID_ARGUMENT", `the policies do not decode:\n  ${decoded.error.slice(0, 5).join("\n  ")}`);
-  const whatIf = await optionalExport(WHATIF_MODULES, "whatIf");
-  if (!whatIf) return failed("UNAVAILABLE", "what-if analysis is not available in this build of policy-sim");
-  void world;
-  return failed("UNAVAILABLE", "what-if analysis was found but this REPL does not know its result shape yet");
+  if (!decoded.ok) return failed("INVALID_ARGUMENT", `not replacement policies:\n  ${decoded.error.slice(0, 5).join("\n  ")}`);
+  let scope: TaskScope;
+  try {
+    scope = scopeOf(typeof options === "object" && options !== null ? (options as Record<string, unknown>) : {});
+  } catch (e: unknown) {
+    return failed("INVALID_ARGUMENT", e instanceof Error ? e.message : String(e));
+  }
+  const r = analyse(undefined, world, decoded.value, scope);
+  if (!r.ok) return failed(r.error.code, r.error.message);
+  return new Shown(r.value, whatIfReport(r.value, scope));
 }
 
 /**
- * The `whatif` command.
+ * The `whatif` command. Exit 0 when no task in scope would route differently, 1 when some would
+ * (as `diff` does, so a CI step can fail on an edit that re-routes work), 2 for bad input.
  *
  * @example
  * ```ts
@@ -62,33 +154,50 @@ export async function whatIfBinding(world: World, policies: unknown, _options: u
  * ```
  */
 export const whatifCommand: Command = {
-  usage: "policy-sim whatif --world <file> --edit <policy file> [--state open|all] [--type grant,…] [--app <id>]… [--json]",
+  usage: "policy-sim whatif --world <file> --edit <policy file> [--state open|closed|all] [--type grant,…] [--app <id>,…] [--task <id>,…] [--json]",
   summary: "which tasks would route differently if these policies replaced the world's",
   help: [
     "--edit <file>    a wire Policy, or an array of them, replacing the world's policies of the same ids",
+    "--state <s>      open (default), closed, all, or TASK_STATE_… names; comma-separated",
+    "--type <kinds>   grant, revoke, certify, offboarding, action, finding; comma-separated",
+    "--app <ids>      only tasks on these apps; --task <ids> only these tasks (ids or numeric ids)",
+    "--json           the WhatIfResult: counts, changed tasks with routes before and after, summary",
+    "                 (the text lists at most 50 tasks in detail; the summary and --json cover all)",
+    "",
+    "Exit 0 when no task in scope would route differently, 1 when some would (like diff), 2 bad input.",
+    "",
+    "  policy-sim whatif --world fixtures/world.json --edit edited.json --state all --type grant",
   ],
   options: {
     world: { type: "string" },
     edit: { type: "string" },
-    state: { type: "string" },
+    state: { type: "string", multiple: true },
     type: { type: "string", multiple: true },
     app: { type: "string", multiple: true },
+    task: { type: "string", multiple: true },
     json: { type: "boolean" },
   },
-  async run({ values }, io) {
+  run({ values }, io) {
     const world = readWorld(io, str(values["world"]));
     const editPath = str(values["edit"]);
     if (!editPath) throw new CliInputError("--edit <file> is required: the policy JSON to replace (one policy or an array)");
+    const scope = scopeOf(values);
     const decoded = decodePolicies(readJsonFile(io, editPath, "edit"));
-    if (!decoded.ok) throw new InputFileError(`${editPath} holds no valid policy:\n  ${decoded.error.slice(0, 5).join("\n  ")}`);
-    const whatIf = await optionalExport(WHATIF_MODULES, "whatIf");
-    if (!whatIf) {
-      const message = "whatif is not available: this build of policy-sim has no what-if analysis (whatIf) yet";
-      if (values["json"] === true) printJson(io, { error: { code: "UNAVAILABLE", message } });
-      io.stderr(`${message}\n`);
-      return EXIT.badInput;
+    if (!decoded.ok) {
+      const more = decoded.error.length > 5 ? `\n  … and ${decoded.error.length - 5} more` : "";
+      throw new InputFileError(`${editPath} is not a valid policy (or array of policies):\n  ${decoded.error.slice(0, 5).join("\n  ")}${more}`);
     }
-    void world;
-    return EXIT.badInput;
+    const edited = decoded.value.map((p) => p.id);
+    // A policy the world does not have is added, not replaced: almost always a typo in its id.
+    for (const id of edited) if (!world.index.policies.has(id)) io.stderr(`note: the world has no policy "${id}"; it is added, and only tasks that reach it can change\n`);
+    const r = analyse(io, world, decoded.value, scope);
+    if (!r.ok) {
+      if (values["json"] === true) printJson(io, { error: r.error });
+      io.stderr(`${r.error.code}: ${r.error.message}\n`);
+      return r.error.code === "INVALID_ARGUMENT" ? EXIT.badInput : EXIT.findings;
+    }
+    if (values["json"] === true) printJson(io, r.value);
+    else io.stdout(`${whatIfReport(r.value, scope)}\n`);
+    return r.value.counts.changed > 0 ? EXIT.findings : EXIT.ok;
   },
 };

@@ -80,7 +80,7 @@ export function openStringAt(line: string): number {
 function kindsFor(before: string): readonly IdKind[] {
   if (/\bas\s*:\s*$/.test(before)) return ["user"];
   if (/\bapp\s*:\s*$/.test(before)) return ["app"];
-  if (/\blint\s*\(\s*$/.test(before)) return ["policy"];
+  if (/\b(lint|policy)\s*\(\s*$/.test(before)) return ["policy"];
   if (/\b(explain|reset|comment|task)\s*\(\s*$/.test(before)) return ["task"];
   if (/\bsave\s*\(\s*$/.test(before)) return [];
   return ["task", "user", "policy", "app"];

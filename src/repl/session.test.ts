@@ -92,6 +92,14 @@ describe("the REPL session's bound functions", () => {
     expect(inspect(api.lint("pol-nope"))).toMatch(/^✗ NOT_FOUND: no policy "pol-nope"/);
   });
 
+  it("policy gives a fresh wire copy each time; unknown ids fail", () => {
+    const { api } = createSession(world, { files: files() });
+    const a = api.policy("pol-prod-admin");
+    expect(a.data).toMatchObject({ id: "pol-prod-admin", policyType: "POLICY_TYPE_GRANT" });
+    expect(api.policy("pol-prod-admin").data).not.toBe(a.data);
+    expect(api.policy("pol-nope").ok).toBe(false);
+  });
+
   it("check, task, help", () => {
     const { api } = createSession(world, { files: files() });
     expect(inspect(api.check('subject.department == "Engineering"'))).toBe("ok: the condition type-checks and returns bool");
@@ -128,7 +136,7 @@ describe("the REPL session's bound functions", () => {
     expect(s.world).toBe(world);
   });
 
-  it("whatIf without the analysis says it is unavailable; with a binding it passes the current world", async () => {
+  it("whatIf without a binding says it is unavailable; with one it gets the current world", async () => {
     const plain = createSession(world, { files: files() });
     expect(inspect(await plain.api.whatIf({}))).toMatch(/^✗ UNAVAILABLE/);
     const { Shown } = await import("./show.js");
@@ -144,5 +152,27 @@ describe("lint paths in the REPL", () => {
     const one = api.lint("pol-aws-access");
     expect(inspect(one)).toContain("warning LEGACY_POLICY_KEY at $.policies[5].rules[0].policyKey");
     expect(inspect(api.lint())).toContain("warning LEGACY_POLICY_KEY at $.policies[5].rules[0].policyKey");
+  });
+});
+
+describe("simulate in the REPL", () => {
+  it("runs a script file on the current world, keeps the final world, undo goes back", () => {
+    const s = createSession(world, { files: files() });
+    const r = s.api.simulate("fixtures/scenarios/emergency-request.json");
+    expect(r.ok).toBe(true);
+    expect(inspect(r)).toMatch(/^scenario emergency-request: 5 steps, 0 failures\n/);
+    expect(inspect(r)).toMatch(/every expectation and check holds; world #2 \(\.undo goes back\)$/);
+    expect(findTask(s.world, "1001")?.state).toBe("TASK_STATE_CLOSED");
+    s.api.undo();
+    expect(s.world).toBe(world);
+  });
+
+  it("a script as JSON; a script that does not decode or cannot be read changes nothing", () => {
+    const s = createSession(world, { files: files() });
+    expect(s.api.simulate({ name: "t", steps: [{ tick: "2026-11-22T10:00:00Z" }] }).ok).toBe(true);
+    expect(s.depth).toBe(2);
+    expect(inspect(s.api.simulate({ steps: [{ action: { type: "fly" } }] }))).toMatch(/^✗ INVALID_ARGUMENT: /);
+    expect(inspect(s.api.simulate("nope.json"))).toMatch(/^✗ INVALID_ARGUMENT: cannot read the script nope\.json/);
+    expect(s.depth).toBe(2);
   });
 });

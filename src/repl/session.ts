@@ -5,7 +5,7 @@
  * `start.ts` only puts these functions in a `node:repl` context.
  */
 import { checkCondition } from "../cel/index.js";
-import { encodeTask } from "../codec/index.js";
+import { encodePolicy, encodeTask } from "../codec/index.js";
 import { explain as explainTask, type Explanation } from "../explain/explain.js";
 import { formatExplanation } from "../explain/format.js";
 import type { JsonValue } from "../model/json.js";
@@ -13,6 +13,7 @@ import type { Finding } from "../policy/lint.js";
 import { comment as commentReducer } from "../reducers/comment.js";
 import type { SimError } from "../reducers/errors.js";
 import { hardReset } from "../reducers/hard-reset.js";
+import { formatSimulation, simulate, type SimulationRun } from "../reducers/simulate.js";
 import type { Result } from "../result.js";
 import type { AuditEvent } from "../workflow/events.js";
 import { loadWorld } from "../world/load-world.js";
@@ -63,7 +64,14 @@ export interface SessionOptions {
  */
 export type WhatIfBinding = (world: World, policies: unknown, options: unknown) => Shown<unknown> | Promise<Shown<unknown>>;
 
-/** Options of the bound `reset` and `comment`. */
+/**
+ * Options of the bound `reset` and `comment`.
+ *
+ * @example
+ * ```ts
+ * const o: ActionOptions = { as: "u-it-dir", comment: "Policy changed", expand: ["user_id"] };
+ * ```
+ */
 export interface ActionOptions {
   /** The acting user's id (required). */
   readonly as?: string;
@@ -106,6 +114,8 @@ export interface ReplApi {
   lint(policy?: unknown): Shown<readonly LintedPolicy[]> | Shown<Failure>;
   check(condition: string): Shown<readonly Finding[] | ReturnType<typeof checkCondition>> | Shown<Failure>;
   task(taskId: string): Shown<JsonValue> | Shown<Failure>;
+  policy(policyId: string): Shown<JsonValue> | Shown<Failure>;
+  simulate(script: unknown): Shown<SimulationRun> | Shown<Failure>;
   save(path: string): Shown<string> | Shown<Failure>;
   undo(): Shown<number> | Shown<Failure>;
   help(): Shown<readonly string[]>;
@@ -150,6 +160,8 @@ export const HELP: readonly string[] = [
   'lint() / lint("pol-id") / lint(policyJson) lint every policy, one of the world, or a draft',
   'check("subject.department == \\"Eng\\"")   type-check a condition in the rule environment',
   'task("1001")                             the task as the API returns it (wire JSON)',
+  'policy("pol-prod-admin")                 the policy as wire JSON (.data), to edit and pass to whatIf',
+  'simulate("fixtures/scenarios/x.json")   run a scenario script (a file or its JSON) on the current world',
   "world                                    the current world",
   'save("after.json")                       write the current world to a file',
   "undo()                                   back to the world before the last change (also .undo)",
@@ -323,6 +335,31 @@ export function createSession(world: World, options: SessionOptions): ReplSessio
       if (!t) return failed("NOT_FOUND", `no task "${taskId}" (neither an id nor a numericId)`);
       const wire = encodeTask(t);
       return new Shown(wire, JSON.stringify(wire, null, 2));
+    },
+    policy(policyId) {
+      if (!isString(policyId)) return failed("INVALID_ARGUMENT", 'policy("pol-prod-admin"): give a policy id as a string');
+      const p = current().index.policies.get(policyId);
+      if (!p) return failed("NOT_FOUND", `no policy "${policyId}" in the world`);
+      // A fresh copy each time, so editing .data in the REPL cannot touch the world.
+      const wire = encodePolicy(p);
+      return new Shown(wire, JSON.stringify(wire, null, 2));
+    },
+    simulate(script) {
+      let json: unknown = script;
+      if (isString(script)) {
+        try {
+          json = JSON.parse(options.files.readFile(script)) as unknown;
+        } catch (e: unknown) {
+          return failed("INVALID_ARGUMENT", `cannot read the script ${script}: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }
+      // The REPL's world, not the one a script file names: the point is to play it on this world.
+      const r = simulate(current(), json);
+      if (!r.ok) return errorText(r.error);
+      const run = r.value;
+      push(run.world, `scenario ${run.name || "(unnamed)"}`);
+      const verdict = run.failures.length === 0 ? "every expectation and check holds" : `${run.failures.length} failure(s)`;
+      return new Shown(run, `${formatSimulation(run)}\n${verdict}; world #${history.length} (.undo goes back)`, run.failures.length === 0);
     },
     save(path) {
       if (!isString(path) || path === "") return failed("INVALID_ARGUMENT", 'save("after.json"): give a file name');

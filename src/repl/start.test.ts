@@ -55,6 +55,12 @@ describe("startRepl: a scripted session", () => {
     expect(repl.session.depth).toBe(1);
   });
 
+  it("whatIf on an edited copy of a world policy", async () => {
+    const { text } = await session(['p = policy("pol-prod-admin").data; undefined', "p.rules.splice(2, 1); undefined", "whatIf(p)", 'whatIf(p, { type: "revoke" }).data.counts.changed']);
+    expect(text).toContain("Scope: open tasks\nEdit: policies pol-prod-admin\nTasks: 37 in scope of 59; 1 change, 36 unchanged");
+    expect(text).toMatch(/\n(policy-sim> )*0\n/);
+  });
+
   it(".world loads another world; .help lists the functions and commands", async () => {
     const small = JSON.parse(disk("fixtures/world.json")) as { tasks: unknown[] };
     small.tasks = small.tasks.slice(0, 2);
@@ -72,7 +78,7 @@ describe("startRepl: a scripted session", () => {
   it("errors are one line, not stack traces; await works; save writes the file", async () => {
     const { text, written } = await session(['reset("1022", { as: "u-dev1" })', "await whatIf({})", 'save("out.json")', 'check("1 +")']);
     expect(text).toContain("✗ PERMISSION_DENIED: ");
-    expect(text).toContain("✗ UNAVAILABLE: what-if analysis is not available");
+    expect(text).toContain("✗ INVALID_ARGUMENT: not replacement policies:\n  $.id: a replacement policy needs the id");
     expect(text).toContain("saved the current world (59 tasks) to out.json");
     expect(text).toContain("CEL_SYNTAX");
     expect(text).not.toMatch(/^\s+at /m);

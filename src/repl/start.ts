@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { type REPLServer, start } from "node:repl";
 import type { Readable, Writable } from "node:stream";
+import { whatIfBinding } from "../cli/whatif.js";
 import type { World } from "../world/world.js";
 import { completeLine, openStringAt } from "./complete.js";
 import { createSession, HELP, type ReplApi, type ReplSession, type SessionFiles, type WhatIfBinding } from "./session.js";
@@ -31,7 +32,7 @@ export interface StartReplOptions {
   readonly prompt?: string;
   /** Files for `.world` and `save(…)`; `node:fs` by default. */
   readonly files?: SessionFiles;
-  /** The what-if analysis, when this build has it. */
+  /** The what-if analysis behind `whatIf(…)`; the library's by default. */
   readonly whatIf?: WhatIfBinding;
 }
 
@@ -52,7 +53,7 @@ export interface RunningRepl {
   readonly closed: Promise<void>;
 }
 
-const FUNCTIONS = ["explain", "reset", "comment", "whatIf", "lint", "check", "task", "save", "undo", "help"] as const satisfies readonly (keyof ReplApi)[];
+const FUNCTIONS = ["explain", "reset", "comment", "whatIf", "lint", "check", "task", "policy", "simulate", "save", "undo", "help"] as const satisfies readonly (keyof ReplApi)[];
 
 /** The names Tab completes outside strings. */
 const NAMES: readonly string[] = [...FUNCTIONS, "world"];
@@ -92,7 +93,7 @@ export function startRepl(options: StartReplOptions): RunningRepl {
     files,
     color: useColors,
     ...(options.source === undefined ? {} : { source: options.source }),
-    ...(options.whatIf === undefined ? {} : { whatIf: options.whatIf }),
+    whatIf: options.whatIf ?? whatIfBinding,
   });
 
   output.write(banner(session, options.source));

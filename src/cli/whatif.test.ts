@@ -1,0 +1,134 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { loadWorld } from "../world/load-world.js";
+import { memoryIO } from "./memory-io.js";
+import { EXIT, runCli } from "./run.js";
+import { decodePolicies, scopeOf, whatIfBinding } from "./whatif.js";
+
+const disk = (p: string): string => readFileSync(p, "utf8");
+const WORLD = "fixtures/world.json";
+type Wire = Record<string, unknown> & { id: string; rules: unknown[] };
+const policies = (JSON.parse(disk(WORLD)) as { policies: Wire[] }).policies;
+const policy = (id: string): Wire => {
+  const p = policies.find((x) => x.id === id);
+  if (!p) throw new Error(`fixture changed: ${id}`);
+  return structuredClone(p);
+};
+/** pol-prod-admin without rule #2 (contractors on critical entitlements): task 1001 re-routes. */
+const withoutRule2 = (): Wire => {
+  const p = policy("pol-prod-admin");
+  p.rules.splice(2, 1);
+  return p;
+};
+const run = async (argv: string[], files: Record<string, string> = {}, tty = false) => {
+  const io = memoryIO({ files, fallback: disk, stderrIsTTY: tty });
+  const code = await runCli(argv, io);
+  return { code, out: io.out(), err: io.err() };
+};
+
+interface WhatIfJson {
+  kind: string;
+  counts: { inWorld: number; inScope: number; changed: number; unchanged: number };
+  changed: { numericId: string; changes: string[]; before: { kind: string; policyId: string }; after: { kind: string } }[];
+  summary: { before: string; after: string; count: number; taskIds: string[] }[];
+}
+
+describe("policy-sim whatif", () => {
+  it("an edit that re-routes a task: the summary by before → after, the changed task, exit 1", async () => {
+    const r = await run(["whatif", "--world", WORLD, "--edit", "e.json"], { "e.json": JSON.stringify(withoutRule2()) });
+    expect(r.code).toBe(EXIT.findings);
+    const lines = r.out.split("\n");
+    expect(lines.slice(0, 3)).toEqual(["Scope: open tasks", "Edit: policies pol-prod-admin", "Tasks: 37 in scope of 59; 1 change, 36 unchanged"]);
+    expect(r.out).toContain("By route (before → after):\n       1  pol-prod-admin (entitlement): rule #2 → 5650fd2e-");
+    expect(r.out).toContain("[chain, decidedBy, steps, approvers]");
+    expect(r.out).toContain('Changed tasks:\n  1001 "Grant ');
+    expect(r.out).toContain("first step: approval by manager → u-sre-lead");
+    expect(r.err).toBe("");
+  });
+
+  it("--json is the WhatIfResult", async () => {
+    const r = await run(["whatif", "--world", WORLD, "--edit", "e.json", "--json", "--state", "all"], { "e.json": JSON.stringify([withoutRule2()]) });
+    const j = JSON.parse(r.out) as WhatIfJson;
+    expect(j.kind).toBe("whatIf");
+    expect(j.counts).toMatchObject({ inWorld: 59, inScope: 59, changed: 1 });
+    expect(j.changed[0]).toMatchObject({ numericId: "1001", before: { kind: "route", policyId: "pol-prod-admin" } });
+    expect(j.summary).toHaveLength(1);
+    expect(j.summary[0]?.count).toBe(1);
+  });
+
+  it("no change in scope: exit 0; an unchanged policy: exit 0", async () => {
+    const r = await run(["whatif", "--world", WORLD, "--edit", "e.json", "--type", "revoke,certify"], { "e.json": JSON.stringify(withoutRule2()) });
+    expect(r.code).toBe(EXIT.ok);
+    expect(r.out).toMatch(/^Scope: open tasks of type revoke, certify\n/);
+    expect(r.out).toContain("; 0 change, ");
+    expect((await run(["whatif", "--world", WORLD, "--edit", "e.json"], { "e.json": JSON.stringify(policy("pol-prod-admin")) })).code).toBe(EXIT.ok);
+  });
+
+  it("--app and --task narrow the scope", async () => {
+    const files = { "e.json": JSON.stringify(withoutRule2()) };
+    const app = JSON.parse((await run(["whatif", "--world", WORLD, "--edit", "e.json", "--app", "app-github", "--json"], files)).out) as WhatIfJson;
+    expect(app.counts.changed).toBe(0);
+    const task = JSON.parse((await run(["whatif", "--world", WORLD, "--edit", "e.json", "--task", "1001,1002", "--json"], files)).out) as WhatIfJson;
+    expect(task.counts).toMatchObject({ inScope: 2, changed: 1 });
+  });
+
+  it("a policy the world does not have: a note on stderr", async () => {
+    const p = withoutRule2();
+    p.id = "pol-typo";
+    const r = await run(["whatif", "--world", WORLD, "--edit", "e.json"], { "e.json": JSON.stringify(p) });
+    expect(r.code).toBe(EXIT.ok);
+    expect(r.err).toBe('note: the world has no policy "pol-typo"; it is added, and only tasks that reach it can change\n');
+  });
+
+  it("on a terminal, a phase message on stderr that is erased before the report", async () => {
+    const r = await run(["whatif", "--world", WORLD, "--edit", "e.json"], { "e.json": JSON.stringify(withoutRule2()) }, true);
+    expect(r.err).toBe("\rwhatif: comparing routes of 59 tasks before and after the edit…\u001b[K\r\u001b[K");
+  });
+
+  it("bad input: no --edit, a missing or non-JSON edit, a policy without id, bad --state or --type", async () => {
+    expect((await run(["whatif", "--world", WORLD])).code).toBe(EXIT.badInput);
+    const missing = await run(["whatif", "--world", WORLD, "--edit", "nope.json"]);
+    expect([missing.code, missing.err]).toEqual([EXIT.badInput, "cannot read the edit file nope.json: no such file\n"]);
+    expect((await run(["whatif", "--world", WORLD, "--edit", "e.json"], { "e.json": "{" })).err).toMatch(/^the edit file e\.json is not JSON/);
+    const noId = await run(["whatif", "--world", WORLD, "--edit", "e.json", "--json"], { "e.json": "[{}]" });
+    expect(noId.code).toBe(EXIT.badInput);
+    expect(noId.err).toBe("e.json is not a valid policy (or array of policies):\n  $[0].id: a replacement policy needs the id of the policy it replaces\n");
+    expect(JSON.parse(noId.out)).toMatchObject({ error: { code: "BAD_INPUT" } });
+    const state = await run(["whatif", "--world", WORLD, "--edit", "e.json", "--state", "pending"], { "e.json": "{}" });
+    expect(state.err).toMatch(/^--state must be open, closed, all or a TASK_STATE_… name, not "pending"\nusage: /);
+    expect((await run(["whatif", "--world", WORLD, "--edit", "e.json", "--type", "grnat"], { "e.json": "{}" })).err).toMatch(/^--type must be among grant, /);
+  });
+});
+
+describe("scopeOf and decodePolicies", () => {
+  it("maps the flags to a TaskScope", () => {
+    expect(scopeOf({})).toEqual({});
+    expect(scopeOf({ state: ["all"] })).toEqual({ states: "any" });
+    expect(scopeOf({ state: ["open,closed"], type: ["grant", "Revoke"], app: ["a,b"], task: ["1001"] })).toEqual({
+      states: ["TASK_STATE_OPEN", "TASK_STATE_CLOSED"],
+      types: ["grant", "revoke"],
+      appIds: ["a", "b"],
+      taskIds: ["1001"],
+    });
+    expect(scopeOf({ state: ["TASK_STATE_CLOSED"] })).toEqual({ states: ["TASK_STATE_CLOSED"] });
+  });
+
+  it("decodes one policy or an array; problems carry paths into the document", () => {
+    expect(decodePolicies(policy("pol-prod-admin")).ok).toBe(true);
+    expect(decodePolicies([]).ok).toBe(false);
+    const r = decodePolicies([policy("pol-prod-admin"), { id: "" }]);
+    expect(r.ok ? [] : r.error).toEqual(["$[1].id: a replacement policy needs the id of the policy it replaces"]);
+  });
+});
+
+describe("whatIfBinding (the REPL's whatIf)", () => {
+  const loaded = loadWorld(JSON.parse(disk(WORLD)));
+  if (!loaded.ok) throw new Error("the sample world does not load");
+  it("runs on the given world with the CLI's options as an object", () => {
+    const shown = whatIfBinding(loaded.value, withoutRule2(), { state: "all", type: "grant" });
+    expect(shown.ok).toBe(true);
+    expect(String(shown)).toMatch(/^Scope: tasks in any state of type grant\nEdit: policies pol-prod-admin\n/);
+    expect((shown.data as { counts: { changed: number } }).counts.changed).toBe(1);
+    expect(String(whatIfBinding(loaded.value, withoutRule2(), { state: "later" }))).toMatch(/^✗ INVALID_ARGUMENT: --state must be/);
+  });
+});
