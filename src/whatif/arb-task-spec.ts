@@ -4,7 +4,10 @@
  * meets `subject.department == "Security"` with a Security subject, not only by chance), entitlements
  * of the world with their risk level and resource type varied the same way, origins, emergency
  * access and grant durations. Every field is optional and absent by default, so fast-check shrinks a
- * counterexample to the few overrides that matter.
+ * counterexample to the few overrides that matter. Half the specs are aimed at one rule: the
+ * comparisons of its condition with constants (`subject.department == "Security"`,
+ * `entitlement.riskLevelValueId in ["high", …]`, `task.origin == TaskOrigin.COPILOT`,
+ * `subject.job_title.contains("Engineer")`) are read off its text and laid over a random spec.
  *
  * Needs fast-check (a peer dependency of `policy-sim/testing`, which re-exports this module).
  */
@@ -69,6 +72,107 @@ function pool(...lists: readonly (readonly string[])[]): string[] {
 
 function pick(values: readonly string[]): fc.Arbitrary<string> {
   return values.length > 0 ? fc.constantFrom(...values) : fc.constant("");
+}
+
+/** What a rule's condition asks of a task, as far as simple comparisons tell: a partial spec. */
+interface Hint {
+  readonly subject: Record<string, string>;
+  readonly profile: Record<string, string>;
+  readonly entitlement: Record<string, string>;
+  readonly entitlementId?: string;
+  readonly origin?: string;
+}
+
+const LHS = String.raw`(subject|entitlement|task)\s*\.\s*(profile\s*(?:\.\s*[A-Za-z_]\w*|\[\s*"[^"\n]*"\s*\]|\[\s*'[^'\n]*'\s*\])|[A-Za-z_]\w*)`;
+const LITERAL = String.raw`"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'`;
+const RHS = String.raw`${LITERAL}|\[\s*(?:${LITERAL})|[A-Z][A-Za-z]*\.[A-Z_]+`;
+const COMPARISON = new RegExp(String.raw`${LHS}\s*(==|in)\s*(${RHS})|(${LITERAL}|[A-Z][A-Za-z]*\.[A-Z_]+)\s*==\s*${LHS}|${LHS}\s*\.\s*(?:contains|startsWith|endsWith)\(\s*(${LITERAL})\s*\)`, "g");
+
+const SUBJECT_FIELDS: Readonly<Record<string, string>> = {
+  department: "department",
+  jobTitle: "jobTitle",
+  job_title: "jobTitle",
+  employmentType: "employmentType",
+  employment_type: "employmentType",
+  employmentStatus: "employmentStatus",
+  employment_status: "employmentStatus",
+  status: "status",
+  directoryStatus: "directoryStatus",
+  directory_status: "directoryStatus",
+  type: "type",
+  email: "email",
+  displayName: "displayName",
+  display_name: "displayName",
+};
+const ENTITLEMENT_FIELDS: Readonly<Record<string, string>> = {
+  riskLevelValueId: "riskLevelValueId",
+  risk_level_value_id: "riskLevelValueId",
+  appResourceTypeId: "appResourceTypeId",
+  app_resource_type_id: "appResourceTypeId",
+};
+
+/** A right-hand side as the string a field would hold: a literal, the first of a list, an enum member. */
+function valueOf(rhs: string, field: string): string {
+  const lit = rhs.match(new RegExp(LITERAL));
+  if (lit) return unescape(lit[0].slice(1, -1));
+  const member = rhs.slice(rhs.indexOf(".") + 1);
+  if (field === "type") return member.startsWith("USER_TYPE_") ? member : `USER_TYPE_${member}`;
+  if (field === "origin") return member.startsWith("TASK_ORIGIN_") ? member : `TASK_ORIGIN_${member}`;
+  return member.replace(/^USER_STATUS_/, "");
+}
+
+function hintOf(condition: string, world: World): Hint | undefined {
+  const subject: Record<string, string> = {};
+  const profile: Record<string, string> = {};
+  const entitlement: Record<string, string> = {};
+  let entitlementId: string | undefined;
+  let origin: string | undefined;
+  let found = false;
+  for (const m of condition.matchAll(COMPARISON)) {
+    const root = m[1] ?? m[6] ?? m[8];
+    const field = m[2] ?? m[7] ?? m[9];
+    const rhs = m[4] ?? m[5] ?? m[10];
+    if (!root || !field || rhs === undefined) continue;
+    const profileKey = field.match(/^profile\s*(?:\.\s*([A-Za-z_]\w*)|\[\s*["']([^"'\n]*)["']\s*\])/);
+    if (root === "subject" && profileKey) {
+      const k = profileKey[1] ?? profileKey[2];
+      if (k && IDENTIFIER.test(k)) profile[k] = valueOf(rhs, k);
+    } else if (root === "subject" && SUBJECT_FIELDS[field]) {
+      const f = SUBJECT_FIELDS[field] ?? field;
+      subject[f] = valueOf(rhs, f);
+    } else if (root === "entitlement" && ENTITLEMENT_FIELDS[field]) {
+      const f = ENTITLEMENT_FIELDS[field] ?? field;
+      entitlement[f] = valueOf(rhs, f);
+    } else if (root === "entitlement" && field === "id") {
+      const id = valueOf(rhs, "id");
+      if (world.entitlements.some((e) => e.id === id)) entitlementId = id;
+    } else if (root === "task" && field === "origin") origin = valueOf(rhs, "origin");
+    else continue;
+    found = true;
+  }
+  if (!found) return undefined;
+  return { subject, profile, entitlement, ...(entitlementId === undefined ? {} : { entitlementId }), ...(origin === undefined ? {} : { origin }) };
+}
+
+/** One hint per rule whose condition compares fields with constants, in policy and rule order. */
+function hintsOf(policies: readonly Policy[], world: World): Hint[] {
+  const out: Hint[] = [];
+  for (const p of policies)
+    for (const r of p.rules ?? []) {
+      const h = hintOf(r.condition, world);
+      if (h) out.push(h);
+    }
+  return out;
+}
+
+/** A spec with a hint's values laid over it. */
+function withHint(spec: TaskSpec, h: Hint, world: World): TaskSpec {
+  const profile = { ...(spec.subject?.profile ?? {}), ...h.profile };
+  const subject: SubjectSpec = { ...spec.subject, ...h.subject, ...(Object.keys(profile).length > 0 ? { profile } : {}) };
+  const ent = h.entitlementId ? world.entitlements.find((e) => e.id === h.entitlementId) : undefined;
+  const base = ent ? { appId: ent.appId, id: ent.id } : spec.entitlement;
+  const entitlement: EntitlementSpec = { ...base, ...(ent ? {} : spec.entitlement), ...h.entitlement };
+  return { ...spec, subject, entitlement, ...(h.origin === undefined ? {} : { origin: h.origin }) };
 }
 
 /**
@@ -146,8 +250,14 @@ export function arbTaskSpecIn(world: World, options: TaskSpecArbOptions = {}): f
     },
     { requiredKeys: [] },
   );
-  return fc.record({ subject: arbSubjectIn(world, options), entitlement: ent, overrides: entitlementOverrides, extra }).map(({ subject, entitlement, overrides, extra: x }) => {
+  const random = fc.record({ subject: arbSubjectIn(world, options), entitlement: ent, overrides: entitlementOverrides, extra }).map(({ subject, entitlement, overrides, extra: x }) => {
     const e: EntitlementSpec = { appId: entitlement.appId, id: entitlement.id, ...overrides };
     return withKind({ subject, entitlement: e, ...x });
   });
+  // Half the specs aim at one rule: its condition's comparisons with constants, laid over a random
+  // spec. A conjunction of four equalities is met by chance once in thousands of tries; aimed, at once.
+  const hints = hintsOf(options.policies ?? world.policies, world);
+  if (hints.length === 0) return random;
+  const aimed = fc.tuple(fc.constantFrom(...hints), random).map(([h, spec]) => withHint(spec, h, world));
+  return fc.oneof(random, aimed);
 }
