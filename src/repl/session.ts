@@ -143,6 +143,21 @@ export interface ReplSession {
   load(path: string): Shown<World> | Shown<Failure>;
 }
 
+const HELP_ENTRIES: readonly (readonly [string, string])[] = [
+  ['explain("1001")', "why the task routes where it does (.data: the Explanation)"],
+  ['reset("1022", { as: "u-it-dir", comment })', "Hard Reset on the current world (.data: { response, events })"],
+  ['comment("1001", "text", { as: "u-…" })', "post a comment on the current world"],
+  ['whatIf(policyJson | [policies], { state, type, app })', "which tasks would route differently with these policies"],
+  ['lint() / lint("pol-id") / lint(policyJson)', "lint every policy, one of the world, or a draft"],
+  ['check("subject.department == \\"Eng\\"")', "type-check a condition in the rule environment"],
+  ['task("1001")', "the task as the API returns it (wire JSON)"],
+  ['policy("pol-prod-admin")', "the policy as wire JSON (.data), to edit and pass to whatIf"],
+  ['simulate("fixtures/scenarios/x.json")', "run a scenario script (a file or its JSON) on the current world"],
+  ["world", "the current world"],
+  ['save("after.json")', "write the current world to a file"],
+  ["undo()", "back to the world before the last change (also .undo)"],
+];
+
 /**
  * The bound functions, one line each, for `.help` and `help()`.
  *
@@ -152,21 +167,8 @@ export interface ReplSession {
  * ```
  */
 export const HELP: readonly string[] = [
-  'explain("1001")                          why the task routes where it does (.data: the Explanation)',
-  'reset("1022", { as: "u-it-dir", comment }) Hard Reset on the current world (.data: { response, events })',
-  'comment("1001", "text", { as: "u-…" })   post a comment on the current world',
-  'whatIf(policyJson | [policies], { state: "open"|"all", type: ["grant"], app: "app-aws" })',
-  "                                         which tasks would route differently with these policies",
-  'lint() / lint("pol-id") / lint(policyJson) lint every policy, one of the world, or a draft',
-  'check("subject.department == \\"Eng\\"")   type-check a condition in the rule environment',
-  'task("1001")                             the task as the API returns it (wire JSON)',
-  'policy("pol-prod-admin")                 the policy as wire JSON (.data), to edit and pass to whatIf',
-  'simulate("fixtures/scenarios/x.json")   run a scenario script (a file or its JSON) on the current world',
-  "world                                    the current world",
-  'save("after.json")                       write the current world to a file',
-  "undo()                                   back to the world before the last change (also .undo)",
-  ".world <file>                            load another world (.undo comes back)",
-  "Tab completes task ids, numeric ids, user and policy ids inside strings.",
+  ...HELP_ENTRIES.map(([call, what]) => `${call.padEnd(52)} ${what}`),
+  "Tab completes task ids, numeric ids, user, policy and app ids inside strings.",
 ];
 
 function errorText(e: SimError): Shown<Failure> {

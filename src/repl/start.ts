@@ -131,7 +131,7 @@ export function startRepl(options: StartReplOptions): RunningRepl {
     action: () => {
       const commands = Object.entries(server.commands)
         .sort(([a], [b]) => (a < b ? -1 : 1))
-        .map(([name, c]) => `.${name.padEnd(39)} ${c?.help ?? ""}`);
+        .map(([name, c]) => `.${name.padEnd(51)} ${c?.help ?? ""}`);
       say([...HELP, "", ...commands].join("\n"));
     },
   });
