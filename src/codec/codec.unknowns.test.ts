@@ -176,6 +176,14 @@ describe("unknown members survive a round trip", () => {
     );
   });
 
+  it('a "" key is never a member: alone it is kept beside an empty unknown variant', () => {
+    for (const value of ["x", { a: 1 }, null]) {
+      const r = decodePolicyStep({ "": value });
+      expect(r).toEqual({ ok: true, value: { kind: "unknown", key: "", raw: null, $unknownOuter: { "": value } } });
+      if (r.ok) expect(encodePolicyStep(r.value)).toEqual({ "": value });
+    }
+  });
+
   it("an unknown step kind in a policy (PolicyStep) and in a step instance (open oneof) survives", () => {
     fc.assert(
       fc.property(arbNewKind, arbPayload, (key, payload) => {

@@ -842,7 +842,8 @@ function encodeUnknownFields(value: Readonly<Record<string, unknown>>, out: Reco
   if (isJsonObject(unknown)) for (const key of Object.keys(unknown)) setOwn(out, key, cloneJson(unknown[key]));
 }
 
-const fieldSteps: FieldSteps = { hasOwn, decodeGroup, addUnknownFields, encodeGroup, encodeUnknownFields };
+// Object.hasOwn itself rather than the hasOwn wrapper: generated code then calls the builtin directly.
+const fieldSteps: FieldSteps = { hasOwn: Object.hasOwn, decodeGroup, addUnknownFields, encodeGroup, encodeUnknownFields };
 
 /** Decodes the fields of a message into `out`; the message's own segment is on `ctx.path`. */
 function decodeFields(msg: CompiledMessage, obj: Readonly<Record<string, unknown>>, ctx: DecodeContext, out: Record<string, unknown>): void {
@@ -1141,6 +1142,8 @@ export function union<U extends { readonly kind: string }>(members: MemberSpecs<
         unknownKey = keys.find((k) => k !== "" && !compiled.has(k));
         out = { ...unknownVariant(unknownKey ?? "", unknownKey === undefined ? null : v[unknownKey]) };
       }
+      // The usual case: the only key became the member or the unknown variant, nothing else to keep.
+      if (keys.length === 1 && (found ?? unknownKey) !== undefined) return out as U;
       const outer = decodeUnknownFields(v, keys, compiled, unknownKey === undefined ? undefined : [unknownKey]);
       if (outer !== undefined) out["$unknownOuter"] = outer;
       return out as U;
