@@ -17,8 +17,8 @@ export const replCommand: Command = {
   summary: "an interactive session with the world loaded and the API bound",
   help: [
     'explain("1001"), reset("1022", { as: "u-it-dir" }), comment("1001", "text", { as: "u-contractor" }),',
-    'whatIf(policyJson), lint("pol-id"), check("cond"), task("1001"), world, save("file"); .undo, .world <file>,',
-    ".help. Tab completes task ids, numeric ids, user and policy ids inside strings.",
+    'whatIf(policyJson), lint("pol-id"), check("cond"), task("1001"), policy("pol-id"), simulate("script.json"),',
+    'world, save("file"); .undo, .world <file>, .help. Tab completes task, user, policy and app ids in strings.',
     "",
     "  policy-sim repl --world fixtures/world.json",
   ],
@@ -32,7 +32,8 @@ export const replCommand: Command = {
       ...(source === undefined ? {} : { source }),
       input: io.stdin,
       output: io.output,
-      terminal: io.isTTY,
+      // Line editing and completion need a terminal on both ends; a piped script gets plain lines.
+      terminal: io.isTTY && "isTTY" in io.stdin && io.stdin.isTTY === true,
     });
     await running.closed;
     return EXIT.ok;
