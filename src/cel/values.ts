@@ -283,6 +283,11 @@ const TASK_ALIASES = {
 /**
  * `task`. `numericId` is a CEL int (the proto field is int64; only its JSON form is a string).
  *
+ * `numericId`, `origin` and `createdAt` are converted on first read (getters): most conditions
+ * never read the task, and making a bigint, an enum value and a Date for every task was most of the
+ * cost of preparing it. {@link celTask} checks them all up front, so a malformed task still fails
+ * preparation with the same error, and a task reads the same value (the same object) every time.
+ *
  * @example
  * ```ts
  * const t = celTask(facts);
@@ -290,18 +295,65 @@ const TASK_ALIASES = {
  * ```
  */
 export class CelTask {
+  readonly id: string;
+  readonly displayName: string;
+  readonly isGrantPermanent: boolean;
+  readonly grantDuration: Duration;
+  readonly subjectUserId: string;
+  readonly requestorUserId: string;
+  readonly analysis: CelTaskAnalysis;
+  // Private fields stay writable when the instance is frozen: each holds the checked text until its
+  // getter first converts it.
+  #numericId: bigint | string;
+  #origin: CelEnumValue | string;
+  #createdAt: Date | number | string;
+
+  /**
+   * @param numericId an int, or a checked int64 text to convert on first read
+   * @param origin an enum value, or the text to convert on first read
+   * @param createdAt a timestamp, or its epoch milliseconds or checked RFC 3339 text to make one from on first read
+   */
   constructor(
-    readonly id: string,
-    readonly numericId: bigint,
-    readonly displayName: string,
-    readonly origin: CelEnumValue,
-    readonly isGrantPermanent: boolean,
-    readonly grantDuration: Duration,
-    readonly subjectUserId: string,
-    readonly requestorUserId: string,
-    readonly createdAt: Date,
-    readonly analysis: CelTaskAnalysis,
-  ) {}
+    id: string,
+    numericId: bigint | string,
+    displayName: string,
+    origin: CelEnumValue | string,
+    isGrantPermanent: boolean,
+    grantDuration: Duration,
+    subjectUserId: string,
+    requestorUserId: string,
+    createdAt: Date | number | string,
+    analysis: CelTaskAnalysis,
+  ) {
+    this.id = id;
+    this.#numericId = numericId;
+    this.displayName = displayName;
+    this.#origin = origin;
+    this.isGrantPermanent = isGrantPermanent;
+    this.grantDuration = grantDuration;
+    this.subjectUserId = subjectUserId;
+    this.requestorUserId = requestorUserId;
+    this.#createdAt = createdAt;
+    this.analysis = analysis;
+  }
+
+  get numericId(): bigint {
+    const v = this.#numericId;
+    return typeof v === "bigint" ? v : (this.#numericId = int64Of(v));
+  }
+
+  get origin(): CelEnumValue {
+    const v = this.#origin;
+    return typeof v === "string" ? (this.#origin = enumValue(TASK_ORIGIN, v)) : v;
+  }
+
+  get createdAt(): Date {
+    const v = this.#createdAt;
+    if (typeof v === "number") return (this.#createdAt = new Date(v));
+    // Checked by celTask, so it reads (NaN cannot happen).
+    if (typeof v === "string") return (this.#createdAt = new Date(parseTimestampMs(v) ?? Number.NaN));
+    return v;
+  }
 }
 aliases(CelTask, TASK_ALIASES);
 
@@ -385,22 +437,118 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,
  * ```
  */
 export function parseTimestamp(s: string): Date | undefined {
-  // Fields by hand: `new Date(string)` costs more than the rest of preparing a task.
+  const t = parseTimestampMs(s);
+  return t === undefined ? undefined : new Date(t);
+}
+
+/**
+ * {@link parseTimestamp} as milliseconds since the epoch: a number can be cached and shared, a
+ * `Date` (mutable) cannot.
+ *
+ * @example
+ * ```ts
+ * parseTimestampMs("1970-01-01T00:00:01Z"); // 1000
+ * ```
+ */
+export function parseTimestampMs(s: string): number | undefined {
+  // Strings are read character by character: this runs for every task (its `createdAt`), and the
+  // regular expression with its eleven groups cost more than the rest of preparing the task.
+  // Anything else goes through the regular expression, which converts it as it always did.
+  return typeof s === "string" ? scanTimestamp(s, true) : parseWithRegex(s);
+}
+
+/**
+ * Reads an RFC 3339 string; with `convert` false it only checks it (and returns 0 when it is
+ * valid), leaving out the conversion to milliseconds, which costs as much as the reading.
+ */
+function scanTimestamp(s: string, convert: boolean): number | undefined {
+  const n = s.length;
+  if (n < 20) return undefined;
+  const year = digits(s, 0, 4);
+  const month = digits(s, 5, 2);
+  const day = digits(s, 8, 2);
+  const hour = digits(s, 11, 2);
+  const minute = digits(s, 14, 2);
+  const second = digits(s, 17, 2);
+  if ((year | month | day | hour | minute | second) < 0) return undefined;
+  const sep = s.charCodeAt(10);
+  if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || (sep !== 84 && sep !== 116 && sep !== 32) || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return undefined;
+  let i = 19;
+  let frac = 0;
+  let fracDigits = 0;
+  if (s.charCodeAt(i) === 46) {
+    i++;
+    for (let c = s.charCodeAt(i); c >= 48 && c <= 57; c = s.charCodeAt(++i)) {
+      if (++fracDigits > 9) return undefined;
+      frac = frac * 10 + (c - 48);
+    }
+    if (fracDigits === 0) return undefined;
+  }
+  const zone = s.charCodeAt(i);
+  let offsetMinutes = 0;
+  if (zone === 90 || zone === 122) {
+    if (i + 1 !== n) return undefined;
+  } else if (zone === 43 || zone === 45) {
+    const oh = digits(s, i + 1, 2);
+    const om = digits(s, i + 4, 2);
+    if (i + 6 !== n || oh < 0 || om < 0 || s.charCodeAt(i + 3) !== 58) return undefined;
+    offsetMinutes = (zone === 45 ? -1 : 1) * (oh * 60 + om);
+  } else return undefined;
+  if (!convert) return validFields(year, month, day, hour, minute, second) ? 0 : undefined;
+  return utcMs(year, month, day, hour, minute, second, frac, fracDigits, offsetMinutes);
+}
+
+/** The value of `count` ASCII digits at `at`, or −1 if one of them is not a digit. */
+function digits(s: string, at: number, count: number): number {
+  let v = 0;
+  for (let i = at; i < at + count; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return -1;
+    v = v * 10 + (c - 48);
+  }
+  return v;
+}
+
+function parseWithRegex(s: string): number | undefined {
   const m = RFC3339.exec(s);
   if (!m) return undefined;
-  const year = Number(m[1]);
-  const month = Number(m[2]);
-  const day = Number(m[3]);
-  const hour = Number(m[4]);
-  const minute = Number(m[5]);
-  const second = Number(m[6]);
-  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) return undefined;
   const frac = m[7];
-  const ms = frac === undefined ? 0 : Math.floor(Number(frac) / 10 ** (frac.length - 3));
+  const offsetMinutes = m[8] === undefined ? (m[9] === "-" ? -1 : 1) * (Number(m[10]) * 60 + Number(m[11])) : 0;
+  return utcMs(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]), frac === undefined ? 0 : Number(frac), frac === undefined ? 0 : frac.length, offsetMinutes);
+}
+
+function utcMs(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+  frac: number,
+  /** How many fraction digits were written (0: none). */
+  fracDigits: number,
+  offsetMinutes: number,
+): number | undefined {
+  if (!validFields(year, month, day, hour, minute, second)) return undefined;
+  const ms = fracDigits === 0 ? 0 : Math.floor(frac / 10 ** (fracDigits - 3));
   let t = Date.UTC(year, month - 1, day, hour, minute, second, ms);
   if (year < 100) t = Date.UTC(year + 400, month - 1, day, hour, minute, second, ms) - 12622780800000; // Date.UTC reads 0-99 as 19xx
-  if (m[8] === undefined) t -= (m[9] === "-" ? -1 : 1) * (Number(m[10]) * 60 + Number(m[11])) * 60000;
-  return new Date(t);
+  return t - offsetMinutes * 60000;
+}
+
+const validFields = (year: number, month: number, day: number, hour: number, minute: number, second: number): boolean =>
+  year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) && hour <= 23 && minute <= 59 && second <= 59;
+
+/**
+ * Whether a string is an RFC 3339 timestamp {@link parseTimestamp} reads, without converting it.
+ *
+ * @example
+ * ```ts
+ * isTimestampText("2026-02-29T00:00:00Z"); // false
+ * ```
+ */
+export function isTimestampText(s: string): boolean {
+  return scanTimestamp(s, false) !== undefined;
 }
 
 const daysInMonth = (y: number, m: number): number =>
@@ -408,9 +556,51 @@ const daysInMonth = (y: number, m: number): number =>
 
 const EPOCH = new Date(0);
 const NO_ANALYSIS = Object.freeze(new CelTaskAnalysis("", false, Object.freeze([])));
+// Shared: a Duration keeps its fields private and has no setters, so no holder can change it.
+const ZERO_DURATION = Object.freeze(new Duration(0, 0));
+const INT64 = /^-?\d{0,19}$/;
 
 /**
- * Converts task facts to the CEL `task`.
+ * Durations already read, by their text (`undefined`: not a duration). Grant durations repeat from
+ * task to task ("3600s"); Durations are immutable, so sharing one cannot change a result.
+ */
+const durations = new Map<string, Duration | null>();
+const DURATIONS_MAX = 256;
+
+function durationOf(s: string): Duration | undefined {
+  // Not a string (a JS caller): read as before, and not cached.
+  if (typeof s !== "string") return parseDuration(s);
+  let d = durations.get(s);
+  if (d === undefined) {
+    const parsed = parseDuration(s);
+    d = parsed ? Object.freeze(parsed) : null;
+    if (durations.size >= DURATIONS_MAX) durations.clear();
+    durations.set(s, d);
+  }
+  return d ?? undefined;
+}
+
+function taskProblem(path: string, message: string): Converted<CelTask> {
+  return { ok: false, error: { path: `task.${path}`, message } };
+}
+
+/** An int64 text that passed {@link INT64} as a bigint (`""` and `"-"` read as 0). */
+const int64Of = (s: string): bigint => (s === "" || s === "-" ? 0n : BigInt(s));
+
+/** Whether a string is `/^-?\d{0,19}$/`, without the regular expression (once per task). */
+function isInt64Text(s: string): boolean {
+  const start = s.charCodeAt(0) === 45 ? 1 : 0;
+  if (s.length - start > 19) return false;
+  for (let i = start; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/**
+ * Converts task facts to the CEL `task`. Every field is checked here; the conversions that cost
+ * (bigint, enum, Date) are left to the first read when the input is of the declared type.
  *
  * @example
  * ```ts
@@ -418,41 +608,44 @@ const NO_ANALYSIS = Object.freeze(new CelTaskAnalysis("", false, Object.freeze([
  * ```
  */
 export function celTask(f: TaskFacts): Converted<CelTask> {
-  const problem = (path: string, message: string): Converted<CelTask> => ({ ok: false, error: { path: `task.${path}`, message } });
-  if (!/^-?\d{0,19}$/.test(f.numericId)) return problem("numericId", `not an int64: ${JSON.stringify(f.numericId)}`);
-  const numericId = f.numericId === "" || f.numericId === "-" ? 0n : BigInt(f.numericId);
-  if (numericId > 9223372036854775807n || numericId < -9223372036854775808n) return problem("numericId", "int64 overflow");
-  let grantDuration = new Duration(0, 0);
+  // No closures and no regular expressions for well-typed input: this runs once per task.
+  // Input of another type (a JS caller) takes the old path, with its conversions and errors.
+  const rawId = f.numericId;
+  let numericId: bigint | string;
+  if (typeof rawId === "string" && isInt64Text(rawId)) {
+    numericId = rawId;
+    // Only 19 digits can overflow.
+    if (rawId.length - (rawId.charCodeAt(0) === 45 ? 1 : 0) === 19) numericId = int64Of(rawId);
+  } else {
+    if (!INT64.test(rawId)) return taskProblem("numericId", `not an int64: ${JSON.stringify(rawId)}`);
+    numericId = int64Of(rawId);
+  }
+  if (typeof numericId === "bigint" && (numericId > 9223372036854775807n || numericId < -9223372036854775808n)) return taskProblem("numericId", "int64 overflow");
+  let grantDuration: Duration = ZERO_DURATION;
   if (f.grantDuration !== null && f.grantDuration !== "") {
-    const d = parseDuration(f.grantDuration);
-    if (!d) return problem("grantDuration", `not a duration: ${JSON.stringify(f.grantDuration)}`);
+    const d = durationOf(f.grantDuration);
+    if (!d) return taskProblem("grantDuration", `not a duration: ${JSON.stringify(f.grantDuration)}`);
     grantDuration = d;
   }
-  let createdAt = EPOCH;
-  if (f.createdAt !== null && f.createdAt !== "") {
-    const d = parseTimestamp(f.createdAt);
-    if (!d) return problem("createdAt", `not an RFC 3339 timestamp: ${JSON.stringify(f.createdAt)}`);
-    createdAt = d;
+  // Checked now, a Date on first read: fresh per task, as a Date can be changed by its holder.
+  let createdAt: Date | number | string = EPOCH;
+  const c = f.createdAt;
+  if (c !== null && c !== "") {
+    if (typeof c === "string") {
+      if (!isTimestampText(c)) return taskProblem("createdAt", `not an RFC 3339 timestamp: ${JSON.stringify(c)}`);
+      createdAt = c;
+    } else {
+      const ms = parseTimestampMs(c);
+      if (ms === undefined) return taskProblem("createdAt", `not an RFC 3339 timestamp: ${JSON.stringify(c)}`);
+      createdAt = ms;
+    }
   }
   const a = f.analysis;
   const analysis = a ? Object.freeze(new CelTaskAnalysis(a.id, a.hasConflictViolations, a.conflictViolations)) : NO_ANALYSIS;
-  return {
-    ok: true,
-    value: Object.freeze(
-      new CelTask(
-        f.id,
-        numericId,
-        f.displayName,
-        enumValue(TASK_ORIGIN, f.origin),
-        f.isGrantPermanent,
-        grantDuration,
-        f.subjectUserId,
-        f.requestorUserId,
-        createdAt,
-        analysis,
-      ),
-    ),
-  };
+  const origin = typeof f.origin === "string" ? f.origin : enumValue(TASK_ORIGIN, f.origin);
+  const task = new CelTask(f.id, numericId, f.displayName, origin, f.isGrantPermanent, grantDuration, f.subjectUserId, f.requestorUserId, createdAt, analysis);
+  Object.freeze(task);
+  return { ok: true, value: task };
 }
 
 const ENTITLEMENT_ALIASES = {
@@ -488,6 +681,30 @@ export class CelEntitlement {
   }
 }
 aliases(CelEntitlement, ENTITLEMENT_ALIASES);
+
+/**
+ * The world's entitlements and accounts as CEL values, once per source object: every task of an
+ * entitlement reads the same one. Only frozen sources are cached (the world's are deep-frozen), so
+ * an object that can still change is converted afresh each time, as before.
+ */
+const entitlements = new WeakMap<AppEntitlement, CelEntitlement>();
+const accounts = new WeakMap<AppUser, CelAccount>();
+
+/**
+ * The CEL `entitlement` for a directory entitlement.
+ *
+ * @example
+ * ```ts
+ * celEntitlement(admin) === celEntitlement(admin); // true when `admin` is frozen
+ * ```
+ */
+export function celEntitlement(e: AppEntitlement): CelEntitlement {
+  const hit = entitlements.get(e);
+  if (hit) return hit;
+  const value = Object.freeze(new CelEntitlement(e));
+  if (typeof e === "object" && Object.isFrozen(e)) entitlements.set(e, value);
+  return value;
+}
 
 /**
  * The CEL field types of `Entitlement`.
@@ -565,6 +782,23 @@ export class CelAccount {
   }
 }
 aliases(CelAccount, ACCOUNT_ALIASES);
+
+/**
+ * The CEL `account` for a directory account (cached like {@link celEntitlement}; its status is read
+ * too, so it must be frozen as well).
+ *
+ * @example
+ * ```ts
+ * celAccount(acct).appUserType.toString(); // "AppUserType.USER"
+ * ```
+ */
+export function celAccount(a: AppUser): CelAccount {
+  const hit = accounts.get(a);
+  if (hit) return hit;
+  const value = Object.freeze(new CelAccount(a));
+  if (typeof a === "object" && Object.isFrozen(a) && (a.status === null || Object.isFrozen(a.status))) accounts.set(a, value);
+  return value;
+}
 
 /**
  * The CEL field types of `AppUser`.
