@@ -10,8 +10,8 @@ import { locate, plainRuntimeError, runtimeError, type CelRuntimeError } from ".
 import type { CelDirectory } from "./directory.js";
 import { celEnvironment, type CelEnvironmentKind } from "./environment.js";
 import { RUNTIME_KEY, type CelRuntime } from "./extensions.js";
-import { parseIp } from "./net.js";
-import { CelAccount, CelEntitlement, CelUser, celTask, parseTimestamp, type TaskFacts } from "./values.js";
+import { parseIp, type IPAddress } from "./net.js";
+import { celAccount, celEntitlement, CelUser, celTask, parseTimestampMs, type CelAccount, type CelEntitlement, type CelTask, type TaskFacts } from "./values.js";
 
 /**
  * What a rule condition is evaluated against: the target user, the task, the requested entitlement,
@@ -54,9 +54,57 @@ export interface ApproverInput {
   readonly directory: CelDirectory;
 }
 
+/**
+ * Where a traced evaluation finds its recorder in the context (see trace.ts). Not an identifier, so
+ * no expression can name it.
+ *
+ * @example
+ * ```ts
+ * asScope(scope).getValue(TRACE_KEY);
+ * ```
+ */
+export const TRACE_KEY = "$policy-sim/trace";
+
+/**
+ * The variables of one evaluation. One class for every task and both environments, so that every
+ * context cel-js reads variables from has the same hidden class (its reads stay monomorphic), and a
+ * traced evaluation can take a copy with its recorder added instead of `Object.create(context)`,
+ * which would turn each task's context into a prototype. A variable the task has no value for is
+ * `undefined`, which cel-js reports as an unknown variable exactly as it does a missing key. The
+ * context never leaves this layer (it is held privately by the prepared input).
+ *
+ * @example
+ * ```ts
+ * const c = new CelContext(runtime, subject, task, entitlement, undefined, undefined, undefined, undefined);
+ * ```
+ */
+export class CelContext {
+  readonly [RUNTIME_KEY]: CelRuntime;
+  readonly [TRACE_KEY]: unknown;
+
+  constructor(
+    runtime: CelRuntime,
+    readonly subject: CelUser,
+    readonly task: CelTask | undefined,
+    readonly entitlement: CelEntitlement | undefined,
+    readonly account: CelAccount | undefined,
+    readonly ip: IPAddress | undefined,
+    readonly appOwners: readonly CelUser[] | undefined,
+    recorder: unknown,
+  ) {
+    this[RUNTIME_KEY] = runtime;
+    this[TRACE_KEY] = recorder;
+  }
+
+  /** The same variables with a trace recorder. */
+  withRecorder(recorder: unknown): CelContext {
+    return new CelContext(this[RUNTIME_KEY], this.subject, this.task, this.entitlement, this.account, this.ip, this.appOwners, recorder);
+  }
+}
+
 // Assigned by the classes' static blocks: the context stays private to this layer.
-let contextOfCondition: (p: PreparedConditionInput) => object;
-let contextOfApprover: (p: PreparedApproverInput) => object;
+let contextOfCondition: (p: PreparedConditionInput) => CelContext;
+let contextOfApprover: (p: PreparedApproverInput) => CelContext;
 
 /**
  * A {@link ConditionInput} converted to CEL values, to evaluate every condition of a task against.
@@ -68,9 +116,9 @@ let contextOfApprover: (p: PreparedApproverInput) => object;
  * ```
  */
 export class PreparedConditionInput {
-  readonly #context: object;
+  readonly #context: CelContext;
   /** @internal */
-  constructor(context: object) {
+  constructor(context: CelContext) {
     this.#context = context;
     Object.freeze(this);
   }
@@ -88,9 +136,9 @@ export class PreparedConditionInput {
  * ```
  */
 export class PreparedApproverInput {
-  readonly #context: object;
+  readonly #context: CelContext;
   /** @internal */
-  constructor(context: object) {
+  constructor(context: CelContext) {
     this.#context = context;
     Object.freeze(this);
   }
@@ -107,11 +155,59 @@ export class PreparedApproverInput {
  * compiledOf(c).run(contextOf(prepared));
  * ```
  */
-export function contextOf(p: PreparedConditionInput | PreparedApproverInput): object {
+export function contextOf(p: PreparedConditionInput | PreparedApproverInput): CelContext {
   return p instanceof PreparedConditionInput ? contextOfCondition(p) : contextOfApprover(p);
 }
 
 const inputError = (message: string): CelRuntimeError => plainRuntimeError("CEL_INVALID_INPUT", message, "invalid_input");
+
+/**
+ * `now` strings already read, as epoch milliseconds (`null`: not a timestamp). Every task of a world
+ * shares its clock, so this saves parsing it once per task. Keyed by the text, bounded, and holding
+ * numbers (a `Date` is mutable and is made fresh per task): it cannot change a result.
+ */
+const clocks = new Map<string, number | null>();
+const CLOCKS_MAX = 64;
+
+function clockOf(now: string): number | undefined {
+  // Not a string (a JS caller): parsed as before, and not cached.
+  if (typeof now !== "string") return parseTimestampMs(now);
+  let ms = clocks.get(now);
+  if (ms === undefined) {
+    ms = parseTimestampMs(now) ?? null;
+    if (clocks.size >= CLOCKS_MAX) clocks.clear();
+    clocks.set(now, ms);
+  }
+  return ms ?? undefined;
+}
+
+/**
+ * One evaluation's runtime. The clock becomes a Date on first read (once per task, and the same Date
+ * for every `now()` of the task, as before): most conditions never call `now()`. It only ever
+ * reaches the extension functions, through the context.
+ */
+class TaskRuntime implements CelRuntime {
+  readonly directory: CelDirectory;
+  // Epoch milliseconds until first read; private, so the getter can fill it in on a frozen instance.
+  #now: Date | number;
+  constructor(now: number, directory: CelDirectory) {
+    this.#now = now;
+    this.directory = directory;
+    Object.freeze(this);
+  }
+  get now(): Date {
+    const v = this.#now;
+    return typeof v === "number" ? (this.#now = new Date(v)) : v;
+  }
+}
+
+/** What `common` reads for both environments, or why it cannot. */
+interface Common {
+  readonly runtime: CelRuntime;
+  readonly subject: CelUser;
+  readonly task: CelTask | undefined;
+  readonly entitlement: CelEntitlement | undefined;
+}
 
 function common(
   kind: CelEnvironmentKind,
@@ -120,20 +216,22 @@ function common(
   entitlement: AppEntitlement | null,
   now: string,
   directory: CelDirectory,
-): Result<Record<string, unknown>, CelRuntimeError> {
-  const clock = parseTimestamp(now);
-  if (!clock) return err(inputError(`now: not an RFC 3339 timestamp: ${JSON.stringify(now)}`));
+): Common | CelRuntimeError {
+  const clock = clockOf(now);
+  if (clock === undefined) return inputError(`now: not an RFC 3339 timestamp: ${JSON.stringify(now)}`);
   const env = celEnvironment(kind);
-  const runtime: CelRuntime = Object.freeze({ now: clock, directory });
-  const context: Record<string, unknown> = { [RUNTIME_KEY]: runtime, subject: env.services.users.get(subject, directory) };
+  const runtime = new TaskRuntime(clock, directory);
+  const user = env.services.users.get(subject, directory);
+  let celTaskValue: CelTask | undefined;
   if (task) {
     const t = celTask(task);
-    if (!t.ok) return err(inputError(`${t.error.path}: ${t.error.message}`));
-    context["task"] = t.value;
+    if (!t.ok) return inputError(`${t.error.path}: ${t.error.message}`);
+    celTaskValue = t.value;
   }
-  if (entitlement) context["entitlement"] = Object.freeze(new CelEntitlement(entitlement));
-  return ok(context);
+  return { runtime, subject: user, task: celTaskValue, entitlement: entitlement ? celEntitlement(entitlement) : undefined };
 }
+
+const isError = (c: Common | CelRuntimeError): c is CelRuntimeError => "code" in c;
 
 /**
  * Converts a condition input to CEL values once, so that evaluating a task's conditions does not
@@ -147,15 +245,14 @@ function common(
 export function prepareConditionInput(input: ConditionInput): Result<PreparedConditionInput, CelRuntimeError> {
   try {
     const c = common("condition", input.subject, input.task, input.entitlement, input.now, input.directory);
-    if (!c.ok) return c;
-    const context = c.value;
-    if (input.account) context["account"] = Object.freeze(new CelAccount(input.account));
+    if (isError(c)) return err(c);
+    const account = input.account ? celAccount(input.account) : undefined;
+    let ip: IPAddress | undefined;
     if (input.ip !== null && input.ip !== "") {
-      const ip = parseIp(input.ip);
+      ip = parseIp(input.ip);
       if (!ip) return err(inputError(`ip: not an IP address: ${JSON.stringify(input.ip)}`));
-      context["ip"] = ip;
     }
-    return ok(new PreparedConditionInput(Object.freeze(context)));
+    return ok(new PreparedConditionInput(new CelContext(c.runtime, c.subject, c.task, c.entitlement, account, ip, undefined, undefined)));
   } catch (e: unknown) {
     return err(inputError(`malformed condition input: ${e instanceof Error ? e.message : String(e)}`));
   }
@@ -173,11 +270,10 @@ export function prepareConditionInput(input: ConditionInput): Result<PreparedCon
 export function prepareApproverInput(input: ApproverInput): Result<PreparedApproverInput, CelRuntimeError> {
   try {
     const c = common("approver", input.subject, input.task, input.entitlement, input.now, input.directory);
-    if (!c.ok) return c;
-    const context = c.value;
+    if (isError(c)) return err(c);
     const users = celEnvironment("approver").services.users;
-    context["appOwners"] = Object.freeze(input.appOwners.map((u) => users.get(u, input.directory)));
-    return ok(new PreparedApproverInput(Object.freeze(context)));
+    const appOwners = Object.freeze(input.appOwners.map((u) => users.get(u, input.directory)));
+    return ok(new PreparedApproverInput(new CelContext(c.runtime, c.subject, c.task, c.entitlement, undefined, undefined, appOwners, undefined)));
   } catch (e: unknown) {
     return err(inputError(`malformed approver input: ${e instanceof Error ? e.message : String(e)}`));
   }

@@ -7,12 +7,14 @@
  */
 import { err, type Result } from "../result.js";
 import { compileFresh, compiledOf, type Compiled, type CompiledApproverExpression, type CompiledCondition } from "./compile.js";
-import { locate, runtimeError, type CelRuntimeError, type Span } from "./diagnostics.js";
+import { runtimeError, SourceLines, type CelRuntimeError, type SourcePosition, type Span } from "./diagnostics.js";
 import { celEnvironment } from "./environment.js";
 import {
   approverIds,
   conditionOutcome,
   contextOf,
+  TRACE_KEY,
+  type CelContext,
   PreparedApproverInput,
   PreparedConditionInput,
   prepareApproverInput,
@@ -133,36 +135,56 @@ export type ApproverTrace = Trace<Result<readonly string[], CelRuntimeError>>;
 
 // ---------------------------------------------------------------------------------------------
 
-const TRACE_KEY = "$policy-sim/trace";
 const MAX_ITERATIONS = 32;
 
 type Raw = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
 
+/**
+ * What each node returned, by node id. Ids are dense (0 … size − 1), so arrays rather than maps; the
+ * list of every outcome is only made for nodes evaluated more than once (inside comprehensions).
+ */
 class Recorder {
-  readonly counts = new Map<number, number>();
-  readonly outcomes = new Map<number, Raw[]>();
-  readonly last = new Map<number, Raw>();
+  readonly counts: number[];
+  readonly last: (Raw | undefined)[];
+  readonly outcomes: (Raw[] | undefined)[];
+  constructor(size: number) {
+    this.counts = new Array<number>(size).fill(0);
+    this.last = new Array<Raw | undefined>(size).fill(undefined);
+    this.outcomes = new Array<Raw[] | undefined>(size).fill(undefined);
+  }
   record(id: number, raw: Raw): void {
-    this.counts.set(id, (this.counts.get(id) ?? 0) + 1);
-    this.last.set(id, raw);
-    const list = this.outcomes.get(id);
-    if (!list) this.outcomes.set(id, [raw]);
-    else if (list.length < MAX_ITERATIONS) list.push(raw);
+    const count = (this.counts[id] ?? 0) + 1;
+    this.counts[id] = count;
+    const previous = this.last[id];
+    this.last[id] = raw;
+    if (count === 2 && previous) this.outcomes[id] = [previous, raw];
+    else if (count > 2) {
+      const list = this.outcomes[id];
+      if (list && list.length < MAX_ITERATIONS) list.push(raw);
+    }
   }
 }
 
-/** The static shape of the traced tree: each node with its logical children. */
+/**
+ * The static shape of the traced tree: each node with its logical children, and where it is in the
+ * source. Positions depend only on the source and its parse tree, so they are computed once per
+ * compiled expression rather than for every node of every trace.
+ */
 interface Shape {
   readonly id: number;
   readonly node: CelNode;
   readonly kind: TraceNodeKind;
   readonly label: string;
+  readonly text: string;
+  readonly position: SourcePosition;
   readonly children: readonly Shape[];
 }
 
 interface Instrumented {
   readonly compiled: Compiled;
   readonly shape: Shape;
+  /** How many nodes the shape has (ids run from 0 to size − 1). */
+  readonly size: number;
 }
 
 const COMPREHENSIONS = new Set(["all", "exists", "exists_one", "filter", "map"]);
@@ -223,14 +245,18 @@ function describeNode(node: CelNode, namespaces: ReadonlyMap<string, readonly st
 
 function instrument(compiled: Compiled): Instrumented {
   const namespaces = celEnvironment(compiled.kind).namespaces;
+  const lines = new SourceLines(compiled.source);
   let next = 0;
   const build = (node: CelNode): Shape => {
     const id = next++;
     const d = describeNode(node, namespaces, compiled.extensionArgs);
     wrap(node, id);
-    return { id, node, kind: d.kind, label: d.label, children: d.children.map(build) };
+    const position = lines.position({ start: node.start, end: node.end });
+    const text = compiled.source.slice(node.start, node.end);
+    return { id, node, kind: d.kind, label: d.label, text, position, children: d.children.map(build) };
   };
-  return { compiled, shape: build(compiled.root) };
+  const shape = build(compiled.root);
+  return { compiled, shape, size: next };
 }
 
 function wrap(node: CelNode, id: number): void {
@@ -279,22 +305,28 @@ function childReason(parent: Shape, index: number, parentReason: NotEvaluatedRea
   return "not-reached";
 }
 
+// Loops rather than `map` with a closure: this runs for every node of every trace, and tsx's
+// `keepNames` turns each closure creation into an `Object.defineProperty` call.
 function materialise(source: string, shape: Shape, rec: Recorder, reason: NotEvaluatedReason, out: TraceNode[]): TraceNode {
-  const raw = rec.last.get(shape.id);
-  const outcome = outcomeOf(source, raw, reason);
-  const loc = locate(source, { start: shape.node.start, end: shape.node.end });
+  const id = shape.id;
+  const outcome = outcomeOf(source, rec.last[id], reason);
+  const loc = shape.position;
   const slot = out.length;
   out.push(undefined as unknown as TraceNode); // keeps pre-order while children are built
   const notEvaluated = outcome.kind === "not-evaluated" ? outcome.reason : undefined;
-  const children = shape.children.map((c, i) => materialise(source, c, rec, childReason(shape, i, notEvaluated), out));
-  const count = rec.counts.get(shape.id) ?? 0;
-  const iterations = count > 1 ? (rec.outcomes.get(shape.id) ?? []).map((r) => outcomeOf(source, r, reason)) : [];
+  const shapes = shape.children;
+  const children: TraceNode[] = [];
+  for (let i = 0; i < shapes.length; i++) children.push(materialise(source, shapes[i] as Shape, rec, childReason(shape, i, notEvaluated), out));
+  const count = rec.counts[id] ?? 0;
+  const iterations: TraceOutcome[] = [];
+  if (count > 1) for (const r of rec.outcomes[id] ?? []) iterations.push(outcomeOf(source, r, reason));
   const node: TraceNode = Object.freeze({
-    id: shape.id,
+    id,
     kind: shape.kind,
     label: shape.label,
-    text: source.slice(shape.node.start, shape.node.end),
-    span: loc.span,
+    text: shape.text,
+    // A fresh span per trace, as before: the shape's is shared by every trace of the expression.
+    span: { start: loc.span.start, end: loc.span.end },
     line: loc.line,
     column: loc.column,
     endLine: loc.endLine,
@@ -310,17 +342,16 @@ function materialise(source: string, shape: Shape, rec: Recorder, reason: NotEva
 
 function runTraced<O>(
   compiled: Compiled,
-  context: object,
+  context: CelContext,
   finish: (source: string, value: unknown) => O,
   failed: (e: unknown) => O,
 ): Trace<O> {
   const inst = instrumentedOf(compiled);
-  const rec = new Recorder();
+  const rec = new Recorder(inst ? inst.size : 0);
   let outcome: O;
   if (inst) {
-    // Variables come from the prepared context through the prototype; only the recorder is added.
-    const traced: Record<string, unknown> = Object.create(context) as Record<string, unknown>;
-    traced[TRACE_KEY] = rec;
+    // The prepared variables and the recorder, in a context of the same shape as every other.
+    const traced = context.withRecorder(rec);
     try {
       outcome = finish(compiled.source, inst.compiled.run(traced));
     } catch (e: unknown) {
