@@ -7,7 +7,14 @@ import { currentKind } from "../workflow/steps.js";
 import type { SimError } from "./errors.js";
 import { precondition } from "./task-action.js";
 
-/** The task's name in messages: its numericId when it has one. */
+/**
+ * The task's name in messages: its numericId when it has one.
+ *
+ * @example
+ * ```ts
+ * taskName(task); // "1001"
+ * ```
+ */
 export function taskName(task: Task): string {
   return task.numericId || task.id;
 }

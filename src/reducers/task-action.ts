@@ -85,14 +85,35 @@ export interface ActionSpec<R> {
   readonly apply: (ctx: AdvanceContext, c: Called, r: R) => Result<Applied, SimError>;
 }
 
-/** Builds a `FAILED_PRECONDITION` error. */
+/**
+ * Builds a `FAILED_PRECONDITION` error.
+ *
+ * @example
+ * ```ts
+ * precondition("task 1013 is closed");
+ * ```
+ */
 export const precondition = (message: string, details?: unknown): SimError =>
   details === undefined ? { code: "FAILED_PRECONDITION", message } : { code: "FAILED_PRECONDITION", message, details };
 
-/** Builds an `INVALID_ARGUMENT` error naming the field. */
+/**
+ * Builds an `INVALID_ARGUMENT` error naming the field.
+ *
+ * @example
+ * ```ts
+ * invalid("step requires a denial reason: pass a comment", "comment");
+ * ```
+ */
 export const invalid = (message: string, field: string): SimError => ({ code: "INVALID_ARGUMENT", message, field });
 
-/** Builds a `PERMISSION_DENIED` error. */
+/**
+ * Builds a `PERMISSION_DENIED` error.
+ *
+ * @example
+ * ```ts
+ * denied('user "u-dev1" may not approve task 1001');
+ * ```
+ */
 export const denied = (message: string): SimError => ({ code: "PERMISSION_DENIED", message });
 
 /**

@@ -80,10 +80,12 @@ export function tick(world: World, now: string): Result<Step<JsonValue>, SimErro
     let w: World = world;
     let order = 0;
     const orderOf = new Map<string, number>();
-    for (const id of world.tasks.keys()) orderOf.set(id, order++);
+    // Tasks in a condition wait: re-checked at `now`. Kept as a set so a pass does not scan the world.
+    const conditionWaits = new Set<string>();
 
     const queue: Due[] = [];
     const schedule = (task: Task): void => {
+      if (waitCondition(task) !== undefined) conditionWaits.add(task.id);
       const t = nextTimer(task);
       if (!t) return;
       const ms = msOf(t.at);
@@ -101,7 +103,11 @@ export function tick(world: World, now: string): Result<Step<JsonValue>, SimErro
       }
     };
 
-    for (const task of w.tasks.values()) schedule(task);
+    // One pass over the world, in its stable order (ties between timers fall due in that order).
+    for (const task of w.tasks.values()) {
+      orderOf.set(task.id, order++);
+      schedule(task);
+    }
     for (let pass = 0; pass < MAX_PASSES; pass++) {
       while (queue.length > 0) {
         queue.sort((a, b) => a.ms - b.ms || a.order - b.order);
@@ -120,8 +126,13 @@ export function tick(world: World, now: string): Result<Step<JsonValue>, SimErro
       }
       // Conditions are re-checked at the tick's time, after everything that fell due before it.
       let changed = false;
-      for (const task of [...w.tasks.values()]) {
-        if (waitCondition(task) === undefined) continue;
+      const waiting = [...conditionWaits].sort((a, b) => (orderOf.get(a) ?? 0) - (orderOf.get(b) ?? 0));
+      for (const id of waiting) {
+        const task = w.tasks.get(id);
+        if (!task || waitCondition(task) === undefined) {
+          conditionWaits.delete(id);
+          continue;
+        }
         const before = events.length;
         const beforeComments = comments.length;
         const stepId = task.policy?.current?.id ?? "";

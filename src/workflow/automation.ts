@@ -22,7 +22,14 @@ export type RevokeStepResult =
   | { readonly ok: true; readonly grants: readonly Grant[]; readonly skippedIndirect: number }
   | { readonly ok: false; readonly errorCode: string; readonly errorMessage: string };
 
-/** The user an automation acts on: the offboarded user, else the task's target. */
+/**
+ * The user an automation acts on: the offboarded user, else the task's target.
+ *
+ * @example
+ * ```ts
+ * automationSubject(findTask(world, "1051")!); // "u-former"
+ * ```
+ */
 export function automationSubject(task: Task): string {
   const t = task.type;
   if (t?.kind === "offboarding") return t.subjectUserId;

@@ -41,7 +41,14 @@ function nextNumericId(world: World): string {
   return String(max + 1);
 }
 
-/** Writes a new task into the world's tables. */
+/**
+ * Writes a new task into the world's tables (by id and by numericId).
+ *
+ * @example
+ * ```ts
+ * const next = addTask(world, createdTask);
+ * ```
+ */
 export function addTask(world: World, task: Task): World {
   return {
     ...world,

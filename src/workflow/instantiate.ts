@@ -18,7 +18,14 @@ function inner<T extends { readonly kind: string; readonly $unknownOuter?: unkno
   return rest;
 }
 
-/** Adds a protobuf duration string ("3600s") to an RFC 3339 time; null when either is unusable. */
+/**
+ * Adds a protobuf duration string ("3600s") to an RFC 3339 time; null when either is unusable.
+ *
+ * @example
+ * ```ts
+ * addDuration("2026-11-22T09:00:00Z", "900s"); // "2026-11-22T09:15:00Z"
+ * ```
+ */
 export function addDuration(at: string, duration: string | null): string | null {
   if (!duration) return null;
   const m = /^(-?\d+(?:\.\d+)?)s$/.exec(duration);

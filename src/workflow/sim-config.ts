@@ -12,7 +12,14 @@ import type { JsonObject, JsonValue } from "../model/json.js";
 import { type Diagnostic, isObject, ObjectReader } from "../world/read.js";
 import type { World } from "../world/world.js";
 
-/** The key of the section in the world file (and in `world.$unknown`). */
+/**
+ * The key of the section in the world file (and in `world.$unknown`).
+ *
+ * @example
+ * ```ts
+ * const section = world.$unknown?.[SIMULATION_KEY];
+ * ```
+ */
 export const SIMULATION_KEY = "simulation";
 
 /**
@@ -314,7 +321,14 @@ export function simulationProblems(world: Pick<World, "$unknown">): readonly Dia
   return parsed(world).problems;
 }
 
-/** The section as the world file writes it. */
+/**
+ * The section as the world file writes it.
+ *
+ * @example
+ * ```ts
+ * JSON.stringify(encodeSimulationSection(readSimulation(world)));
+ * ```
+ */
 export function encodeSimulationSection(sim: Simulation): JsonObject {
   const strings = (xs: readonly string[]): JsonValue[] => [...xs];
   const apps: Record<string, JsonValue> = {};

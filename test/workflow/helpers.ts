@@ -10,7 +10,6 @@ import type { Step } from "../../src/reducers/comment.js";
 import type { SimError } from "../../src/reducers/errors.js";
 import { reduce, type WorkflowAction } from "../../src/reducers/reduce.js";
 import { tick } from "../../src/reducers/tick.js";
-import type { Result } from "../../src/result.js";
 import { loadWorld } from "../../src/world/load-world.js";
 import { findTask, type World } from "../../src/world/world.js";
 
