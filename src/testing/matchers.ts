@@ -58,10 +58,9 @@ export interface PolicyMatchers<R = unknown> {
   toUsePolicy(task: TaskRef, policyId: string): R;
 }
 
-declare module "vitest" {
-  // vitest's own declaration is `Matchers<T = any>`; restating the default here would need `any`.
-  interface Matchers<T> extends PolicyMatchers<T> {}
-}
+// The `declare module "vitest"` augmentation that types `expect(world).toRoute(...)` lives in
+// vitest.d.ts beside this file: the declaration build cannot resolve "vitest" (an optional peer),
+// so users add the same three lines to their own setup types (README, "Test your policies").
 
 function isWorld(x: unknown): x is World {
   return typeof x === "object" && x !== null && "index" in x && "tasks" in x && "policies" in x;
