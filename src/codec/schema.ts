@@ -583,6 +583,11 @@ export function omitEmpty(inner: Codec<string>): Codec<string> {
   return { ...inner, "~node": { t: "omitEmpty", inner: inner["~node"] }, omit: (v) => v === "" };
 }
 
+/** An array to fill up to `length`; an empty one when `length` is no array size (a proxy's). */
+function sizedArray<T>(length: number): T[] {
+  return Number.isInteger(length) && length >= 0 && length <= 0xffffffff ? new Array<T>(length) : [];
+}
+
 /**
  * A list; `null` when unset (`null` and `[]` are both kept as received).
  *
@@ -602,20 +607,21 @@ export function list<T>(item: Codec<T>): Codec<readonly T[] | null> {
         expected(ctx, "EXPECTED_ARRAY", at, "an array", v);
         return null;
       }
-      const out: T[] = [];
+      // Sized up front: a first push would reserve 16 slots, and most lists hold one to three items.
+      const out = sizedArray<T>(v.length);
       ctx.path.push(at);
       const same = item["~verbatim"];
       for (let i = 0; i < v.length; i++) {
         const x: unknown = v[i];
-        out.push(typeof x === same ? (x as T) : item.decode(x, i, ctx));
+        out[i] = typeof x === same ? (x as T) : item.decode(x, i, ctx);
       }
       ctx.path.pop();
       return out;
     },
     encode: (v) => {
       if (v === null) return null;
-      const out: JsonValue[] = [];
-      for (let i = 0; i < v.length; i++) out.push(item.encode(v[i] as T));
+      const out = sizedArray<JsonValue>(v.length);
+      for (let i = 0; i < v.length; i++) out[i] = item.encode(v[i] as T);
       return out;
     },
     missing: () => null,
