@@ -528,6 +528,13 @@ describe("reduce", () => {
     expect(task(h.world, "1022").policy?.policy?.id).toBe("pol-security-sensitive");
   });
 
+  it("a Hard Reset through reduce applies the world effects of its automatic advance (an accept-only policy grants at once)", () => {
+    const w = worldOn([{ accept: { acceptMessage: "Approved automatically." } }]);
+    const t = task(w, "1030");
+    expect(t.type?.kind === "grant" && t.type.outcome).toBe("GRANT_OUTCOME_GRANTED");
+    expect(holds(w, "u-hr1", "app-okta", "ent-okta-finance-apps")).toBe(true);
+  });
+
   it("INVALID_ARGUMENT for an unknown type, naming the known ones; never throws on junk", () => {
     const r = reduce(sampleWorld(), { type: "approveAll" } as unknown as Parameters<typeof reduce>[1], { actorId: "u-it-dir" });
     expect(!r.ok && r.error.message).toMatch(/known: approve, approveWithStepUp/);

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../src/model/json.js";
 import { tick } from "../../src/reducers/tick.js";
+import { readSimulation } from "../../src/workflow/sim-config.js";
 import { at, body, grantPolicy, kinds, refuse, run, sampleWith, sampleWorld, task, usersApproval, worldOn } from "./helpers.js";
 
 const PROVISION = { provision: { assigned: false, provisionPolicy: { connector: { defaultBehavior: { connectorId: "conn-okta" } } }, provisionTarget: null } };
@@ -155,6 +156,21 @@ describe("tick: 24-hour fallback to manual provisioning (release note 3)", () =>
     const done = run(s.world, { type: "provisionComplete", taskId: "1010" }, "u-sre-lead");
     const g = task(done.world, "1010");
     expect(g.type?.kind === "grant" && g.type.outcome).toBe("GRANT_OUTCOME_GRANTED");
+  });
+
+  it("a sync makes the app's unsynced entitlements known; other apps' stay listed", () => {
+    const w = sampleWith((json) => {
+      json["simulation"] = {
+        unsyncedEntitlements: [
+          { appId: "app-aws", appEntitlementId: "ent-aws-staging-dev" },
+          { appId: "app-okta", appEntitlementId: "ent-okta-app-admin" },
+        ],
+      };
+    });
+    const s = run(w, { type: "sync", appId: "app-aws" }, "u-sec-eng");
+    expect(body(s)["syncedEntitlementIds"]).toEqual(["ent-aws-staging-dev"]);
+    expect(readSimulation(s.world).unsyncedEntitlements).toEqual([{ appId: "app-okta", appEntitlementId: "ent-okta-app-admin" }]);
+    expect(s.events[0]).toMatchObject({ kind: "synced", appId: "app-aws" });
   });
 
   it("a sync before then resumes it instead", () => {
