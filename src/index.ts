@@ -112,6 +112,57 @@ export type { HardResetFailure, HardResetInput, ResetOutcome } from "./reducers/
 export { comment } from "./reducers/comment.js";
 export type { CommentInput, CommentResponseJson, HardResetResponseJson, Step, WireTaskView } from "./reducers/comment.js";
 export type { ActionContext, ExpandMaskInput } from "./reducers/prelude.js";
+export { reduce, WORKFLOW_ACTION_TYPES } from "./reducers/reduce.js";
+export type { WorkflowAction, WorkflowActionType } from "./reducers/reduce.js";
+export { approveTask, approveWithStepUp, denyTask } from "./reducers/approve.js";
+export type { DecisionInput, StepUpApproveInput } from "./reducers/approve.js";
+export { reassignTask } from "./reducers/reassign.js";
+export type { ReassignInput } from "./reducers/reassign.js";
+export { skipStep } from "./reducers/skip-step.js";
+export type { SkipStepInput } from "./reducers/skip-step.js";
+export { restartTask } from "./reducers/restart.js";
+export type { RestartInput } from "./reducers/restart.js";
+export { cancelTask, closeTaskAction, deleteTask } from "./reducers/close.js";
+export type { CloseInput } from "./reducers/close.js";
+export { sendReminder } from "./reducers/send-reminder.js";
+export type { SendReminderInput } from "./reducers/send-reminder.js";
+export { changePolicy, escalateToEmergencyAccess } from "./reducers/change-policy.js";
+export type { ChangePolicyInput, EscalateInput } from "./reducers/change-policy.js";
+export { processNow } from "./reducers/process-now.js";
+export type { ProcessNowInput } from "./reducers/process-now.js";
+export { provisionCancelled, provisionComplete, provisionErrored, retryProvisioning } from "./reducers/provision.js";
+export type {
+  ProvisionCancelledInput,
+  ProvisionCompleteInput,
+  ProvisionErroredInput,
+  RetryProvisioningInput,
+} from "./reducers/provision.js";
+export { completeForm } from "./reducers/complete-form.js";
+export type { CompleteFormInput } from "./reducers/complete-form.js";
+export { reportActionOutcome } from "./reducers/action-outcome.js";
+export type { ActionOutcomeInput, ActionStepOutcome } from "./reducers/action-outcome.js";
+export { sync } from "./reducers/sync.js";
+export type { SyncInput } from "./reducers/sync.js";
+export { tick } from "./reducers/tick.js";
+export type { Fired } from "./reducers/tick.js";
+export { decodeScript, encodeSimulation, formatSimulation, simulate } from "./reducers/simulate.js";
+export type { Frame, Script, ScriptCheck, ScriptExpectation, ScriptStep, SimulationRun, WorldsOption } from "./reducers/simulate.js";
+export { validateFormValues } from "./workflow/form-validation.js";
+export type { FieldProblem, FormValidation } from "./workflow/form-validation.js";
+export { readSimulation, SIMULATION_KEY, withSimulation } from "./workflow/sim-config.js";
+export type {
+  AutomationRevokeStep,
+  EntitlementSource,
+  PendingStepUp,
+  SimAppSettings,
+  SimAutomation,
+  SimConnector,
+  Simulation,
+  UnsyncedEntitlement,
+} from "./workflow/sim-config.js";
+export { revocationTargetsFor } from "./workflow/inheritance.js";
+export { nextTimer } from "./workflow/timers.js";
+export type { Timer } from "./workflow/timers.js";
 export { canRead, objectPermissionsFor, relationTo, taskActionsFor } from "./reducers/permissions.js";
 export type { Relation } from "./reducers/permissions.js";
 export { HIDDEN_TASK_FIELDS } from "./reducers/task-view.js";
