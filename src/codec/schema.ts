@@ -851,8 +851,13 @@ function encodeUnknownFields(value: Readonly<Record<string, unknown>>, out: Reco
 // Object.hasOwn itself rather than the hasOwn wrapper: generated code then calls the builtin directly.
 const fieldSteps: FieldSteps = { hasOwn: Object.hasOwn, decodeGroup, addUnknownFields, encodeGroup, encodeUnknownFields };
 
-/** Decodes the fields of a message into `out`; the message's own segment is on `ctx.path`. */
-function decodeFields(msg: CompiledMessage, obj: Readonly<Record<string, unknown>>, ctx: DecodeContext, out: Record<string, unknown>): void {
+/** Decodes the fields of a message into `out` and returns it; the message's own segment is on `ctx.path`. */
+function decodeFields(
+  msg: CompiledMessage,
+  obj: Readonly<Record<string, unknown>>,
+  ctx: DecodeContext,
+  out: Record<string, unknown>,
+): Record<string, unknown> {
   const keys = Object.keys(obj);
   // Keys an open oneof took as a member this version does not know.
   const claimed = msg.claims ? [] : undefined;
@@ -868,6 +873,7 @@ function decodeFields(msg: CompiledMessage, obj: Readonly<Record<string, unknown
     if (value !== undefined || !spec.optional) out[prop] = value;
   }
   addUnknownFields(msg, obj, keys, claimed, out);
+  return out;
 }
 
 function encodeFields(msg: CompiledMessage, value: Readonly<Record<string, unknown>>, out: Record<string, unknown>): void {
@@ -915,34 +921,20 @@ export function withInterpretedCodecs<T>(run: () => T): T {
 }
 
 /**
- * How a message's fields are decoded: by the function generated for it on first use (not at load,
- * so that loading the library compiles nothing), or by {@link decodeFields}. `member` messages
- * start with the member's `kind`.
+ * A message's encode function: the one generated for it on first use, or {@link encodeFields}. It
+ * is the codec's `encode` itself, with no wrapper around it: encoding a small message costs
+ * little more than a call, so one call level more would show.
  */
-function fieldsDecoder(msg: CompiledMessage, member: boolean): FieldsDecoder {
-  let generated: FieldsDecoder | null | undefined;
-  return (obj, ctx, kind) => {
-    if (specialising) {
-      if (generated === undefined) generated = specialiseDecoder(msg, fieldSteps, member) ?? null;
-      if (generated !== null) return generated(obj, ctx, kind);
-    }
-    const out: Record<string, unknown> = member ? { kind } : {};
-    decodeFields(msg, obj, ctx, out);
-    return out;
-  };
-}
-
-/** How a message's fields are encoded; as {@link fieldsDecoder}. */
-function fieldsEncoder(msg: CompiledMessage): FieldsEncoder {
+function messageEncoder(msg: CompiledMessage): (value: Readonly<Record<string, unknown>>) => JsonValue {
   let generated: FieldsEncoder | null | undefined;
   return (value) => {
     if (specialising) {
       if (generated === undefined) generated = specialiseEncoder(msg, fieldSteps) ?? null;
-      if (generated !== null) return generated(value);
+      if (generated !== null) return generated(value) as JsonValue;
     }
     const out: Record<string, unknown> = {};
     encodeFields(msg, value, out);
-    return out;
+    return out as JsonValue;
   };
 }
 
@@ -1002,8 +994,9 @@ export interface MessageOptions<T> {
  */
 export function message<T extends object>(fields: FieldSpecs<T>, options: MessageOptions<T> = {}): Codec<T> {
   const msg = compile(fields);
-  const decodeFieldsOf = fieldsDecoder(msg, false);
-  const encodeFieldsOf = fieldsEncoder(msg);
+  // Its fields' decoder, generated on first use (not at load, so that loading the library compiles
+  // nothing); null where none can be.
+  let generated: FieldsDecoder | null | undefined;
   const check = options.check;
   const defaults = (): T => {
     const out: Record<string, unknown> = {};
@@ -1023,13 +1016,14 @@ export function message<T extends object>(fields: FieldSpecs<T>, options: Messag
         return defaults();
       }
       if (!enter(ctx, at)) return defaults();
-      const out = decodeFieldsOf(v, ctx, undefined);
+      if (generated === undefined) generated = specialiseDecoder(msg, fieldSteps, false) ?? null;
+      const out = specialising && generated !== null ? generated(v, ctx, undefined) : decodeFields(msg, v, ctx, {});
       leave(ctx);
       const problem = check?.(out as T);
       if (problem !== undefined) report(ctx, problem.code, at, problem.message);
       return out as T;
     },
-    encode: (v) => encodeFieldsOf(v as Readonly<Record<string, unknown>>) as JsonValue,
+    encode: messageEncoder(msg) as (value: T) => JsonValue,
     missing: defaults,
   };
 }
@@ -1060,8 +1054,7 @@ function compileMember(key: string, spec: object): RuntimeMember {
     };
   }
   const msg = compile(spec);
-  const decodeFieldsOf = fieldsDecoder(msg, true);
-  const encodeFieldsOf = fieldsEncoder(msg);
+  let generated: FieldsDecoder | null | undefined; // as in message()
   return {
     node: { key, fields: msg.nodes },
     decode: (json, at, ctx, kind) => {
@@ -1070,11 +1063,12 @@ function compileMember(key: string, spec: object): RuntimeMember {
         return { kind };
       }
       if (!enter(ctx, at)) return { kind };
-      const out = decodeFieldsOf(json, ctx, kind);
+      if (generated === undefined) generated = specialiseDecoder(msg, fieldSteps, true) ?? null;
+      const out = specialising && generated !== null ? generated(json, ctx, kind) : decodeFields(msg, json, ctx, { kind });
       leave(ctx);
       return out;
     },
-    encode: (value) => encodeFieldsOf(value) as JsonValue,
+    encode: messageEncoder(msg),
   };
 }
 
