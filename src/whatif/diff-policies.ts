@@ -78,7 +78,7 @@ function inputFor(world: World, policy: Policy, spec: TaskSpec): { world: World;
   const conditions = taskConditions(w, task);
   return {
     world: w,
-    input: { task, resolution: { ok: true, policyId: policy.id, source: "given" }, selection: selectSteps(w, policy, conditions), expressions: conditions.expressions },
+    input: { task, resolution: { ok: true, policyId: policy.id, source: "given" }, selection: selectSteps(w, policy, conditions), conditions },
   };
 }
 

@@ -114,7 +114,8 @@ export interface RouteInput {
     | { readonly ok: true; readonly policyId: string; readonly source: Route["source"] }
     | { readonly ok: false; readonly code: string; readonly message: string };
   readonly selection: Result<Selection, SelectionError> | null;
-  readonly expressions: ExpressionEvaluator;
+  /** Evaluates the task's approver expressions; read only for a first step that is an approval. */
+  readonly conditions: { readonly expressions: ExpressionEvaluator };
 }
 
 /**
@@ -131,11 +132,9 @@ export function decisionInput(d: Decision): RouteInput {
     task: d.task,
     resolution: r.ok ? { ok: true, policyId: r.value.policy.id, source: r.value.source } : { ok: false, code: r.error.code, message: r.error.message },
     selection: d.selection,
-    // A getter on the decision's conditions: reading it once here would build the evaluator for
-    // every task, while only tasks whose first step is an approval need it.
-    get expressions() {
-      return d.conditions.expressions;
-    },
+    // The conditions themselves, not their evaluator: it is built on first read, and only tasks
+    // whose first step is an approval read it.
+    conditions: d.conditions,
   };
 }
 
@@ -143,7 +142,7 @@ function approversOf(world: World, input: RouteInput): RouteApprovers | null {
   const sel = input.selection;
   const step = sel?.ok ? sel.value.steps[0] : undefined;
   if (!step || step.kind !== "approval") return null;
-  const r = resolveApprovers(world, input.task, step, input.expressions);
+  const r = resolveApprovers(world, input.task, step, input.conditions.expressions);
   return { userIds: r.userIds, via: r.via };
 }
 
@@ -157,7 +156,7 @@ function approversOf(world: World, input: RouteInput): RouteApprovers | null {
  * ```
  */
 export function routeOf(world: World, d: Decision | RouteInput): RouteOutcome {
-  const input = "conditions" in d ? decisionInput(d) : d;
+  const input = "traces" in d ? decisionInput(d) : d;
   const res = input.resolution;
   if (!res.ok) return { kind: "error", stage: "resolution", code: res.code, message: res.message, policyId: "" };
   const sel = input.selection;

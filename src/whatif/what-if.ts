@@ -347,9 +347,7 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
         resolution: r.ok ? { ok: true, policyId: r.value.policy.id, source: r.value.source } : { ok: false, code: r.error.code, message: r.error.message },
         selection: r.ok ? selectSteps(w, r.value.policy, shared) : null,
         // Approver expressions see the same inputs in both worlds too.
-        get expressions() {
-          return conditions.expressions;
-        },
+        conditions,
       };
     };
     const before = side(world, res0);
