@@ -139,29 +139,40 @@ const MAX_ITERATIONS = 32;
 
 type Raw = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
 
+/** What one node returned on its last evaluation, how often it ran, and every outcome when it ran more than once. */
+class Slot {
+  count = 1;
+  list: Raw[] | undefined = undefined;
+  constructor(
+    public ok: boolean,
+    /** The value, or what was thrown. */
+    public value: unknown,
+  ) {}
+}
+
+const raw = (ok: boolean, value: unknown): Raw => (ok ? { ok: true, value } : { ok: false, error: value });
+
 /**
- * What each node returned, by node id. Ids are dense (0 … size − 1), so arrays rather than maps; the
- * list of every outcome is only made for nodes evaluated more than once (inside comprehensions).
+ * What each node returned, by node id. Ids are dense (0 … size − 1), so an array rather than maps,
+ * and one small object per node that ran; the list of outcomes is only made for nodes evaluated more
+ * than once (inside comprehensions).
  */
 class Recorder {
-  readonly counts: number[];
-  readonly last: (Raw | undefined)[];
-  readonly outcomes: (Raw[] | undefined)[];
+  readonly slots: (Slot | undefined)[];
   constructor(size: number) {
-    this.counts = new Array<number>(size).fill(0);
-    this.last = new Array<Raw | undefined>(size).fill(undefined);
-    this.outcomes = new Array<Raw[] | undefined>(size).fill(undefined);
+    this.slots = new Array<Slot | undefined>(size);
   }
-  record(id: number, raw: Raw): void {
-    const count = (this.counts[id] ?? 0) + 1;
-    this.counts[id] = count;
-    const previous = this.last[id];
-    this.last[id] = raw;
-    if (count === 2 && previous) this.outcomes[id] = [previous, raw];
-    else if (count > 2) {
-      const list = this.outcomes[id];
-      if (list && list.length < MAX_ITERATIONS) list.push(raw);
+  record(id: number, ok: boolean, value: unknown): void {
+    const slot = this.slots[id];
+    if (slot === undefined) {
+      this.slots[id] = new Slot(ok, value);
+      return;
     }
+    const list = (slot.list ??= [raw(slot.ok, slot.value)]);
+    slot.count++;
+    slot.ok = ok;
+    slot.value = value;
+    if (list.length < MAX_ITERATIONS) list.push(raw(ok, value));
   }
 }
 
@@ -259,24 +270,36 @@ function instrument(compiled: Compiled): Instrumented {
   return { compiled, shape, size: next };
 }
 
+type Evaluate = (ev: unknown, ast: unknown, scope: unknown) => unknown;
+
 function wrap(node: CelNode, id: number): void {
   const proto: unknown = Object.getPrototypeOf(node);
   const protoEvaluate = typeof proto === "object" && proto !== null && "evaluate" in proto ? proto.evaluate : undefined;
   if (typeof protoEvaluate !== "function") return;
-  // cel-js's prototype `evaluate` replaces itself on the node with the operator's function on first
-  // use; the wrapper puts itself back after each call so every evaluation is recorded.
-  const wrapper = (ev: unknown, ast: unknown, scope: unknown): unknown => {
+  // cel-js's prototype `evaluate` picks the node's operator function on first use and stores it on
+  // the node. The wrapper lets it do that once, puts itself back, and from then on calls the picked
+  // function directly: no property writes on the node per evaluation.
+  let picked: Evaluate | undefined;
+  const wrapper: Evaluate = (ev, ast, scope) => {
     const recorder = asScope(scope).getValue(TRACE_KEY);
+    let value: unknown;
     try {
-      const value: unknown = protoEvaluate.call(node, ev, ast, scope);
-      node.evaluate = wrapper;
-      if (recorder instanceof Recorder) recorder.record(id, { ok: true, value });
-      return value;
+      if (picked !== undefined) value = picked.call(node, ev, ast, scope);
+      else {
+        try {
+          value = protoEvaluate.call(node, ev, ast, scope);
+        } finally {
+          const own: unknown = node.evaluate;
+          if (own !== wrapper && typeof own === "function") picked = own as Evaluate;
+          node.evaluate = wrapper;
+        }
+      }
     } catch (e: unknown) {
-      node.evaluate = wrapper;
-      if (recorder instanceof Recorder) recorder.record(id, { ok: false, error: e });
+      if (recorder instanceof Recorder) recorder.record(id, false, e);
       throw e;
     }
+    if (recorder instanceof Recorder) recorder.record(id, true, value);
+    return value;
   };
   node.evaluate = wrapper;
 }
@@ -291,11 +314,14 @@ function instrumentedOf(compiled: Compiled): Instrumented | null {
   return result;
 }
 
-function outcomeOf(source: string, raw: Raw | undefined, reason: NotEvaluatedReason): TraceOutcome {
+function outcomeOf(source: string, raw: Raw | Slot | undefined, reason: NotEvaluatedReason): TraceOutcome {
   if (!raw) return { kind: "not-evaluated", reason };
-  if (!raw.ok) return { kind: "error", error: runtimeError(source, raw.error) };
-  return { kind: "value", value: raw.value, display: formatCelValue(raw.value) };
+  if (raw instanceof Slot) return raw.ok ? valueOutcome(raw.value) : errorOutcome(source, raw.value);
+  return raw.ok ? valueOutcome(raw.value) : errorOutcome(source, raw.error);
 }
+
+const valueOutcome = (value: unknown): TraceOutcome => ({ kind: "value", value, display: formatCelValue(value) });
+const errorOutcome = (source: string, e: unknown): TraceOutcome => ({ kind: "error", error: runtimeError(source, e) });
 
 function childReason(parent: Shape, index: number, parentReason: NotEvaluatedReason | undefined): NotEvaluatedReason {
   if (parentReason) return parentReason;
@@ -309,17 +335,18 @@ function childReason(parent: Shape, index: number, parentReason: NotEvaluatedRea
 // `keepNames` turns each closure creation into an `Object.defineProperty` call.
 function materialise(source: string, shape: Shape, rec: Recorder, reason: NotEvaluatedReason, out: TraceNode[]): TraceNode {
   const id = shape.id;
-  const outcome = outcomeOf(source, rec.last[id], reason);
+  const slot = rec.slots[id];
+  const outcome = outcomeOf(source, slot, reason);
   const loc = shape.position;
-  const slot = out.length;
+  const at = out.length;
   out.push(undefined as unknown as TraceNode); // keeps pre-order while children are built
   const notEvaluated = outcome.kind === "not-evaluated" ? outcome.reason : undefined;
   const shapes = shape.children;
   const children: TraceNode[] = [];
   for (let i = 0; i < shapes.length; i++) children.push(materialise(source, shapes[i] as Shape, rec, childReason(shape, i, notEvaluated), out));
-  const count = rec.counts[id] ?? 0;
+  const count = slot ? slot.count : 0;
   const iterations: TraceOutcome[] = [];
-  if (count > 1) for (const r of rec.outcomes[id] ?? []) iterations.push(outcomeOf(source, r, reason));
+  if (slot?.list) for (const r of slot.list) iterations.push(outcomeOf(source, r, reason));
   const node: TraceNode = Object.freeze({
     id,
     kind: shape.kind,
@@ -336,7 +363,7 @@ function materialise(source: string, shape: Shape, rec: Recorder, reason: NotEva
     iterations,
     children,
   });
-  out[slot] = node;
+  out[at] = node;
   return node;
 }
 
