@@ -23,7 +23,7 @@ import type { Policy, Task } from "../model/index.js";
 import { decide } from "../policy/decide.js";
 import { type Resolution, type ResolutionError, resolvePolicy } from "../policy/resolve-policy.js";
 import { type ConditionResult, type ConditionRunner, selectSteps } from "../policy/select-steps.js";
-import { taskConditions } from "../policy/task-conditions.js";
+import { taskConditions, type TaskConditions } from "../policy/task-conditions.js";
 import type { SimError } from "../reducers/errors.js";
 import { err, ok, type Result } from "../result.js";
 import type { World } from "../world/world.js";
@@ -270,6 +270,31 @@ class SharedConditions implements ConditionRunner {
   }
 }
 
+/** One side of a task, from the parts `decide` is made of, with a shared condition runner. */
+function sideOf(task: Task, world: World, memo: ResolutionMemo, shared: SharedConditions, conditions: TaskConditions): RouteInput {
+  const r = memo.resolve(task);
+  return {
+    task,
+    resolution: r.ok ? { ok: true, policyId: r.value.policy.id, source: r.value.source } : { ok: false, code: r.error.code, message: r.error.message },
+    selection: r.ok ? selectSteps(world, r.value.policy, shared) : null,
+    // Approver expressions see the same inputs in both worlds too.
+    conditions,
+  };
+}
+
+/**
+ * Both sides of one task without `decide`, from the same parts (`resolvePolicy`, `taskConditions`,
+ * `selectSteps`), sharing the task's condition results: only when conditions see the same inputs in
+ * both worlds. `prune: false` keeps to two plain `decide` calls, the reference the tests compare
+ * this with. Without an `after` world, the before side twice.
+ */
+function sharedSides(task: Task, world: World, res0: ResolutionMemo, after: World | null, res1: ResolutionMemo | null): [RouteInput, RouteInput] {
+  const conditions = taskConditions(world, task);
+  const shared = new SharedConditions(conditions);
+  const before = sideOf(task, world, res0, shared, conditions);
+  return [before, after && res1 ? sideOf(task, after, res1, shared, conditions) : before];
+}
+
 /** How a task is handled when pruning: skipped, decided once (same route, maybe an error), or decided twice. */
 type Verdict = "skip" | "once" | "twice";
 
@@ -331,29 +356,6 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
     return reaches.of(p).sound ? "skip" : "once";
   };
   const verdicts = new KeyMemo<Verdict>(verdictOf);
-  /**
-   * Both sides of one task without `decide`, from the same parts (`resolvePolicy`, `taskConditions`,
-   * `selectSteps`), sharing the task's condition results: only when conditions see the same inputs
-   * in both worlds. `prune: false` keeps to two plain `decide` calls, the reference the tests
-   * compare this with.
-   */
-  const sides = (task: Task, both: boolean): [RouteInput, RouteInput] => {
-    const conditions = taskConditions(world, task);
-    const shared = new SharedConditions(conditions);
-    const side = (w: World, memo: ResolutionMemo): RouteInput => {
-      const r = memo.resolve(task);
-      return {
-        task,
-        resolution: r.ok ? { ok: true, policyId: r.value.policy.id, source: r.value.source } : { ok: false, code: r.error.code, message: r.error.message },
-        selection: r.ok ? selectSteps(w, r.value.policy, shared) : null,
-        // Approver expressions see the same inputs in both worlds too.
-        conditions,
-      };
-    };
-    const before = side(world, res0);
-    return [before, both ? side(after, res1) : before];
-  };
-
   const changed: TaskRouteChange[] = [];
   const unchangedErrors: TaskRouteChange[] = [];
   const groups = new Map<string, { before: string; after: string; changes: Set<RouteAspect>; taskIds: string[] }>();
@@ -377,7 +379,7 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
       if (verdict === "once") {
         // Same route in both worlds, but it may be an error, which must be listed.
         decisions++;
-        const route = routeOf(world, sides(task, false)[0]);
+        const route = routeOf(world, sharedSides(task, world, res0, null, null)[0]);
         if (route.kind === "error") unchangedErrors.push({ ...taskHeader(task), before: route, after: route, changes: [] });
         else unchanged++;
         continue;
@@ -386,7 +388,7 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
       if (impact.conditionsMayChange) {
         i0 = decisionInput(decide(world, task));
         i1 = decisionInput(decide(after, task));
-      } else [i0, i1] = sides(task, true);
+      } else [i0, i1] = sharedSides(task, world, res0, after, res1);
     } else {
       decisions += 2;
       i0 = decisionInput(decide(world, task));
