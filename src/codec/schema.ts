@@ -17,7 +17,18 @@ import type { UnknownVariant } from "../model/common.js";
 import type { Result } from "../result.js";
 import { type Diagnostic, type DiagnosticCode, describeValue, pathIndex, pathKey } from "./diagnostic.js";
 import { cloneJson, hasOwn, isJsonObject, setOwn } from "./json-tools.js";
-import { type FieldSteps, type FieldsDecoder, type FieldsEncoder, specialiseDecoder, specialiseEncoder } from "./specialise.js";
+import {
+  type FieldSteps,
+  type FieldsDecoder,
+  type FieldsEncoder,
+  type UnionEncoder,
+  type UnionMemberDecoder,
+  type UnionSteps,
+  specialiseDecoder,
+  specialiseEncoder,
+  specialiseUnionDecoder,
+  specialiseUnionEncoder,
+} from "./specialise.js";
 
 /** How deep messages may nest before decoding gives up (real documents stay under 20). */
 const MAX_DEPTH = 128;
@@ -179,7 +190,7 @@ export interface OneofGroup<U> {
 }
 
 /** The untyped runtime form of one oneof member. */
-interface RuntimeMember {
+export interface RuntimeMember {
   readonly node: MemberNode;
   decode(json: unknown, at: PathSegment, ctx: DecodeContext, kind: string): Record<string, unknown>;
   encode(value: Readonly<Record<string, unknown>>): JsonValue;
@@ -1114,6 +1125,9 @@ export function oneof<U extends { readonly kind: string }>(
 export function union<U extends { readonly kind: string }>(members: MemberSpecs<U>): Codec<U> {
   const compiled = compileMembers(members);
   const none = (): U => unknownVariant("", null) as unknown as U;
+  // Generated on first use, as a message's (see message()); null where none can be.
+  let decodeMember: UnionMemberDecoder | null | undefined;
+  let encodeGenerated: UnionEncoder | null | undefined;
   return {
     "~tag": "codec",
     "~node": { t: "union", members: [...compiled.values()].map((m) => m.node) },
@@ -1124,6 +1138,11 @@ export function union<U extends { readonly kind: string }>(members: MemberSpecs<
         return none();
       }
       const keys = Object.keys(v);
+      if (specialising) {
+        if (decodeMember === undefined) decodeMember = specialiseUnionDecoder(compiled) ?? null;
+        const out = decodeMember?.(v, keys, at, ctx);
+        if (out !== undefined) return out as U;
+      }
       let found: string | undefined;
       for (const key of keys) {
         if (!compiled.has(key)) continue;
@@ -1150,21 +1169,37 @@ export function union<U extends { readonly kind: string }>(members: MemberSpecs<
     },
     encode: (value) => {
       const v = value as unknown as Readonly<Record<string, unknown>> & { readonly kind: string };
+      if (specialising) {
+        if (encodeGenerated === undefined) encodeGenerated = specialiseUnionEncoder(compiled, unionSteps) ?? null;
+        if (encodeGenerated !== null) return encodeGenerated(v) as JsonValue;
+      }
       const out: Record<string, unknown> = {};
       if (v.kind === "unknown") {
-        const u = v as unknown as UnknownVariant;
-        if (u.key !== "") setOwn(out, u.key, cloneJson(u.raw));
+        encodeUnknownMember(v, out);
       } else {
         const member = compiled.get(v.kind);
         if (member !== undefined) out[v.kind] = member.encode(v);
       }
-      const outer = v["$unknownOuter"];
-      if (isJsonObject(outer)) for (const key of Object.keys(outer)) setOwn(out, key, cloneJson(outer[key]));
+      encodeOuterFields(v, out);
       return out as JsonValue;
     },
     missing: none,
   };
 }
+
+/** Writes an unknown member of a union back under its key, as it came (nothing for the empty key). */
+function encodeUnknownMember(value: Readonly<Record<string, unknown>>, out: Record<string, unknown>): void {
+  const u = value as unknown as UnknownVariant;
+  if (u.key !== "") setOwn(out, u.key, cloneJson(u.raw));
+}
+
+/** Writes the keys a union kept beside its member (`$unknownOuter`) back, as they came. */
+function encodeOuterFields(value: Readonly<Record<string, unknown>>, out: Record<string, unknown>): void {
+  const outer = value["$unknownOuter"];
+  if (isJsonObject(outer)) for (const key of Object.keys(outer)) setOwn(out, key, cloneJson(outer[key]));
+}
+
+const unionSteps: UnionSteps = { encodeUnknownMember, encodeOuterFields };
 
 // ---------------------------------------------------------------------------------------------
 // Entry points

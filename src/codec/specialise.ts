@@ -16,7 +16,7 @@
  * messages the generator does not cover, the interpreted loops run instead; a property test checks
  * that both give identical results on generated and corrupted documents.
  */
-import type { CompiledMessage, DecodeContext, OneofGroup } from "./schema.js";
+import type { CompiledMessage, DecodeContext, OneofGroup, PathSegment, RuntimeMember } from "./schema.js";
 
 /**
  * Decodes the fields of one message from `obj` (a JSON object), starting with `kind` for a oneof
@@ -70,6 +70,47 @@ export interface FieldSteps {
   readonly encodeUnknownFields: (value: Readonly<Record<string, unknown>>, out: Record<string, unknown>) => void;
 }
 
+/**
+ * The member a union (a message that is only a oneof) holds when its one key is a member set to
+ * something other than null, decoded; undefined for any other document, which the interpreted
+ * union decoder then handles.
+ *
+ * @example
+ * ```ts
+ * const out = decodeMember(json, Object.keys(json), "$", ctx) ?? decodeUnion(json, keys, "$", ctx);
+ * ```
+ */
+export type UnionMemberDecoder = (
+  obj: Readonly<Record<string, unknown>>,
+  keys: readonly string[],
+  at: PathSegment,
+  ctx: DecodeContext,
+) => Record<string, unknown> | undefined;
+
+/**
+ * Encodes a union's value: its member under the member's key, or an unknown member as it came,
+ * then its outer unknown fields.
+ *
+ * @example
+ * ```ts
+ * const wire = encodeUnion(step); // { approval: {...} }
+ * ```
+ */
+export type UnionEncoder = (value: Readonly<Record<string, unknown>> & { readonly kind: string }) => Record<string, unknown>;
+
+/**
+ * The steps of a union's encoding the generated encoder shares with the interpreted one.
+ *
+ * @example
+ * ```ts
+ * const steps: UnionSteps = { encodeUnknownMember, encodeOuterFields };
+ * ```
+ */
+export interface UnionSteps {
+  readonly encodeUnknownMember: (value: Readonly<Record<string, unknown>>, out: Record<string, unknown>) => void;
+  readonly encodeOuterFields: (value: Readonly<Record<string, unknown>>, out: Record<string, unknown>) => void;
+}
+
 let evalAllowed: boolean | undefined;
 
 /** Whether this runtime lets us compile code; asked once, on first use. */
@@ -100,11 +141,15 @@ function bindings(msg: CompiledMessage): string {
   return msg.fields.map(({ group }, i) => (group === undefined ? `const c${i} = fields[${i}].codec;` : `const g${i} = fields[${i}].group;`)).join("\n");
 }
 
-function build<F>(name: string, msg: CompiledMessage, steps: FieldSteps, prelude: string, body: readonly string[], params: string): F | undefined {
-  const source = `"use strict";\n${prelude}\n${bindings(msg)}\nreturn function ${name}(${params}) {\n  ${body.join("\n  ")}\n};`;
+/**
+ * Compiles `function name(params) { body }` after `prelude`, with `inputs` in scope by name, and
+ * returns it; undefined when the runtime refuses.
+ */
+function build<F>(name: string, inputs: Readonly<Record<string, unknown>>, prelude: string, params: string, body: readonly string[]): F | undefined {
+  const source = `"use strict";\n${prelude}\nreturn function ${name}(${params}) {\n  ${body.join("\n  ")}\n};`;
   try {
-    const factory = new Function("steps", "msg", "fields", source) as (s: FieldSteps, m: CompiledMessage, f: CompiledMessage["fields"]) => F;
-    return factory(steps, msg, msg.fields);
+    const factory = new Function(...Object.keys(inputs), source) as (...args: unknown[]) => F;
+    return factory(...Object.values(inputs));
   } catch {
     return undefined;
   }
@@ -139,7 +184,8 @@ export function specialiseDecoder(msg: CompiledMessage, steps: FieldSteps, membe
     );
   });
   body.push(`const out = { ${props.join(", ")} };`, "addUnknownFields(msg, obj, keys, claimed, out);", "return out;");
-  return build<FieldsDecoder>("decodeFields", msg, steps, "const { hasOwn, decodeGroup, addUnknownFields } = steps;", body, "obj, ctx, kind");
+  const prelude = `const { hasOwn, decodeGroup, addUnknownFields } = steps;\n${bindings(msg)}`;
+  return build<FieldsDecoder>("decodeFields", { steps, msg, fields: msg.fields }, prelude, "obj, ctx, kind", body);
 }
 
 /**
@@ -181,5 +227,57 @@ export function specialiseEncoder(msg: CompiledMessage, steps: FieldSteps): Fiel
   });
   if (!rest) body.push(`const out = { ${inLiteral.join(", ")} };`);
   body.push("encodeUnknownFields(obj, out);", "return out;");
-  return build<FieldsEncoder>("encodeFields", msg, steps, "const { encodeGroup, encodeUnknownFields } = steps;", body, "obj");
+  const prelude = `const { encodeGroup, encodeUnknownFields } = steps;\n${bindings(msg)}`;
+  return build<FieldsEncoder>("encodeFields", { steps, msg, fields: msg.fields }, prelude, "obj", body);
+}
+
+/** Declarations binding each member of a union to a constant `m<i>`, in `members` order. */
+function memberBindings(members: ReadonlyMap<string, RuntimeMember>): string {
+  return [...members.keys()].map((key, i) => `const m${i} = members.get(${literal(key)});`).join("\n");
+}
+
+/**
+ * The decoder of a union's usual document, one key naming a member that is set, or undefined where
+ * code cannot be generated. Each member is decoded from its own `case`, a call V8 can inline, and
+ * reads and path steps are those of the interpreted decoder for such a document.
+ *
+ * @example
+ * ```ts
+ * const decodeMember = specialiseUnionDecoder(members);
+ * ```
+ */
+export function specialiseUnionDecoder(members: ReadonlyMap<string, RuntimeMember>): UnionMemberDecoder | undefined {
+  if (!canGenerate() || members.has("__proto__")) return undefined;
+  const cases = [...members.keys()].map((key, i) => {
+    const k = literal(key);
+    return `case ${k}: if (obj[${k}] !== null) { ctx.path.push(at); const out = m${i}.decode(obj[${k}], ${k}, ctx, ${k}); ctx.path.pop(); return out; } break;`;
+  });
+  const body = ["if (keys.length !== 1) return undefined;", "switch (keys[0]) {", ...cases.map((c) => `  ${c}`), "}", "return undefined;"];
+  return build<UnionMemberDecoder>("decodeUnionMember", { members }, memberBindings(members), "obj, keys, at, ctx", body);
+}
+
+/**
+ * A union's encoder, or undefined where code cannot be generated: each member is encoded from its
+ * own `case` into an object literal with its key written out (a store under a computed key, where
+ * every union's members meet, is several times slower).
+ *
+ * @example
+ * ```ts
+ * const encodeUnion = specialiseUnionEncoder(members, steps);
+ * ```
+ */
+export function specialiseUnionEncoder(members: ReadonlyMap<string, RuntimeMember>, steps: UnionSteps): UnionEncoder | undefined {
+  if (!canGenerate() || members.has("__proto__")) return undefined;
+  const cases = [...members.keys()].map((key, i) => `case ${literal(key)}: out = { ${literal(key)}: m${i}.encode(value) }; break;`);
+  const body = [
+    "let out;",
+    "switch (value.kind) {",
+    ...cases.map((c) => `  ${c}`),
+    '  default: out = {}; if (value.kind === "unknown") encodeUnknownMember(value, out);',
+    "}",
+    "encodeOuterFields(value, out);",
+    "return out;",
+  ];
+  const prelude = `const { encodeUnknownMember, encodeOuterFields } = steps;\n${memberBindings(members)}`;
+  return build<UnionEncoder>("encodeUnion", { steps, members }, prelude, "value", body);
 }
