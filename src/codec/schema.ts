@@ -717,11 +717,12 @@ export interface CompiledMessage {
   /** Whether one of its oneofs is open, so decoding may claim unknown keys as members. */
   readonly claims: boolean;
   /**
-   * The last key list found to hold known keys only. Documents of one message type mostly list the
-   * same keys in the same order, so comparing with this list (interned strings compare by pointer)
-   * usually settles that there is no unknown field, without a set lookup per key.
+   * The last few key lists found to hold known keys only, the latest first. Documents of one
+   * message type mostly list the same keys in the same order (a few orders, where a oneof's member
+   * varies), so comparing with these lists (interned strings compare by pointer) usually settles
+   * that there is no unknown field, without a set lookup per key.
    */
-  lastKnownKeys: readonly string[];
+  readonly knownKeyLists: Array<readonly string[]>;
 }
 
 function compile(specs: object): CompiledMessage {
@@ -739,7 +740,7 @@ function compile(specs: object): CompiledMessage {
   const nodes = fields.map(({ prop, codec, group }): FieldNode =>
     group !== undefined ? { prop, oneof: { open: group.open, members: group["~members"] } } : { prop, node: (codec as Codec<unknown>)["~node"] },
   );
-  return { fields, nodes, known, claims: fields.some((f) => f.group?.open === true), lastKnownKeys: [] };
+  return { fields, nodes, known, claims: fields.some((f) => f.group?.open === true), knownKeyLists: [] };
 }
 
 function unknownVariant(key: string, raw: unknown): UnknownVariant {
@@ -766,11 +767,16 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
+/** How many key lists a message remembers (see `CompiledMessage.knownKeyLists`). */
+const KNOWN_KEY_LISTS = 4;
+
 /** Whether any of `keys` is unknown to `msg` (not one of its fields or oneof members). */
 function hasUnknownKey(msg: CompiledMessage, keys: readonly string[]): boolean {
-  if (sameKeys(msg.lastKnownKeys, keys)) return false;
+  const lists = msg.knownKeyLists;
+  for (let i = 0; i < lists.length; i++) if (sameKeys(lists[i] as readonly string[], keys)) return false;
   for (const key of keys) if (!msg.known.has(key)) return true;
-  msg.lastKnownKeys = keys;
+  if (lists.length === KNOWN_KEY_LISTS) lists.pop();
+  lists.unshift(keys);
   return false;
 }
 
