@@ -16,6 +16,26 @@ function quote(s: string): string {
   return JSON.stringify(shown);
 }
 
+/**
+ * Quoted short strings. Traces show the same few strings over and over (the literals of the
+ * conditions, a world's departments and ids); a lookup by the string, whose hash V8 keeps, costs a
+ * third of `JSON.stringify`. Keyed by the text itself and bounded: it cannot change a display.
+ */
+const quotes = new Map<string, string>();
+const QUOTES_MAX = 4096;
+const QUOTE_KEY_MAX = 64;
+
+function quoteCached(s: string): string {
+  if (s.length > QUOTE_KEY_MAX) return quote(s);
+  let q = quotes.get(s);
+  if (q === undefined) {
+    q = quote(s);
+    if (quotes.size >= QUOTES_MAX) quotes.clear();
+    quotes.set(s, q);
+  }
+  return q;
+}
+
 function double(n: number): string {
   if (Number.isNaN(n)) return "double(\"NaN\")";
   if (!Number.isFinite(n)) return n > 0 ? "double(\"Infinity\")" : "double(\"-Infinity\")";
@@ -128,7 +148,7 @@ class Formatting {
     for (let i = 0; i < n; i++) {
       const k = keys[i] as string;
       if (this.cacheable && !isData(v, k)) this.cacheable = false;
-      shown.push(`${quote(k)}: ${this.value(record[k], depth + 1)}`);
+      shown.push(`${quoteCached(k)}: ${this.value(record[k], depth + 1)}`);
     }
     return items(shown, keys.length, "{", "}");
   }
@@ -160,13 +180,13 @@ export function formatCelValue(v: unknown, depth = 0): string {
 function primitive(v: unknown): string {
   switch (typeof v) {
     case "string":
-      return quote(v);
+      return quoteCached(v);
     case "bigint":
       return String(v);
     case "number":
       return double(v);
     case "boolean":
-      return String(v);
+      return v ? "true" : "false";
     case "undefined":
       return "<absent>";
     case "function":
