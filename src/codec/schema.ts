@@ -49,8 +49,7 @@ export type PathSegment = string | number;
  *
  * `path` holds the segments of the innermost container's path, from `"$"` down; a codec is told the
  * key or index of its own value beside it. Paths are formatted only when a problem is reported:
- * nearly every value has none, and building each field's path up front was most of the cost of
- * decoding.
+ * nearly every value has none, so a path string built for each field up front was wasted work.
  *
  * @example
  * ```ts
@@ -189,7 +188,14 @@ export interface OneofGroup<U> {
   readonly members: ReadonlyMap<string, RuntimeMember>;
 }
 
-/** The untyped runtime form of one oneof member. */
+/**
+ * The untyped runtime form of one oneof member.
+ *
+ * @example
+ * ```ts
+ * const member = group.members.get("approval"); // member?.decode(json, "approval", ctx, "approval")
+ * ```
+ */
 export interface RuntimeMember {
   readonly node: MemberNode;
   decode(json: unknown, at: PathSegment, ctx: DecodeContext, kind: string): Record<string, unknown>;
@@ -701,6 +707,11 @@ type RuntimeSpec = Codec<unknown> | OneofGroup<unknown>;
 /**
  * One property of a compiled message: a field's codec or a oneof group. Every entry has both slots,
  * so the loops over fields see a single object shape.
+ *
+ * @example
+ * ```ts
+ * const field: RuntimeField = { prop: "id", codec: str, group: undefined };
+ * ```
  */
 export interface RuntimeField {
   readonly prop: string;
@@ -708,7 +719,14 @@ export interface RuntimeField {
   readonly group: OneofGroup<unknown> | undefined;
 }
 
-/** A message's schema as the decoder and encoder use it. */
+/**
+ * A message's schema as the decoder and encoder use it (built once per `message` or oneof member).
+ *
+ * @example
+ * ```ts
+ * for (const { prop, codec, group } of msg.fields) {}
+ * ```
+ */
 export interface CompiledMessage {
   readonly fields: readonly RuntimeField[];
   readonly nodes: readonly FieldNode[];

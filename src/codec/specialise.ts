@@ -1,6 +1,6 @@
 /**
- * Functions generated for one message each, that decode and encode its fields as a hand-written
- * codec would: field names written out, the result built as one object literal.
+ * Functions generated for one message (or union) each, that decode and encode it as a hand-written
+ * codec would: field and member names written out, the result built as one object literal.
  *
  * Why generate code: the interpreted loops in `schema.ts` run one piece of code for every message,
  * and V8 optimises property access per place in the code. At the shared loop each read and write
@@ -212,16 +212,16 @@ export function specialiseEncoder(msg: CompiledMessage, steps: FieldSteps): Fiel
       return;
     }
     // A hand-built model may leave out a field its type requires: write the default.
-    const absent = codec?.optional === true ? "" : `c${i}.encode(c${i}.missing())`;
+    const byDefault = codec?.optional === true ? "" : `c${i}.encode(c${i}.missing())`;
     body.push(`v = obj[${key}];`);
-    if (!rest && absent !== "" && codec?.omit === undefined) {
-      body.push(`const e${i} = v === undefined ? ${absent} : c${i}.encode(v);`);
+    if (!rest && byDefault !== "" && codec?.omit === undefined) {
+      body.push(`const e${i} = v === undefined ? ${byDefault} : c${i}.encode(v);`);
       inLiteral.push(`${key}: e${i}`);
       return;
     }
     if (!rest) body.push(`const out = { ${inLiteral.join(", ")} };`);
     rest = true;
-    if (absent !== "") body.push(`if (v === undefined) out[${key}] = ${absent};`);
+    if (byDefault !== "") body.push(`if (v === undefined) out[${key}] = ${byDefault};`);
     const omit = codec?.omit === undefined ? "" : ` && c${i}.omit(v) !== true`;
     body.push(`if (v !== undefined${omit}) out[${key}] = c${i}.encode(v);`);
   });
@@ -229,6 +229,14 @@ export function specialiseEncoder(msg: CompiledMessage, steps: FieldSteps): Fiel
   body.push("encodeUnknownFields(obj, out);", "return out;");
   const prelude = `const { encodeGroup, encodeUnknownFields } = steps;\n${bindings(msg)}`;
   return build<FieldsEncoder>("encodeFields", { steps, msg, fields: msg.fields }, prelude, "obj", body);
+}
+
+/**
+ * Whether the generated code can name every member of a union in a `case` and a literal: not
+ * `__proto__` (see {@link literalSafe}), nor `unknown`, the kind the interpreter checks first.
+ */
+function membersSafe(members: ReadonlyMap<string, RuntimeMember>): boolean {
+  return !members.has("__proto__") && !members.has("unknown");
 }
 
 /** Declarations binding each member of a union to a constant `m<i>`, in `members` order. */
@@ -247,7 +255,7 @@ function memberBindings(members: ReadonlyMap<string, RuntimeMember>): string {
  * ```
  */
 export function specialiseUnionDecoder(members: ReadonlyMap<string, RuntimeMember>): UnionMemberDecoder | undefined {
-  if (!canGenerate() || members.has("__proto__")) return undefined;
+  if (!canGenerate() || !membersSafe(members)) return undefined;
   const cases = [...members.keys()].map((key, i) => {
     const k = literal(key);
     return `case ${k}: if (obj[${k}] !== null) { ctx.path.push(at); const out = m${i}.decode(obj[${k}], ${k}, ctx, ${k}); ctx.path.pop(); return out; } break;`;
@@ -267,7 +275,7 @@ export function specialiseUnionDecoder(members: ReadonlyMap<string, RuntimeMembe
  * ```
  */
 export function specialiseUnionEncoder(members: ReadonlyMap<string, RuntimeMember>, steps: UnionSteps): UnionEncoder | undefined {
-  if (!canGenerate() || members.has("__proto__")) return undefined;
+  if (!canGenerate() || !membersSafe(members)) return undefined;
   const cases = [...members.keys()].map((key, i) => `case ${literal(key)}: out = { ${literal(key)}: m${i}.encode(value) }; break;`);
   const body = [
     "let out;",
