@@ -8,9 +8,10 @@
  * `--no-base` to time only the working tree. Environment: `CODEC_BENCH_TASKS` (default 2000) tasks
  * from `syntheticWorld({ seed: 3, rulesPerPolicy: 16 })`, `CODEC_BENCH_ROUNDS` (default 9) rounds.
  * Each case is timed with and without the task's policy snapshot (`policy.policy`, ~15 KB of the
- * ~16 KB a task takes on the wire). Time is the process's CPU time; the figures are the best round
- * of each (other work on the machine only ever adds time), the speed-up the median of the per-round
- * ratios.
+ * ~16 KB a task takes on the wire). A sample is as many passes over the tasks as take ~25 ms of the
+ * process's CPU time, after a young-generation collection; the figures are the best round of each
+ * version (other work on the machine only ever adds time), the speed-up the median of the
+ * per-round ratios.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -21,6 +22,7 @@ import * as after from "../src/codec/index.js";
 import type { JsonValue } from "../src/model/json.js";
 import type { Task } from "../src/model/task.js";
 import { syntheticWorld } from "../src/testing/synthetic-world.js";
+import { collectYoung } from "./harness.js";
 
 /** The last commit of the codec before the performance work. */
 const BASELINE = "1153a8f50dd86a5e53b92a2ed226d20cb921c666";
@@ -76,20 +78,20 @@ function decodeAll(codec: TaskCodec, docs: readonly unknown[]): Task[] {
 let sink = 0;
 
 /**
- * CPU ms of one pass of `run` over `items`: the process's CPU time rather than the wall clock, which
- * on a shared machine also counts the time other processes held the core.
+ * CPU µs per item of `passes` passes of `run` over `items`: the process's CPU time rather than the
+ * wall clock, which on a shared machine also counts the time other processes held the core.
  */
-function pass<T>(items: readonly T[], run: (item: T) => unknown): number {
+function timePasses<T>(items: readonly T[], passes: number, run: (item: T) => unknown): number {
   const started = process.cpuUsage();
-  for (const item of items) if (run(item) !== undefined) sink++;
+  for (let p = 0; p < passes; p++) for (const item of items) if (run(item) !== undefined) sink++;
   const used = process.cpuUsage(started);
-  return (used.user + used.system) / 1000;
+  return (used.user + used.system) / (passes * items.length);
 }
 
 interface Case {
   readonly name: string;
-  /** One pass over the tasks with a given codec; ms. */
-  readonly time: (codec: TaskCodec, models: Models) => number;
+  /** CPU µs per task over `passes` passes over the tasks with a given codec. */
+  readonly time: (codec: TaskCodec, models: Models, passes: number) => number;
 }
 
 interface Models {
@@ -98,11 +100,14 @@ interface Models {
 }
 
 const cases: readonly Case[] = [
-  { name: "decode, no snapshot", time: (c) => pass(withoutSnapshot, (t) => c.decodeTask(t)) },
-  { name: "decode, with snapshot", time: (c) => pass(withSnapshot, (t) => c.decodeTask(t)) },
-  { name: "encode, no snapshot", time: (c, m) => pass(m.withoutSnapshot, (t) => c.encodeTask(t)) },
-  { name: "encode, with snapshot", time: (c, m) => pass(m.withSnapshot, (t) => c.encodeTask(t)) },
+  { name: "decode, no snapshot", time: (c, _, n) => timePasses(withoutSnapshot, n, (t) => c.decodeTask(t)) },
+  { name: "decode, with snapshot", time: (c, _, n) => timePasses(withSnapshot, n, (t) => c.decodeTask(t)) },
+  { name: "encode, no snapshot", time: (c, m, n) => timePasses(m.withoutSnapshot, n, (t) => c.encodeTask(t)) },
+  { name: "encode, with snapshot", time: (c, m, n) => timePasses(m.withSnapshot, n, (t) => c.encodeTask(t)) },
 ];
+
+/** CPU time one sample should take at least: short samples are mostly timer and GC noise. */
+const SAMPLE_MS = 25;
 
 const best = (xs: readonly number[]): number => Math.min(...xs);
 const median = (xs: readonly number[]): number => {
@@ -119,8 +124,14 @@ const models = new Map(
   versions.map((v) => [v.label, { withSnapshot: decodeAll(v.codec, withSnapshot), withoutSnapshot: decodeAll(v.codec, withoutSnapshot) }]),
 );
 
-// Warm-up: every case with every version, so both are optimised before the clock starts.
-for (const c of cases) for (const v of versions) for (let i = 0; i < 2; i++) c.time(v.codec, models.get(v.label) as Models);
+// Warm-up: every case with every version, so both are optimised before the clock starts. The last
+// warm-up pass of the fastest version sets how many passes make one sample of the case.
+const passesOf = new Map<string, number>();
+for (const c of cases) {
+  let fastest = Infinity;
+  for (const v of versions) for (let i = 0; i < 3; i++) fastest = Math.min(fastest, c.time(v.codec, models.get(v.label) as Models, 1));
+  passesOf.set(c.name, Math.max(1, Math.ceil((SAMPLE_MS * 1000) / (fastest * TASKS))));
+}
 
 const samples = new Map<string, number[]>();
 for (let round = 0; round < ROUNDS; round++) {
@@ -128,9 +139,11 @@ for (let round = 0; round < ROUNDS; round++) {
     // Alternate which version goes first, so neither always runs on a warmer cache.
     const order = round % 2 === 0 ? versions : [...versions].reverse();
     for (const v of order) {
-      const ms = c.time(v.codec, models.get(v.label) as Models);
+      // Garbage of the previous sample is collected off the clock.
+      collectYoung();
+      const us = c.time(v.codec, models.get(v.label) as Models, passesOf.get(c.name) ?? 1);
       const key = `${c.name}/${v.label}`;
-      samples.set(key, [...(samples.get(key) ?? []), (ms * 1000) / TASKS]);
+      samples.set(key, [...(samples.get(key) ?? []), us]);
     }
   }
 }
