@@ -11,7 +11,8 @@
  *
  * The generated functions do exactly what the interpreted loops do, field by field and in the same
  * order (same reads, same diagnostics, same result, same key order), and hand the oneofs and
- * unknown fields to the same helpers ({@link FieldSteps}). Where code cannot be generated (a
+ * unknown fields to the same helpers ({@link FieldSteps}). Their source holds the schema's own
+ * property and member names (as JSON string literals), never anything from a document. Where code cannot be generated (a
  * Content-Security-Policy without `unsafe-eval`, runtimes that forbid `new Function`), and for
  * messages the generator does not cover, the interpreted loops run instead; a property test checks
  * that both give identical results on generated and corrupted documents.
