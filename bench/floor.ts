@@ -22,7 +22,8 @@ import { contextOf, prepareConditionInput, type ConditionInput, type PreparedCon
 import type { AppEntitlement, User } from "../src/model/directory.js";
 import type { JsonObject } from "../src/model/json.js";
 import type { Task } from "../src/model/index.js";
-import { taskFacts, subjectIdOf } from "../src/policy/task-conditions.js";
+import { taskSubjectId } from "../src/model/task-refs.js";
+import { taskFacts } from "../src/policy/task-conditions.js";
 import { celDirectoryOf } from "../src/world/cel-directory.js";
 import { findEntitlement, type World } from "../src/world/world.js";
 
@@ -105,7 +106,7 @@ export function bareCompile(sources: readonly string[]): BareFn[] {
 
 /** The bare context of a task: its subject and entitlement as the bare classes. */
 export function bareContext(world: World, task: Task): object {
-  const subject = world.index.users.get(subjectIdOf(task));
+  const subject = world.index.users.get(taskSubjectId(task));
   const t = task.type;
   const ent = t && t.kind === "grant" ? findEntitlement(world, t.appId, t.appEntitlementId) : undefined;
   if (!subject || !ent) throw new Error(`floor: task ${task.id} has no subject or entitlement`);
@@ -128,7 +129,7 @@ export function rawCompile(sources: readonly string[]): BareFn[] {
 
 /** A task's condition input, as `taskConditions` gathers it (ip and account as it finds them). */
 export function conditionInput(world: World, task: Task): ConditionInput {
-  const subject = world.index.users.get(subjectIdOf(task));
+  const subject = world.index.users.get(taskSubjectId(task));
   const t = task.type;
   if (!subject || !t || t.kind !== "grant") throw new Error(`raw floor: task ${task.id} is not a grant with a subject`);
   const entitlement = findEntitlement(world, t.appId, t.appEntitlementId) ?? null;

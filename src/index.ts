@@ -243,6 +243,8 @@ export {
 } from "./codec/index.js";
 export type { Diagnostic, DiagnosticCode } from "./codec/index.js";
 
+export { taskEntitlementRef, taskSubjectId } from "./model/task-refs.js";
+
 // The model: the spec's resources, oneofs as unions on `kind`, open enums
 export {
   ActionInstanceState,

@@ -252,3 +252,4 @@ export type {
   RoleKind,
   User,
 } from "./directory.js";
+export { taskEntitlementRef, taskSubjectId } from "./task-refs.js";

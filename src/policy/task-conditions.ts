@@ -20,6 +20,7 @@ import {
 } from "../cel/index.js";
 import type { AppEntitlement, AppUser, User } from "../model/directory.js";
 import type { Task } from "../model/index.js";
+import { taskSubjectId } from "../model/task-refs.js";
 import type { Result } from "../result.js";
 import type { ExpressionEvaluator } from "../workflow/approvers.js";
 import { celDirectoryOf } from "../world/cel-directory.js";
@@ -85,29 +86,13 @@ export function taskFacts(task: Task): TaskFacts {
     origin: task.origin,
     isGrantPermanent: t?.kind === "grant" ? !grantDuration || grantDuration === "0s" : false,
     grantDuration,
-    subjectUserId: subjectIdOf(task),
+    subjectUserId: taskSubjectId(task),
     requestorUserId: task.createdByUserId,
     createdAt: task.createdAt,
     analysis: task.analysisId ? { id: task.analysisId, hasConflictViolations: false, conflictViolations: [] } : null,
   };
 }
 
-/** The task's target user id: `userId`, else the identity user of its type. */
-export function subjectIdOf(task: Task): string {
-  if (task.userId) return task.userId;
-  const t = task.type;
-  if (!t) return "";
-  switch (t.kind) {
-    case "grant":
-    case "revoke":
-    case "certify":
-      return t.identityUserId;
-    case "offboarding":
-      return t.subjectUserId;
-    default:
-      return "";
-  }
-}
 
 /** The requester's address, when the task's free-form data carries one (`data.ip`). */
 function requesterIp(task: Task): string | null {
@@ -181,7 +166,7 @@ class ConditionsOfTask implements TaskConditions {
     this.#task = task;
     this.#trace = trace;
     this.#directory = celDirectoryOf(world);
-    const subject = world.index.users.get(subjectIdOf(task)) ?? NOBODY;
+    const subject = world.index.users.get(taskSubjectId(task)) ?? NOBODY;
     this.#subject = subject;
     const t = task.type;
     const scoped = t && (t.kind === "grant" || t.kind === "revoke" || t.kind === "certify") ? t : null;

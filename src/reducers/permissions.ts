@@ -7,6 +7,7 @@
  * Assumed (README, Assumptions): the rest of the table in {@link taskActionsFor}.
  */
 import type { RoleKind, User } from "../model/directory.js";
+import { taskSubjectId } from "../model/task-refs.js";
 import type { Approval, StepInstance, Task } from "../model/index.js";
 import { taskConditions } from "../policy/task-conditions.js";
 import { isManual, manualProvisioners } from "../workflow/provisioners.js";
@@ -74,7 +75,7 @@ function isManualProvisioner(world: World, task: Task, userId: string): boolean 
  */
 export function relationTo(world: World, task: Task, caller: User): Relation {
   const roles = rolesOf(world, caller);
-  const targetId = task.userId || (task.type && "identityUserId" in task.type ? task.type.identityUserId : "");
+  const targetId = taskSubjectId(task);
   const t = task.type;
   const emergency = t?.kind === "grant" ? (findEntitlement(world, t.appId, t.appEntitlementId)?.emergencyGrantEnabled ?? false) : false;
   return {

@@ -5,6 +5,7 @@
  */
 import type { User } from "../model/directory.js";
 import type { Approval, ApproverKind, Task } from "../model/index.js";
+import { taskEntitlementRef, taskSubjectId } from "../model/task-refs.js";
 import type { Result } from "../result.js";
 import { entitlementKey, findEntitlement, type World } from "../world/world.js";
 
@@ -38,37 +39,14 @@ export interface ApproverResolution {
   readonly notes: readonly string[];
 }
 
-function targetUserId(task: Task): string {
-  if (task.userId) return task.userId;
-  const t = task.type;
-  if (!t) return "";
-  switch (t.kind) {
-    case "grant":
-    case "revoke":
-    case "certify":
-      return t.identityUserId;
-    case "offboarding":
-      return t.subjectUserId;
-    default:
-      return "";
-  }
-}
-
-function taskAppAndEntitlement(task: Task): { appId: string; entitlementId: string } {
-  const t = task.type;
-  if (t && (t.kind === "grant" || t.kind === "revoke" || t.kind === "certify"))
-    return { appId: t.appId, entitlementId: t.appEntitlementId };
-  return { appId: "", entitlementId: "" };
-}
-
 interface Candidates {
   readonly ids: readonly string[];
   readonly note: string;
 }
 
 function primaryCandidates(world: World, task: Task, kind: ApproverKind, expressions: ExpressionEvaluator): Candidates {
-  const { appId, entitlementId } = taskAppAndEntitlement(task);
-  const subjectId = targetUserId(task);
+  const { appId, entitlementId } = taskEntitlementRef(task);
+  const subjectId = taskSubjectId(task);
   switch (kind.kind) {
     case "users":
       return { ids: kind.userIds ?? [], note: "the step's listed users" };
@@ -128,7 +106,7 @@ function filter(
   allowSelf: boolean,
   notes: string[],
 ): string[] {
-  const subjectId = targetUserId(task);
+  const subjectId = taskSubjectId(task);
   const out: string[] = [];
   for (const id of ids) {
     let user = world.index.users.get(id);
