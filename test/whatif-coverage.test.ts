@@ -1,8 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decide } from "policy-sim";
+import { decide, formatCoverage, ruleCoverage, type Coverage } from "policy-sim";
 import { arbWorldRecipe, worldFromRecipe } from "policy-sim/testing";
-import { formatCoverage, ruleCoverage, type Coverage } from "../src/whatif/index.js";
 import { sampleWorld } from "./helpers.js";
 
 const sample = sampleWorld();

@@ -1,8 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { replaceInWorld, selectSteps, taskConditions, type Policy, type World } from "policy-sim";
+import { replaceInWorld, routeLabel, selectSteps, taskConditions, type Policy, type World } from "policy-sim";
 import { arbWorldRecipe, describeTaskRef, diffPolicies, taskInWorld, worldFromRecipe, type PolicyDiff } from "policy-sim/testing";
-import { routeLabel } from "../src/whatif/index.js";
 import { sampleWorld } from "./helpers.js";
 
 const sample = sampleWorld();

@@ -1,19 +1,24 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decide, findTask, replaceInWorld, saveWorld, type World, type WorldPatch } from "policy-sim";
-import { applyPolicyMutation, arbPolicyMutation, arbWorldRecipe, worldFromRecipe } from "policy-sim/testing";
 import {
   applyEdit,
+  decide,
   editImpact,
+  findTask,
   formatWhatIf,
   policyReach,
+  replaceInWorld,
   routeOf,
+  saveWorld,
   whatIf,
   whatIfWorlds,
   type WhatIfOptions,
   type WhatIfResult,
+  type World,
   type WorldEdit,
-} from "../src/whatif/index.js";
+  type WorldPatch,
+} from "policy-sim";
+import { applyPolicyMutation, arbPolicyMutation, arbWorldRecipe, worldFromRecipe } from "policy-sim/testing";
 import { sampleWorld } from "./helpers.js";
 
 const sample = sampleWorld();
@@ -246,6 +251,17 @@ describe("whatIf on the sample tenant", () => {
     expect(text).toContain("1 change");
     expect(text).toContain("1001");
     expect(text).toContain("before: pol-prod-admin (entitlement): rule #2");
+  });
+
+  it("reports progress every 1,024 tasks and at the end", () => {
+    const big = worldFromRecipe({ seed: 3, tasks: 2500, rulesPerPolicy: 2, policies: 2, matchAt: "mixed", mutations: [] });
+    const calls: [number, number][] = [];
+    run(big, {}, { onProgress: (done, total) => calls.push([done, total]) });
+    expect(calls).toEqual([
+      [1024, 2500],
+      [2048, 2500],
+      [2500, 2500],
+    ]);
   });
 
   it("whatIfWorlds compares two worlds as whatIf compares a world and its edit", () => {

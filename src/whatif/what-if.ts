@@ -67,12 +67,19 @@ export interface TaskScope {
  * @example
  * ```ts
  * whatIf(world, edit, { scope: { states: "any" }, prune: false });
+ * whatIf(world, edit, { onProgress: (done, total) => bar.update(done / total) });
  * ```
  */
 export interface WhatIfOptions {
   readonly scope?: TaskScope;
   /** Skip the tasks the edit provably cannot affect (default true); see the module comment. */
   readonly prune?: boolean;
+  /**
+   * Called every 1,024 tasks and once at the end with the number of tasks looked at so far and the
+   * number in the world, for progress bars on long runs. The run is synchronous: the callback
+   * reports, it cannot yield.
+   */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 /**
@@ -364,7 +371,11 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
   let decisions = 0;
   let pruned = 0;
 
-  for (const task of tasksInOrder(world)) {
+  const all = tasksInOrder(world);
+  const onProgress = options.onProgress;
+  let seen = 0;
+  for (const task of all) {
+    if (onProgress && (++seen & 1023) === 0) onProgress(seen, all.length);
     if (!inScopeOf(task)) continue;
     inScope++;
     let i0: RouteInput;
@@ -427,6 +438,7 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
     g.taskIds.push(task.id);
   }
 
+  onProgress?.(all.length, all.length);
   const summary: RouteGroup[] = [...groups.values()]
     .map((g) => ({ before: g.before, after: g.after, changes: ASPECT_ORDER.filter((a) => g.changes.has(a)), count: g.taskIds.length, taskIds: g.taskIds }))
     .sort((a, b) => b.count - a.count || (a.before < b.before ? -1 : a.before > b.before ? 1 : a.after < b.after ? -1 : a.after > b.after ? 1 : 0));
