@@ -11,7 +11,7 @@ import { taskConditions } from "../policy/task-conditions.js";
 import { buildIndex, findEntitlement, type World } from "../world/world.js";
 import { type AdvanceContext, closeTask, emit, postComment } from "./advance.js";
 import { revocationTargetsFor } from "./inheritance.js";
-import { restartOn } from "./restart.js";
+import { emitRuleEvaluations, restartOn } from "./restart.js";
 
 function grantKey(g: Pick<Grant, "identityUserId" | "appId" | "appEntitlementId">): string {
   return `${g.identityUserId}\u0000${g.appId}\u0000${g.appEntitlementId}`;
@@ -132,19 +132,7 @@ export function createRevokeForDecertified(ctx: AdvanceContext, certify: Task): 
     postComment(taskCtx, draft, "", `No revoke policy could be applied: ${why}`);
     started = closeTask(taskCtx, { ...draft, policy: { current: null, history: [], next: [], policy: null } }, "error");
   } else {
-    for (const e of selection.value.evaluations)
-      emit(taskCtx, id, "", {
-        kind: "conditionalPolicyExecutionResult",
-        policyId: e.policyId,
-        chainDepth: e.chainDepth,
-        condition: e.condition,
-        conditionMatched: e.conditionMatched,
-        defaultCondition: e.defaultCondition,
-        error: e.error,
-        policyKey: e.policyKey,
-        stepKey: e.stepKey,
-        outcomePolicyId: e.outcomePolicyId,
-      });
+    emitRuleEvaluations(taskCtx, id, selection.value.evaluations);
     started = restartOn(taskCtx, draft, { policy: resolution.value.policy, steps: selection.value.steps, newGeneration: true, userId: "" });
   }
   return { ...started, commentCount: ctx.comments.filter((c) => c.taskId === id).length };

@@ -6,7 +6,7 @@
  * policy applies.
  */
 import type { Policy, PolicyStep, PolicyStepInstance, Task } from "../model/index.js";
-import { selectSteps, type Selection } from "../policy/select-steps.js";
+import { type RuleEvaluation, selectSteps, type Selection } from "../policy/select-steps.js";
 import { taskConditions } from "../policy/task-conditions.js";
 import { err, ok, type Result } from "../result.js";
 import { type AdvanceContext, advance, emit } from "./advance.js";
@@ -23,11 +23,17 @@ import { withOutcome } from "./outcomes.js";
  * if (s.ok) console.log(s.value.steps.length);
  * ```
  */
-export function selectOn(ctx: AdvanceContext, task: Task, policy: Policy): Result<Selection, string> {
-  const selection = selectSteps(ctx.world, policy, taskConditions(ctx.world, task));
-  const evaluations = selection.ok ? selection.value.evaluations : selection.error.evaluations;
+/**
+ * Emits one `conditionalPolicyExecutionResult` audit event per evaluated rule, in order.
+ *
+ * @example
+ * ```ts
+ * emitRuleEvaluations(ctx, task.id, selection.evaluations);
+ * ```
+ */
+export function emitRuleEvaluations(ctx: AdvanceContext, taskId: string, evaluations: readonly RuleEvaluation[]): void {
   for (const e of evaluations)
-    emit(ctx, task.id, "", {
+    emit(ctx, taskId, "", {
       kind: "conditionalPolicyExecutionResult",
       policyId: e.policyId,
       chainDepth: e.chainDepth,
@@ -39,6 +45,12 @@ export function selectOn(ctx: AdvanceContext, task: Task, policy: Policy): Resul
       stepKey: e.stepKey,
       outcomePolicyId: e.outcomePolicyId,
     });
+}
+
+export function selectOn(ctx: AdvanceContext, task: Task, policy: Policy): Result<Selection, string> {
+  const selection = selectSteps(ctx.world, policy, taskConditions(ctx.world, task));
+  const evaluations = selection.ok ? selection.value.evaluations : selection.error.evaluations;
+  emitRuleEvaluations(ctx, task.id, evaluations);
   return selection.ok ? ok(selection.value) : err(`${selection.error.code}: ${selection.error.message}`);
 }
 
