@@ -4,8 +4,8 @@
  * explanation of what happened instead, so the fix is usually visible in the message.
  *
  * Nothing here imports vitest at run time: a matcher needs only `this.isNot` and returns
- * `{ pass, message }`, so this module loads without vitest installed. The type augmentation below is
- * types only.
+ * `{ pass, message }`, so this module loads without vitest installed. The types that put the
+ * matchers on vitest's `expect(…)` are an opt-in declaration file, `vitest.d.ts` beside this one.
  */
 import type { World } from "../world/world.js";
 import type { TaskRef } from "../whatif/task-spec.js";

@@ -91,6 +91,19 @@ describe("policyMatchers", () => {
     expect(() => expect(world).not.toUsePolicy("1001", "pol-prod-admin")).toThrow(/not to route/);
   });
 
+  it("are typed on vitest's assertions (src/testing/vitest.d.ts)", () => {
+    // Type-level only: never called, checked by tsc.
+    const typed = (): void => {
+      expect(world).toRoute("1001", { rule: 2, approvers: ["u-sre-lead"] });
+      expect(world).not.toRequireApprovalFrom("1001", ["u-ciso"], { step: "any" });
+      // @ts-expect-error a rule is an index or "baseline"
+      expect(world).toRoute("1001", { rule: "second" });
+      // @ts-expect-error the policy id is required
+      expect(world).toUsePolicy("1001");
+    };
+    expect(typeof typed).toBe("function");
+  });
+
   it("setupPolicyMatchers without an expect to extend is a setup mistake", () => {
     const g = globalThis as { expect?: unknown };
     const saved = g.expect;
