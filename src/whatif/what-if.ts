@@ -4,10 +4,12 @@
  * decided, the chain, the steps, the first step's approvers); the tasks whose route changes are
  * listed in detail, the rest counted, and a summary groups the changes by (before → after) route.
  *
- * Both sides come from {@link decide}, the one decision Hard Reset and `explain` share. The edited
- * world shares its tasks with the original (no copy per task), conditions are compiled once per
- * source text for the whole run (the CEL layer's cache), and each task evaluates only the rules it
- * reaches.
+ * Both sides come from {@link decide}, the one decision Hard Reset and `explain` share — or, when
+ * the edit leaves every condition input alone, from the very parts `decide` is made of
+ * (`resolvePolicy`, `taskConditions`, `selectSteps`) with one condition runner shared by both sides,
+ * so the after side costs its walk and not its evaluations. The edited world shares its tasks with
+ * the original (no copy per task), conditions are compiled once per source text for the whole run
+ * (the CEL layer's cache), and each task evaluates only the rules it reaches.
  *
  * Pruning (on by default, `prune: false` turns it off): when an edit changes only policies, the
  * routing fields of entitlements and apps (which policy they name) and the tenant's default
@@ -17,7 +19,8 @@
  * selection from its policy could fail at all, in which case it is decided once so that an error is
  * listed rather than dropped. Any other edit (users, other entitlement or app fields, the clock, the
  * references flag) decides every task twice. `test/whatif.test.ts` checks, over generated worlds and
- * edits, that pruned and unpruned runs give the same result.
+ * edits, that pruned and unpruned (two plain `decide` calls per task) runs give the same result, and
+ * that both agree with `decide` task by task. The argument in full: docs/whatif.md.
  */
 import type { Policy, Task } from "../model/index.js";
 import { decide } from "../policy/decide.js";

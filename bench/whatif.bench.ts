@@ -1,0 +1,244 @@
+/**
+ * What-if figures: `whatIf` over synthetic tenants of 10k to 100k tasks with 16-rule grant policies
+ * (about 60% of grant tasks matching some rule, 40% the baseline), for edits of every reach — none,
+ * one policy, one entitlement's routing, every grant policy, a user — and the unpruned reference.
+ * Next to them, `decide()` of every task once, the cost a what-if run would pay per side without
+ * pruning. Prints a table and, when bench/results/latest.json exists, stores the figures under its
+ * `whatif` key (other keys untouched). Asserts nothing about time: figures vary by machine.
+ *
+ *   node --import tsx bench/whatif.bench.ts
+ *   taskset -c 0 node --import tsx bench/whatif.bench.ts   # one core, GC helpers included
+ *   BENCH_QUICK=1 node --import tsx bench/whatif.bench.ts  # 10k and 25k tasks only
+ *
+ * Each case runs once untimed (JIT, compile cache, the world's task order), then `RUNS` timed
+ * runs; the table shows the median wall time, the median CPU time of the process (user + system,
+ * which includes the GC's helper threads) and the first (cold) run.
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
+import { decide } from "../src/policy/decide.js";
+import { syntheticWorld } from "../src/testing/synthetic-world.js";
+import { whatIf, type WhatIfOptions } from "../src/whatif/what-if.js";
+import type { WorldEdit } from "../src/whatif/edit.js";
+import { loadWorld } from "../src/world/load-world.js";
+import type { World } from "../src/world/world.js";
+
+const QUICK = process.env["BENCH_QUICK"] === "1";
+const SIZES = QUICK ? [10_000, 25_000] : [10_000, 25_000, 50_000, 100_000];
+const TARGET_MS = 1000;
+const ALL: WhatIfOptions = { scope: { states: "any" } };
+
+function load(tasks: number): World {
+  const r = loadWorld(syntheticWorld({ seed: 7, tasks, rulesPerPolicy: 16, policySnapshots: false }));
+  if (!r.ok) throw new Error(`bench world does not load: ${JSON.stringify(r.error.slice(0, 3))}`);
+  return r.value;
+}
+
+const cpuMs = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor((s.length - 1) / 2)] ?? NaN;
+}
+
+/** Swaps the step keys of two rules of a policy (a real re-routing of the tasks those rules decide). */
+function swapKeys(p: { rules: { stepKey: string }[] | null }, a: number, b: number): void {
+  const x = p.rules?.[a];
+  const y = p.rules?.[b];
+  if (!x || !y) return;
+  [x.stepKey, y.stepKey] = [y.stepKey, x.stepKey];
+}
+
+interface Case {
+  readonly name: string;
+  readonly edit: WorldEdit;
+  readonly options?: WhatIfOptions;
+  /** Held to the 1 s target at 100k tasks. */
+  readonly targeted: boolean;
+}
+
+const CASES: readonly Case[] = [
+  { name: "empty edit", edit: {}, targeted: true },
+  {
+    name: "one policy: two rules swap step keys",
+    edit: (w) => {
+      const p = w.policies.find((x) => x.id === "pol-grant-3");
+      if (p) swapKeys(p, 3, 5);
+    },
+    targeted: true,
+  },
+  {
+    name: "one entitlement routed to another policy",
+    edit: (w) => {
+      const e = w.entitlements.find((x) => x.id === "ent-12");
+      if (e) e.grantPolicyId = "pol-grant-0";
+    },
+    targeted: true,
+  },
+  {
+    name: "every grant policy: rules 0 and 1 swap step keys",
+    edit: (w) => {
+      for (const p of w.policies) if (p.id.startsWith("pol-grant-") && p.id !== "pol-grant-default") swapKeys(p, 0, 1);
+    },
+    targeted: false,
+  },
+  {
+    name: "a user changes department (nothing prunable)",
+    edit: (w) => {
+      const u = w.users.find((x) => x.id === "u-30");
+      if (u) u.department = u.department === "Security" ? "Finance" : "Security";
+    },
+    targeted: false,
+  },
+  {
+    name: "one policy, unpruned (prune: false)",
+    edit: (w) => {
+      const p = w.policies.find((x) => x.id === "pol-grant-3");
+      if (p) swapKeys(p, 3, 5);
+    },
+    options: { ...ALL, prune: false },
+    targeted: false,
+  },
+];
+
+interface Row {
+  readonly name: string;
+  readonly tasks: number;
+  readonly wallMs: number;
+  readonly cpuMs: number;
+  readonly firstWallMs: number;
+  readonly nsPerTask: number;
+  readonly decisions: number;
+  readonly pruned: number;
+  readonly changed: number;
+  readonly target?: number;
+  readonly met?: boolean;
+}
+
+const rows: Row[] = [];
+let sink = 0;
+const started = performance.now();
+const loadAtStart = loadavg();
+
+for (const n of SIZES) {
+  const t0 = performance.now();
+  const world = load(n);
+  const loadMs = performance.now() - t0;
+  const tasks = [...world.tasks.values()];
+  const runs = n >= 100_000 ? 3 : 5;
+  process.stderr.write(`${n.toLocaleString("en")} tasks: world generated and loaded in ${(loadMs / 1000).toFixed(1)} s\n`);
+
+  // The reference cost: one decision per task.
+  {
+    const walls: number[] = [];
+    const cpus: number[] = [];
+    let first = 0;
+    for (let i = 0; i <= runs; i++) {
+      const w0 = performance.now();
+      const c0 = cpuMs();
+      for (const t of tasks) if (decide(world, t).selection?.ok) sink++;
+      const wall = performance.now() - w0;
+      if (i === 0) first = wall;
+      else {
+        walls.push(wall);
+        cpus.push(cpuMs() - c0);
+      }
+    }
+    rows.push({ name: "decide() every task once (reference)", tasks: n, wallMs: median(walls), cpuMs: median(cpus), firstWallMs: first, nsPerTask: (median(walls) * 1e6) / n, decisions: n, pruned: 0, changed: 0 });
+  }
+
+  for (const c of CASES) {
+    const walls: number[] = [];
+    const cpus: number[] = [];
+    let first = 0;
+    let stats = { decisions: 0, pruned: 0, changed: 0 };
+    for (let i = 0; i <= runs; i++) {
+      const w0 = performance.now();
+      const c0 = cpuMs();
+      const r = whatIf(world, c.edit, c.options ?? ALL);
+      const wall = performance.now() - w0;
+      const cpu = cpuMs() - c0;
+      if (!r.ok) throw new Error(`${c.name}: ${r.error.message}`);
+      sink += r.value.counts.changed;
+      stats = { decisions: r.value.stats.decisions, pruned: r.value.stats.pruned, changed: r.value.counts.changed };
+      if (i === 0) first = wall;
+      else {
+        walls.push(wall);
+        cpus.push(cpu);
+      }
+    }
+    const wallMs = median(walls);
+    const held = c.targeted && n === 100_000;
+    rows.push({
+      name: c.name,
+      tasks: n,
+      wallMs,
+      cpuMs: median(cpus),
+      firstWallMs: first,
+      nsPerTask: (wallMs * 1e6) / n,
+      ...stats,
+      ...(held ? { target: TARGET_MS, met: wallMs <= TARGET_MS } : {}),
+    });
+  }
+}
+
+// -------------------------------------------------------------------------------------------------
+// Report
+
+const fmt = (x: number, d = 0) => x.toLocaleString("en", { minimumFractionDigits: d, maximumFractionDigits: d });
+const header = ["case", "tasks", "wall ms", "cpu ms", "first ms", "ns/task", "decisions", "µs/decision", "pruned", "changed", "≤ 1 s"];
+const table = rows.map((r) => [
+  r.name,
+  fmt(r.tasks),
+  fmt(r.wallMs, 1),
+  fmt(r.cpuMs, 1),
+  fmt(r.firstWallMs, 1),
+  fmt(r.nsPerTask),
+  fmt(r.decisions),
+  r.decisions > 0 ? fmt((r.cpuMs * 1000) / r.decisions, 1) : "",
+  fmt(r.pruned),
+  fmt(r.changed),
+  r.met === undefined ? "" : r.met ? "yes" : "NO",
+]);
+const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => (row[i] ?? "").length)));
+const line = (cells: readonly string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join("  ");
+console.log(line(header));
+console.log(widths.map((w) => "-".repeat(w)).join("  "));
+for (const row of table) console.log(line(row));
+
+// Scaling: CPU time per task of the same case at the largest size over the second smallest (the
+// smallest size is dominated by per-run costs: the edited world's indexes, memos, JIT). CPU time,
+// not wall time: on a shared machine wall time also counts other processes.
+const scaling: Record<string, number> = {};
+const smallest = SIZES[Math.min(1, SIZES.length - 1)] ?? 0;
+const largest = SIZES[SIZES.length - 1] ?? 0;
+const cpuPerTask = (r: Row) => r.cpuMs / r.tasks;
+for (const name of new Set(rows.map((r) => r.name))) {
+  const a = rows.find((r) => r.name === name && r.tasks === smallest);
+  const b = rows.find((r) => r.name === name && r.tasks === largest);
+  if (a && b && cpuPerTask(a) > 0) scaling[name] = Number((cpuPerTask(b) / cpuPerTask(a)).toFixed(2));
+}
+console.log(`\nCPU time per task at ${fmt(largest)} tasks ÷ at ${fmt(smallest)} (1.0 = linear):`);
+for (const [name, ratio] of Object.entries(scaling)) console.log(`  ${ratio.toFixed(2)}  ${name}`);
+console.log(`\nsink ${sink}; ${availableParallelism()} CPUs, load average ${loadAtStart.map((x) => x.toFixed(2)).join(" ")} at start`);
+
+const results = {
+  node: process.version,
+  date: process.env["BENCH_DATE"] ?? new Date().toISOString(),
+  quick: QUICK,
+  elapsedSeconds: Math.round((performance.now() - started) / 1000),
+  machine: { cpus: availableParallelism(), loadavgAtStart: loadAtStart.map((x) => Number(x.toFixed(2))), loadavgAtEnd: loadavg().map((x) => Number(x.toFixed(2))) },
+  world: { generator: "syntheticWorld", seed: 7, rulesPerPolicy: 16, policies: 20, matchAt: "mixed (about 60% of grant tasks match a rule)" },
+  cases: rows.map((r) => ({ ...r, wallMs: Number(r.wallMs.toFixed(2)), cpuMs: Number(r.cpuMs.toFixed(2)), firstWallMs: Number(r.firstWallMs.toFixed(2)), nsPerTask: Math.round(r.nsPerTask) })),
+  scaling,
+};
+const latest = new URL("./results/latest.json", import.meta.url);
+if (existsSync(latest)) {
+  const doc = JSON.parse(readFileSync(latest, "utf8")) as Record<string, unknown>;
+  doc["whatif"] = results;
+  writeFileSync(latest, `${JSON.stringify(doc, null, 2)}\n`);
+  console.log(`figures stored under "whatif" in ${latest.pathname}`);
+}
