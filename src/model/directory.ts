@@ -191,3 +191,36 @@ export interface AccessReview {
   readonly policyId: string;
   readonly usePolicyOverride: boolean;
 }
+
+/**
+ * A user with every field empty (status and type unset), e.g. the `subject` of a task whose target
+ * is not in the directory, or the base of a described user in a test.
+ *
+ * @example
+ * ```ts
+ * const ghost = blankUser("u-gone");              // conditions on it read "" rather than failing
+ * const human = { ...blankUser("u-new"), status: "ENABLED", type: "USER_TYPE_HUMAN" };
+ * ```
+ */
+export function blankUser(id = ""): User {
+  return {
+    id,
+    email: "",
+    emails: [],
+    displayName: "",
+    username: "",
+    usernames: [],
+    department: "",
+    jobTitle: "",
+    employmentType: "",
+    employmentStatus: "",
+    status: "",
+    directoryStatus: "",
+    type: "",
+    managerIds: [],
+    profile: {},
+    attributes: {},
+    roleIds: [],
+    delegatedUserId: "",
+  };
+}

@@ -18,7 +18,7 @@ import {
   type TaskFacts,
   traceCondition,
 } from "../cel/index.js";
-import type { AppEntitlement, AppUser, User } from "../model/directory.js";
+import { type AppEntitlement, type AppUser, blankUser, type User } from "../model/directory.js";
 import type { Task } from "../model/index.js";
 import { taskSubjectId } from "../model/task-refs.js";
 import type { Result } from "../result.js";
@@ -49,26 +49,7 @@ export interface TaskConditions extends ConditionRunner {
 }
 
 /** A user with every field empty: the `subject` of a task whose target is not in the directory. */
-const NOBODY: User = Object.freeze({
-  id: "",
-  email: "",
-  emails: [],
-  displayName: "",
-  username: "",
-  usernames: [],
-  department: "",
-  jobTitle: "",
-  employmentType: "",
-  employmentStatus: "",
-  status: "",
-  directoryStatus: "",
-  type: "",
-  managerIds: [],
-  profile: {},
-  attributes: {},
-  roleIds: [],
-  delegatedUserId: "",
-});
+const NOBODY: User = Object.freeze(blankUser());
 
 function describeError(e: CelRuntimeError): string {
   const where = e.location ? ` at ${e.location.line}:${e.location.column}` : "";

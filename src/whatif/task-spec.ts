@@ -6,7 +6,7 @@
  * as they would see a real user.
  */
 import { decodeTask } from "../codec/index.js";
-import type { AppEntitlement, User } from "../model/directory.js";
+import { type AppEntitlement, blankUser, type User } from "../model/directory.js";
 import type { JsonObject, JsonValue } from "../model/json.js";
 import type { Task } from "../model/index.js";
 import type { SimError } from "../reducers/errors.js";
@@ -112,27 +112,9 @@ export interface TaskInWorld {
 
 const DEFAULT_SUBJECT = "u-spec-subject";
 
+/** A described subject that is not in the world starts as an enabled human with nothing else set. */
 function emptyUser(id: string): User {
-  return {
-    id,
-    email: "",
-    emails: [],
-    displayName: "",
-    username: "",
-    usernames: [],
-    department: "",
-    jobTitle: "",
-    employmentType: "",
-    employmentStatus: "",
-    status: "ENABLED",
-    directoryStatus: "",
-    type: "USER_TYPE_HUMAN",
-    managerIds: [],
-    profile: {},
-    attributes: {},
-    roleIds: [],
-    delegatedUserId: "",
-  };
+  return { ...blankUser(id), status: "ENABLED", type: "USER_TYPE_HUMAN" };
 }
 
 function hasOverrides(s: SubjectSpec): boolean {
