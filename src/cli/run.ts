@@ -29,6 +29,21 @@ function json(io: CliIO, value: unknown): void {
   io.stdout(`${JSON.stringify(value, null, 2)}\n`);
 }
 
+/** The flags every task action shares: the world, the task, who acts, what to expand. */
+function taskActionArgs(
+  values: Record<string, string | boolean | string[] | undefined>,
+  io: CliIO,
+  who: string,
+): { world: World; taskId: string; actorId: string; expandMask: { paths: string[] } } {
+  const world = readWorld(io, str(values["world"]));
+  const taskId = str(values["task"]);
+  const actorId = str(values["as"]);
+  if (!taskId) throw new CliInputError("--task <id|numericId> is required");
+  if (!actorId) throw new CliInputError(`--as <userId> is required: who ${who}`);
+  const expand = values["expand"];
+  return { world, taskId, actorId, expandMask: { paths: Array.isArray(expand) ? expand : [] } };
+}
+
 function actionResult(io: CliIO, asJson: boolean, r: { ok: true; value: { world: World; response: JsonValue; events: readonly unknown[] } } | { ok: false; error: { code: string; message: string } }, out: string | undefined): number {
   if (!r.ok) {
     if (asJson) json(io, { error: { code: r.error.code, message: r.error.message } });
@@ -88,17 +103,8 @@ const commands: Record<string, Command> = {
       json: { type: "boolean" },
     },
     run({ values }, io) {
-      const world = readWorld(io, str(values["world"]));
-      const taskId = str(values["task"]);
-      const actorId = str(values["as"]);
-      if (!taskId) throw new CliInputError("--task <id|numericId> is required");
-      if (!actorId) throw new CliInputError("--as <userId> is required: who performs the reset");
-      const expand = values["expand"];
-      const r = hardReset(
-        world,
-        { taskId, comment: str(values["comment"]) ?? "", expandMask: { paths: Array.isArray(expand) ? expand : [] } },
-        { actorId },
-      );
+      const a = taskActionArgs(values, io, "performs the reset");
+      const r = hardReset(a.world, { taskId: a.taskId, comment: str(values["comment"]) ?? "", expandMask: a.expandMask }, { actorId: a.actorId });
       return actionResult(io, values["json"] === true, r, str(values["out"]));
     },
   },
@@ -115,13 +121,8 @@ const commands: Record<string, Command> = {
       json: { type: "boolean" },
     },
     run({ values }, io) {
-      const world = readWorld(io, str(values["world"]));
-      const taskId = str(values["task"]);
-      const actorId = str(values["as"]);
-      if (!taskId) throw new CliInputError("--task <id|numericId> is required");
-      if (!actorId) throw new CliInputError("--as <userId> is required: who comments");
-      const expand = values["expand"];
-      const r = comment(world, { taskId, comment: str(values["text"]) ?? "", expandMask: { paths: Array.isArray(expand) ? expand : [] } }, { actorId });
+      const a = taskActionArgs(values, io, "comments");
+      const r = comment(a.world, { taskId: a.taskId, comment: str(values["text"]) ?? "", expandMask: a.expandMask }, { actorId: a.actorId });
       return actionResult(io, values["json"] === true, r, str(values["out"]));
     },
   },
