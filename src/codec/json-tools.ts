@@ -86,3 +86,22 @@ export function cloneJson(value: unknown): JsonValue {
   }
   return root as JsonValue;
 }
+
+/**
+ * Freezes a JSON value and everything in it, iteratively (see {@link cloneJson}); returns it.
+ *
+ * @example
+ * ```ts
+ * const wire = freezeJson({ a: [1, { b: null }] });
+ * Object.isFrozen(wire.a[1]); // true
+ * ```
+ */
+export function freezeJson<T extends JsonValue>(value: T): T {
+  const work: unknown[] = [value];
+  for (let next = work.pop(); next !== undefined; next = work.pop()) {
+    if (typeof next !== "object" || next === null || Object.isFrozen(next)) continue;
+    Object.freeze(next);
+    for (const child of Object.values(next)) work.push(child);
+  }
+  return value;
+}

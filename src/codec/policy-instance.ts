@@ -2,12 +2,13 @@
  * Codec of the policy a task carries (spec, "PolicyInstance").
  */
 import type { JsonValue } from "../model/json.js";
+import type { Policy } from "../model/policy.js";
 import type { PolicyInstance } from "../model/policy-instance.js";
 import type { Result } from "../result.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { policyStepCodec } from "./policy-step.js";
 import { policyCodec } from "./policy.js";
-import { type Codec, list, message, nullable, runDecode } from "./schema.js";
+import { type Codec, encodedOnce, type FieldSpecs, list, message, nullable, runDecode } from "./schema.js";
 import { policyStepInstanceCodec } from "./step-instance.js";
 
 /**
@@ -18,12 +19,29 @@ import { policyStepInstanceCodec } from "./step-instance.js";
  * const fields = { policy: nullable(policyInstanceCodec) };
  * ```
  */
-export const policyInstanceCodec: Codec<PolicyInstance> = message<PolicyInstance>({
-  current: nullable(policyStepInstanceCodec),
-  history: list(policyStepInstanceCodec),
-  next: list(policyStepCodec),
-  policy: nullable(policyCodec),
-});
+export const policyInstanceCodec: Codec<PolicyInstance> = message<PolicyInstance>(policyInstanceFields(policyCodec));
+
+/**
+ * Codec of {@link PolicyInstance} as task views carry it: the same wire JSON, but a frozen policy
+ * snapshot (every loaded world's) is encoded once and its JSON shared by every response that
+ * carries it (see {@link encodedOnce}). Responses are the hot path: a Hard Reset otherwise spends
+ * about half its time writing out a policy that never changes.
+ *
+ * @example
+ * ```ts
+ * const fields = { policy: nullable(sharedSnapshotInstanceCodec) };
+ * ```
+ */
+export const sharedSnapshotInstanceCodec: Codec<PolicyInstance> = message<PolicyInstance>(policyInstanceFields(encodedOnce(policyCodec)));
+
+function policyInstanceFields(snapshot: Codec<Policy>): FieldSpecs<PolicyInstance> {
+  return {
+    current: nullable(policyStepInstanceCodec),
+    history: list(policyStepInstanceCodec),
+    next: list(policyStepCodec),
+    policy: nullable(snapshot),
+  };
+}
 
 /**
  * Decodes a wire PolicyInstance.

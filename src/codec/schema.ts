@@ -16,7 +16,7 @@ import type { JsonObject, JsonValue } from "../model/json.js";
 import type { UnknownVariant } from "../model/common.js";
 import type { Result } from "../result.js";
 import { type Diagnostic, type DiagnosticCode, describeValue, pathIndex, pathKey } from "./diagnostic.js";
-import { cloneJson, hasOwn, isJsonObject, setOwn } from "./json-tools.js";
+import { cloneJson, freezeJson, hasOwn, isJsonObject, setOwn } from "./json-tools.js";
 import {
   type FieldSteps,
   type FieldsDecoder,
@@ -677,6 +677,35 @@ export function map<T>(value: Codec<T>): Codec<Readonly<Record<string, T>> | nul
       return out;
     },
     missing: () => null,
+  };
+}
+
+/**
+ * Encodes each frozen value once: later encodings of the same object return the same JSON, itself
+ * frozen (deep), so that no reader of one result can change another. For values that are shared and
+ * never change, such as the policy snapshot a task carries (a world's policies are deep-frozen when
+ * loaded): a response then refers to that JSON instead of writing the policy out again. A value that
+ * is not frozen is encoded afresh each time. Decoding is the inner codec's.
+ *
+ * @example
+ * ```ts
+ * const fields = { policy: nullable(encodedOnce(policyCodec)) };
+ * ```
+ */
+export function encodedOnce<T extends object>(inner: Codec<T>): Codec<T> {
+  // Keyed by the frozen value itself: an entry lives as long as its value, and no value changes.
+  const encoded = new WeakMap<T, JsonValue>();
+  return {
+    ...inner,
+    encode: (v) => {
+      if (!Object.isFrozen(v)) return inner.encode(v);
+      let out = encoded.get(v);
+      if (out === undefined) {
+        out = freezeJson(inner.encode(v));
+        encoded.set(v, out);
+      }
+      return out;
+    },
   };
 }
 

@@ -6,7 +6,7 @@ import type { ActorObjectPermissions, TaskExpandMask, TaskView } from "../model/
 import type { Result } from "../result.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { type Codec, bool, list, map, message, nullable, runDecode, str } from "./schema.js";
-import { taskCodec } from "./task.js";
+import { taskInViewCodec } from "./task.js";
 
 const objectPermissions = message<ActorObjectPermissions>({ read: bool, edit: bool, delete: bool, extra: map(bool) });
 
@@ -19,7 +19,7 @@ const objectPermissions = message<ActorObjectPermissions>({ read: bool, edit: bo
  * ```
  */
 export const taskViewCodec: Codec<TaskView> = message<TaskView>({
-  task: nullable(taskCodec),
+  task: nullable(taskInViewCodec),
   objectPermissions: nullable(objectPermissions),
   accessReviewPath: str,
   appPath: str,

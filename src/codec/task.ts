@@ -18,6 +18,7 @@ import {
   TaskState,
 } from "../model/enums.js";
 import type { JsonValue } from "../model/json.js";
+import type { PolicyInstance } from "../model/policy-instance.js";
 import type {
   ConnectorActionRef,
   ExternalRef,
@@ -33,9 +34,10 @@ import type { Result } from "../result.js";
 import { appEntitlementRefCodec, appResourceRefCodec } from "./common.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { formCodec } from "./form.js";
-import { policyInstanceCodec } from "./policy-instance.js";
+import { policyInstanceCodec, sharedSnapshotInstanceCodec } from "./policy-instance.js";
 import {
   type Codec,
+  type FieldSpecs,
   bool,
   duration,
   enumOf,
@@ -190,36 +192,51 @@ const revocationTarget = message<TaskRevocationTarget>({ entitlementRef: nullabl
  * const fields = { task: nullable(taskCodec) };
  * ```
  */
-export const taskCodec: Codec<Task> = message<Task>({
-  id: str,
-  numericId: int64,
-  displayName: str,
-  description: str,
-  state: enumOf(TaskState),
-  processing: enumOf(TaskProcessingType),
-  origin: enumOf(TaskOrigin),
-  actions: list(enumOf(TaskActionType)),
-  type: nullable(taskTypeCodec),
-  policy: nullable(policyInstanceCodec),
-  policyGenerationId: str,
-  form: nullable(formCodec),
-  userId: str,
-  createdByUserId: str,
-  approverIds: list(str),
-  stepApproverIds: list(str),
-  commentCount: int32,
-  emergencyAccess: bool,
-  analysisId: str,
-  insightIds: list(str),
-  recommendation: enumOf(InsightRecommendation),
-  revocationTargets: list(revocationTarget),
-  externalRefs: list(externalRef),
-  annotations: list(jsonObject),
-  data: nullable(jsonObject),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-  deletedAt: timestamp,
-});
+export const taskCodec: Codec<Task> = message<Task>(taskFields(policyInstanceCodec));
+
+/**
+ * Codec of {@link Task} inside a task view (responses): the same wire JSON, with the policy
+ * snapshot's JSON shared between responses (see {@link sharedSnapshotInstanceCodec}).
+ *
+ * @example
+ * ```ts
+ * const fields = { task: nullable(taskInViewCodec) };
+ * ```
+ */
+export const taskInViewCodec: Codec<Task> = message<Task>(taskFields(sharedSnapshotInstanceCodec));
+
+function taskFields(policyInstance: Codec<PolicyInstance>): FieldSpecs<Task> {
+  return {
+    id: str,
+    numericId: int64,
+    displayName: str,
+    description: str,
+    state: enumOf(TaskState),
+    processing: enumOf(TaskProcessingType),
+    origin: enumOf(TaskOrigin),
+    actions: list(enumOf(TaskActionType)),
+    type: nullable(taskTypeCodec),
+    policy: nullable(policyInstance),
+    policyGenerationId: str,
+    form: nullable(formCodec),
+    userId: str,
+    createdByUserId: str,
+    approverIds: list(str),
+    stepApproverIds: list(str),
+    commentCount: int32,
+    emergencyAccess: bool,
+    analysisId: str,
+    insightIds: list(str),
+    recommendation: enumOf(InsightRecommendation),
+    revocationTargets: list(revocationTarget),
+    externalRefs: list(externalRef),
+    annotations: list(jsonObject),
+    data: nullable(jsonObject),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    deletedAt: timestamp,
+  };
+}
 
 /**
  * Decodes a wire Task, collecting every problem with its JSONPath. Absent fields get their defaults;
