@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { compileApproverExpression, compileCondition } from "./compile.js";
 import { evaluateCondition, prepareConditionInput, type ConditionInput } from "./evaluate.js";
 import { adaInput, makeUser, tenant } from "./test-fixtures.js";
-import { traceApproverExpression, traceCondition, type TraceNode } from "./trace.js";
+import type { TraceTruth } from "./trace-record.js";
+import { traceApproverExpression, traceCondition, traceRecordOf, type TraceNode, type TraceOutcome } from "./trace.js";
 
 const { ada, bob, awsAdmin, facts, directory, NOW } = tenant;
 
@@ -133,5 +134,58 @@ describe("traceCondition", () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("builds the node tree on first read, once, frozen; JSON keeps its fields", () => {
+    const { t } = trace('subject.department == "Engineering"');
+    expect(Object.isFrozen(t)).toBe(true);
+    const nodes = t.nodes;
+    expect(t.nodes).toBe(nodes);
+    expect(t.root).toBe(nodes[0]);
+    expect(Object.isFrozen(nodes) && nodes.every((n) => Object.isFrozen(n))).toBe(true);
+    const json = JSON.parse(JSON.stringify(t)) as { source: string; root: { text: string }; nodes: unknown[] };
+    expect(json.source).toBe('subject.department == "Engineering"');
+    expect(json.root.text).toBe('subject.department == "Engineering"');
+    expect(json.nodes).toHaveLength(nodes.length);
+  });
+
+  it("keeps a compact record that agrees with the node tree", () => {
+    const truth = (o: TraceOutcome): TraceTruth =>
+      o.kind === "value" ? (o.value === true ? "true" : o.value === false ? "false" : "value") : o.kind;
+    const sources = [
+      'subject.department == "Sales" && c1.user.v1.HasApp(subject, "app-aws")',
+      'subject.profile.nope == "x" || subject.department == "Engineering"',
+      'subject.emails.exists(e, e.startsWith("ada.l"))',
+      'subject.department == "Engineering" ? task.numericId > 1000 : subject.profile.nope == 1',
+    ];
+    for (const source of sources) {
+      const { t } = trace(source);
+      const r = traceRecordOf(t);
+      if (!r) throw new Error("no record");
+      expect(r.table.size).toBe(t.nodes.length);
+      for (const n of t.nodes) {
+        expect(r.truth(n.id)).toBe(truth(n.outcome));
+        expect(r.outcomeKind(n.id)).toBe(n.outcome.kind);
+        expect(r.evaluations(n.id)).toBe(n.evaluations);
+        expect(r.iterationTruths(n.id) ?? []).toEqual(n.iterations.map(truth));
+        expect(r.table.texts[n.id]).toBe(n.text);
+        expect(r.table.children[n.id]).toEqual(n.children.map((c) => c.id));
+        if (n.outcome.kind === "value") expect(r.value(n.id)).toBe(n.outcome.value);
+        if (n.outcome.kind === "error") expect(r.error(n.id)).toEqual(n.outcome.error);
+        if (n.outcome.kind === "not-evaluated") expect(r.reason(n.id)).toBe(n.outcome.reason);
+      }
+    }
+    expect(traceRecordOf(trace("true", adaInput({ now: "never" })).t)).toBeNull();
+  });
+
+  it("keeps traces of one expression apart, and evaluating untraced records nothing", () => {
+    const { t: first, compiled } = trace('subject.department == "Engineering"');
+    const p = prepareConditionInput(adaInput({ subject: makeUser({ id: "u-x", department: "Sales" }) }));
+    if (!p.ok) throw new Error("prepare");
+    const second = traceCondition(compiled, p.value);
+    evaluateCondition(compiled, adaInput());
+    expect(first.root?.outcome).toMatchObject({ value: true });
+    expect(second.root?.outcome).toMatchObject({ value: false });
+    expect(byText(second.nodes, "subject.department").outcome).toMatchObject({ value: "Sales" });
   });
 });

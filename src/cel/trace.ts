@@ -1,19 +1,22 @@
 /**
  * The value of every sub-expression, with its source span, for explanations. The same evaluator
- * that decides runs: the condition is evaluated by cel-js on a second copy of its AST whose nodes
- * record what they return or throw. Nodes cel-js skips (the right side of a decided `&&`/`||`, the
- * branch of `?:` not taken) are marked "not evaluated"; nodes inside a comprehension record every
- * iteration. The traced copy is made once per compiled expression and kept beside it.
+ * that decides runs: the condition is evaluated by cel-js (one run, which is the decision) on a
+ * second copy of its AST whose nodes record what they return or throw (`trace-table.ts`). Nodes
+ * cel-js skips (the right side of a decided `&&`/`||`, the branch of `?:` not taken) are marked
+ * "not evaluated"; nodes inside a comprehension record every iteration.
+ *
+ * Recording is kept to what cannot be had later: each node's raw value or error, in one array slot
+ * by node id (`trace-record.ts`). Positions, texts and the tree's shape are per expression and
+ * computed once; displays, located errors and the frozen {@link TraceNode} tree are derived from
+ * the record when first read.
  */
 import { err, type Result } from "../result.js";
-import { compileFresh, compiledOf, type Compiled, type CompiledApproverExpression, type CompiledCondition } from "./compile.js";
-import { runtimeError, SourceLines, type CelRuntimeError, type SourcePosition, type Span } from "./diagnostics.js";
-import { celEnvironment } from "./environment.js";
+import { compiledOf, type Compiled, type CompiledApproverExpression, type CompiledCondition } from "./compile.js";
+import { runtimeError, type CelRuntimeError, type SourcePosition, type Span } from "./diagnostics.js";
 import {
   approverIds,
   conditionOutcome,
   contextOf,
-  TRACE_KEY,
   type CelContext,
   PreparedApproverInput,
   PreparedConditionInput,
@@ -23,9 +26,8 @@ import {
   type ConditionInput,
   type ConditionOutcome,
 } from "./evaluate.js";
-import type { ExtensionArgs } from "./extensions.js";
-import { formatCelValue } from "./format-value.js";
-import { asScope, isCelNode, qualifiedName, syntacticChildren, type CelNode } from "./internals.js";
+import { TraceRecord } from "./trace-record.js";
+import { recordRun, traceTableOf } from "./trace-table.js";
 
 /**
  * What one sub-expression produced.
@@ -135,236 +137,93 @@ export type ApproverTrace = Trace<Result<readonly string[], CelRuntimeError>>;
 
 // ---------------------------------------------------------------------------------------------
 
-const MAX_ITERATIONS = 32;
-
-type Raw = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
-
-/** What one node returned on its last evaluation, how often it ran, and every outcome when it ran more than once. */
-class Slot {
-  count = 1;
-  list: Raw[] | undefined = undefined;
-  constructor(
-    public ok: boolean,
-    /** The value, or what was thrown. */
-    public value: unknown,
-  ) {}
-}
-
-const raw = (ok: boolean, value: unknown): Raw => (ok ? { ok: true, value } : { ok: false, error: value });
+// Assigned by RecordedTrace's static block: the record stays private to this layer's readers.
+let recordOfTrace: (t: unknown) => TraceRecord | null;
 
 /**
- * What each node returned, by node id. Ids are dense (0 … size − 1), so an array rather than maps,
- * and one small object per node that ran; the list of outcomes is only made for nodes evaluated more
- * than once (inside comprehensions).
+ * A trace as evaluation leaves it: the outcome, and the compact record (one raw slot per node). The
+ * frozen {@link TraceNode} tree, with its displays, is built from the record on first access and
+ * kept; readers that need less (explanations, rule coverage) read the record through
+ * {@link traceRecordOf} and never build it.
  */
-class Recorder {
-  readonly slots: (Slot | undefined)[];
-  constructor(size: number) {
-    this.slots = new Array<Slot | undefined>(size);
+class RecordedTrace<O> implements Trace<O> {
+  readonly source: string;
+  readonly outcome: O;
+  readonly #record: TraceRecord;
+  // Private fields stay writable on a frozen object: the memo does not need the trace unfrozen.
+  #nodes: readonly TraceNode[] | undefined;
+
+  constructor(source: string, outcome: O, record: TraceRecord) {
+    this.source = source;
+    this.outcome = outcome;
+    this.#record = record;
+    Object.freeze(this);
   }
-  record(id: number, ok: boolean, value: unknown): void {
-    const slot = this.slots[id];
-    if (slot === undefined) {
-      this.slots[id] = new Slot(ok, value);
-      return;
-    }
-    const list = (slot.list ??= [raw(slot.ok, slot.value)]);
-    slot.count++;
-    slot.ok = ok;
-    slot.value = value;
-    if (list.length < MAX_ITERATIONS) list.push(raw(ok, value));
+
+  get root(): TraceNode | null {
+    return this.nodes[0] ?? null;
+  }
+
+  get nodes(): readonly TraceNode[] {
+    return (this.#nodes ??= materialise(this.#record));
+  }
+
+  /** The same fields as a plain trace, for `JSON.stringify`. */
+  toJSON(): { source: string; outcome: O; root: TraceNode | null; nodes: readonly TraceNode[] } {
+    return { source: this.source, outcome: this.outcome, root: this.root, nodes: this.nodes };
+  }
+
+  static {
+    recordOfTrace = (t) => (t instanceof RecordedTrace ? t.#record : null);
   }
 }
 
 /**
- * The static shape of the traced tree: each node with its logical children, and where it is in the
- * source. Positions depend only on the source and its parse tree, so they are computed once per
- * compiled expression rather than for every node of every trace.
+ * The compact record behind a trace, for readers in this package that need less than the node
+ * tree: rule coverage reads only each node's truth, explanations the values they format. `null` for
+ * a trace without nodes (input that could not be prepared) or not made by this module.
+ *
+ * @example
+ * ```ts
+ * const r = traceRecordOf(trace);
+ * const neverFalse = r !== null && r.truth(0) !== "false";
+ * ```
  */
-interface Shape {
-  readonly id: number;
-  readonly node: CelNode;
-  readonly kind: TraceNodeKind;
-  readonly label: string;
-  readonly text: string;
-  readonly position: SourcePosition;
-  readonly children: readonly Shape[];
+export function traceRecordOf(trace: Trace<unknown> | null | undefined): TraceRecord | null {
+  return trace ? recordOfTrace(trace) : null;
 }
 
-interface Instrumented {
-  readonly compiled: Compiled;
-  readonly shape: Shape;
-  /** How many nodes the shape has (ids run from 0 to size − 1). */
-  readonly size: number;
-}
-
-const COMPREHENSIONS = new Set(["all", "exists", "exists_one", "filter", "map"]);
-const OPERATOR_LABELS: Readonly<Record<string, string>> = { "!_": "!", "-_": "-" };
-
-function argsOf(node: CelNode): unknown[] {
-  return Array.isArray(node.args) ? node.args : [];
-}
-
-function describeNode(node: CelNode, namespaces: ReadonlyMap<string, readonly string[]>, ext: ExtensionArgs): { kind: TraceNodeKind; label: string; children: CelNode[] } {
-  const a = argsOf(node);
-  const extArgs = ext.get(node);
-  switch (node.op) {
-    case "value":
-      return { kind: "literal", label: node.input.slice(node.start, node.end), children: [] };
-    case "id":
-      return { kind: "identifier", label: String(node.args), children: [] };
-    case ".":
-    case ".?": {
-      const base = a[0];
-      // `UserStatus.ENABLED` is a constant, not a lookup worth showing step by step.
-      if (isCelNode(base) && base.op === "id" && typeof base.args === "string" && namespaces.has(base.args)) {
-        return { kind: "identifier", label: `${base.args}.${String(a[1])}`, children: [] };
-      }
-      return { kind: "select", label: String(a[1]), children: syntacticChildren(node) };
-    }
-    case "[]":
-    case "[?]":
-      return { kind: "index", label: "[]", children: syntacticChildren(node) };
-    case "call": {
-      const name = String(a[0]);
-      if (extArgs) return { kind: "call", label: name, children: [...extArgs] };
-      if (name === "has") return { kind: "call", label: name, children: [] };
-      return { kind: "call", label: name, children: syntacticChildren(node) };
-    }
-    case "rcall": {
-      const name = String(a[0]);
-      const [receiver, ...args] = syntacticChildren(node);
-      if (extArgs) {
-        const q = receiver ? qualifiedName(receiver) : undefined;
-        const namespaced = extArgs.length === args.length && q !== undefined;
-        return { kind: "call", label: namespaced ? `${q}.${name}` : name, children: [...extArgs] };
-      }
-      if (COMPREHENSIONS.has(name) && args[0]?.op === "id" && receiver) return { kind: "comprehension", label: name, children: [receiver, ...args.slice(1)] };
-      if (name === "bind" && receiver?.op === "id" && receiver.args === "cel" && args[0]?.op === "id") return { kind: "call", label: "cel.bind", children: args.slice(1) };
-      return { kind: "call", label: name, children: syntacticChildren(node) };
-    }
-    case "list":
-      return { kind: "list", label: "[]", children: syntacticChildren(node) };
-    case "map":
-      return { kind: "map", label: "{}", children: syntacticChildren(node) };
-    case "?:":
-      return { kind: "conditional", label: "?:", children: syntacticChildren(node) };
-    default:
-      return { kind: "operator", label: OPERATOR_LABELS[node.op] ?? node.op, children: syntacticChildren(node) };
+/**
+ * Every node of a record, in pre-order, frozen. Built from the last id back to the first: in
+ * pre-order a node's children come after it, so they exist by the time it is built. Loops rather
+ * than `map` with a closure (tsx's `keepNames` turns each closure creation into a defineProperty).
+ */
+function materialise(record: TraceRecord): readonly TraceNode[] {
+  const table = record.table;
+  const out = new Array<TraceNode>(table.size);
+  for (let id = table.size - 1; id >= 0; id--) {
+    const ids = table.children[id] ?? [];
+    const children: TraceNode[] = [];
+    for (const c of ids) children.push(out[c] as TraceNode);
+    const loc = table.positions[id] as SourcePosition;
+    out[id] = Object.freeze({
+      id,
+      kind: table.kinds[id] as TraceNodeKind,
+      label: table.labels[id] as string,
+      text: table.texts[id] as string,
+      // A fresh span per trace, as before: the table's is shared by every trace of the expression.
+      span: { start: loc.span.start, end: loc.span.end },
+      line: loc.line,
+      column: loc.column,
+      endLine: loc.endLine,
+      endColumn: loc.endColumn,
+      outcome: record.outcome(id),
+      evaluations: record.evaluations(id),
+      iterations: record.iterations(id),
+      children,
+    });
   }
-}
-
-function instrument(compiled: Compiled): Instrumented {
-  const namespaces = celEnvironment(compiled.kind).namespaces;
-  const lines = new SourceLines(compiled.source);
-  let next = 0;
-  const build = (node: CelNode): Shape => {
-    const id = next++;
-    const d = describeNode(node, namespaces, compiled.extensionArgs);
-    wrap(node, id);
-    const position = lines.position({ start: node.start, end: node.end });
-    const text = compiled.source.slice(node.start, node.end);
-    return { id, node, kind: d.kind, label: d.label, text, position, children: d.children.map(build) };
-  };
-  const shape = build(compiled.root);
-  return { compiled, shape, size: next };
-}
-
-type Evaluate = (ev: unknown, ast: unknown, scope: unknown) => unknown;
-
-function wrap(node: CelNode, id: number): void {
-  const proto: unknown = Object.getPrototypeOf(node);
-  const protoEvaluate = typeof proto === "object" && proto !== null && "evaluate" in proto ? proto.evaluate : undefined;
-  if (typeof protoEvaluate !== "function") return;
-  // cel-js's prototype `evaluate` picks the node's operator function on first use and stores it on
-  // the node. The wrapper lets it do that once, puts itself back, and from then on calls the picked
-  // function directly: no property writes on the node per evaluation.
-  let picked: Evaluate | undefined;
-  const wrapper: Evaluate = (ev, ast, scope) => {
-    const recorder = asScope(scope).getValue(TRACE_KEY);
-    let value: unknown;
-    try {
-      if (picked !== undefined) value = picked.call(node, ev, ast, scope);
-      else {
-        try {
-          value = protoEvaluate.call(node, ev, ast, scope);
-        } finally {
-          const own: unknown = node.evaluate;
-          if (own !== wrapper && typeof own === "function") picked = own as Evaluate;
-          node.evaluate = wrapper;
-        }
-      }
-    } catch (e: unknown) {
-      if (recorder instanceof Recorder) recorder.record(id, false, e);
-      throw e;
-    }
-    if (recorder instanceof Recorder) recorder.record(id, true, value);
-    return value;
-  };
-  node.evaluate = wrapper;
-}
-
-const instrumented = new WeakMap<Compiled, Instrumented | null>();
-
-function instrumentedOf(compiled: Compiled): Instrumented | null {
-  if (instrumented.has(compiled)) return instrumented.get(compiled) ?? null;
-  const fresh = compileFresh(celEnvironment(compiled.kind), compiled.source);
-  const result = fresh.ok ? instrument(fresh.value) : null;
-  instrumented.set(compiled, result);
-  return result;
-}
-
-function outcomeOf(source: string, raw: Raw | Slot | undefined, reason: NotEvaluatedReason): TraceOutcome {
-  if (!raw) return { kind: "not-evaluated", reason };
-  if (raw instanceof Slot) return raw.ok ? valueOutcome(raw.value) : errorOutcome(source, raw.value);
-  return raw.ok ? valueOutcome(raw.value) : errorOutcome(source, raw.error);
-}
-
-const valueOutcome = (value: unknown): TraceOutcome => ({ kind: "value", value, display: formatCelValue(value) });
-const errorOutcome = (source: string, e: unknown): TraceOutcome => ({ kind: "error", error: runtimeError(source, e) });
-
-function childReason(parent: Shape, index: number, parentReason: NotEvaluatedReason | undefined): NotEvaluatedReason {
-  if (parentReason) return parentReason;
-  if ((parent.label === "&&" || parent.label === "||") && parent.kind === "operator" && index === 1) return "short-circuit";
-  if (parent.kind === "conditional" && index > 0) return "branch-not-taken";
-  if (parent.kind === "comprehension" && index > 0) return "no-iterations";
-  return "not-reached";
-}
-
-// Loops rather than `map` with a closure: this runs for every node of every trace, and tsx's
-// `keepNames` turns each closure creation into an `Object.defineProperty` call.
-function materialise(source: string, shape: Shape, rec: Recorder, reason: NotEvaluatedReason, out: TraceNode[]): TraceNode {
-  const id = shape.id;
-  const slot = rec.slots[id];
-  const outcome = outcomeOf(source, slot, reason);
-  const loc = shape.position;
-  const at = out.length;
-  out.push(undefined as unknown as TraceNode); // keeps pre-order while children are built
-  const notEvaluated = outcome.kind === "not-evaluated" ? outcome.reason : undefined;
-  const shapes = shape.children;
-  const children: TraceNode[] = [];
-  for (let i = 0; i < shapes.length; i++) children.push(materialise(source, shapes[i] as Shape, rec, childReason(shape, i, notEvaluated), out));
-  const count = slot ? slot.count : 0;
-  const iterations: TraceOutcome[] = [];
-  if (slot?.list) for (const r of slot.list) iterations.push(outcomeOf(source, r, reason));
-  const node: TraceNode = Object.freeze({
-    id,
-    kind: shape.kind,
-    label: shape.label,
-    text: shape.text,
-    // A fresh span per trace, as before: the shape's is shared by every trace of the expression.
-    span: { start: loc.span.start, end: loc.span.end },
-    line: loc.line,
-    column: loc.column,
-    endLine: loc.endLine,
-    endColumn: loc.endColumn,
-    outcome,
-    evaluations: count,
-    iterations,
-    children,
-  });
-  out[at] = node;
-  return node;
+  return Object.freeze(out);
 }
 
 function runTraced<O>(
@@ -373,28 +232,25 @@ function runTraced<O>(
   finish: (source: string, value: unknown) => O,
   failed: (e: unknown) => O,
 ): Trace<O> {
-  const inst = instrumentedOf(compiled);
-  const rec = new Recorder(inst ? inst.size : 0);
-  let outcome: O;
-  if (inst) {
-    // The prepared variables and the recorder, in a context of the same shape as every other.
-    const traced = context.withRecorder(rec);
-    try {
-      outcome = finish(compiled.source, inst.compiled.run(traced));
-    } catch (e: unknown) {
-      outcome = failed(e);
-    }
-  } else {
+  const table = traceTableOf(compiled);
+  if (table === null) {
     // Unreachable for an expression that compiled once; keep the decision rather than fail.
+    let outcome: O;
     try {
       outcome = finish(compiled.source, compiled.run(context));
     } catch (e: unknown) {
       outcome = failed(e);
     }
+    return Object.freeze({ source: compiled.source, outcome, root: null, nodes: Object.freeze([]) });
   }
-  const nodes: TraceNode[] = [];
-  const root = inst ? materialise(compiled.source, inst.shape, rec, "not-reached", nodes) : null;
-  return Object.freeze({ source: compiled.source, outcome, root, nodes: Object.freeze(nodes) });
+  const record = new TraceRecord(compiled.source, table);
+  let outcome: O;
+  try {
+    outcome = finish(compiled.source, recordRun(table, context, record));
+  } catch (e: unknown) {
+    outcome = failed(e);
+  }
+  return new RecordedTrace(compiled.source, outcome, record);
 }
 
 /**
