@@ -10,6 +10,7 @@
 import { encodeHardResetResponse } from "../codec/index.js";
 import type { PolicyStepInstance, Task } from "../model/index.js";
 import { decide, type Decision } from "../policy/decide.js";
+import type { RuleEvaluation } from "../policy/select-steps.js";
 import { ok, type Result } from "../result.js";
 import { advance, type AdvanceContext, IdSequence } from "../workflow/advance.js";
 import type { ApproverResolution } from "../workflow/approvers.js";
@@ -71,6 +72,21 @@ export interface ResetOutcome {
 }
 
 /**
+ * The audit event of one rule a Hard Reset evaluated: the evaluation with the event's own fields
+ * first, and, unlike the other workflows' records (`emitRuleEvaluations`), its `ruleIndex`. Written
+ * as literals with the keys in the order `{ kind, id, taskId, at, actorId, ...e }` gave them (the
+ * selection writes a rule's and the baseline's evaluation in different orders): that spread cost
+ * ~0.15 µs an event, sixteen times per reset of a 16-rule policy.
+ */
+function ruleEvaluationEvent(id: string, taskId: string, at: string, e: RuleEvaluation): AuditEvent {
+  const kind = "conditionalPolicyExecutionResult";
+  const { policyId, chainDepth, ruleIndex, condition, conditionMatched, defaultCondition, error, stepKey, policyKey, outcomePolicyId } = e;
+  return e.defaultCondition
+    ? { kind, id, taskId, at, actorId: "", policyId, chainDepth, ruleIndex, condition, conditionMatched, defaultCondition, error, stepKey, policyKey, outcomePolicyId }
+    : { kind, id, taskId, at, actorId: "", policyId, chainDepth, ruleIndex, condition, defaultCondition, stepKey, policyKey, outcomePolicyId, conditionMatched, error };
+}
+
+/**
  * Applies a Hard Reset to a task without the caller checks or the response: the decision, the new
  * policy instance and the automatic advance. Returns a `FAILED_PRECONDITION` when no step sequence
  * can be selected.
@@ -108,8 +124,7 @@ export function resetTask(
   const oldCurrentId = old?.current?.id ?? "";
   const ticketActionId = ids.take("evt");
   events.push({ kind: "hardReset", id: ticketActionId, taskId: task.id, at: now, actorId, oldPolicyStepId: oldCurrentId, comment: by.comment });
-  for (const e of selection.evaluations)
-    events.push({ kind: "conditionalPolicyExecutionResult", id: ids.take("evt"), taskId: task.id, at: now, actorId: "", ...e });
+  for (const e of selection.evaluations) events.push(ruleEvaluationEvent(ids.take("evt"), task.id, now, e));
   const oldPolicyId = old?.policy?.id ?? "";
   if (oldPolicyId !== resolution.policy.id)
     events.push({ kind: "policyChanged", id: ids.take("evt"), taskId: task.id, at: now, actorId, oldPolicyId, newPolicyId: resolution.policy.id });

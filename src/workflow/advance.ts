@@ -92,7 +92,14 @@ export type EventBody = AuditEvent extends infer E ? (E extends AuditEvent ? Omi
  */
 export function emit(ctx: AdvanceContext, taskId: string, actorId: string, body: EventBody): string {
   const id = ctx.ids.take("evt");
-  ctx.events.push({ ...body, id, taskId, at: ctx.now, actorId } as AuditEvent);
+  // Same keys in the same order as `{ ...body, id, taskId, at, actorId }`, which on Node 20 costs
+  // ~3 µs an event when bodies of many shapes meet here (a copy, then four stores: ~0.1 µs).
+  const event: EventBody & { id?: string; taskId?: string; at?: string; actorId?: string } = Object.assign({}, body);
+  event.id = id;
+  event.taskId = taskId;
+  event.at = ctx.now;
+  event.actorId = actorId;
+  ctx.events.push(event as AuditEvent);
   return id;
 }
 

@@ -111,6 +111,8 @@ export type AuditEvent =
       readonly kind: "conditionalPolicyExecutionResult";
       readonly policyId: string;
       readonly chainDepth: number;
+      /** The rule's index in its policy's `rules`, -1 for the baseline; Hard Reset records it. */
+      readonly ruleIndex?: number;
       readonly condition: string;
       readonly conditionMatched: boolean;
       readonly defaultCondition: boolean;
