@@ -87,19 +87,18 @@ type Chunk<V> = readonly Entry<V>[] | readonly Chunk<V>[];
 
 function find<V>(root: Branch<V>, key: string, h: number): Entry<V> | undefined {
   let node: Slot<V> = root;
-  for (let shift = 0; ; shift += BITS) {
-    if (node instanceof Branch) {
-      const bit = 1 << ((h >>> shift) & MASK);
-      if ((node.bitmap & bit) === 0) return undefined;
-      node = node.slots[popcount(node.bitmap & (bit - 1))] as Slot<V>;
-    } else if (node instanceof Entry) {
-      return node.key === key ? node : undefined;
-    } else {
-      if (node.hash !== h) return undefined;
-      for (const e of node.entries) if (e.key === key) return e;
-      return undefined;
-    }
+  let shift = 0;
+  while (node instanceof Branch) {
+    const bitmap = node.bitmap;
+    const bit = 1 << ((h >>> shift) & MASK);
+    if ((bitmap & bit) === 0) return undefined;
+    node = node.slots[popcount(bitmap & (bit - 1))] as Slot<V>;
+    shift += BITS;
   }
+  if (node instanceof Entry) return node.key === key ? node : undefined;
+  if (node.hash !== h) return undefined;
+  for (const e of node.entries) if (e.key === key) return e;
+  return undefined;
 }
 
 /** A node holding `a` and `b`, whose hashes differ, at depth `shift`. */
