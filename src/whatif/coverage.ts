@@ -6,7 +6,8 @@
  * clearance"). Counts come from the traces of `decide(…, { trace: true })`, the same evaluation that
  * routes the task.
  */
-import type { TraceNode, TraceOutcome } from "../cel/index.js";
+import type { TraceRecord, TraceTruth } from "../cel/trace-record.js";
+import { traceRecordOf } from "../cel/trace.js";
 import type { Policy, Task } from "../model/index.js";
 import { decide } from "../policy/decide.js";
 import type { World } from "../world/world.js";
@@ -147,16 +148,18 @@ function refOf(x: CoverageInput): TaskRef {
   return "task" in x && (typeof x.task === "string" || (typeof x.task === "object" && x.task !== null)) ? x.task : (x as TaskRef);
 }
 
-function count(acc: PartAcc, o: TraceOutcome): void {
-  switch (o.kind) {
+function count(acc: PartAcc, t: TraceTruth): void {
+  switch (t) {
+    case "true":
+      acc.trueCount++;
+      acc.boolean = true;
+      return;
+    case "false":
+      acc.falseCount++;
+      acc.boolean = true;
+      return;
     case "value":
-      if (o.value === true) {
-        acc.trueCount++;
-        acc.boolean = true;
-      } else if (o.value === false) {
-        acc.falseCount++;
-        acc.boolean = true;
-      } else acc.valueCount++;
+      acc.valueCount++;
       return;
     case "error":
       acc.errorCount++;
@@ -165,28 +168,30 @@ function count(acc: PartAcc, o: TraceOutcome): void {
       acc.notEvaluatedCount++;
       return;
     default: {
-      const never: never = o;
+      const never: never = t;
       return never;
     }
   }
 }
 
-function record(rule: RuleAcc, root: TraceNode): void {
+/** Counts each node's outcome straight from the trace's record: coverage needs its truth, never its display. */
+function record(rule: RuleAcc, r: TraceRecord): void {
   const parts = (rule.parts ??= new Map());
-  const visit = (n: TraceNode, depth: number): void => {
+  const { kinds, texts, positions, depths, size } = r.table;
+  for (let id = 0; id < size; id++) {
     // Literals and bare variables are never "true sometimes, false other times" in a useful sense.
-    if (n.kind !== "literal" && n.kind !== "identifier") {
-      let acc = parts.get(n.id);
-      if (!acc) {
-        acc = { id: n.id, text: n.text, span: { start: n.span.start, end: n.span.end }, depth, boolean: false, trueCount: 0, falseCount: 0, errorCount: 0, valueCount: 0, notEvaluatedCount: 0 };
-        parts.set(n.id, acc);
-      }
-      if (n.evaluations > 1 && n.iterations.length > 0) for (const o of n.iterations) count(acc, o);
-      else count(acc, n.outcome);
+    const kind = kinds[id];
+    if (kind === "literal" || kind === "identifier") continue;
+    let acc = parts.get(id);
+    if (!acc) {
+      const span = positions[id]?.span ?? { start: 0, end: 0 };
+      acc = { id, text: texts[id] ?? "", span: { start: span.start, end: span.end }, depth: depths[id] ?? 0, boolean: false, trueCount: 0, falseCount: 0, errorCount: 0, valueCount: 0, notEvaluatedCount: 0 };
+      parts.set(id, acc);
     }
-    for (const c of n.children) visit(c, depth + 1);
-  };
-  visit(root, 0);
+    const iterations = r.iterationTruths(id);
+    if (iterations !== null) for (const t of iterations) count(acc, t);
+    else count(acc, r.truth(id));
+  }
 }
 
 /**
@@ -265,7 +270,8 @@ export function ruleCoverage(world: World, inputs: Iterable<CoverageInput>): Cov
       if (e.error !== "") rule.errored++;
       // First match wins: a clean match decides at its depth, by a step key or by the reference it follows.
       if (e.conditionMatched && e.error === "" && sel.ok) rule.selected++;
-      if (t?.root) record(rule, t.root);
+      const r = traceRecordOf(t);
+      if (r) record(rule, r);
     }
   }
 
