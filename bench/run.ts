@@ -15,6 +15,8 @@ import { compileCondition, type CompiledCondition } from "../src/cel/compile.js"
 import { evaluateCondition, prepareConditionInput } from "../src/cel/evaluate.js";
 import type { Task } from "../src/model/index.js";
 import { decide } from "../src/policy/decide.js";
+import { explain } from "../src/explain/explain.js";
+import { formatExplanation } from "../src/explain/format.js";
 import { selectSteps } from "../src/policy/select-steps.js";
 import { taskConditions } from "../src/policy/task-conditions.js";
 import { comment } from "../src/reducers/comment.js";
@@ -227,14 +229,29 @@ function explanationCases(n: number): void {
     {
       off: () => decide(sw.world, nextTask()),
       on: () => decide(sw.world, nextTask(), { trace: true }),
+      // What the CLI's `explain` prints: the whole explanation (approvers included), rendered.
+      explain: () => {
+        const e = explain(sw.world, nextTask().id);
+        return e.ok ? formatExplanation(e.value) : e;
+      },
     },
-    [["on", "off"]],
+    [
+      ["on", "off"],
+      ["explain", "off"],
+    ],
     groupOptions({ budgetMs: 5000 }),
   );
   const off = `decide, trace off: ${n} rules`;
   add(row(off, "explanation", "task", g.results["off"]));
   const ratio = need(g.ratios["on/off"], "ratio");
   add(row(`decide, trace on: ${n} rules`, "explanation", "task", g.results["on"], { ratio, ratioTo: off, ...withTarget(ratio, 3) }));
+  add(
+    row(`explain + format: ${n} rules`, "explanation", "task", g.results["explain"], {
+      ratio: need(g.ratios["explain/off"], "ratio"),
+      ratioTo: off,
+      note: "explain(world, id) + formatExplanation, as the CLI prints it; where the trace's displays are built now",
+    }),
+  );
 }
 
 // -------------------------------------------------------------------------------------------------
