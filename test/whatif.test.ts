@@ -10,6 +10,7 @@ import {
   replaceInWorld,
   routeOf,
   saveWorld,
+  taskSubjectId,
   whatIf,
   whatIfWorlds,
   type WhatIfOptions,
@@ -18,6 +19,7 @@ import {
   type WorldEdit,
   type WorldPatch,
 } from "policy-sim";
+import type { ApproverKind, PolicyStep } from "../src/model/index.js";
 import { applyPolicyMutation, arbPolicyMutation, arbWorldRecipe, worldFromRecipe } from "policy-sim/testing";
 import { sampleWorld } from "./helpers.js";
 
@@ -67,7 +69,28 @@ type EditSpec =
   | { kind: "userDepartment"; user: number; department: string }
   | { kind: "flag"; on: boolean }
   | { kind: "deletePolicy"; policy: number }
-  | { kind: "entitlementRisk"; ent: number; risk: string };
+  | { kind: "entitlementRisk"; ent: number; risk: string }
+  | { kind: "user"; task: number; role: UserRole; field: "status" | "delegate" | "email" | "managers" | "department" | "remove" | "add"; other: number }
+  | { kind: "appOwners"; app: number; user: number }
+  | { kind: "entitlementOwners"; ent: number; user: number };
+
+/** A user as a task of the world relates to it. */
+type UserRole = "subject" | "manager" | "managerDelegate" | "appOwner" | "entitlementOwner" | "stepUser" | "fallbackUser" | "u-3";
+const USER_ROLES: readonly UserRole[] = ["subject", "manager", "managerDelegate", "appOwner", "entitlementOwner", "stepUser", "fallbackUser", "u-3"];
+
+function arbDirectoryEdit(): fc.Arbitrary<EditSpec> {
+  return fc.oneof(
+    fc.record({
+      kind: fc.constant("user" as const),
+      task: fc.nat(30),
+      role: fc.constantFrom(...USER_ROLES),
+      field: fc.constantFrom("status" as const, "delegate" as const, "email" as const, "managers" as const, "department" as const, "remove" as const, "add" as const),
+      other: fc.nat(60),
+    }),
+    fc.record({ kind: fc.constant("appOwners" as const), app: fc.nat(20), user: fc.nat(60) }),
+    fc.record({ kind: fc.constant("entitlementOwners" as const), ent: fc.nat(200), user: fc.nat(60) }),
+  );
+}
 
 const arbEditSpec: fc.Arbitrary<EditSpec> = fc.oneof(
   arbPolicyMutation.map((mutation) => ({ kind: "mutation" as const, mutation })),
@@ -78,9 +101,143 @@ const arbEditSpec: fc.Arbitrary<EditSpec> = fc.oneof(
   fc.record({ kind: fc.constant("flag" as const), on: fc.boolean() }),
   fc.record({ kind: fc.constant("deletePolicy" as const), policy: fc.nat(40) }),
   fc.record({ kind: fc.constant("entitlementRisk" as const), ent: fc.nat(200), risk: fc.constantFrom("low", "critical") }),
+  arbDirectoryEdit(),
 );
 
+/**
+ * What a generated world is given before the edit, so that every channel a decision reads the
+ * directory through is exercised: conditions calling `c1.directory.*` or showing the subject's
+ * manager, first steps approved by every kind of approver (with delegation and fallbacks), users
+ * who delegate.
+ */
+type SetupSpec =
+  | { kind: "condition"; policy: number; rule: number; condition: number }
+  | { kind: "approval"; policy: number; approvers: number; users: [number, number]; delegation: boolean; fallback: boolean }
+  | { kind: "delegation"; task: number; role: UserRole; to: number };
+
+const DIRECTORY_CONDITIONS = [
+  'c1.directory.users.v1.GetByID("u-3").status == UserStatus.ENABLED',
+  "c1.directory.users.v1.GetManagers(subject).exists(m, m.status == UserStatus.ENABLED)",
+  'subject.manager.contains("renamed")',
+  "c1.directory.users.v1.DirectReports(subject).size() > 0",
+  'c1.directory.apps.v1.GetEntitlementOwners("app-0", "ent-0").exists(o, o.department == "Security")',
+  'c1.directory.users.v1.GetByID("u-3").department == "Security"',
+] as const;
+
+const arbSetupSpec: fc.Arbitrary<SetupSpec> = fc.oneof(
+  fc.record({ kind: fc.constant("condition" as const), policy: fc.nat(40), rule: fc.nat(2), condition: fc.nat(DIRECTORY_CONDITIONS.length - 1) }),
+  fc.record({
+    kind: fc.constant("approval" as const),
+    policy: fc.nat(40),
+    approvers: fc.nat(7),
+    users: fc.tuple(fc.nat(60), fc.nat(60)),
+    delegation: fc.boolean(),
+    fallback: fc.boolean(),
+  }),
+  fc.record({ kind: fc.constant("delegation" as const), task: fc.nat(30), role: fc.constantFrom(...USER_ROLES), to: fc.nat(60) }),
+);
+
+function approversFor(world: World, spec: Extract<SetupSpec, { kind: "approval" }>): ApproverKind {
+  const uid = (i: number) => at(world.users, i)?.id ?? "";
+  const ent = world.entitlements[0];
+  const fb = {
+    fallback: spec.fallback,
+    fallbackUserIds: [uid(spec.users[1])],
+    fallbackGroupIds: ent ? [{ appId: ent.appId, appEntitlementId: ent.id }] : [],
+    isGroupFallbackEnabled: spec.fallback,
+  };
+  const common = { allowSelfApproval: false, requireDistinctApprovers: false };
+  switch (spec.approvers) {
+    case 0:
+      return { kind: "users", ...common, userIds: [uid(spec.users[0]), uid(spec.users[1])] };
+    case 1:
+      return { kind: "manager", ...common, ...fb, assignedUserIds: [] };
+    case 2:
+      return { kind: "appOwners", ...common };
+    case 3:
+      return { kind: "entitlementOwners", ...common, ...fb };
+    case 4:
+      return { kind: "self", ...fb, assignedUserIds: [] };
+    case 5:
+      return { kind: "expression", ...common, ...fb, assignedUserIds: [], expressions: ["c1.directory.users.v1.GetManagers(subject)"] };
+    case 6:
+      return { kind: "expression", ...common, ...fb, assignedUserIds: [], expressions: ["appOwners", "subject"] };
+    default:
+      return { kind: "group", ...common, ...fb, appGroupId: "grp-none", appId: "" };
+  }
+}
+
+function applySetup(world: World, spec: SetupSpec): World {
+  switch (spec.kind) {
+    case "condition": {
+      const p = at(world.policies, spec.policy);
+      const rules = p?.rules ?? [];
+      if (!p || rules.length === 0) return world;
+      const i = spec.rule % rules.length;
+      const condition = DIRECTORY_CONDITIONS[spec.condition % DIRECTORY_CONDITIONS.length] ?? "true";
+      return replaceInWorld(world, { policies: [{ ...p, rules: rules.map((r, j) => (j === i ? { ...r, condition } : r)) }] });
+    }
+    case "approval": {
+      // Every step sequence of the policy starts with the approval, whichever is selected.
+      const p = at(world.policies, spec.policy);
+      const template = [...world.policies]
+        .flatMap((q) => Object.values(q.policySteps ?? {}).flatMap((e) => e?.steps ?? []))
+        .find((s): s is Extract<PolicyStep, { kind: "approval" }> => s.kind === "approval");
+      if (!p || !template) return world;
+      const step: PolicyStep = { ...template, allowDelegation: spec.delegation, approvers: approversFor(world, spec) };
+      const policySteps = Object.fromEntries(
+        Object.entries(p.policySteps ?? {}).map(([k, e]) => [k, e && { ...e, steps: [step, ...(e.steps ?? []).slice(1)] }]),
+      );
+      return replaceInWorld(world, { policies: [{ ...p, policySteps }] });
+    }
+    case "delegation": {
+      const u = world.index.users.get(userInRole(world, spec.task, spec.role));
+      const to = at(world.users, spec.to);
+      return u && to ? replaceInWorld(world, { users: [{ ...u, delegatedUserId: to.id }] }) : world;
+    }
+  }
+}
+
 const at = <T>(xs: readonly T[], i: number): T | undefined => xs[i % Math.max(1, xs.length)];
+
+/** The user in `role` for the `task`-th task, so that directory edits touch what some task reads. */
+function userInRole(world: World, task: number, role: UserRole): string {
+  const t = at([...world.tasks.values()], task);
+  const subject = t ? world.index.users.get(taskSubjectId(t)) : undefined;
+  const ent = t?.type && "appEntitlementId" in t.type ? world.index.entitlements.get(`${t.type.appId}\u0000${t.type.appEntitlementId}`) : undefined;
+  const app = t?.type && "appId" in t.type ? world.index.apps.get(t.type.appId) : undefined;
+  const manager = subject?.managerIds[0] ?? "";
+  switch (role) {
+    case "subject":
+      return subject?.id ?? "";
+    case "manager":
+      return manager;
+    case "managerDelegate":
+      return world.index.users.get(manager)?.delegatedUserId || manager;
+    case "appOwner":
+      return app?.ownerUserIds[0] ?? "";
+    case "entitlementOwner":
+      return ent?.ownerUserIds[0] ?? "";
+    case "stepUser": {
+      for (const p of world.policies)
+        for (const entry of Object.values(p.policySteps ?? {})) {
+          const k = entry?.steps?.[0]?.kind === "approval" ? entry.steps[0].approvers : null;
+          if (k?.kind === "users" && k.userIds?.[0]) return k.userIds[task % k.userIds.length] ?? "";
+        }
+      return "";
+    }
+    case "fallbackUser": {
+      for (const p of world.policies)
+        for (const entry of Object.values(p.policySteps ?? {})) {
+          const k = entry?.steps?.[0]?.kind === "approval" ? entry.steps[0].approvers : null;
+          if (k && "fallbackUserIds" in k && k.fallback && k.fallbackUserIds?.[0]) return k.fallbackUserIds[0];
+        }
+      return "";
+    }
+    case "u-3":
+      return "u-3";
+  }
+}
 
 function editOf(world: World, spec: EditSpec): WorldEdit {
   const policyId = (i: number | null) => (i === null ? "" : (at(world.policies, i)?.id ?? ""));
@@ -120,6 +277,50 @@ function editOf(world: World, spec: EditSpec): WorldEdit {
       return (w) => {
         const e = at(w.entitlements, spec.ent);
         if (e) e.riskLevelValueId = spec.risk;
+      };
+    case "user": {
+      const id = userInRole(world, spec.task, spec.role);
+      return (w) => {
+        const i = w.users.findIndex((x) => x.id === id);
+        const u = w.users[i];
+        const other = at(w.users, spec.other);
+        if (!u || !other) return;
+        switch (spec.field) {
+          case "status":
+            u.status = u.status === "DISABLED" ? "ENABLED" : "DISABLED";
+            break;
+          case "delegate":
+            u.delegatedUserId = u.delegatedUserId === other.id ? "" : other.id;
+            break;
+          case "email":
+            u.email = `renamed-${u.email}`;
+            break;
+          case "managers":
+            u.managerIds = [other.id];
+            break;
+          case "department":
+            u.department = u.department === "Security" ? "Engineering" : "Security";
+            break;
+          case "remove":
+            w.users.splice(i, 1);
+            break;
+          case "add":
+            w.users.push({ ...JSON.parse(JSON.stringify(u)), id: "u-added", email: "added@synthetic.example", emails: [] });
+            break;
+        }
+      };
+    }
+    case "appOwners":
+      return (w) => {
+        const a = at(w.apps, spec.app);
+        const u = at(w.users, spec.user);
+        if (a && u) a.ownerUserIds = [u.id];
+      };
+    case "entitlementOwners":
+      return (w) => {
+        const e = at(w.entitlements, spec.ent);
+        const u = at(w.users, spec.user);
+        if (e && u) e.ownerUserIds = [u.id];
       };
   }
 }
@@ -221,7 +422,8 @@ describe("whatIf on the sample tenant", () => {
       if (u) u.delegatedUserId = "";
     });
     expect(r.edit.conditionsMayChange).toBe(true);
-    expect(r.stats.pruned).toBe(0);
+    // Only the tasks whose conditions or approvers can see u-eng-mgr are decided.
+    expect(r.stats.pruned).toBeGreaterThan(0);
     const c = r.changed.find((x) => x.numericId === "1028");
     expect(c?.changes).toEqual(["approvers"]);
     expect(c?.after).toMatchObject({ approvers: { userIds: ["u-eng-mgr"] } });
@@ -285,11 +487,12 @@ describe("policy reach", () => {
 
 describe("whatIf properties over generated worlds", () => {
   const arbCase = fc.tuple(arbWorldRecipe({ maxTasks: 25, maxRules: 6, maxPolicies: 4, maxMutations: 3 }), arbEditSpec);
+  const arbSetups = fc.array(arbSetupSpec, { minLength: 1, maxLength: 6 });
 
   it("pruned and unpruned runs agree, and both agree with decide() task by task", () => {
     fc.assert(
-      fc.property(arbCase, ([recipe, spec]) => {
-        const world = worldFromRecipe(recipe);
+      fc.property(arbCase, arbSetups, ([recipe, spec], setups) => {
+        const world = setups.reduce(applySetup, worldFromRecipe(recipe));
         const edit = editOf(world, spec);
         const pruned = run(world, edit, ANY);
         const plain = run(world, edit, { ...ANY, prune: false });
@@ -297,8 +500,51 @@ describe("whatIf properties over generated worlds", () => {
         expect(plain.stats.pruned).toBe(0);
         checkAgainstDecide(world, applyEdit(world, edit), pruned);
       }),
-      { numRuns: 60 },
+      { numRuns: 150 },
     );
+  });
+
+  it("directory edits prune only what provably cannot change (pruned and unpruned agree)", () => {
+    fc.assert(
+      fc.property(arbWorldRecipe({ maxTasks: 20, maxRules: 4, maxPolicies: 3, maxMutations: 1 }), arbSetups, arbDirectoryEdit(), (recipe, setups, spec) => {
+        const world = setups.reduce(applySetup, worldFromRecipe(recipe));
+        const edit = editOf(world, spec);
+        const pruned = run(world, edit, ANY);
+        const plain = run(world, edit, { ...ANY, prune: false });
+        expect(outcome(pruned)).toEqual(outcome(plain));
+        checkAgainstDecide(world, applyEdit(world, edit), pruned);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("every channel of a decision's directory footprint is seen: one edit each, pruned and unpruned agree and the change is found", () => {
+    const base = worldFromRecipe({ seed: 11, tasks: 12, rulesPerPolicy: 3, policies: 1, matchAt: "mixed", mutations: [] });
+    const policy = base.policies.findIndex((p) => p.id === "pol-grant-0");
+    const task = [...base.tasks.values()].find((t) => t.type?.kind === "grant" && decide(base, t).resolution.ok && (decide(base, t).resolution as { value: { policy: { id: string } } }).value.policy.id === "pol-grant-0");
+    expect(task).toBeDefined();
+    const t = [...base.tasks.values()].indexOf(task!);
+    const approval = (approvers: number, delegation: boolean, fallback: boolean): SetupSpec => ({ kind: "approval", policy, approvers, users: [t, t], delegation, fallback });
+    const edit = (role: UserRole, field: Extract<EditSpec, { kind: "user" }>["field"]): EditSpec => ({ kind: "user", task: t, role, field, other: 0 });
+    const cases: [string, SetupSpec[], EditSpec][] = [
+      ["the subject's first manager's email (subject.manager)", [{ kind: "condition", policy, rule: 0, condition: 2 }], edit("manager", "email")],
+      ["a manager's delegate (manager approval with delegation)", [approval(1, true, false), { kind: "delegation", task: t, role: "manager", to: 3 }], edit("managerDelegate", "status")],
+      ["a manager (manager approval)", [approval(1, false, false)], edit("manager", "status")],
+      ["a fallback user (a group of nobody)", [approval(7, false, true)], edit("fallbackUser", "status")],
+      ["an app owner", [approval(2, false, false)], edit("appOwner", "status")],
+      ["a listed user", [approval(0, false, false)], edit("stepUser", "status")],
+      ["the managers an expression returns", [approval(5, false, false)], edit("manager", "status")],
+      ["a directory condition", [{ kind: "condition", policy, rule: 0, condition: 0 }], edit("u-3", "status")],
+    ];
+    for (const [name, setups, spec] of cases) {
+      const world = setups.reduce(applySetup, base);
+      const e = editOf(world, spec);
+      const pruned = run(world, e, ANY);
+      const plain = run(world, e, { ...ANY, prune: false });
+      expect(outcome(pruned), name).toEqual(outcome(plain));
+      expect(plain.counts.changed, name).toBeGreaterThan(0);
+      checkAgainstDecide(world, applyEdit(world, e), pruned);
+    }
   });
 
   it("is deterministic", () => {
@@ -360,7 +606,7 @@ describe("whatIf properties over generated worlds", () => {
         const world = worldFromRecipe(recipe);
         const after = applyEdit(world, editOf(world, spec));
         const impact = editImpact(world, after);
-        const visible = spec.kind === "userDepartment" || spec.kind === "flag" || spec.kind === "entitlementRisk";
+        const visible = ["userDepartment", "flag", "entitlementRisk", "user", "appOwners", "entitlementOwners"].includes(spec.kind);
         if (!visible) expect(impact.conditionsMayChange).toBe(false);
         if (spec.kind === "flag") expect(impact.conditionsMayChange).toBe(world.tenant.featureFlags["POLICY_REFERENCES_POLICY"] !== spec.on);
       }),

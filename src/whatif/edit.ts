@@ -178,6 +178,36 @@ export interface EditImpact {
    * every approver resolution gives the same result in both worlds.
    */
   readonly conditionsMayChange: boolean;
+  /**
+   * When `conditionsMayChange`, what changed in detail, if every change is one the pruning can trace
+   * to the tasks that see it: users, and the non-routing fields of entitlements and apps (including
+   * their addition or removal). Null when something else visible changed (the clock, the flag, or —
+   * between worlds given to `whatIfWorlds` — groups, grants, accounts, roles, resource-type
+   * defaults, access reviews): then every task is decided in both worlds.
+   */
+  readonly visible: VisibleChanges | null;
+}
+
+/**
+ * Directory changes a decision can see, split by what of them is read where (`footprint.ts`).
+ *
+ * @example
+ * ```ts
+ * const v: VisibleChanges = { users: new Set(["u-30"]), approverUsers: new Set(), managerUsers: new Set(),
+ *   entitlements: new Set(), apps: new Set() };
+ * ```
+ */
+export interface VisibleChanges {
+  /** Users added, removed or changed in any field. */
+  readonly users: ReadonlySet<string>;
+  /** Of these, the users whose existence, `status` or `delegatedUserId` changed: what approver resolution reads of a candidate. */
+  readonly approverUsers: ReadonlySet<string>;
+  /** Of these, the users whose existence or `email` changed: what a `subject` shows of its first manager. */
+  readonly managerUsers: ReadonlySet<string>;
+  /** Entitlements (`entitlementKey`) added, removed or changed beyond their routing fields. */
+  readonly entitlements: ReadonlySet<string>;
+  /** Apps added, removed or changed beyond their routing fields. */
+  readonly apps: ReadonlySet<string>;
 }
 
 function changedIds<T>(
@@ -211,33 +241,52 @@ function changedIds<T>(
  */
 export function editImpact(before: World, after: World): EditImpact {
   if (before === after)
-    return { policies: new Set(), entitlements: [], apps: [], users: [], tenant: false, now: false, conditionsMayChange: false };
+    return { policies: new Set(), entitlements: [], apps: [], users: [], tenant: false, now: false, conditionsMayChange: false, visible: null };
   let visible = false;
+  // Something visible that is not traced per task.
+  let untraced = false;
+  const usersSeen = new Set<string>();
+  const approverUsers = new Set<string>();
+  const managerUsers = new Set<string>();
+  const entsSeen = new Set<string>();
+  const appsSeen = new Set<string>();
   const policies = before.index.policies === after.index.policies ? [] : changedIds(before.index.policies, after.index.policies, () => {});
   const users =
     before.users === after.users
       ? []
-      : changedIds(before.index.users, after.index.users, () => {
+      : changedIds(before.index.users, after.index.users, (p, n) => {
           visible = true;
+          const id = (p ?? n)?.id ?? "";
+          usersSeen.add(id);
+          if (!p || !n || p.status !== n.status || p.delegatedUserId !== n.delegatedUserId) approverUsers.add(id);
+          if (!p || !n || p.email !== n.email) managerUsers.add(id);
         });
   const entitlements =
     before.entitlements === after.entitlements
       ? []
       : changedIds(before.index.entitlements, after.index.entitlements, (p, n) => {
-          if (!p || !n || !sameButRouting(p, n, ENTITLEMENT_ROUTING_FIELDS)) visible = true;
+          const e = p ?? n;
+          if (e && (!p || !n || !sameButRouting(p, n, ENTITLEMENT_ROUTING_FIELDS))) {
+            visible = true;
+            entsSeen.add(entitlementKey(e.appId, e.id));
+          }
         }).map((k) => k.replace("\u0000", "/"));
   const apps =
     before.apps === after.apps
       ? []
       : changedIds(before.index.apps, after.index.apps, (p, n) => {
-          if (!p || !n || !sameButRouting(p, n, APP_ROUTING_FIELDS)) visible = true;
+          const a = p ?? n;
+          if (a && (!p || !n || !sameButRouting(p, n, APP_ROUTING_FIELDS))) {
+            visible = true;
+            appsSeen.add(a.id);
+          }
         });
   const tenant = before.tenant !== after.tenant && !sameValue(before.tenant, after.tenant);
   // Selection reads exactly one flag; the others change nothing a decision sees.
   const flag = (w: World) => w.tenant.featureFlags[POLICY_REFERENCES_FLAG] === true;
-  if (flag(before) !== flag(after)) visible = true;
+  if (flag(before) !== flag(after)) visible = untraced = true;
   const now = before.now !== after.now;
-  if (now) visible = true;
+  if (now) visible = untraced = true;
   // Not editable through an edit, but `editImpact` may be handed any two worlds.
   if (
     before.appUsers !== after.appUsers ||
@@ -247,6 +296,8 @@ export function editImpact(before: World, after: World): EditImpact {
     before.resourceTypeDefaults !== after.resourceTypeDefaults ||
     before.accessReviews !== after.accessReviews
   )
-    visible = true;
-  return { policies: new Set(policies), entitlements, apps, users, tenant, now, conditionsMayChange: visible };
+    visible = untraced = true;
+  const traced: VisibleChanges | null =
+    visible && !untraced ? { users: usersSeen, approverUsers, managerUsers, entitlements: entsSeen, apps: appsSeen } : null;
+  return { policies: new Set(policies), entitlements, apps, users, tenant, now, conditionsMayChange: visible, visible: traced };
 }

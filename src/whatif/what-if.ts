@@ -32,6 +32,8 @@ import { err, ok, type Result } from "../result.js";
 import type { World } from "../world/world.js";
 import { ReachMemo } from "./closure.js";
 import { applyEdit, editImpact, type EditImpact, type WorldEdit } from "./edit.js";
+import { DirectoryFootprint, type KeyFootprint } from "./footprint.js";
+import { changedPrefix } from "./prefix.js";
 import { decisionInput, RouteComparer, type RouteAspect, type RouteInput, routeLabel, routeOf, type RouteOutcome } from "./route.js";
 
 /**
@@ -292,21 +294,40 @@ function sideOf(task: Task, world: World, memo: ResolutionMemo, shared: SharedCo
   };
 }
 
+/** A task's conditions environment in the original world, and its results shared by both sides. */
+interface SharedRun {
+  readonly conditions: TaskConditions;
+  readonly shared: SharedConditions;
+}
+
+function sharedRun(task: Task, world: World): SharedRun {
+  const conditions = taskConditions(world, task);
+  return { conditions, shared: new SharedConditions(conditions) };
+}
+
 /**
  * Both sides of one task without `decide`, from the same parts (`resolvePolicy`, `taskConditions`,
  * `selectSteps`), sharing the task's condition results: only when conditions see the same inputs in
  * both worlds. `prune: false` keeps to two plain `decide` calls, the reference the tests compare
  * this with. Without an `after` world, the before side twice.
  */
-function sharedSides(task: Task, world: World, res0: ResolutionMemo, after: World | null, res1: ResolutionMemo | null): [RouteInput, RouteInput] {
-  const conditions = taskConditions(world, task);
-  const shared = new SharedConditions(conditions);
-  const before = sideOf(task, world, res0, shared, conditions);
-  return [before, after && res1 ? sideOf(task, after, res1, shared, conditions) : before];
+function sharedSides(task: Task, world: World, res0: ResolutionMemo, after: World | null, res1: ResolutionMemo | null, run: SharedRun = sharedRun(task, world)): [RouteInput, RouteInput] {
+  const before = sideOf(task, world, res0, run.shared, run.conditions);
+  return [before, after && res1 ? sideOf(task, after, res1, run.shared, run.conditions) : before];
 }
 
-/** How a task is handled when pruning: skipped, decided once (same route, maybe an error), or decided twice. */
-type Verdict = "skip" | "once" | "twice";
+/**
+ * How the tasks of a resolution key are handled when pruning: skipped, decided once (same route,
+ * maybe an error), decided twice, or first checked against the conditions of their policy's
+ * changed prefix (`prefix.ts`): decided twice if one holds, else as `skip` or `once` by `sound`.
+ * With directory changes, the part of the tasks' footprint the key fixes (`footprint.ts`).
+ */
+interface Verdict {
+  readonly policy: "skip" | "once" | "twice" | "prefix";
+  readonly prefix: readonly string[];
+  readonly sound: boolean;
+  readonly footprint: KeyFootprint | null;
+}
 
 const ordered = new WeakMap<World["tasks"], readonly Task[]>();
 
@@ -340,30 +361,27 @@ const ASPECT_ORDER: readonly RouteAspect[] = ["error", "policy", "source", "chai
  */
 function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
   const impact = editImpact(world, after);
-  const prune = options.prune !== false && !impact.conditionsMayChange;
+  // Pruning needs every visible change traced to the tasks that see it (or none at all).
+  const prune = options.prune !== false && (!impact.conditionsMayChange || impact.visible !== null);
   const inScopeOf = scopeFilter(world, options.scope);
   const comparer = new RouteComparer();
   const res0 = new ResolutionMemo(world);
   const res1 = new ResolutionMemo(after);
   const reaches = new ReachMemo(world);
-  // Whether a policy's reach holds a changed policy, per policy object.
-  const touched = new Map<Policy, boolean>();
-  const touches = (p: Policy): boolean => {
-    let t = touched.get(p);
-    if (t === undefined) {
-      t = false;
-      for (const id of reaches.of(p).ids) if (impact.policies.has(id)) t = true;
-      touched.set(p, t);
-    }
-    return t;
-  };
+  const footprint = impact.visible ? new DirectoryFootprint(world, after, impact.visible, reaches, new ReachMemo(after)) : null;
   const verdictOf = (task: Task): Verdict => {
     const r0 = res0.resolve(task);
     const r1 = res1.resolve(task);
-    if (!r0.ok || !r1.ok) return "twice";
+    const fp = footprint ? footprint.ofKey(task, [r0.ok ? r0.value.policy : null, r1.ok ? r1.value.policy : null]) : null;
+    const twice: Verdict = { policy: "twice", prefix: [], sound: false, footprint: fp };
+    if (!r0.ok || !r1.ok) return twice;
     const p = r0.value.policy;
-    if (p.id !== r1.value.policy.id || r0.value.source !== r1.value.source || impact.policies.has(p.id) || touches(p)) return "twice";
-    return reaches.of(p).sound ? "skip" : "once";
+    if (p.id !== r1.value.policy.id || r0.value.source !== r1.value.source) return twice;
+    const prefix = changedPrefix(world, p, after, r1.value.policy, impact.policies, reaches);
+    if (!prefix) return twice;
+    const sound = reaches.of(p).sound;
+    if (prefix.length > 0) return { policy: "prefix", prefix: prefix.conditions, sound, footprint: fp };
+    return { policy: sound ? "skip" : "once", prefix: [], sound, footprint: fp };
   };
   const verdicts = new KeyMemo<Verdict>(verdictOf);
   const changed: TaskRouteChange[] = [];
@@ -381,36 +399,47 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
     if (onProgress && (++seen & 1023) === 0) onProgress(seen, all.length);
     if (!inScopeOf(task)) continue;
     inScope++;
-    let i0: RouteInput;
-    let i1: RouteInput;
+    // Both sides from the shared parts; null when they come from two plain `decide` calls (no
+    // pruning, or the edit reaches what the task's conditions or approvers see).
+    let sides: [RouteInput, RouteInput] | null = null;
     if (prune) {
       const verdict = verdicts.get(task);
-      if (verdict === "skip") {
-        unchanged++;
-        pruned++;
-        continue;
+      if (!verdict.footprint || !footprint?.reaches(task, verdict.footprint)) {
+        let policy = verdict.policy;
+        let run: SharedRun | undefined;
+        if (policy === "prefix") {
+          // Decided twice if a condition of the changed prefix holds, else as an unchanged policy.
+          run = sharedRun(task, world);
+          policy = verdict.sound ? "skip" : "once";
+          for (const c of verdict.prefix) {
+            const r = run.shared.run(c);
+            if (r.ok && r.value) {
+              policy = "twice";
+              break;
+            }
+          }
+        }
+        if (policy === "skip") {
+          unchanged++;
+          pruned++;
+          continue;
+        }
+        if (policy === "once") {
+          // Same route in both worlds, but it may be an error, which must be listed.
+          decisions++;
+          const route = routeOf(world, sharedSides(task, world, res0, null, null, run)[0]);
+          if (route.kind === "error") unchangedErrors.push({ ...taskHeader(task), before: route, after: route, changes: [] });
+          else unchanged++;
+          continue;
+        }
+        sides = sharedSides(task, world, res0, after, res1, run);
       }
-      if (verdict === "once") {
-        // Same route in both worlds, but it may be an error, which must be listed.
-        decisions++;
-        const route = routeOf(world, sharedSides(task, world, res0, null, null)[0]);
-        if (route.kind === "error") unchangedErrors.push({ ...taskHeader(task), before: route, after: route, changes: [] });
-        else unchanged++;
-        continue;
-      }
-      decisions += 2;
-      if (impact.conditionsMayChange) {
-        i0 = decisionInput(decide(world, task));
-        i1 = decisionInput(decide(after, task));
-      } else [i0, i1] = sharedSides(task, world, res0, after, res1);
-    } else {
-      decisions += 2;
-      i0 = decisionInput(decide(world, task));
-      i1 = decisionInput(decide(after, task));
     }
+    decisions += 2;
+    const [i0, i1] = sides ?? [decisionInput(decide(world, task)), decisionInput(decide(after, task))];
     const aspects = comparer.aspects(i0, i1);
-    // With conditions and directory unchanged, equal steps resolve to equal approvers.
-    if (aspects.length === 0 && impact.conditionsMayChange && comparer.approversDiffer(world, i0, after, i1)) aspects.push("approvers");
+    // Unless the edit reaches what approver resolution reads, equal steps resolve to equal approvers.
+    if (aspects.length === 0 && sides === null && impact.conditionsMayChange && comparer.approversDiffer(world, i0, after, i1)) aspects.push("approvers");
     const errored = i0.selection?.ok !== true || i1.selection?.ok !== true;
     if (aspects.length === 0 && !errored) {
       unchanged++;
