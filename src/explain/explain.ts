@@ -172,31 +172,33 @@ function explainNode(r: TraceRecord, id: number): ExplainedNode {
   }
 }
 
-/** The smallest node that explains a false or failed result: follow the false/failing child down. */
+/** The first of `ids` that is an error (or, with `orFalse`, false too); -1 if none. */
+function firstFailing(r: TraceRecord, ids: readonly number[], orFalse: boolean): number {
+  for (const id of ids) {
+    const t = r.truth(id);
+    if (t === "error" || (orFalse && t === "false")) return id;
+  }
+  return -1;
+}
+
+/**
+ * The smallest node that explains a false or failed result: follow the false/failing child down.
+ * Loops rather than closures: this runs for every rule of every explanation.
+ */
 function culpritOf(r: TraceRecord): number | null {
   const { kinds, labels, children } = r.table;
-  const failed = (id: number): boolean => {
-    const t = r.truth(id);
-    return t === "error" || t === "false";
-  };
-  if (!failed(0)) return null;
+  const rootTruth = r.truth(0);
+  if (rootTruth !== "error" && rootTruth !== "false") return null;
   let node = 0;
   for (;;) {
     const kids = children[node] ?? [];
-    if (r.truth(node) === "error") {
-      const child = kids.find((c) => r.truth(c) === "error");
-      if (child === undefined) return node;
-      node = child;
-      continue;
-    }
+    let child: number;
+    if (r.truth(node) === "error") child = firstFailing(r, kids, false);
     // A false `&&` is false because of one operand; a false `||` or comparison is false as a whole.
-    if (kinds[node] === "operator" && labels[node] === "&&") {
-      const child = kids.find(failed);
-      if (child === undefined) return node;
-      node = child;
-      continue;
-    }
-    return node;
+    else if (kinds[node] === "operator" && labels[node] === "&&") child = firstFailing(r, kids, true);
+    else return node;
+    if (child < 0) return node;
+    node = child;
   }
 }
 
