@@ -8,7 +8,7 @@
  * decisions and outcome; reopen the task; run automatic steps until one waits.
  */
 import { encodeHardResetResponse } from "../codec/index.js";
-import type { PolicyStepInstance, Task } from "../model/index.js";
+import type { PolicyInstance, PolicyStepInstance, Task } from "../model/index.js";
 import { decide, type Decision } from "../policy/decide.js";
 import type { RuleEvaluation } from "../policy/select-steps.js";
 import { ok, type Result } from "../result.js";
@@ -16,7 +16,7 @@ import { advance, type AdvanceContext, IdSequence } from "../workflow/advance.js
 import type { ApproverResolution } from "../workflow/approvers.js";
 import type { AuditEvent } from "../workflow/events.js";
 import { instantiate, retire } from "../workflow/instantiate.js";
-import { withOutcome } from "../workflow/outcomes.js";
+import { reopened } from "../workflow/restart.js";
 import type { TaskComment, World } from "../world/world.js";
 import type { HardResetResponseJson, Step } from "./comment.js";
 import { guarded, type SimError } from "./errors.js";
@@ -146,24 +146,14 @@ export function resetTask(
   for (const pending of old?.next ?? [])
     retired.push(retire(instantiate(pending, ids.take("step"), task.policyGenerationId, now), retiredBy));
 
-  const fresh: Task = {
-    ...task,
-    state: "TASK_STATE_OPEN",
-    processing: "TASK_PROCESSING_TYPE_PROCESSING",
-    type: task.type ? withOutcome(task.type, null, null) : null,
-    policyGenerationId: generation,
-    approverIds: [],
-    stepApproverIds: [],
-    commentCount,
-    updatedAt: now,
-    policy: {
-      ...(old ?? {}),
-      current: first ? instantiate(first, firstId, generation, now) : null,
-      history: [...(old?.history ?? []), ...retired],
-      next: rest,
-      policy: resolution.policy,
-    },
+  const policy: PolicyInstance = {
+    current: first ? instantiate(first, firstId, generation, now) : null,
+    history: [...(old?.history ?? []), ...retired],
+    next: rest,
+    policy: resolution.policy,
+    ...(old?.$unknown ? { $unknown: old.$unknown } : {}),
   };
+  const fresh = reopened(task, policy, generation, now, commentCount);
   const ctx: AdvanceContext = {
     world,
     now,

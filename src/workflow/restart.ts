@@ -5,7 +5,7 @@
  * creates all go through here; Hard Reset has its own copy (`resetTask`) that also re-decides which
  * policy applies.
  */
-import type { Policy, PolicyStep, PolicyStepInstance, Task } from "../model/index.js";
+import type { Policy, PolicyInstance, PolicyStep, PolicyStepInstance, Task } from "../model/index.js";
 import { type RuleEvaluation, selectSteps, type Selection } from "../policy/select-steps.js";
 import { taskConditions } from "../policy/task-conditions.js";
 import { err, ok, type Result } from "../result.js";
@@ -92,24 +92,61 @@ export function restartOn(ctx: AdvanceContext, task: Task, how: RestartHow): Tas
   // A closed task's leftover `next` never ran; it is not retired into history again.
   if (task.state !== "TASK_STATE_CLOSED")
     for (const pending of old?.next ?? []) retired.push(retire(instantiate(pending, ctx.ids.take("step"), task.policyGenerationId, ctx.now), by));
-  const fresh: Task = {
-    ...task,
+  const policy: PolicyInstance = {
+    current: first ? instantiate(first, firstId, generation, ctx.now) : null,
+    history: [...(old?.history ?? []), ...retired],
+    next: rest,
+    policy: how.policy,
+    ...(old?.$unknown ? { $unknown: old.$unknown } : {}),
+  };
+  return advance(ctx, reopened(task, policy, generation, ctx.now, task.commentCount));
+}
+
+/**
+ * The task reopened on a new policy instance, before its first step starts: open and processing,
+ * its type's outcome and its approvers reset. Restart and Hard Reset share it.
+ *
+ * One literal rather than `{ ...task, state, … }`: a world's tasks are frozen, and V8 (Node 20)
+ * copies a frozen object's properties one by one on its slow path, ~1.2 µs for a task.
+ *
+ * @example
+ * ```ts
+ * const open = reopened(task, { current, history, next, policy }, "gen-000007", world.now, task.commentCount);
+ * open.state; // "TASK_STATE_OPEN"
+ * ```
+ */
+export function reopened(task: Task, policy: PolicyInstance, generation: string, now: string, commentCount: number): Task {
+  return {
+    id: task.id,
+    numericId: task.numericId,
+    displayName: task.displayName,
+    description: task.description,
     state: "TASK_STATE_OPEN",
     processing: "TASK_PROCESSING_TYPE_PROCESSING",
+    origin: task.origin,
+    actions: task.actions,
     type: task.type ? withOutcome(task.type, null, null) : null,
+    policy,
     policyGenerationId: generation,
+    form: task.form,
+    userId: task.userId,
+    createdByUserId: task.createdByUserId,
     approverIds: [],
     stepApproverIds: [],
-    updatedAt: ctx.now,
-    policy: {
-      ...(old ?? {}),
-      current: first ? instantiate(first, firstId, generation, ctx.now) : null,
-      history: [...(old?.history ?? []), ...retired],
-      next: rest,
-      policy: how.policy,
-    },
+    commentCount,
+    emergencyAccess: task.emergencyAccess,
+    analysisId: task.analysisId,
+    insightIds: task.insightIds,
+    recommendation: task.recommendation,
+    revocationTargets: task.revocationTargets,
+    externalRefs: task.externalRefs,
+    annotations: task.annotations,
+    data: task.data,
+    createdAt: task.createdAt,
+    updatedAt: now,
+    deletedAt: task.deletedAt,
+    ...(task.$unknown ? { $unknown: task.$unknown } : {}),
   };
-  return advance(ctx, fresh);
 }
 
 /**
