@@ -74,25 +74,26 @@ function taskRefs(task: Task): { appId: string; entitlementId: string; appUserId
   return { appId: "", entitlementId: "", appUserId: "", identityUserId: "", accessReviewId: "" };
 }
 
+/** The view's `…Path` fields that an expand mask can set; the others are always `""`. */
+interface ExpandedPaths {
+  readonly accessReviewPath: string;
+  readonly appPath: string;
+  readonly appUserPath: string;
+  readonly approversPath: string;
+  readonly createdByUserPath: string;
+  readonly entitlementsPath: string;
+  readonly identityUserPath: string;
+  readonly stepApproversPath: string;
+  readonly userPath: string;
+}
+
 /**
- * Builds the task view and `expanded` items for a caller. The task's `actions` are the caller's;
- * fields the caller may not see are removed later, at encoding (see `hideFromCaller`).
- *
- * @example
- * ```ts
- * const { taskView, expanded } = buildTaskView(world, task, relation, ["user_id", "app_id"]);
- * taskView.userPath; // "$.expanded[0]"
- * ```
+ * Appends the objects the expand mask asks for to `ex` and returns the paths to them. Only called
+ * with a non-empty mask: most requests expand nothing, and the closures here cost on every call.
  */
-export function buildTaskView(
-  world: World,
-  task: Task,
-  relation: Relation,
-  expandPaths: readonly string[],
-): { taskView: TaskView; expanded: TypedMessage[] } {
+function expand(world: World, task: Task, expandPaths: readonly string[], ex: Expander): ExpandedPaths {
   const all = expandPaths.includes("*");
   const wants = (p: string): boolean => all || expandPaths.includes(p);
-  const ex = new Expander();
   const refs = taskRefs(task);
   const userIndexes = (ids: readonly string[]): number[] =>
     ids.flatMap((id) => {
@@ -124,28 +125,73 @@ export function buildTaskView(
   if (wants("approver_ids")) paths["approversPath"] = pathTo(userIndexes(task.approverIds ?? []));
   // insight_ids, app_user_last_usage, entitlement_scope_bindings, scope_role_resources and resource
   // name objects the world file does not carry: they are accepted and expand to nothing.
-
-  const perms = objectPermissionsFor(relation);
-  const taskView: TaskView = {
-    task: { ...task, actions: taskActionsFor(task, relation) },
-    objectPermissions: perms,
+  return {
     accessReviewPath: paths["accessReviewPath"] ?? "",
     appPath: paths["appPath"] ?? "",
     appUserPath: paths["appUserPath"] ?? "",
-    appUserLastUsagePath: "",
     approversPath: paths["approversPath"] ?? "",
     createdByUserPath: paths["createdByUserPath"] ?? "",
     entitlementsPath: paths["entitlementsPath"] ?? "",
     identityUserPath: paths["identityUserPath"] ?? "",
+    stepApproversPath: paths["stepApproversPath"] ?? "",
+    userPath: paths["userPath"] ?? "",
+  };
+}
+
+const NOTHING_EXPANDED: ExpandedPaths = Object.freeze({
+  accessReviewPath: "",
+  appPath: "",
+  appUserPath: "",
+  approversPath: "",
+  createdByUserPath: "",
+  entitlementsPath: "",
+  identityUserPath: "",
+  stepApproversPath: "",
+  userPath: "",
+});
+
+/**
+ * Builds the task view and `expanded` items for a caller. The task's `actions` are the caller's;
+ * fields the caller may not see are removed later, at encoding (see `hideFromCaller`).
+ *
+ * @example
+ * ```ts
+ * const { taskView, expanded } = buildTaskView(world, task, relation, ["user_id", "app_id"]);
+ * taskView.userPath; // "$.expanded[0]"
+ * ```
+ */
+export function buildTaskView(
+  world: World,
+  task: Task,
+  relation: Relation,
+  expandPaths: readonly string[],
+): { taskView: TaskView; expanded: TypedMessage[] } {
+  if (expandPaths.length === 0) return { taskView: viewOf(task, relation, NOTHING_EXPANDED), expanded: [] };
+  const ex = new Expander();
+  const paths = expand(world, task, expandPaths, ex);
+  return { taskView: viewOf(task, relation, paths), expanded: ex.items };
+}
+
+function viewOf(task: Task, relation: Relation, paths: ExpandedPaths): TaskView {
+  return {
+    task: { ...task, actions: taskActionsFor(task, relation) },
+    objectPermissions: objectPermissionsFor(relation),
+    accessReviewPath: paths.accessReviewPath,
+    appPath: paths.appPath,
+    appUserPath: paths.appUserPath,
+    appUserLastUsagePath: "",
+    approversPath: paths.approversPath,
+    createdByUserPath: paths.createdByUserPath,
+    entitlementsPath: paths.entitlementsPath,
+    identityUserPath: paths.identityUserPath,
     insightsPath: "",
     principalResourcePath: "",
     resourceBindingsPath: "",
     roleResourcePath: "",
     scopeResourcePath: "",
-    stepApproversPath: paths["stepApproversPath"] ?? "",
-    userPath: paths["userPath"] ?? "",
+    stepApproversPath: paths.stepApproversPath,
+    userPath: paths.userPath,
   };
-  return { taskView, expanded: ex.items };
 }
 
 /**
