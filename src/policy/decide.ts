@@ -12,7 +12,8 @@ import { type ConditionTrace, taskConditions, type TaskConditions } from "./task
 
 /**
  * The outcome of deciding a task's policy: the resolution, then (when it succeeded) the selection.
- * With `trace: true`, `traces[i]` holds the sub-expression values of `evaluations[i]`'s condition.
+ * With `trace: true`, `traces` holds one trace per evaluated rule (baseline entries have none), in
+ * the order of `evaluations`: the n-th rule evaluation owns the n-th trace.
  *
  * @example
  * ```ts
@@ -39,7 +40,10 @@ export interface Decision {
  * ```
  */
 export interface DecideOptions {
-  /** Record the value of every sub-expression of each evaluated condition (for explanations). */
+  /**
+   * Record the value of every sub-expression of each evaluated condition (for explanations). Only
+   * raw values are recorded while deciding; displays and each trace's node tree are built when read.
+   */
   readonly trace?: boolean;
 }
 
