@@ -38,6 +38,13 @@ export type ConditionResult = { readonly ok: true; readonly value: boolean } | {
  */
 export interface ConditionRunner {
   run(condition: string): ConditionResult;
+  /**
+   * Optional: the same as `run(rules[index].condition)`. A runner that compiles conditions can keep
+   * a policy's rules compiled side by side and find each by its index, where `run` looks every
+   * condition up by its source text (a hash lookup per rule, about as dear as the rest of the
+   * adapter). `selectSteps` calls it when it is there.
+   */
+  runRule?(rules: readonly Rule[], index: number): ConditionResult;
 }
 
 /**
@@ -245,7 +252,7 @@ function walk(w: Walk, policy: Policy, depth: number): Step {
     // The `policyId` outcome as `ruleOutcome` reads it (a set stepKey wins), without allocating
     // the outcome for the many rules that do not match.
     const outcomePolicyId = rule.stepKey === "" ? rule.policyId : "";
-    const result = w.runner.run(rule.condition);
+    const result = w.runner.runRule ? w.runner.runRule(rules, i) : w.runner.run(rule.condition);
     if (!result.ok || !result.value) {
       // DOMAIN.md §2: a condition that fails at run time does not match; evaluation goes on.
       w.evaluations.push(ruleRecord(policy, depth, i, rule, outcomePolicyId, false, result.ok ? "" : result.error));

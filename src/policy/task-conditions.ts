@@ -19,7 +19,7 @@ import {
   traceCondition,
 } from "../cel/index.js";
 import { type AppEntitlement, type AppUser, blankUser, type User } from "../model/directory.js";
-import type { Task } from "../model/index.js";
+import type { Rule, Task } from "../model/index.js";
 import { taskSubjectId } from "../model/task-refs.js";
 import type { Result } from "../result.js";
 import type { ExpressionEvaluator } from "../workflow/approvers.js";
@@ -119,6 +119,24 @@ function compiledCondition(source: string): CompiledConditionResult {
   return r;
 }
 
+/**
+ * A loaded policy's rule conditions compiled, by rule index, so that selecting steps finds each by
+ * its index (`runRule`) instead of hashing its source text: with the rest of the adapter down to a
+ * few ns a rule, the lookup by text had become its largest part. Filled as rules are first reached.
+ * Kept only for a frozen list of frozen rules (a loaded world's), whose conditions cannot change
+ * under an index; any other list is `null` here and looked up by text as `run` does.
+ */
+const compiledRuleLists = new WeakMap<readonly Rule[], CompiledConditionResult[] | null>();
+
+function compiledRuleList(rules: readonly Rule[]): CompiledConditionResult[] | null {
+  let list = compiledRuleLists.get(rules);
+  if (list === undefined) {
+    list = Object.isFrozen(rules) && rules.every((r) => Object.isFrozen(r)) ? [] : null;
+    compiledRuleLists.set(rules, list);
+  }
+  return list;
+}
+
 const TRUE: ConditionResult = Object.freeze({ ok: true, value: true });
 const FALSE: ConditionResult = Object.freeze({ ok: true, value: false });
 
@@ -132,7 +150,8 @@ class ConditionsOfTask implements TaskConditions {
   readonly #world: World;
   readonly #task: Task;
   readonly #trace: boolean;
-  readonly #traces: (ConditionTrace | null)[] = [];
+  // Made on first use: a decision without explanation records none.
+  #traces: (ConditionTrace | null)[] | undefined;
   readonly #directory: CelDirectory;
   readonly #subject: User;
   readonly #appId: string;
@@ -141,6 +160,10 @@ class ConditionsOfTask implements TaskConditions {
   // Prepared lazily: a task that never reaches a condition pays nothing for CEL values.
   #prepared: Result<PreparedConditionInput, CelRuntimeError> | undefined;
   #expressions: ExpressionEvaluator | undefined;
+  // The compiled conditions of the rule list `runRule` was last given: a selection walks one policy
+  // at a time, so this saves even the WeakMap lookup for all its rules but the first.
+  #rulesOf: readonly Rule[] | undefined;
+  #compiledRules: CompiledConditionResult[] | null = null;
 
   constructor(world: World, task: Task, trace: boolean) {
     this.#world = world;
@@ -172,21 +195,40 @@ class ConditionsOfTask implements TaskConditions {
   }
 
   run(condition: string): ConditionResult {
-    const compiled = compiledCondition(condition);
+    return this.#evaluate(compiledCondition(condition));
+  }
+
+  runRule(rules: readonly Rule[], index: number): ConditionResult {
+    if (rules !== this.#rulesOf) {
+      this.#rulesOf = rules;
+      this.#compiledRules = compiledRuleList(rules);
+    }
+    const list = this.#compiledRules;
+    let compiled = list?.[index];
+    if (compiled === undefined) {
+      const rule = rules[index];
+      if (rule === undefined) return { ok: false, error: `no rule at index ${index}` };
+      compiled = compiledCondition(rule.condition);
+      if (list) list[index] = compiled;
+    }
+    return this.#evaluate(compiled);
+  }
+
+  #evaluate(compiled: CompiledConditionResult): ConditionResult {
     if (!compiled.ok) {
-      if (this.#trace) this.#traces.push(null);
+      if (this.#trace) this.#traceList().push(null);
       const first = compiled.error[0];
       return { ok: false, error: first ? `${first.code}: ${first.message} (the condition does not compile)` : "the condition does not compile" };
     }
-    const p = this.#input();
+    const p = this.#prepared ?? this.#input();
     if (!p.ok) {
-      if (this.#trace) this.#traces.push(null);
+      if (this.#trace) this.#traceList().push(null);
       return { ok: false, error: describeError(p.error) };
     }
     if (this.#trace) {
       // The trace's outcome is the evaluation: the explanation and the decision cannot disagree.
       const tr = traceCondition(compiled.value, p.value);
-      this.#traces.push(tr);
+      this.#traceList().push(tr);
       return tr.outcome.ok ? (tr.outcome.value ? TRUE : FALSE) : { ok: false, error: describeError(tr.outcome.error) };
     }
     const r = evaluateCondition(compiled.value, p.value);
@@ -194,7 +236,11 @@ class ConditionsOfTask implements TaskConditions {
   }
 
   traces(): readonly (ConditionTrace | null)[] {
-    return this.#traces;
+    return this.#traceList();
+  }
+
+  #traceList(): (ConditionTrace | null)[] {
+    return (this.#traces ??= []);
   }
 
   /** A plain function (callers pass it around unbound), made on first use: most decisions never need it. */

@@ -1,0 +1,65 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import type { Rule } from "../model/index.js";
+import { loadWorld } from "../world/load-world.js";
+import type { World } from "../world/world.js";
+import { taskConditions } from "./task-conditions.js";
+
+function sample(): World {
+  const r = loadWorld(JSON.parse(readFileSync(new URL("../../fixtures/world.json", import.meta.url), "utf8")));
+  if (!r.ok) throw new Error(JSON.stringify(r.error.slice(0, 3)));
+  return r.value;
+}
+
+const world = sample();
+const tasks = [...world.tasks.values()];
+const policies = [...world.index.policies.values()].filter((p) => (p.rules?.length ?? 0) > 0);
+
+describe("taskConditions: runRule", () => {
+  it("gives what run gives for the rule's condition, for every rule of every policy and task", () => {
+    expect(policies.length).toBeGreaterThan(3);
+    for (const task of tasks) {
+      const byRule = taskConditions(world, task);
+      const byText = taskConditions(world, task);
+      for (const p of policies) {
+        const rules = p.rules ?? [];
+        // Twice: the second pass reads the compiled list the first one filled.
+        for (let pass = 0; pass < 2; pass++)
+          for (let i = 0; i < rules.length; i++) expect(byRule.runRule(rules, i)).toEqual(byText.run((rules[i] as Rule).condition));
+      }
+    }
+  });
+
+  it("records the same traces as run", () => {
+    const task = tasks[0];
+    const p = policies[0];
+    if (!task || !p) throw new Error("sample world without tasks or rules");
+    const rules = p.rules ?? [];
+    const byRule = taskConditions(world, task, { trace: true });
+    const byText = taskConditions(world, task, { trace: true });
+    for (let i = 0; i < rules.length; i++) {
+      byRule.runRule(rules, i);
+      byText.run((rules[i] as Rule).condition);
+    }
+    expect(byRule.traces()).toEqual(byText.traces());
+    expect(byRule.traces()).toHaveLength(rules.length);
+  });
+
+  it("follows a rule list that is not frozen when it changes in place", () => {
+    const task = tasks[0];
+    if (!task) throw new Error("sample world without tasks");
+    const rules: Rule[] = [{ condition: "true", stepKey: "a", policyId: "", policyKey: "" }];
+    const c = taskConditions(world, task);
+    expect(c.runRule(rules, 0)).toEqual({ ok: true, value: true });
+    rules[0] = { condition: "false", stepKey: "a", policyId: "", policyKey: "" };
+    expect(c.runRule(rules, 0)).toEqual({ ok: true, value: false });
+    (rules[0] as { condition: string }).condition = "subject.nope == 1";
+    expect(c.runRule(rules, 0)).toMatchObject({ ok: false });
+  });
+
+  it("reports an index past the end as an error, without throwing", () => {
+    const task = tasks[0];
+    if (!task) throw new Error("sample world without tasks");
+    expect(taskConditions(world, task).runRule([], 3)).toEqual({ ok: false, error: "no rule at index 3" });
+  });
+});
