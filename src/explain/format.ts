@@ -3,7 +3,7 @@
  * caret under the part of its condition that made it false or failed, the values of its parts,
  * the chain, the selected steps and their approvers. Colour only when asked (the CLI asks on a TTY).
  */
-import type { Explanation, ExplainedCondition, RuleExplanation } from "./explain.js";
+import type { Explanation, ExplainedCondition, ExplainedNode, RuleExplanation } from "./explain.js";
 
 /**
  * Options of {@link formatExplanation}.
@@ -54,6 +54,15 @@ function partValues(t: ExplainedCondition, all: boolean): string[] {
   return out;
 }
 
+/** A literal operand, whose value the text already shows. */
+const LITERAL = /^(".*"|-?\d+(\.\d+)?|true|false|null)$/s;
+
+/** Explained nodes are listed by id (pre-order), so the id is usually the index; else search. */
+function nodeById(t: ExplainedCondition, id: number): ExplainedNode | undefined {
+  const at = t.nodes[id];
+  return at?.id === id ? at : t.nodes.find((n) => n.id === id);
+}
+
 function formatRule(r: RuleExplanation, deciding: boolean, paint: Paint, verbose: boolean): string[] {
   const lines: string[] = [];
   const mark = r.error ? paint("33", "!") : r.conditionMatched ? paint("32", "✓") : paint("31", "✗");
@@ -63,18 +72,18 @@ function formatRule(r: RuleExplanation, deciding: boolean, paint: Paint, verbose
     return lines;
   }
   const outcome = r.stepKey ? `stepKey ${r.stepKey}` : r.outcomePolicyId ? `policyId ${r.outcomePolicyId}` : r.policyKey ? `policyKey ${r.policyKey} (legacy)` : "no outcome";
-  lines.push(`  ${mark} #${r.ruleIndex}  ${r.condition.replace(/\s*\n\s*/g, " ")}`);
+  // Most conditions are one line; the replace (a regex over every rule) only runs for the others.
+  lines.push(`  ${mark} #${r.ruleIndex}  ${r.condition.includes("\n") ? r.condition.replace(/\s*\n\s*/g, " ") : r.condition}`);
   lines.push(`       → ${outcome}${r.conditionMatched ? paint("32", "  matched") : ""}`);
   const t = r.trace;
   if (t && t.culprit !== null) {
-    const node = t.nodes.find((n) => n.id === t.culprit);
+    const node = nodeById(t, t.culprit);
     if (node) {
       const [src, under] = caret(r.condition, node.span.start, node.span.end);
       lines.push(`       ${src}`);
       // Beside the caret, the values the culprit compared: "is false (subject.department = "Eng")".
-      const operands = t.nodes
-        .filter((n) => n.parent === node.id && n.outcome === "value" && !/^(".*"|-?\d+(\.\d+)?|true|false|null)$/s.test(n.text))
-        .map((n) => `${n.text} = ${n.display}`);
+      const operands: string[] = [];
+      for (const n of t.nodes) if (n.parent === node.id && n.outcome === "value" && !LITERAL.test(n.text)) operands.push(`${n.text} = ${n.display}`);
       const why = operands.length > 0 ? ` (${operands.join("; ")})` : "";
       lines.push(`       ${paint(r.error ? "33" : "31", under)} ${node.outcome === "error" ? paint("33", node.display) : `is ${node.display}${why}`}`);
     }
