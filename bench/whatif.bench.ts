@@ -9,10 +9,13 @@
  *   node --import tsx bench/whatif.bench.ts
  *   taskset -c 0 node --import tsx bench/whatif.bench.ts   # one core, GC helpers included
  *   BENCH_QUICK=1 node --import tsx bench/whatif.bench.ts  # 10k and 25k tasks only
+ *   BENCH_SIZES=25000,100000 node --import tsx bench/whatif.bench.ts
  *
  * Each case runs once untimed (JIT, compile cache, the world's task order), then `RUNS` timed
  * runs; the table shows the median wall time, the median CPU time of the process (user + system,
- * which includes the GC's helper threads) and the first (cold) run.
+ * which includes the GC's helper threads) and the first (cold) run's wall and CPU time. Nothing is
+ * cached between runs over the same world beyond the compiled conditions and the world's task order.
+ * The 1 s target is held on CPU time, of the cold run and the median.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
@@ -24,7 +27,11 @@ import { loadWorld } from "../src/world/load-world.js";
 import type { World } from "../src/world/world.js";
 
 const QUICK = process.env["BENCH_QUICK"] === "1";
-const SIZES = QUICK ? [10_000, 25_000] : [10_000, 25_000, 50_000, 100_000];
+const SIZES = process.env["BENCH_SIZES"]
+  ? process.env["BENCH_SIZES"].split(",").map(Number)
+  : QUICK
+    ? [10_000, 25_000]
+    : [10_000, 25_000, 50_000, 100_000];
 const TARGET_MS = 1000;
 const ALL: WhatIfOptions = { scope: { states: "any" } };
 
@@ -83,15 +90,36 @@ const CASES: readonly Case[] = [
     edit: (w) => {
       for (const p of w.policies) if (p.id.startsWith("pol-grant-") && p.id !== "pol-grant-default") swapKeys(p, 0, 1);
     },
+    targeted: true,
+  },
+  {
+    // The worst case of a policy edit: every task of every grant policy evaluates all its rules.
+    name: "every grant policy: last rule's condition negated",
+    edit: (w) => {
+      for (const p of w.policies)
+        if (p.id.startsWith("pol-grant-") && p.id !== "pol-grant-default") {
+          const last = p.rules?.[p.rules.length - 1];
+          if (last) last.condition = `!(${last.condition})`;
+        }
+    },
     targeted: false,
   },
   {
-    name: "a user changes department (nothing prunable)",
+    name: "a user changes department",
     edit: (w) => {
       const u = w.users.find((x) => x.id === "u-30");
       if (u) u.department = u.department === "Security" ? "Finance" : "Security";
     },
-    targeted: false,
+    targeted: true,
+  },
+  {
+    // A manager of 8 and maybe an owner or listed approver: their reports' tasks and those they approve re-route.
+    name: "an approver is disabled",
+    edit: (w) => {
+      const u = w.users.find((x) => x.id === "u-3");
+      if (u) u.status = "DISABLED";
+    },
+    targeted: true,
   },
   {
     name: "one policy, unpruned (prune: false)",
@@ -110,6 +138,7 @@ interface Row {
   readonly wallMs: number;
   readonly cpuMs: number;
   readonly firstWallMs: number;
+  readonly firstCpuMs: number;
   readonly nsPerTask: number;
   readonly decisions: number;
   readonly pruned: number;
@@ -136,24 +165,29 @@ for (const n of SIZES) {
     const walls: number[] = [];
     const cpus: number[] = [];
     let first = 0;
+    let firstCpu = 0;
     for (let i = 0; i <= runs; i++) {
       const w0 = performance.now();
       const c0 = cpuMs();
       for (const t of tasks) if (decide(world, t).selection?.ok) sink++;
       const wall = performance.now() - w0;
-      if (i === 0) first = wall;
+      if (i === 0) {
+        first = wall;
+        firstCpu = cpuMs() - c0;
+      }
       else {
         walls.push(wall);
         cpus.push(cpuMs() - c0);
       }
     }
-    rows.push({ name: "decide() every task once (reference)", tasks: n, wallMs: median(walls), cpuMs: median(cpus), firstWallMs: first, nsPerTask: (median(walls) * 1e6) / n, decisions: n, pruned: 0, changed: 0 });
+    rows.push({ name: "decide() every task once (reference)", tasks: n, wallMs: median(walls), cpuMs: median(cpus), firstWallMs: first, firstCpuMs: firstCpu, nsPerTask: (median(walls) * 1e6) / n, decisions: n, pruned: 0, changed: 0 });
   }
 
   for (const c of CASES) {
     const walls: number[] = [];
     const cpus: number[] = [];
     let first = 0;
+    let firstCpu = 0;
     let stats = { decisions: 0, pruned: 0, changed: 0 };
     for (let i = 0; i <= runs; i++) {
       const w0 = performance.now();
@@ -164,7 +198,10 @@ for (const n of SIZES) {
       if (!r.ok) throw new Error(`${c.name}: ${r.error.message}`);
       sink += r.value.counts.changed;
       stats = { decisions: r.value.stats.decisions, pruned: r.value.stats.pruned, changed: r.value.counts.changed };
-      if (i === 0) first = wall;
+      if (i === 0) {
+        first = wall;
+        firstCpu = cpu;
+      }
       else {
         walls.push(wall);
         cpus.push(cpu);
@@ -178,9 +215,11 @@ for (const n of SIZES) {
       wallMs,
       cpuMs: median(cpus),
       firstWallMs: first,
+      firstCpuMs: firstCpu,
       nsPerTask: (wallMs * 1e6) / n,
       ...stats,
-      ...(held ? { target: TARGET_MS, met: wallMs <= TARGET_MS } : {}),
+      // CPU time, cold and warm: on a shared machine wall time also counts other processes.
+      ...(held ? { target: TARGET_MS, met: firstCpu <= TARGET_MS && median(cpus) <= TARGET_MS } : {}),
     });
   }
 }
@@ -189,13 +228,14 @@ for (const n of SIZES) {
 // Report
 
 const fmt = (x: number, d = 0) => x.toLocaleString("en", { minimumFractionDigits: d, maximumFractionDigits: d });
-const header = ["case", "tasks", "wall ms", "cpu ms", "first ms", "ns/task", "decisions", "µs/decision", "pruned", "changed", "≤ 1 s"];
+const header = ["case", "tasks", "wall ms", "cpu ms", "first ms", "first cpu", "ns/task", "decisions", "µs/decision", "pruned", "changed", "≤ 1 s"];
 const table = rows.map((r) => [
   r.name,
   fmt(r.tasks),
   fmt(r.wallMs, 1),
   fmt(r.cpuMs, 1),
   fmt(r.firstWallMs, 1),
+  fmt(r.firstCpuMs, 1),
   fmt(r.nsPerTask),
   fmt(r.decisions),
   r.decisions > 0 ? fmt((r.cpuMs * 1000) / r.decisions, 1) : "",
@@ -213,7 +253,7 @@ for (const row of table) console.log(line(row));
 // smallest size is dominated by per-run costs: the edited world's indexes, memos, JIT). CPU time,
 // not wall time: on a shared machine wall time also counts other processes.
 const scaling: Record<string, number> = {};
-const smallest = SIZES[Math.min(1, SIZES.length - 1)] ?? 0;
+const smallest = SIZES[SIZES.length > 2 ? 1 : 0] ?? 0;
 const largest = SIZES[SIZES.length - 1] ?? 0;
 const cpuPerTask = (r: Row) => r.cpuMs / r.tasks;
 for (const name of new Set(rows.map((r) => r.name))) {
@@ -232,7 +272,7 @@ const results = {
   elapsedSeconds: Math.round((performance.now() - started) / 1000),
   machine: { cpus: availableParallelism(), loadavgAtStart: loadAtStart.map((x) => Number(x.toFixed(2))), loadavgAtEnd: loadavg().map((x) => Number(x.toFixed(2))) },
   world: { generator: "syntheticWorld", seed: 7, rulesPerPolicy: 16, policies: 20, matchAt: "mixed (about 60% of grant tasks match a rule)" },
-  cases: rows.map((r) => ({ ...r, wallMs: Number(r.wallMs.toFixed(2)), cpuMs: Number(r.cpuMs.toFixed(2)), firstWallMs: Number(r.firstWallMs.toFixed(2)), nsPerTask: Math.round(r.nsPerTask) })),
+  cases: rows.map((r) => ({ ...r, wallMs: Number(r.wallMs.toFixed(2)), cpuMs: Number(r.cpuMs.toFixed(2)), firstWallMs: Number(r.firstWallMs.toFixed(2)), firstCpuMs: Number(r.firstCpuMs.toFixed(2)), nsPerTask: Math.round(r.nsPerTask) })),
   scaling,
 };
 const latest = new URL("./results/latest.json", import.meta.url);

@@ -113,7 +113,8 @@ const arbEditSpec: fc.Arbitrary<EditSpec> = fc.oneof(
 type SetupSpec =
   | { kind: "condition"; policy: number; rule: number; condition: number }
   | { kind: "approval"; policy: number; approvers: number; users: [number, number]; delegation: boolean; fallback: boolean }
-  | { kind: "delegation"; task: number; role: UserRole; to: number };
+  | { kind: "delegation"; task: number; role: UserRole; to: number }
+  | { kind: "referencesOff" };
 
 const DIRECTORY_CONDITIONS = [
   'c1.directory.users.v1.GetByID("u-3").status == UserStatus.ENABLED',
@@ -135,6 +136,7 @@ const arbSetupSpec: fc.Arbitrary<SetupSpec> = fc.oneof(
     fallback: fc.boolean(),
   }),
   fc.record({ kind: fc.constant("delegation" as const), task: fc.nat(30), role: fc.constantFrom(...USER_ROLES), to: fc.nat(60) }),
+  fc.constant({ kind: "referencesOff" as const }),
 );
 
 function approversFor(world: World, spec: Extract<SetupSpec, { kind: "approval" }>): ApproverKind {
@@ -190,6 +192,8 @@ function applySetup(world: World, spec: SetupSpec): World {
       );
       return replaceInWorld(world, { policies: [{ ...p, policySteps }] });
     }
+    case "referencesOff":
+      return replaceInWorld(world, { tenant: { ...world.tenant, featureFlags: { ...world.tenant.featureFlags, POLICY_REFERENCES_POLICY: false } } });
     case "delegation": {
       const u = world.index.users.get(userInRole(world, spec.task, spec.role));
       const to = at(world.users, spec.to);
@@ -545,6 +549,26 @@ describe("whatIf properties over generated worlds", () => {
       expect(plain.counts.changed, name).toBeGreaterThan(0);
       checkAgainstDecide(world, applyEdit(world, e), pruned);
     }
+  });
+
+  it("a rule both versions share is passed over alike when the flag is off: the edited rule after it still counts", () => {
+    let world = worldFromRecipe({ seed: 5, tasks: 12, rulesPerPolicy: 3, policies: 2, matchAt: "mixed", mutations: [] });
+    const p = world.index.policies.get("pol-grant-0")!;
+    const rules = p.rules!;
+    // Rule 0 matches every task and refers to pol-grant-1: with the flag off it is passed over.
+    world = replaceInWorld(world, {
+      policies: [{ ...p, rules: [{ ...rules[0]!, condition: "true", stepKey: "", policyId: "pol-grant-1" }, ...rules.slice(1)] }],
+      tenant: { ...world.tenant, featureFlags: { ...world.tenant.featureFlags, POLICY_REFERENCES_POLICY: false } },
+    });
+    const edit: WorldEdit = (w) => {
+      const q = w.policies.find((x) => x.id === "pol-grant-0")!;
+      q.rules![1]!.condition = "true";
+    };
+    const pruned = run(world, edit, ANY);
+    const plain = run(world, edit, { ...ANY, prune: false });
+    expect(outcome(pruned)).toEqual(outcome(plain));
+    expect(plain.counts.changed).toBeGreaterThan(0);
+    checkAgainstDecide(world, applyEdit(world, edit), pruned);
   });
 
   it("is deterministic", () => {

@@ -5,29 +5,47 @@
  * the same step sequences behind their keys and behind the baseline, the same baseline reference,
  * and references only into policies the edit did not touch — a task none of whose first `t`
  * conditions (of either version) holds reaches rule `t` in both worlds with nothing matched, and
- * from there both walks read the same things: same steps, same rule, same chain. So the task is
- * decided by evaluating at most `t` conditions, not by two selections. An unedited policy whose
- * reach is untouched has prefix 0 (the pruning of `closure.ts`).
+ * from there both walks read the same things: same steps, same rule, same chain. Before `t`, a rule
+ * both versions share that ends the walk ends it alike: a task whose first holding condition is
+ * such a rule's has the same route too. Only a task whose first holding condition belongs to a rule
+ * that differs needs its two selections. So most tasks cost at most `t` evaluations, and no walk.
+ * An unedited policy whose reach is untouched has prefix 0 (the pruning of `closure.ts`).
  */
 import { type Policy, ruleOutcome, type Rule } from "../model/index.js";
-import { baselineKey } from "../policy/select-steps.js";
+import { baselineKey, POLICY_REFERENCES_FLAG } from "../policy/select-steps.js";
 import type { World } from "../world/world.js";
 import type { ReachMemo } from "./closure.js";
 import { sameValue } from "./same-value.js";
 
 /**
- * The conditions to evaluate, in order, for a policy whose versions differ in their first rules.
+ * One rule of the changed prefix, as a task checks it: the condition of a rule both versions share
+ * (`same`: it ends the walk alike in both worlds when it holds), or the conditions of the two
+ * versions of a rule that differs (the routes may differ when either holds).
  *
  * @example
  * ```ts
- * const p: ChangedPrefix = { length: 2, conditions: ['subject.department == "IT"', "true"] };
+ * const r: PrefixRule = { same: false, conditions: ['subject.department == "IT"', 'subject.department == "HR"'] };
+ * ```
+ */
+export interface PrefixRule {
+  readonly same: boolean;
+  readonly conditions: readonly string[];
+}
+
+/**
+ * The rules to check, in order, for a policy whose versions differ in their first rules.
+ *
+ * @example
+ * ```ts
+ * const p: ChangedPrefix = { length: 2, rules: [{ same: true, conditions: ["task.isGrantPermanent"] },
+ *   { same: false, conditions: ['subject.department == "IT"', "true"] }] };
  * ```
  */
 export interface ChangedPrefix {
   /** Rules `length` and after are the same in both versions, and so is everything they lead to. */
   readonly length: number;
-  /** The conditions of rules before `length` in either version, each once. */
-  readonly conditions: readonly string[];
+  /** The rules before `length`. */
+  readonly rules: readonly PrefixRule[];
 }
 
 /**
@@ -68,22 +86,26 @@ export function changedPrefix(
     return true;
   };
   if (before.baselinePolicyId ? !clean(before.baselinePolicyId) : !sameSteps(baselineKey(before))) return null;
-  let t = r0.length;
-  while (t > 0) {
-    const a = r0[t - 1] as Rule;
-    const b = r1[t - 1] as Rule;
-    if (a !== b && !sameValue(a, b)) break;
+  // Rule i is the same in both versions, and so is what it leads to.
+  const sameRule = (i: number): boolean => {
+    const a = r0[i] as Rule;
+    const b = r1[i] as Rule;
+    if (a !== b && !sameValue(a, b)) return false;
     const outcome = ruleOutcome(a);
-    if (outcome.kind === "stepKey" || outcome.kind === "policyKey" ? !sameSteps(outcome.stepKey) : outcome.kind === "policyId" && !clean(outcome.policyId)) break;
-    t--;
+    return outcome.kind === "stepKey" || outcome.kind === "policyKey" ? sameSteps(outcome.stepKey) : outcome.kind === "policyId" ? clean(outcome.policyId) : true;
+  };
+  let t = r0.length;
+  while (t > 0 && sameRule(t - 1)) t--;
+  // With the flag off a matching `policyId` rule is passed over and the walk goes on; a rule without
+  // an outcome fails. Only a rule that ends the walk the same way is `same` for a task that matches it.
+  const enabled = world.tenant.featureFlags[POLICY_REFERENCES_FLAG] === true;
+  const rules: PrefixRule[] = [];
+  for (let i = 0; i < t; i++) {
+    const a = r0[i] as Rule;
+    const b = r1[i] as Rule;
+    const kind = ruleOutcome(a).kind;
+    if (sameRule(i) && (kind === "stepKey" || kind === "policyKey" || (kind === "policyId" && enabled))) rules.push({ same: true, conditions: [a.condition] });
+    else rules.push({ same: false, conditions: a.condition === b.condition ? [a.condition] : [a.condition, b.condition] });
   }
-  const conditions: string[] = [];
-  const seen = new Set<string>();
-  for (let i = 0; i < t; i++)
-    for (const c of [(r0[i] as Rule).condition, (r1[i] as Rule).condition])
-      if (!seen.has(c)) {
-        seen.add(c);
-        conditions.push(c);
-      }
-  return { length: t, conditions };
+  return { length: t, rules };
 }

@@ -33,7 +33,7 @@ import type { World } from "../world/world.js";
 import { ReachMemo } from "./closure.js";
 import { applyEdit, editImpact, type EditImpact, type WorldEdit } from "./edit.js";
 import { DirectoryFootprint, type KeyFootprint } from "./footprint.js";
-import { changedPrefix } from "./prefix.js";
+import { changedPrefix, type PrefixRule } from "./prefix.js";
 import { decisionInput, RouteComparer, type RouteAspect, type RouteInput, routeLabel, routeOf, type RouteOutcome } from "./route.js";
 
 /**
@@ -266,18 +266,21 @@ class ResolutionMemo {
  */
 class SharedConditions implements ConditionRunner {
   readonly #inner: ConditionRunner;
-  readonly #results = new Map<string, ConditionResult>();
+  // A task evaluates a few dozen conditions at most, each source usually the very string object of
+  // its rule: a scan comparing by identity first beats hashing into a Map made per task.
+  readonly #sources: string[] = [];
+  readonly #results: ConditionResult[] = [];
 
   constructor(inner: ConditionRunner) {
     this.#inner = inner;
   }
 
   run(condition: string): ConditionResult {
-    let r = this.#results.get(condition);
-    if (r === undefined) {
-      r = this.#inner.run(condition);
-      this.#results.set(condition, r);
-    }
+    const sources = this.#sources;
+    for (let i = 0; i < sources.length; i++) if (sources[i] === condition) return this.#results[i] as ConditionResult;
+    const r = this.#inner.run(condition);
+    sources.push(condition);
+    this.#results.push(r);
     return r;
   }
 }
@@ -324,7 +327,7 @@ function sharedSides(task: Task, world: World, res0: ResolutionMemo, after: Worl
  */
 interface Verdict {
   readonly policy: "skip" | "once" | "twice" | "prefix";
-  readonly prefix: readonly string[];
+  readonly prefix: readonly PrefixRule[];
   readonly sound: boolean;
   readonly footprint: KeyFootprint | null;
 }
@@ -380,7 +383,7 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
     const prefix = changedPrefix(world, p, after, r1.value.policy, impact.policies, reaches);
     if (!prefix) return twice;
     const sound = reaches.of(p).sound;
-    if (prefix.length > 0) return { policy: "prefix", prefix: prefix.conditions, sound, footprint: fp };
+    if (prefix.length > 0) return { policy: "prefix", prefix: prefix.rules, sound, footprint: fp };
     return { policy: sound ? "skip" : "once", prefix: [], sound, footprint: fp };
   };
   const verdicts = new KeyMemo<Verdict>(verdictOf);
@@ -408,16 +411,18 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
         let policy = verdict.policy;
         let run: SharedRun | undefined;
         if (policy === "prefix") {
-          // Decided twice if a condition of the changed prefix holds, else as an unchanged policy.
-          run = sharedRun(task, world);
+          // The walk of the changed prefix, in both versions at once: decided twice if the first
+          // condition that holds is of a rule that differs, else handled as an unchanged policy.
+          const shared = (run = sharedRun(task, world)).shared;
           policy = verdict.sound ? "skip" : "once";
-          for (const c of verdict.prefix) {
-            const r = run.shared.run(c);
-            if (r.ok && r.value) {
-              policy = "twice";
-              break;
+          walk: for (const rule of verdict.prefix)
+            for (const c of rule.conditions) {
+              const r = shared.run(c);
+              if (r.ok && r.value) {
+                if (!rule.same) policy = "twice";
+                break walk;
+              }
             }
-          }
         }
         if (policy === "skip") {
           unchanged++;
