@@ -138,7 +138,8 @@ export function resetTask(
 
   // Nothing is dropped: the step that was running and the steps still pending go to history.
   const generation = ids.take("gen");
-  const [first, ...rest] = selection.steps;
+  const first = selection.steps[0];
+  const rest = selection.steps.slice(1);
   const firstId = first ? ids.take("step") : "";
   const retiredBy = { at: now, userId: actorId, replacedBy: firstId };
   const retired: PolicyStepInstance[] = [];
@@ -165,7 +166,10 @@ export function resetTask(
     approvers: new Map(),
   };
   const settled = advance(ctx, fresh);
-  const withCount: Task = { ...settled, commentCount: commentCount + comments.filter((c) => c.userId === "").length };
+  // The comments the workflow posted (an accept step's message, a wait's first comment) count too.
+  let posted = 0;
+  for (const c of comments) if (c.userId === "") posted++;
+  const withCount: Task = posted === 0 ? settled : { ...settled, commentCount: commentCount + posted };
   return ok({ task: withCount, decision, events, comments, approvers: ctx.approvers, ticketActionId, seq: ids.next });
 }
 
