@@ -138,8 +138,7 @@ export function resetTask(
 
   // Nothing is dropped: the step that was running and the steps still pending go to history.
   const generation = ids.take("gen");
-  const first = selection.steps[0];
-  const rest = selection.steps.slice(1);
+  const [first, ...rest] = selection.steps;
   const firstId = first ? ids.take("step") : "";
   const retiredBy = { at: now, userId: actorId, replacedBy: firstId };
   const retired: PolicyStepInstance[] = [];

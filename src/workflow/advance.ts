@@ -437,9 +437,7 @@ export function advance(ctx: AdvanceContext, start: Task): Task {
     if (!policy) return task;
     let current = policy.current;
     if (!current) {
-      const next: readonly PolicyStep[] = policy.next ?? [];
-      const first = next[0];
-      const rest = next.slice(1);
+      const [first, ...rest]: readonly PolicyStep[] = policy.next ?? [];
       // DOMAIN.md §4 (assumed): a policy whose steps run out without a reject has approved the task.
       if (!first) return closeTask(ctx, task, "approved");
       current = instantiate(first, ctx.ids.take("step"), task.policyGenerationId, ctx.now);

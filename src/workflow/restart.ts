@@ -84,8 +84,7 @@ export interface RestartHow {
 export function restartOn(ctx: AdvanceContext, task: Task, how: RestartHow): Task {
   const old = task.policy;
   const generation = how.newGeneration || task.policyGenerationId === "" ? ctx.ids.take("gen") : task.policyGenerationId;
-  const first = how.steps[0];
-  const rest = how.steps.slice(1);
+  const [first, ...rest] = how.steps;
   const firstId = first ? ctx.ids.take("step") : "";
   const by = { at: ctx.now, userId: how.userId, replacedBy: firstId };
   const retired: PolicyStepInstance[] = [];
