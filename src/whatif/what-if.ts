@@ -266,22 +266,61 @@ class ResolutionMemo {
  */
 class SharedConditions implements ConditionRunner {
   readonly #inner: ConditionRunner;
-  // A task evaluates a few dozen conditions at most, each source usually the very string object of
-  // its rule: a scan comparing by identity first beats hashing into a Map made per task.
-  readonly #sources: string[] = [];
-  readonly #results: ConditionResult[] = [];
+  readonly #slots: ConditionSlots;
+  // By slot, dense from 0: a small array per task instead of a Map made and hashed into per task.
+  readonly #results: (ConditionResult | undefined)[];
+  // Conditions outside the slots (none when the slots cover both reaches), made on first need.
+  #others: Map<string, ConditionResult> | undefined;
 
-  constructor(inner: ConditionRunner) {
+  constructor(inner: ConditionRunner, slots: ConditionSlots) {
     this.#inner = inner;
+    this.#slots = slots;
+    this.#results = new Array<ConditionResult | undefined>(slots.size).fill(undefined);
   }
 
   run(condition: string): ConditionResult {
-    const sources = this.#sources;
-    for (let i = 0; i < sources.length; i++) if (sources[i] === condition) return this.#results[i] as ConditionResult;
-    const r = this.#inner.run(condition);
-    sources.push(condition);
-    this.#results.push(r);
+    const slot = this.#slots.of(condition);
+    if (slot === undefined) {
+      const others = (this.#others ??= new Map());
+      let r = others.get(condition);
+      if (r === undefined) others.set(condition, (r = this.#inner.run(condition)));
+      return r;
+    }
+    let r = this.#results[slot];
+    if (r === undefined) {
+      r = this.#inner.run(condition);
+      this.#results[slot] = r;
+    }
     return r;
+  }
+}
+
+/**
+ * A number per condition source a task of one resolution key may evaluate: every rule condition of
+ * the reaches of the policies it resolves to in both worlds.
+ */
+class ConditionSlots {
+  readonly #slots = new Map<string, number>();
+
+  constructor(sources: Iterable<string>) {
+    for (const c of sources) if (!this.#slots.has(c)) this.#slots.set(c, this.#slots.size);
+  }
+
+  get size(): number {
+    return this.#slots.size;
+  }
+
+  of(condition: string): number | undefined {
+    return this.#slots.get(condition);
+  }
+}
+
+/** Every rule condition of the policies a walk from `root` may visit in `world`. */
+function* reachConditions(world: World, root: Policy, reaches: ReachMemo): Generator<string> {
+  for (const rule of root.rules ?? []) yield rule.condition;
+  for (const id of reaches.of(root).ids) {
+    const p = id === root.id ? undefined : world.index.policies.get(id);
+    for (const rule of p?.rules ?? []) yield rule.condition;
   }
 }
 
@@ -303,9 +342,9 @@ interface SharedRun {
   readonly shared: SharedConditions;
 }
 
-function sharedRun(task: Task, world: World): SharedRun {
+function sharedRun(task: Task, world: World, slots: ConditionSlots): SharedRun {
   const conditions = taskConditions(world, task);
-  return { conditions, shared: new SharedConditions(conditions) };
+  return { conditions, shared: new SharedConditions(conditions, slots) };
 }
 
 /**
@@ -314,7 +353,14 @@ function sharedRun(task: Task, world: World): SharedRun {
  * both worlds. `prune: false` keeps to two plain `decide` calls, the reference the tests compare
  * this with. Without an `after` world, the before side twice.
  */
-function sharedSides(task: Task, world: World, res0: ResolutionMemo, after: World | null, res1: ResolutionMemo | null, run: SharedRun = sharedRun(task, world)): [RouteInput, RouteInput] {
+function sharedSides(
+  task: Task,
+  world: World,
+  res0: ResolutionMemo,
+  after: World | null,
+  res1: ResolutionMemo | null,
+  run: SharedRun,
+): [RouteInput, RouteInput] {
   const before = sideOf(task, world, res0, run.shared, run.conditions);
   return [before, after && res1 ? sideOf(task, after, res1, run.shared, run.conditions) : before];
 }
@@ -330,6 +376,7 @@ interface Verdict {
   readonly prefix: readonly PrefixRule[];
   readonly sound: boolean;
   readonly footprint: KeyFootprint | null;
+  readonly slots: ConditionSlots;
 }
 
 const ordered = new WeakMap<World["tasks"], readonly Task[]>();
@@ -371,20 +418,24 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
   const res0 = new ResolutionMemo(world);
   const res1 = new ResolutionMemo(after);
   const reaches = new ReachMemo(world);
-  const footprint = impact.visible ? new DirectoryFootprint(world, after, impact.visible, reaches, new ReachMemo(after)) : null;
+  const reachesAfter = new ReachMemo(after);
+  const footprint = impact.visible ? new DirectoryFootprint(world, after, impact.visible, reaches, reachesAfter) : null;
   const verdictOf = (task: Task): Verdict => {
     const r0 = res0.resolve(task);
     const r1 = res1.resolve(task);
-    const fp = footprint ? footprint.ofKey(task, [r0.ok ? r0.value.policy : null, r1.ok ? r1.value.policy : null]) : null;
-    const twice: Verdict = { policy: "twice", prefix: [], sound: false, footprint: fp };
+    const p0 = r0.ok ? r0.value.policy : null;
+    const p1 = r1.ok ? r1.value.policy : null;
+    const fp = footprint ? footprint.ofKey(task, [p0, p1]) : null;
+    const slots = new ConditionSlots([...(p0 ? reachConditions(world, p0, reaches) : []), ...(p1 ? reachConditions(after, p1, reachesAfter) : [])]);
+    const twice: Verdict = { policy: "twice", prefix: [], sound: false, footprint: fp, slots };
     if (!r0.ok || !r1.ok) return twice;
     const p = r0.value.policy;
     if (p.id !== r1.value.policy.id || r0.value.source !== r1.value.source) return twice;
     const prefix = changedPrefix(world, p, after, r1.value.policy, impact.policies, reaches);
     if (!prefix) return twice;
     const sound = reaches.of(p).sound;
-    if (prefix.length > 0) return { policy: "prefix", prefix: prefix.rules, sound, footprint: fp };
-    return { policy: sound ? "skip" : "once", prefix: [], sound, footprint: fp };
+    if (prefix.length > 0) return { policy: "prefix", prefix: prefix.rules, sound, footprint: fp, slots };
+    return { policy: sound ? "skip" : "once", prefix: [], sound, footprint: fp, slots };
   };
   const verdicts = new KeyMemo<Verdict>(verdictOf);
   const changed: TaskRouteChange[] = [];
@@ -413,7 +464,7 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
         if (policy === "prefix") {
           // The walk of the changed prefix, in both versions at once: decided twice if the first
           // condition that holds is of a rule that differs, else handled as an unchanged policy.
-          const shared = (run = sharedRun(task, world)).shared;
+          const shared = (run = sharedRun(task, world, verdict.slots)).shared;
           policy = verdict.sound ? "skip" : "once";
           walk: for (const rule of verdict.prefix)
             for (const c of rule.conditions) {
@@ -432,12 +483,12 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
         if (policy === "once") {
           // Same route in both worlds, but it may be an error, which must be listed.
           decisions++;
-          const route = routeOf(world, sharedSides(task, world, res0, null, null, run)[0]);
+          const route = routeOf(world, sharedSides(task, world, res0, null, null, run ?? sharedRun(task, world, verdict.slots))[0]);
           if (route.kind === "error") unchangedErrors.push({ ...taskHeader(task), before: route, after: route, changes: [] });
           else unchanged++;
           continue;
         }
-        sides = sharedSides(task, world, res0, after, res1, run);
+        sides = sharedSides(task, world, res0, after, res1, run ?? sharedRun(task, world, verdict.slots));
       }
     }
     decisions += 2;
