@@ -47,10 +47,13 @@ export interface Relation {
  * ```
  */
 export function rolesOf(world: World, user: User): RoleKind[] {
-  return user.roleIds.flatMap((id) => {
+  // A loop, not flatMap: every task action asks this twice or more.
+  const kinds: RoleKind[] = [];
+  for (const id of user.roleIds) {
     const role = world.index.roles.get(id);
-    return role ? [role.kind] : [];
-  });
+    if (role) kinds.push(role.kind);
+  }
+  return kinds;
 }
 
 /**

@@ -83,5 +83,8 @@ const UNSPECIFIED: Record<Exclude<TaskType["kind"], "unknown">, string> = {
 export function withOutcome(type: TaskType, verdict: Verdict | null, at: string | null): TaskType {
   if (type.kind === "unknown") return type;
   const outcome = verdict === null ? UNSPECIFIED[type.kind] : OUTCOMES[type.kind][verdict];
-  return { ...type, outcome, outcomeTime: verdict === null ? null : at };
+  const outcomeTime = verdict === null ? null : at;
+  // Already so (a Hard Reset of an open task): the same value, without copying a frozen object.
+  if (type.outcome === outcome && type.outcomeTime === outcomeTime) return type;
+  return { ...type, outcome, outcomeTime };
 }
