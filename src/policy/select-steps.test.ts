@@ -143,6 +143,46 @@ describe("selectSteps", () => {
   });
 });
 
+describe("selectSteps: records of rules passed over", () => {
+  const wire = wirePolicy("p", [{ condition: "a", stepKey: "k" }, { condition: "b", stepKey: "k" }, { condition: "c", stepKey: "k" }], { keys: ["k"] });
+  const fresh = (matched: number) => [0, 1, 2].slice(0, matched + 1).map((i) => ({
+    policyId: "p",
+    chainDepth: 0,
+    ruleIndex: i,
+    condition: ["a", "b", "c"][i],
+    defaultCondition: false,
+    stepKey: "k",
+    policyKey: "",
+    outcomePolicyId: "",
+    conditionMatched: i === matched,
+    error: "",
+  }));
+
+  it("are shared between selections of a loaded policy, frozen, and the same as ever", () => {
+    const w = world([wire]);
+    const s1 = selectSteps(w, policy(w, "p"), runner({ a: false, b: false, c: true }));
+    const s2 = selectSteps(w, policy(w, "p"), runner({ a: false, b: false, c: true }));
+    if (!s1.ok || !s2.ok) throw new Error("no selection");
+    expect(s1.value.evaluations).toEqual(fresh(2));
+    expect(s2.value.evaluations[0]).toBe(s1.value.evaluations[0]);
+    expect(Object.isFrozen(s1.value.evaluations[1])).toBe(true);
+    // The matching rule's record is the selection's own.
+    expect(s2.value.evaluations[2]).not.toBe(s1.value.evaluations[2]);
+  });
+
+  it("are built afresh for a policy that is not frozen", () => {
+    const w = world([wire]);
+    const thawed = { ...policy(w, "p"), rules: (policy(w, "p").rules ?? []).map((r) => ({ ...r })) };
+    const s1 = selectSteps(w, thawed, runner({ a: false, b: true }));
+    thawed.rules[0] = { ...(thawed.rules[0] as (typeof thawed.rules)[number]), condition: "b" };
+    const s2 = selectSteps(w, thawed, runner({ a: false, b: true }));
+    if (!s1.ok || !s2.ok) throw new Error("no selection");
+    expect(s1.value.evaluations).toEqual(fresh(1));
+    expect(s2.value.decidedBy).toMatchObject({ kind: "rule", ruleIndex: 0 });
+    expect(Object.isFrozen(s1.value.evaluations[0])).toBe(false);
+  });
+});
+
 describe("selectSteps properties", () => {
   it("selects the first rule whose condition is true; the baseline only when none is", () => {
     fc.assert(

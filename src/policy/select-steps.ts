@@ -245,17 +245,49 @@ function ruleRecord(
   };
 }
 
+/**
+ * The records of the rules a selection passed over (no match, no error), per policy and chain depth.
+ * Such a record depends on nothing else, so it is built once, frozen, and shared by every selection
+ * that passes the rule over: most rules of most selections, whose records cost as much as the rest of
+ * the walk. Only for a frozen policy with frozen rules (a loaded world's), whose records cannot go
+ * stale; `undefined` for any other.
+ */
+const passedOverRecords = new WeakMap<Policy, (RuleEvaluation | undefined)[][] | null>();
+
+function passedOverAt(policy: Policy, depth: number): (RuleEvaluation | undefined)[] | undefined {
+  let byDepth = passedOverRecords.get(policy);
+  if (byDepth === undefined) {
+    const rules = policy.rules;
+    const frozen = Object.isFrozen(policy) && (rules === null || (Object.isFrozen(rules) && rules.every((r) => Object.isFrozen(r))));
+    byDepth = frozen ? [] : null;
+    passedOverRecords.set(policy, byDepth);
+  }
+  if (byDepth === null) return undefined;
+  return (byDepth[depth] ??= []);
+}
+
 function walk(w: Walk, policy: Policy, depth: number): Step {
   const rules: readonly Rule[] = policy.rules ?? [];
+  const passedOver = rules.length > 0 ? passedOverAt(policy, depth) : undefined;
+  const runner = w.runner;
   for (let i = 0; i < rules.length; i++) {
     const rule = rules[i] as Rule;
     // The `policyId` outcome as `ruleOutcome` reads it (a set stepKey wins), without allocating
     // the outcome for the many rules that do not match.
     const outcomePolicyId = rule.stepKey === "" ? rule.policyId : "";
-    const result = w.runner.runRule ? w.runner.runRule(rules, i) : w.runner.run(rule.condition);
-    if (!result.ok || !result.value) {
+    const result = runner.runRule ? runner.runRule(rules, i) : runner.run(rule.condition);
+    if (!result.ok) {
       // DOMAIN.md §2: a condition that fails at run time does not match; evaluation goes on.
-      w.evaluations.push(ruleRecord(policy, depth, i, rule, outcomePolicyId, false, result.ok ? "" : result.error));
+      w.evaluations.push(ruleRecord(policy, depth, i, rule, outcomePolicyId, false, result.error));
+      continue;
+    }
+    if (!result.value) {
+      let record = passedOver?.[i];
+      if (record === undefined) {
+        record = ruleRecord(policy, depth, i, rule, outcomePolicyId, false, "");
+        if (passedOver) passedOver[i] = Object.freeze(record);
+      }
+      w.evaluations.push(record);
       continue;
     }
     const outcome = ruleOutcome(rule);

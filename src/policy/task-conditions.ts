@@ -46,6 +46,8 @@ export interface TaskConditions extends ConditionRunner {
   traces(): readonly (ConditionTrace | null)[];
   /** The facts about the task that conditions see as `task`. */
   readonly facts: TaskFacts;
+  /** Rule `index` of `rules`, evaluated: what `run` gives for its condition (always there here). */
+  runRule(rules: readonly Rule[], index: number): ConditionResult;
 }
 
 /** A user with every field empty: the `subject` of a task whose target is not in the directory. */
