@@ -89,6 +89,23 @@ describe("task views share the policy snapshot's JSON", () => {
     for (const v of Object.values(steps)) expect(Object.isFrozen(v)).toBe(true);
   });
 
+  it("shares the JSON of frozen step definitions and past steps too, not of fresh ones", () => {
+    const task = frozenTask();
+    const steps = task.policy!.policy!.policySteps!;
+    const definition = Object.values(steps)[0]!.steps![0]!;
+    const past = deepFreeze({ id: "s-1", policyGenerationId: "g-1", state: "POLICY_STEP_STATE_DONE" as const, instance: { kind: "accept" as const, acceptMessage: "ok" } });
+    const fresh = { ...past, id: "s-2" };
+    const withSteps = { ...task, policy: { ...task.policy!, current: fresh, history: [past], next: [definition] } };
+    const policyOf = (v: JsonValue) => ((v as JsonObject)["task"] as JsonObject)["policy"] as JsonObject;
+    const a = policyOf(encodeTaskView(view(withSteps)));
+    const b = policyOf(encodeTaskView(view(withSteps)));
+    expect(a).toEqual((encodeTask(withSteps) as JsonObject)["policy"]);
+    expect((a["history"] as JsonValue[])[0]).toBe((b["history"] as JsonValue[])[0]);
+    expect((a["next"] as JsonValue[])[0]).toBe((b["next"] as JsonValue[])[0]);
+    expect(a["current"]).not.toBe(b["current"]);
+    expect(a["current"]).toEqual(b["current"]);
+  });
+
   it("encodeTask and encodePolicy still return fresh JSON", () => {
     const task = frozenTask();
     expect(encodeTask(task)).not.toBe(encodeTask(task));

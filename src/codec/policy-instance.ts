@@ -2,7 +2,6 @@
  * Codec of the policy a task carries (spec, "PolicyInstance").
  */
 import type { JsonValue } from "../model/json.js";
-import type { Policy } from "../model/policy.js";
 import type { PolicyInstance } from "../model/policy-instance.js";
 import type { Result } from "../result.js";
 import type { Diagnostic } from "./diagnostic.js";
@@ -19,27 +18,28 @@ import { policyStepInstanceCodec } from "./step-instance.js";
  * const fields = { policy: nullable(policyInstanceCodec) };
  * ```
  */
-export const policyInstanceCodec: Codec<PolicyInstance> = message<PolicyInstance>(policyInstanceFields(policyCodec));
+export const policyInstanceCodec: Codec<PolicyInstance> = message<PolicyInstance>(policyInstanceFields(false));
 
 /**
- * Codec of {@link PolicyInstance} as task views carry it: the same wire JSON, but a frozen policy
- * snapshot (every loaded world's) is encoded once and its JSON shared by every response that
- * carries it (see {@link encodedOnce}). Responses are the hot path: a Hard Reset otherwise spends
- * about half its time writing out a policy that never changes.
+ * Codec of {@link PolicyInstance} as task views carry it: the same wire JSON, but the frozen parts
+ * (a loaded world's policy snapshot, step definitions and past steps) are encoded once each and
+ * their JSON shared by every response that carries them (see {@link encodedOnce}). Responses are
+ * the hot path: a Hard Reset otherwise spends about half its time writing out a policy that never
+ * changes.
  *
  * @example
  * ```ts
  * const fields = { policy: nullable(sharedSnapshotInstanceCodec) };
  * ```
  */
-export const sharedSnapshotInstanceCodec: Codec<PolicyInstance> = message<PolicyInstance>(policyInstanceFields(encodedOnce(policyCodec)));
+export const sharedSnapshotInstanceCodec: Codec<PolicyInstance> = message<PolicyInstance>(policyInstanceFields(true));
 
-function policyInstanceFields(snapshot: Codec<Policy>): FieldSpecs<PolicyInstance> {
+function policyInstanceFields(shared: boolean): FieldSpecs<PolicyInstance> {
   return {
-    current: nullable(policyStepInstanceCodec),
-    history: list(policyStepInstanceCodec),
-    next: list(policyStepCodec),
-    policy: nullable(snapshot),
+    current: nullable(shared ? encodedOnce(policyStepInstanceCodec) : policyStepInstanceCodec),
+    history: list(shared ? encodedOnce(policyStepInstanceCodec) : policyStepInstanceCodec),
+    next: list(shared ? encodedOnce(policyStepCodec) : policyStepCodec),
+    policy: nullable(shared ? encodedOnce(policyCodec) : policyCodec),
   };
 }
 
