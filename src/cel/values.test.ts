@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseDuration, parseTimestamp } from "./values.js";
+import { celTask, parseDuration, parseTimestamp, type TaskFacts } from "./values.js";
 
 describe("parseTimestamp", () => {
   it("reads RFC 3339 with fractions and offsets", () => {
@@ -38,5 +38,37 @@ describe("parseDuration", () => {
     expect(parseDuration("250ms")?.toString()).toBe("0.25s");
     expect(parseDuration("soon")).toBeUndefined();
     expect(parseDuration("")).toBeUndefined();
+  });
+});
+
+describe("celTask", () => {
+  const facts: TaskFacts = {
+    id: "t-1",
+    numericId: "1001",
+    displayName: "Grant admin",
+    origin: "TASK_ORIGIN_WEBAPP",
+    isGrantPermanent: false,
+    grantDuration: "3600s",
+    subjectUserId: "u-ada",
+    requestorUserId: "u-bob",
+    createdAt: "2026-11-22T08:00:00Z",
+    analysis: { id: "an-1", hasConflictViolations: true, conflictViolations: ["c-1"] },
+  };
+
+  it("cannot be changed, although it is not frozen (its fields are private, behind getters)", () => {
+    const r = celTask(facts);
+    if (!r.ok) throw new Error(r.error.message);
+    const t = r.value;
+    const writable = t as unknown as Record<string, unknown>;
+    for (const field of ["id", "displayName", "isGrantPermanent", "grantDuration", "subjectUserId", "requestorUserId", "analysis", "numericId", "origin", "createdAt"]) {
+      const before = writable[field];
+      expect(() => {
+        writable[field] = "changed";
+      }).toThrow(TypeError);
+      expect(writable[field]).toBe(before);
+    }
+    expect([t.id, t.displayName, t.isGrantPermanent, t.grantDuration.toString(), t.subjectUserId, t.requestorUserId]).toEqual(["t-1", "Grant admin", false, "3600s", "u-ada", "u-bob"]);
+    expect([t.numericId, t.origin.toString(), t.createdAt.toISOString(), t.analysis.id]).toEqual([1001n, "TaskOrigin.WEBAPP", "2026-11-22T08:00:00.000Z", "an-1"]);
+    expect(t.createdAt).toBe(t.createdAt);
   });
 });

@@ -288,6 +288,9 @@ const TASK_ALIASES = {
  * cost of preparing it. {@link celTask} checks them all up front, so a malformed task still fails
  * preparation with the same error, and a task reads the same value (the same object) every time.
  *
+ * Every field is private behind a getter, so the instance needs no `Object.freeze` to stay as it was
+ * made: one is made per task, and freezing it (~50 ns on Node 20) cost as much as the rest of it.
+ *
  * @example
  * ```ts
  * const t = celTask(facts);
@@ -295,15 +298,14 @@ const TASK_ALIASES = {
  * ```
  */
 export class CelTask {
-  readonly id: string;
-  readonly displayName: string;
-  readonly isGrantPermanent: boolean;
-  readonly grantDuration: Duration;
-  readonly subjectUserId: string;
-  readonly requestorUserId: string;
-  readonly analysis: CelTaskAnalysis;
-  // Private fields stay writable when the instance is frozen: each holds the checked text until its
-  // getter first converts it.
+  readonly #id: string;
+  readonly #displayName: string;
+  readonly #isGrantPermanent: boolean;
+  readonly #grantDuration: Duration;
+  readonly #subjectUserId: string;
+  readonly #requestorUserId: string;
+  readonly #analysis: CelTaskAnalysis;
+  // Each holds the checked text until its getter first converts it.
   #numericId: bigint | string;
   #origin: CelEnumValue | string;
   #createdAt: Date | number | string;
@@ -325,16 +327,44 @@ export class CelTask {
     createdAt: Date | number | string,
     analysis: CelTaskAnalysis,
   ) {
-    this.id = id;
+    this.#id = id;
     this.#numericId = numericId;
-    this.displayName = displayName;
+    this.#displayName = displayName;
     this.#origin = origin;
-    this.isGrantPermanent = isGrantPermanent;
-    this.grantDuration = grantDuration;
-    this.subjectUserId = subjectUserId;
-    this.requestorUserId = requestorUserId;
+    this.#isGrantPermanent = isGrantPermanent;
+    this.#grantDuration = grantDuration;
+    this.#subjectUserId = subjectUserId;
+    this.#requestorUserId = requestorUserId;
     this.#createdAt = createdAt;
-    this.analysis = analysis;
+    this.#analysis = analysis;
+  }
+
+  get id(): string {
+    return this.#id;
+  }
+
+  get displayName(): string {
+    return this.#displayName;
+  }
+
+  get isGrantPermanent(): boolean {
+    return this.#isGrantPermanent;
+  }
+
+  get grantDuration(): Duration {
+    return this.#grantDuration;
+  }
+
+  get subjectUserId(): string {
+    return this.#subjectUserId;
+  }
+
+  get requestorUserId(): string {
+    return this.#requestorUserId;
+  }
+
+  get analysis(): CelTaskAnalysis {
+    return this.#analysis;
   }
 
   get numericId(): bigint {
@@ -644,7 +674,6 @@ export function celTask(f: TaskFacts): Converted<CelTask> {
   const analysis = a ? Object.freeze(new CelTaskAnalysis(a.id, a.hasConflictViolations, a.conflictViolations)) : NO_ANALYSIS;
   const origin = typeof f.origin === "string" ? f.origin : enumValue(TASK_ORIGIN, f.origin);
   const task = new CelTask(f.id, numericId, f.displayName, origin, f.isGrantPermanent, grantDuration, f.subjectUserId, f.requestorUserId, createdAt, analysis);
-  Object.freeze(task);
   return { ok: true, value: task };
 }
 
