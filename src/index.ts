@@ -213,6 +213,7 @@ export type {
   TaskRouteChange,
   TaskScope,
   TaskSpec,
+  VisibleChanges,
   WhatIfOptions,
   WhatIfResult,
   WorldEdit,

@@ -19,7 +19,7 @@ export type { PolicyReach } from "./closure.js";
 export { formatCoverage, ruleCoverage } from "./coverage.js";
 export type { Coverage, CoverageInput, FormatCoverageOptions, PartCoverage, PolicyCoverage, RuleCoverage } from "./coverage.js";
 export { applyEdit, editImpact } from "./edit.js";
-export type { EditableWorld, EditImpact, EditRecipe, WorldEdit } from "./edit.js";
+export type { EditableWorld, EditImpact, EditRecipe, VisibleChanges, WorldEdit } from "./edit.js";
 export { formatWhatIf } from "./format.js";
 export type { FormatWhatIfOptions } from "./format.js";
 export { routeLabel, routeOf } from "./route.js";

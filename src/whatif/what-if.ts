@@ -4,23 +4,35 @@
  * decided, the chain, the steps, the first step's approvers); the tasks whose route changes are
  * listed in detail, the rest counted, and a summary groups the changes by (before → after) route.
  *
- * Both sides come from {@link decide}, the one decision Hard Reset and `explain` share — or, when
- * the edit leaves every condition input alone, from the very parts `decide` is made of
- * (`resolvePolicy`, `taskConditions`, `selectSteps`) with one condition runner shared by both sides,
- * so the after side costs its walk and not its evaluations. The edited world shares its tasks with
- * the original (no copy per task), conditions are compiled once per source text for the whole run
- * (the CEL layer's cache), and each task evaluates only the rules it reaches.
+ * Both sides come from {@link decide}, the one decision Hard Reset and `explain` share — or, for a
+ * task the edit provably does not reach through what its conditions and approvers read, from the
+ * very parts `decide` is made of (`resolvePolicy`, `taskConditions`, `selectSteps`) with one
+ * condition runner shared by both sides, so the after side costs its walk and not its evaluations.
+ * The edited world shares its tasks with the original (no copy per task), conditions are compiled
+ * once per source text for the whole run (the CEL layer's cache), and each task evaluates only the
+ * rules it reaches.
  *
- * Pruning (on by default, `prune: false` turns it off): when an edit changes only policies, the
- * routing fields of entitlements and apps (which policy they name) and the tenant's default
- * policies, a task whose resolved policy is the same before and after, and none of whose *reach*
- * (the policies selection may look up from it, `closure.ts`) changed, walks the same policies with
- * the same condition inputs: its route cannot change. It is counted without being decided — unless
- * selection from its policy could fail at all, in which case it is decided once so that an error is
- * listed rather than dropped. Any other edit (users, other entitlement or app fields, the clock, the
- * references flag) decides every task twice. `test/whatif.test.ts` checks, over generated worlds and
- * edits, that pruned and unpruned (two plain `decide` calls per task) runs give the same result, and
- * that both agree with `decide` task by task. The argument in full: docs/whatif.md.
+ * Pruning (on by default, `prune: false` turns it off) decides a task only as far as the edit can
+ * reach it:
+ * - Policies: a task whose resolved policy is the same before and after is walked through the
+ *   policy's *changed prefix* (`prefix.ts`), the rules before which both versions differ, in both
+ *   versions at once. If the first condition that holds is of a rule both versions share, or none
+ *   holds, the rest of the walk is the same in both worlds: the route cannot change, and the task is
+ *   counted without a selection (an unedited policy whose reach — the policies selection may look up
+ *   from it, `closure.ts` — is untouched has an empty prefix: no evaluation at all). Only if selection
+ *   from the policy could fail at all is it decided once, so that an error is listed, not dropped.
+ * - The directory (users; entitlement and app fields other than the routing ones): a task is decided
+ *   in both worlds by `decide` only if a changed object is on one of the channels its decision reads
+ *   — its subject and the subject's first manager, its entitlement and app, an approver candidate or
+ *   delegate of a first step its policy may route to, anyone at all if a condition calls
+ *   `c1.directory.*` (`footprint.ts`). Otherwise it is handled as above.
+ * - The clock, the references flag, and (between worlds given to `whatIfWorlds`) groups, grants,
+ *   accounts, roles, resource-type defaults and access reviews are not traced per task: such an edit
+ *   decides every task twice.
+ *
+ * `test/whatif.test.ts` checks, over generated worlds and edits of every kind, that pruned and
+ * unpruned (two plain `decide` calls per task) runs give the same result, and that both agree with
+ * `decide` task by task. The argument in full: docs/whatif.md.
  */
 import type { Policy, Task } from "../model/index.js";
 import { decide } from "../policy/decide.js";
@@ -140,7 +152,10 @@ export interface EditSummary {
   readonly users: readonly string[];
   readonly tenant: boolean;
   readonly now: boolean;
-  /** Whether the edit touches what conditions or approvers see (then nothing is pruned). */
+  /**
+   * Whether the edit touches what conditions or approvers see (then only the tasks that see it are
+   * decided in both worlds, or all of them when the change is not traced per task).
+   */
   readonly conditionsMayChange: boolean;
 }
 
@@ -173,7 +188,11 @@ export interface WhatIfResult {
   readonly unchangedErrors: readonly TaskRouteChange[];
   /** The changed tasks grouped by (before → after) route. */
   readonly summary: readonly RouteGroup[];
-  /** How much work the run did: decisions made, and tasks counted unchanged without deciding them. */
+  /**
+   * How much work the run did: decisions made (two per task decided in both worlds, one per task
+   * decided once), and tasks counted unchanged without a decision (some after evaluating the
+   * conditions of their policy's changed prefix).
+   */
   readonly stats: { readonly decisions: number; readonly pruned: number };
 }
 
@@ -261,8 +280,9 @@ class ResolutionMemo {
 
 /**
  * Condition results of one task, shared by its before and after selections. Sound only when the
- * edit leaves everything a condition sees unchanged (`conditionsMayChange` false): then a condition
- * source evaluates alike in both worlds, and the after selection costs its walk, not its evaluations.
+ * edit leaves everything the task's conditions see unchanged (nothing visible changed, or nothing
+ * on the task's footprint): then a condition source evaluates alike in both worlds, and the after
+ * selection costs its walk, not its evaluations.
  */
 class SharedConditions implements ConditionRunner {
   readonly #inner: ConditionRunner;
