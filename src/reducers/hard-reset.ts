@@ -17,7 +17,7 @@ import type { ApproverResolution } from "../workflow/approvers.js";
 import type { AuditEvent } from "../workflow/events.js";
 import { instantiate, retire } from "../workflow/instantiate.js";
 import { reopened } from "../workflow/restart.js";
-import type { TaskComment, World } from "../world/world.js";
+import { type TaskComment, type World, withTaskTables } from "../world/world.js";
 import type { HardResetResponseJson, Step } from "./comment.js";
 import { guarded, type SimError } from "./errors.js";
 import { relationTo, seesInternals } from "./permissions.js";
@@ -204,7 +204,7 @@ export function hardReset(world: World, req: HardResetInput, ctx: ActionContext)
     const r = reset.value;
     let comments = world.comments;
     if (r.comments.length > 0) comments = comments.set(task.id, [...(world.comments.get(task.id) ?? []), ...r.comments]);
-    const next: World = { ...world, tasks: world.tasks.set(task.id, r.task), comments, seq: r.seq };
+    const next = withTaskTables(world, world.tasks.set(task.id, r.task), comments, r.seq);
     // The caller's relation to the task may have changed (e.g. they now review the new first step).
     const after = relationTo(next, r.task, caller);
     const { taskView, expanded } = buildTaskView(next, r.task, after, expandPaths);

@@ -130,6 +130,44 @@ export interface World {
   readonly $unknown?: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * The world with its tasks, comments and id sequence replaced, which is what a task action
+ * writes; everything else is shared. Written out field by field rather than as
+ * `{ ...world, tasks, comments, seq }`: worlds are frozen, and Node 20 copies a frozen object in a
+ * spread on V8's slow path, ~0.6 µs for a world against ~60 ns for this literal. A field added to
+ * {@link World} must be added here too.
+ *
+ * @example
+ * ```ts
+ * const next = withTaskTables(world, world.tasks.set(task.id, updated), world.comments, ids.next);
+ * ```
+ */
+export function withTaskTables(world: World, tasks: Table<Task>, comments: Table<readonly TaskComment[]>, seq: number): World {
+  return {
+    version: world.version,
+    now: world.now,
+    tenant: world.tenant,
+    roles: world.roles,
+    users: world.users,
+    apps: world.apps,
+    entitlements: world.entitlements,
+    appUsers: world.appUsers,
+    groups: world.groups,
+    grants: world.grants,
+    resourceTypeDefaults: world.resourceTypeDefaults,
+    accessReviews: world.accessReviews,
+    policies: world.policies,
+    tasks,
+    taskIdByNumericId: world.taskIdByNumericId,
+    comments,
+    tokens: world.tokens,
+    seq,
+    index: world.index,
+    warnings: world.warnings,
+    ...(world.$unknown ? { $unknown: world.$unknown } : {}),
+  };
+}
+
 /** Key of an entitlement in {@link WorldIndex.entitlements}. */
 export function entitlementKey(appId: string, entitlementId: string): string {
   return `${appId}\u0000${entitlementId}`;
