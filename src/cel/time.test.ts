@@ -158,3 +158,27 @@ describe("names bound in comprehensions", () => {
     expect(at(SUNDAY_9_UTC, 'time.format(now(), "15") == "09" && [1].all(x, time.format(now(), "15") == "09")')).toEqual({ ok: true, value: true });
   });
 });
+
+describe("zone offsets (cached by instant)", () => {
+  it("read the same on a hit as on a miss, across daylight-saving changes", () => {
+    const shared = new ZoneCache();
+    for (const name of ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe"]) {
+      const zone = shared.get(name);
+      if (!zone.ok) throw new Error(zone.error.message);
+      // Every 7 hours through 2026, and the seconds around Berlin's changes.
+      const instants = Array.from({ length: 1252 }, (_, i) => Date.UTC(2026, 0, 1) + i * 7 * 3_600_000);
+      for (const change of [Date.UTC(2026, 2, 29, 1), Date.UTC(2026, 9, 25, 1)]) for (let d = -2000; d <= 2000; d += 500) instants.push(change + d);
+      for (const ms of instants) {
+        const fresh = new ZoneCache().get(name);
+        if (!fresh.ok) throw new Error(fresh.error.message);
+        const miss = zone.value.offsetMinutes(ms);
+        expect(zone.value.offsetMinutes(ms)).toBe(miss);
+        expect(miss).toBe(fresh.value.offsetMinutes(ms));
+      }
+    }
+    const berlin = shared.get("Europe/Berlin");
+    if (!berlin.ok) throw new Error(berlin.error.message);
+    expect([berlin.value.offsetMinutes(Date.UTC(2026, 0, 15)), berlin.value.offsetMinutes(Date.UTC(2026, 6, 15))]).toEqual([60, 120]);
+    expect([berlin.value.offsetMinutes(Date.UTC(2026, 2, 29, 1) - 1000), berlin.value.offsetMinutes(Date.UTC(2026, 2, 29, 1))]).toEqual([60, 120]);
+  });
+});

@@ -67,6 +67,8 @@ function fixedZone(name: string, minutes: number): Zone {
   return { name, offsetMinutes: () => minutes, abbreviation: () => abbr };
 }
 
+const OFFSETS_MAX = 4096;
+
 function intlZone(name: string): Zone {
   const parts = new Intl.DateTimeFormat("en-US", {
     timeZone: name,
@@ -79,13 +81,23 @@ function intlZone(name: string): Zone {
     second: "numeric",
   });
   const names = ["en-US", "en-GB"].map((locale) => new Intl.DateTimeFormat(locale, { timeZone: name, timeZoneName: "short" }));
+  // Offsets by instant. `formatToParts` costs microseconds, and the instants repeat: a world's clock
+  // is one instant for all of its tasks (`now().getHours("Europe/Berlin")` in every decision).
+  // The offset is a function of the zone and the instant, so a hit cannot change a result. Bounded.
+  const offsets = new Map<number, number>();
   return {
     name,
     offsetMinutes(ms: number): number {
-      const f: Record<string, number> = {};
-      for (const p of parts.formatToParts(ms)) if (p.type !== "literal") f[p.type] = Number(p.value);
-      const wall = Date.UTC(f["year"] ?? 1970, (f["month"] ?? 1) - 1, f["day"] ?? 1, f["hour"] ?? 0, f["minute"] ?? 0, f["second"] ?? 0);
-      return Math.round((wall - Math.floor(ms / 1000) * 1000) / 60000);
+      let minutes = offsets.get(ms);
+      if (minutes === undefined) {
+        const f: Record<string, number> = {};
+        for (const p of parts.formatToParts(ms)) if (p.type !== "literal") f[p.type] = Number(p.value);
+        const wall = Date.UTC(f["year"] ?? 1970, (f["month"] ?? 1) - 1, f["day"] ?? 1, f["hour"] ?? 0, f["minute"] ?? 0, f["second"] ?? 0);
+        minutes = Math.round((wall - Math.floor(ms / 1000) * 1000) / 60000);
+        if (offsets.size >= OFFSETS_MAX) offsets.clear();
+        offsets.set(ms, minutes);
+      }
+      return minutes;
     },
     abbreviation(ms: number): string {
       // Go prints the tz database abbreviation; Intl knows it for some locales only ("EST" in en-US,
