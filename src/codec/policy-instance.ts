@@ -8,7 +8,7 @@ import type { Diagnostic } from "./diagnostic.js";
 import { policyStepCodec } from "./policy-step.js";
 import { policyCodec } from "./policy.js";
 import { type Codec, encodedOnce, type FieldSpecs, list, message, nullable, runDecode } from "./schema.js";
-import { policyStepInstanceCodec } from "./step-instance.js";
+import { policyStepInstanceCodec, sharedPolicyStepInstanceCodec } from "./step-instance.js";
 
 /**
  * Codec of {@link PolicyInstance}.
@@ -36,8 +36,8 @@ export const sharedSnapshotInstanceCodec: Codec<PolicyInstance> = message<Policy
 
 function policyInstanceFields(shared: boolean): FieldSpecs<PolicyInstance> {
   return {
-    current: nullable(shared ? encodedOnce(policyStepInstanceCodec) : policyStepInstanceCodec),
-    history: list(shared ? encodedOnce(policyStepInstanceCodec) : policyStepInstanceCodec),
+    current: nullable(shared ? encodedOnce(sharedPolicyStepInstanceCodec) : policyStepInstanceCodec),
+    history: list(shared ? encodedOnce(sharedPolicyStepInstanceCodec) : policyStepInstanceCodec),
     next: list(shared ? encodedOnce(policyStepCodec) : policyStepCodec),
     policy: nullable(shared ? encodedOnce(policyCodec) : policyCodec),
   };

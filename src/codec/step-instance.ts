@@ -28,8 +28,10 @@ import { actionStepCodec, approvalCodec, escalationPolicyGroup, provisionCodec }
 import {
   type Codec,
   type FieldSpecs,
+  type OneofGroup,
   bool,
   duration,
+  encodedOnce,
   enumOf,
   jsonObject,
   list,
@@ -92,72 +94,80 @@ const waitingOn = message<ProvisionWaitingOn>({
   }),
 });
 
-const instance = oneof<StepInstance>(
-  {
-    approval: {
-      approval: nullable(approvalCodec),
-      state: enumOf(ApprovalInstanceState),
-      assignedAt: timestamp,
-      escalationInstance: nullable(escalationInstance),
-      outcome: approvalOutcome,
+/**
+ * The step instance oneof; with `shared`, a frozen step definition inside an instance (an
+ * approval's, a provision's, …: a loaded world's, or one `instantiate` made once) is encoded once
+ * and its JSON shared (task views, see {@link encodedOnce}).
+ */
+function instanceOneof(shared: boolean): OneofGroup<StepInstance> {
+  const once = <T extends object>(codec: Codec<T>): Codec<T> => (shared ? encodedOnce(codec) : codec);
+  return oneof<StepInstance>(
+    {
+      approval: {
+        approval: nullable(once(approvalCodec)),
+        state: enumOf(ApprovalInstanceState),
+        assignedAt: timestamp,
+        escalationInstance: nullable(escalationInstance),
+        outcome: approvalOutcome,
+      },
+      provision: {
+        provision: nullable(once(provisionCodec)),
+        state: enumOf(ProvisionInstanceState),
+        svcActionInvocationId: str,
+        externalTicketId: str,
+        externalTicketProvisionerConfigId: str,
+        notificationId: str,
+        webhookId: str,
+        webhookInstanceId: str,
+        waitingOn: nullable(waitingOn),
+        outcome: provisionOutcome,
+      },
+      accept: { acceptMessage: str },
+      reject: { rejectMessage: str },
+      wait: {
+        name: str,
+        commentOnFirstWait: str,
+        commentOnTimeout: str,
+        startedWaitingAt: timestamp,
+        timeout: timestamp,
+        timeoutDuration: duration,
+        state: enumOf(WaitInstanceState),
+        until: oneof({
+          condition: { condition: str },
+          untilTime: { durationIfExists: duration, untilTime: timestamp },
+        }),
+        outcome: oneof({
+          succeeded: { succeededAt: timestamp },
+          timedOut: { timedOutAt: timestamp },
+          skipped,
+        }),
+      },
+      form: {
+        form: nullable(once(formCodec)),
+        data: nullable(jsonObject),
+        state: enumOf(FormInstanceState),
+        outcome: formOutcome,
+      },
+      action: {
+        action: nullable(once(actionStepCodec)),
+        state: enumOf(ActionInstanceState),
+        outcome: oneof({
+          success: { outcomeTime: timestamp },
+          denied: { outcomeTime: timestamp },
+          error: { errorCode: str, errorMessage: str, outcomeTime: timestamp },
+          cancelled: { outcomeTime: timestamp },
+        }),
+        target: oneof({
+          automation: { automationExecutionId: str },
+          svcResourceActionInstance: { svcActionInvocationId: str },
+          clientIdApprovalInstance: { clientIdUrl: str },
+        }),
+      },
     },
-    provision: {
-      provision: nullable(provisionCodec),
-      state: enumOf(ProvisionInstanceState),
-      svcActionInvocationId: str,
-      externalTicketId: str,
-      externalTicketProvisionerConfigId: str,
-      notificationId: str,
-      webhookId: str,
-      webhookInstanceId: str,
-      waitingOn: nullable(waitingOn),
-      outcome: provisionOutcome,
-    },
-    accept: { acceptMessage: str },
-    reject: { rejectMessage: str },
-    wait: {
-      name: str,
-      commentOnFirstWait: str,
-      commentOnTimeout: str,
-      startedWaitingAt: timestamp,
-      timeout: timestamp,
-      timeoutDuration: duration,
-      state: enumOf(WaitInstanceState),
-      until: oneof({
-        condition: { condition: str },
-        untilTime: { durationIfExists: duration, untilTime: timestamp },
-      }),
-      outcome: oneof({
-        succeeded: { succeededAt: timestamp },
-        timedOut: { timedOutAt: timestamp },
-        skipped,
-      }),
-    },
-    form: {
-      form: nullable(formCodec),
-      data: nullable(jsonObject),
-      state: enumOf(FormInstanceState),
-      outcome: formOutcome,
-    },
-    action: {
-      action: nullable(actionStepCodec),
-      state: enumOf(ActionInstanceState),
-      outcome: oneof({
-        success: { outcomeTime: timestamp },
-        denied: { outcomeTime: timestamp },
-        error: { errorCode: str, errorMessage: str, outcomeTime: timestamp },
-        cancelled: { outcomeTime: timestamp },
-      }),
-      target: oneof({
-        automation: { automationExecutionId: str },
-        svcResourceActionInstance: { svcActionInvocationId: str },
-        clientIdApprovalInstance: { clientIdUrl: str },
-      }),
-    },
-  },
-  // Every step instance sets one kind, so an unknown object member is a step kind added later.
-  { open: true },
-);
+    // Every step instance sets one kind, so an unknown object member is a step kind added later.
+    { open: true },
+  );
+}
 
 /**
  * Codec of {@link PolicyStepInstance}.
@@ -167,9 +177,24 @@ const instance = oneof<StepInstance>(
  * const fields = { current: nullable(policyStepInstanceCodec) };
  * ```
  */
-export const policyStepInstanceCodec: Codec<PolicyStepInstance> = message<PolicyStepInstance>({
-  id: str,
-  policyGenerationId: str,
-  state: enumOf(PolicyStepState),
-  instance,
-});
+export const policyStepInstanceCodec: Codec<PolicyStepInstance> = stepInstanceCodec(false);
+
+/**
+ * Codec of {@link PolicyStepInstance} as task views carry it: the same wire JSON, with the JSON of
+ * frozen step definitions inside shared between responses (see {@link encodedOnce}).
+ *
+ * @example
+ * ```ts
+ * const fields = { current: nullable(sharedPolicyStepInstanceCodec) };
+ * ```
+ */
+export const sharedPolicyStepInstanceCodec: Codec<PolicyStepInstance> = stepInstanceCodec(true);
+
+function stepInstanceCodec(shared: boolean): Codec<PolicyStepInstance> {
+  return message<PolicyStepInstance>({
+    id: str,
+    policyGenerationId: str,
+    state: enumOf(PolicyStepState),
+    instance: instanceOneof(shared),
+  });
+}
