@@ -192,7 +192,8 @@ export function specialiseDecoder(msg: CompiledMessage, steps: FieldSteps, membe
 /**
  * An encoder for the fields of `msg`, or undefined where code cannot be generated. The fields up to
  * the first oneof or field that may be left out go into the object literal; the rest are added one
- * by one, as the interpreter does, so that keys keep their order.
+ * by one, as the interpreter does, so that keys keep their order. A oneof's members are encoded
+ * from a `case` each, with their keys written out (see {@link specialiseUnionEncoder}).
  *
  * @example
  * ```ts
@@ -204,12 +205,23 @@ export function specialiseEncoder(msg: CompiledMessage, steps: FieldSteps): Fiel
   const body = ["let v;"];
   const inLiteral: string[] = [];
   let rest = false;
+  const memberConsts: string[] = [];
   msg.fields.forEach(({ prop, codec, group }, i) => {
     const key = literal(prop);
     if (group !== undefined) {
       if (!rest) body.push(`const out = { ${inLiteral.join(", ")} };`);
       rest = true;
-      body.push(`encodeGroup(g${i}, obj[${key}], out);`);
+      if (!membersSafe(group.members)) {
+        body.push(`encodeGroup(g${i}, obj[${key}], out);`);
+        return;
+      }
+      // A case per member, its key written out (as a union's encoder does); anything else, the
+      // unknown member included, goes to encodeGroup as before.
+      const cases = [...group.members.keys()].map((member, j) => {
+        memberConsts.push(`const g${i}m${j} = g${i}.members.get(${literal(member)});`);
+        return `case ${literal(member)}: out[${literal(member)}] = g${i}m${j}.encode(v); break;`;
+      });
+      body.push(`v = obj[${key}];`, "if (v !== null && v !== undefined) switch (v.kind) {", ...cases.map((c) => `  ${c}`), `  default: encodeGroup(g${i}, v, out);`, "}");
       return;
     }
     // A hand-built model may leave out a field its type requires: write the default.
@@ -228,7 +240,7 @@ export function specialiseEncoder(msg: CompiledMessage, steps: FieldSteps): Fiel
   });
   if (!rest) body.push(`const out = { ${inLiteral.join(", ")} };`);
   body.push("encodeUnknownFields(obj, out);", "return out;");
-  const prelude = `const { encodeGroup, encodeUnknownFields } = steps;\n${bindings(msg)}`;
+  const prelude = `const { encodeGroup, encodeUnknownFields } = steps;\n${bindings(msg)}\n${memberConsts.join("\n")}`;
   return build<FieldsEncoder>("encodeFields", { steps, msg, fields: msg.fields }, prelude, "obj", body);
 }
 
