@@ -698,12 +698,12 @@ export function encodedOnce<T extends object>(inner: Codec<T>): Codec<T> {
   return {
     ...inner,
     encode: (v) => {
-      if (!Object.isFrozen(v)) return inner.encode(v);
+      // Looked up first: a value found was frozen when it was encoded, and stays so.
       let out = encoded.get(v);
-      if (out === undefined) {
-        out = freezeJson(inner.encode(v));
-        encoded.set(v, out);
-      }
+      if (out !== undefined) return out;
+      if (!Object.isFrozen(v)) return inner.encode(v);
+      out = freezeJson(inner.encode(v));
+      encoded.set(v, out);
       return out;
     },
   };
