@@ -146,6 +146,28 @@ function approversOf(world: World, input: RouteInput): RouteApprovers | null {
   return { userIds: r.userIds, via: r.via };
 }
 
+/** A step sequence as routes show it, summarised once per sequence (many tasks share one). */
+interface StepSummaries {
+  readonly steps: readonly string[];
+  readonly firstStep: Route["firstStep"];
+}
+
+const summaries = new WeakMap<readonly PolicyStep[], StepSummaries>();
+
+function summariesOf(steps: readonly PolicyStep[]): StepSummaries {
+  let s = summaries.get(steps);
+  if (!s) {
+    const first = steps[0];
+    // Frozen: the routes of many tasks share these.
+    s = {
+      steps: Object.freeze(steps.map(summarizeStep)),
+      firstStep: first ? Object.freeze({ kind: stepKind(first), detail: summarizeStep(first) }) : null,
+    };
+    summaries.set(steps, s);
+  }
+  return s;
+}
+
 /**
  * The route of a decision (or route input), or the error that stopped it.
  *
@@ -163,15 +185,15 @@ export function routeOf(world: World, d: Decision | RouteInput): RouteOutcome {
   if (!sel) return { kind: "error", stage: "selection", code: "NO_SELECTION", message: "selection did not run", policyId: res.policyId };
   if (!sel.ok) return { kind: "error", stage: "selection", code: sel.error.code, message: sel.error.message, policyId: res.policyId };
   const v = sel.value;
-  const first = v.steps[0];
+  const s = summariesOf(v.steps);
   return {
     kind: "route",
     policyId: res.policyId,
     source: res.source,
     decidedBy: v.decidedBy,
     chain: v.chain.map((l) => l.policyId),
-    steps: v.steps.map(summarizeStep),
-    firstStep: first ? { kind: stepKind(first), detail: summarizeStep(first) } : null,
+    steps: s.steps,
+    firstStep: s.firstStep,
     approvers: approversOf(world, input),
   };
 }
@@ -200,7 +222,15 @@ function sameDecidedBy(a: DecidedBy, b: DecidedBy): boolean {
   return true;
 }
 
-function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+/**
+ * Whether two lists of strings are equal, element by element.
+ *
+ * @example
+ * ```ts
+ * sameStrings(["u-a"], ["u-a"]); // true
+ * ```
+ */
+export function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

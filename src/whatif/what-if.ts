@@ -46,7 +46,7 @@ import { ReachMemo } from "./closure.js";
 import { applyEdit, editImpact, type EditImpact, type WorldEdit } from "./edit.js";
 import { DirectoryFootprint, type KeyFootprint } from "./footprint.js";
 import { changedPrefix, type PrefixRule } from "./prefix.js";
-import { decisionInput, RouteComparer, type RouteAspect, type RouteInput, routeLabel, routeOf, type RouteOutcome } from "./route.js";
+import { decisionInput, RouteComparer, type RouteAspect, type RouteInput, routeLabel, routeOf, type RouteOutcome, sameStrings } from "./route.js";
 
 /**
  * The kind of a task, as scopes name it.
@@ -408,8 +408,9 @@ function tasksInOrder(world: World): readonly Task[] {
   return list;
 }
 
-function taskHeader(task: Task): Pick<TaskRouteChange, "taskId" | "numericId" | "displayName" | "type" | "state"> {
-  return { taskId: task.id, numericId: task.numericId, displayName: task.displayName, type: kindOf(task), state: task.state };
+/** One literal, not a spread of a header: an object spread costs about a microsecond on V8, per listed task. */
+function routeChange(task: Task, before: RouteOutcome, after: RouteOutcome, changes: readonly RouteAspect[]): TaskRouteChange {
+  return { taskId: task.id, numericId: task.numericId, displayName: task.displayName, type: kindOf(task), state: task.state, before, after, changes };
 }
 
 function summaryOf(impact: EditImpact): EditSummary {
@@ -504,7 +505,7 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
           // Same route in both worlds, but it may be an error, which must be listed.
           decisions++;
           const route = routeOf(world, sharedSides(task, world, res0, null, null, run ?? sharedRun(task, world, verdict.slots))[0]);
-          if (route.kind === "error") unchangedErrors.push({ ...taskHeader(task), before: route, after: route, changes: [] });
+          if (route.kind === "error") unchangedErrors.push(routeChange(task, route, route, []));
           else unchanged++;
           continue;
         }
@@ -526,14 +527,14 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
     if (aspects.length > 0 && !aspects.includes("approvers") && before.kind === "route" && afterRoute.kind === "route") {
       const a = before.approvers;
       const b = afterRoute.approvers;
-      if ((a === null) !== (b === null) || (a && b && (a.via !== b.via || a.userIds.join("\u0000") !== b.userIds.join("\u0000")))) aspects.push("approvers");
+      if ((a === null) !== (b === null) || (a && b && (a.via !== b.via || !sameStrings(a.userIds, b.userIds)))) aspects.push("approvers");
     }
     if (aspects.length === 0) {
-      unchangedErrors.push({ ...taskHeader(task), before, after: afterRoute, changes: [] });
+      unchangedErrors.push(routeChange(task, before, afterRoute, []));
       continue;
     }
     const changes = ASPECT_ORDER.filter((a) => aspects.includes(a));
-    changed.push({ ...taskHeader(task), before, after: afterRoute, changes });
+    changed.push(routeChange(task, before, afterRoute, changes));
     const bl = routeLabel(before);
     const al = routeLabel(afterRoute);
     const key = `${bl}\u0000${al}`;
