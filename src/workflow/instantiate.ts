@@ -163,8 +163,8 @@ export function retire(
   by: { readonly at: string; readonly userId: string; readonly replacedBy: string },
 ): PolicyStepInstance {
   const i = step.instance;
-  // A literal, not `{ ...step, state }`: the step is often a world's (frozen), which a spread
-  // copies on V8's slow path.
+  // Literals, not `{ ...step, state }`: the step is often a world's (frozen), which a spread
+  // copies on V8's slow path. The approval, the step most often retired, is written out too.
   const done: PolicyStepInstance = {
     id: step.id,
     policyGenerationId: step.policyGenerationId,
@@ -180,9 +180,14 @@ export function retire(
         : {
             ...done,
             instance: {
-              ...i,
+              kind: "approval",
+              approval: i.approval,
               state: "APPROVAL_INSTANCE_STATE_DONE",
+              assignedAt: i.assignedAt,
+              escalationInstance: i.escalationInstance,
               outcome: { kind: "restarted", oldPolicyStepId: step.id, restartedAt: by.at, userId: by.userId },
+              ...(i.$unknown ? { $unknown: i.$unknown } : {}),
+              ...(i.$unknownOuter ? { $unknownOuter: i.$unknownOuter } : {}),
             },
           };
     case "form":
