@@ -170,16 +170,24 @@ const inputError = (message: string): CelRuntimeError => plainRuntimeError("CEL_
 const clocks = new Map<string, number | null>();
 const CLOCKS_MAX = 64;
 
+// The clock read last: the same string object for every task of a world, so one comparison.
+let lastClock: string | undefined;
+let lastClockMs: number | null = null;
+
 function clockOf(now: string): number | undefined {
   // Not a string (a JS caller): parsed as before, and not cached.
   if (typeof now !== "string") return parseTimestampMs(now);
-  let ms = clocks.get(now);
-  if (ms === undefined) {
-    ms = parseTimestampMs(now) ?? null;
-    if (clocks.size >= CLOCKS_MAX) clocks.clear();
-    clocks.set(now, ms);
+  if (now !== lastClock) {
+    let ms = clocks.get(now);
+    if (ms === undefined) {
+      ms = parseTimestampMs(now) ?? null;
+      if (clocks.size >= CLOCKS_MAX) clocks.clear();
+      clocks.set(now, ms);
+    }
+    lastClock = now;
+    lastClockMs = ms;
   }
-  return ms ?? undefined;
+  return lastClockMs ?? undefined;
 }
 
 /**

@@ -151,13 +151,18 @@ export const USER_FIELDS: Readonly<Record<string, string>> = withAliases(
  */
 export class CelUserCache {
   readonly #byDirectory = new WeakMap<CelDirectory, WeakMap<User, CelUser>>();
+  // The directory asked about last, and its users: every task of a world asks about the same one.
+  #lastDirectory: CelDirectory | undefined;
+  #lastUsers: WeakMap<User, CelUser> | undefined;
 
   get(user: User, directory: CelDirectory): CelUser {
-    let perDir = this.#byDirectory.get(directory);
+    let perDir = directory === this.#lastDirectory ? this.#lastUsers : this.#byDirectory.get(directory);
     if (!perDir) {
       perDir = new WeakMap();
       this.#byDirectory.set(directory, perDir);
     }
+    this.#lastDirectory = directory;
+    this.#lastUsers = perDir;
     let u = perDir.get(user);
     if (!u) {
       const managerId = user.managerIds[0];

@@ -61,13 +61,14 @@ function describeError(e: CelRuntimeError): string {
 /** What conditions see as `task` (DOMAIN.md §5). */
 export function taskFacts(task: Task): TaskFacts {
   const t = task.type;
-  const grantDuration = t?.kind === "grant" ? t.grantDuration : null;
+  const grant = t?.kind === "grant";
+  const grantDuration = grant ? t.grantDuration : null;
   return {
     id: task.id,
     numericId: task.numericId,
     displayName: task.displayName,
     origin: task.origin,
-    isGrantPermanent: t?.kind === "grant" ? !grantDuration || grantDuration === "0s" : false,
+    isGrantPermanent: grant ? !grantDuration || grantDuration === "0s" : false,
     grantDuration,
     subjectUserId: taskSubjectId(task),
     requestorUserId: task.createdByUserId,
@@ -179,8 +180,11 @@ class ConditionsOfTask implements TaskConditions {
     const appId = scoped ? scoped.appId : "";
     this.#appId = appId;
     this.#entitlement = scoped ? (findEntitlement(world, scoped.appId, scoped.appEntitlementId) ?? null) : null;
+    const appUserId = scoped ? scoped.appUserId : "";
     this.#account =
-      world.index.appUsers.get(scoped ? scoped.appUserId : "") ?? (appId ? world.index.appUserByUserAndApp.get(`${subject.id}\u0000${appId}`) : undefined) ?? null;
+      (appUserId !== "" ? world.index.appUsers.get(appUserId) : undefined) ??
+      (appId ? world.index.appUserByUserAndApp.get(`${subject.id}\u0000${appId}`) : undefined) ??
+      null;
     this.facts = taskFacts(task);
   }
 
