@@ -17,6 +17,7 @@ describe("IdSequence", () => {
       fc.property(n, fc.constantFrom("evt", "step", "gen", "cmt"), (start, prefix) => {
         const ids = new IdSequence(start);
         expect(ids.take(prefix)).toBe(`${prefix}-${String(start).padStart(6, "0")}`);
+        expect(ids.take(prefix)).toBe(`${prefix}-${String(start + 1).padStart(6, "0")}`);
       }),
     );
   });

@@ -36,14 +36,18 @@ import { connectorFor, isUnsynced, readSimulation } from "./sim-config.js";
  * ```
  */
 export class IdSequence {
-  constructor(private n: number) {}
+  /** Whether every number taken is a whole number ≥ 0 (a loaded world's `seq` is), asked once. */
+  private readonly whole: boolean;
+
+  constructor(private n: number) {
+    this.whole = Number.isSafeInteger(n) && n >= 0;
+  }
 
   /** The next id with this prefix. */
   take(prefix: string): string {
     const n = this.n++;
     // `String(n).padStart(6, "0")` without the call and the padded copy: a Hard Reset takes ~20 ids.
-    if (Number.isSafeInteger(n) && n >= 0)
-      return prefix + (n < 10 ? "-00000" : n < 100 ? "-0000" : n < 1000 ? "-000" : n < 10000 ? "-00" : n < 100000 ? "-0" : "-") + n;
+    if (this.whole) return prefix + (n < 10 ? "-00000" : n < 100 ? "-0000" : n < 1000 ? "-000" : n < 10000 ? "-00" : n < 100000 ? "-0" : "-") + n;
     return `${prefix}-${String(n).padStart(6, "0")}`;
   }
 
