@@ -222,15 +222,9 @@ function follow(w: Walk, from: Policy, depth: number, targetId: string, via: Cha
  * the records have always had: `{ ...base, conditionMatched, error }` (an object spread followed by
  * more properties) costs about 1 µs per object on Node 20's V8, more than evaluating a condition.
  */
-function ruleRecord(
-  policy: Policy,
-  depth: number,
-  i: number,
-  rule: Rule,
-  outcomePolicyId: string,
-  conditionMatched: boolean,
-  error: string,
-): RuleEvaluation {
+function ruleRecord(policy: Policy, depth: number, i: number, rule: Rule, conditionMatched: boolean, error: string): RuleEvaluation {
+  // The `policyId` outcome as `ruleOutcome` reads it (a set stepKey wins), without allocating it.
+  const outcomePolicyId = rule.stepKey === "" ? rule.policyId : "";
   return {
     policyId: policy.id,
     chainDepth: depth,
@@ -272,19 +266,16 @@ function walk(w: Walk, policy: Policy, depth: number): Step {
   const runner = w.runner;
   for (let i = 0; i < rules.length; i++) {
     const rule = rules[i] as Rule;
-    // The `policyId` outcome as `ruleOutcome` reads it (a set stepKey wins), without allocating
-    // the outcome for the many rules that do not match.
-    const outcomePolicyId = rule.stepKey === "" ? rule.policyId : "";
     const result = runner.runRule ? runner.runRule(rules, i) : runner.run(rule.condition);
     if (!result.ok) {
       // DOMAIN.md §2: a condition that fails at run time does not match; evaluation goes on.
-      w.evaluations.push(ruleRecord(policy, depth, i, rule, outcomePolicyId, false, result.error));
+      w.evaluations.push(ruleRecord(policy, depth, i, rule, false, result.error));
       continue;
     }
     if (!result.value) {
       let record = passedOver?.[i];
       if (record === undefined) {
-        record = ruleRecord(policy, depth, i, rule, outcomePolicyId, false, "");
+        record = ruleRecord(policy, depth, i, rule, false, "");
         if (passedOver) passedOver[i] = Object.freeze(record);
       }
       w.evaluations.push(record);
@@ -294,7 +285,7 @@ function walk(w: Walk, policy: Policy, depth: number): Step {
     switch (outcome.kind) {
       case "stepKey":
       case "policyKey": {
-        w.evaluations.push(ruleRecord(policy, depth, i, rule, outcomePolicyId, true, ""));
+        w.evaluations.push(ruleRecord(policy, depth, i, rule, true, ""));
         const steps = stepsAt(policy, outcome.stepKey);
         if (!steps)
           return fault(w, "MISSING_STEP_KEY", policy.id, `rule ${i} of policy "${policy.id}" selects step key "${outcome.stepKey}", which is not in its policySteps`);
@@ -311,15 +302,15 @@ function walk(w: Walk, policy: Policy, depth: number): Step {
           // Without the flag the service does not follow references; the rule is passed over
           // like a rule whose condition errors, and evaluation goes on (README, Assumptions).
           w.evaluations.push(
-            ruleRecord(policy, depth, i, rule, outcomePolicyId, true, `policy references are disabled (tenant flag ${POLICY_REFERENCES_FLAG} is off); rule not followed`),
+            ruleRecord(policy, depth, i, rule, true, `policy references are disabled (tenant flag ${POLICY_REFERENCES_FLAG} is off); rule not followed`),
           );
           continue;
         }
-        w.evaluations.push(ruleRecord(policy, depth, i, rule, outcomePolicyId, true, ""));
+        w.evaluations.push(ruleRecord(policy, depth, i, rule, true, ""));
         return follow(w, policy, depth, outcome.policyId, { kind: "rule", fromPolicyId: policy.id, ruleIndex: i });
       }
       case "none":
-        w.evaluations.push(ruleRecord(policy, depth, i, rule, outcomePolicyId, true, "the rule has no stepKey, policyId or policyKey"));
+        w.evaluations.push(ruleRecord(policy, depth, i, rule, true, "the rule has no stepKey, policyId or policyKey"));
         return fault(w, "RULE_WITHOUT_OUTCOME", policy.id, `rule ${i} of policy "${policy.id}" matched but names no stepKey, policyId or policyKey`);
       default: {
         const never: never = outcome;
