@@ -248,7 +248,8 @@ function waiting(task: Task, current: PolicyStepInstance, stepApproverIds: reado
       state: "TASK_STATE_OPEN",
       processing: processing ?? processingFor(current),
       stepApproverIds,
-      policy: task.policy ? { ...task.policy, current } : null,
+      // Usually the current step already is `current` (it was just instantiated): no copy then.
+      policy: task.policy && task.policy.current !== current ? { ...task.policy, current } : task.policy,
     },
   };
 }
