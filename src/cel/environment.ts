@@ -304,7 +304,9 @@ function selfTest(env: CelEnvironment): void {
   if (parsed({ [RUNTIME_KEY]: runtime }) !== true || probe({}) !== true) fail("cel-js self-test evaluated wrongly");
 }
 
-const built = new Map<CelEnvironmentKind, CelEnvironment>();
+// One slot per kind rather than a Map: preparing every task's input asks for one.
+let conditionEnvironment: CelEnvironment | undefined;
+let approverEnvironment: CelEnvironment | undefined;
 
 /**
  * The environment of a kind, built on first use.
@@ -315,10 +317,5 @@ const built = new Map<CelEnvironmentKind, CelEnvironment>();
  * ```
  */
 export function celEnvironment(kind: CelEnvironmentKind): CelEnvironment {
-  let env = built.get(kind);
-  if (!env) {
-    env = build(kind);
-    built.set(kind, env);
-  }
-  return env;
+  return kind === "condition" ? (conditionEnvironment ??= build(kind)) : (approverEnvironment ??= build(kind));
 }
