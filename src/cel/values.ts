@@ -499,13 +499,15 @@ export function parseTimestampMs(s: string): number | undefined {
 function scanTimestamp(s: string, convert: boolean): number | undefined {
   const n = s.length;
   if (n < 20) return undefined;
-  const year = digits(s, 0, 4);
-  const month = digits(s, 5, 2);
-  const day = digits(s, 8, 2);
-  const hour = digits(s, 11, 2);
-  const minute = digits(s, 14, 2);
-  const second = digits(s, 17, 2);
-  if ((year | month | day | hour | minute | second) < 0) return undefined;
+  const century = twoDigits(s, 0);
+  const yy = twoDigits(s, 2);
+  const month = twoDigits(s, 5);
+  const day = twoDigits(s, 8);
+  const hour = twoDigits(s, 11);
+  const minute = twoDigits(s, 14);
+  const second = twoDigits(s, 17);
+  if ((century | yy | month | day | hour | minute | second) < 0) return undefined;
+  const year = century * 100 + yy;
   const sep = s.charCodeAt(10);
   if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || (sep !== 84 && sep !== 116 && sep !== 32) || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return undefined;
   let i = 19;
@@ -524,8 +526,8 @@ function scanTimestamp(s: string, convert: boolean): number | undefined {
   if (zone === 90 || zone === 122) {
     if (i + 1 !== n) return undefined;
   } else if (zone === 43 || zone === 45) {
-    const oh = digits(s, i + 1, 2);
-    const om = digits(s, i + 4, 2);
+    const oh = twoDigits(s, i + 1);
+    const om = twoDigits(s, i + 4);
     if (i + 6 !== n || oh < 0 || om < 0 || s.charCodeAt(i + 3) !== 58) return undefined;
     offsetMinutes = (zone === 45 ? -1 : 1) * (oh * 60 + om);
   } else return undefined;
@@ -533,15 +535,14 @@ function scanTimestamp(s: string, convert: boolean): number | undefined {
   return utcMs(year, month, day, hour, minute, second, frac, fracDigits, offsetMinutes);
 }
 
-/** The value of `count` ASCII digits at `at`, or −1 if one of them is not a digit. */
-function digits(s: string, at: number, count: number): number {
-  let v = 0;
-  for (let i = at; i < at + count; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 48 || c > 57) return -1;
-    v = v * 10 + (c - 48);
-  }
-  return v;
+/**
+ * The value of the two ASCII digits at `at`, or −1 if either is not a digit (or is past the end).
+ * Two at a time, unrolled: validating each task's `createdAt` is on the path of every decision.
+ */
+function twoDigits(s: string, at: number): number {
+  const a = s.charCodeAt(at) - 48;
+  const b = s.charCodeAt(at + 1) - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
 }
 
 function parseWithRegex(s: string): number | undefined {
