@@ -32,13 +32,26 @@ export function withGrants(world: World, grants: readonly Grant[]): World {
 }
 
 /** The largest numericId of the world plus one, so a created task reads like the service's. */
-function nextNumericId(world: World): string {
+/**
+ * The largest numeric id of each numericId table, remembered per (immutable) table so that creating
+ * a task does not scan 100k keys each time: `addTask` carries the figure over to the table it makes.
+ */
+const largestNumericId = new WeakMap<World["taskIdByNumericId"], number>();
+
+function largestNumericIdOf(table: World["taskIdByNumericId"]): number {
+  const known = largestNumericId.get(table);
+  if (known !== undefined) return known;
   let max = 0;
-  for (const k of world.taskIdByNumericId.keys()) {
+  for (const k of table.keys()) {
     const n = Number(k);
     if (Number.isSafeInteger(n) && n > max) max = n;
   }
-  return String(max + 1);
+  largestNumericId.set(table, max);
+  return max;
+}
+
+function nextNumericId(world: World): string {
+  return String(largestNumericIdOf(world.taskIdByNumericId) + 1);
 }
 
 /**
@@ -50,11 +63,13 @@ function nextNumericId(world: World): string {
  * ```
  */
 export function addTask(world: World, task: Task): World {
-  return {
-    ...world,
-    tasks: world.tasks.set(task.id, task),
-    taskIdByNumericId: task.numericId ? world.taskIdByNumericId.set(task.numericId, task.id) : world.taskIdByNumericId,
-  };
+  const byNumericId = task.numericId ? world.taskIdByNumericId.set(task.numericId, task.id) : world.taskIdByNumericId;
+  const known = largestNumericId.get(world.taskIdByNumericId);
+  if (known !== undefined && byNumericId !== world.taskIdByNumericId) {
+    const n = Number(task.numericId);
+    largestNumericId.set(byNumericId, Number.isSafeInteger(n) && n > known ? n : known);
+  }
+  return { ...world, tasks: world.tasks.set(task.id, task), taskIdByNumericId: byNumericId };
 }
 
 /**
