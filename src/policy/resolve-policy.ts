@@ -176,6 +176,54 @@ function candidatesFor(world: World, task: Task): Candidate[] | undefined {
  * ```
  */
 export function resolvePolicy(world: World, task: Task): Result<Resolution, ResolutionError> {
+  const t = task.type;
+  if (t?.kind !== "grant" && t?.kind !== "revoke" && t?.kind !== "certify") return resolveUncached(world, task);
+  const memo = memoOf(world);
+  const byApp = t.kind === "grant" ? (task.emergencyAccess ? memo.emergency : memo.grant) : t.kind === "revoke" ? memo.revoke : memo.certify;
+  let byEntitlement = byApp.get(t.appId);
+  if (!byEntitlement) byApp.set(t.appId, (byEntitlement = new Map()));
+  // A certify task's resolution also depends on its access review.
+  const key = t.kind === "certify" ? `${t.appEntitlementId}\u0000${t.accessReviewId}` : t.appEntitlementId;
+  const known = byEntitlement.get(key);
+  if (known) return known;
+  const r = resolveUncached(world, task);
+  // Only successes are shared: a failure's message names the task.
+  if (r.ok) byEntitlement.set(key, Object.freeze({ ok: true, value: Object.freeze({ ...r.value, checks: Object.freeze(r.value.checks.map((c) => Object.freeze(c))) }) }));
+  return r;
+}
+
+type ByEntitlement = Map<string, Map<string, Result<Resolution, ResolutionError>>>;
+
+/** Resolutions already made for one world index and tenant, by task kind, app and entitlement. */
+interface Memo {
+  readonly grant: ByEntitlement;
+  readonly emergency: ByEntitlement;
+  readonly revoke: ByEntitlement;
+  readonly certify: ByEntitlement;
+}
+
+/**
+ * Resolutions already made, per world index and tenant: both are immutable, and together they are
+ * everything a grant, revoke or certify resolution reads besides the task's own type fields (and
+ * `emergencyAccess`). Many tasks share an entitlement, and building the report of every source
+ * consulted cost ~0.6 µs a task; a lookup here costs ~0.1 µs. Tasks that may fall back to their own
+ * policy snapshot (offboarding, action, finding, unknown) are always resolved afresh.
+ */
+const memos = new WeakMap<World["index"], WeakMap<World["tenant"], Memo>>();
+/** The last memo asked for (most calls in a row are about one world); holds its index weakly. */
+let last: { index: WeakRef<World["index"]>; tenant: World["tenant"]; memo: Memo } | undefined;
+
+function memoOf(world: World): Memo {
+  if (last && last.tenant === world.tenant && last.index.deref() === world.index) return last.memo;
+  let byTenant = memos.get(world.index);
+  if (!byTenant) memos.set(world.index, (byTenant = new WeakMap()));
+  let memo = byTenant.get(world.tenant);
+  if (!memo) byTenant.set(world.tenant, (memo = { grant: new Map(), emergency: new Map(), revoke: new Map(), certify: new Map() }));
+  last = { index: new WeakRef(world.index), tenant: world.tenant, memo };
+  return memo;
+}
+
+function resolveUncached(world: World, task: Task): Result<Resolution, ResolutionError> {
   const candidates = candidatesFor(world, task);
   if (!candidates)
     return err({ code: "NO_TASK_TYPE", message: `task "${task.id}" has no type, so no policy source applies`, checks: [] });
