@@ -91,6 +91,28 @@ export function relationTo(world: World, task: Task, caller: User): Relation {
   };
 }
 
+/**
+ * The caller's relation to a task after a step change that kept its subject, requester, type and
+ * entitlement (a Hard Reset, a restart): `before` is the relation to the task as it was, in the same
+ * directory. Only what follows from the steps (approvers, step approvers) is worked out again; the
+ * roles and the entitlement lookup are `before`'s.
+ *
+ * @example
+ * ```ts
+ * const after = relationAfterSteps(next, reset, caller, relationTo(world, task, caller));
+ * ```
+ */
+export function relationAfterSteps(world: World, task: Task, caller: User, before: Relation): Relation {
+  return {
+    roles: before.roles,
+    emergencyGrantEnabled: before.emergencyGrantEnabled ?? false,
+    subject: before.subject,
+    requester: before.requester,
+    approver: (task.approverIds ?? []).includes(caller.id),
+    stepApprover: (task.stepApproverIds ?? []).includes(caller.id) || isManualProvisioner(world, task, caller.id),
+  };
+}
+
 const has = (r: Relation, kind: RoleKind): boolean => r.roles.includes(kind);
 
 /**
@@ -221,6 +243,29 @@ export function taskActionsFor(task: Task, r: Relation): string[] {
   if (admin && pending?.kind === "wait") actions.push("TASK_ACTION_TYPE_PROCESS_NOW");
   if (pending?.kind === "form" && (r.requester || r.subject || admin)) actions.push("TASK_ACTION_TYPE_UPDATE_REQUEST_DATA");
   return actions;
+}
+
+/**
+ * Whether `action` is among {@link taskActionsFor}`(task, r)`. Comment, Hard Reset, Restart and
+ * Delete depend only on who the caller is and whether the task is deleted, and are answered without
+ * listing every action (each task action checks its own before it acts).
+ *
+ * @example
+ * ```ts
+ * mayPerform(task, relationTo(world, task, caller), "TASK_ACTION_TYPE_HARD_RESET"); // Super Administrators
+ * ```
+ */
+export function mayPerform(task: Task, r: Relation, action: string): boolean {
+  switch (action) {
+    case "TASK_ACTION_TYPE_COMMENT":
+      return canRead(r) && !task.deletedAt;
+    case "TASK_ACTION_TYPE_HARD_RESET":
+    case "TASK_ACTION_TYPE_RESTART":
+    case "TASK_ACTION_TYPE_DELETE":
+      return canRead(r) && !task.deletedAt && has(r, "SUPER_ADMIN");
+    default:
+      return taskActionsFor(task, r).includes(action);
+  }
 }
 
 /**
