@@ -8,7 +8,7 @@
  * decisions and outcome; reopen the task; run automatic steps until one waits.
  */
 import { encodeHardResetResponse } from "../codec/index.js";
-import type { PolicyInstance, PolicyStepInstance, Task } from "../model/index.js";
+import type { PolicyInstance, PolicyStep, PolicyStepInstance, Task } from "../model/index.js";
 import { decide, type Decision } from "../policy/decide.js";
 import type { RuleEvaluation } from "../policy/select-steps.js";
 import { ok, type Result } from "../result.js";
@@ -20,7 +20,7 @@ import { reopened } from "../workflow/restart.js";
 import { type TaskComment, type World, withTaskTables } from "../world/world.js";
 import type { HardResetResponseJson, Step } from "./comment.js";
 import { guarded, type SimError } from "./errors.js";
-import { relationTo, seesInternals } from "./permissions.js";
+import { relationAfterSteps, seesInternals } from "./permissions.js";
 import { type ActionContext, type ExpandMaskInput, optionalString, prelude } from "./prelude.js";
 import { buildTaskView, hideFromCaller } from "./task-view.js";
 
@@ -138,21 +138,24 @@ export function resetTask(
 
   // Nothing is dropped: the step that was running and the steps still pending go to history.
   const generation = ids.take("gen");
-  const [first, ...rest] = selection.steps;
+  // Indexing and slice rather than `[first, ...rest]`, and concat rather than spreads: the
+  // destructuring and the spreads go through the iteration protocol.
+  const steps = selection.steps;
+  const first = steps[0];
   const firstId = first ? ids.take("step") : "";
   const retiredBy = { at: now, userId: actorId, replacedBy: firstId };
-  const retired: PolicyStepInstance[] = [];
-  if (old?.current) retired.push(retire(old.current, retiredBy));
-  for (const pending of old?.next ?? [])
-    retired.push(retire(instantiate(pending, ids.take("step"), task.policyGenerationId, now), retiredBy));
+  const history: PolicyStepInstance[] = old?.history ? old.history.slice() : [];
+  if (old?.current) history.push(retire(old.current, retiredBy));
+  const pendingSteps = old?.next;
+  if (pendingSteps)
+    for (let i = 0; i < pendingSteps.length; i++)
+      history.push(retire(instantiate(pendingSteps[i] as PolicyStep, ids.take("step"), task.policyGenerationId, now), retiredBy));
 
-  const policy: PolicyInstance = {
-    current: first ? instantiate(first, firstId, generation, now) : null,
-    history: [...(old?.history ?? []), ...retired],
-    next: rest,
-    policy: resolution.policy,
-    ...(old?.$unknown ? { $unknown: old.$unknown } : {}),
-  };
+  const current = first ? instantiate(first, firstId, generation, now) : null;
+  const next = steps.slice(1);
+  const policy: PolicyInstance = old?.$unknown
+    ? { current, history, next, policy: resolution.policy, $unknown: old.$unknown }
+    : { current, history, next, policy: resolution.policy };
   const fresh = reopened(task, policy, generation, now, commentCount);
   const ctx: AdvanceContext = {
     world,
@@ -198,15 +201,16 @@ export function hardReset(world: World, req: HardResetInput, ctx: ActionContext)
     if (!text.ok) return text;
     const pre = prelude(world, req, ctx, "TASK_ACTION_TYPE_HARD_RESET");
     if (!pre.ok) return pre;
-    const { task, caller, now, expandPaths } = pre.value;
+    const { task, caller, relation, now, expandPaths } = pre.value;
     const reset = resetTask(world, task, { actorId: caller.id, now, comment: text.value });
     if (!reset.ok) return reset;
     const r = reset.value;
     let comments = world.comments;
     if (r.comments.length > 0) comments = comments.set(task.id, [...(world.comments.get(task.id) ?? []), ...r.comments]);
     const next = withTaskTables(world, world.tasks.set(task.id, r.task), comments, r.seq);
-    // The caller's relation to the task may have changed (e.g. they now review the new first step).
-    const after = relationTo(next, r.task, caller);
+    // The caller's relation to the task may have changed (e.g. they now review the new first step);
+    // its subject, requester and entitlement have not.
+    const after = relationAfterSteps(next, r.task, caller, relation);
     const { taskView, expanded } = buildTaskView(next, r.task, after, expandPaths);
     const body = encodeHardResetResponse({ expanded, taskView, ticketActionId: r.ticketActionId }) as HardResetResponseJson;
     const response = seesInternals(after) ? body : hideFromCaller(body);
