@@ -127,6 +127,15 @@ export function postComment(ctx: AdvanceContext, task: Pick<Task, "id">, userId:
   emit(ctx, task.id, userId, { kind: "comment", commentId: id, comment: text, updatedAt: ctx.now, updatedBy: userId });
 }
 
+/**
+ * Records a `stepStarted` event: {@link emit}'s event written as one literal, with the keys in the
+ * order `emit` gives them (a step starts in every advance; `emit` copies its body with `Object.assign`).
+ */
+function stepStarted(ctx: AdvanceContext, taskId: string, policyStepId: string, stepKind: string): void {
+  const id = ctx.ids.take("evt");
+  ctx.events.push({ kind: "stepStarted", policyStepId, stepKind, id, taskId, at: ctx.now, actorId: "" });
+}
+
 function postSystemComment(ctx: AdvanceContext, task: Task, text: string): void {
   postComment(ctx, task, "", text);
 }
@@ -398,23 +407,23 @@ function startStep(ctx: AdvanceContext, task: Task, current: PolicyStepInstance)
         emit(ctx, task.id, "", { kind: "stepSkipped", policyStepId: current.id, reason: resolution.notes.join("; ") });
         return { kind: "continue", task: finishCurrent(task, skipped) };
       }
-      emit(ctx, task.id, "", { kind: "stepStarted", policyStepId: current.id, stepKind });
+      stepStarted(ctx, task.id, current.id, stepKind);
       return waiting(task, current, resolution.userIds);
     }
     case "wait":
       postSystemComment(ctx, task, inst.commentOnFirstWait);
-      emit(ctx, task.id, "", { kind: "stepStarted", policyStepId: current.id, stepKind });
+      stepStarted(ctx, task.id, current.id, stepKind);
       return waiting(task, current, []);
     case "provision":
-      emit(ctx, task.id, "", { kind: "stepStarted", policyStepId: current.id, stepKind });
+      stepStarted(ctx, task.id, current.id, stepKind);
       return startProvision(ctx, task, current, inst);
     case "action":
-      emit(ctx, task.id, "", { kind: "stepStarted", policyStepId: current.id, stepKind });
+      stepStarted(ctx, task.id, current.id, stepKind);
       return startAction(ctx, task, current);
     case "form":
     case "unknown":
     case undefined:
-      emit(ctx, task.id, "", { kind: "stepStarted", policyStepId: current.id, stepKind });
+      stepStarted(ctx, task.id, current.id, stepKind);
       return waiting(task, current, []);
     default: {
       const never: never = inst;
