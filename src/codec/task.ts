@@ -40,6 +40,7 @@ import {
   type FieldSpecs,
   bool,
   duration,
+  encodedOnce,
   enumOf,
   int32,
   int64,
@@ -192,20 +193,21 @@ const revocationTarget = message<TaskRevocationTarget>({ entitlementRef: nullabl
  * const fields = { task: nullable(taskCodec) };
  * ```
  */
-export const taskCodec: Codec<Task> = message<Task>(taskFields(policyInstanceCodec));
+export const taskCodec: Codec<Task> = message<Task>(taskFields(policyInstanceCodec, taskTypeCodec));
 
 /**
  * Codec of {@link Task} inside a task view (responses): the same wire JSON, with the policy
- * snapshot's JSON shared between responses (see {@link sharedSnapshotInstanceCodec}).
+ * snapshot's JSON shared between responses (see {@link sharedSnapshotInstanceCodec}), and so is a
+ * frozen task type's (a world's task keeps its type through most task actions).
  *
  * @example
  * ```ts
  * const fields = { task: nullable(taskInViewCodec) };
  * ```
  */
-export const taskInViewCodec: Codec<Task> = message<Task>(taskFields(sharedSnapshotInstanceCodec));
+export const taskInViewCodec: Codec<Task> = message<Task>(taskFields(sharedSnapshotInstanceCodec, encodedOnce(taskTypeCodec)));
 
-function taskFields(policyInstance: Codec<PolicyInstance>): FieldSpecs<Task> {
+function taskFields(policyInstance: Codec<PolicyInstance>, taskType: Codec<TaskType>): FieldSpecs<Task> {
   return {
     id: str,
     numericId: int64,
@@ -215,7 +217,7 @@ function taskFields(policyInstance: Codec<PolicyInstance>): FieldSpecs<Task> {
     processing: enumOf(TaskProcessingType),
     origin: enumOf(TaskOrigin),
     actions: list(enumOf(TaskActionType)),
-    type: nullable(taskTypeCodec),
+    type: nullable(taskType),
     policy: nullable(policyInstance),
     policyGenerationId: str,
     form: nullable(formCodec),
