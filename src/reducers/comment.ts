@@ -7,7 +7,7 @@ import { encodeCommentResponse } from "../codec/index.js";
 import type { JsonObject } from "../model/json.js";
 import { ok, type Result } from "../result.js";
 import type { AuditEvent } from "../workflow/events.js";
-import type { TaskComment, World } from "../world/world.js";
+import { type TaskComment, type World, withTaskTables } from "../world/world.js";
 import { guarded, type SimError } from "./errors.js";
 import { type ActionContext, type ExpandMaskInput, optionalString, prelude } from "./prelude.js";
 import { buildTaskView, hideFromCaller } from "./task-view.js";
@@ -107,12 +107,13 @@ export function comment(world: World, req: CommentInput, ctx: ActionContext): Re
       draft.commentCount += 1;
       draft.updatedAt = now;
     });
-    const next: World = {
-      ...world,
-      tasks: world.tasks.set(task.id, updated),
-      comments: world.comments.set(task.id, [...(world.comments.get(task.id) ?? []), record]),
-      seq: ids.next,
-    };
+    // withTaskTables, not a spread: worlds are frozen, and Node 20 spreads a frozen object slowly.
+    const next = withTaskTables(
+      world,
+      world.tasks.set(task.id, updated),
+      world.comments.set(task.id, [...(world.comments.get(task.id) ?? []), record]),
+      ids.next,
+    );
     const { taskView, expanded } = buildTaskView(next, updated, relation, expandPaths);
     // A comment changes nothing the caller's relation depends on, so the relation still holds.
     const body = encodeCommentResponse({ expanded, taskView }) as CommentResponseJson;
