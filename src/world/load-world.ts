@@ -135,7 +135,11 @@ function taskDecoderWithSharedSnapshots(): (json: unknown) => ReturnType<typeof 
     }
     const decoded = decodeTask({ ...json, policy: { ...instance, policy: null } });
     if (!decoded.ok || !decoded.value.policy) return decoded;
-    return ok({ ...decoded.value, policy: { ...decoded.value.policy, policy: shared } });
+    // Written into the instance the decoder just made (ours alone until the world is frozen), not
+    // spread into copies: V8 gives a spread copy a map that Object.freeze cannot share, so every
+    // task of a loaded world had a map of its own and every read of a task field went megamorphic.
+    (decoded.value.policy as { policy: Policy | null }).policy = shared;
+    return decoded;
   };
 }
 
