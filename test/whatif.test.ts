@@ -618,6 +618,46 @@ describe("whatIf properties over generated worlds", () => {
     );
   });
 
+  it("tasks whose conditions see the same values share their results (signatures): pruned and unpruned agree on edits that walk whole policies", () => {
+    // Many tasks on few users and entitlements, so that signatures repeat; edits whose changed prefix is
+    // long or whose policy changes, the two cases in which results are shared by signature.
+    const edits: Record<string, (world: World) => WorldEdit> = {
+      "last rule negated": () => (w) => {
+        for (const p of w.policies) {
+          const last = p.rules?.[p.rules.length - 1];
+          if (p.policyType === "POLICY_TYPE_GRANT" && last) last.condition = `!(${last.condition})`;
+        }
+      },
+      "first and last rules swapped": () => (w) => {
+        for (const p of w.policies) {
+          const rules = p.rules;
+          if (p.policyType === "POLICY_TYPE_GRANT" && rules && rules.length > 1) [rules[0], rules[rules.length - 1]] = [rules[rules.length - 1]!, rules[0]!];
+        }
+      },
+      "entitlements re-routed": (world) => {
+        const grants = world.policies.filter((p) => p.policyType === "POLICY_TYPE_GRANT").map((p) => p.id);
+        return (w) => {
+          w.entitlements.forEach((e, i) => {
+            if (i % 3 === 0 && grants.length > 1) e.grantPolicyId = grants[(grants.indexOf(e.grantPolicyId) + 1) % grants.length] ?? e.grantPolicyId;
+          });
+        };
+      },
+    };
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1_000_000 }), (seed) => {
+        const world = worldFromRecipe({ seed, tasks: 1000, rulesPerPolicy: 8, policies: 3, matchAt: "mixed", mutations: [] });
+        for (const make of Object.values(edits)) {
+          const edit = make(world);
+          const pruned = run(world, edit, ANY);
+          const plain = run(world, edit, { ...ANY, prune: false });
+          expect(outcome(pruned)).toEqual(outcome(plain));
+          checkAgainstDecide(world, applyEdit(world, edit), pruned);
+        }
+      }),
+      { numRuns: 4 },
+    );
+  });
+
   it("an empty edit changes nothing and decides only what could fail", () => {
     fc.assert(
       fc.property(arbWorldRecipe({ maxTasks: 25 }), (recipe) => {

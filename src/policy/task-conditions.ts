@@ -18,6 +18,7 @@ import {
   type TaskFacts,
   traceCondition,
 } from "../cel/index.js";
+import type { InputSignatures } from "../cel/input-signature.js";
 import { type AppEntitlement, type AppUser, blankUser, type User } from "../model/directory.js";
 import type { Rule, Task } from "../model/index.js";
 import { taskSubjectId } from "../model/task-refs.js";
@@ -96,6 +97,21 @@ function requesterIp(task: Task): string | null {
  */
 export function taskConditions(world: World, task: Task, options: { readonly trace?: boolean } = {}): TaskConditions {
   return new ConditionsOfTask(world, task, options.trace === true);
+}
+
+/**
+ * The number `signatures` gives the task's condition input (`cel/input-signature.ts`): the same for
+ * two tasks only if their conditions over its paths see the same values; -1 when the input does not
+ * prepare (its conditions fail with errors that name the task) or the runner is not this module's.
+ *
+ * @example
+ * ```ts
+ * const sigs = new InputSignatures([["subject", "department"]]);
+ * conditionsSignature(taskConditions(world, a), sigs) === conditionsSignature(taskConditions(world, b), sigs); // same department
+ * ```
+ */
+export function conditionsSignature(conditions: TaskConditions, signatures: InputSignatures): number {
+  return conditions instanceof ConditionsOfTask ? conditions.signature(signatures) : -1;
 }
 
 /**
@@ -243,6 +259,12 @@ class ConditionsOfTask implements TaskConditions {
 
   traces(): readonly (ConditionTrace | null)[] {
     return this.#traceList();
+  }
+
+  /** See {@link conditionsSignature}. */
+  signature(signatures: InputSignatures): number {
+    const p = this.#prepared ?? this.#input();
+    return p.ok ? signatures.of(p.value) : -1;
   }
 
   #traceList(): (ConditionTrace | null)[] {

@@ -26,6 +26,9 @@
  *   — its subject and the subject's first manager, its entitlement and app, an approver candidate or
  *   delegate of a first step its policy may route to, anyone at all if a condition calls
  *   `c1.directory.*` (`footprint.ts`). Otherwise it is handled as above.
+ * - Condition results by signature: tasks whose conditions see the same input values (the fields
+ *   the conditions select, `cel/input-signature.ts`) share one evaluation per condition, where a
+ *   task may walk a whole policy.
  * - The clock, the references flag, and (between worlds given to `whatIfWorlds`) groups, grants,
  *   accounts, roles, resource-type defaults and access reviews are not traced per task: such an edit
  *   decides every task twice.
@@ -34,11 +37,12 @@
  * unpruned (two plain `decide` calls per task) runs give the same result, and that both agree with
  * `decide` task by task. The argument in full: docs/whatif.md.
  */
+import { conditionInputPaths, type InputPath, InputSignatures } from "../cel/input-signature.js";
 import type { Policy, Task } from "../model/index.js";
 import { decide } from "../policy/decide.js";
 import { type Resolution, type ResolutionError, resolvePolicy } from "../policy/resolve-policy.js";
 import { type ConditionResult, type ConditionRunner, selectSteps } from "../policy/select-steps.js";
-import { taskConditions, type TaskConditions } from "../policy/task-conditions.js";
+import { conditionsSignature, taskConditions, type TaskConditions } from "../policy/task-conditions.js";
 import type { SimError } from "../reducers/errors.js";
 import { err, ok, type Result } from "../result.js";
 import type { World } from "../world/world.js";
@@ -282,7 +286,8 @@ class ResolutionMemo {
  * Condition results of one task, shared by its before and after selections. Sound only when the
  * edit leaves everything the task's conditions see unchanged (nothing visible changed, or nothing
  * on the task's footprint): then a condition source evaluates alike in both worlds, and the after
- * selection costs its walk, not its evaluations.
+ * selection costs its walk, not its evaluations. The results may also be shared with other tasks
+ * whose conditions see the same values ({@link SignatureMemo}).
  */
 class SharedConditions implements ConditionRunner {
   readonly #inner: ConditionRunner;
@@ -292,10 +297,20 @@ class SharedConditions implements ConditionRunner {
   // Conditions outside the slots (none when the slots cover both reaches), made on first need.
   #others: Map<string, ConditionResult> | undefined;
 
-  constructor(inner: ConditionRunner, slots: ConditionSlots) {
+  constructor(inner: ConditionRunner, slots: ConditionSlots, results: (ConditionResult | undefined)[]) {
     this.#inner = inner;
     this.#slots = slots;
-    this.#results = new Array<ConditionResult | undefined>(slots.size).fill(undefined);
+    this.#results = results;
+  }
+
+  /** `run(condition)` for a condition whose slot the caller has looked up already. */
+  runAt(slot: number, condition: string): ConditionResult {
+    let r = this.#results[slot];
+    if (r === undefined) {
+      r = this.#inner.run(condition);
+      this.#results[slot] = r;
+    }
+    return r;
   }
 
   run(condition: string): ConditionResult {
@@ -316,14 +331,73 @@ class SharedConditions implements ConditionRunner {
 }
 
 /**
+ * Condition results shared by the tasks whose inputs agree at every path the slots' conditions
+ * select (`cel/input-signature.ts`): a condition is a function of those values and of the world, so
+ * tasks with one signature get one evaluation per condition. A policy testing department, employment
+ * type and risk level sees a few hundred signatures among 100k tasks.
+ *
+ * When the signatures of a slot set turn out to be mostly distinct (conditions reading `task.id` or
+ * `task.createdAt`), writing them costs more than it saves: after 4,096 tasks with fewer than one
+ * in eight sharing, the memo stops. Either way each task gets the same results, so this changes the
+ * cost of a run, never its result.
+ */
+class SignatureMemo {
+  readonly #signatures: InputSignatures;
+  // By signature, dense from 0.
+  readonly #results: ((ConditionResult | undefined)[] | undefined)[] = [];
+  #asked = 0;
+  #hits = 0;
+  #off = false;
+
+  constructor(paths: readonly InputPath[]) {
+    this.#signatures = new InputSignatures(paths);
+  }
+
+  /** The results of the task's signature (shared), or `undefined` for a task of its own. */
+  resultsFor(conditions: TaskConditions, size: number): (ConditionResult | undefined)[] | undefined {
+    if (this.#off) return undefined;
+    const signature = conditionsSignature(conditions, this.#signatures);
+    if (signature < 0) return undefined;
+    let results = this.#results[signature];
+    if (results === undefined) this.#results[signature] = results = new Array<ConditionResult | undefined>(size).fill(undefined);
+    else this.#hits++;
+    if (++this.#asked === 4096 && this.#hits < 512) {
+      this.#off = true;
+      this.#results.length = 0;
+    }
+    return results;
+  }
+}
+
+/**
  * A number per condition source a task of one resolution key may evaluate: every rule condition of
- * the reaches of the policies it resolves to in both worlds.
+ * the reaches of the policies it resolves to in both worlds; and, when every one of those conditions
+ * selects only fields of its input, the memo that shares their results by signature.
  */
 class ConditionSlots {
   readonly #slots = new Map<string, number>();
+  readonly memo: SignatureMemo | null;
 
   constructor(sources: Iterable<string>) {
     for (const c of sources) if (!this.#slots.has(c)) this.#slots.set(c, this.#slots.size);
+    const paths: InputPath[] = [];
+    const seen = new Set<string>();
+    let memo = true;
+    for (const c of this.#slots.keys()) {
+      const ps = conditionInputPaths(c);
+      if (ps === null) {
+        memo = false;
+        break;
+      }
+      for (const p of ps) {
+        const key = p.join("\u0000");
+        if (!seen.has(key)) {
+          seen.add(key);
+          paths.push(p);
+        }
+      }
+    }
+    this.memo = memo && this.#slots.size > 0 ? new SignatureMemo(paths) : null;
   }
 
   get size(): number {
@@ -362,9 +436,16 @@ interface SharedRun {
   readonly shared: SharedConditions;
 }
 
-function sharedRun(task: Task, world: World, slots: ConditionSlots): SharedRun {
+/**
+ * The shared parts of one task. With `bySignature`, its condition results are those of every task
+ * with its signature, when its slots have a memo: worth it when the task may walk a whole policy,
+ * not for a prefix of a rule or two, which costs less to evaluate than the signature does to read.
+ */
+function sharedRun(task: Task, world: World, slots: ConditionSlots, bySignature: boolean): SharedRun {
   const conditions = taskConditions(world, task);
-  return { conditions, shared: new SharedConditions(conditions, slots) };
+  const memo = bySignature ? slots.memo : null;
+  const results = memo?.resultsFor(conditions, slots.size) ?? new Array<ConditionResult | undefined>(slots.size).fill(undefined);
+  return { conditions, shared: new SharedConditions(conditions, slots, results) };
 }
 
 /**
@@ -394,6 +475,10 @@ function sharedSides(
 interface Verdict {
   readonly policy: "skip" | "once" | "twice" | "prefix";
   readonly prefix: readonly PrefixRule[];
+  /** The slot of each condition of `prefix`, -1 for one outside the slots. */
+  readonly prefixSlots: readonly (readonly number[])[];
+  /** How many conditions `prefix` has. */
+  readonly prefixConditions: number;
   readonly sound: boolean;
   readonly footprint: KeyFootprint | null;
   readonly slots: ConditionSlots;
@@ -425,6 +510,9 @@ function summaryOf(impact: EditImpact): EditSummary {
   };
 }
 
+/** The shortest changed prefix (in conditions) for which tasks share results by signature. */
+const MEMO_MIN_PREFIX = 4;
+
 const ASPECT_ORDER: readonly RouteAspect[] = ["error", "policy", "source", "chain", "decidedBy", "steps", "approvers"];
 
 /**
@@ -441,22 +529,39 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
   const reaches = new ReachMemo(world);
   const reachesAfter = new ReachMemo(after);
   const footprint = impact.visible ? new DirectoryFootprint(world, after, impact.visible, reaches, reachesAfter) : null;
+  // One slot set (and signature memo) per pair of resolved policies, shared by every resolution key
+  // that resolves to them: the results a signature stands for do not depend on the key.
+  const slotSets = new Map<Policy | null, Map<Policy | null, ConditionSlots>>();
+  const slotsFor = (p0: Policy | null, p1: Policy | null): ConditionSlots => {
+    let byAfter = slotSets.get(p0);
+    if (!byAfter) slotSets.set(p0, (byAfter = new Map()));
+    let slots = byAfter.get(p1);
+    if (!slots) {
+      const sources = [...(p0 ? reachConditions(world, p0, reaches) : []), ...(p1 ? reachConditions(after, p1, reachesAfter) : [])];
+      byAfter.set(p1, (slots = new ConditionSlots(sources)));
+    }
+    return slots;
+  };
   const verdictOf = (task: Task): Verdict => {
     const r0 = res0.resolve(task);
     const r1 = res1.resolve(task);
     const p0 = r0.ok ? r0.value.policy : null;
     const p1 = r1.ok ? r1.value.policy : null;
     const fp = footprint ? footprint.ofKey(task, [p0, p1]) : null;
-    const slots = new ConditionSlots([...(p0 ? reachConditions(world, p0, reaches) : []), ...(p1 ? reachConditions(after, p1, reachesAfter) : [])]);
-    const twice: Verdict = { policy: "twice", prefix: [], sound: false, footprint: fp, slots };
+    const slots = slotsFor(p0, p1);
+    const twice: Verdict = { policy: "twice", prefix: [], prefixSlots: [], prefixConditions: 0, sound: false, footprint: fp, slots };
     if (!r0.ok || !r1.ok) return twice;
     const p = r0.value.policy;
     if (p.id !== r1.value.policy.id || r0.value.source !== r1.value.source) return twice;
     const prefix = changedPrefix(world, p, after, r1.value.policy, impact.policies, reaches);
     if (!prefix) return twice;
     const sound = reaches.of(p).sound;
-    if (prefix.length > 0) return { policy: "prefix", prefix: prefix.rules, sound, footprint: fp, slots };
-    return { policy: sound ? "skip" : "once", prefix: [], sound, footprint: fp, slots };
+    if (prefix.length > 0) {
+      const prefixSlots = prefix.rules.map((r) => r.conditions.map((c) => slots.of(c) ?? -1));
+      const prefixConditions = prefixSlots.reduce((n, c) => n + c.length, 0);
+      return { policy: "prefix", prefix: prefix.rules, prefixSlots, prefixConditions, sound, footprint: fp, slots };
+    }
+    return { policy: sound ? "skip" : "once", prefix: [], prefixSlots: [], prefixConditions: 0, sound, footprint: fp, slots };
   };
   const verdicts = new KeyMemo<Verdict>(verdictOf);
   const changed: TaskRouteChange[] = [];
@@ -485,16 +590,22 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
         if (policy === "prefix") {
           // The walk of the changed prefix, in both versions at once: decided twice if the first
           // condition that holds is of a rule that differs, else handled as an unchanged policy.
-          const shared = (run = sharedRun(task, world, verdict.slots)).shared;
+          const shared = (run = sharedRun(task, world, verdict.slots, verdict.prefixConditions >= MEMO_MIN_PREFIX)).shared;
           policy = verdict.sound ? "skip" : "once";
-          walk: for (const rule of verdict.prefix)
-            for (const c of rule.conditions) {
-              const r = shared.run(c);
+          const prefixSlots = verdict.prefixSlots;
+          walk: for (let k = 0; k < verdict.prefix.length; k++) {
+            const rule = verdict.prefix[k] as PrefixRule;
+            const ruleSlots = prefixSlots[k] as readonly number[];
+            for (let j = 0; j < rule.conditions.length; j++) {
+              const c = rule.conditions[j] as string;
+              const slot = ruleSlots[j] as number;
+              const r = slot >= 0 ? shared.runAt(slot, c) : shared.run(c);
               if (r.ok && r.value) {
                 if (!rule.same) policy = "twice";
                 break walk;
               }
             }
+          }
         }
         if (policy === "skip") {
           unchanged++;
@@ -504,12 +615,12 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
         if (policy === "once") {
           // Same route in both worlds, but it may be an error, which must be listed.
           decisions++;
-          const route = routeOf(world, sharedSides(task, world, res0, null, null, run ?? sharedRun(task, world, verdict.slots))[0]);
+          const route = routeOf(world, sharedSides(task, world, res0, null, null, run ?? sharedRun(task, world, verdict.slots, true))[0]);
           if (route.kind === "error") unchangedErrors.push(routeChange(task, route, route, []));
           else unchanged++;
           continue;
         }
-        sides = sharedSides(task, world, res0, after, res1, run ?? sharedRun(task, world, verdict.slots));
+        sides = sharedSides(task, world, res0, after, res1, run ?? sharedRun(task, world, verdict.slots, true));
       }
     }
     decisions += 2;
