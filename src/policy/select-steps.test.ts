@@ -166,8 +166,14 @@ describe("selectSteps: records of rules passed over", () => {
     expect(s1.value.evaluations).toEqual(fresh(2));
     expect(s2.value.evaluations[0]).toBe(s1.value.evaluations[0]);
     expect(Object.isFrozen(s1.value.evaluations[1])).toBe(true);
-    // The matching rule's record is the selection's own.
-    expect(s2.value.evaluations[2]).not.toBe(s1.value.evaluations[2]);
+    // A step-key match depends on nothing else either: its record, what it decided and its steps
+    // are shared too, frozen; each selection has its own list of records and its own chain.
+    expect(s2.value.evaluations[2]).toBe(s1.value.evaluations[2]);
+    expect(Object.isFrozen(s1.value.evaluations[2])).toBe(true);
+    expect(s2.value.decidedBy).toBe(s1.value.decidedBy);
+    expect(Object.isFrozen(s1.value.decidedBy)).toBe(true);
+    expect(s2.value.evaluations).not.toBe(s1.value.evaluations);
+    expect(s2.value.chain).not.toBe(s1.value.chain);
   });
 
   it("are built afresh for a policy that is not frozen", () => {

@@ -240,29 +240,44 @@ function ruleRecord(policy: Policy, depth: number, i: number, rule: Rule, condit
 }
 
 /**
- * The records of the rules a selection passed over (no match, no error), per policy and chain depth.
- * Such a record depends on nothing else, so it is built once, frozen, and shared by every selection
- * that passes the rule over: most rules of most selections, whose records cost as much as the rest of
- * the walk. Only for a frozen policy with frozen rules (a loaded world's), whose records cannot go
- * stale; `undefined` for any other.
+ * What a selection that walks a frozen policy (a loaded world's, with frozen rules) can share with
+ * every other, per chain depth: the records of the rules it passes over (no match, no error), which
+ * are most rules of most selections and cost as much as the rest of the walk; and, for a rule that
+ * matches with a step key, its record, what it decided and its steps. None of these depends on
+ * anything but the policy, the depth and the rule, so each is built once, frozen, and shared.
+ * `undefined` for a policy that is not frozen, whose rules could change under an index.
  */
-const passedOverRecords = new WeakMap<Policy, (RuleEvaluation | undefined)[][] | null>();
+interface Shared {
+  readonly passedOver: (RuleEvaluation | undefined)[];
+  readonly matched: (StepKeyMatch | undefined)[];
+}
 
-function passedOverAt(policy: Policy, depth: number): (RuleEvaluation | undefined)[] | undefined {
-  let byDepth = passedOverRecords.get(policy);
+interface StepKeyMatch {
+  readonly record: RuleEvaluation;
+  readonly decidedBy: DecidedBy;
+  readonly steps: readonly PolicyStep[];
+}
+
+const sharedByPolicy = new WeakMap<Policy, Shared[] | null>();
+
+function sharedAt(policy: Policy, depth: number): Shared | undefined {
+  let byDepth = sharedByPolicy.get(policy);
   if (byDepth === undefined) {
     const rules = policy.rules;
     const frozen = Object.isFrozen(policy) && (rules === null || (Object.isFrozen(rules) && rules.every((r) => Object.isFrozen(r))));
     byDepth = frozen ? [] : null;
-    passedOverRecords.set(policy, byDepth);
+    sharedByPolicy.set(policy, byDepth);
   }
   if (byDepth === null) return undefined;
-  return (byDepth[depth] ??= []);
+  return (byDepth[depth] ??= { passedOver: [], matched: [] });
 }
+
+const ROOT: ChainLink["via"] = Object.freeze({ kind: "root" });
 
 function walk(w: Walk, policy: Policy, depth: number): Step {
   const rules: readonly Rule[] = policy.rules ?? [];
-  const passedOver = rules.length > 0 ? passedOverAt(policy, depth) : undefined;
+  const shared = rules.length > 0 ? sharedAt(policy, depth) : undefined;
+  const passedOver = shared?.passedOver;
   const runner = w.runner;
   for (let i = 0; i < rules.length; i++) {
     const rule = rules[i] as Rule;
@@ -281,21 +296,24 @@ function walk(w: Walk, policy: Policy, depth: number): Step {
       w.evaluations.push(record);
       continue;
     }
+    const known = shared?.matched[i];
+    if (known) {
+      w.evaluations.push(known.record);
+      return ok({ decidedBy: known.decidedBy, policy, steps: known.steps, evaluations: w.evaluations, chain: w.chain });
+    }
     const outcome = ruleOutcome(rule);
     switch (outcome.kind) {
       case "stepKey":
       case "policyKey": {
-        w.evaluations.push(ruleRecord(policy, depth, i, rule, true, ""));
+        const record = ruleRecord(policy, depth, i, rule, true, "");
+        w.evaluations.push(record);
         const steps = stepsAt(policy, outcome.stepKey);
         if (!steps)
           return fault(w, "MISSING_STEP_KEY", policy.id, `rule ${i} of policy "${policy.id}" selects step key "${outcome.stepKey}", which is not in its policySteps`);
-        return ok({
-          decidedBy: { kind: "rule", policyId: policy.id, chainDepth: depth, ruleIndex: i, stepKey: outcome.stepKey, field: outcome.kind },
-          policy,
-          steps,
-          evaluations: w.evaluations,
-          chain: w.chain,
-        });
+        const decidedBy: DecidedBy = { kind: "rule", policyId: policy.id, chainDepth: depth, ruleIndex: i, stepKey: outcome.stepKey, field: outcome.kind };
+        // Steps of a frozen policy are frozen with it: the match can be shared as it is.
+        if (shared && Object.isFrozen(steps)) shared.matched[i] = Object.freeze({ record: Object.freeze(record), decidedBy: Object.freeze(decidedBy), steps });
+        return ok({ decidedBy, policy, steps, evaluations: w.evaluations, chain: w.chain });
       }
       case "policyId": {
         if (!w.referencesEnabled) {
@@ -383,7 +401,7 @@ export function selectSteps(world: World, policy: Policy, runner: ConditionRunne
     world,
     runner,
     evaluations: [],
-    chain: [{ policyId: policy.id, chainDepth: 0, via: { kind: "root" } }],
+    chain: [{ policyId: policy.id, chainDepth: 0, via: ROOT }],
     referencesEnabled: world.tenant.featureFlags[POLICY_REFERENCES_FLAG] === true,
   };
   return walk(w, policy, 0);
