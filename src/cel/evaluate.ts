@@ -255,18 +255,42 @@ const isError = (c: Common | CelRuntimeError): c is CelRuntimeError => "code" in
  * ```
  */
 export function prepareConditionInput(input: ConditionInput): Result<PreparedConditionInput, CelRuntimeError> {
+  const p = preparedConditionInputOrError(input);
+  return p instanceof PreparedConditionInput ? ok(p) : err(p);
+}
+
+/**
+ * {@link prepareConditionInput} without the result wrapper, for the policy layer, which prepares
+ * an input per task on the decision path and keeps it as it is.
+ *
+ * @example
+ * ```ts
+ * const p = preparedConditionInputOrError(input);
+ * if (p instanceof PreparedConditionInput) evaluateCondition(compiled, p);
+ * ```
+ */
+export function preparedConditionInputOrError(input: ConditionInput): PreparedConditionInput | CelRuntimeError {
   try {
-    const c = common("condition", input.subject, input.task, input.entitlement, input.now, input.directory);
-    if (isError(c)) return err(c);
+    const clock = clockOf(input.now);
+    if (clock === undefined) return inputError(`now: not an RFC 3339 timestamp: ${JSON.stringify(input.now)}`);
+    const directory = input.directory;
+    const subject = celEnvironment("condition").services.users.get(input.subject, directory);
+    let task: CelTask | undefined;
+    if (input.task) {
+      const t = celTask(input.task);
+      if (!t.ok) return inputError(`${t.error.path}: ${t.error.message}`);
+      task = t.value;
+    }
+    const entitlement = input.entitlement ? celEntitlement(input.entitlement) : undefined;
     const account = input.account ? celAccount(input.account) : undefined;
     let ip: IPAddress | undefined;
     if (input.ip !== null && input.ip !== "") {
       ip = parseIp(input.ip);
-      if (!ip) return err(inputError(`ip: not an IP address: ${JSON.stringify(input.ip)}`));
+      if (!ip) return inputError(`ip: not an IP address: ${JSON.stringify(input.ip)}`);
     }
-    return ok(new PreparedConditionInput(new CelContext(c.runtime, c.subject, c.task, c.entitlement, account, ip, undefined, undefined)));
+    return new PreparedConditionInput(new CelContext(new TaskRuntime(clock, directory), subject, task, entitlement, account, ip, undefined, undefined));
   } catch (e: unknown) {
-    return err(inputError(`malformed condition input: ${e instanceof Error ? e.message : String(e)}`));
+    return inputError(`malformed condition input: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
 

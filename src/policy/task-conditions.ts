@@ -13,11 +13,11 @@ import {
   evaluateApproverExpression,
   evaluateCondition,
   prepareApproverInput,
-  prepareConditionInput,
-  type PreparedConditionInput,
+  PreparedConditionInput,
   type TaskFacts,
   traceCondition,
 } from "../cel/index.js";
+import { preparedConditionInputOrError } from "../cel/evaluate.js";
 import type { InputSignatures } from "../cel/input-signature.js";
 import { type AppEntitlement, type AppUser, blankUser, type User } from "../model/directory.js";
 import type { Rule, Task } from "../model/index.js";
@@ -177,7 +177,7 @@ class ConditionsOfTask implements TaskConditions {
   readonly #entitlement: AppEntitlement | null;
   readonly #account: AppUser | null;
   // Prepared lazily: a task that never reaches a condition pays nothing for CEL values.
-  #prepared: Result<PreparedConditionInput, CelRuntimeError> | undefined;
+  #prepared: PreparedConditionInput | CelRuntimeError | undefined;
   #expressions: ExpressionEvaluator | undefined;
   // The compiled conditions of the rule list `runRule` was last given: a selection walks one policy
   // at a time, so this saves even the WeakMap lookup for all its rules but the first.
@@ -204,8 +204,8 @@ class ConditionsOfTask implements TaskConditions {
     this.facts = taskFacts(task);
   }
 
-  #input(): Result<PreparedConditionInput, CelRuntimeError> {
-    return (this.#prepared ??= prepareConditionInput({
+  #input(): PreparedConditionInput | CelRuntimeError {
+    return (this.#prepared ??= preparedConditionInputOrError({
       subject: this.#subject,
       task: this.facts,
       entitlement: this.#entitlement,
@@ -243,17 +243,17 @@ class ConditionsOfTask implements TaskConditions {
       return { ok: false, error: first ? `${first.code}: ${first.message} (the condition does not compile)` : "the condition does not compile" };
     }
     const p = this.#prepared ?? this.#input();
-    if (!p.ok) {
+    if (!(p instanceof PreparedConditionInput)) {
       if (this.#trace) this.#traceList().push(null);
-      return { ok: false, error: describeError(p.error) };
+      return { ok: false, error: describeError(p) };
     }
     if (this.#trace) {
       // The trace's outcome is the evaluation: the explanation and the decision cannot disagree.
-      const tr = traceCondition(compiled.value, p.value);
+      const tr = traceCondition(compiled.value, p);
       this.#traceList().push(tr);
       return tr.outcome.ok ? (tr.outcome.value ? TRUE : FALSE) : { ok: false, error: describeError(tr.outcome.error) };
     }
-    const r = evaluateCondition(compiled.value, p.value);
+    const r = evaluateCondition(compiled.value, p);
     return r.ok ? (r.value ? TRUE : FALSE) : { ok: false, error: describeError(r.error) };
   }
 
@@ -264,7 +264,7 @@ class ConditionsOfTask implements TaskConditions {
   /** See {@link conditionsSignature}. */
   signature(signatures: InputSignatures): number {
     const p = this.#prepared ?? this.#input();
-    return p.ok ? signatures.of(p.value) : -1;
+    return p instanceof PreparedConditionInput ? signatures.of(p) : -1;
   }
 
   #traceList(): (ConditionTrace | null)[] {
