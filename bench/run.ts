@@ -4,9 +4,13 @@
  * in interleaved batches.
  *
  * Environment: BENCH_QUICK=1 for a fast smoke run (10k-task large world, short batches);
- * BENCH_ONLY=selection,explanation,compile,reducers,scaling to run some sections; BENCH_DATE to
+ * BENCH_ONLY=selection,explanation,compile,reducers,scaling,whatif to run some sections; BENCH_DATE to
  * set the date recorded in the results (default: the clock — the bench is an adapter).
+ *
+ * The what-if section is bench/whatif.bench.ts, run last in a process of its own (its worlds of up
+ * to 100k tasks would otherwise share a heap with this run's), storing its figures under `whatif`.
  */
+import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { dirname, join } from "node:path";
@@ -506,5 +510,19 @@ const results = {
     ...(c.totalMs === undefined ? {} : { totalMs: round(c.totalMs) }),
   })),
 };
-writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
-console.log(`wrote ${out}`);
+// Only what-if asked for: keep the other figures of the last run.
+const ranHere = ONLY.size === 0 || [...ONLY].some((s) => s !== "whatif");
+if (ranHere) {
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`wrote ${out}`);
+}
+
+if (on("whatif")) {
+  log("what-if: whatIf over 10k–100k tasks (bench/whatif.bench.ts, own process)");
+  const script = join(dirname(fileURLToPath(import.meta.url)), "whatif.bench.ts");
+  const child = spawnSync(process.execPath, ["--import", "tsx", script], { stdio: "inherit", env: process.env });
+  if (child.status !== 0) {
+    console.error(`what-if bench failed (exit ${child.status ?? child.signal})`);
+    process.exitCode = 1;
+  }
+}

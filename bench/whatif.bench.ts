@@ -3,8 +3,8 @@
  * (about 60% of grant tasks matching some rule, 40% the baseline), for edits of every reach — none,
  * one policy, one entitlement's routing, every grant policy, a user — and the unpruned reference.
  * Next to them, `decide()` of every task once, the cost a what-if run would pay per side without
- * pruning. Prints a table and, when bench/results/latest.json exists, stores the figures under its
- * `whatif` key (other keys untouched). Asserts nothing about time: figures vary by machine.
+ * pruning. Prints a table and stores the figures under the `whatif` key of
+ * bench/results/latest.json (other keys untouched). `npm run bench` runs it last. Asserts nothing about time: figures vary by machine.
  *
  *   node --import tsx bench/whatif.bench.ts
  *   taskset -c 0 node --import tsx bench/whatif.bench.ts   # one core, GC helpers included
@@ -17,7 +17,7 @@
  * cached between runs over the same world beyond the compiled conditions and the world's task order.
  * The 1 s target is held on CPU time, of the cold run and the median.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { decide } from "../src/policy/decide.js";
 import { syntheticWorld } from "../src/testing/synthetic-world.js";
@@ -276,9 +276,8 @@ const results = {
   scaling,
 };
 const latest = new URL("./results/latest.json", import.meta.url);
-if (existsSync(latest)) {
-  const doc = JSON.parse(readFileSync(latest, "utf8")) as Record<string, unknown>;
-  doc["whatif"] = results;
-  writeFileSync(latest, `${JSON.stringify(doc, null, 2)}\n`);
-  console.log(`figures stored under "whatif" in ${latest.pathname}`);
-}
+const doc = existsSync(latest) ? (JSON.parse(readFileSync(latest, "utf8")) as Record<string, unknown>) : {};
+doc["whatif"] = results;
+mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
+writeFileSync(latest, `${JSON.stringify(doc, null, 2)}\n`);
+console.log(`figures stored under "whatif" in ${latest.pathname}`);
