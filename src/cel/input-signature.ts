@@ -245,7 +245,7 @@ function readerOf(variable: string): (context: CelContext) => unknown {
  */
 export class InputSignatures {
   readonly #groups: readonly Group[];
-  readonly #tuples: Trie = new Map();
+  readonly #tuples: unknown[] = [];
   #nextTuple = 0;
   // Keys standing for values that are not map keys as they are: by text, by object, by where a path stopped.
   readonly #byText = new Map<string, object>();
@@ -269,22 +269,21 @@ export class InputSignatures {
   of(prepared: PreparedConditionInput): number {
     try {
       const context = contextOf(prepared);
-      let node = this.#tuples;
       const groups = this.#groups;
       const last = groups.length - 1;
+      // No paths: every input looks the same.
+      if (last < 0) return 0;
+      // A trie of arrays indexed by part ids (dense from 0 per group): no hashing per task.
+      let node = this.#tuples;
       for (let g = 0; g < last; g++) {
         const group = groups[g] as Group;
         const part = this.#part(group, group.read(context));
-        let next = node.get(part) as Trie | undefined;
-        if (next === undefined) node.set(part, (next = new Map()));
-        node = next;
+        node = (node[part] ??= []) as unknown[];
       }
-      const group = groups[last];
-      // No paths: every input looks the same.
-      if (!group) return 0;
+      const group = groups[last] as Group;
       const part = this.#part(group, group.read(context));
-      let id = node.get(part) as number | undefined;
-      if (id === undefined) node.set(part, (id = this.#nextTuple++));
+      let id = node[part] as number | undefined;
+      if (id === undefined) node[part] = id = this.#nextTuple++;
       return id;
     } catch {
       return -1;
