@@ -10,11 +10,11 @@ export default defineConfig({
     alias: dist
       ? [
           { find: /^policy-sim$/, replacement: root("./dist/index.js") },
-          { find: /^policy-sim\/(http|testing|repl)$/, replacement: root("./dist/$1.js") },
+          { find: /^policy-sim\/(http|testing|repl|whatif-pool)$/, replacement: root("./dist/$1.js") },
         ]
       : [
           { find: /^policy-sim$/, replacement: root("./src/index.ts") },
-          { find: /^policy-sim\/(http|testing|repl)$/, replacement: root("./src/$1/index.ts") },
+          { find: /^policy-sim\/(http|testing|repl|whatif-pool)$/, replacement: root("./src/$1/index.ts") },
         ],
   },
   test: {

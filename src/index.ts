@@ -177,6 +177,7 @@ export {
   editImpact,
   formatCoverage,
   formatWhatIf,
+  mergeWhatIfResults,
   policyReach,
   routeLabel,
   routeOf,

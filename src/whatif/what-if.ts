@@ -101,6 +101,12 @@ export interface WhatIfOptions {
    * reports, it cannot yield.
    */
   readonly onProgress?: (done: number, total: number) => void;
+  /**
+   * Only one share of the world's tasks: share `index` (from 0) of `count` contiguous shares of
+   * the world's task order. For spreading one run over workers: the results of all `count` shares,
+   * merged with {@link mergeWhatIfResults} in index order, equal the result of the whole run.
+   */
+  readonly shard?: { readonly index: number; readonly count: number };
 }
 
 /**
@@ -566,7 +572,7 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
   const verdicts = new KeyMemo<Verdict>(verdictOf);
   const changed: TaskRouteChange[] = [];
   const unchangedErrors: TaskRouteChange[] = [];
-  const groups = new Map<string, { before: string; after: string; changes: Set<RouteAspect>; taskIds: string[] }>();
+  const groups = new Map<string, GroupAcc>();
   let inScope = 0;
   let unchanged = 0;
   let decisions = 0;
@@ -574,9 +580,11 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
 
   const all = tasksInOrder(world);
   const onProgress = options.onProgress;
+  const [from, to] = shardRange(all.length, options.shard);
   let seen = 0;
-  for (const task of all) {
-    if (onProgress && (++seen & 1023) === 0) onProgress(seen, all.length);
+  for (let t = from; t < to; t++) {
+    const task = all[t] as Task;
+    if (onProgress && (++seen & 1023) === 0) onProgress(seen, to - from);
     if (!inScopeOf(task)) continue;
     inScope++;
     // Both sides from the shared parts; null when they come from two plain `decide` calls (no
@@ -658,10 +666,8 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
     g.taskIds.push(task.id);
   }
 
-  onProgress?.(all.length, all.length);
-  const summary: RouteGroup[] = [...groups.values()]
-    .map((g) => ({ before: g.before, after: g.after, changes: ASPECT_ORDER.filter((a) => g.changes.has(a)), count: g.taskIds.length, taskIds: g.taskIds }))
-    .sort((a, b) => b.count - a.count || (a.before < b.before ? -1 : a.before > b.before ? 1 : a.after < b.after ? -1 : a.after > b.after ? 1 : 0));
+  onProgress?.(to - from, to - from);
+  const summary = summaryOfGroups(groups.values());
   return {
     kind: "whatIf",
     edit: summaryOf(impact),
@@ -671,6 +677,78 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
     summary,
     stats: { decisions, pruned },
   };
+}
+
+/** The task indexes `[from, to)` of one shard of `n` tasks; all of them without a shard. */
+function shardRange(n: number, shard: WhatIfOptions["shard"]): readonly [number, number] {
+  if (!shard) return [0, n];
+  return [Math.floor((n * shard.index) / shard.count), Math.floor((n * (shard.index + 1)) / shard.count)];
+}
+
+/** Why `options.shard` is not a share of a run, or `null`. */
+function badShard(options: WhatIfOptions): SimError | null {
+  const shard = options.shard;
+  if (shard === undefined) return null;
+  const { index, count } = shard ?? {};
+  if (Number.isSafeInteger(count) && Number.isSafeInteger(index) && (count as number) >= 1 && (index as number) >= 0 && (index as number) < (count as number)) return null;
+  return { code: "INVALID_ARGUMENT", message: `shard must be { index, count } with 0 ≤ index < count, got ${JSON.stringify(shard)}`, field: "shard" };
+}
+
+interface GroupAcc {
+  readonly before: string;
+  readonly after: string;
+  readonly changes: Set<RouteAspect>;
+  readonly taskIds: string[];
+}
+
+/** The summary: groups by decreasing count, then by label. */
+function summaryOfGroups(groups: Iterable<GroupAcc>): RouteGroup[] {
+  return [...groups]
+    .map((g) => ({ before: g.before, after: g.after, changes: ASPECT_ORDER.filter((a) => g.changes.has(a)), count: g.taskIds.length, taskIds: g.taskIds }))
+    .sort((a, b) => b.count - a.count || (a.before < b.before ? -1 : a.before > b.before ? 1 : a.after < b.after ? -1 : a.after > b.after ? 1 : 0));
+}
+
+/**
+ * The results of the shards of one run (`shard: { index, count }`, every index once), merged in
+ * index order into the result of the whole run: the same lists in the world's task order, counts
+ * and work summed, the summary regrouped. `INVALID_ARGUMENT` if the parts are not of one run.
+ *
+ * @example
+ * ```ts
+ * const parts = [0, 1].map((index) => whatIf(world, patch, { shard: { index, count: 2 } }));
+ * if (parts.every((p) => p.ok)) mergeWhatIfResults(parts.map((p) => p.value)); // = whatIf(world, patch)
+ * ```
+ */
+export function mergeWhatIfResults(parts: readonly WhatIfResult[]): Result<WhatIfResult, SimError> {
+  const first = parts[0];
+  if (!first) return err({ code: "INVALID_ARGUMENT", message: "no results to merge" });
+  if (parts.some((p) => p.kind !== "whatIf" || p.counts.inWorld !== first.counts.inWorld || JSON.stringify(p.edit) !== JSON.stringify(first.edit)))
+    return err({ code: "INVALID_ARGUMENT", message: "the results to merge are not shards of one run (worlds or edits differ)" });
+  const groups = new Map<string, GroupAcc>();
+  for (const p of parts)
+    for (const g of p.summary) {
+      const key = `${g.before}\u0000${g.after}`;
+      let acc = groups.get(key);
+      if (!acc) groups.set(key, (acc = { before: g.before, after: g.after, changes: new Set(), taskIds: [] }));
+      for (const c of g.changes) acc.changes.add(c);
+      for (const id of g.taskIds) acc.taskIds.push(id);
+    }
+  const sum = (f: (p: WhatIfResult) => number): number => parts.reduce((n, p) => n + f(p), 0);
+  return ok({
+    kind: "whatIf",
+    edit: first.edit,
+    counts: {
+      inWorld: first.counts.inWorld,
+      inScope: sum((p) => p.counts.inScope),
+      changed: sum((p) => p.counts.changed),
+      unchanged: sum((p) => p.counts.unchanged),
+      unchangedErrors: sum((p) => p.counts.unchangedErrors),
+    },
+    changed: parts.flatMap((p) => p.changed),
+    unchangedErrors: parts.flatMap((p) => p.unchangedErrors),
+    summary: summaryOfGroups(groups.values()),
+    stats: { decisions: sum((p) => p.stats.decisions), pruned: sum((p) => p.stats.pruned) },
+  });
 }
 
 /**
@@ -690,6 +768,8 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
  * ```
  */
 export function whatIf(world: World, edit: WorldEdit, options: WhatIfOptions = {}): Result<WhatIfResult, SimError> {
+  const bad = badShard(options);
+  if (bad) return err(bad);
   let after: World;
   try {
     after = applyEdit(world, edit);
@@ -713,6 +793,8 @@ export function whatIf(world: World, edit: WorldEdit, options: WhatIfOptions = {
  * ```
  */
 export function whatIfWorlds(world: World, after: World, options: WhatIfOptions = {}): Result<WhatIfResult, SimError> {
+  const bad = badShard(options);
+  if (bad) return err(bad);
   try {
     return ok(run(world, after, options));
   } catch (e: unknown) {

@@ -1,0 +1,220 @@
+/**
+ * `policy-sim/whatif-pool`: what-if over several threads. Each thread loads the world once and
+ * keeps it; a run sends the edit to every thread, each answers for one contiguous share of the
+ * world's tasks (`whatIf`'s `shard` option), and the shares are merged (`mergeWhatIfResults`) into
+ * exactly the result `whatIf` gives on one thread. Worth it for repeated runs over one large world
+ * (an embedding service asking "what if…" again and again); a single run pays the loading of the
+ * world in every thread first.
+ *
+ * Built on `node:worker_threads` directly rather than a pool package: a run needs one share on each
+ * thread, each thread holding its own copy of the world, which a task queue that hands work to any
+ * idle thread cannot promise.
+ *
+ * Edits cross threads by structured clone, so they are replacement lists (`WorldPatch`), not immer
+ * recipes; `onProgress` is not available.
+ *
+ * @example
+ * ```ts
+ * import { createWhatIfPool } from "policy-sim/whatif-pool";
+ * const pool = await createWhatIfPool({ file: "fixtures/world.json" }, { threads: 2 });
+ * if (pool.ok) {
+ *   const r = await pool.value.whatIf({ policies: [editedPolicy] });
+ *   if (r.ok) console.log(r.value.counts.changed, "tasks change");
+ *   await pool.value.close();
+ * }
+ * ```
+ * @packageDocumentation
+ */
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import type { SimError } from "../reducers/errors.js";
+import { err, ok, type Result } from "../result.js";
+import { mergeWhatIfResults, type WhatIfOptions, type WhatIfResult } from "../whatif/what-if.js";
+import { saveWorld } from "../world/save-world.js";
+import type { World, WorldPatch } from "../world/world.js";
+import type { PoolReply, PoolRequest, PoolWorkerData, PoolWorldSource } from "./protocol.js";
+
+export type { PoolWorldSource } from "./protocol.js";
+
+/**
+ * The world a pool's threads load: a world file's path, its JSON, or a loaded world (saved to JSON
+ * once and copied to each thread).
+ *
+ * @example
+ * ```ts
+ * const source: WhatIfPoolWorld = { file: "fixtures/world.json" };
+ * ```
+ */
+export type WhatIfPoolWorld = PoolWorldSource | World;
+
+/**
+ * Options of {@link createWhatIfPool}.
+ *
+ * @example
+ * ```ts
+ * const options: WhatIfPoolOptions = { threads: 2 };
+ * ```
+ */
+export interface WhatIfPoolOptions {
+  /** Threads to run, each with its own copy of the world (default: the machine's available parallelism, at most 16). */
+  readonly threads?: number;
+}
+
+/**
+ * A pool of threads holding one world.
+ *
+ * @example
+ * ```ts
+ * const r = await pool.whatIf({ users: [{ ...ada, department: "Security" }] }, { scope: { states: "any" } });
+ * ```
+ */
+export interface WhatIfPool {
+  readonly threads: number;
+  /**
+   * `whatIf(world, edit, options)` over the pool's threads: the same result. Runs may overlap; each
+   * thread takes its shares in order. After `close`, `FAILED_PRECONDITION`.
+   */
+  whatIf(edit: WorldPatch, options?: Omit<WhatIfOptions, "onProgress" | "shard">): Promise<Result<WhatIfResult, SimError>>;
+  /** Stops the threads. Pending runs end with `FAILED_PRECONDITION`. */
+  close(): Promise<void>;
+}
+
+const MAX_THREADS = 16;
+
+/** The thread's script: the bundle's next to this one in dist/, or the source through tsx. */
+function workerUrl(): URL {
+  const here = import.meta.url;
+  if (here.endsWith(".ts")) return new URL("./worker-tsx.mjs", here);
+  return new URL(here.endsWith(".cjs") ? "./whatif-pool-worker.cjs" : "./whatif-pool-worker.js", here);
+}
+
+function isWorld(x: WhatIfPoolWorld): x is World {
+  return typeof x === "object" && x !== null && "index" in x && "tasks" in x;
+}
+
+interface Pending {
+  readonly parts: (Result<WhatIfResult, SimError> | undefined)[];
+  remaining: number;
+  readonly resolve: (r: Result<WhatIfResult, SimError>) => void;
+}
+
+/**
+ * Starts `threads` threads, each loading the world, and resolves once all have loaded it: with the
+ * pool, or with why the world does not load (`INVALID_ARGUMENT`, the first diagnostic). Never
+ * rejects.
+ *
+ * @example
+ * ```ts
+ * const pool = await createWhatIfPool(world, { threads: 2 });
+ * if (!pool.ok) console.error(pool.error.message);
+ * ```
+ */
+export async function createWhatIfPool(world: WhatIfPoolWorld, options: WhatIfPoolOptions = {}): Promise<Result<WhatIfPool, SimError>> {
+  const threads = options.threads ?? Math.min(availableParallelism(), MAX_THREADS);
+  if (!Number.isSafeInteger(threads) || threads < 1 || threads > MAX_THREADS)
+    return err({ code: "INVALID_ARGUMENT", message: `threads must be a whole number from 1 to ${MAX_THREADS}, got ${String(threads)}`, field: "threads" });
+  let data: PoolWorkerData;
+  try {
+    data = { source: isWorld(world) ? { json: saveWorld(world) } : "file" in world ? { file: String(world.file) } : { json: world.json } };
+  } catch (e: unknown) {
+    return err({ code: "INVALID_ARGUMENT", message: `the world cannot be sent to the threads: ${e instanceof Error ? e.message : String(e)}`, field: "world" });
+  }
+
+  const workers: Worker[] = [];
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+  let closed = false;
+  let failure: SimError | null = null;
+
+  const settle = (id: number, index: number, result: Result<WhatIfResult, SimError>): void => {
+    const p = pending.get(id);
+    if (!p || p.parts[index] !== undefined) return;
+    p.parts[index] = result;
+    if (--p.remaining > 0) return;
+    pending.delete(id);
+    if (pending.size === 0) for (const w of workers) w.unref();
+    const failed = p.parts.find((r) => r && !r.ok);
+    if (failed) p.resolve(failed);
+    else p.resolve(mergeWhatIfResults(p.parts.map((r) => (r as { value: WhatIfResult }).value)));
+  };
+  const failAll = (error: SimError): void => {
+    failure ??= error;
+    for (const [id, p] of [...pending]) {
+      pending.delete(id);
+      p.resolve(err(error));
+    }
+  };
+
+  let ready: Promise<(SimError | null)[]>;
+  try {
+    ready = Promise.all(
+      Array.from({ length: threads }, (_, index) => {
+        const worker = new Worker(workerUrl(), { workerData: data });
+        workers.push(worker);
+        return new Promise<SimError | null>((resolve) => {
+          worker.on("message", (m: PoolReply) => {
+            if (m.kind === "ready") resolve(m.error);
+            else settle(m.id, index, m.result);
+          });
+          worker.on("error", (e: Error) => {
+            const error: SimError = { code: "INTERNAL", message: `policy-sim internal error: a what-if thread failed: ${e.message}` };
+            resolve(error);
+            failAll(error);
+          });
+          worker.on("exit", (code) => {
+            if (closed) return;
+            const error: SimError = { code: "INTERNAL", message: `policy-sim internal error: a what-if thread stopped (exit code ${code})` };
+            resolve(error);
+            failAll(error);
+          });
+        });
+      }),
+    );
+  } catch (e: unknown) {
+    closed = true;
+    await Promise.all(workers.map((w) => w.terminate()));
+    return err({ code: "INTERNAL", message: `policy-sim internal error: the what-if threads cannot start: ${e instanceof Error ? e.message : String(e)}` });
+  }
+  const problems = await ready;
+  const problem = problems.find((p) => p !== null);
+  if (problem) {
+    closed = true;
+    await Promise.all(workers.map((w) => w.terminate()));
+    return err(problem);
+  }
+  // Idle threads do not keep the process alive; a pending run does.
+  for (const w of workers) w.unref();
+
+  const pool: WhatIfPool = {
+    threads,
+    whatIf(edit, runOptions = {}) {
+      if (closed) return Promise.resolve(err({ code: "FAILED_PRECONDITION", message: "the what-if pool is closed" }));
+      if (failure) return Promise.resolve(err(failure));
+      if (typeof edit !== "object" || edit === null || Array.isArray(edit))
+        return Promise.resolve(
+          err({ code: "INVALID_ARGUMENT", message: "a pool's edit is a list of replacements ({ policies, entitlements, apps, users, tenant, now }); recipes cannot cross threads", field: "edit" }),
+        );
+      const id = nextId++;
+      return new Promise((resolve) => {
+        pending.set(id, { parts: new Array<Result<WhatIfResult, SimError> | undefined>(threads).fill(undefined), remaining: threads, resolve });
+        const { onProgress: _onProgress, shard: _shard, ...rest } = runOptions as WhatIfOptions;
+        try {
+          workers.forEach((w, index) => {
+            w.ref();
+            w.postMessage({ id, edit, options: { ...rest, shard: { index, count: threads } } } satisfies PoolRequest);
+          });
+        } catch (e: unknown) {
+          pending.delete(id);
+          resolve(err({ code: "INVALID_ARGUMENT", message: `the edit cannot be sent to the threads: ${e instanceof Error ? e.message : String(e)}`, field: "edit" }));
+        }
+      });
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      failAll({ code: "FAILED_PRECONDITION", message: "the what-if pool was closed before the run ended" });
+      await Promise.all(workers.map((w) => w.terminate()));
+    },
+  };
+  return ok(pool);
+}

@@ -1,0 +1,99 @@
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mergeWhatIfResults, whatIf, type WhatIfOptions, type WhatIfResult, type World, type WorldPatch } from "policy-sim";
+import { applyPolicyMutation, arbPolicyMutation, arbWorldRecipe, worldFromRecipe } from "policy-sim/testing";
+import { createWhatIfPool, type WhatIfPool } from "policy-sim/whatif-pool";
+import { sampleJson, sampleWorld } from "./helpers.js";
+
+const ANY: WhatIfOptions = { scope: { states: "any" } };
+
+function value<T>(r: { ok: true; value: T } | { ok: false; error: { code: string; message: string } }): T {
+  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+  return r.value;
+}
+
+/** The policies `after` holds that `before` does not (by object): what a mutation replaced, as a patch. */
+function patchBetween(before: World, after: World): WorldPatch {
+  const old = new Set(before.policies);
+  return { policies: after.policies.filter((p) => !old.has(p)) };
+}
+
+describe("whatIf shards", () => {
+  it("the shards of a run, merged in order, are the whole run", () => {
+    fc.assert(
+      fc.property(arbWorldRecipe({ maxTasks: 40, maxRules: 6, maxPolicies: 4, maxMutations: 1 }), fc.array(arbPolicyMutation, { minLength: 1, maxLength: 3 }), fc.integer({ min: 1, max: 5 }), (recipe, mutations, count) => {
+        const world = worldFromRecipe(recipe);
+        const patch = patchBetween(world, mutations.reduce(applyPolicyMutation, world));
+        const whole = value(whatIf(world, patch, ANY));
+        const parts = Array.from({ length: count }, (_, index) => value(whatIf(world, patch, { ...ANY, shard: { index, count } })));
+        expect(parts.reduce((n, p) => n + p.counts.inScope, 0)).toBe(whole.counts.inScope);
+        expect(value(mergeWhatIfResults(parts))).toEqual(whole);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("refuses a shard that is not one and parts that are not of one run", () => {
+    const world = sampleWorld();
+    for (const shard of [{ index: 2, count: 2 }, { index: -1, count: 2 }, { index: 0, count: 0 }, { index: 0.5, count: 2 }])
+      expect(whatIf(world, {}, { shard })).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "shard" } });
+    expect(mergeWhatIfResults([])).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT" } });
+    const a = value(whatIf(world, {}, ANY));
+    const b = value(whatIf(world, { now: "2030-01-01T00:00:00Z" }, ANY));
+    expect(mergeWhatIfResults([a, b])).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT" } });
+  });
+});
+
+describe("createWhatIfPool", () => {
+  const world = worldFromRecipe({ seed: 3, tasks: 400, rulesPerPolicy: 6, policies: 3, matchAt: "mixed", mutations: [] });
+  let pool: WhatIfPool;
+
+  beforeAll(async () => {
+    pool = value(await createWhatIfPool(world, { threads: 3 }));
+  });
+  afterAll(async () => {
+    await pool.close();
+  });
+
+  it("gives exactly whatIf's result, for edits of every kind", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(arbPolicyMutation, { minLength: 1, maxLength: 3 }), fc.nat(), fc.boolean(), async (mutations, u, any) => {
+        const user = world.users[u % world.users.length];
+        const patch: WorldPatch = {
+          ...patchBetween(world, mutations.reduce(applyPolicyMutation, world)),
+          ...(user ? { users: [{ ...user, department: user.department === "Security" ? "Finance" : "Security" }] } : {}),
+        };
+        const options: WhatIfOptions = any ? ANY : {};
+        const expected: WhatIfResult = value(whatIf(world, patch, options));
+        expect(value(await pool.whatIf(patch, options))).toEqual(expected);
+      }),
+      { numRuns: 12 },
+    );
+  });
+
+  it("runs that overlap each get their own result", async () => {
+    const patches: WorldPatch[] = [{}, { now: "2031-06-01T12:00:00Z" }, patchBetween(world, applyPolicyMutation(world, { kind: "negateCondition", policy: 0, rule: 0 }))];
+    const results = await Promise.all(patches.map((p) => pool.whatIf(p, ANY)));
+    results.forEach((r, i) => expect(value(r)).toEqual(value(whatIf(world, patches[i] as WorldPatch, ANY))));
+  });
+
+  it("refuses recipes, which cannot cross threads", async () => {
+    const recipe = (() => {}) as unknown as WorldPatch;
+    expect(await pool.whatIf(recipe)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "edit" } });
+  });
+
+  it("loads a world file or its JSON, and says why a world does not load", async () => {
+    const fromJson = value(await createWhatIfPool({ json: sampleJson() }, { threads: 1 }));
+    const sample = sampleWorld();
+    expect(value(await fromJson.whatIf({}, ANY))).toEqual(value(whatIf(sample, {}, ANY)));
+    await fromJson.close();
+    expect(await fromJson.whatIf({})).toMatchObject({ ok: false, error: { code: "FAILED_PRECONDITION" } });
+
+    const broken = await createWhatIfPool({ json: { users: "nobody" } }, { threads: 2 });
+    expect(broken).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "world" } });
+    const missing = await createWhatIfPool({ file: "/nonexistent/world.json" }, { threads: 1 });
+    expect(missing).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "world" } });
+    for (const threads of [0, 1.5, 99])
+      expect(await createWhatIfPool({ json: sampleJson() }, { threads })).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "threads" } });
+  });
+});
