@@ -17,14 +17,16 @@
  * cached between runs over the same world beyond the compiled conditions and the world's task order.
  * The 1 s target is held on CPU time, of the cold run and the median.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { availableParallelism, loadavg } from "node:os";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { decide } from "../src/policy/decide.js";
 import { syntheticWorld } from "../src/testing/synthetic-world.js";
 import { whatIf, type WhatIfOptions } from "../src/whatif/what-if.js";
-import type { WorldEdit } from "../src/whatif/edit.js";
+import { applyEdit, type WorldEdit } from "../src/whatif/edit.js";
+import { createWhatIfPool } from "../src/whatif-pool/index.js";
 import { loadWorld } from "../src/world/load-world.js";
-import type { World } from "../src/world/world.js";
+import type { World, WorldPatch } from "../src/world/world.js";
 
 const QUICK = process.env["BENCH_QUICK"] === "1";
 const SIZES = process.env["BENCH_SIZES"]
@@ -152,9 +154,11 @@ let sink = 0;
 const started = performance.now();
 const loadAtStart = loadavg();
 
+let largestWorld: World | undefined;
 for (const n of SIZES) {
   const t0 = performance.now();
   const world = load(n);
+  largestWorld = world;
   const loadMs = performance.now() - t0;
   const tasks = [...world.tasks.values()];
   const runs = n >= 100_000 ? 3 : 5;
@@ -225,6 +229,73 @@ for (const n of SIZES) {
 }
 
 // -------------------------------------------------------------------------------------------------
+// Threads: the same edits, as replacement lists, over a pool of 2 threads (policy-sim/whatif-pool)
+// holding the largest world, against one thread; the pool's result checked equal to whatIf's.
+
+const fmtInt = (x: number): string => x.toLocaleString("en");
+
+/** The objects an edit replaced (by identity), as the replacement list a pool takes. */
+function patchOf(world: World, edit: WorldEdit): WorldPatch {
+  const after = applyEdit(world, edit);
+  const fresh = <T,>(before: readonly T[], next: readonly T[]): T[] => {
+    const old = new Set(before);
+    return next.filter((x) => !old.has(x));
+  };
+  return {
+    policies: fresh(world.policies, after.policies),
+    entitlements: fresh(world.entitlements, after.entitlements),
+    apps: fresh(world.apps, after.apps),
+    users: fresh(world.users, after.users),
+  };
+}
+
+interface PoolRow {
+  readonly name: string;
+  readonly tasks: number;
+  readonly oneThreadWallMs: number;
+  readonly poolWallMs: number;
+  readonly speedup: number;
+}
+const poolRows: PoolRow[] = [];
+let poolStartMs = 0;
+const POOL_THREADS = 2;
+if (largestWorld && !process.env["BENCH_NO_POOL"]) {
+  const world = largestWorld;
+  const n = world.tasks.size;
+  const file = join(tmpdir(), `policy-sim-bench-${process.pid}.json`);
+  writeFileSync(file, JSON.stringify(syntheticWorld({ seed: 7, tasks: n, rulesPerPolicy: 16, policySnapshots: false })));
+  const p0 = performance.now();
+  const created = await createWhatIfPool({ file }, { threads: POOL_THREADS });
+  poolStartMs = performance.now() - p0;
+  rmSync(file, { force: true });
+  if (!created.ok) throw new Error(`pool: ${created.error.message}`);
+  const pool = created.value;
+  process.stderr.write(`pool of ${POOL_THREADS} threads: each loaded the ${fmtInt(n)}-task world; ready in ${(poolStartMs / 1000).toFixed(1)} s\n`);
+  for (const c of CASES) {
+    const patch = patchOf(world, c.edit);
+    const options = c.options ?? ALL;
+    const one: number[] = [];
+    const two: number[] = [];
+    for (let i = 0; i <= 3; i++) {
+      const w0 = performance.now();
+      const a = whatIf(world, patch, options);
+      const w1 = performance.now();
+      const b = await pool.whatIf(patch, options);
+      const w2 = performance.now();
+      if (!a.ok || !b.ok) throw new Error(`${c.name}: ${a.ok ? "" : a.error.message} ${b.ok ? "" : b.error.message}`);
+      if (i === 0 && JSON.stringify(a.value) !== JSON.stringify(b.value)) throw new Error(`${c.name}: the pool's result differs from whatIf's`);
+      sink += b.value.counts.changed;
+      if (i > 0) {
+        one.push(w1 - w0);
+        two.push(w2 - w1);
+      }
+    }
+    poolRows.push({ name: c.name, tasks: n, oneThreadWallMs: median(one), poolWallMs: median(two), speedup: median(one) / median(two) });
+  }
+  await pool.close();
+}
+
+// -------------------------------------------------------------------------------------------------
 // Report
 
 const fmt = (x: number, d = 0) => x.toLocaleString("en", { minimumFractionDigits: d, maximumFractionDigits: d });
@@ -263,6 +334,10 @@ for (const name of new Set(rows.map((r) => r.name))) {
 }
 console.log(`\nCPU time per task at ${fmt(largest)} tasks ÷ at ${fmt(smallest)} (1.0 = linear):`);
 for (const [name, ratio] of Object.entries(scaling)) console.log(`  ${ratio.toFixed(2)}  ${name}`);
+if (poolRows.length > 0) {
+  console.log(`\n${POOL_THREADS} threads (policy-sim/whatif-pool, ${fmtInt(poolRows[0]?.tasks ?? 0)} tasks; pool ready in ${(poolStartMs / 1000).toFixed(1)} s: every thread loads the world), wall ms:`);
+  for (const r of poolRows) console.log(`  ${fmt(r.oneThreadWallMs, 1).padStart(8)} → ${fmt(r.poolWallMs, 1).padStart(8)}  ${r.speedup.toFixed(2)}×  ${r.name}`);
+}
 console.log(`\nsink ${sink}; ${availableParallelism()} CPUs, load average ${loadAtStart.map((x) => x.toFixed(2)).join(" ")} at start`);
 
 const results = {
@@ -274,6 +349,7 @@ const results = {
   world: { generator: "syntheticWorld", seed: 7, rulesPerPolicy: 16, policies: 20, matchAt: "mixed (about 60% of grant tasks match a rule)" },
   cases: rows.map((r) => ({ ...r, wallMs: Number(r.wallMs.toFixed(2)), cpuMs: Number(r.cpuMs.toFixed(2)), firstWallMs: Number(r.firstWallMs.toFixed(2)), firstCpuMs: Number(r.firstCpuMs.toFixed(2)), nsPerTask: Math.round(r.nsPerTask) })),
   scaling,
+  pool: { threads: POOL_THREADS, readyMs: Number(poolStartMs.toFixed(0)), cases: poolRows.map((r) => ({ ...r, oneThreadWallMs: Number(r.oneThreadWallMs.toFixed(2)), poolWallMs: Number(r.poolWallMs.toFixed(2)), speedup: Number(r.speedup.toFixed(2)) })) },
 };
 const latest = new URL("./results/latest.json", import.meta.url);
 const doc = existsSync(latest) ? (JSON.parse(readFileSync(latest, "utf8")) as Record<string, unknown>) : {};
