@@ -213,37 +213,49 @@ class TaskRuntime implements CelRuntime {
   }
 }
 
-/** What `common` reads for both environments, or why it cannot. */
-interface Common {
-  readonly runtime: CelRuntime;
-  readonly subject: CelUser;
-  readonly task: CelTask | undefined;
-  readonly entitlement: CelEntitlement | undefined;
-}
-
-function common(
+/**
+ * The context of one evaluation, or why the input does not convert: the clock, then the task, then
+ * the requester's address are checked, in that order, for both environments.
+ */
+function contextFrom(
   kind: CelEnvironmentKind,
-  subject: User,
-  task: TaskFacts | null,
+  subjectUser: User,
+  facts: TaskFacts | null,
   entitlement: AppEntitlement | null,
   now: string,
   directory: CelDirectory,
-): Common | CelRuntimeError {
+  account: AppUser | null,
+  ipText: string | null,
+  appOwners: readonly User[] | null,
+): CelContext | CelRuntimeError {
+  // Fields, not the input object: the two environments' inputs have different shapes, and this runs
+  // once per task on the decision path.
   const clock = clockOf(now);
   if (clock === undefined) return inputError(`now: not an RFC 3339 timestamp: ${JSON.stringify(now)}`);
-  const env = celEnvironment(kind);
-  const runtime = new TaskRuntime(clock, directory);
-  const user = env.services.users.get(subject, directory);
-  let celTaskValue: CelTask | undefined;
-  if (task) {
-    const t = celTask(task);
+  const users = celEnvironment(kind).services.users;
+  const subject = users.get(subjectUser, directory);
+  let task: CelTask | undefined;
+  if (facts) {
+    const t = celTask(facts);
     if (!t.ok) return inputError(`${t.error.path}: ${t.error.message}`);
-    celTaskValue = t.value;
+    task = t.value;
   }
-  return { runtime, subject: user, task: celTaskValue, entitlement: entitlement ? celEntitlement(entitlement) : undefined };
+  let ip: IPAddress | undefined;
+  if (ipText !== null && ipText !== "") {
+    ip = parseIp(ipText);
+    if (!ip) return inputError(`ip: not an IP address: ${JSON.stringify(ipText)}`);
+  }
+  return new CelContext(
+    new TaskRuntime(clock, directory),
+    subject,
+    task,
+    entitlement ? celEntitlement(entitlement) : undefined,
+    account ? celAccount(account) : undefined,
+    ip,
+    appOwners ? Object.freeze(appOwners.map((u) => users.get(u, directory))) : undefined,
+    undefined,
+  );
 }
-
-const isError = (c: Common | CelRuntimeError): c is CelRuntimeError => "code" in c;
 
 /**
  * Converts a condition input to CEL values once, so that evaluating a task's conditions does not
@@ -271,24 +283,8 @@ export function prepareConditionInput(input: ConditionInput): Result<PreparedCon
  */
 export function preparedConditionInputOrError(input: ConditionInput): PreparedConditionInput | CelRuntimeError {
   try {
-    const clock = clockOf(input.now);
-    if (clock === undefined) return inputError(`now: not an RFC 3339 timestamp: ${JSON.stringify(input.now)}`);
-    const directory = input.directory;
-    const subject = celEnvironment("condition").services.users.get(input.subject, directory);
-    let task: CelTask | undefined;
-    if (input.task) {
-      const t = celTask(input.task);
-      if (!t.ok) return inputError(`${t.error.path}: ${t.error.message}`);
-      task = t.value;
-    }
-    const entitlement = input.entitlement ? celEntitlement(input.entitlement) : undefined;
-    const account = input.account ? celAccount(input.account) : undefined;
-    let ip: IPAddress | undefined;
-    if (input.ip !== null && input.ip !== "") {
-      ip = parseIp(input.ip);
-      if (!ip) return inputError(`ip: not an IP address: ${JSON.stringify(input.ip)}`);
-    }
-    return new PreparedConditionInput(new CelContext(new TaskRuntime(clock, directory), subject, task, entitlement, account, ip, undefined, undefined));
+    const c = contextFrom("condition", input.subject, input.task, input.entitlement, input.now, input.directory, input.account, input.ip, null);
+    return c instanceof CelContext ? new PreparedConditionInput(c) : c;
   } catch (e: unknown) {
     return inputError(`malformed condition input: ${e instanceof Error ? e.message : String(e)}`);
   }
@@ -305,11 +301,8 @@ export function preparedConditionInputOrError(input: ConditionInput): PreparedCo
  */
 export function prepareApproverInput(input: ApproverInput): Result<PreparedApproverInput, CelRuntimeError> {
   try {
-    const c = common("approver", input.subject, input.task, input.entitlement, input.now, input.directory);
-    if (isError(c)) return err(c);
-    const users = celEnvironment("approver").services.users;
-    const appOwners = Object.freeze(input.appOwners.map((u) => users.get(u, input.directory)));
-    return ok(new PreparedApproverInput(new CelContext(c.runtime, c.subject, c.task, c.entitlement, undefined, undefined, appOwners, undefined)));
+    const c = contextFrom("approver", input.subject, input.task, input.entitlement, input.now, input.directory, null, null, input.appOwners);
+    return c instanceof CelContext ? ok(new PreparedApproverInput(c)) : err(c);
   } catch (e: unknown) {
     return err(inputError(`malformed approver input: ${e instanceof Error ? e.message : String(e)}`));
   }

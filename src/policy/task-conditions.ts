@@ -22,7 +22,6 @@ import type { InputSignatures } from "../cel/input-signature.js";
 import { type AppEntitlement, type AppUser, blankUser, type User } from "../model/directory.js";
 import type { Rule, Task } from "../model/index.js";
 import { taskSubjectId } from "../model/task-refs.js";
-import type { Result } from "../result.js";
 import type { ExpressionEvaluator } from "../workflow/approvers.js";
 import { celDirectoryOf } from "../world/cel-directory.js";
 import { findEntitlement, type World } from "../world/world.js";
