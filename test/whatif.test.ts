@@ -22,7 +22,7 @@ import {
 import type { ApproverKind, PolicyStep } from "../src/model/index.js";
 import { buildIndex } from "../src/world/world.js";
 import { applyPolicyMutation, arbPolicyMutation, arbWorldRecipe, worldFromRecipe } from "policy-sim/testing";
-import { sampleWorld } from "./helpers.js";
+import { sampleJson, sampleWorld, worldOf } from "./helpers.js";
 
 const sample = sampleWorld();
 const ANY: WhatIfOptions = { scope: { states: "any" } };
@@ -656,6 +656,38 @@ describe("whatIf properties over generated worlds", () => {
       }),
       { numRuns: 4 },
     );
+  });
+
+  it("a subject whose profile has its own `constructor` key (no map to cel-js) shares no results with one whose profile has not", () => {
+    // Found in review: the signature followed `subject.profile.costCenter` through such a map and
+    // shared results with the original subject, whose conditions evaluate where the clone's fail.
+    const json = sampleJson() as { users: Record<string, unknown>[]; tasks: Record<string, unknown>[]; apps: Record<string, unknown>[] };
+    const users = new Map(json.users.map((u) => [u["id"], u]));
+    const clones: Record<string, unknown>[] = [];
+    let n = 9000;
+    for (const t of json.tasks) {
+      const grant = (t["type"] as { grant?: { appId: string; identityUserId: string } } | null)?.grant;
+      if (!grant || grant.appId !== "app-aws") continue;
+      const u = users.get(grant.identityUserId);
+      if (!u) continue;
+      const id = `${String(u["id"])}-clone${n}`;
+      json.users.push({ ...u, id, email: `${id}@clone.example`, emails: [], username: id, usernames: [], profile: { ...(u["profile"] as object), constructor: "x" } });
+      const c = structuredClone(t) as { id: string; numericId: string; userId: string; createdByUserId: string; type: { grant: { identityUserId: string } } };
+      c.id = `clone-${n}`;
+      c.numericId = String(n++);
+      c.userId = id;
+      c.createdByUserId = id;
+      c.type.grant.identityUserId = id;
+      clones.push(c);
+    }
+    json.tasks.push(...clones);
+    const world = worldOf(json);
+    expect(clones.length).toBeGreaterThan(3);
+    const aws = json.apps.find((a) => a["id"] === "app-aws");
+    const edit: WorldEdit = { apps: [{ ...(aws as object), grantPolicyId: "pol-default-grant" } as never] };
+    const pruned = run(world, edit, ANY);
+    expect(outcome(pruned)).toEqual(outcome(run(world, edit, { ...ANY, prune: false })));
+    checkAgainstDecide(world, applyEdit(world, edit), pruned);
   });
 
   it("an empty edit changes nothing and decides only what could fail", () => {

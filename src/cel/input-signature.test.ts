@@ -104,6 +104,13 @@ describe("InputSignatures", () => {
     expect(noEntitlement).not.toBe(a);
   });
 
+  it("stops at a map with its own `constructor` key, which cel-js cannot select from", () => {
+    const sigs = new InputSignatures([["subject", "profile", "costCenter"]]);
+    const plain = sigs.of(prepared({ subject: makeUser({ id: "u-1", profile: { costCenter: "CC-1" } }) }));
+    const odd = sigs.of(prepared({ subject: makeUser({ id: "u-2", profile: JSON.parse('{"costCenter":"CC-1","constructor":"Sales"}') as JsonObject }) }));
+    expect(odd).not.toBe(plain);
+  });
+
   it("is 0 for every input when there are no paths", () => {
     const sigs = new InputSignatures([]);
     expect(sigs.of(prepared({}))).toBe(0);
@@ -118,7 +125,8 @@ describe("InputSignatures", () => {
 describe("signatures and outcomes", () => {
   const DEPTS = ["IT", "HR", "", "it"];
   const value = fc.oneof(fc.constantFrom("a", "b", "", "1"), fc.constantFrom(1, 0, -0, 1.5), fc.boolean(), fc.constant(null), fc.constant(["a"]), fc.constant({ x: "a" }));
-  const profile = fc.dictionary(fc.constantFrom("level", "site", "tags"), value, { maxKeys: 3 });
+  // `constructor`: a map with that key of its own is no map to cel-js (it reads types by constructor).
+  const profile = fc.dictionary(fc.constantFrom("level", "site", "tags", "constructor"), value, { maxKeys: 3 });
   const user = fc.record({
     n: fc.nat(5),
     department: fc.constantFrom(...DEPTS),

@@ -183,6 +183,15 @@ function isPlainObject(v: object): v is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
+/**
+ * Whether a map has its own `constructor` key. cel-js tells a value's type by its `constructor`, so
+ * such a map is no map to it: selecting from it fails whatever the key. A path stops there, and the
+ * whole map (that key included) is what counts.
+ */
+function hasOwnConstructor(v: object): boolean {
+  return !(v instanceof Map) && Object.prototype.hasOwnProperty.call(v, "constructor");
+}
+
 /** One step of a selection, as cel-js takes it: own keys of a map, fields of a message. */
 function select(v: object, key: string): unknown {
   if (v instanceof Map) return v.has(key) ? v.get(key) : MISSING;
@@ -305,7 +314,7 @@ export class InputSignatures {
       let v: unknown = value;
       let i = 0;
       for (; i < f.length; i++) {
-        if (typeof v !== "object" || v === null) break;
+        if (typeof v !== "object" || v === null || hasOwnConstructor(v)) break;
         v = select(v, f[i] as string);
         if (v === MISSING) break;
       }
@@ -396,7 +405,8 @@ export class InputSignatures {
           // Insertion order kept: equal maps written in two orders count as different (sharing
           // lost, never a wrong result).
           let s = "{";
-          for (const k of Object.keys(v)) s += `S${k.length}:${k}${this.#write(v[k], depth + 1)}`;
+          // Every own key, enumerable or not: cel-js reads a map's keys by `hasOwn`.
+          for (const k of Object.getOwnPropertyNames(v)) s += `S${k.length}:${k}${this.#write(v[k], depth + 1)}`;
           return `${s}}`;
         }
         return `O${this.#id(v)};`;
