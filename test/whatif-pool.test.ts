@@ -77,9 +77,15 @@ describe("createWhatIfPool", () => {
     results.forEach((r, i) => expect(value(r)).toEqual(value(whatIf(world, patches[i] as WorldPatch, ANY))));
   });
 
-  it("refuses recipes, which cannot cross threads", async () => {
+  it("refuses recipes and anything else that cannot cross threads, naming it, and goes on serving", async () => {
     const recipe = (() => {}) as unknown as WorldPatch;
     expect(await pool.whatIf(recipe)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "edit" } });
+    const uncloneable = { policies: [() => 1] } as unknown as WorldPatch;
+    expect(await pool.whatIf(uncloneable)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "edit" } });
+    const badScope = { scope: { taskIds: [Symbol("x")] } } as unknown as WhatIfOptions;
+    expect(await pool.whatIf({}, badScope)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "options" } });
+    // null options are no options.
+    expect(value(await pool.whatIf({}, null as unknown as WhatIfOptions))).toEqual(value(whatIf(world, {})));
   });
 
   it("loads a world file or its JSON, and says why a world does not load", async () => {

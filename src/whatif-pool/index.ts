@@ -126,13 +126,17 @@ export async function createWhatIfPool(world: WhatIfPoolWorld, options: WhatIfPo
   let closed = false;
   let failure: SimError | null = null;
 
+  // Threads keep the process alive only while a run is pending.
+  const unrefIfIdle = (): void => {
+    if (pending.size === 0) for (const w of workers) w.unref();
+  };
   const settle = (id: number, index: number, result: Result<WhatIfResult, SimError>): void => {
     const p = pending.get(id);
-    if (!p || p.parts[index] !== undefined) return;
+    if (!p || p.parts[index] !== undefined) return unrefIfIdle();
     p.parts[index] = result;
     if (--p.remaining > 0) return;
     pending.delete(id);
-    if (pending.size === 0) for (const w of workers) w.unref();
+    unrefIfIdle();
     const failed = p.parts.find((r) => r && !r.ok);
     if (failed) p.resolve(failed);
     else p.resolve(mergeWhatIfResults(p.parts.map((r) => (r as { value: WhatIfResult }).value)));
@@ -143,6 +147,7 @@ export async function createWhatIfPool(world: WhatIfPoolWorld, options: WhatIfPo
       pending.delete(id);
       p.resolve(err(error));
     }
+    unrefIfIdle();
   };
 
   let ready: Promise<(SimError | null)[]>;
@@ -187,26 +192,29 @@ export async function createWhatIfPool(world: WhatIfPoolWorld, options: WhatIfPo
 
   const pool: WhatIfPool = {
     threads,
-    whatIf(edit, runOptions = {}) {
+    whatIf(edit, runOptions) {
       if (closed) return Promise.resolve(err({ code: "FAILED_PRECONDITION", message: "the what-if pool is closed" }));
       if (failure) return Promise.resolve(err(failure));
       if (typeof edit !== "object" || edit === null || Array.isArray(edit))
         return Promise.resolve(
           err({ code: "INVALID_ARGUMENT", message: "a pool's edit is a list of replacements ({ policies, entitlements, apps, users, tenant, now }); recipes cannot cross threads", field: "edit" }),
         );
+      if (runOptions !== undefined && runOptions !== null && typeof runOptions !== "object")
+        return Promise.resolve(err({ code: "INVALID_ARGUMENT", message: "options must be an object", field: "options" }));
+      const { onProgress: _onProgress, shard: _shard, ...rest } = (runOptions ?? {}) as WhatIfOptions;
+      // Copied here first, so that what cannot cross a thread is refused before any thread is asked.
+      for (const [field, v] of [["edit", edit], ["options", rest]] as const) {
+        try {
+          structuredClone(v);
+        } catch (e: unknown) {
+          return Promise.resolve(err({ code: "INVALID_ARGUMENT", message: `the ${field} cannot be sent to the threads: ${e instanceof Error ? e.message : String(e)}`, field }));
+        }
+      }
       const id = nextId++;
       return new Promise((resolve) => {
         pending.set(id, { parts: new Array<Result<WhatIfResult, SimError> | undefined>(threads).fill(undefined), remaining: threads, resolve });
-        const { onProgress: _onProgress, shard: _shard, ...rest } = runOptions as WhatIfOptions;
-        try {
-          workers.forEach((w, index) => {
-            w.ref();
-            w.postMessage({ id, edit, options: { ...rest, shard: { index, count: threads } } } satisfies PoolRequest);
-          });
-        } catch (e: unknown) {
-          pending.delete(id);
-          resolve(err({ code: "INVALID_ARGUMENT", message: `the edit cannot be sent to the threads: ${e instanceof Error ? e.message : String(e)}`, field: "edit" }));
-        }
+        for (const w of workers) w.ref();
+        workers.forEach((w, index) => w.postMessage({ id, edit, options: { ...rest, shard: { index, count: threads } } } satisfies PoolRequest));
       });
     },
     async close() {
