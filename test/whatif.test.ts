@@ -42,6 +42,18 @@ function outcome(r: WhatIfResult): Omit<WhatIfResult, "stats"> {
 const inScopeTasks = (world: World) => [...world.tasks.values()];
 
 /**
+ * The pruned run and the unpruned one (`prune: false`) of one edit, checked equal (but for the work
+ * counters) and against `decide()` task by task; both returned for further checks.
+ */
+function prunedAgrees(world: World, edit: WorldEdit): { pruned: WhatIfResult; plain: WhatIfResult } {
+  const pruned = run(world, edit, ANY);
+  const plain = run(world, edit, { ...ANY, prune: false });
+  expect(outcome(pruned)).toEqual(outcome(plain));
+  checkAgainstDecide(world, applyEdit(world, edit), pruned);
+  return { pruned, plain };
+}
+
+/**
  * The reference: for every task, both routes straight from `decide`. Listed tasks must carry exactly
  * these routes; unlisted tasks must have equal routes (approvers included).
  */
@@ -499,12 +511,8 @@ describe("whatIf properties over generated worlds", () => {
     fc.assert(
       fc.property(arbCase, arbSetups, ([recipe, spec], setups) => {
         const world = setups.reduce(applySetup, worldFromRecipe(recipe));
-        const edit = editOf(world, spec);
-        const pruned = run(world, edit, ANY);
-        const plain = run(world, edit, { ...ANY, prune: false });
-        expect(outcome(pruned)).toEqual(outcome(plain));
+        const { plain } = prunedAgrees(world, editOf(world, spec));
         expect(plain.stats.pruned).toBe(0);
-        checkAgainstDecide(world, applyEdit(world, edit), pruned);
       }),
       { numRuns: 150 },
     );
@@ -514,11 +522,7 @@ describe("whatIf properties over generated worlds", () => {
     fc.assert(
       fc.property(arbWorldRecipe({ maxTasks: 20, maxRules: 4, maxPolicies: 3, maxMutations: 1 }), arbSetups, arbDirectoryEdit(), (recipe, setups, spec) => {
         const world = setups.reduce(applySetup, worldFromRecipe(recipe));
-        const edit = editOf(world, spec);
-        const pruned = run(world, edit, ANY);
-        const plain = run(world, edit, { ...ANY, prune: false });
-        expect(outcome(pruned)).toEqual(outcome(plain));
-        checkAgainstDecide(world, applyEdit(world, edit), pruned);
+        prunedAgrees(world, editOf(world, spec));
       }),
       { numRuns: 200 },
     );
@@ -566,11 +570,8 @@ describe("whatIf properties over generated worlds", () => {
       const q = w.policies.find((x) => x.id === "pol-grant-0")!;
       q.rules![1]!.condition = "true";
     };
-    const pruned = run(world, edit, ANY);
-    const plain = run(world, edit, { ...ANY, prune: false });
-    expect(outcome(pruned)).toEqual(outcome(plain));
+    const { plain } = prunedAgrees(world, edit);
     expect(plain.counts.changed).toBeGreaterThan(0);
-    checkAgainstDecide(world, applyEdit(world, edit), pruned);
   });
 
   it("worlds that differ in grants or groups (whatIfWorlds): pruned and unpruned agree", () => {
@@ -646,13 +647,7 @@ describe("whatIf properties over generated worlds", () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1_000_000 }), (seed) => {
         const world = worldFromRecipe({ seed, tasks: 1000, rulesPerPolicy: 8, policies: 3, matchAt: "mixed", mutations: [] });
-        for (const make of Object.values(edits)) {
-          const edit = make(world);
-          const pruned = run(world, edit, ANY);
-          const plain = run(world, edit, { ...ANY, prune: false });
-          expect(outcome(pruned)).toEqual(outcome(plain));
-          checkAgainstDecide(world, applyEdit(world, edit), pruned);
-        }
+        for (const make of Object.values(edits)) prunedAgrees(world, make(world));
       }),
       { numRuns: 4 },
     );
@@ -685,9 +680,7 @@ describe("whatIf properties over generated worlds", () => {
     expect(clones.length).toBeGreaterThan(3);
     const aws = json.apps.find((a) => a["id"] === "app-aws");
     const edit: WorldEdit = { apps: [{ ...(aws as object), grantPolicyId: "pol-default-grant" } as never] };
-    const pruned = run(world, edit, ANY);
-    expect(outcome(pruned)).toEqual(outcome(run(world, edit, { ...ANY, prune: false })));
-    checkAgainstDecide(world, applyEdit(world, edit), pruned);
+    prunedAgrees(world, edit);
   });
 
   it("an empty edit changes nothing and decides only what could fail", () => {
