@@ -7,17 +7,9 @@ import { parentPort, workerData } from "node:worker_threads";
 import type { SimError } from "../reducers/errors.js";
 import { err, type Result } from "../result.js";
 import { whatIf, type WhatIfOptions, type WhatIfResult } from "../whatif/what-if.js";
-import { loadWorld } from "../world/load-world.js";
+import { deepFreeze, loadWorld } from "../world/load-world.js";
 import type { World, WorldPatch } from "../world/world.js";
 import type { PoolRequest, PoolWorkerData, PoolReply } from "./protocol.js";
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
 
 function load(data: PoolWorkerData): Result<World, SimError> {
   try {

@@ -483,8 +483,8 @@ interface Verdict {
   readonly prefix: readonly PrefixRule[];
   /** The slot of each condition of `prefix`, -1 for one outside the slots. */
   readonly prefixSlots: readonly (readonly number[])[];
-  /** How many conditions `prefix` has. */
-  readonly prefixConditions: number;
+  /** Whether the prefix is long enough for tasks to share its results by signature (`sharedRun`). */
+  readonly prefixBySignature: boolean;
   readonly sound: boolean;
   readonly footprint: KeyFootprint | null;
   readonly slots: ConditionSlots;
@@ -555,7 +555,7 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
     const p1 = r1.ok ? r1.value.policy : null;
     const fp = footprint ? footprint.ofKey(task, [p0, p1]) : null;
     const slots = slotsFor(p0, p1);
-    const twice: Verdict = { policy: "twice", prefix: [], prefixSlots: [], prefixConditions: 0, sound: false, footprint: fp, slots };
+    const twice: Verdict = { policy: "twice", prefix: [], prefixSlots: [], prefixBySignature: false, sound: false, footprint: fp, slots };
     if (!r0.ok || !r1.ok) return twice;
     const p = r0.value.policy;
     if (p.id !== r1.value.policy.id || r0.value.source !== r1.value.source) return twice;
@@ -564,10 +564,10 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
     const sound = reaches.of(p).sound;
     if (prefix.length > 0) {
       const prefixSlots = prefix.rules.map((r) => r.conditions.map((c) => slots.of(c) ?? -1));
-      const prefixConditions = prefixSlots.reduce((n, c) => n + c.length, 0);
-      return { policy: "prefix", prefix: prefix.rules, prefixSlots, prefixConditions, sound, footprint: fp, slots };
+      const prefixBySignature = prefixSlots.reduce((n, c) => n + c.length, 0) >= MEMO_MIN_PREFIX;
+      return { policy: "prefix", prefix: prefix.rules, prefixSlots, prefixBySignature, sound, footprint: fp, slots };
     }
-    return { policy: sound ? "skip" : "once", prefix: [], prefixSlots: [], prefixConditions: 0, sound, footprint: fp, slots };
+    return { policy: sound ? "skip" : "once", prefix: [], prefixSlots: [], prefixBySignature: false, sound, footprint: fp, slots };
   };
   const verdicts = new KeyMemo<Verdict>(verdictOf);
   const changed: TaskRouteChange[] = [];
@@ -598,7 +598,7 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
         if (policy === "prefix") {
           // The walk of the changed prefix, in both versions at once: decided twice if the first
           // condition that holds is of a rule that differs, else handled as an unchanged policy.
-          const shared = (run = sharedRun(task, world, verdict.slots, verdict.prefixConditions >= MEMO_MIN_PREFIX)).shared;
+          const shared = (run = sharedRun(task, world, verdict.slots, verdict.prefixBySignature)).shared;
           policy = verdict.sound ? "skip" : "once";
           const prefixSlots = verdict.prefixSlots;
           walk: for (let k = 0; k < verdict.prefix.length; k++) {

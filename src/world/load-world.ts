@@ -175,7 +175,16 @@ function duplicates<T>(items: readonly T[], key: (t: T) => string, path: string,
   });
 }
 
-function deepFreeze<T>(value: T): T {
+/**
+ * Freezes a value and everything it holds, as a loaded world's objects are (what a world's
+ * caches keyed on frozen objects rely on). An already frozen object is taken as frozen through.
+ *
+ * @example
+ * ```ts
+ * const patch = deepFreeze(structuredClone(received)); // a what-if thread's copy of an edit
+ * ```
+ */
+export function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const v of Object.values(value)) deepFreeze(v);
