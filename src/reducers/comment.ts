@@ -8,6 +8,7 @@ import type { JsonObject } from "../model/json.js";
 import { ok, type Result } from "../result.js";
 import type { AuditEvent } from "../workflow/events.js";
 import { type TaskComment, type World, withTaskTables } from "../world/world.js";
+import { appendComments } from "../world/comment-log.js";
 import { guarded, type SimError } from "./errors.js";
 import { type ActionContext, type ExpandMaskInput, optionalString, prelude } from "./prelude.js";
 import { buildTaskView, hideFromCaller } from "./task-view.js";
@@ -111,7 +112,7 @@ export function comment(world: World, req: CommentInput, ctx: ActionContext): Re
     const next = withTaskTables(
       world,
       world.tasks.set(task.id, updated),
-      world.comments.set(task.id, [...(world.comments.get(task.id) ?? []), record]),
+      appendComments(world.comments, task.id, [record]),
       ids.next,
     );
     const { taskView, expanded } = buildTaskView(next, updated, relation, expandPaths);

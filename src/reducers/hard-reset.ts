@@ -18,6 +18,7 @@ import type { AuditEvent } from "../workflow/events.js";
 import { instantiate, retire } from "../workflow/instantiate.js";
 import { reopened } from "../workflow/restart.js";
 import { type TaskComment, type World, withTaskTables } from "../world/world.js";
+import { appendComments } from "../world/comment-log.js";
 import type { HardResetResponseJson, Step } from "./comment.js";
 import { guarded, type SimError } from "./errors.js";
 import { relationAfterSteps, seesInternals } from "./permissions.js";
@@ -215,8 +216,7 @@ export function hardReset(world: World, req: HardResetInput, ctx: ActionContext)
     const reset = resetTask(world, task, { actorId: caller.id, now, comment: text.value });
     if (!reset.ok) return reset;
     const r = reset.value;
-    let comments = world.comments;
-    if (r.comments.length > 0) comments = comments.set(task.id, [...(world.comments.get(task.id) ?? []), ...r.comments]);
+    const comments = appendComments(world.comments, task.id, r.comments);
     const next = withTaskTables(world, world.tasks.set(task.id, r.task), comments, r.seq);
     // The caller's relation to the task may have changed (e.g. they now review the new first step);
     // its subject, requester and entitlement have not.

@@ -21,7 +21,8 @@ import { taskConditions } from "../policy/task-conditions.js";
 import { err, ok, type Result } from "../result.js";
 import { type AdvanceContext, IdSequence } from "../workflow/advance.js";
 import { applyEffects } from "../workflow/effects.js";
-import { findTask, type TaskComment, type World } from "../world/world.js";
+import { findTask, type World } from "../world/world.js";
+import { appendComments } from "../world/comment-log.js";
 import type { Step } from "./comment.js";
 import { guarded, type SimError } from "./errors.js";
 import { type Relation, relationTo, seesInternals, taskActionsFor } from "./permissions.js";
@@ -194,10 +195,8 @@ export function commit(world: World, ctx: AdvanceContext, task: Task | null): Wo
   // Effects are evaluated at the call's time (a created task's rules see it as now()).
   next = { ...applyEffects({ ...next, now: ctx.world.now }, ctx, 0), now: world.now };
   if (ctx.comments.length > 0) {
-    const byTask = new Map<string, TaskComment[]>();
-    for (const c of ctx.comments) byTask.set(c.taskId, [...(byTask.get(c.taskId) ?? []), c]);
     let comments = next.comments;
-    for (const [id, list] of byTask) comments = comments.set(id, [...(comments.get(id) ?? []), ...list]);
+    for (const c of ctx.comments) comments = appendComments(comments, c.taskId, [c]);
     next = { ...next, comments };
   }
   return { ...next, seq: ctx.ids.next };

@@ -15,6 +15,7 @@ import type { AuditEvent } from "../workflow/events.js";
 import { msOf } from "../workflow/time.js";
 import { checkWaitCondition, fireTimer, nextTimer, type Timer, waitCondition } from "../workflow/timers.js";
 import type { TaskComment, World } from "../world/world.js";
+import { appendComments } from "../world/comment-log.js";
 import type { Step } from "./comment.js";
 import { guarded, type SimError } from "./errors.js";
 
@@ -149,7 +150,7 @@ export function tick(world: World, now: string): Result<Step<JsonValue>, SimErro
 
     if (comments.length > 0) {
       let table = w.comments;
-      for (const c of comments) table = table.set(c.taskId, [...(table.get(c.taskId) ?? []), c]);
+      for (const c of comments) table = appendComments(table, c.taskId, [c]);
       w = { ...w, comments: table };
     }
     const next = Object.freeze({ ...w, now, seq: ids.next });

@@ -19,6 +19,7 @@ import {
   decodeUser,
 } from "./decode-directory.js";
 import { type Diagnostic, isObject, ObjectReader, pathIndex, pathKey } from "./read.js";
+import { CommentLog } from "./comment-log.js";
 import { checkReferences } from "./references.js";
 import { Table } from "./table.js";
 import { buildIndex, type Tenant, type TaskComment, type World } from "./world.js";
@@ -286,8 +287,13 @@ function load(json: unknown, options: LoadOptions): Result<World, Diagnostic[]> 
   const errors = strict ? [...out, ...references] : out;
   if (errors.length > 0) return err(errors);
 
+  // One array per task, pushed to: copying a task's list per comment made loading quadratic.
   const commentsByTask = new Map<string, TaskComment[]>();
-  for (const c of comments) commentsByTask.set(c.taskId, [...(commentsByTask.get(c.taskId) ?? []), c]);
+  for (const c of comments) {
+    const list = commentsByTask.get(c.taskId);
+    if (list) list.push(c);
+    else commentsByTask.set(c.taskId, [c]);
+  }
   const unknown: Record<string, unknown> = {};
   for (const k of Object.keys(json)) if (!KNOWN_KEYS.has(k)) unknown[k] = json[k];
 
@@ -307,7 +313,7 @@ function load(json: unknown, options: LoadOptions): Result<World, Diagnostic[]> 
     policies,
     tasks: Table.from(tasks.map((t) => [t.id, t] as const)),
     taskIdByNumericId: Table.from(tasks.filter((t) => t.numericId !== "").map((t) => [t.numericId, t.id] as const)),
-    comments: Table.from([...commentsByTask]),
+    comments: Table.from([...commentsByTask].map(([id, list]) => [id, CommentLog.of(list)] as const)),
     tokens,
     seq,
     index,

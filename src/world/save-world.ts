@@ -20,7 +20,7 @@ import type { World } from "./world.js";
  */
 export function saveWorld(world: World): JsonObject {
   const comments: JsonValue[] = [];
-  for (const list of world.comments.values()) for (const c of list) comments.push({ ...c });
+  for (const log of world.comments.values()) for (const c of log) comments.push({ ...c });
   return {
     ...((world.$unknown ?? {}) as JsonObject),
     version: 1,

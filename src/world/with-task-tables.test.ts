@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { CommentLog } from "./comment-log.js";
 import { loadWorld } from "./load-world.js";
 import { type World, withTaskTables } from "./world.js";
 
@@ -18,7 +19,7 @@ describe("withTaskTables", () => {
   ])("is `{ ...world, tasks, comments, seq }`, key for key (%s)", (_, world) => {
     const task = [...world.tasks.values()][0]!;
     const tasks = world.tasks.set(task.id, { ...task, displayName: "changed" });
-    const comments = world.comments.set(task.id, []);
+    const comments = world.comments.set(task.id, CommentLog.of([]));
     const next = withTaskTables(world, tasks, comments, world.seq + 5);
     const spread = { ...world, tasks, comments, seq: world.seq + 5 };
     expect(Object.keys(next)).toEqual(Object.keys(spread));

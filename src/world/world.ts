@@ -16,6 +16,7 @@ import type {
 } from "../model/directory.js";
 import type { Policy, Task } from "../model/index.js";
 import type { Diagnostic } from "./read.js";
+import type { CommentLog } from "./comment-log.js";
 import { Table } from "./table.js";
 
 /**
@@ -125,8 +126,8 @@ export interface World {
   readonly tasks: Table<Task>;
   /** Task id by numericId. */
   readonly taskIdByNumericId: Table<string>;
-  /** Comments by task id, oldest first. */
-  readonly comments: Table<readonly TaskComment[]>;
+  /** Comments by task id, oldest first; a log appends in O(1) amortised (see {@link CommentLog}). */
+  readonly comments: Table<CommentLog>;
   /** (sim) Bearer tokens of the HTTP face: token → user id. */
   readonly tokens: Readonly<Record<string, string>>;
   /** (sim) The next number of the deterministic id sequence. */
@@ -149,7 +150,7 @@ export interface World {
  * const next = withTaskTables(world, world.tasks.set(task.id, updated), world.comments, ids.next);
  * ```
  */
-export function withTaskTables(world: World, tasks: Table<Task>, comments: Table<readonly TaskComment[]>, seq: number): World {
+export function withTaskTables(world: World, tasks: Table<Task>, comments: Table<CommentLog>, seq: number): World {
   return {
     version: world.version,
     now: world.now,
