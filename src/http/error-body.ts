@@ -16,13 +16,21 @@ import { httpStatusOf } from "../reducers/errors.js";
  * ```
  */
 export const GRPC_CODES = {
+  CANCELLED: 1,
+  UNKNOWN: 2,
   INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
   NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
   PERMISSION_DENIED: 7,
   RESOURCE_EXHAUSTED: 8,
   FAILED_PRECONDITION: 9,
+  ABORTED: 10,
+  OUT_OF_RANGE: 11,
   UNIMPLEMENTED: 12,
   INTERNAL: 13,
+  UNAVAILABLE: 14,
+  DATA_LOSS: 15,
   UNAUTHENTICATED: 16,
 } as const satisfies Record<SimErrorCode, number> & Record<string, number>;
 
@@ -35,6 +43,48 @@ export const GRPC_CODES = {
  * ```
  */
 export type GrpcCodeName = keyof typeof GRPC_CODES;
+
+/**
+ * The HTTP status grpc-gateway answers for each gRPC code (its `HTTPStatusFromCode`): the status
+ * every route of the HTTP face gives a failure unless the HTTP layer itself refuses (405, 413, 415).
+ *
+ * @example
+ * ```ts
+ * GRPC_HTTP_STATUS.ALREADY_EXISTS; // 409
+ * ```
+ */
+export const GRPC_HTTP_STATUS: Readonly<Record<GrpcCodeName, number>> = {
+  CANCELLED: 499,
+  UNKNOWN: 500,
+  INVALID_ARGUMENT: 400,
+  DEADLINE_EXCEEDED: 504,
+  NOT_FOUND: 404,
+  ALREADY_EXISTS: 409,
+  PERMISSION_DENIED: 403,
+  RESOURCE_EXHAUSTED: 429,
+  FAILED_PRECONDITION: 400,
+  ABORTED: 409,
+  OUT_OF_RANGE: 400,
+  UNIMPLEMENTED: 501,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+  DATA_LOSS: 500,
+  UNAUTHENTICATED: 401,
+};
+
+/**
+ * A failure with the status of its gRPC code (grpc-gateway's mapping) and the code's name as its
+ * reason: what a route returns for an expected refusal of its own.
+ *
+ * @example
+ * ```ts
+ * refusal("NOT_FOUND", 'user "u-x" not found'); // { status: 404, code: "NOT_FOUND", reason: "NOT_FOUND", ... }
+ * refusal("INVALID_ARGUMENT", "pageSize must be a number", { field: "pageSize" });
+ * ```
+ */
+export function refusal(code: GrpcCodeName, message: string, extra: Partial<Omit<HttpFailure, "code" | "message">> = {}): HttpFailure {
+  return { status: GRPC_HTTP_STATUS[code], code, reason: code, message, ...extra };
+}
 
 /**
  * `google.rpc.ErrorInfo`: why, as a stable machine-readable `reason` (for a reducer error, its

@@ -193,7 +193,7 @@ describe("createFetchHandler: errors, grpc-gateway shaped", () => {
     const tb = await errorOf(task);
     expect(tb.code).toBe(GRPC_CODES.NOT_FOUND);
     expect(reasonOf(tb)).toBe("NOT_FOUND");
-    for (const path of ["/", "/api/v1/tasks/1001/action/approve", "/api/v1/tasks/1001/action/comment/", "/api/v1/tasks//action/comment", "/api/v2/tasks/1001/action/reset"]) {
+    for (const path of ["/", "/api/v1/tasks/1001/action/approve-all", "/api/v1/tasks/1001/action/comment/", "/api/v1/tasks//action/comment", "/api/v2/tasks/1001/action/reset"]) {
       const res = await handler(post(path, { comment: "x" }));
       expect(res.status, path).toBe(404);
       expect(reasonOf(await errorOf(res))).toBe("ROUTE_NOT_FOUND");

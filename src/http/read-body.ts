@@ -24,8 +24,8 @@ const badRequest = (reason: string, message: string): HttpFailure => ({ status: 
  * form encodings, XML, binary and anything else, and any Content-Encoding but identity (a gzip body
  * would otherwise surface as a baffling "invalid JSON").
  */
-function mediaTypeFailure(headers: Headers): HttpFailure | undefined {
-  const encoding = headers.get("content-encoding")?.trim().toLowerCase() ?? "";
+export function mediaTypeFailure(header: (name: string) => string | undefined, kind: "json" | "form" = "json"): HttpFailure | undefined {
+  const encoding = header("content-encoding")?.trim().toLowerCase() ?? "";
   if (encoding !== "" && encoding !== "identity")
     return {
       status: 415,
@@ -33,9 +33,19 @@ function mediaTypeFailure(headers: Headers): HttpFailure | undefined {
       reason: "UNSUPPORTED_CONTENT_ENCODING",
       message: `Content-Encoding "${encoding}" is not supported: send the JSON body uncompressed`,
     };
-  const contentType = headers.get("content-type");
-  if (contentType === null) return undefined;
+  const contentType = header("content-type");
+  if (contentType === undefined) return undefined;
   const type = (contentType.split(";")[0] ?? "").trim().toLowerCase();
+  if (kind === "form") {
+    if (type === "" || type === "application/x-www-form-urlencoded") return undefined;
+    return {
+      status: 415,
+      code: "INVALID_ARGUMENT",
+      reason: "UNSUPPORTED_MEDIA_TYPE",
+      message: `Content-Type "${type}" is not supported: send "application/x-www-form-urlencoded"`,
+      headers: { "accept-post": "application/x-www-form-urlencoded" },
+    };
+  }
   if (type === "" || type === "application/json" || type === "text/json" || type === "text/plain" || /^[a-z]+\/[^/]+\+json$/.test(type))
     return undefined;
   return {
@@ -47,7 +57,15 @@ function mediaTypeFailure(headers: Headers): HttpFailure | undefined {
   };
 }
 
-function tooLarge(limit: number): HttpFailure {
+/**
+ * The 413 for a body over `limit` bytes.
+ *
+ * @example
+ * ```ts
+ * tooLarge(1024).status; // 413
+ * ```
+ */
+export function tooLarge(limit: number): HttpFailure {
   return {
     status: 413,
     // What gRPC itself answers for a message over its size limit.
@@ -58,8 +76,15 @@ function tooLarge(limit: number): HttpFailure {
   };
 }
 
-/** The body's bytes, refusing as soon as more than `limit` arrived. */
-async function readLimited(request: Request, limit: number): Promise<Result<Uint8Array, HttpFailure>> {
+/**
+ * A web Request's body bytes, refusing as soon as more than `limit` arrived.
+ *
+ * @example
+ * ```ts
+ * const bytes = await readLimited(request, DEFAULT_MAX_BODY_BYTES);
+ * ```
+ */
+export async function readLimited(request: Request, limit: number): Promise<Result<Uint8Array, HttpFailure>> {
   // A declared length over the limit is refused without reading a byte; node:http then discards
   // the unread body itself.
   const declared = request.headers.get("content-length")?.trim() ?? "";
@@ -89,28 +114,36 @@ async function readLimited(request: Request, limit: number): Promise<Result<Uint
 }
 
 /**
- * Reads a request body as a JSON object. An empty (or all-whitespace) body is `{}`, as grpc-gateway
- * treats it. Failures: 415 for a non-JSON media type or a compressed body, 413 over `limit` bytes,
- * 400 for invalid UTF-8, malformed JSON, or JSON that is not an object.
+ * Parses body bytes as a JSON object. An empty (or all-whitespace) body is `{}`, as grpc-gateway
+ * treats it. 400 for invalid UTF-8, malformed JSON, or JSON that is not an object.
  *
  * @example
  * ```ts
- * const body = await readJsonObject(new Request("http://x/", { method: "POST", body: '{"comment":"hi"}' }), 1024);
- * // { ok: true, value: { comment: "hi" } }
+ * parseJsonObject(new TextEncoder().encode('{"comment":"hi"}')); // { ok: true, value: { comment: "hi" } }
  * ```
  */
-export async function readJsonObject(request: Request, limit: number): Promise<Result<Readonly<Record<string, unknown>>, HttpFailure>> {
-  const media = mediaTypeFailure(request.headers);
-  if (media) return err(media);
-  const bytes = await readLimited(request, limit);
-  if (!bytes.ok) return bytes;
+export function parseJsonObject(bytes: Uint8Array): Result<Readonly<Record<string, unknown>>, HttpFailure> {
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes.value);
+    text = decoder.decode(bytes);
   } catch {
     return err(badRequest("MALFORMED_JSON", "request body is not valid UTF-8"));
   }
-  if (text.trim() === "") return ok({});
+  return parseJsonText(text);
+}
+
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Parses body text as a JSON object (see {@link parseJsonObject}).
+ *
+ * @example
+ * ```ts
+ * parseJsonText("[]").ok; // false: BODY_NOT_OBJECT
+ * ```
+ */
+export function parseJsonText(text: string): Result<Readonly<Record<string, unknown>>, HttpFailure> {
+  if (text.length === 0 || text.trim() === "") return ok({});
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -120,4 +153,26 @@ export async function readJsonObject(request: Request, limit: number): Promise<R
   if (typeof json !== "object" || json === null || Array.isArray(json))
     return err(badRequest("BODY_NOT_OBJECT", `request body must be a JSON object, not ${json === null ? "null" : Array.isArray(json) ? "an array" : typeof json}`));
   return ok(json as Readonly<Record<string, unknown>>);
+}
+
+/**
+ * Parses body bytes as an HTML form (`application/x-www-form-urlencoded`, RFC 6749's token
+ * request) into an object of strings; a repeated name keeps its first value.
+ *
+ * @example
+ * ```ts
+ * parseForm(new TextEncoder().encode("grant_type=client_credentials")); // ok({ grant_type: "client_credentials" })
+ * ```
+ */
+export function parseForm(bytes: Uint8Array): Result<Readonly<Record<string, unknown>>, HttpFailure> {
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    return err(badRequest("MALFORMED_FORM", "request body is not valid UTF-8"));
+  }
+  // No prototype: a field named "__proto__" is a field, not a prototype.
+  const out = Object.create(null) as Record<string, string>;
+  for (const [k, v] of new URLSearchParams(text)) if (!Object.hasOwn(out, k)) out[k] = v;
+  return ok(out);
 }

@@ -1,15 +1,19 @@
 /**
- * `serve()`: the fetch handler on a `node:http` server. Node's IncomingMessage becomes a WHATWG
- * Request whose body is pulled from the socket only as the handler reads it (so the handler's size
- * limit holds while reading), and the handler's Response is streamed back with backpressure.
+ * `serve()`: the dispatcher on a `node:http` server, directly: the raw request target, Node's
+ * headers and the socket's body go to the dispatcher as they are, and its reply is written with one
+ * `end` — no web Request or Response in between (they cost more than the reducers they carry).
+ * `nodeListener` still mounts any fetch handler on a server of your own.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { err, ok, type Result } from "../result.js";
 import type { World } from "../world/world.js";
-import { errorBodyOf } from "./error-body.js";
-import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from "./fetch-handler.js";
+import { createDispatcher, type Dispatch, type IncomingCall } from "./dispatch.js";
+import { errorBodyOf, type HttpFailure } from "./error-body.js";
+import type { FetchHandler, FetchHandlerOptions } from "./fetch-handler.js";
+import { tooLarge } from "./read-body.js";
 import { createWorldStore, type WorldStore } from "./world-store.js";
 
 /**
@@ -160,6 +164,82 @@ export function nodeListener(handler: FetchHandler): (req: IncomingMessage, res:
 }
 
 /**
+ * The body of a node request, refusing (413) as soon as more than `limit` bytes arrived. A declared
+ * `Content-Length` over the limit is refused unread. Past the limit the rest is drained off the
+ * socket and discarded, so the 413 reaches the client and a keep-alive connection stays usable;
+ * the server's request timeout bounds a client that never stops sending.
+ */
+function readNodeBody(req: IncomingMessage, limit: number): Promise<Result<Uint8Array, HttpFailure>> {
+  const declared = req.headers["content-length"];
+  if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > limit) return Promise.resolve(err(tooLarge(limit)));
+  if (req.readableEnded) return Promise.resolve(ok(new Uint8Array(0)));
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const done = (r: Result<Uint8Array, HttpFailure>): void => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      req.off("close", onClose);
+      resolve(r);
+    };
+    const onData = (chunk: Buffer): void => {
+      total += chunk.byteLength;
+      if (total > limit) {
+        chunks.length = 0;
+        done(err(tooLarge(limit)));
+        // Keep reading, keep nothing.
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => done(ok(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total)));
+    const onError = (e: Error): void =>
+      done(err({ status: 400, code: "INVALID_ARGUMENT", reason: "BODY_UNREADABLE", message: `the request body could not be read: ${e.message}` }));
+    const onClose = (): void => {
+      if (!req.readableEnded)
+        done(err({ status: 400, code: "INVALID_ARGUMENT", reason: "BODY_UNREADABLE", message: "the client closed the connection mid-body" }));
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+    req.on("close", onClose);
+  });
+}
+
+function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v.join(", ") : v;
+}
+
+/**
+ * The `node:http` request listener for the dispatcher: what `serve` runs.
+ *
+ * @example
+ * ```ts
+ * const server = createServer(dispatchListener(createDispatcher(store)));
+ * server.listen(8080, "127.0.0.1");
+ * ```
+ */
+export function dispatchListener(dispatch: Dispatch): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const call: IncomingCall = {
+      method: req.method ?? "GET",
+      target: req.url ?? "/",
+      header: (name) => headerOf(req, name),
+      readBody: (limit) => readNodeBody(req, limit),
+    };
+    dispatch(call)
+      .then((reply) => {
+        res.writeHead(reply.status, { ...reply.headers, "content-length": Buffer.byteLength(reply.body) });
+        res.end(reply.body);
+      })
+      .catch((e: unknown) => plainError(res, 500, `policy-sim http: ${e instanceof Error ? e.message : String(e)}`));
+  };
+}
+
+/**
  * Serves the task actions over HTTP on `node:http` (see {@link createFetchHandler} for the routes,
  * authentication and errors). Resolves once listening; rejects if it cannot listen (port in use).
  *
@@ -184,9 +264,9 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const handlerOptions: FetchHandlerOptions = {
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.clock !== undefined ? { clock: options.clock } : {}),
+    ...(options.routes !== undefined ? { routes: options.routes } : {}),
   };
-  const handler = createFetchHandler(store, handlerOptions);
-  const server = createServer(nodeListener(handler));
+  const server = createServer(dispatchListener(createDispatcher(store, handlerOptions)));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {

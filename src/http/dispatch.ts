@@ -1,0 +1,220 @@
+/**
+ * The HTTP face without a transport: one function from an incoming call (method, raw target,
+ * headers, a way to read the body) to a reply (status, headers, JSON text). The fetch handler and
+ * the `node:http` server are thin adapters around it, so both answer byte for byte alike, and the
+ * node path never builds a web Request or Response.
+ *
+ * Checks run in this order: target (400), route (404), method (405), credentials (401), media type
+ * (415), size (413), body syntax (400), the route's decoding (400), then the reducer or the read.
+ */
+import type { JsonValue } from "../model/json.js";
+import type { SimError } from "../reducers/errors.js";
+import type { ActionContext } from "../reducers/prelude.js";
+import { err, fail, ok, type Result } from "../result.js";
+import { authenticate } from "./auth.js";
+import { errorBodyOf, failureOf, type HttpFailure } from "./error-body.js";
+import { DEFAULT_MAX_BODY_BYTES, mediaTypeFailure, parseForm, parseJsonObject } from "./read-body.js";
+import { parseRequestTarget } from "./request-target.js";
+import { type Route, type RouteTable, routeTable } from "./route.js";
+import { ROUTES } from "./routes/index.js";
+import type { WorldStore } from "./world-store.js";
+
+/**
+ * A request as the dispatcher needs it, whatever carried it.
+ *
+ * @example
+ * ```ts
+ * const call: IncomingCall = { method: "POST", target: "/api/v1/tasks/1001/action/comment",
+ *   header: (n) => (n === "authorization" ? "Bearer tok-super" : undefined),
+ *   readBody: async () => ok(new TextEncoder().encode('{"comment":"hi"}')) };
+ * ```
+ */
+export interface IncomingCall {
+  readonly method: string;
+  /** The request target as sent on the request line (path and query), not normalised. */
+  readonly target: string;
+  /** A header by lower-case name. */
+  readonly header: (name: string) => string | undefined;
+  /** The body's bytes; a 413 failure as soon as more than `limit` arrive (the rest is not kept). */
+  readonly readBody: (limit: number) => Promise<Result<Uint8Array, HttpFailure>>;
+}
+
+/**
+ * A reply: the status, the headers (lower-case names), and the JSON body as text.
+ *
+ * @example
+ * ```ts
+ * const r: Reply = { status: 200, headers: { "content-type": "application/json" }, body: "{}" };
+ * ```
+ */
+export interface Reply {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/**
+ * Options of the dispatcher, shared by {@link createFetchHandler} and `serve`.
+ *
+ * @example
+ * ```ts
+ * const options: DispatchOptions = { maxBodyBytes: 64 * 1024, clock: () => new Date().toISOString() };
+ * ```
+ */
+export interface DispatchOptions {
+  /** Largest accepted request body in bytes; larger is 413. Default {@link DEFAULT_MAX_BODY_BYTES} (1 MiB). */
+  readonly maxBodyBytes?: number;
+  /**
+   * The time each action happens at, as an RFC 3339 timestamp. Default: none, so the reducers use
+   * the world's own `now` and a run is reproducible. Pass `systemClock` for a live server.
+   */
+  readonly clock?: () => string;
+  /** The routes served. Default: every route of the HTTP face ({@link ROUTES}). */
+  readonly routes?: readonly Route[];
+}
+
+/**
+ * The dispatcher: never rejects; every failure is a reply with the service's error body.
+ *
+ * @example
+ * ```ts
+ * const reply = await dispatch(call);
+ * reply.status; // 200
+ * ```
+ */
+export type Dispatch = (call: IncomingCall) => Promise<Reply>;
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/**
+ * One lock per store, shared by every dispatcher over it: a promise chain, each write starting when
+ * the previous one settled. Reducers and `set` are synchronous today, so get-reduce-set cannot
+ * interleave anyway; the chain keeps "no update is lost" true for stores whose hooks do more, and
+ * states the guarantee in code instead of leaving it to the event loop.
+ */
+const tails = new WeakMap<WorldStore, Promise<unknown>>();
+
+function exclusive<T>(store: WorldStore, work: () => T): Promise<T> {
+  const run = (tails.get(store) ?? Promise.resolve()).then(work);
+  // The next write waits for this one to settle, fulfilled or not.
+  tails.set(store, run.catch(() => undefined));
+  return run;
+}
+
+const JSON_HEADERS = { "content-type": "application/json", "cache-control": "no-store" } as const;
+
+function reply(status: number, body: string, extra: Readonly<Record<string, string>>): Reply {
+  return { status, headers: { ...extra, ...JSON_HEADERS }, body };
+}
+
+function failureReply(failure: HttpFailure, extra: Readonly<Record<string, string>>): Reply {
+  return reply(failure.status, JSON.stringify(errorBodyOf(failure)), { ...extra, ...failure.headers });
+}
+
+/** Echoed so a caller can match a response to its request in logs; only a sane-looking id. */
+function requestIdHeaders(call: IncomingCall): Readonly<Record<string, string>> {
+  const id = call.header("x-request-id");
+  return id !== undefined && /^[\x21-\x7e]{1,200}$/.test(id) ? { "x-request-id": id } : NO_HEADERS;
+}
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** The time of an action: the clock's reading, checked, since a bad one is our fault (500), not the caller's. */
+function contextOf(actorId: string, clock: (() => string) | undefined): Result<ActionContext, HttpFailure> {
+  if (clock === undefined) return ok({ actorId });
+  const now = clock();
+  if (typeof now !== "string" || !RFC3339.test(now) || Number.isNaN(Date.parse(now)))
+    return err({ status: 500, code: "INTERNAL", reason: "BAD_CLOCK", message: `the server clock returned ${JSON.stringify(now)}, not an RFC 3339 timestamp` });
+  return ok({ actorId, now });
+}
+
+const isHttpFailure = (e: SimError | HttpFailure): e is HttpFailure => "status" in e;
+const asFailure = (e: SimError | HttpFailure): HttpFailure => (isHttpFailure(e) ? e : failureOf(e));
+
+/**
+ * Creates the dispatcher over `store`: routes a call, authenticates it, reads and decodes its body,
+ * and runs the route's write under the store's lock (the world replaced, the events recorded) or
+ * its read against the current world.
+ *
+ * @example
+ * ```ts
+ * const dispatch = createDispatcher(createWorldStore(world));
+ * const reply = await dispatch({ method: "GET", target: "/nope", header: () => undefined, readBody: async () => ok(new Uint8Array()) });
+ * reply.status; // 404
+ * ```
+ */
+export function createDispatcher(store: WorldStore, options: DispatchOptions = {}): Dispatch {
+  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!Number.isSafeInteger(limit) || limit < 0) fail(`maxBodyBytes must be a non-negative integer, not ${limit}`);
+  const table: RouteTable = routeTable(options.routes ?? ROUTES);
+  const clock = options.clock;
+
+  async function handle(call: IncomingCall, headers: Readonly<Record<string, string>>): Promise<Reply> {
+    const refuse = (f: HttpFailure): Reply => failureReply(f, headers);
+    const target = parseRequestTarget(call.target);
+    if (!target.ok) return refuse(target.error);
+    const match = table.match(call.method, target.value.segments);
+    if (match.kind === "none")
+      return refuse({ status: 404, code: "NOT_FOUND", reason: "ROUTE_NOT_FOUND", message: `Not Found: no route for ${target.value.path}` });
+    if (match.kind === "method") {
+      const allow = match.allow.join(", ");
+      // grpc-gateway's own routing answers UNIMPLEMENTED; the status stays the HTTP one, 405.
+      return refuse({ status: 405, code: "UNIMPLEMENTED", reason: "METHOD_NOT_ALLOWED", message: `Method Not Allowed: ${call.method}; use ${allow}`, headers: { allow } });
+    }
+    const { route, params } = match;
+
+    // Authenticate before reading the body: an anonymous caller gets nothing parsed on its behalf.
+    let actorId = "";
+    if (route.public !== true) {
+      const actor = authenticate(call.header("authorization"), store.get());
+      if (!actor.ok) return refuse(actor.error);
+      actorId = actor.value;
+    }
+    let body: Readonly<Record<string, unknown>> = EMPTY_BODY;
+    if (route.body !== "none") {
+      const media = mediaTypeFailure(call.header, route.body);
+      if (media) return refuse(media);
+      const bytes = await call.readBody(limit);
+      if (!bytes.ok) return refuse(bytes.error);
+      const parsed = route.body === "form" ? parseForm(bytes.value) : parseJsonObject(bytes.value);
+      if (!parsed.ok) return refuse(parsed.error);
+      body = parsed.value;
+    }
+    const op = route.handle({ params, query: target.value.query, body, actorId, header: call.header });
+    if (!op.ok) return refuse(op.error);
+    const operation = op.value;
+
+    if (operation.kind === "read") {
+      const ctx = contextOf(actorId, clock);
+      if (!ctx.ok) return refuse(ctx.error);
+      const r = operation.read(store.get(), ctx.value);
+      return r.ok ? reply(200, JSON.stringify(r.value), headers) : refuse(asFailure(r.error));
+    }
+    // Only the reducer runs under the lock; bodies are read outside it, so a slow client cannot
+    // hold up everyone else. The world is read inside it, so each write sees the previous one.
+    const result = await exclusive(store, (): Result<JsonValue, HttpFailure> => {
+      const ctx = contextOf(actorId, clock);
+      if (!ctx.ok) return ctx;
+      const r = operation.apply(store.get(), ctx.value);
+      if (!r.ok) return err(asFailure(r.error));
+      store.set(r.value.world, r.value.events);
+      return ok(r.value.response);
+    });
+    return result.ok ? reply(200, JSON.stringify(result.value), headers) : refuse(result.error);
+  }
+
+  return async (call) => {
+    let headers = NO_HEADERS;
+    try {
+      headers = requestIdHeaders(call);
+      return await handle(call, headers);
+    } catch (e: unknown) {
+      // A bug of ours, a throwing store hook or a broken request stream: still a JSON answer.
+      return failureReply(
+        { status: 500, code: "INTERNAL", reason: "INTERNAL", message: `policy-sim http: internal error: ${e instanceof Error ? e.message : String(e)}` },
+        headers,
+      );
+    }
+  };
+}
+
+const EMPTY_BODY: Readonly<Record<string, unknown>> = Object.freeze({});

@@ -1,0 +1,167 @@
+/**
+ * The service's paging, for every list and search route: GET lists take `page_size` and
+ * `page_token` in the query, POST searches `pageSize` and `pageToken` in the body; an answer carries
+ * `nextPageToken`, empty on the last page. Sizes are clamped as the OpenAPI documents them ("0 <=
+ * pageSize <= 100. Values < 10 will be set to 10. A value of 0 returns the default page size
+ * (currently 25)"). Tokens are opaque to clients; here they carry the offset and a fingerprint of
+ * the request, so a token is refused with a request it was not issued for.
+ */
+import { err, ok, type Result } from "../result.js";
+import { type HttpFailure, refusal } from "./error-body.js";
+
+/**
+ * How a route clamps page sizes: the size for 0 or absent, the smallest and largest served.
+ *
+ * @example
+ * ```ts
+ * const audits: PageLimits = { defaultSize: 25, min: 1, max: 200 };
+ * ```
+ */
+export interface PageLimits {
+  readonly defaultSize: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+/**
+ * The service's common limits: 0 is 25, below 10 is 10, above 100 is 100.
+ *
+ * @example
+ * ```ts
+ * clampPageSize(0, DEFAULT_PAGE_LIMITS); // 25
+ * ```
+ */
+export const DEFAULT_PAGE_LIMITS: PageLimits = { defaultSize: 25, min: 10, max: 100 };
+
+/**
+ * A decoded page request: the clamped size and the offset its token stands for.
+ *
+ * @example
+ * ```ts
+ * const p: PageRequest = { size: 25, offset: 50, fingerprint: "" };
+ * ```
+ */
+export interface PageRequest {
+  readonly size: number;
+  readonly offset: number;
+  /** What the token was issued for (the route and its filters); "" when the caller gives none. */
+  readonly fingerprint: string;
+}
+
+/**
+ * One page of a list: its items and the token of the next page (`""` after the last).
+ *
+ * @example
+ * ```ts
+ * const { list, nextPageToken } = pageOf(users, page);
+ * ```
+ */
+export interface Page<T> {
+  readonly list: readonly T[];
+  readonly nextPageToken: string;
+}
+
+/**
+ * Clamps a requested size as the OpenAPI documents it.
+ *
+ * @example
+ * ```ts
+ * clampPageSize(5, DEFAULT_PAGE_LIMITS); // 10
+ * clampPageSize(1000, DEFAULT_PAGE_LIMITS); // 100
+ * ```
+ */
+export function clampPageSize(requested: number, limits: PageLimits = DEFAULT_PAGE_LIMITS): number {
+  if (requested <= 0) return limits.defaultSize;
+  return Math.min(limits.max, Math.max(limits.min, Math.floor(requested)));
+}
+
+const invalidPaging = (message: string, field: string): { ok: false; error: HttpFailure } =>
+  err(refusal("INVALID_ARGUMENT", message, { field }));
+
+/** A size from JSON or a query string: an int32 as a number or a decimal string (proto3 JSON allows both). */
+function readSize(value: unknown, field: string): Result<number, HttpFailure> {
+  if (value === undefined || value === null || value === "") return ok(0);
+  const n = typeof value === "number" ? value : typeof value === "string" && /^-?\d{1,10}$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(n) || n < 0 || n > 2147483647) return invalidPaging(`${field} must be a non-negative integer, not ${JSON.stringify(value)}`, field);
+  return ok(n);
+}
+
+/** base64url of a string's UTF-8, and back (`undefined` for anything that is not one). Portable: no Buffer. */
+function toToken(s: string): string {
+  let binary = "";
+  for (const b of new TextEncoder().encode(s)) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+function fromToken(t: string): string | undefined {
+  if (!/^[A-Za-z0-9_-]{1,1024}$/.test(t) || t.length % 4 === 1) return undefined;
+  const binary = atob(t.replace(/-/g, "+").replace(/_/g, "/"));
+  const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+function readToken(value: unknown, field: string, fingerprint: string): Result<number, HttpFailure> {
+  if (value === undefined || value === null || value === "") return ok(0);
+  if (typeof value !== "string") return invalidPaging(`${field} must be a string`, field);
+  const text = fromToken(value);
+  const m = text === undefined ? null : /^o(\d{1,9}):(.*)$/s.exec(text);
+  if (!m) return invalidPaging(`${field} is not a page token this server issued`, field);
+  if ((m[2] ?? "") !== fingerprint)
+    return invalidPaging(`${field} was issued for a different request: send the same filters with it, or start again without it`, field);
+  return ok(Number(m[1]));
+}
+
+/**
+ * Reads a GET list's paging from its query: `page_size`, `page_token`.
+ *
+ * @example
+ * ```ts
+ * pageFromQuery(new URLSearchParams("page_size=5")); // ok({ size: 10, offset: 0, fingerprint: "" })
+ * ```
+ */
+export function pageFromQuery(query: URLSearchParams, fingerprint = "", limits: PageLimits = DEFAULT_PAGE_LIMITS): Result<PageRequest, HttpFailure> {
+  const size = readSize(query.get("page_size") ?? undefined, "page_size");
+  if (!size.ok) return size;
+  const offset = readToken(query.get("page_token") ?? undefined, "page_token", fingerprint);
+  if (!offset.ok) return offset;
+  return ok({ size: clampPageSize(size.value, limits), offset: offset.value, fingerprint });
+}
+
+/**
+ * Reads a POST search's paging from its JSON body: `pageSize`, `pageToken`.
+ *
+ * @example
+ * ```ts
+ * pageFromBody({ pageSize: 50, pageToken: "" }); // ok({ size: 50, offset: 0, fingerprint: "" })
+ * ```
+ */
+export function pageFromBody(
+  body: Readonly<Record<string, unknown>>,
+  fingerprint = "",
+  limits: PageLimits = DEFAULT_PAGE_LIMITS,
+): Result<PageRequest, HttpFailure> {
+  const size = readSize(body["pageSize"], "pageSize");
+  if (!size.ok) return size;
+  const offset = readToken(body["pageToken"], "pageToken", fingerprint);
+  if (!offset.ok) return offset;
+  return ok({ size: clampPageSize(size.value, limits), offset: offset.value, fingerprint });
+}
+
+/**
+ * The page `request` asks for out of `items` (in a stable order the caller chose), with the token
+ * of the next page, or `""` when this is the last.
+ *
+ * @example
+ * ```ts
+ * const first = pageOf(["a", "b", "c"], { size: 2, offset: 0, fingerprint: "" }); // list ["a","b"], a token
+ * const rest = pageOf(["a", "b", "c"], { size: 2, offset: 2, fingerprint: "" }); // list ["c"], ""
+ * ```
+ */
+export function pageOf<T>(items: readonly T[], request: PageRequest): Page<T> {
+  const end = request.offset + request.size;
+  const list = items.slice(request.offset, end);
+  return { list, nextPageToken: end < items.length ? toToken(`o${end}:${request.fingerprint}`) : "" };
+}
