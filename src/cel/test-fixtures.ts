@@ -60,7 +60,7 @@ export function makeEntitlement(fields: Partial<AppEntitlement> & { readonly id:
     riskLevelValueId: "",
     requestSchemaId: "",
     ownerUserIds: [],
-    annotations: null,
+    annotations: {},
     ...fields,
   };
 }
@@ -117,7 +117,7 @@ const aws: App = {
   revokePolicyId: "",
   certifyPolicyId: "",
   ownerUserIds: ["u-bob"],
-  revokeGrantSources: "",
+  revokeGrantSources: false,
   isManuallyManaged: false,
 };
 

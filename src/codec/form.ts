@@ -113,8 +113,8 @@ const fieldType = oneof<FieldType>(
         pickerField: wrap(picker),
         dateField: {
           defaultToToday: bool,
-          minDate: jsonValue,
-          maxDate: jsonValue,
+          minDate: str,
+          maxDate: str,
           minDaysFromToday: int32,
           maxDaysFromToday: int32,
         },

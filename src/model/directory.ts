@@ -55,7 +55,7 @@ export interface App {
   readonly certifyPolicyId: string;
   /** Owners, merged from the service's `appOwners` (Users) and the simulation's `ownerUserIds`. */
   readonly ownerUserIds: readonly string[];
-  readonly revokeGrantSources: string;
+  readonly revokeGrantSources: boolean;
   readonly isManuallyManaged: boolean;
   readonly $unknown?: Readonly<Record<string, unknown>>;
 }
@@ -84,7 +84,8 @@ export interface AppEntitlement {
   readonly requestSchemaId: string;
   /** (sim) owners of the entitlement, for `entitlementOwners` approval. */
   readonly ownerUserIds: readonly string[];
-  readonly annotations: readonly unknown[] | null;
+  /** Key/value metadata (the service's string map). */
+  readonly annotations: Readonly<Record<string, string>>;
   readonly $unknown?: Readonly<Record<string, unknown>>;
 }
 

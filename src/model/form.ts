@@ -211,16 +211,16 @@ export type Picker =
  *
  * @example
  * ```ts
- * const v: DateFieldView = { kind: "dateField", defaultToToday: true, minDate: null, maxDate: null, minDaysFromToday: 0, maxDaysFromToday: 90 };
+ * const v: DateFieldView = { kind: "dateField", defaultToToday: true, minDate: "", maxDate: "", minDaysFromToday: 0, maxDaysFromToday: 90 };
  * ```
  */
 export interface DateFieldView extends VariantExtras {
   readonly kind: "dateField";
   readonly defaultToToday: boolean;
-  /** The spec does not give the date's wire shape; kept as the JSON that came (`null` when unset). */
-  readonly minDate: JsonValue;
-  /** As `minDate`. */
-  readonly maxDate: JsonValue;
+  /** Earliest selectable date, inclusive, `YYYY-MM-DD` (OpenAPI `form.v1.DateField`); `""` is unbounded (a `null` read is `""`). */
+  readonly minDate: string;
+  /** Latest selectable date, as `minDate`. */
+  readonly maxDate: string;
   readonly minDaysFromToday: number;
   readonly maxDaysFromToday: number;
 }

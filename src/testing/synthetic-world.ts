@@ -316,7 +316,7 @@ export function syntheticWorld(options: SyntheticWorldOptions): WorldJson {
       id: `app-${a}`,
       isManuallyManaged: false,
       ownerUserIds: owners,
-      revokeGrantSources: "",
+      revokeGrantSources: false,
       revokePolicyId: "",
     });
   }

@@ -70,6 +70,18 @@ export function decodeUser(r: ObjectReader): User {
   };
 }
 
+function revokeGrantSourcesOf(r: ObjectReader): boolean {
+  const v = r.raw("revokeGrantSources");
+  return v === true || v === "true";
+}
+
+function stringMap(v: unknown): Readonly<Record<string, string>> {
+  const out: Record<string, string> = {};
+  if (typeof v === "object" && v !== null && !Array.isArray(v))
+    for (const [k, x] of Object.entries(v)) if (typeof x === "string") out[k] = x;
+  return out;
+}
+
 export function decodeApp(r: ObjectReader, out: Diagnostic[]): App {
   const owners = new Set(r.strings("ownerUserIds"));
   // The service returns owners as User objects under appOwners; the simulation also takes ids.
@@ -84,7 +96,8 @@ export function decodeApp(r: ObjectReader, out: Diagnostic[]): App {
     revokePolicyId: r.string("revokePolicyId"),
     certifyPolicyId: r.string("certifyPolicyId"),
     ownerUserIds: [...owners],
-    revokeGrantSources: r.string("revokeGrantSources"),
+    // A boolean in the service's App (OpenAPI); world files written before said "" or "true".
+    revokeGrantSources: revokeGrantSourcesOf(r),
     isManuallyManaged: r.boolean("isManuallyManaged"),
     ...r.unknown(),
   };
@@ -107,7 +120,8 @@ export function decodeEntitlement(r: ObjectReader): AppEntitlement {
     riskLevelValueId: r.string("riskLevelValueId"),
     requestSchemaId: r.string("requestSchemaId"),
     ownerUserIds: r.strings("ownerUserIds"),
-    annotations: Array.isArray(annotations) ? (annotations as readonly unknown[]) : null,
+    // The service's AppEntitlement.annotations is a string map (OpenAPI); anything else reads as none.
+    annotations: stringMap(annotations),
     ...r.unknown(),
   };
 }

@@ -98,7 +98,7 @@ export function encodeEntitlement(e: AppEntitlement): JsonObject {
     riskLevelValueId: e.riskLevelValueId,
     requestSchemaId: e.requestSchemaId,
     ownerUserIds: [...e.ownerUserIds],
-    annotations: e.annotations as JsonObject["annotations"],
+    annotations: { ...e.annotations },
   });
 }
 
