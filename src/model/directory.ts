@@ -225,3 +225,23 @@ export function blankUser(id = ""): User {
     delegatedUserId: "",
   };
 }
+
+/**
+ * (sim) An API client of the HTTP face: the OAuth client-credentials identity a service SDK logs in
+ * with. The world keeps only the public half of its Ed25519 key; the private half is the client
+ * secret (`secret-token:conductorone.com:v1:…`) that `policy-sim client add` prints once.
+ *
+ * @example
+ * ```ts
+ * const c: ApiClient = { clientId: "ci-bot@sim/pcc", userId: "u-super", displayName: "CI",
+ *   publicJwk: { kty: "OKP", crv: "Ed25519", x: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo" } };
+ * ```
+ */
+export interface ApiClient {
+  readonly clientId: string;
+  /** The user the client acts as. */
+  readonly userId: string;
+  readonly displayName: string;
+  /** The client's Ed25519 public key as a JWK (RFC 8037): `kty` OKP, `crv` Ed25519, `x`. */
+  readonly publicJwk: { readonly kty: "OKP"; readonly crv: "Ed25519"; readonly x: string };
+}

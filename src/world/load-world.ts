@@ -3,6 +3,7 @@
  * found, each with its JSON path.
  */
 import { decodePolicy, decodeTask } from "../codec/index.js";
+import type { ApiClient } from "../model/directory.js";
 import type { Policy, Task } from "../model/index.js";
 import { err, ok, type Result } from "../result.js";
 import {
@@ -99,6 +100,30 @@ function decodeTokens(value: unknown, out: Diagnostic[]): Record<string, string>
     else out.push({ code: "EXPECTED_STRING", path: pathKey("$.tokens", k), message: "expected a user id" });
   }
   return tokens;
+}
+
+/** (sim) `clients`: the HTTP face's OAuth clients, each with an Ed25519 public JWK and the user it acts as. */
+function decodeClients(value: unknown, out: Diagnostic[]): ApiClient[] {
+  return [
+    ...decodeList(value, "$.clients", out, (r) => {
+      const jwk = r.object("publicJwk");
+      const x = jwk["x"];
+      if (jwk["kty"] !== "OKP" || jwk["crv"] !== "Ed25519" || typeof x !== "string" || !/^[A-Za-z0-9_-]{43}$/.test(x))
+        out.push({
+          code: "INVALID_CLIENT_KEY",
+          path: `${r.path}.publicJwk`,
+          message: 'expected an Ed25519 public JWK {"kty":"OKP","crv":"Ed25519","x":"<43 base64url characters>"} (policy-sim client add writes one)',
+        });
+      const clientId = r.string("clientId");
+      if (clientId === "") out.push({ code: "EXPECTED_STRING", path: `${r.path}.clientId`, message: "a client needs a clientId" });
+      return {
+        clientId,
+        userId: r.string("userId"),
+        displayName: r.string("displayName"),
+        publicJwk: { kty: "OKP" as const, crv: "Ed25519" as const, x: typeof x === "string" ? x : "" },
+      };
+    }),
+  ];
 }
 
 function decodeComments(value: unknown, out: Diagnostic[]): TaskComment[] {
@@ -209,6 +234,7 @@ const KNOWN_KEYS = new Set([
   "policies",
   "tasks",
   "tokens",
+  "clients",
   "comments",
   "seq",
 ]);
@@ -258,6 +284,7 @@ function load(json: unknown, options: LoadOptions): Result<World, Diagnostic[]> 
   const tasks: Task[] = decodeTopList(read("tasks"), "$.tasks", out, taskDecoderWithSharedSnapshots());
   const tenant = decodeTenant(read("tenant"), out);
   const tokens = decodeTokens(read("tokens"), out);
+  const clients = decodeClients(read("clients"), out);
   const comments = decodeComments(read("comments"), out);
 
   const nowIn = read("now");
@@ -280,9 +307,17 @@ function load(json: unknown, options: LoadOptions): Result<World, Diagnostic[]> 
   duplicates(tasks, (t) => t.id, "$.tasks", "task", out);
   duplicates(tasks, (t) => t.numericId, "$.tasks", "task numericId", out);
   duplicates(roles, (r) => r.id, "$.roles", "role", out);
+  duplicates(clients, (c) => c.clientId, "$.clients", "client", out);
 
   const index = buildIndex({ roles, users, apps, entitlements, appUsers, groups, grants, resourceTypeDefaults, accessReviews, policies });
-  const references = checkReferences({ index, users, apps, entitlements, appUsers, groups, grants, resourceTypeDefaults, accessReviews, tenant, tokens, tasks });
+  const references = [
+    ...checkReferences({ index, users, apps, entitlements, appUsers, groups, grants, resourceTypeDefaults, accessReviews, tenant, tokens, tasks }),
+    ...clients.flatMap((c, i) =>
+      index.users.has(c.userId)
+        ? []
+        : [{ code: "DANGLING_REFERENCE", path: `${pathIndex("$.clients", i)}.userId`, message: `user "${c.userId}" does not exist` }],
+    ),
+  ];
   const strict = options.strict ?? true;
   const errors = strict ? [...out, ...references] : out;
   if (errors.length > 0) return err(errors);
@@ -315,6 +350,7 @@ function load(json: unknown, options: LoadOptions): Result<World, Diagnostic[]> 
     taskIdByNumericId: Table.from(tasks.filter((t) => t.numericId !== "").map((t) => [t.numericId, t.id] as const)),
     comments: Table.from([...commentsByTask].map(([id, list]) => [id, CommentLog.of(list)] as const)),
     tokens,
+    clients,
     seq,
     index,
     warnings: strict ? [] : references.map((d) => ({ ...d, severity: "warning" as const })),
@@ -325,5 +361,6 @@ function load(json: unknown, options: LoadOptions): Result<World, Diagnostic[]> 
     deepFreeze(part);
   deepFreeze(tenant);
   deepFreeze(tokens);
+  deepFreeze(clients);
   return ok(Object.freeze(world));
 }

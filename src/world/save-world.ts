@@ -32,6 +32,7 @@ export function saveWorld(world: World): JsonObject {
       featureFlags: { ...world.tenant.featureFlags },
     },
     tokens: { ...world.tokens },
+    ...(world.clients.length > 0 ? { clients: world.clients.map((c) => ({ clientId: c.clientId, userId: c.userId, displayName: c.displayName, publicJwk: { ...c.publicJwk } })) } : {}),
     roles: world.roles.map((r) => ({ id: r.id, displayName: r.displayName, kind: r.kind })),
     users: world.users.map(encodeUser),
     apps: world.apps.map(encodeApp),

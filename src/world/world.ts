@@ -5,6 +5,7 @@
  */
 import type {
   AccessReview,
+  ApiClient,
   App,
   AppEntitlement,
   AppUser,
@@ -130,6 +131,8 @@ export interface World {
   readonly comments: Table<CommentLog>;
   /** (sim) Bearer tokens of the HTTP face: token → user id. */
   readonly tokens: Readonly<Record<string, string>>;
+  /** (sim) OAuth clients of the HTTP face (client credentials with a JWT assertion). */
+  readonly clients: readonly ApiClient[];
   /** (sim) The next number of the deterministic id sequence. */
   readonly seq: number;
   readonly index: WorldIndex;
@@ -169,6 +172,7 @@ export function withTaskTables(world: World, tasks: Table<Task>, comments: Table
     taskIdByNumericId: world.taskIdByNumericId,
     comments,
     tokens: world.tokens,
+    clients: world.clients,
     seq,
     index: world.index,
     warnings: world.warnings,
