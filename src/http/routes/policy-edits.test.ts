@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { ADMIN, sampleWorld, SUPER, type Body } from "../../../test/helpers.js";
+import { responseProblems } from "../openapi-validate.test-helper.js";
+import { createPolicy, deletePolicy, updatePolicy, validateCel } from "./policy-edits.js";
+
+const world = sampleWorld();
+const user = (id: string) => world.index.users.get(id)!;
+const NOW = "2026-11-22T10:00:00Z";
+const acceptAll = { grant: { steps: [{ accept: { acceptMessage: "ok" } }] } };
+
+describe("000 spec, Policy: create, update and delete over the API", () => {
+  it("creates a policy with the next id, readable in the new world and valid against CreatePolicyResponse", () => {
+    const r = createPolicy(world, user(ADMIN), { displayName: "Open door", policyType: "POLICY_TYPE_GRANT", policySteps: acceptAll }, NOW);
+    if (!r.ok) throw new Error(r.error.message);
+    const body: Body = r.value.body;
+    expect(body.policy.id).toMatch(/^pol-\d{6}$/);
+    expect(r.value.world.index.policies.get(body.policy.id)?.displayName).toBe("Open door");
+    expect(r.value.world.seq).toBe(world.seq + 1);
+    expect(world.index.policies.has(body.policy.id)).toBe(false);
+    expect(responseProblems("POST", "/api/v1/policies", body)).toEqual([]);
+  });
+  it("refuses a plain user (PERMISSION_DENIED)", () => {
+    expect(createPolicy(world, user("u-dev1"), { displayName: "x" }, NOW)).toMatchObject({ ok: false, error: { status: 403 } });
+  });
+  it("refuses CEL that does not check, naming the rule", () => {
+    const r = createPolicy(
+      world,
+      user(ADMIN),
+      { displayName: "Bad", policyType: "POLICY_TYPE_GRANT", policySteps: { ...acceptAll, s1: acceptAll.grant }, rules: [{ condition: "subject.departmnt == 'IT'", stepKey: "s1" }] },
+      NOW,
+    );
+    expect(r).toMatchObject({ ok: false, error: { status: 400, code: "INVALID_ARGUMENT", message: expect.stringContaining("CEL_TYPE_ERROR") } });
+  });
+  it("refuses more than 16 rules", () => {
+    const rules = Array.from({ length: 17 }, (_, i) => ({ condition: `subject.department == 'd${i}'`, stepKey: "s1" }));
+    const r = createPolicy(world, user(ADMIN), { displayName: "Many", policyType: "POLICY_TYPE_GRANT", policySteps: { ...acceptAll, s1: acceptAll.grant }, rules }, NOW);
+    expect(r).toMatchObject({ ok: false, error: { message: expect.stringContaining("TOO_MANY_RULES") } });
+  });
+  it("updates only the masked fields; annotations merge and an empty value deletes a key", () => {
+    const before = world.index.policies.get("pol-prod-admin")!;
+    const r = updatePolicy(
+      world,
+      user(ADMIN),
+      "pol-prod-admin",
+      { policy: { displayName: "Prod admin (v2)", description: "ignored: not in the mask", annotations: { iac_workspace: "", owner: "sec" } }, updateMask: "displayName,annotations" },
+      NOW,
+    );
+    if (!r.ok) throw new Error(r.error.message);
+    const after = r.value.world.index.policies.get("pol-prod-admin")!;
+    expect(after.displayName).toBe("Prod admin (v2)");
+    expect(after.description).toBe(before.description);
+    expect(after.annotations).toEqual({ managed_by: "terraform", iac_resource_address: "conductorone_policy.prod_admin", iac_tool_version: "1.9.8", owner: "sec" });
+    expect(responseProblems("POST", "/api/v1/policies/{id}", r.value.body)).toEqual([]);
+  });
+  it("refuses a reference cycle (the edit would close pol-prod-admin → pol-prod-admin-eng → … → pol-prod-admin)", () => {
+    const eng = world.index.policies.get("pol-security-review")!;
+    const r = updatePolicy(world, user(ADMIN), eng.id, { policy: { baselinePolicyId: "pol-prod-admin", policySteps: {} }, updateMask: "baselinePolicyId,policySteps" }, NOW);
+    expect(r).toMatchObject({ ok: false, error: { status: 400, message: expect.stringMatching(/CYCLE|REFERENCE/) } });
+  });
+  it("refuses to change the type of a policy another refers to (type mismatch seen from the referrer)", () => {
+    const r = updatePolicy(
+      world,
+      user(SUPER),
+      "pol-revoke-standard",
+      { policy: { policyType: "POLICY_TYPE_GRANT", policySteps: acceptAll, rules: [] }, updateMask: "policyType,policySteps,rules" },
+      NOW,
+    );
+    expect(r).toMatchObject({ ok: false, error: { message: expect.stringContaining("pol-revoke-salesforce") } });
+  });
+  it("deletes a policy nothing refers to, and refuses one that is referred to", () => {
+    expect(deletePolicy(world, user(ADMIN), "pol-prod-admin-eng")).toMatchObject({ ok: false, error: { code: "FAILED_PRECONDITION", message: expect.stringContaining("pol-prod-admin") } });
+    const created = createPolicy(world, user(ADMIN), { displayName: "Temp", policyType: "POLICY_TYPE_GRANT", policySteps: acceptAll }, NOW);
+    if (!created.ok) throw new Error(created.error.message);
+    const id = (created.value.body as Body).policy.id as string;
+    const del = deletePolicy(created.value.world, user(ADMIN), id);
+    if (!del.ok) throw new Error(del.error.message);
+    expect(del.value.world.index.policies.has(id)).toBe(false);
+    expect(responseProblems("DELETE", "/api/v1/policies/{id}", del.value.body)).toEqual([]);
+  });
+});
+
+describe("openapi.yaml PolicyValidate.ValidateCEL: markers from the project's checker", () => {
+  it("a valid condition has no markers; a misspelt field has one ERROR marker at its columns", () => {
+    expect(validateCel({ text: "subject.department == 'IT'" })).toEqual({ ok: true, value: { markers: [] } });
+    const r = validateCel({ text: "subject.departmnt == 'IT'" });
+    if (!r.ok) throw new Error(r.error.message);
+    const m = (r.value as Body).markers;
+    expect(m).toHaveLength(1);
+    expect(m[0]).toMatchObject({ severity: "ERROR", startLineNumber: 1, endLineNumber: 1 });
+    expect(m[0].message).toMatch(/departmnt/);
+    expect(responseProblems("POST", "/api/v1/policies/validate/cel", r.value)).toEqual([]);
+  });
+});

@@ -1,0 +1,268 @@
+/**
+ * Policy edits over the API (`POST /api/v1/policies`, `POST /api/v1/policies/{id}` with
+ * `updateMask`, `DELETE /api/v1/policies/{id}`) and CEL validation (`POST /api/v1/policies/validate/cel`),
+ * as pure functions from a world to the next world and the 200 body. Every write is checked as the
+ * service checks it at save time: the project's linter runs on the policy as it would be saved,
+ * and on every policy referring to it, and any error finding refuses the write.
+ */
+import { checkCondition } from "../../cel/compile.js";
+import { decodePolicy, encodePolicy } from "../../codec/index.js";
+import type { Policy } from "../../model/index.js";
+import type { JsonObject, JsonValue } from "../../model/json.js";
+import { lintPolicy, lintDecodedPolicy, type Finding } from "../../policy/lint.js";
+import { rolesOf } from "../../reducers/permissions.js";
+import type { User } from "../../model/directory.js";
+import { err, ok, type Result } from "../../result.js";
+import { buildIndex, replaceInWorld, takeIds, type World } from "../../world/world.js";
+import type { HttpFailure } from "../error-body.js";
+
+/**
+ * A successful write: the next world and the 200 body.
+ *
+ * @example
+ * ```ts
+ * const r = createPolicy(world, caller, { displayName: "New" }, now);
+ * if (r.ok) store.set(r.value.world);
+ * ```
+ */
+export interface PolicyWrite {
+  readonly world: World;
+  readonly body: JsonObject;
+}
+
+type Body = Readonly<Record<string, unknown>>;
+
+const invalid = (message: string, field?: string, metadata?: Record<string, string>) =>
+  err<HttpFailure>({ status: 400, code: "INVALID_ARGUMENT", reason: "INVALID_ARGUMENT", message, ...(field ? { field } : {}), ...(metadata ? { metadata } : {}) });
+const notFound = (id: string) => err<HttpFailure>({ status: 404, code: "NOT_FOUND", reason: "NOT_FOUND", message: `policy "${id}" not found` });
+
+/** Only administrators edit policies (the service's Super Administrator and Administrator roles). */
+function mayEdit(world: World, caller: User): HttpFailure | undefined {
+  const roles = rolesOf(world, caller);
+  if (roles.includes("SUPER_ADMIN") || roles.includes("ADMIN")) return undefined;
+  return { status: 403, code: "PERMISSION_DENIED", reason: "PERMISSION_DENIED", message: `user "${caller.id}" may not edit policies (administrators only)` };
+}
+
+/** The fields a client may write; the rest (id, systemBuiltin, timestamps) are the server's. */
+const WRITABLE = ["displayName", "description", "policyType", "policySteps", "rules", "baselinePolicyId", "postActions", "reassignTasksToDelegates", "annotations", "scope"] as const;
+type Writable = (typeof WRITABLE)[number];
+
+const SNAKE: Readonly<Record<string, Writable>> = {
+  display_name: "displayName",
+  policy_type: "policyType",
+  policy_steps: "policySteps",
+  baseline_policy_id: "baselinePolicyId",
+  post_actions: "postActions",
+  reassign_tasks_to_delegates: "reassignTasksToDelegates",
+};
+
+function errorsOf(findings: readonly Finding[]): Finding[] {
+  return findings.filter((f) => f.severity === "error");
+}
+
+function refused(findings: readonly Finding[], what: string): Result<never, HttpFailure> {
+  const first = findings[0];
+  const list = findings.slice(0, 5).map((f) => `${f.code} at ${f.path}: ${f.message}`);
+  const more = findings.length > 5 ? `; and ${findings.length - 5} more` : "";
+  return invalid(`${what} refused: ${list.join("; ")}${more}`, first ? first.path.replace(/^\$\.?/, "") || undefined : undefined, {
+    findings: findings.map((f) => f.code).join(","),
+  });
+}
+
+/** Policies whose rules or baseline name `id`. */
+function referrers(world: World, id: string): Policy[] {
+  return world.policies.filter((p) => p.id !== id && (p.baselinePolicyId === id || (p.rules ?? []).some((r) => r.policyId === id)));
+}
+
+/**
+ * Lints the policy as it would be saved, in the world with it saved, and every policy referring to
+ * it; error findings refuse the write. Referrers only count errors they did not have before.
+ */
+function saveTimeCheck(before: World, after: World, policy: Policy, wire: JsonValue, what: string): HttpFailure | undefined {
+  const own = errorsOf(lintPolicy(wire, after));
+  if (own.length > 0) {
+    const r = refused(own, what);
+    return r.ok ? undefined : r.error;
+  }
+  for (const p of referrers(after, policy.id)) {
+    const had = new Set(errorsOf(lintDecodedPolicy(p, before)).map((f) => `${f.code}\u0000${f.path}`));
+    const now = errorsOf(lintDecodedPolicy(p, after)).filter((f) => !had.has(`${f.code}\u0000${f.path}`));
+    if (now.length > 0) {
+      const r = refused(
+        now.map((f) => ({ ...f, message: `policy "${p.id}", which refers to this one: ${f.message}` })),
+        what,
+      );
+      return r.ok ? undefined : r.error;
+    }
+  }
+  return undefined;
+}
+
+function decodeWire(wire: JsonObject, what: string): Result<Policy, HttpFailure> {
+  const d = decodePolicy(wire);
+  if (d.ok) return d;
+  const first = d.error[0];
+  return invalid(`${what} refused: ${first ? `${first.path}: ${first.message}` : "not a policy"}`, first?.path.replace(/^\$\.?/, "") || undefined);
+}
+
+/**
+ * `POST /api/v1/policies`: a new policy from a CreatePolicyRequest. Its id comes from the world's
+ * id sequence; `displayName` is required.
+ *
+ * @example
+ * ```ts
+ * createPolicy(world, admin, { displayName: "Prod access", policyType: "POLICY_TYPE_GRANT",
+ *   policySteps: { grant: { steps: [{ accept: {} }] } } }, "2026-11-22T09:00:00Z");
+ * ```
+ */
+export function createPolicy(world: World, caller: User, body: Body, now: string): Result<PolicyWrite, HttpFailure> {
+  const denied = mayEdit(world, caller);
+  if (denied) return err(denied);
+  const name = body["displayName"];
+  if (typeof name !== "string" || name.trim() === "") return invalid("displayName is required", "displayName");
+  const { ids, seq } = takeIds(world, "pol", 1);
+  const id = ids[0] ?? "";
+  const wire: Record<string, JsonValue> = { id, annotations: {}, createdAt: now, updatedAt: now, deletedAt: null, systemBuiltin: false };
+  for (const k of WRITABLE) if (body[k] !== undefined) wire[k] = body[k] as JsonValue;
+  const decoded = decodeWire(wire, "create policy");
+  if (!decoded.ok) return decoded;
+  const after = { ...replaceInWorld(world, { policies: [decoded.value] }), seq };
+  const problem = saveTimeCheck(world, after, decoded.value, wire, "create policy");
+  if (problem) return err(problem);
+  return ok({ world: after, body: { policy: encodePolicy(decoded.value) } });
+}
+
+/** The mask's paths as writable top-level fields; "" or none means every field the body sets. */
+function maskPaths(mask: unknown, policy: Body): Result<readonly Writable[], HttpFailure> {
+  let paths: string[];
+  if (mask === undefined || mask === null || mask === "") paths = WRITABLE.filter((k) => policy[k] !== undefined);
+  else if (typeof mask === "string") paths = mask.split(",").map((p) => p.trim()).filter((p) => p !== "");
+  else if (typeof mask === "object" && !Array.isArray(mask) && Array.isArray((mask as Body)["paths"]))
+    paths = ((mask as Body)["paths"] as unknown[]).filter((p): p is string => typeof p === "string");
+  else return invalid('updateMask must be a field mask: a comma-separated string such as "displayName,rules"', "updateMask");
+  const out: Writable[] = [];
+  for (const p of paths) {
+    const top = p.split(".")[0] ?? p;
+    const name = SNAKE[top] ?? top;
+    if (!(WRITABLE as readonly string[]).includes(name))
+      return invalid(`updateMask names "${p}", which is not a writable policy field (${WRITABLE.join(", ")})`, "updateMask");
+    out.push(name as Writable);
+  }
+  return ok(out);
+}
+
+/** Annotation PATCH semantics (spec, Policy): absent keys are kept; an empty value deletes the key. */
+function patchAnnotations(current: Readonly<Record<string, string>> | null, patch: unknown): JsonValue {
+  if (patch === null || patch === undefined) return (current ?? null) as JsonValue;
+  if (typeof patch !== "object" || Array.isArray(patch)) return patch as JsonValue;
+  const out: Record<string, JsonValue> = { ...(current ?? {}) };
+  for (const [k, v] of Object.entries(patch as Body)) {
+    if (v === "" || v === null) delete out[k];
+    else out[k] = v as JsonValue;
+  }
+  return out;
+}
+
+/**
+ * `POST /api/v1/policies/{id}`: `{policy, updateMask}`. The mask's fields are taken from `policy`
+ * (all fields it sets when the mask is empty); `annotations` merge (an empty value deletes a key).
+ * Built-in policies cannot be edited.
+ *
+ * @example
+ * ```ts
+ * updatePolicy(world, admin, "pol-prod", { policy: { displayName: "Prod (new)" }, updateMask: "displayName" }, now);
+ * ```
+ */
+export function updatePolicy(world: World, caller: User, id: string, body: Body, now: string): Result<PolicyWrite, HttpFailure> {
+  const denied = mayEdit(world, caller);
+  if (denied) return err(denied);
+  const current = world.index.policies.get(id);
+  if (!current) return notFound(id);
+  if (current.systemBuiltin)
+    return err({ status: 400, code: "FAILED_PRECONDITION", reason: "FAILED_PRECONDITION", message: `policy "${id}" is built in and cannot be edited` });
+  const patch = body["policy"];
+  if (typeof patch !== "object" || patch === null || Array.isArray(patch)) return invalid("policy is required: the fields to write", "policy");
+  const p = patch as Body;
+  if (typeof p["id"] === "string" && p["id"] !== "" && p["id"] !== id) return invalid(`policy.id "${p["id"]}" does not match the path's "${id}"`, "policy.id");
+  const paths = maskPaths(body["updateMask"], p);
+  if (!paths.ok) return paths;
+  const wire: Record<string, JsonValue> = { ...(encodePolicy(current) as JsonObject) };
+  for (const k of paths.value) {
+    if (k === "annotations") wire[k] = patchAnnotations(current.annotations, p[k]);
+    else wire[k] = p[k] === undefined ? null : (p[k] as JsonValue);
+  }
+  wire["updatedAt"] = now;
+  const decoded = decodeWire(wire, "update policy");
+  if (!decoded.ok) return decoded;
+  const after = replaceInWorld(world, { policies: [decoded.value] });
+  const problem = saveTimeCheck(world, after, decoded.value, wire, "update policy");
+  if (problem) return err(problem);
+  return ok({ world: after, body: { policy: encodePolicy(decoded.value) } });
+}
+
+/** Where the world still names policy `id`, as JSON-path-like places, for the refusal message. */
+function usesOf(world: World, id: string): string[] {
+  const uses: string[] = [];
+  for (const p of referrers(world, id)) uses.push(`policy "${p.id}"`);
+  for (const a of world.apps) if ([a.grantPolicyId, a.revokePolicyId, a.certifyPolicyId].includes(id)) uses.push(`app "${a.id}"`);
+  for (const e of world.entitlements)
+    if ([e.grantPolicyId, e.revokePolicyId, e.certifyPolicyId, e.emergencyGrantPolicyId].includes(id)) uses.push(`entitlement "${e.appId}/${e.id}"`);
+  for (const d of world.resourceTypeDefaults) if (d.requestPolicyId === id) uses.push(`request defaults of app "${d.appId}"`);
+  for (const r of world.accessReviews) if (r.policyId === id) uses.push(`access review "${r.id}"`);
+  for (const [kind, pid] of Object.entries(world.tenant.defaultPolicies)) if (pid === id) uses.push(`the tenant's default ${kind} policy`);
+  return uses;
+}
+
+/**
+ * `DELETE /api/v1/policies/{id}`: removes a policy nothing refers to (another policy's rule or
+ * baseline, an app, an entitlement, request defaults, an access review, a tenant default).
+ *
+ * @example
+ * ```ts
+ * deletePolicy(world, admin, "pol-unused"); // ok({ world, body: {} })
+ * ```
+ */
+export function deletePolicy(world: World, caller: User, id: string): Result<PolicyWrite, HttpFailure> {
+  const denied = mayEdit(world, caller);
+  if (denied) return err(denied);
+  const current = world.index.policies.get(id);
+  if (!current) return notFound(id);
+  if (current.systemBuiltin)
+    return err({ status: 400, code: "FAILED_PRECONDITION", reason: "FAILED_PRECONDITION", message: `policy "${id}" is built in and cannot be deleted` });
+  const uses = usesOf(world, id);
+  if (uses.length > 0)
+    return err({
+      status: 400,
+      code: "FAILED_PRECONDITION",
+      reason: "POLICY_IN_USE",
+      message: `policy "${id}" cannot be deleted: ${uses.slice(0, 5).join(", ")}${uses.length > 5 ? ` and ${uses.length - 5} more` : ""} refer${uses.length === 1 ? "s" : ""} to it`,
+    });
+  const policies = Object.freeze(world.policies.filter((p) => p.id !== id));
+  const index = buildIndex({ ...world, policies });
+  return ok({ world: Object.freeze({ ...world, policies, index }), body: {} });
+}
+
+/**
+ * `POST /api/v1/policies/validate/cel`: `{text}` checked as a rule condition by the project's
+ * checker, answered as editor markers (1-based lines and columns, end exclusive).
+ *
+ * @example
+ * ```ts
+ * validateCel({ text: "subject.departmnt == 'IT'" });
+ * // ok({ markers: [{ severity: "ERROR", message: "undefined field 'departmnt' …", startLineNumber: 1, startColumn: 9, … }] })
+ * ```
+ */
+export function validateCel(body: Body): Result<JsonObject, HttpFailure> {
+  const text = body["text"];
+  if (text !== undefined && text !== null && typeof text !== "string") return invalid("text must be a string", "text");
+  const source = typeof text === "string" ? text : "";
+  const markers = checkCondition(source).map((d) => ({
+    severity: "ERROR",
+    message: d.hint ? `${d.message} (${d.hint})` : d.message,
+    startLineNumber: d.line,
+    startColumn: d.column,
+    endLineNumber: d.endLine,
+    endColumn: Math.max(d.endColumn, d.line === d.endLine ? d.column + 1 : d.endColumn),
+  }));
+  return ok({ markers });
+}

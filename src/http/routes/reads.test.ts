@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { sampleWorld, SUPER, OUTSIDER, type Body } from "../../../test/helpers.js";
+import { responseProblems } from "../openapi-validate.test-helper.js";
+import {
+  getAccessRequestDefaults,
+  getApp,
+  getEntitlement,
+  getPolicy,
+  getTask,
+  getUser,
+  listAppUsers,
+  listApps,
+  listEntitlements,
+  listPolicies,
+  listUsers,
+  searchAppUsers,
+  searchApps,
+  searchEntitlements,
+  searchGrants,
+  searchPolicies,
+  searchTasks,
+  searchUsers,
+} from "./reads.js";
+
+const world = sampleWorld();
+const user = (id: string) => {
+  const u = world.index.users.get(id);
+  if (!u) throw new Error(id);
+  return u;
+};
+const value = <T>(r: { ok: true; value: T } | { ok: false; error: unknown }): T => {
+  if (!r.ok) throw new Error(JSON.stringify(r.error));
+  return r.value;
+};
+const all = { size: 100, offset: 0 };
+
+describe("openapi.yaml: every read answers its operation's 200 schema", () => {
+  it("GET /api/v1/tasks/{id} for every fixture task", () => {
+    for (const t of world.tasks.values()) {
+      const body = value(getTask(world, user(SUPER), t.numericId));
+      expect(responseProblems("GET", "/api/v1/tasks/{id}", body), t.id).toEqual([]);
+    }
+  });
+  it("search tasks with every expand path", () => {
+    const body = value(
+      searchTasks(world, user(SUPER), {
+        pageSize: 100,
+        expandMask: { paths: ["user_id", "app_id", "app_entitlement_ids", "app_user_id", "identity_user_id", "created_by_user_id", "step_approver_ids", "access_review_id", "approver_ids"] },
+      }),
+    );
+    expect(responseProblems("POST", "/api/v1/search/tasks", body)).toEqual([]);
+  });
+  it("directory and policies", () => {
+    const app = world.apps[0]!;
+    const ent = world.entitlements[0]!;
+    const checks: [string, string, unknown][] = [
+      ["GET", "/api/v1/users/{id}", value(getUser(world, SUPER))],
+      ["GET", "/api/v1/users", value(listUsers(world, all))],
+      ["POST", "/api/v1/search/users", value(searchUsers(world, {}))],
+      ["GET", "/api/v1/apps/{id}", value(getApp(world, app.id))],
+      ["GET", "/api/v1/apps", value(listApps(world, all))],
+      ["POST", "/api/v1/search/apps", value(searchApps(world, {}))],
+      ["GET", "/api/v1/apps/{app_id}/entitlements/{id}", value(getEntitlement(world, ent.appId, ent.id))],
+      ["GET", "/api/v1/apps/{app_id}/entitlements", value(listEntitlements(world, ent.appId, all))],
+      ["POST", "/api/v1/search/entitlements", value(searchEntitlements(world, { pageSize: 100 }))],
+      ["GET", "/api/v1/apps/{app_id}/app_users", value(listAppUsers(world, app.id, all))],
+      ["POST", "/api/v1/search/app_users", value(searchAppUsers(world, { pageSize: 100 }))],
+      ["POST", "/api/v1/search/grants", value(searchGrants(world, { pageSize: 100 }))],
+      ["GET", "/api/v1/apps/{app_id}/access_request_defaults", value(getAccessRequestDefaults(world, "app-github"))],
+      ["GET", "/api/v1/policies/{id}", value(getPolicy(world, world.policies[0]!.id))],
+      ["GET", "/api/v1/policies", value(listPolicies(world, all))],
+      ["POST", "/api/v1/search/policies", value(searchPolicies(world, { pageSize: 100 }))],
+    ];
+    for (const [m, p, body] of checks) expect(responseProblems(m, p, body), `${m} ${p}`).toEqual([]);
+  });
+  it("a plain user does not see others' tasks", () => {
+    const body: Body = value(searchTasks(world, user(OUTSIDER), { pageSize: 100 }));
+    expect(body.list.length).toBeLessThan(world.tasks.size);
+  });
+});

@@ -1,0 +1,820 @@
+/**
+ * The read and search operations of the service's API over a world, as pure functions from the
+ * world, the caller and the decoded request to the 200 body (wire JSON) or a failure. The route
+ * table binds them to paths; `policy-sim pull` and the service's SDKs read a tenant through them.
+ *
+ * Visibility: a task is listed only when the caller may read it (the reducers' `canRead`); the
+ * directory and policies are readable by every signed-in user, as in the service's own UI.
+ */
+import { encodeCommentResponse, encodePolicy } from "../../codec/index.js";
+import type { App, AppEntitlement, AppUser, User } from "../../model/directory.js";
+import type { Task } from "../../model/index.js";
+import type { JsonObject, JsonValue } from "../../model/json.js";
+import { canRead, relationTo, seesInternals } from "../../reducers/permissions.js";
+import { buildTaskView, hideFromCaller, validateExpandPaths } from "../../reducers/task-view.js";
+import { err, ok, type Result } from "../../result.js";
+import type { AuditEvent } from "../../workflow/events.js";
+import { encodeAppUser, encodeEntitlement, encodeUser, encodeApp } from "../../world/encode-directory.js";
+import { findEntitlement, findTask, type World } from "../../world/world.js";
+import type { HttpFailure } from "../error-body.js";
+import { pageFromBody, pageOf, type PageRequest } from "./paging.js";
+
+type Body = Readonly<Record<string, unknown>>;
+type Read = Result<JsonObject, HttpFailure>;
+
+const notFound = (message: string) => err<HttpFailure>({ status: 404, code: "NOT_FOUND", reason: "NOT_FOUND", message });
+const invalid = (field: string, message: string) =>
+  err<HttpFailure>({ status: 400, code: "INVALID_ARGUMENT", reason: "INVALID_ARGUMENT", message, field });
+
+// ---------------------------------------------------------------------------------------------
+// Request fields
+
+function strings(body: Body, key: string): Result<readonly string[], HttpFailure> {
+  const v = body[key];
+  if (v === undefined || v === null) return ok([]);
+  if (!Array.isArray(v) || v.some((s) => typeof s !== "string")) return invalid(key, `${key} must be an array of strings`);
+  return ok(v as string[]);
+}
+
+function text(body: Body, key: string): Result<string, HttpFailure> {
+  const v = body[key];
+  if (v === undefined || v === null) return ok("");
+  if (typeof v !== "string") return invalid(key, `${key} must be a string`);
+  return ok(v);
+}
+
+function timestamp(body: Body, key: string): Result<number | undefined, HttpFailure> {
+  const v = body[key];
+  if (v === undefined || v === null || v === "") return ok(undefined);
+  const t = typeof v === "string" ? Date.parse(v) : Number.NaN;
+  if (Number.isNaN(t)) return invalid(key, `${key} must be an RFC 3339 timestamp such as "2026-11-22T09:00:00Z"`);
+  return ok(t);
+}
+
+function refIds(body: Body, key: string): Result<readonly string[], HttpFailure> {
+  const v = body[key];
+  if (v === undefined || v === null) return ok([]);
+  if (!Array.isArray(v)) return invalid(key, `${key} must be an array of {id} refs`);
+  const ids: string[] = [];
+  for (const r of v) {
+    const id = typeof r === "object" && r !== null ? (r as Record<string, unknown>)["id"] : undefined;
+    if (typeof id !== "string") return invalid(key, `${key} must be an array of {id} refs`);
+    ids.push(id);
+  }
+  return ok(ids);
+}
+
+function expandPathsOf(body: Body): Result<readonly string[], HttpFailure> {
+  const mask = body["expandMask"];
+  if (mask === undefined || mask === null) return ok([]);
+  if (typeof mask !== "object" || Array.isArray(mask)) return invalid("expandMask", "expandMask must be an object with paths");
+  const paths = strings(mask as Body, "paths");
+  if (!paths.ok) return invalid("expandMask.paths", "expandMask.paths must be an array of strings");
+  const checked = validateExpandPaths(paths.value);
+  return checked.ok ? ok(checked.value) : invalid("expandMask.paths", checked.error);
+}
+
+type Values<T> = { readonly [K in keyof T]: T[K] extends Result<infer V, HttpFailure> ? V : never };
+
+/** Several decoded request fields at once: their values by name, or the first failure. */
+function collect<T extends Record<string, Result<unknown, HttpFailure>>>(fields: T): Result<Values<T>, HttpFailure> {
+  const out: Record<string, unknown> = {};
+  for (const [k, r] of Object.entries(fields)) {
+    if (!r.ok) return r;
+    out[k] = r.value;
+  }
+  return ok(out as Values<T>);
+}
+
+const matchesText = (query: string, ...fields: readonly string[]) => {
+  if (query === "") return true;
+  const q = query.toLowerCase();
+  return fields.some((f) => f.toLowerCase().includes(q));
+};
+
+const anyOf = (wanted: readonly string[], value: string) => wanted.length === 0 || wanted.includes(value);
+
+// ---------------------------------------------------------------------------------------------
+// Directory objects as the API writes them
+
+/**
+ * A User as the API writes it: proto3 JSON, so an enum the world leaves empty is its zero value.
+ *
+ * @example
+ * ```ts
+ * userWire(world.index.users.get("u-ada")!).status; // "ENABLED"
+ * ```
+ */
+export function userWire(u: User): JsonObject {
+  const o = encodeUser(u);
+  return {
+    ...o,
+    status: u.status === "" ? "UNKNOWN" : u.status,
+    directoryStatus: u.directoryStatus === "" ? "UNKNOWN" : u.directoryStatus,
+    type: u.type === "" ? "USER_TYPE_UNSPECIFIED" : u.type,
+  };
+}
+
+/**
+ * An App as the API writes it.
+ *
+ * @example
+ * ```ts
+ * appWire(world.index.apps.get("app-aws")!).grantPolicyId;
+ * ```
+ */
+export function appWire(a: App): JsonObject {
+  return encodeApp(a);
+}
+
+/**
+ * An AppEntitlement as the API writes it.
+ *
+ * @example
+ * ```ts
+ * entitlementWire(ent).appId;
+ * ```
+ */
+export function entitlementWire(e: AppEntitlement): JsonObject {
+  return encodeEntitlement(e);
+}
+
+/**
+ * An AppUser as the API writes it (an empty account type is its zero value).
+ *
+ * @example
+ * ```ts
+ * appUserWire(account).appUserType; // "APP_USER_TYPE_USER"
+ * ```
+ */
+export function appUserWire(a: AppUser): JsonObject {
+  const o = encodeAppUser(a);
+  return { ...o, appUserType: a.appUserType === "" ? "APP_USER_TYPE_UNSPECIFIED" : a.appUserType };
+}
+
+function userView(u: User): JsonObject {
+  return { user: userWire(u), userId: u.id, delegatedUserPath: "", directoriesPath: "", managersPath: "", rolesPath: "", objectPermissions: null };
+}
+
+function entitlementView(e: AppEntitlement): JsonObject {
+  return { appEntitlement: entitlementWire(e), appPath: "", appResourcePath: "", appResourceTypePath: "", objectPermissions: null };
+}
+
+function appUserView(a: AppUser): JsonObject {
+  return { appUser: appUserWire(a), appPath: "", identityUserPath: "", lastUsagePath: "" };
+}
+
+function listBody(items: readonly JsonValue[], page: PageRequest, extra: JsonObject = {}): JsonObject {
+  const p = pageOf(items, page);
+  return { ...extra, list: [...p.items], nextPageToken: p.nextPageToken };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tasks
+
+/** The caller's view of one task, encoded, with its own `expanded` items. */
+function encodedView(world: World, task: Task, caller: User, expandPaths: readonly string[]): { view: JsonObject; expanded: JsonValue[] } | undefined {
+  const relation = relationTo(world, task, caller);
+  if (!canRead(relation)) return undefined;
+  const built = buildTaskView(world, task, relation, expandPaths);
+  const body = encodeCommentResponse(built) as JsonObject;
+  const shown = seesInternals(relation) ? body : hideFromCaller(body);
+  return { view: (shown["taskView"] ?? {}) as JsonObject, expanded: (shown["expanded"] ?? []) as JsonValue[] };
+}
+
+/** Moves a view's `…Path` pointers (`$.expanded[1,2]`) by `offset`, for a list sharing one `expanded`. */
+function shiftPaths(view: JsonObject, offset: number): JsonObject {
+  if (offset === 0) return view;
+  const out: Record<string, JsonValue> = {};
+  for (const [k, v] of Object.entries(view))
+    out[k] =
+      k.endsWith("Path") && typeof v === "string" && v.startsWith("$.expanded[")
+        ? v.replace(/\d+/g, (n) => String(Number(n) + offset))
+        : (v as JsonValue);
+  return out;
+}
+
+/**
+ * `GET /api/v1/tasks/{id}`: `{taskView, expanded}` for a task the caller may read.
+ *
+ * @example
+ * ```ts
+ * getTask(world, caller, "1001").ok; // true
+ * ```
+ */
+export function getTask(world: World, caller: User, taskId: string): Read {
+  const task = findTask(world, taskId);
+  if (!task || task.deletedAt !== null) return notFound(`task "${taskId}" not found (by id or numericId)`);
+  const v = encodedView(world, task, caller, []);
+  if (!v) return err({ status: 403, code: "PERMISSION_DENIED", reason: "PERMISSION_DENIED", message: `user "${caller.id}" cannot see task "${taskId}"` });
+  return ok({ taskView: v.view, expanded: v.expanded });
+}
+
+function taskRefs(task: Task): { appId: string; entitlementId: string; subjectId: string } {
+  const t = task.type;
+  if (t && (t.kind === "grant" || t.kind === "revoke" || t.kind === "certify"))
+    return { appId: t.appId, entitlementId: t.appEntitlementId, subjectId: t.identityUserId };
+  return { appId: "", entitlementId: "", subjectId: task.userId };
+}
+
+/**
+ * `POST /api/v1/search/tasks`: the tasks the caller may read that match every filter given, in
+ * world order (or the asked `sortBy`), paged. Filters: `taskStates`, `taskTypes`, `refs`,
+ * `excludeIds`, `assigneesInIds`, `assignedOrStepApproverUserId`, `myWorkUserIds`, `subjectIds`,
+ * `openerIds`, `openerOrSubjectUserId`, `applicationIds`, `appEntitlementIds`,
+ * `createdAfter`/`createdBefore`, `query` (display name, description, id or numericId),
+ * `emergencyStatus`, `includeDeleted`.
+ *
+ * @example
+ * ```ts
+ * searchTasks(world, caller, { taskStates: ["TASK_STATE_OPEN"], pageSize: 50 });
+ * ```
+ */
+export function searchTasks(world: World, caller: User, body: Body): Read {
+  const f = collect({
+    page: pageFromBody(body),
+    states: strings(body, "taskStates"),
+    refs: refIds(body, "refs"),
+    excludeIds: strings(body, "excludeIds"),
+    assignees: strings(body, "assigneesInIds"),
+    myWork: strings(body, "myWorkUserIds"),
+    approver: text(body, "assignedOrStepApproverUserId"),
+    subjects: strings(body, "subjectIds"),
+    openers: strings(body, "openerIds"),
+    openerOrSubject: text(body, "openerOrSubjectUserId"),
+    apps: strings(body, "applicationIds"),
+    ents: strings(body, "appEntitlementIds"),
+    after: timestamp(body, "createdAfter"),
+    before: timestamp(body, "createdBefore"),
+    query: text(body, "query"),
+    emergency: text(body, "emergencyStatus"),
+    sortBy: text(body, "sortBy"),
+    expand: expandPathsOf(body),
+  });
+  if (!f.ok) return f;
+  const { page, states, refs, excludeIds, assignees, myWork, approver, subjects, openers, openerOrSubject, apps, ents, after, before, query, emergency, sortBy, expand } = f.value;
+
+  const types = body["taskTypes"];
+  let kinds: string[] = [];
+  if (types !== undefined && types !== null) {
+    if (!Array.isArray(types) || types.some((t) => typeof t !== "object" || t === null || Array.isArray(t)))
+      return invalid("taskTypes", 'taskTypes must be an array of TaskType objects such as {"grant": {}}');
+    kinds = (types as Body[]).flatMap((t) => Object.keys(t));
+  }
+  const includeDeleted = body["includeDeleted"] === true;
+  const excluded = new Set(excludeIds);
+
+  const matches = (task: Task): boolean => {
+    if (!includeDeleted && task.deletedAt !== null) return false;
+    if (excluded.has(task.id)) return false;
+    if (refs.length > 0 && !refs.includes(task.id) && !refs.includes(task.numericId)) return false;
+    if (!anyOf(states, task.state)) return false;
+    if (kinds.length > 0 && !kinds.includes(task.type?.kind ?? "")) return false;
+    const approvers = [...(task.stepApproverIds ?? []), ...(task.approverIds ?? [])];
+    if (assignees.length > 0 && !assignees.some((id) => approvers.includes(id))) return false;
+    if (myWork.length > 0 && !myWork.some((id) => approvers.includes(id))) return false;
+    if (approver !== "" && !approvers.includes(approver)) return false;
+    const r = taskRefs(task);
+    if (!anyOf(subjects, r.subjectId)) return false;
+    if (!anyOf(openers, task.createdByUserId)) return false;
+    if (openerOrSubject !== "" && task.createdByUserId !== openerOrSubject && r.subjectId !== openerOrSubject) return false;
+    if (!anyOf(apps, r.appId)) return false;
+    if (!anyOf(ents, r.entitlementId)) return false;
+    const created = task.createdAt === null ? Number.NaN : Date.parse(task.createdAt);
+    if (after !== undefined && !(created >= after)) return false;
+    if (before !== undefined && !(created < before)) return false;
+    if (emergency === "EMERGENCY" && !task.emergencyAccess) return false;
+    if (emergency === "NON_EMERGENCY" && task.emergencyAccess) return false;
+    return matchesText(query, task.displayName, task.description, task.id, task.numericId);
+  };
+
+  const found: Task[] = [];
+  for (const task of world.tasks.values()) if (matches(task) && canRead(relationTo(world, task, caller))) found.push(task);
+  const byCreated = (a: Task, b: Task) => (a.createdAt ?? "").localeCompare(b.createdAt ?? "");
+  const byNumeric = (a: Task, b: Task) => Number(a.numericId) - Number(b.numericId);
+  if (sortBy === "TASK_SEARCH_SORT_BY_CREATED_AT") found.sort(byCreated);
+  else if (sortBy === "TASK_SEARCH_SORT_BY_REVERSE_CREATED_AT") found.sort((a, b) => byCreated(b, a));
+  else if (sortBy === "TASK_SEARCH_SORT_BY_TICKET_ID") found.sort(byNumeric);
+  else if (sortBy === "TASK_SEARCH_SORT_BY_REVERSE_TICKET_ID") found.sort((a, b) => byNumeric(b, a));
+
+  const p = pageOf(found, page);
+  const list: JsonValue[] = [];
+  const expanded: JsonValue[] = [];
+  for (const task of p.items) {
+    const v = encodedView(world, task, caller, expand);
+    if (!v) continue;
+    list.push(shiftPaths(v.view, expanded.length));
+    expanded.push(...v.expanded);
+  }
+  return ok({ list, expanded, nextPageToken: p.nextPageToken });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Task audits
+
+function auditPayload(e: AuditEvent): JsonObject | undefined {
+  switch (e.kind) {
+    case "comment":
+      return { comment: { comment: e.comment, updatedAt: e.updatedAt, updatedBy: e.updatedBy } };
+    case "hardReset":
+      return { hardReset: { oldPolicyStepId: e.oldPolicyStepId } };
+    case "policyChanged":
+      return { policyChanged: { oldPolicyId: e.oldPolicyId, newPolicyId: e.newPolicyId } };
+    case "stepSkipped":
+      return { stepSkipped: { skippedBy: e.actorId } };
+    case "restarted":
+      return { taskRestarted: { oldPolicyStepId: e.oldPolicyStepId } };
+    case "escalatedToEmergencyAccess":
+      return { taskEscalated: { oldPolicyId: e.oldPolicyId, oldPolicyStepId: "" } };
+    case "reassigned":
+      return { approvalReassigned: { oldPolicyStepId: e.policyStepId, newPolicyStepId: e.newPolicyStepId, newUsers: [...e.newStepUserIds], users: [] } };
+    case "approved":
+      return {
+        approvalInstanceChange: {
+          instance: { state: "APPROVAL_INSTANCE_STATE_DONE", approved: { approvedAt: e.at, userId: e.actorId, stepUpTransactionId: e.stepUpTransactionId, entitlements: [] } },
+        },
+      };
+    case "denied":
+      return { approvalInstanceChange: { instance: { state: "APPROVAL_INSTANCE_STATE_DONE", denied: { deniedAt: e.at, userId: e.actorId } } } };
+    case "taskCreated":
+      return { taskCreated: {} };
+    case "taskClosed":
+      return { stateChange: { previousState: "TASK_STATE_OPEN" } };
+    case "provisionErrored":
+      return { provisionError: { error: e.description === "" ? e.errorCode : e.description } };
+    case "provisionCancelled":
+      return { provisionCancelled: { cancelReason: "" } };
+    case "waitSucceeded":
+      return { waitStepSuccess: { condition: e.reason, stepId: e.policyStepId, succeededAt: e.at } };
+    case "waitTimedOut":
+      return { waitStepTimedOut: { condition: "", stepId: e.policyStepId, timedOutAt: e.at } };
+    case "formCompleted":
+      return { formInstanceChange: { isValid: true } };
+    case "conditionalPolicyExecutionResult":
+      return {
+        conditionalPolicyExecutionResult: {
+          policyId: e.policyId,
+          chainDepth: e.chainDepth,
+          condition: e.condition,
+          conditionMatched: e.conditionMatched,
+          defaultCondition: e.defaultCondition,
+          error: e.error,
+          outcomePolicyId: e.outcomePolicyId,
+          policyKey: e.policyKey,
+        },
+      };
+    default:
+      // The simulation's own bookkeeping (step started, grant added, …) has no audit record in the service.
+      return undefined;
+  }
+}
+
+/**
+ * An audit event as the service's TaskAuditView, or undefined for events the service does not
+ * record (see the README's "Assumptions").
+ *
+ * @example
+ * ```ts
+ * auditRecord(world, event, task)?.hardReset; // { oldPolicyStepId: "…" }
+ * ```
+ */
+export function auditRecord(world: World, e: AuditEvent, task: Task): JsonObject | undefined {
+  const payload = auditPayload(e);
+  if (!payload) return undefined;
+  const actor = world.index.users.get(e.actorId);
+  const isError = e.kind === "provisionErrored" || (e.kind === "conditionalPolicyExecutionResult" && e.error !== "");
+  return {
+    id: e.id,
+    ticketId: task.id,
+    userId: e.actorId,
+    created: e.at,
+    eventType: isError ? "TASK_AUDIT_EVENT_TYPE_ERROR" : "TASK_AUDIT_EVENT_TYPE_NEUTRAL",
+    source: "SOURCE_C1",
+    currentState: task.state === "TASK_STATE_CLOSED" ? "TASK_STATE_CLOSED" : "TASK_STATE_OPEN",
+    workflowStep: 0,
+    metadata: actor ? { user: userWire(actor) } : null,
+    ...payload,
+  };
+}
+
+/**
+ * `POST /api/v1/task/audits`: the audit records of one task the caller may read, oldest first
+ * (`newestFirst` reverses), `commentsOnly` keeps comments; paged. `events` is the server's log.
+ *
+ * @example
+ * ```ts
+ * listTaskAudits(world, caller, store.events(), { taskId: "1001" });
+ * ```
+ */
+export function listTaskAudits(world: World, caller: User, events: readonly AuditEvent[], body: Body): Read {
+  const page = pageFromBody(body);
+  if (!page.ok) return page;
+  const taskId = text(body, "taskId");
+  if (!taskId.ok) return taskId;
+  if (taskId.value === "") return invalid("taskId", "taskId is required: the task's id or numericId");
+  const task = findTask(world, taskId.value);
+  if (!task) return notFound(`task "${taskId.value}" not found (by id or numericId)`);
+  if (!canRead(relationTo(world, task, caller)))
+    return err({ status: 403, code: "PERMISSION_DENIED", reason: "PERMISSION_DENIED", message: `user "${caller.id}" cannot see task "${taskId.value}"` });
+  const records: JsonValue[] = [];
+  for (const e of events) {
+    if (e.taskId !== task.id) continue;
+    if (body["commentsOnly"] === true && e.kind !== "comment") continue;
+    const r = auditRecord(world, e, task);
+    if (r) records.push(r);
+  }
+  if (body["newestFirst"] === true) records.reverse();
+  return ok(listBody(records, page.value));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Users
+
+/**
+ * `GET /api/v1/users/{id}`.
+ *
+ * @example
+ * ```ts
+ * getUser(world, "u-ada"); // ok({ userView: { user: {...}, userId: "u-ada", ... }, expanded: [] })
+ * ```
+ */
+export function getUser(world: World, id: string): Read {
+  const u = world.index.users.get(id);
+  return u ? ok({ userView: userView(u), expanded: [] }) : notFound(`user "${id}" not found`);
+}
+
+/**
+ * `GET /api/v1/users`: every user, paged.
+ *
+ * @example
+ * ```ts
+ * listUsers(world, { size: 25, offset: 0 }).value.list.length;
+ * ```
+ */
+export function listUsers(world: World, page: PageRequest): Read {
+  return ok(listBody(world.users.map(userView), page, { expanded: [] }));
+}
+
+/**
+ * `POST /api/v1/search/users`: by `ids`/`refs`, `excludeIds`, `email`, `query` (name, email,
+ * username), `userStatuses`, `roleIds`, `managerIds`, `departments`, `jobTitles`; paged.
+ *
+ * @example
+ * ```ts
+ * searchUsers(world, { query: "ada" });
+ * ```
+ */
+export function searchUsers(world: World, body: Body): Read {
+  const f = collect({
+    page: pageFromBody(body),
+    ids: strings(body, "ids"),
+    refs: refIds(body, "refs"),
+    exclude: strings(body, "excludeIds"),
+    email: text(body, "email"),
+    query: text(body, "query"),
+    statuses: strings(body, "userStatuses"),
+    roles: strings(body, "roleIds"),
+    managers: strings(body, "managerIds"),
+    departments: strings(body, "departments"),
+    titles: strings(body, "jobTitles"),
+  });
+  if (!f.ok) return f;
+  const { page, ids, refs, exclude, email, query, statuses, roles, managers, departments, titles } = f.value;
+  const wantIds = [...ids, ...refs];
+  const found = world.users.filter(
+    (u) =>
+      anyOf(wantIds, u.id) &&
+      !exclude.includes(u.id) &&
+      (email === "" || [u.email, ...u.emails].some((e) => e.toLowerCase() === email.toLowerCase())) &&
+      anyOf(statuses, u.status) &&
+      (roles.length === 0 || roles.some((r) => u.roleIds.includes(r))) &&
+      (managers.length === 0 || managers.some((m) => u.managerIds.includes(m))) &&
+      anyOf(departments, u.department) &&
+      anyOf(titles, u.jobTitle) &&
+      matchesText(query, u.displayName, u.email, u.username, u.id),
+  );
+  return ok(listBody(found.map(userView), page, { expanded: [] }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Apps, entitlements, app users, grants
+
+/**
+ * `GET /api/v1/apps/{id}`.
+ *
+ * @example
+ * ```ts
+ * getApp(world, "app-aws");
+ * ```
+ */
+export function getApp(world: World, id: string): Read {
+  const a = world.index.apps.get(id);
+  return a ? ok({ app: appWire(a) }) : notFound(`app "${id}" not found`);
+}
+
+/**
+ * `GET /api/v1/apps`: every app, paged.
+ *
+ * @example
+ * ```ts
+ * listApps(world, { size: 100, offset: 0 });
+ * ```
+ */
+export function listApps(world: World, page: PageRequest): Read {
+  return ok(listBody(world.apps.map(appWire), page));
+}
+
+/**
+ * `POST /api/v1/search/apps`: by `appIds`, `excludeAppIds`, `displayName` (exact), `query`; paged.
+ *
+ * @example
+ * ```ts
+ * searchApps(world, { query: "aws" });
+ * ```
+ */
+export function searchApps(world: World, body: Body): Read {
+  const f = collect({
+    page: pageFromBody(body),
+    ids: strings(body, "appIds"),
+    exclude: strings(body, "excludeAppIds"),
+    name: text(body, "displayName"),
+    query: text(body, "query"),
+  });
+  if (!f.ok) return f;
+  const { page, ids, exclude, name, query } = f.value;
+  const found = world.apps.filter(
+    (a) =>
+      anyOf(ids, a.id) &&
+      !exclude.includes(a.id) &&
+      (name === "" || a.displayName === name) &&
+      matchesText(query, a.displayName, a.id),
+  );
+  return ok(listBody(found.map(appWire), page));
+}
+
+/**
+ * `GET /api/v1/apps/{app_id}/entitlements/{id}`.
+ *
+ * @example
+ * ```ts
+ * getEntitlement(world, "app-aws", "ent-admin");
+ * ```
+ */
+export function getEntitlement(world: World, appId: string, id: string): Read {
+  const e = findEntitlement(world, appId, id);
+  return e ? ok({ appEntitlementView: entitlementView(e), expanded: [] }) : notFound(`entitlement "${id}" of app "${appId}" not found`);
+}
+
+/**
+ * `GET /api/v1/apps/{app_id}/entitlements`: the app's entitlements, paged.
+ *
+ * @example
+ * ```ts
+ * listEntitlements(world, "app-aws", { size: 25, offset: 0 });
+ * ```
+ */
+export function listEntitlements(world: World, appId: string, page: PageRequest): Read {
+  if (!world.index.apps.has(appId)) return notFound(`app "${appId}" not found`);
+  return ok(listBody(world.entitlements.filter((e) => e.appId === appId).map(entitlementView), page, { expanded: [] }));
+}
+
+function entitlementRefs(body: Body, key: string): Result<readonly { appId: string; id: string }[], HttpFailure> {
+  const v = body[key];
+  if (v === undefined || v === null) return ok([]);
+  if (!Array.isArray(v)) return invalid(key, `${key} must be an array of {appId, id} refs`);
+  const out: { appId: string; id: string }[] = [];
+  for (const r of v) {
+    const o = typeof r === "object" && r !== null ? (r as Record<string, unknown>) : {};
+    if (typeof o["appId"] !== "string" || typeof o["id"] !== "string") return invalid(key, `${key} must be an array of {appId, id} refs`);
+    out.push({ appId: o["appId"], id: o["id"] });
+  }
+  return ok(out);
+}
+
+/**
+ * `POST /api/v1/search/entitlements`: by `appIds`, `excludeAppIds`, `refs`, `excludedEntitlementRefs`,
+ * `resourceTypeIds`, `resourceIds`, `appUserIds` (entitlements the account holds), `displayName`,
+ * `alias`, `query`; paged.
+ *
+ * @example
+ * ```ts
+ * searchEntitlements(world, { appIds: ["app-aws"], query: "admin" });
+ * ```
+ */
+export function searchEntitlements(world: World, body: Body): Read {
+  const f = collect({
+    page: pageFromBody(body),
+    apps: strings(body, "appIds"),
+    exclude: strings(body, "excludeAppIds"),
+    refs: entitlementRefs(body, "refs"),
+    excludedRefs: entitlementRefs(body, "excludedEntitlementRefs"),
+    types: strings(body, "resourceTypeIds"),
+    resources: strings(body, "resourceIds"),
+    appUsers: strings(body, "appUserIds"),
+    name: text(body, "displayName"),
+    query: text(body, "query"),
+  });
+  if (!f.ok) return f;
+  const { page, apps, exclude, refs, excludedRefs, types, resources, appUsers, name, query } = f.value;
+  const held = new Set<string>();
+  for (const id of appUsers) {
+    const au = world.index.appUsers.get(id);
+    if (au) for (const g of world.grants) if (g.appId === au.appId && g.identityUserId === au.identityUserId) held.add(`${g.appId}\u0000${g.appEntitlementId}`);
+  }
+  const has = (list: readonly { appId: string; id: string }[], e: AppEntitlement) => list.some((r) => r.appId === e.appId && r.id === e.id);
+  const found = world.entitlements.filter(
+    (e) =>
+      anyOf(apps, e.appId) &&
+      !exclude.includes(e.appId) &&
+      (refs.length === 0 || has(refs, e)) &&
+      !has(excludedRefs, e) &&
+      anyOf(types, e.appResourceTypeId) &&
+      anyOf(resources, e.appResourceId) &&
+      (appUsers.length === 0 || held.has(`${e.appId}\u0000${e.id}`)) &&
+      (name === "" || e.displayName === name) &&
+      matchesText(query, e.displayName, e.id),
+  );
+  return ok(listBody(found.map(entitlementView), page, { expanded: [] }));
+}
+
+/**
+ * `GET /api/v1/apps/{app_id}/app_users`: the app's accounts, paged.
+ *
+ * @example
+ * ```ts
+ * listAppUsers(world, "app-aws", { size: 25, offset: 0 });
+ * ```
+ */
+export function listAppUsers(world: World, appId: string, page: PageRequest): Read {
+  if (!world.index.apps.has(appId)) return notFound(`app "${appId}" not found`);
+  return ok(listBody(world.appUsers.filter((a) => a.appId === appId).map(appUserView), page, { expanded: [] }));
+}
+
+/**
+ * `POST /api/v1/search/app_users`: by `appId`/`appIds`, `appUserIds`, `excludeAppUserIds`,
+ * `userIds` (identity users), `appUserTypes`, `query`; paged.
+ *
+ * @example
+ * ```ts
+ * searchAppUsers(world, { appId: "app-aws", userIds: ["u-ada"] });
+ * ```
+ */
+export function searchAppUsers(world: World, body: Body): Read {
+  const f = collect({
+    page: pageFromBody(body),
+    appId: text(body, "appId"),
+    apps: strings(body, "appIds"),
+    ids: strings(body, "appUserIds"),
+    exclude: strings(body, "excludeAppUserIds"),
+    users: strings(body, "userIds"),
+    types: strings(body, "appUserTypes"),
+    query: text(body, "query"),
+  });
+  if (!f.ok) return f;
+  const { page, appId, apps, ids, exclude, users, types, query } = f.value;
+  const appIds = appId === "" ? apps : [appId, ...apps];
+  const found = world.appUsers.filter(
+    (a) =>
+      anyOf(appIds, a.appId) &&
+      anyOf(ids, a.id) &&
+      !exclude.includes(a.id) &&
+      anyOf(users, a.identityUserId) &&
+      anyOf(types, a.appUserType) &&
+      matchesText(query, a.displayName, a.email, a.username, a.id),
+  );
+  return ok(listBody(found.map(appUserView), page, { expanded: [] }));
+}
+
+/**
+ * `POST /api/v1/search/grants`: who holds what, as `{entitlement, appEntitlementUserBinding}`
+ * pairs, by `appIds`, `entitlementRefs`, `appUserIds`, `userId`, `resourceTypeIds`, `resourceIds`; paged.
+ *
+ * @example
+ * ```ts
+ * searchGrants(world, { userId: "u-ada" });
+ * ```
+ */
+export function searchGrants(world: World, body: Body): Read {
+  const f = collect({
+    page: pageFromBody(body),
+    apps: strings(body, "appIds"),
+    refs: entitlementRefs(body, "entitlementRefs"),
+    appUserIds: strings(body, "appUserIds"),
+    userId: text(body, "userId"),
+    types: strings(body, "resourceTypeIds"),
+    resources: strings(body, "resourceIds"),
+  });
+  if (!f.ok) return f;
+  const { page, apps, refs, appUserIds, userId, types, resources } = f.value;
+  const list: JsonValue[] = [];
+  for (const g of world.grants) {
+    const e = findEntitlement(world, g.appId, g.appEntitlementId);
+    if (!e) continue;
+    const account = world.index.appUserByUserAndApp.get(`${g.identityUserId}\u0000${g.appId}`);
+    if (!anyOf(apps, g.appId)) continue;
+    if (refs.length > 0 && !refs.some((r) => r.appId === g.appId && r.id === g.appEntitlementId)) continue;
+    if (appUserIds.length > 0 && !(account && appUserIds.includes(account.id))) continue;
+    if (userId !== "" && g.identityUserId !== userId) continue;
+    if (!anyOf(types, e.appResourceTypeId) || !anyOf(resources, e.appResourceId)) continue;
+    list.push({
+      entitlement: entitlementView(e),
+      appEntitlementUserBinding: {
+        appId: g.appId,
+        appEntitlementId: g.appEntitlementId,
+        appUserId: account?.id ?? "",
+        appUser: account ? appUserView(account) : null,
+        appEntitlementUserBindingCreatedAt: null,
+        appEntitlementUserBindingDeprovisionAt: null,
+        grantSources: [],
+        originatingTicketId: "",
+      },
+    });
+  }
+  return ok(listBody(list, page, { expanded: [] }));
+}
+
+/**
+ * `GET /api/v1/apps/{app_id}/access_request_defaults`: the app's request defaults, from the world's
+ * (sim) `resourceTypeDefaults` for the app (the first one when there are several).
+ *
+ * @example
+ * ```ts
+ * getAccessRequestDefaults(world, "app-aws"); // ok({ appId: "app-aws", requestPolicyId: "pol-…", … })
+ * ```
+ */
+export function getAccessRequestDefaults(world: World, appId: string): Read {
+  if (!world.index.apps.has(appId)) return notFound(`app "${appId}" not found`);
+  const d = world.resourceTypeDefaults.find((x) => x.appId === appId);
+  return ok({
+    appId,
+    catalogIds: [],
+    defaultsEnabled: d !== undefined,
+    durationGrant: null,
+    durationUnset: null,
+    emergencyGrantEnabled: false,
+    emergencyGrantPolicyId: "",
+    requestPolicyId: d?.requestPolicyId ?? "",
+    requestSchemaId: "",
+    resourceTypeIds: d ? [...d.resourceTypeIds] : [],
+    state: d ? "DEFAULTS_STATE_ENABLED" : "DEFAULTS_STATE_UNSPECIFIED",
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Policies
+
+/**
+ * `GET /api/v1/policies/{id}`.
+ *
+ * @example
+ * ```ts
+ * getPolicy(world, "pol-default-grant");
+ * ```
+ */
+export function getPolicy(world: World, id: string): Read {
+  const p = world.index.policies.get(id);
+  return p ? ok({ policy: encodePolicy(p) }) : notFound(`policy "${id}" not found`);
+}
+
+/**
+ * `GET /api/v1/policies`: every policy, paged.
+ *
+ * @example
+ * ```ts
+ * listPolicies(world, { size: 100, offset: 0 });
+ * ```
+ */
+export function listPolicies(world: World, page: PageRequest): Read {
+  return ok(listBody(world.policies.map(encodePolicy), page));
+}
+
+/**
+ * `POST /api/v1/search/policies`: by `refs`, `excludePolicyIds`, `policyTypes`, `displayName`
+ * (exact), `query`; paged.
+ *
+ * @example
+ * ```ts
+ * searchPolicies(world, { policyTypes: ["POLICY_TYPE_GRANT"] });
+ * ```
+ */
+export function searchPolicies(world: World, body: Body): Read {
+  const f = collect({
+    page: pageFromBody(body),
+    refs: refIds(body, "refs"),
+    exclude: strings(body, "excludePolicyIds"),
+    types: strings(body, "policyTypes"),
+    name: text(body, "displayName"),
+    query: text(body, "query"),
+  });
+  if (!f.ok) return f;
+  const { page, refs, exclude, types, name, query } = f.value;
+  const found = world.policies.filter(
+    (p) =>
+      anyOf(refs, p.id) &&
+      !exclude.includes(p.id) &&
+      anyOf(types, p.policyType) &&
+      (name === "" || p.displayName === name) &&
+      matchesText(query, p.displayName, p.description, p.id),
+  );
+  return ok(listBody(found.map(encodePolicy), page));
+}
