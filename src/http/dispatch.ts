@@ -8,14 +8,16 @@
  * (415), size (413), body syntax (400), the route's decoding (400), then the reducer or the read.
  */
 import type { JsonValue } from "../model/json.js";
+import type { AuditEvent } from "../workflow/events.js";
 import type { SimError } from "../reducers/errors.js";
 import type { ActionContext } from "../reducers/prelude.js";
 import { err, fail, ok, type Result } from "../result.js";
 import { authenticate } from "./auth.js";
+import { type AccessTokenIssuer, audiencesOf, createAccessTokenIssuer } from "./auth/token.js";
 import { errorBodyOf, failureOf, type HttpFailure } from "./error-body.js";
 import { DEFAULT_MAX_BODY_BYTES, mediaTypeFailure, parseForm, parseJsonObject } from "./read-body.js";
 import { parseRequestTarget } from "./request-target.js";
-import { type Route, type RouteTable, routeTable } from "./route.js";
+import { type Route, type RouteTable, routeTable, type ServerContext } from "./route.js";
 import { ROUTES } from "./routes/index.js";
 import type { WorldStore } from "./world-store.js";
 
@@ -71,6 +73,21 @@ export interface DispatchOptions {
   readonly clock?: () => string;
   /** The routes served. Default: every route of the HTTP face ({@link ROUTES}). */
   readonly routes?: readonly Route[];
+  /**
+   * Issues and checks the access tokens of `POST /auth/v1/token`. Default: a new issuer with a
+   * random key, so tokens last as long as the dispatcher (at most an hour each).
+   */
+  readonly accessTokens?: AccessTokenIssuer;
+  /**
+   * Host names (without port) a client assertion's `aud` may name, besides the host the request
+   * was sent to (its `Host` header). Default: none more.
+   */
+  readonly audiences?: readonly string[];
+  /**
+   * Wall-clock seconds for token lifetimes and assertion expiry. Always real time by default, even
+   * when `clock` is unset: the SDKs sign assertions with their own clock, not the world's.
+   */
+  readonly authClock?: () => number;
 }
 
 /**
@@ -147,6 +164,16 @@ export function createDispatcher(store: WorldStore, options: DispatchOptions = {
   if (!Number.isSafeInteger(limit) || limit < 0) fail(`maxBodyBytes must be a non-negative integer, not ${limit}`);
   const table: RouteTable = routeTable(options.routes ?? ROUTES);
   const clock = options.clock;
+  const accessTokens = options.accessTokens ?? createAccessTokenIssuer();
+  const authClock = options.authClock ?? (() => Date.now() / 1000);
+  // Only a MemoryWorldStore keeps events; another store's audits are empty.
+  const events = (): readonly AuditEvent[] => ("events" in store && typeof store.events === "function" ? (store.events() as readonly AuditEvent[]) : []);
+  const serverContext = (call: IncomingCall): ServerContext => ({
+    accessTokens,
+    audiences: audiencesOf(call.header("host") ?? null, "", options.audiences ?? []),
+    nowSeconds: authClock(),
+    events,
+  });
 
   async function handle(call: IncomingCall, headers: Readonly<Record<string, string>>): Promise<Reply> {
     const refuse = (f: HttpFailure): Reply => failureReply(f, headers);
@@ -165,7 +192,7 @@ export function createDispatcher(store: WorldStore, options: DispatchOptions = {
     // Authenticate before reading the body: an anonymous caller gets nothing parsed on its behalf.
     let actorId = "";
     if (route.public !== true) {
-      const actor = authenticate(call.header("authorization"), store.get());
+      const actor = authenticate(call.header("authorization"), store.get(), accessTokens, authClock());
       if (!actor.ok) return refuse(actor.error);
       actorId = actor.value;
     }
@@ -183,10 +210,14 @@ export function createDispatcher(store: WorldStore, options: DispatchOptions = {
     if (!op.ok) return refuse(op.error);
     const operation = op.value;
 
+    if (operation.kind === "reply") {
+      const r = await operation.reply(store.get(), serverContext(call));
+      return reply(r.status, JSON.stringify(r.body), { ...headers, ...r.headers });
+    }
     if (operation.kind === "read") {
       const ctx = contextOf(actorId, clock);
       if (!ctx.ok) return refuse(ctx.error);
-      const r = operation.read(store.get(), ctx.value);
+      const r = operation.read(store.get(), ctx.value, serverContext(call));
       return r.ok ? reply(200, JSON.stringify(r.value), headers) : refuse(asFailure(r.error));
     }
     // Only the reducer runs under the lock; bodies are read outside it, so a slow client cannot

@@ -10,7 +10,25 @@ import type { ActionContext } from "../reducers/prelude.js";
 import type { AuditEvent } from "../workflow/events.js";
 import type { Result } from "../result.js";
 import type { World } from "../world/world.js";
+import type { AccessTokenIssuer } from "./auth/token.js";
 import type { HttpFailure } from "./error-body.js";
+
+/**
+ * What the server knows beyond the world, for the routes that need it: its access-token issuer
+ * (the token endpoint), the host names a client assertion may name as audience, its clock in
+ * seconds, and the audit events it has recorded (task audits).
+ *
+ * @example
+ * ```ts
+ * const read: ReadOperation["read"] = (world, ctx, server) => ok({ count: server.events().length });
+ * ```
+ */
+export interface ServerContext {
+  readonly accessTokens: AccessTokenIssuer;
+  readonly audiences: readonly string[];
+  readonly nowSeconds: number;
+  readonly events: () => readonly AuditEvent[];
+}
 
 /**
  * An HTTP method a route answers.
@@ -69,7 +87,25 @@ export interface WriteOperation {
  */
 export interface ReadOperation {
   readonly kind: "read";
-  readonly read: (world: World, ctx: ActionContext) => Result<JsonValue, SimError | HttpFailure>;
+  readonly read: (world: World, ctx: ActionContext, server: ServerContext) => Result<JsonValue, SimError | HttpFailure>;
+}
+
+/**
+ * An answer that is not the API's JSON-or-Status pair: its own status, body and headers, computed
+ * asynchronously (the OAuth token endpoint, whose errors are RFC 6749 §5.2 bodies and whose
+ * assertion check is a signature verification).
+ *
+ * @example
+ * ```ts
+ * const r: ReplyOperation = { kind: "reply", reply: async () => ({ status: 400, body: { error: "invalid_request" } }) };
+ * ```
+ */
+export interface ReplyOperation {
+  readonly kind: "reply";
+  readonly reply: (
+    world: World,
+    server: ServerContext,
+  ) => Promise<{ readonly status: number; readonly body: JsonValue; readonly headers?: Readonly<Record<string, string>> }>;
 }
 
 /**
@@ -80,7 +116,7 @@ export interface ReadOperation {
  * const op: Operation = { kind: "read", read: () => ok({}) };
  * ```
  */
-export type Operation = WriteOperation | ReadOperation;
+export type Operation = WriteOperation | ReadOperation | ReplyOperation;
 
 /**
  * How a route's body is read: JSON (the API's), an HTML form (`application/x-www-form-urlencoded`,

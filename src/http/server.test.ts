@@ -99,7 +99,7 @@ describe("serve: real HTTP round trips on loopback", () => {
   it("404 for an unknown task and for an unknown route", async () => {
     await expectError(await call(`/api/v1/tasks/424242/action/comment`, { comment: "x" }), 404, GRPC_CODES.NOT_FOUND);
     await expectError(await call(`/api/v1/tasks/${TASK}/action/approve-all`, {}), 404, GRPC_CODES.NOT_FOUND);
-    await expectError(await call(`/api/v1/tasks/${TASK}`, undefined, { method: "GET" }), 404, GRPC_CODES.NOT_FOUND);
+    await expectError(await call(`/api/v1/tasks/${TASK}/nope`, undefined, { method: "GET" }), 404, GRPC_CODES.NOT_FOUND);
   });
 
   it("405 with Allow: POST for GET on a known route", async () => {

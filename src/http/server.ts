@@ -265,6 +265,10 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.clock !== undefined ? { clock: options.clock } : {}),
     ...(options.routes !== undefined ? { routes: options.routes } : {}),
+    ...(options.accessTokens !== undefined ? { accessTokens: options.accessTokens } : {}),
+    ...(options.authClock !== undefined ? { authClock: options.authClock } : {}),
+    // A client assertion may name the address served as its audience, besides the Host it used.
+    audiences: [host, ...(options.audiences ?? [])],
   };
   const server = createServer(dispatchListener(createDispatcher(store, handlerOptions)));
   await new Promise<void>((resolve, reject) => {

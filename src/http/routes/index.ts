@@ -3,6 +3,9 @@
  * list of routes in its own file; this table is where a group joins.
  */
 import type { Route } from "../route.js";
+import { AUTH_ROUTES } from "./auth.js";
+import { POLICY_WRITE_ROUTES } from "./policies.js";
+import { DIRECTORY_ROUTES, POLICY_READ_ROUTES, TASK_READ_ROUTES } from "./reads-routes.js";
 import { TASK_ACTION_ROUTES } from "./task-actions.js";
 
 /**
@@ -16,4 +19,13 @@ import { TASK_ACTION_ROUTES } from "./task-actions.js";
 export const ROUTES: readonly Route[] = [
   // c1.api.task.v1.TaskActionsService
   ...TASK_ACTION_ROUTES,
+  // c1.api.task.v1.TaskService, TaskSearchService, TaskAudit
+  ...TASK_READ_ROUTES,
+  // c1.api.user.v1.*, c1.api.app.v1.*
+  ...DIRECTORY_ROUTES,
+  // c1.api.policy.v1.Policies, PolicySearch, PolicyValidate
+  ...POLICY_READ_ROUTES,
+  ...POLICY_WRITE_ROUTES,
+  // OAuth token endpoint, c1.api.auth.v1.Auth
+  ...AUTH_ROUTES,
 ];

@@ -32,7 +32,7 @@ const value = <T>(r: { ok: true; value: T } | { ok: false; error: unknown }): T 
   if (!r.ok) throw new Error(JSON.stringify(r.error));
   return r.value;
 };
-const all = { size: 100, offset: 0 };
+const all = { size: 100, offset: 0, fingerprint: "" };
 
 describe("openapi.yaml: every read answers its operation's 200 schema", () => {
   it("GET /api/v1/tasks/{id} for every fixture task", () => {

@@ -17,7 +17,7 @@ import type { AuditEvent } from "../../workflow/events.js";
 import { encodeAppUser, encodeEntitlement, encodeUser, encodeApp } from "../../world/encode-directory.js";
 import { findEntitlement, findTask, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
-import { pageFromBody, pageOf, type PageRequest } from "./paging.js";
+import { pageFromBody, pageOf, type PageRequest } from "../paging.js";
 
 type Body = Readonly<Record<string, unknown>>;
 type Read = Result<JsonObject, HttpFailure>;
@@ -166,7 +166,7 @@ function appUserView(a: AppUser): JsonObject {
 
 function listBody(items: readonly JsonValue[], page: PageRequest, extra: JsonObject = {}): JsonObject {
   const p = pageOf(items, page);
-  return { ...extra, list: [...p.items], nextPageToken: p.nextPageToken };
+  return { ...extra, list: [...p.list], nextPageToken: p.nextPageToken };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -300,7 +300,7 @@ export function searchTasks(world: World, caller: User, body: Body): Read {
   const p = pageOf(found, page);
   const list: JsonValue[] = [];
   const expanded: JsonValue[] = [];
-  for (const task of p.items) {
+  for (const task of p.list) {
     const v = encodedView(world, task, caller, expand);
     if (!v) continue;
     list.push(shiftPaths(v.view, expanded.length));
@@ -758,6 +758,34 @@ export function getAccessRequestDefaults(world: World, appId: string): Read {
     resourceTypeIds: d ? [...d.resourceTypeIds] : [],
     state: d ? "DEFAULTS_STATE_ENABLED" : "DEFAULTS_STATE_UNSPECIFIED",
   });
+}
+
+/**
+ * `GET /api/v1/apps/{app_id}/entitlement_configuration_rules`: the app's entitlement configuration
+ * rules. The world does not model them yet (README "Assumptions"), so the list is empty.
+ *
+ * @example
+ * ```ts
+ * listEntitlementConfigurationRules(world, "app-aws", page); // ok({ list: [], nextPageToken: "" })
+ * ```
+ */
+export function listEntitlementConfigurationRules(world: World, appId: string, page: PageRequest): Read {
+  if (!world.index.apps.has(appId)) return notFound(`app "${appId}" not found`);
+  return ok(listBody([], page));
+}
+
+/**
+ * `GET /api/v1/apps/{app_id}/entitlement_configuration_rules/{id}`: NOT_FOUND while the world
+ * models no such rules.
+ *
+ * @example
+ * ```ts
+ * getEntitlementConfigurationRule(world, "app-aws", "r-1").ok; // false
+ * ```
+ */
+export function getEntitlementConfigurationRule(world: World, appId: string, id: string): Read {
+  if (!world.index.apps.has(appId)) return notFound(`app "${appId}" not found`);
+  return notFound(`entitlement configuration rule "${id}" of app "${appId}" not found`);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,119 @@
+/**
+ * The read services of the API, bound to their OpenAPI paths: tasks (`c1.api.task.v1.TaskService.Get`,
+ * `TaskSearchService.Search`, `TaskAudit.List`), the directory (users, apps, entitlements, app
+ * users, grants, access-request defaults, entitlement configuration rules) and policies (get,
+ * list, search). Each is a read of the current world by the signed-in caller (`./reads.ts`).
+ */
+import type { User } from "../../model/directory.js";
+import type { JsonValue } from "../../model/json.js";
+import { err, ok, type Result } from "../../result.js";
+import type { World } from "../../world/world.js";
+import { type HttpFailure, refusal } from "../error-body.js";
+import { pageFromQuery, type PageRequest } from "../paging.js";
+import type { Operation, Route, RouteInput, ServerContext } from "../route.js";
+import * as reads from "./reads.js";
+
+/**
+ * The signed-in caller as a user of the world (a token may name a user since disabled).
+ *
+ * @example
+ * ```ts
+ * callerOf(world, ctx.actorId); // ok(user) or a 401 failure
+ * ```
+ */
+export function callerOf(world: World, actorId: string): Result<User, HttpFailure> {
+  const u = world.index.users.get(actorId);
+  if (!u) return err(refusal("UNAUTHENTICATED", `caller "${actorId}" is not a user of this world`, { headers: { "www-authenticate": 'Bearer error="invalid_token"' } }));
+  if (u.status === "DISABLED" || u.status === "DELETED")
+    return err(refusal("UNAUTHENTICATED", `caller "${actorId}" is ${u.status.toLowerCase()}`, { headers: { "www-authenticate": 'Bearer error="invalid_token"' } }));
+  return ok(u);
+}
+
+type Reader = (world: World, caller: User, input: RouteInput, server: ServerContext) => Result<JsonValue, HttpFailure>;
+
+function read(input: RouteInput, reader: Reader): Result<Operation, HttpFailure> {
+  return ok({
+    kind: "read",
+    read: (world, ctx, server) => {
+      const caller = callerOf(world, ctx.actorId);
+      return caller.ok ? reader(world, caller.value, input, server) : caller;
+    },
+  });
+}
+
+const param = (input: RouteInput, name: string) => input.params[name] ?? "";
+
+function route(method: "GET" | "POST", path: string, operationId: string, reader: Reader): Route {
+  return { method, path, operationId, body: method === "POST" ? "json" : "none", handle: (input) => read(input, reader) };
+}
+
+/** A GET list: the query's page, then the list. */
+function list(path: string, operationId: string, lister: (world: World, input: RouteInput, page: PageRequest) => Result<JsonValue, HttpFailure>): Route {
+  return route("GET", path, operationId, (world, _caller, input) => {
+    const page = pageFromQuery(input.query);
+    return page.ok ? lister(world, input, page.value) : page;
+  });
+}
+
+/**
+ * `c1.api.task.v1.TaskService.Get`, `TaskSearchService.Search`, `TaskAudit.List`.
+ *
+ * @example
+ * ```ts
+ * TASK_READ_ROUTES.map((r) => `${r.method} ${r.path}`);
+ * ```
+ */
+export const TASK_READ_ROUTES: readonly Route[] = [
+  route("GET", "/api/v1/tasks/{id}", "c1.api.task.v1.TaskService.Get", (w, c, i) => reads.getTask(w, c, param(i, "id"))),
+  route("POST", "/api/v1/search/tasks", "c1.api.task.v1.TaskSearchService.Search", (w, c, i) => reads.searchTasks(w, c, i.body)),
+  route("POST", "/api/v1/task/audits", "c1.api.task.v1.TaskAudit.List", (w, c, i, s) => reads.listTaskAudits(w, c, s.events(), i.body)),
+];
+
+/**
+ * Users, apps, entitlements, app users, grants, access-request defaults and entitlement
+ * configuration rules.
+ *
+ * @example
+ * ```ts
+ * DIRECTORY_ROUTES.some((r) => r.path === "/api/v1/search/users"); // true
+ * ```
+ */
+export const DIRECTORY_ROUTES: readonly Route[] = [
+  route("GET", "/api/v1/users/{id}", "c1.api.user.v1.UserService.Get", (w, _c, i) => reads.getUser(w, param(i, "id"))),
+  list("/api/v1/users", "c1.api.user.v1.UserService.List", (w, _i, p) => reads.listUsers(w, p)),
+  route("POST", "/api/v1/search/users", "c1.api.user.v1.UserSearch.Search", (w, _c, i) => reads.searchUsers(w, i.body)),
+  route("GET", "/api/v1/apps/{id}", "c1.api.app.v1.Apps.Get", (w, _c, i) => reads.getApp(w, param(i, "id"))),
+  list("/api/v1/apps", "c1.api.app.v1.Apps.List", (w, _i, p) => reads.listApps(w, p)),
+  route("POST", "/api/v1/search/apps", "c1.api.app.v1.AppSearch.Search", (w, _c, i) => reads.searchApps(w, i.body)),
+  route("GET", "/api/v1/apps/{app_id}/entitlements/{id}", "c1.api.app.v1.AppEntitlements.Get", (w, _c, i) =>
+    reads.getEntitlement(w, param(i, "app_id"), param(i, "id")),
+  ),
+  list("/api/v1/apps/{app_id}/entitlements", "c1.api.app.v1.AppEntitlements.List", (w, i, p) => reads.listEntitlements(w, param(i, "app_id"), p)),
+  route("POST", "/api/v1/search/entitlements", "c1.api.app.v1.AppEntitlementSearchService.Search", (w, _c, i) => reads.searchEntitlements(w, i.body)),
+  list("/api/v1/apps/{app_id}/app_users", "c1.api.app.v1.AppUserService.List", (w, i, p) => reads.listAppUsers(w, param(i, "app_id"), p)),
+  route("POST", "/api/v1/search/app_users", "c1.api.app.v1.AppUserService.Search", (w, _c, i) => reads.searchAppUsers(w, i.body)),
+  route("POST", "/api/v1/search/grants", "c1.api.app.v1.AppEntitlementSearchService.SearchGrants", (w, _c, i) => reads.searchGrants(w, i.body)),
+  route("GET", "/api/v1/apps/{app_id}/access_request_defaults", "c1.api.app.v1.AppAccessRequestsDefaultsService.GetAppAccessRequestsDefaults", (w, _c, i) =>
+    reads.getAccessRequestDefaults(w, param(i, "app_id")),
+  ),
+  list("/api/v1/apps/{app_id}/entitlement_configuration_rules", "c1.api.app.v1.AppEntitlementRoutingRuleService.ListAppEntitlementRoutingRules", (w, i, p) =>
+    reads.listEntitlementConfigurationRules(w, param(i, "app_id"), p),
+  ),
+  route("GET", "/api/v1/apps/{app_id}/entitlement_configuration_rules/{id}", "c1.api.app.v1.AppEntitlementRoutingRuleService.GetAppEntitlementRoutingRule", (w, _c, i) =>
+    reads.getEntitlementConfigurationRule(w, param(i, "app_id"), param(i, "id")),
+  ),
+];
+
+/**
+ * `c1.api.policy.v1.Policies.Get`, `Policies.List`, `PolicySearch.Search`.
+ *
+ * @example
+ * ```ts
+ * POLICY_READ_ROUTES.length; // 3
+ * ```
+ */
+export const POLICY_READ_ROUTES: readonly Route[] = [
+  route("GET", "/api/v1/policies/{id}", "c1.api.policy.v1.Policies.Get", (w, _c, i) => reads.getPolicy(w, param(i, "id"))),
+  list("/api/v1/policies", "c1.api.policy.v1.Policies.List", (w, _i, p) => reads.listPolicies(w, p)),
+  route("POST", "/api/v1/search/policies", "c1.api.policy.v1.PolicySearch.Search", (w, _c, i) => reads.searchPolicies(w, i.body)),
+];
