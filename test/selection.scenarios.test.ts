@@ -284,7 +284,7 @@ describe("conditions: run-time errors, enums, aliases", () => {
   it("profile values and task fields", () => {
     expect(matched(probe('subject.profile.clearance == "high" && subject.profile.level > 5'))).toBe(true);
     expect(matched(probe('task.grantDuration == duration("8h") && !task.isGrantPermanent'))).toBe(true);
-    expect(matched(probe("task.numericId == 1"))).toBe(true);
+    expect(matched(probe('task.numericId == "1"'))).toBe(true);
   });
 });
 

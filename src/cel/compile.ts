@@ -138,13 +138,16 @@ export function compileFresh(env: CelEnvironment, source: string): CompileResult
     }
     const ast: unknown = parsed.ast;
     if (!isCelNode(ast)) return err([diagnostic(source, "CEL_INTERNAL", "internal error: unexpected AST", { start: 0, end: source.length })]);
+    const outOfRange = intLiteralOutOfRange(ast, source);
+    if (outOfRange) return err([outOfRange]);
     const extensionArgs = desugar(ast, env.extensions, env.services);
     const checked = parsed.check();
     if (!checked.valid) return err([checkDiagnostic(env, source, errorParts(checked.error), checked.error)]);
     const type = celTypeNames(typeNameOf(ast.checkedType) ?? checked.type ?? "dyn");
-    const resultProblem = env.kind === "condition" ? notBool(type) : notUsers(type);
+    const wantsBool = env.spec.result === "bool";
+    const resultProblem = wantsBool ? notBool(type) : notUsers(type);
     if (resultProblem) {
-      return err([diagnostic(source, env.kind === "condition" ? "CEL_NOT_BOOL" : "CEL_NOT_USERS", resultProblem, { start: ast.start, end: ast.end })]);
+      return err([diagnostic(source, wantsBool ? "CEL_NOT_BOOL" : "CEL_NOT_USERS", resultProblem, { start: ast.start, end: ast.end })]);
     }
     const run = parsed as (context: object) => unknown;
     return ok(Object.freeze({ source, kind: env.kind, type, root: ast, run, extensionArgs }));
@@ -155,6 +158,40 @@ export function compileFresh(env: CelEnvironment, source: string): CompileResult
 }
 
 const typeNameOf = (t: TypeDeclaration | undefined): string | undefined => t?.name;
+
+const INT64_MAX = 9223372036854775807n;
+
+/**
+ * The first int literal beyond int64, as cel-go's parser refuses it ("invalid int literal"); cel-js
+ * reads any size. `-9223372036854775808` is one literal with its sign, as in cel-go's grammar; a
+ * parenthesised `-(9223372036854775808)` is not. (cel-js refuses uint literals beyond uint64 itself.)
+ */
+function intLiteralOutOfRange(root: CelNode, source: string): CelDiagnostic | undefined {
+  const stack: Array<readonly [CelNode, CelNode | undefined]> = [[root, undefined]];
+  while (stack.length > 0) {
+    const top = stack.pop();
+    if (!top) break;
+    const [node, parent] = top;
+    const a: unknown = node.args;
+    if (node.op === "value") {
+      if (typeof a === "bigint" && a > INT64_MAX && !(a === INT64_MAX + 1n && signedLiteral(node, parent, source))) {
+        return diagnostic(source, "CEL_SYNTAX", `Syntax error: invalid int literal ${source.slice(node.start, node.end)}: beyond the range of int64`, { start: node.start, end: node.end });
+      }
+      continue;
+    }
+    const visit = (x: unknown): void => {
+      if (isCelNode(x)) stack.push([x, node]);
+      else if (Array.isArray(x)) for (const y of x) visit(y);
+    };
+    if (node.op !== "id") visit(a);
+  }
+  return undefined;
+}
+
+/** Whether a literal is the operand of a minus written right before it (blanks between allowed). */
+function signedLiteral(node: CelNode, parent: CelNode | undefined, source: string): boolean {
+  return parent?.op === "-_" && parent.args === node && /^-\s*$/.test(source.slice(parent.start, node.start));
+}
 
 function notBool(type: string): string | undefined {
   return type === "bool" || type === "dyn" ? undefined : `expected type 'bool' but found '${type}'`;
@@ -290,16 +327,29 @@ const conditions = new WeakMap<Compiled, CompiledCondition>();
 const approvers = new WeakMap<Compiled, CompiledApproverExpression>();
 
 /**
- * Parses and type-checks a rule condition (it must be bool), once per distinct source text.
+ * The environments whose expressions are conditions (they must return bool).
+ *
+ * @example
+ * ```ts
+ * const e: ConditionEnvironment = "config-rule";
+ * ```
+ */
+export type ConditionEnvironment = "condition" | "config-rule";
+
+/**
+ * Parses and type-checks a condition (it must be bool), once per distinct source text per
+ * environment: a policy rule or wait condition (`"condition"`, the default) or an entitlement
+ * configuration rule condition (`"config-rule"`, which sees `entitlement` only).
  *
  * @example
  * ```ts
  * const c = compileCondition("subject.departmnt == 'IT'");
  * if (!c.ok) c.error[0]?.message; // "undefined field 'departmnt' on type 'User'"
+ * compileCondition('entitlement.role.display_name.contains("Admin")', "config-rule").ok; // true
  * ```
  */
-export function compileCondition(source: string): Result<CompiledCondition, readonly CelDiagnostic[]> {
-  const env = safeEnv("condition");
+export function compileCondition(source: string, environment: ConditionEnvironment = "condition"): Result<CompiledCondition, readonly CelDiagnostic[]> {
+  const env = safeEnv(environment === "config-rule" ? "config-rule" : "condition");
   if (!env.ok) return env;
   const r = compileCached(env.value, source);
   if (!r.ok) return r;
@@ -312,16 +362,21 @@ export function compileCondition(source: string): Result<CompiledCondition, read
 }
 
 /**
- * The diagnostics of a rule condition: empty when the service would accept it. Never throws.
+ * The diagnostics of an expression in one of the service's environments: empty when the service
+ * would accept it. The environment is that of policy rule conditions unless given: `"approver"`
+ * checks an approval step expression (it must name users), `"config-rule"` an entitlement
+ * configuration rule condition. Never throws.
  *
  * @example
  * ```ts
  * checkCondition("subject.department == 'IT'"); // []
  * checkCondition("subject.department")[0]?.code; // "CEL_NOT_BOOL"
+ * checkCondition("subject.department == 'IT'", "config-rule")[0]?.code; // "CEL_UNDECLARED_REFERENCE"
  * ```
  */
-export function checkCondition(source: string): readonly CelDiagnostic[] {
-  const r = compileCondition(source);
+export function checkCondition(source: string, environment: CelEnvironmentKind = "condition"): readonly CelDiagnostic[] {
+  if (environment === "approver") return checkApproverExpression(source);
+  const r = compileCondition(source, environment);
   return r.ok ? [] : r.error;
 }
 

@@ -82,8 +82,8 @@ describe("subject", () => {
 describe("task", () => {
   it.each([
     ['task.id == "t-1"'],
-    ["task.numericId == 1001"],
-    ["task.numeric_id > 1000"],
+    ['task.numericId == "1001"'],
+    ['task.numeric_id.startsWith("10")'],
     ['task.displayName.startsWith("Grant")'],
     ['task.display_name.contains("Ada")'],
     ["task.origin == TaskOrigin.WEBAPP"],
@@ -109,7 +109,7 @@ describe("task", () => {
     const bare = { ...facts, grantDuration: null, createdAt: null, analysis: null, numericId: "", origin: "" };
     expect(
       value(
-        'task.grantDuration == duration("0s") && task.createdAt == timestamp("1970-01-01T00:00:00Z") && !task.analysis.hasConflictViolations && task.numericId == 0 && task.origin == TaskOrigin.UNSPECIFIED',
+        'task.grantDuration == duration("0s") && task.createdAt == timestamp("1970-01-01T00:00:00Z") && !task.analysis.hasConflictViolations && task.numericId == "" && task.origin == TaskOrigin.UNSPECIFIED',
         adaInput({ task: bare }),
       ),
     ).toBe(true);
@@ -125,7 +125,7 @@ describe("task", () => {
   });
 
   it("refuses malformed task facts when preparing", () => {
-    expect(prepareConditionInput(adaInput({ task: { ...facts, numericId: "12a" } }))).toMatchObject({ ok: false, error: { code: "CEL_INVALID_INPUT" } });
+    expect(prepareConditionInput(adaInput({ task: { ...facts, createdAt: "12a" } }))).toMatchObject({ ok: false, error: { code: "CEL_INVALID_INPUT" } });
     expect(prepareConditionInput(adaInput({ task: { ...facts, grantDuration: "soon" } }))).toMatchObject({ ok: false, error: { code: "CEL_INVALID_INPUT" } });
     expect(prepareConditionInput(adaInput({ now: "yesterday" }))).toMatchObject({ ok: false, error: { code: "CEL_INVALID_INPUT" } });
   });
@@ -216,8 +216,8 @@ describe("numbers", () => {
   });
 
   it("reports integer overflow and division by zero as run-time errors", () => {
-    expect(evaluate("9223372036854775807 + task.numericId > 0")).toMatchObject({ ok: false, error: { code: "CEL_OVERFLOW" } });
-    expect(evaluate("task.numericId / 0 == 1")).toMatchObject({ ok: false, error: { code: "CEL_DIVISION_BY_ZERO" } });
+    expect(evaluate("9223372036854775807 + int(task.numericId) > 0")).toMatchObject({ ok: false, error: { code: "CEL_OVERFLOW" } });
+    expect(evaluate("int(task.numericId) / 0 == 1")).toMatchObject({ ok: false, error: { code: "CEL_DIVISION_BY_ZERO" } });
   });
 });
 

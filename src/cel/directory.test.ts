@@ -100,9 +100,9 @@ describe("c1.user.v1", () => {
     ]);
   });
 
-  it("GetAppUserStatus gives the account's status name, empty without an account", () => {
-    expect(evaluate('c1.user.v1.GetAppUserStatus(subject, "app-aws") == "APP_USER_STATUS_ENABLED"')).toEqual({ ok: true, value: true });
-    expect(evaluate('c1.user.v1.GetAppUserStatus(subject, "app-aws") == ""', adaInput({ subject: bob }))).toEqual({ ok: true, value: true });
+  it("GetAppUserStatus gives the account's status as USER_STATUS_*, USER_STATUS_UNSPECIFIED without an account (product_admin_expressions-reference.mdx)", () => {
+    expect(evaluate('c1.user.v1.GetAppUserStatus(subject, "app-aws") == "USER_STATUS_ENABLED"')).toEqual({ ok: true, value: true });
+    expect(evaluate('c1.user.v1.GetAppUserStatus(subject, "app-aws") == "USER_STATUS_UNSPECIFIED"', adaInput({ subject: bob }))).toEqual({ ok: true, value: true });
   });
 
   it("reports an undeclared function under c1 by its full name", () => {
@@ -130,7 +130,7 @@ describe("approver expressions", () => {
   });
 
   it("see subject, appOwners, entitlement and task", () => {
-    expect(approvers('task.numericId == 1001 && entitlement.id == "ent-admin" ? appOwners : [subject]')).toEqual({ ok: true, value: ["u-bob"] });
+    expect(approvers('task.numericId == "1001" && entitlement.id == "ent-admin" ? appOwners : [subject]')).toEqual({ ok: true, value: ["u-bob"] });
     expect(checkApproverExpression("account")).toMatchObject([{ code: "CEL_UNDECLARED_REFERENCE" }]);
   });
 

@@ -186,6 +186,23 @@ export function enumValue(d: EnumDef, raw: string): CelEnumValue {
 }
 
 /**
+ * What `c1.user.v1.GetAppUserStatus` returns for an account's status (expressions-reference page):
+ * `USER_STATUS_ENABLED`, `USER_STATUS_DISABLED`, `USER_STATUS_DELETED`, and
+ * `USER_STATUS_UNSPECIFIED` when the user has no account in the app or its status is unset. A
+ * member the documentation does not list keeps its name under the same prefix.
+ *
+ * @example
+ * ```ts
+ * appUserStatusName("APP_USER_STATUS_DISABLED"); // "USER_STATUS_DISABLED"
+ * appUserStatusName(""); // "USER_STATUS_UNSPECIFIED"
+ * ```
+ */
+export function appUserStatusName(accountStatus: string): string {
+  const member = accountStatus === "" ? "UNSPECIFIED" : enumValue(APP_USER_STATUS, accountStatus).name;
+  return `USER_STATUS_${member === "" ? "UNSPECIFIED" : member}`;
+}
+
+/**
  * The layouts behind `TimeFormat.*` (Go reference-time layouts, as the service documents them).
  *
  * @example

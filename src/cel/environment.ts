@@ -1,18 +1,29 @@
 /**
- * The two CEL environments of the service (DOMAIN.md §5): rule conditions (`subject`, `task`,
- * `entitlement`, `account`, `ip`; must return bool) and approver expressions (`subject`,
- * `appOwners`, `entitlement`, `task`; return a User or a list of Users). This is the only module
- * that builds cel-js environments; each is built once, on first use, and owns its caches.
+ * The three CEL environments of the service (DOMAIN.md §5, expressions and expressions-reference
+ * pages, entitlement-config-rules page):
+ * - `condition`: policy rule and wait conditions. `subject` (also `user`), `task`, `entitlement`,
+ *   `account`, `ip`; must return bool. The external-insights functions live here only.
+ * - `approver`: approval step expressions. `subject` (also `user`), `appOwners`, `entitlement`,
+ *   `task`; return a User or a list of Users.
+ * - `config-rule`: entitlement configuration rule conditions. `entitlement` only (with `role` and
+ *   `scope`), no directory functions; must return bool.
+ * This is the only module that builds cel-js environments; each is built once, on first use, and
+ * owns its caches. {@link ENVIRONMENT_SPECS} lists what each declares.
  *
  * Semantics worth knowing, where cel-js and the service's cel-go could differ:
- * - Numbers. CEL ints are BigInts. Fields the service types as int (`task.numericId`, int64 on the
- *   wire as a string) are converted when the input is prepared. JSON numbers inside `profile` and
- *   `attributes` stay doubles, as cel-go sees a protobuf Struct: they compare with ints
- *   (`subject.profile.level > 3`, `== 5`), but arithmetic with an int needs `int(...)`.
+ * - Numbers. CEL ints are BigInts. Fields the service types as int (a risk score) are converted when
+ *   the input is prepared; `task.numericId` is a string, as the reference types it. JSON numbers
+ *   inside `profile` and `attributes` stay doubles, as cel-go sees a protobuf Struct: they compare
+ *   with ints (`subject.profile.level > 3`, `== 5`), but arithmetic with an int needs `int(...)`.
+ * - Integer literals beyond int64 (uint64 for `u` literals) are refused at check time, as cel-go's
+ *   parser refuses them (compile.ts).
+ * - Two values of one message type compare field by field (`subject == user`,
+ *   `FindByEmail(subject.manager) in GetManagers(subject)`), as cel-go compares protos.
  * - `1 == 1.0` between literals fails the type check ("found no matching overload for '_==_'
  *   applied to '(int, double)'"), as in cel-go; `dyn(1) == 1.0` is true at run time.
- * - Enums are their own types (see enums.ts): `subject.status == UserStatus.ENABLED` or
- *   `== USER_STATUS_ENABLED`; comparing with a string is a type error, as with proto enums.
+ * - Enums are their own types (see enums.ts): `subject.status == UserStatus.ENABLED`,
+ *   `== UserStatus.USER_STATUS_ENABLED` or `== USER_STATUS_ENABLED`; comparing with a string is a
+ *   type error, as with proto enums.
  * - `matches()` runs on RE2, the service's dialect, in linear time (regex.ts).
  * - Time zones come from `Intl`, never from the process's zone (time.ts); `now()` is the clock of
  *   the evaluation input.
@@ -20,11 +31,12 @@
  */
 import { Environment, EvaluationError } from "@marcbachmann/cel-js";
 import { fail } from "../result.js";
-import { ENUMS, TIME_FORMATS, enumClass, type EnumDef, CelEnumValue } from "./enums.js";
+import { ENUMS, TIME_FORMATS, enumClass, enumValue, type EnumDef, CelEnumValue } from "./enums.js";
 import {
   RUNTIME_KEY,
   approverExtensions,
   conditionExtensions,
+  configRuleExtensions,
   desugar,
   extensionTable,
   type ExtensionServices,
@@ -41,13 +53,19 @@ import {
   CelAccount,
   CelAccountStatus,
   CelEntitlement,
+  CelEntitlementResource,
   CelGroup,
+  CelRiskScore,
+  CelSecurityInsight,
   CelTask,
   CelTaskAnalysis,
   CelUser,
   CelUserCache,
   ENTITLEMENT_FIELDS,
+  ENTITLEMENT_RESOURCE_FIELDS,
   GROUP_FIELDS,
+  RISK_SCORE_FIELDS,
+  SECURITY_INSIGHT_FIELDS,
   TASK_FIELDS,
   USER_FIELDS,
 } from "./values.js";
@@ -60,14 +78,52 @@ import {
 const LIMITS = { maxAstNodes: 10_000, maxDepth: 250, maxListElements: 1_000, maxMapEntries: 1_000, maxCallArguments: 32 } as const;
 
 /**
- * Which of the service's expression contexts an environment is.
+ * Which of the service's expression contexts an environment is: policy rule (and wait) conditions,
+ * approval step expressions, or entitlement configuration rule conditions.
  *
  * @example
  * ```ts
- * const k: CelEnvironmentKind = "approver";
+ * const k: CelEnvironmentKind = "config-rule";
  * ```
  */
-export type CelEnvironmentKind = "condition" | "approver";
+export type CelEnvironmentKind = "condition" | "approver" | "config-rule";
+
+/**
+ * What one environment declares: its variables with their CEL types, and what an expression must
+ * return (`bool`, or `users`: a User or a list of Users).
+ *
+ * @example
+ * ```ts
+ * ENVIRONMENT_SPECS["config-rule"].variables; // { entitlement: "Entitlement" }
+ * ```
+ */
+export interface CelEnvironmentSpec {
+  readonly variables: Readonly<Record<string, string>>;
+  readonly result: "bool" | "users";
+}
+
+/**
+ * The declarations of each environment, from the expressions-reference page's "Built-in variables"
+ * and "Quick object reference" tables and the entitlement-config-rules page. `user` is declared in
+ * the policy environments, where the reference marks it available, as the same User as `subject`
+ * (assumed: a policy evaluates one user).
+ *
+ * @example
+ * ```ts
+ * Object.keys(ENVIRONMENT_SPECS.approver.variables); // ["subject", "user", "entitlement", "task", "appOwners"]
+ * ```
+ */
+export const ENVIRONMENT_SPECS: Readonly<Record<CelEnvironmentKind, CelEnvironmentSpec>> = Object.freeze({
+  condition: Object.freeze({
+    variables: Object.freeze({ subject: "User", user: "User", entitlement: "Entitlement", task: "Task", account: "AppUser", ip: "net.IP" }),
+    result: "bool" as const,
+  }),
+  approver: Object.freeze({
+    variables: Object.freeze({ subject: "User", user: "User", entitlement: "Entitlement", task: "Task", appOwners: "list<User>" }),
+    result: "users" as const,
+  }),
+  "config-rule": Object.freeze({ variables: Object.freeze({ entitlement: "Entitlement" }), result: "bool" as const }),
+});
 
 /**
  * A built environment: the cel-js environment, its extension functions and its caches.
@@ -80,6 +136,7 @@ export type CelEnvironmentKind = "condition" | "approver";
  */
 export interface CelEnvironment {
   readonly kind: CelEnvironmentKind;
+  readonly spec: CelEnvironmentSpec;
   readonly cel: Environment;
   readonly extensions: ExtensionTable;
   readonly services: ExtensionServices;
@@ -108,15 +165,17 @@ function registerEnum(env: Environment, d: EnumDef, namespaces: Map<string, read
   // The checker guarantees both sides are this enum; known members are shared instances.
   env.registerOperator(`${d.typeName} == ${d.typeName}`, (a: CelEnumValue, b: CelEnumValue) => a === b || a.name === b.name);
   env.registerFunction(`string(${d.typeName}): string`, (v: unknown) => (v instanceof CelEnumValue ? v.longName : fail("enum expected")), sync);
-  const members = [...d.members, ...Object.keys(d.aliases)];
+  // `UserStatus.ENABLED`, the documentation's older names (`TaskOrigin.SLACK`) and the proto names
+  // (`UserStatus.USER_STATUS_ENABLED`), all the same value.
+  const members = [...d.members, ...Object.keys(d.aliases), ...d.members.map((m) => d.prefix + m)];
   const NsClass = namespaceClass(`${d.typeName}.Constants`);
   const ns: Record<string, unknown> = new NsClass() as Record<string, unknown>;
-  const C = enumClass(d);
   const fields: Record<string, string> = {};
   for (const m of members) {
-    const value = Object.freeze(new C(d, d.aliases[m] ?? m));
+    const value = enumValue(d, m);
     ns[m] = value;
     fields[m] = d.typeName;
+    if (m.startsWith(d.prefix)) continue;
     env.registerConstant(d.prefix + m, d.typeName, value);
     variables.add(d.prefix + m);
   }
@@ -214,17 +273,73 @@ function registerNetwork(env: Environment): void {
   env.registerOperator("net.CIDR == net.CIDR", (a: unknown, b: unknown) => asCidr(a).toString() === asCidr(b).toString());
 }
 
+/**
+ * The message types of the environments: name, class (cel-js tells types apart by constructor) and
+ * field types.
+ */
+const MESSAGE_TYPES: readonly (readonly [string, new (...args: never[]) => object, Readonly<Record<string, string>>])[] = [
+  ["User", CelUser, USER_FIELDS],
+  ["Group", CelGroup, GROUP_FIELDS],
+  ["TaskAnalysis", CelTaskAnalysis, ANALYSIS_FIELDS],
+  ["Task", CelTask, TASK_FIELDS],
+  ["EntitlementResource", CelEntitlementResource, ENTITLEMENT_RESOURCE_FIELDS],
+  ["Entitlement", CelEntitlement, ENTITLEMENT_FIELDS],
+  ["AppUser.Status", CelAccountStatus, ACCOUNT_STATUS_FIELDS],
+  ["c1.risk_score.v1", CelRiskScore, RISK_SCORE_FIELDS],
+  ["c1.security_insight.v1", CelSecurityInsight, SECURITY_INSIGHT_FIELDS],
+  ["AppUser", CelAccount, ACCOUNT_FIELDS],
+];
+
+/**
+ * Whether two CEL values are equal as cel-go compares them: messages field by field, lists in order,
+ * maps by key, timestamps by instant, enums by member, numbers across int and double.
+ *
+ * @example
+ * ```ts
+ * celValuesEqual(celUser(ada), celUser({ ...ada })); // true
+ * ```
+ */
+export function celValuesEqual(a: unknown, b: unknown, depth = 0): boolean {
+  if (a === b) return true;
+  if (depth > 64) return false;
+  if ((typeof a === "bigint" || typeof a === "number") && (typeof b === "bigint" || typeof b === "number")) return Number(a) === Number(b);
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+  if (a instanceof CelEnumValue || b instanceof CelEnumValue) return a instanceof CelEnumValue && b instanceof CelEnumValue && a.def === b.def && a.name === b.name;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((x: unknown, i) => celValuesEqual(x, b[i], depth + 1));
+  }
+  if (a instanceof Map || b instanceof Map) {
+    if (!(a instanceof Map) || !(b instanceof Map) || a.size !== b.size) return false;
+    for (const [k, v] of a) if (!b.has(k) || !celValuesEqual(v, b.get(k), depth + 1)) return false;
+    return true;
+  }
+  const proto = Object.getPrototypeOf(a) as unknown;
+  if (proto !== Object.getPrototypeOf(b)) return false;
+  const fields = MESSAGE_FIELDS.get(proto);
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  if (fields) return fields.every((f) => celValuesEqual(ra[f], rb[f], depth + 1));
+  const ka = Object.keys(ra);
+  if (ka.length !== Object.keys(rb).length) return false;
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(rb, k) && celValuesEqual(ra[k], rb[k], depth + 1));
+}
+
+/** The camelCase fields of each message class's prototype (aliases read the same values). */
+const MESSAGE_FIELDS: ReadonlyMap<unknown, readonly string[]> = new Map(
+  MESSAGE_TYPES.map(([, ctor, fields]) => [ctor.prototype, Object.keys(fields).filter((f) => !f.includes("_"))] as const),
+);
+
 function buildBase(namespaces: Map<string, readonly string[]>, variables: Set<string>): Environment {
   const env = new Environment({ limits: LIMITS });
   for (const d of ENUMS) registerEnum(env, d, namespaces, variables);
   registerTimeFormat(env, namespaces, variables);
-  env.registerType("User", { ctor: CelUser, fields: USER_FIELDS });
-  env.registerType("Group", { ctor: CelGroup, fields: GROUP_FIELDS });
-  env.registerType("TaskAnalysis", { ctor: CelTaskAnalysis, fields: ANALYSIS_FIELDS });
-  env.registerType("Task", { ctor: CelTask, fields: TASK_FIELDS });
-  env.registerType("Entitlement", { ctor: CelEntitlement, fields: ENTITLEMENT_FIELDS });
-  env.registerType("AppUser.Status", { ctor: CelAccountStatus, fields: ACCOUNT_STATUS_FIELDS });
-  env.registerType("AppUser", { ctor: CelAccount, fields: ACCOUNT_FIELDS });
+  for (const [name, ctor, fields] of MESSAGE_TYPES) {
+    env.registerType(name, { ctor, fields });
+    // Equality of two values of one message type, as cel-go allows (`subject == user`).
+    env.registerOperator(`${name} == ${name}`, (a: unknown, b: unknown) => celValuesEqual(a, b));
+  }
   registerNetwork(env);
   // The service's strings extension: `subject.jobTitle.ifEmpty("unknown")`.
   env.registerFunction("string.ifEmpty(string): string", (s: unknown, d: unknown) => (s === "" ? d : s), sync);
@@ -232,35 +347,27 @@ function buildBase(namespaces: Map<string, readonly string[]>, variables: Set<st
 }
 
 const FIELDS: ReadonlyMap<string, readonly string[]> = new Map([
-  ["User", Object.keys(USER_FIELDS)],
-  ["Group", Object.keys(GROUP_FIELDS)],
-  ["TaskAnalysis", Object.keys(ANALYSIS_FIELDS)],
-  ["Task", Object.keys(TASK_FIELDS)],
-  ["Entitlement", Object.keys(ENTITLEMENT_FIELDS)],
-  ["AppUser.Status", Object.keys(ACCOUNT_STATUS_FIELDS)],
-  ["AppUser", Object.keys(ACCOUNT_FIELDS)],
+  ...MESSAGE_TYPES.map(([name, , fields]) => [name, Object.keys(fields)] as const),
   ["net.IP", [...IP_FLAGS]],
 ]);
+
+const EXTENSIONS = {
+  condition: conditionExtensions,
+  approver: approverExtensions,
+  "config-rule": configRuleExtensions,
+} as const;
 
 function build(kind: CelEnvironmentKind): CelEnvironment {
   const namespaces = new Map<string, readonly string[]>();
   const variables = new Set<string>();
   const cel = buildBase(namespaces, variables).clone();
-  const declare = (name: string, type: string): void => {
+  const spec = ENVIRONMENT_SPECS[kind];
+  for (const [name, type] of Object.entries(spec.variables)) {
     cel.registerVariable(name, type);
     variables.add(name);
-  };
-  declare("subject", "User");
-  declare("entitlement", "Entitlement");
-  declare("task", "Task");
-  if (kind === "condition") {
-    declare("account", "AppUser");
-    declare("ip", "net.IP");
-  } else {
-    declare("appOwners", "list<User>");
   }
   const services: ExtensionServices = { users: new CelUserCache(), regexes: new RegexCache(), zones: new ZoneCache() };
-  const fns = kind === "condition" ? conditionExtensions(services) : approverExtensions(services);
+  const fns = EXTENSIONS[kind](services);
   const extensions = extensionTable(fns);
   const defs = cel.getDefinitions();
   const functionNames = new Set<string>();
@@ -271,6 +378,7 @@ function build(kind: CelEnvironmentKind): CelEnvironment {
   functionNames.add("has");
   const env: CelEnvironment = {
     kind,
+    spec,
     cel,
     extensions,
     services,
@@ -307,6 +415,7 @@ function selfTest(env: CelEnvironment): void {
 // One slot per kind rather than a Map: preparing every task's input asks for one.
 let conditionEnvironment: CelEnvironment | undefined;
 let approverEnvironment: CelEnvironment | undefined;
+let configRuleEnvironment: CelEnvironment | undefined;
 
 /**
  * The environment of a kind, built on first use.
@@ -317,5 +426,7 @@ let approverEnvironment: CelEnvironment | undefined;
  * ```
  */
 export function celEnvironment(kind: CelEnvironmentKind): CelEnvironment {
-  return kind === "condition" ? (conditionEnvironment ??= build(kind)) : (approverEnvironment ??= build(kind));
+  if (kind === "condition") return (conditionEnvironment ??= build(kind));
+  if (kind === "approver") return (approverEnvironment ??= build(kind));
+  return (configRuleEnvironment ??= build("config-rule"));
 }

@@ -7,7 +7,7 @@ import type { AppEntitlement, AppUser, User } from "../model/directory.js";
 import { err, ok, type Result } from "../result.js";
 import { CompiledApproverExpression, CompiledCondition, compiledOf, runOfCondition } from "./compile.js";
 import { locate, plainRuntimeError, runtimeError, type CelRuntimeError } from "./diagnostics.js";
-import type { CelDirectory } from "./directory.js";
+import { directoryFromArrays, type CelDirectory } from "./directory.js";
 import { celEnvironment, type CelEnvironmentKind } from "./environment.js";
 import { RUNTIME_KEY, type CelRuntime } from "./extensions.js";
 import { parseIp, type IPAddress } from "./net.js";
@@ -84,7 +84,7 @@ export class CelContext {
 
   constructor(
     runtime: CelRuntime,
-    readonly subject: CelUser,
+    readonly subject: CelUser | undefined,
     readonly task: CelTask | undefined,
     readonly entitlement: CelEntitlement | undefined,
     readonly account: CelAccount | undefined,
@@ -94,6 +94,11 @@ export class CelContext {
   ) {
     this[RUNTIME_KEY] = runtime;
     this[TRACE_KEY] = recorder;
+  }
+
+  /** `user`: the policy environments' other name for the subject (environment.ts). */
+  get user(): CelUser | undefined {
+    return this.subject;
   }
 
   /** The same variables with a trace recorder. */
@@ -219,7 +224,7 @@ class TaskRuntime implements CelRuntime {
  */
 function contextFrom(
   kind: CelEnvironmentKind,
-  subjectUser: User,
+  subjectUser: User | null,
   facts: TaskFacts | null,
   entitlement: AppEntitlement | null,
   now: string,
@@ -233,7 +238,8 @@ function contextFrom(
   const clock = clockOf(now);
   if (clock === undefined) return inputError(`now: not an RFC 3339 timestamp: ${JSON.stringify(now)}`);
   const users = celEnvironment(kind).services.users;
-  const subject = users.get(subjectUser, directory);
+  // Only a configuration rule has no subject; a missing one elsewhere fails here, as malformed input.
+  const subject = kind === "config-rule" ? undefined : users.get(subjectUser as User, directory);
   let task: CelTask | undefined;
   if (facts) {
     const t = celTask(facts);
@@ -305,6 +311,43 @@ export function prepareApproverInput(input: ApproverInput): Result<PreparedAppro
     return c instanceof CelContext ? ok(new PreparedApproverInput(c)) : err(c);
   } catch (e: unknown) {
     return err(inputError(`malformed approver input: ${e instanceof Error ? e.message : String(e)}`));
+  }
+}
+
+/**
+ * What an entitlement configuration rule condition is evaluated against: the entitlement alone
+ * (entitlement-config-rules page), and the clock for `now()`.
+ *
+ * @example
+ * ```ts
+ * const input: ConfigRuleInput = { entitlement: admin, now: "2026-11-22T09:00:00Z" };
+ * ```
+ */
+export interface ConfigRuleInput {
+  readonly entitlement: AppEntitlement;
+  /** RFC 3339: the value of `now()`. */
+  readonly now: string;
+}
+
+const NO_DIRECTORY: CelDirectory = directoryFromArrays({});
+
+/**
+ * Converts a configuration rule input to CEL values; evaluate conditions compiled for the
+ * `"config-rule"` environment against it with {@link evaluateCondition}.
+ *
+ * @example
+ * ```ts
+ * const c = compileCondition('entitlement.app_resource_type_id == "group"', "config-rule");
+ * const p = prepareConfigRuleInput({ entitlement: admin, now: "2026-11-22T09:00:00Z" });
+ * if (c.ok && p.ok) evaluateCondition(c.value, p.value); // { ok: true, value: false }
+ * ```
+ */
+export function prepareConfigRuleInput(input: ConfigRuleInput): Result<PreparedConditionInput, CelRuntimeError> {
+  try {
+    const c = contextFrom("config-rule", null, null, input.entitlement, input.now, NO_DIRECTORY, null, null, null);
+    return c instanceof CelContext ? ok(new PreparedConditionInput(c)) : err(c);
+  } catch (e: unknown) {
+    return err(inputError(`malformed configuration rule input: ${e instanceof Error ? e.message : String(e)}`));
   }
 }
 

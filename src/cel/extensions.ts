@@ -17,11 +17,11 @@ import { EvaluationError, TypeError as CelTypeError, type TypeDeclaration } from
 import type { Group, User } from "../model/directory.js";
 import type { CelDirectory } from "./directory.js";
 import { celTypeNames } from "./diagnostics.js";
-import { APP_USER_STATUS, enumValue } from "./enums.js";
+import { appUserStatusName } from "./enums.js";
 import { asChecker, asEvaluator, asScope, errorAt, qualifiedName, syntacticChildren, type CelMacro, type CelNode } from "./internals.js";
 import type { RegexCache } from "./regex.js";
-import { endOf, formatTime, parseTime, startOf, timeUnit, wallTime, type Zone, type ZoneCache } from "./time.js";
-import { CelGroup, CelUser, type CelUserCache } from "./values.js";
+import { endOf, formatTime, parseTime, resolveLayout, startOf, timeUnit, wallTime, type Zone, type ZoneCache } from "./time.js";
+import { CelAccount, CelEntitlement, CelGroup, CelRiskScore, CelUser, type CelSecurityInsight, type CelUserCache } from "./values.js";
 
 /**
  * Where the evaluation's own data sits in the context object. Not an identifier, so no expression
@@ -61,14 +61,23 @@ export interface ExtensionServices {
   readonly zones: ZoneCache;
 }
 
-type Impl = (args: readonly unknown[], scope: unknown, node: CelNode) => unknown;
+/**
+ * An implementation: the evaluated arguments, the evaluation's runtime (clock, directory) and the
+ * calling node (for error positions). Independent of cel-js's scopes, so any evaluator can call it.
+ *
+ * @example
+ * ```ts
+ * const impl: Impl = ([email], rt) => rt.directory.userByEmail(String(email)) !== undefined;
+ * ```
+ */
+export type Impl = (args: readonly unknown[], rt: CelRuntime, node: CelNode) => unknown;
 
 /**
  * One signature of an extension function. Parameter and result types are cel-js type names.
  *
  * @example
  * ```ts
- * const o: ExtensionOverload = { params: ["User", "string"], result: "bool", impl: ([u, app], scope) => false };
+ * const o: ExtensionOverload = { params: ["User", "string"], result: "bool", impl: ([u, app], rt) => false };
  * ```
  */
 export interface ExtensionOverload {
@@ -123,7 +132,8 @@ export function extensionTable(fns: readonly ExtensionFunction[]): ExtensionTabl
   const globals = new Map<string, ExtensionFunction>();
   const namespaced = new Map<string, ExtensionFunction>();
   const methods = new Map<string, ExtensionFunction>();
-  const roots = new Set<string>();
+  // `c1` is always a namespace: a `c1.…` call an environment lacks is an undeclared reference there.
+  const roots = new Set<string>(["c1"]);
   for (const f of fns) {
     if (f.style === "namespaced") {
       namespaced.set(f.name, f);
@@ -160,6 +170,10 @@ function runtimeMatch(v: unknown, param: string): boolean {
       return v instanceof CelUser;
     case "list<User>":
       return Array.isArray(v) && v.every((u) => u instanceof CelUser);
+    case "Entitlement":
+      return v instanceof CelEntitlement;
+    case "AppUser":
+      return v instanceof CelAccount;
     case "google.protobuf.Timestamp":
       return v instanceof Date;
     default:
@@ -229,7 +243,7 @@ function callMacro(node: CelNode, fn: ExtensionFunction, args: readonly CelNode[
           node: errorAt(node),
         });
       }
-      return o.impl(values, scope, node);
+      return o.impl(values, runtimeOf(scope), node);
     },
   };
 }
@@ -367,13 +381,17 @@ function directoryFunctions(services: ExtensionServices, conditionsOnly: boolean
   const cel = (u: User, rt: CelRuntime): CelUser => services.users.get(u, rt.directory);
   const list = (users: readonly User[], rt: CelRuntime): CelUser[] => users.map((u) => cel(u, rt));
   const ns = (name: string, overloads: ExtensionOverload[]): ExtensionFunction => ({ name, style: "namespaced", overloads });
+  const owners = (appId: string, entId: string, rt: CelRuntime, node: CelNode): CelUser[] => {
+    const users = rt.directory.entitlementOwners(appId, entId);
+    if (!users) throw notFound(node, `c1.directory.apps.v1.GetEntitlementOwners: no entitlement ${JSON.stringify(entId)} in app ${JSON.stringify(appId)}`);
+    return list(users, rt);
+  };
   const fns: ExtensionFunction[] = [
     ns("c1.directory.users.v1.FindByEmail", [
       {
         params: ["string"],
         result: "User",
-        impl: ([email], scope, node) => {
-          const rt = runtimeOf(scope);
+        impl: ([email], rt, node) => {
           const u = rt.directory.userByEmail(str(email));
           if (!u) throw notFound(node, `c1.directory.users.v1.FindByEmail: no user with email ${JSON.stringify(email)}`);
           return cel(u, rt);
@@ -384,8 +402,7 @@ function directoryFunctions(services: ExtensionServices, conditionsOnly: boolean
       {
         params: ["string"],
         result: "User",
-        impl: ([id], scope, node) => {
-          const rt = runtimeOf(scope);
+        impl: ([id], rt, node) => {
           const u = rt.directory.userById(str(id));
           if (!u) throw notFound(node, `c1.directory.users.v1.GetByID: no user with id ${JSON.stringify(id)}`);
           return cel(u, rt);
@@ -396,8 +413,7 @@ function directoryFunctions(services: ExtensionServices, conditionsOnly: boolean
       {
         params: ["string"],
         result: "User",
-        impl: ([name], scope, node) => {
-          const rt = runtimeOf(scope);
+        impl: ([name], rt, node) => {
           const u = rt.directory.userByName(str(name));
           if (!u) throw notFound(node, `c1.directory.users.v1.FindByName: no user named ${JSON.stringify(name)}`);
           return cel(u, rt);
@@ -405,15 +421,14 @@ function directoryFunctions(services: ExtensionServices, conditionsOnly: boolean
       },
     ]),
     ns("c1.directory.users.v1.GetManagers", [
-      { params: ["User"], result: "list<User>", impl: ([u], scope) => list(runtimeOf(scope).directory.managersOf(user(u).source), runtimeOf(scope)) },
+      { params: ["User"], result: "list<User>", impl: ([u], rt) => list(rt.directory.managersOf(user(u).source), rt) },
     ]),
     ns("c1.directory.users.v1.DirectReports", [
-      { params: ["User"], result: "list<User>", impl: ([u], scope) => list(runtimeOf(scope).directory.directReportsOf(user(u).source), runtimeOf(scope)) },
+      { params: ["User"], result: "list<User>", impl: ([u], rt) => list(rt.directory.directReportsOf(user(u).source), rt) },
       {
         params: ["list<User>"],
         result: "list<User>",
-        impl: ([us], scope) => {
-          const rt = runtimeOf(scope);
+        impl: ([us], rt) => {
           const seen = new Set<string>();
           const out: CelUser[] = [];
           for (const m of us as readonly CelUser[])
@@ -430,8 +445,8 @@ function directoryFunctions(services: ExtensionServices, conditionsOnly: boolean
       {
         params: ["string"],
         result: "Group",
-        impl: ([name], scope, node) => {
-          const g: Group | undefined = runtimeOf(scope).directory.groupByName(str(name));
+        impl: ([name], rt, node) => {
+          const g: Group | undefined = rt.directory.groupByName(str(name));
           if (!g) throw notFound(node, `c1.directory.groups.v1.FindByName: no group named ${JSON.stringify(name)}`);
           return Object.freeze(new CelGroup(g));
         },
@@ -441,8 +456,7 @@ function directoryFunctions(services: ExtensionServices, conditionsOnly: boolean
       {
         params: ["string", "string"],
         result: "list<User>",
-        impl: ([appId, entId], scope, node) => {
-          const rt = runtimeOf(scope);
+        impl: ([appId, entId], rt, node) => {
           const users = rt.directory.entitlementMembers(str(appId), str(entId));
           if (!users) throw notFound(node, `c1.directory.apps.v1.GetEntitlementMembers: no entitlement ${JSON.stringify(entId)} in app ${JSON.stringify(appId)}`);
           return list(users, rt);
@@ -450,35 +464,29 @@ function directoryFunctions(services: ExtensionServices, conditionsOnly: boolean
       },
     ]),
     ns("c1.directory.apps.v1.GetEntitlementOwners", [
+      { params: ["string", "string"], result: "list<User>", impl: ([appId, entId], rt, node) => owners(str(appId), str(entId), rt, node) },
+      // The reference's other form: the entitlement itself (`GetEntitlementOwners(entitlement)`).
       {
-        params: ["string", "string"],
+        params: ["Entitlement"],
         result: "list<User>",
-        impl: ([appId, entId], scope, node) => {
-          const rt = runtimeOf(scope);
-          const users = rt.directory.entitlementOwners(str(appId), str(entId));
-          if (!users) throw notFound(node, `c1.directory.apps.v1.GetEntitlementOwners: no entitlement ${JSON.stringify(entId)} in app ${JSON.stringify(appId)}`);
-          return list(users, rt);
-        },
+        impl: ([e], rt, node) => owners((e as CelEntitlement).appId, (e as CelEntitlement).id, rt, node),
       },
     ]),
     ns("c1.user.v1.HasApp", [
-      { params: ["User", "string"], result: "bool", impl: ([u, appId], scope) => runtimeOf(scope).directory.hasApp(user(u).id, str(appId)) },
+      { params: ["User", "string"], result: "bool", impl: ([u, appId], rt) => rt.directory.hasApp(user(u).id, str(appId)) },
     ]),
     ns("c1.user.v1.HasEntitlement", [
       {
         params: ["User", "string", "string"],
         result: "bool",
-        impl: ([u, appId, entId], scope) => runtimeOf(scope).directory.grantOf(user(u).id, str(appId), str(entId)) !== undefined,
+        impl: ([u, appId, entId], rt) => rt.directory.grantOf(user(u).id, str(appId), str(entId)) !== undefined,
       },
     ]),
     ns("c1.user.v1.GetAppUserStatus", [
       {
         params: ["User", "string"],
         result: "string",
-        impl: ([u, appId], scope) => {
-          const raw = runtimeOf(scope).directory.appUserStatus(user(u).id, str(appId));
-          return raw === "" ? "" : enumValue(APP_USER_STATUS, raw).longName;
-        },
+        impl: ([u, appId], rt) => appUserStatusName(rt.directory.appUserStatus(user(u).id, str(appId))),
       },
     ]),
   ];
@@ -488,8 +496,8 @@ function directoryFunctions(services: ExtensionServices, conditionsOnly: boolean
         {
           params: ["User", "string", "string"],
           result: "bool",
-          impl: ([u, appId, entId], scope) => {
-            const source = runtimeOf(scope).directory.grantOf(user(u).id, str(appId), str(entId))?.source;
+          impl: ([u, appId, entId], rt) => {
+            const source = rt.directory.grantOf(user(u).id, str(appId), str(entId))?.source;
             return source === "enrollment" || source === "automatic-enrollment";
           },
         },
@@ -498,7 +506,7 @@ function directoryFunctions(services: ExtensionServices, conditionsOnly: boolean
         {
           params: ["User", "string", "string"],
           result: "bool",
-          impl: ([u, appId, entId], scope) => runtimeOf(scope).directory.grantOf(user(u).id, str(appId), str(entId))?.source === "automatic-enrollment",
+          impl: ([u, appId, entId], rt) => rt.directory.grantOf(user(u).id, str(appId), str(entId))?.source === "automatic-enrollment",
         },
       ]),
     );
@@ -522,14 +530,14 @@ function timeFunctions(services: ExtensionServices): ExtensionFunction[] {
     ns(
       "time.parse",
       withZone(["string", "string"], TS, ([value, layout], zone, node) => {
-        const r = parseTime(str(value), str(layout), zone);
+        const r = parseTime(str(value), resolveLayout(str(layout)), zone);
         if (!r.ok) throw invalid(node, r.error.message);
         return timestampAt(r.value, node);
       }),
     ),
     ns(
       "time.format",
-      withZone([TS, "string"], "string", ([t, layout], zone) => formatTime(ms(t), str(layout), zone)),
+      withZone([TS, "string"], "string", ([t, layout], zone) => formatTime(ms(t), resolveLayout(str(layout)), zone)),
     ),
     ns(
       "time.start_of",
@@ -541,7 +549,7 @@ function timeFunctions(services: ExtensionServices): ExtensionFunction[] {
     ),
     ns("time.unix", [{ params: ["int"], result: TS, impl: ([s], _scope, node) => timestampAt(Number(s) * 1000, node) }]),
     ns("time.unix_ms", [{ params: ["int"], result: TS, impl: ([m], _scope, node) => timestampAt(Number(m), node) }]),
-    { name: "now", style: "global", overloads: [{ params: [], result: TS, impl: (_args, scope) => runtimeOf(scope).now }] },
+    { name: "now", style: "global", overloads: [{ params: [], result: TS, impl: (_args, rt) => rt.now }] },
   ];
 }
 
@@ -589,15 +597,51 @@ function regexFunctions(services: ExtensionServices): ExtensionFunction[] {
 }
 
 /**
+ * The external-insights functions (`c1.app_user.v1.*`, external-insights page): issue insights and
+ * risk scores synced for an account. Source names match exactly (case-sensitive); the severity given
+ * to `HasSecurityInsightWithSeverity` matches regardless of case.
+ */
+function insightFunctions(): ExtensionFunction[] {
+  const ns = (name: string, overloads: ExtensionOverload[]): ExtensionFunction => ({ name, style: "namespaced", overloads });
+  const account = (v: unknown): CelAccount => v as CelAccount;
+  const fromSource = (a: unknown, source: unknown): readonly CelSecurityInsight[] => account(a).securityInsights.filter((i) => i.source === str(source));
+  return [
+    ns("c1.app_user.v1.HasSecurityInsight", [{ params: ["AppUser"], result: "bool", impl: ([a]) => account(a).securityInsights.length > 0 }]),
+    ns("c1.app_user.v1.GetSecurityInsights", [
+      { params: ["AppUser", "string"], result: "list<c1.security_insight.v1>", impl: ([a, source]) => Object.freeze(fromSource(a, source)) },
+    ]),
+    ns("c1.app_user.v1.HasSecurityInsightWithSeverity", [
+      {
+        params: ["AppUser", "string", "string"],
+        result: "bool",
+        impl: ([a, source, severity]) => {
+          const wanted = str(severity).toUpperCase();
+          return fromSource(a, source).some((i) => i.severity.toUpperCase() === wanted);
+        },
+      },
+    ]),
+    ns("c1.app_user.v1.HasRiskScore", [{ params: ["AppUser"], result: "bool", impl: ([a]) => account(a).riskScores.length > 0 }]),
+    ns("c1.app_user.v1.GetRiskScore", [
+      {
+        params: ["AppUser", "string"],
+        result: "c1.risk_score.v1",
+        // A missing source reads as a score of 0, as the page documents.
+        impl: ([a, source]) => account(a).riskScores.find((r) => r.source === str(source)) ?? Object.freeze(new CelRiskScore(str(source), 0n)),
+      },
+    ]),
+  ];
+}
+
+/**
  * The extension functions of the rule-condition environment.
  *
  * @example
  * ```ts
- * conditionExtensions(services).some((f) => f.name === "c1.user.v1.GrantedFromEnrollment"); // true
+ * conditionExtensions(services).some((f) => f.name === "c1.app_user.v1.GetRiskScore"); // true
  * ```
  */
 export function conditionExtensions(services: ExtensionServices): ExtensionFunction[] {
-  return [...directoryFunctions(services, true), ...timeFunctions(services), ...timestampAccessors(services), ...regexFunctions(services)];
+  return [...directoryFunctions(services, true), ...insightFunctions(), ...timeFunctions(services), ...timestampAccessors(services), ...regexFunctions(services)];
 }
 
 /**
@@ -611,4 +655,19 @@ export function conditionExtensions(services: ExtensionServices): ExtensionFunct
  */
 export function approverExtensions(services: ExtensionServices): ExtensionFunction[] {
   return [...directoryFunctions(services, false), ...timeFunctions(services), ...timestampAccessors(services), ...regexFunctions(services)];
+}
+
+/**
+ * The extension functions of the entitlement configuration rule environment: time and regular
+ * expressions only. A rule sees the entitlement alone, not the directory, the requester or the app
+ * (entitlement-config-rules page); time functions are available in every context
+ * (expressions-reference page).
+ *
+ * @example
+ * ```ts
+ * configRuleExtensions(services).some((f) => f.name.startsWith("c1.")); // false
+ * ```
+ */
+export function configRuleExtensions(services: ExtensionServices): ExtensionFunction[] {
+  return [...timeFunctions(services), ...timestampAccessors(services), ...regexFunctions(services)];
 }

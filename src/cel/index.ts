@@ -20,6 +20,9 @@ export {
   CompiledApproverExpression,
   CompiledCondition,
 } from "./compile.js";
+export type { ConditionEnvironment } from "./compile.js";
+export { ENVIRONMENT_SPECS } from "./environment.js";
+export type { CelEnvironmentKind, CelEnvironmentSpec } from "./environment.js";
 export type {
   CelDiagnostic,
   CelDiagnosticCode,
@@ -35,10 +38,11 @@ export {
   evaluateCondition,
   prepareApproverInput,
   prepareConditionInput,
+  prepareConfigRuleInput,
   PreparedApproverInput,
   PreparedConditionInput,
 } from "./evaluate.js";
-export type { ApproverInput, ConditionInput, ConditionOutcome } from "./evaluate.js";
+export type { ApproverInput, ConditionInput, ConditionOutcome, ConfigRuleInput } from "./evaluate.js";
 export { formatCelValue } from "./format-value.js";
 export { traceApproverExpression, traceCondition } from "./trace.js";
 export type { ApproverTrace, ConditionTrace, NotEvaluatedReason, Trace, TraceNode, TraceNodeKind, TraceOutcome } from "./trace.js";

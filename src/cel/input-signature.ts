@@ -38,7 +38,7 @@ export type InputPath = readonly string[];
  * CONDITION_INPUT_VARIABLES.has("subject"); // true
  * ```
  */
-export const CONDITION_INPUT_VARIABLES: ReadonlySet<string> = new Set(["subject", "task", "entitlement", "account", "ip"]);
+export const CONDITION_INPUT_VARIABLES: ReadonlySet<string> = new Set(["subject", "user", "task", "entitlement", "account", "ip"]);
 
 function isNode(x: unknown): x is CelNode {
   return typeof x === "object" && x !== null && "op" in x && "args" in x;
@@ -105,7 +105,7 @@ const USER_ARGUMENT_READS: ReadonlyMap<string, readonly string[]> = new Map([
 
 /** The fields of `subject` a call reads when `id` (the bare variable) is one of its arguments, or `undefined`. */
 function userArgumentReads(id: CelNode, parent: CelNode | null | undefined): readonly string[] | undefined {
-  if (id.args !== "subject" || !parent || parent.op !== "rcall" || !Array.isArray(parent.args)) return undefined;
+  if ((id.args !== "subject" && id.args !== "user") || !parent || parent.op !== "rcall" || !Array.isArray(parent.args)) return undefined;
   const [name, receiver, args] = parent.args as unknown[];
   if (typeof name !== "string" || !isNode(receiver) || !Array.isArray(args) || !args.includes(id)) return undefined;
   const q = qualifiedName(receiver);
@@ -220,6 +220,7 @@ type Trie = Map<unknown, unknown>;
 function readerOf(variable: string): (context: CelContext) => unknown {
   switch (variable) {
     case "subject":
+    case "user":
       return (c) => c.subject;
     case "task":
       return (c) => c.task;

@@ -101,7 +101,7 @@ const typed: fc.Arbitrary<string> = fc.letrec<{ bool: string; str: string; num: 
   num: fc.oneof(
     { depthSize: "small" },
     fc.integer({ min: -2, max: 2000 }).map(String),
-    fc.constantFrom("task.numericId", "size(subject.emails)", "subject.profile.level", "now().getHours(\"Europe/Berlin\")", "int(subject.profile.level)", "ip.family()"),
+    fc.constantFrom("int(task.numericId)", "size(subject.emails)", "subject.profile.level", "now().getHours(\"Europe/Berlin\")", "int(subject.profile.level)", "ip.family()"),
     tie("str").map((x) => `size(${x})`),
     fc.tuple(tie("num"), fc.constantFrom("+", "-", "*", "/", "%"), tie("num")).map(([a, op, b]) => `(${a} ${op} ${b})`),
   ),

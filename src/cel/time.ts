@@ -5,6 +5,8 @@
  * depend on where the simulation runs. Timestamps are JS `Date`s: millisecond precision.
  */
 
+import { TIME_FORMATS } from "./enums.js";
+
 /**
  * The calendar fields of an instant in some zone. `weekday` is 0 for Sunday.
  *
@@ -221,6 +223,53 @@ export const utcZone: Zone = UTC;
 
 // ---------------------------------------------------------------------------------------------
 // Go layouts
+
+/**
+ * Layouts by name: the names the expressions reference lists for `TimeFormat` (`rfc3339`, `date`,
+ * `datetime`, `time`) and Go's named layout constants (`Kitchen`, `RFC1123`, `DateOnly`, …), looked
+ * up regardless of case. A name is never read as a layout: `"datetime"` holds no layout element and
+ * would print itself, `"rfc3339"` would print an hour.
+ *
+ * @example
+ * ```ts
+ * NAMED_LAYOUTS.get("datetime"); // "2006-01-02 15:04:05"
+ * ```
+ */
+export const NAMED_LAYOUTS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    ...TIME_FORMATS,
+    ANSIC: "Mon Jan _2 15:04:05 2006",
+    UnixDate: "Mon Jan _2 15:04:05 MST 2006",
+    RubyDate: "Mon Jan 02 15:04:05 -0700 2006",
+    RFC822: "02 Jan 06 15:04 MST",
+    RFC822Z: "02 Jan 06 15:04 -0700",
+    RFC850: "Monday, 02-Jan-06 15:04:05 MST",
+    RFC1123: "Mon, 02 Jan 2006 15:04:05 MST",
+    RFC1123Z: "Mon, 02 Jan 2006 15:04:05 -0700",
+    RFC3339Nano: "2006-01-02T15:04:05.999999999Z07:00",
+    Kitchen: "3:04PM",
+    Stamp: "Jan _2 15:04:05",
+    StampMilli: "Jan _2 15:04:05.000",
+    StampMicro: "Jan _2 15:04:05.000000",
+    StampNano: "Jan _2 15:04:05.000000000",
+    DateOnly: "2006-01-02",
+    TimeOnly: "15:04:05",
+  }).map(([name, layout]) => [name.toLowerCase(), layout] as const),
+);
+
+/**
+ * The Go layout a `time.format`/`time.parse` layout argument stands for: a named layout's
+ * definition, or the argument itself.
+ *
+ * @example
+ * ```ts
+ * resolveLayout("DateTime"); // "2006-01-02 15:04:05"
+ * resolveLayout("Monday"); // "Monday"
+ * ```
+ */
+export function resolveLayout(layout: string): string {
+  return layout.length <= 11 ? (NAMED_LAYOUTS.get(layout.toLowerCase()) ?? layout) : layout;
+}
 
 type Std =
   | "Jan"

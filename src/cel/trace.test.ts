@@ -45,8 +45,8 @@ describe("traceCondition", () => {
     expect(byText(t.nodes, 'c1.user.v1.HasApp(subject, "app-aws")')).toMatchObject({ outcome: { kind: "not-evaluated", reason: "short-circuit" }, evaluations: 0 });
     expect(byText(t.nodes, '"app-aws"')).toMatchObject({ outcome: { kind: "not-evaluated", reason: "short-circuit" } });
 
-    const { t: t2 } = trace('subject.department == "Engineering" ? task.numericId > 1000 : subject.profile.nope == 1');
-    expect(byText(t2.nodes, "task.numericId > 1000").outcome).toMatchObject({ kind: "value", value: true });
+    const { t: t2 } = trace('subject.department == "Engineering" ? task.numericId > "1000" : subject.profile.nope == 1');
+    expect(byText(t2.nodes, 'task.numericId > "1000"').outcome).toMatchObject({ kind: "value", value: true });
     expect(byText(t2.nodes, "subject.profile.nope == 1").outcome).toEqual({ kind: "not-evaluated", reason: "branch-not-taken" });
   });
 
@@ -156,7 +156,7 @@ describe("traceCondition", () => {
       'subject.department == "Sales" && c1.user.v1.HasApp(subject, "app-aws")',
       'subject.profile.nope == "x" || subject.department == "Engineering"',
       'subject.emails.exists(e, e.startsWith("ada.l"))',
-      'subject.department == "Engineering" ? task.numericId > 1000 : subject.profile.nope == 1',
+      'subject.department == "Engineering" ? task.numericId > "1000" : subject.profile.nope == 1',
     ];
     for (const source of sources) {
       const { t } = trace(source);

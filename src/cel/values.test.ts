@@ -68,7 +68,7 @@ describe("celTask", () => {
       expect(writable[field]).toBe(before);
     }
     expect([t.id, t.displayName, t.isGrantPermanent, t.grantDuration.toString(), t.subjectUserId, t.requestorUserId]).toEqual(["t-1", "Grant admin", false, "3600s", "u-ada", "u-bob"]);
-    expect([t.numericId, t.origin.toString(), t.createdAt.toISOString(), t.analysis.id]).toEqual([1001n, "TaskOrigin.WEBAPP", "2026-11-22T08:00:00.000Z", "an-1"]);
+    expect([t.numericId, t.origin.toString(), t.createdAt.toISOString(), t.analysis.id]).toEqual(["1001", "TaskOrigin.WEBAPP", "2026-11-22T08:00:00.000Z", "an-1"]);
     expect(t.createdAt).toBe(t.createdAt);
   });
 });

@@ -8,7 +8,7 @@
  * The snake_case names the service still accepts are getters on the prototype, not copies.
  */
 import { Duration } from "@marcbachmann/cel-js/evaluator";
-import type { AppEntitlement, AppUser, Group, User } from "../model/directory.js";
+import type { AppEntitlement, AppUser, EntitlementResourceRef, Group, RiskScore, SecurityInsight, User } from "../model/directory.js";
 import type { JsonObject } from "../model/json.js";
 import type { CelDirectory } from "./directory.js";
 import { APP_USER_STATUS, APP_USER_TYPE, TASK_ORIGIN, USER_STATUS, USER_TYPE, enumValue, type CelEnumValue } from "./enums.js";
@@ -224,7 +224,7 @@ export const GROUP_FIELDS: Readonly<Record<string, string>> = withAliases(
  */
 export interface TaskFacts {
   readonly id: string;
-  /** int64 as a decimal string (`""` reads as 0). */
+  /** The task's number, as the reference types it: a string (`task.numericId == "12345"`). */
   readonly numericId: string;
   readonly displayName: string;
   /** `TASK_ORIGIN_…` or the bare member name. */
@@ -286,11 +286,11 @@ const TASK_ALIASES = {
 } as const;
 
 /**
- * `task`. `numericId` is a CEL int (the proto field is int64; only its JSON form is a string).
+ * `task`. `numericId` is a string, as the expressions-reference page types it
+ * (`task.numericId == "12345"`).
  *
- * `numericId`, `origin` and `createdAt` are converted on first read (getters): most conditions
- * never read the task, and making a bigint, an enum value and a Date for every task was most of the
- * cost of preparing it. {@link celTask} checks them all up front, so a malformed task still fails
+ * `origin` and `createdAt` are converted on first read (getters): most conditions never read the
+ * task, and making an enum value and a Date for every task was most of the cost of preparing it. {@link celTask} checks them all up front, so a malformed task still fails
  * preparation with the same error, and a task reads the same value (the same object) every time.
  *
  * Every field is private behind a getter, so the instance needs no `Object.freeze` to stay as it was
@@ -299,7 +299,7 @@ const TASK_ALIASES = {
  * @example
  * ```ts
  * const t = celTask(facts);
- * t.ok && t.value.numericId; // 1001n
+ * t.ok && t.value.numericId; // "1001"
  * ```
  */
 export class CelTask {
@@ -310,19 +310,19 @@ export class CelTask {
   readonly #subjectUserId: string;
   readonly #requestorUserId: string;
   readonly #analysis: CelTaskAnalysis;
+  readonly #numericId: string;
   // Each holds the checked text until its getter first converts it.
-  #numericId: bigint | string;
   #origin: CelEnumValue | string;
   #createdAt: Date | number | string;
 
   /**
-   * @param numericId an int, or a checked int64 text to convert on first read
+   * @param numericId the task's number as text
    * @param origin an enum value, or the text to convert on first read
    * @param createdAt a timestamp, or its epoch milliseconds or checked RFC 3339 text to make one from on first read
    */
   constructor(
     id: string,
-    numericId: bigint | string,
+    numericId: string,
     displayName: string,
     origin: CelEnumValue | string,
     isGrantPermanent: boolean,
@@ -372,9 +372,8 @@ export class CelTask {
     return this.#analysis;
   }
 
-  get numericId(): bigint {
-    const v = this.#numericId;
-    return typeof v === "bigint" ? v : (this.#numericId = int64Of(v));
+  get numericId(): string {
+    return this.#numericId;
   }
 
   get origin(): CelEnumValue {
@@ -397,13 +396,13 @@ aliases(CelTask, TASK_ALIASES);
  *
  * @example
  * ```ts
- * TASK_FIELDS["numericId"]; // "int"
+ * TASK_FIELDS["numericId"]; // "string"
  * ```
  */
 export const TASK_FIELDS: Readonly<Record<string, string>> = withAliases(
   {
     id: "string",
-    numericId: "int",
+    numericId: "string",
     displayName: "string",
     origin: TASK_ORIGIN.typeName,
     isGrantPermanent: "bool",
@@ -594,7 +593,6 @@ const EPOCH = new Date(0);
 const NO_ANALYSIS = Object.freeze(new CelTaskAnalysis("", false, Object.freeze([])));
 // Shared: a Duration keeps its fields private and has no setters, so no holder can change it.
 const ZERO_DURATION = Object.freeze(new Duration(0, 0));
-const INT64 = /^-?\d{0,19}$/;
 
 /**
  * Durations already read, by their text (`undefined`: not a duration). Grant durations repeat from
@@ -620,43 +618,19 @@ function taskProblem(path: string, message: string): Converted<CelTask> {
   return { ok: false, error: { path: `task.${path}`, message } };
 }
 
-/** An int64 text that passed {@link INT64} as a bigint (`""` and `"-"` read as 0). */
-const int64Of = (s: string): bigint => (s === "" || s === "-" ? 0n : BigInt(s));
-
-/** Whether a string is `/^-?\d{0,19}$/`, without the regular expression (once per task). */
-function isInt64Text(s: string): boolean {
-  const start = s.charCodeAt(0) === 45 ? 1 : 0;
-  if (s.length - start > 19) return false;
-  for (let i = start; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
-}
-
 /**
  * Converts task facts to the CEL `task`. Every field is checked here; the conversions that cost
  * (bigint, enum, Date) are left to the first read when the input is of the declared type.
  *
  * @example
  * ```ts
- * celTask({ ...facts, numericId: "x" }); // { ok: false, error: { path: "task.numericId", ... } }
+ * celTask({ ...facts, createdAt: "x" }); // { ok: false, error: { path: "task.createdAt", ... } }
  * ```
  */
 export function celTask(f: TaskFacts): Converted<CelTask> {
   // No closures and no regular expressions for well-typed input: this runs once per task.
   // Input of another type (a JS caller) takes the old path, with its conversions and errors.
-  const rawId = f.numericId;
-  let numericId: bigint | string;
-  if (typeof rawId === "string" && isInt64Text(rawId)) {
-    numericId = rawId;
-    // Only 19 digits can overflow.
-    if (rawId.length - (rawId.charCodeAt(0) === 45 ? 1 : 0) === 19) numericId = int64Of(rawId);
-  } else {
-    if (!INT64.test(rawId)) return taskProblem("numericId", `not an int64: ${JSON.stringify(rawId)}`);
-    numericId = int64Of(rawId);
-  }
-  if (typeof numericId === "bigint" && (numericId > 9223372036854775807n || numericId < -9223372036854775808n)) return taskProblem("numericId", "int64 overflow");
+  const numericId = typeof f.numericId === "string" ? f.numericId : String(f.numericId ?? "");
   let grantDuration: Duration = ZERO_DURATION;
   if (f.grantDuration !== null && f.grantDuration !== "") {
     const d = durationOf(f.grantDuration);
@@ -683,6 +657,46 @@ export function celTask(f: TaskFacts): Converted<CelTask> {
   return { ok: true, value: task };
 }
 
+const RESOURCE_ALIASES = { display_name: "displayName", app_resource_type_id: "appResourceTypeId" } as const;
+
+/**
+ * `entitlement.role` and `entitlement.scope`: the role a cloud infrastructure app's entitlement
+ * grants and the scope it is granted on. For a classic entitlement every field is `""`
+ * (entitlement-config-rules page).
+ *
+ * @example
+ * ```ts
+ * new CelEntitlementResource(null).display_name; // ""
+ * ```
+ */
+export class CelEntitlementResource {
+  readonly id: string;
+  readonly displayName: string;
+  readonly appResourceTypeId: string;
+  constructor(r: EntitlementResourceRef | null | undefined) {
+    this.id = r?.id ?? "";
+    this.displayName = r?.displayName ?? "";
+    this.appResourceTypeId = r?.appResourceTypeId ?? "";
+  }
+}
+aliases(CelEntitlementResource, RESOURCE_ALIASES);
+
+/**
+ * The CEL field types of `EntitlementResource`.
+ *
+ * @example
+ * ```ts
+ * ENTITLEMENT_RESOURCE_FIELDS["app_resource_type_id"]; // "string"
+ * ```
+ */
+export const ENTITLEMENT_RESOURCE_FIELDS: Readonly<Record<string, string>> = withAliases(
+  { id: "string", displayName: "string", appResourceTypeId: "string" },
+  RESOURCE_ALIASES,
+);
+
+const NO_RESOURCE = Object.freeze(new CelEntitlementResource(null));
+const NO_STRINGS: Readonly<Record<string, string>> = Object.freeze({});
+
 const ENTITLEMENT_ALIASES = {
   app_id: "appId",
   display_name: "displayName",
@@ -692,7 +706,9 @@ const ENTITLEMENT_ALIASES = {
 } as const;
 
 /**
- * `entitlement`.
+ * `entitlement`: the entitlement a task is about, or the one a configuration rule is matched
+ * against. `annotations` is the entitlement's key/value metadata; `role` and `scope` are empty for a
+ * classic entitlement.
  *
  * @example
  * ```ts
@@ -706,6 +722,9 @@ export class CelEntitlement {
   readonly appResourceTypeId: string;
   readonly appResourceId: string;
   readonly riskLevelValueId: string;
+  readonly annotations: Readonly<Record<string, string>>;
+  readonly role: CelEntitlementResource;
+  readonly scope: CelEntitlementResource;
   constructor(e: AppEntitlement) {
     this.id = e.id;
     this.appId = e.appId;
@@ -713,9 +732,20 @@ export class CelEntitlement {
     this.appResourceTypeId = e.appResourceTypeId;
     this.appResourceId = e.appResourceId;
     this.riskLevelValueId = e.riskLevelValueId;
+    this.annotations = annotationMap(e.annotations);
+    this.role = e.role ? Object.freeze(new CelEntitlementResource(e.role)) : NO_RESOURCE;
+    this.scope = e.scope ? Object.freeze(new CelEntitlementResource(e.scope)) : NO_RESOURCE;
   }
 }
 aliases(CelEntitlement, ENTITLEMENT_ALIASES);
+
+/** The string map of an entitlement's annotations (only its string values: a JS caller may pass anything). */
+function annotationMap(a: AppEntitlement["annotations"]): Readonly<Record<string, string>> {
+  if (a === null || a === undefined || Array.isArray(a) || typeof a !== "object") return NO_STRINGS;
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(a as Readonly<Record<string, unknown>>)) if (typeof v === "string") out[k] = v;
+  return Object.freeze(out);
+}
 
 /**
  * The world's entitlements and accounts as CEL values, once per source object: every task of an
@@ -750,7 +780,17 @@ export function celEntitlement(e: AppEntitlement): CelEntitlement {
  * ```
  */
 export const ENTITLEMENT_FIELDS: Readonly<Record<string, string>> = withAliases(
-  { id: "string", appId: "string", displayName: "string", appResourceTypeId: "string", appResourceId: "string", riskLevelValueId: "string" },
+  {
+    id: "string",
+    appId: "string",
+    displayName: "string",
+    appResourceTypeId: "string",
+    appResourceId: "string",
+    riskLevelValueId: "string",
+    annotations: "map<string, string>",
+    role: "EntitlementResource",
+    scope: "EntitlementResource",
+  },
   ENTITLEMENT_ALIASES,
 );
 
@@ -779,15 +819,77 @@ export class CelAccountStatus {
  */
 export const ACCOUNT_STATUS_FIELDS: Readonly<Record<string, string>> = { status: APP_USER_STATUS.typeName, details: "string" };
 
+/**
+ * One risk score of an account (`c1.risk_score.v1`): the source app's display name and the
+ * normalized score, 0–100 (external-insights page).
+ *
+ * @example
+ * ```ts
+ * new CelRiskScore("CrowdStrike", 72n).normalized_score; // 72n
+ * ```
+ */
+export class CelRiskScore {
+  constructor(
+    readonly source: string,
+    readonly normalizedScore: bigint,
+  ) {}
+}
+aliases(CelRiskScore, { normalized_score: "normalizedScore" });
+
+/**
+ * The CEL field types of `c1.risk_score.v1`.
+ *
+ * @example
+ * ```ts
+ * RISK_SCORE_FIELDS["normalized_score"]; // "int"
+ * ```
+ */
+export const RISK_SCORE_FIELDS: Readonly<Record<string, string>> = withAliases({ source: "string", normalizedScore: "int" }, { normalized_score: "normalizedScore" });
+
+/**
+ * One issue insight of an account (a Wiz finding): source app, description, severity.
+ *
+ * @example
+ * ```ts
+ * new CelSecurityInsight("Wiz Insights", "3 Critical CVEs", "CRITICAL").severity; // "CRITICAL"
+ * ```
+ */
+export class CelSecurityInsight {
+  constructor(
+    readonly source: string,
+    readonly value: string,
+    readonly severity: string,
+  ) {}
+}
+
+/**
+ * The CEL field types of `c1.security_insight.v1`.
+ *
+ * @example
+ * ```ts
+ * SECURITY_INSIGHT_FIELDS["severity"]; // "string"
+ * ```
+ */
+export const SECURITY_INSIGHT_FIELDS: Readonly<Record<string, string>> = { source: "string", value: "string", severity: "string" };
+
 const ACCOUNT_ALIASES = {
   app_id: "appId",
   identity_user_id: "identityUserId",
   display_name: "displayName",
   app_user_type: "appUserType",
+  employee_ids: "employeeIds",
+  security_insights: "securityInsights",
+  risk_score: "riskScore",
+  risk_scores: "riskScores",
 } as const;
 
+const NONE: readonly never[] = Object.freeze([]);
+const NO_JSON: JsonObject = Object.freeze({});
+
 /**
- * `account`: the target's account (AppUser) in the entitlement's app.
+ * `account`: the target's account (AppUser) in the entitlement's app, with the external insights
+ * synced for it: `riskScore` (`risk_score`, a map from source app to score), `riskScores` (the same
+ * as a list) and `securityInsights` (external-insights page).
  *
  * @example
  * ```ts
@@ -800,23 +902,44 @@ export class CelAccount {
   readonly identityUserId: string;
   readonly displayName: string;
   readonly username: string;
+  readonly usernames: readonly string[];
   readonly email: string;
+  readonly emails: readonly string[];
+  readonly employeeIds: readonly string[];
   readonly appUserType: CelEnumValue;
   readonly status: CelAccountStatus;
   readonly profile: JsonObject;
+  readonly attributes: JsonObject;
+  readonly securityInsights: readonly CelSecurityInsight[];
+  readonly riskScores: readonly CelRiskScore[];
+  readonly riskScore: ReadonlyMap<string, bigint>;
   constructor(a: AppUser) {
     this.id = a.id;
     this.appId = a.appId;
     this.identityUserId = a.identityUserId;
     this.displayName = a.displayName;
     this.username = a.username;
+    this.usernames = a.usernames ?? NONE;
     this.email = a.email;
+    this.emails = a.emails ?? NONE;
+    this.employeeIds = a.employeeIds ?? NONE;
     this.appUserType = enumValue(APP_USER_TYPE, a.appUserType);
     this.status = Object.freeze(new CelAccountStatus(enumValue(APP_USER_STATUS, a.status?.status ?? ""), a.status?.details ?? ""));
     this.profile = a.profile;
+    this.attributes = a.attributes ?? NO_JSON;
+    this.securityInsights = Object.freeze((a.securityInsights ?? NONE).map((i: SecurityInsight) => Object.freeze(new CelSecurityInsight(i.source, i.value, i.severity))));
+    const scores = (a.riskScores ?? NONE).map((r: RiskScore) => Object.freeze(new CelRiskScore(r.source, scoreOf(r.normalizedScore))));
+    this.riskScores = Object.freeze(scores);
+    // The first score of a source wins, as a map from source to score can hold one.
+    const bySource = new Map<string, bigint>();
+    for (const r of scores) if (!bySource.has(r.source)) bySource.set(r.source, r.normalizedScore);
+    this.riskScore = bySource;
   }
 }
 aliases(CelAccount, ACCOUNT_ALIASES);
+
+/** A world score (a JSON number) as a CEL int; anything that is not a whole number reads as 0. */
+const scoreOf = (n: number): bigint => (Number.isSafeInteger(n) ? BigInt(n) : 0n);
 
 /**
  * The CEL `account` for a directory account (cached like {@link celEntitlement}; its status is read
@@ -851,9 +974,16 @@ export const ACCOUNT_FIELDS: Readonly<Record<string, string>> = withAliases(
     displayName: "string",
     username: "string",
     email: "string",
+    emails: "list<string>",
+    usernames: "list<string>",
+    employeeIds: "list<string>",
     appUserType: APP_USER_TYPE.typeName,
     status: "AppUser.Status",
     profile: JSON_MAP,
+    attributes: JSON_MAP,
+    securityInsights: "list<c1.security_insight.v1>",
+    riskScores: "list<c1.risk_score.v1>",
+    riskScore: "map<string, int>",
   },
   ACCOUNT_ALIASES,
 );

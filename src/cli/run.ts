@@ -127,17 +127,28 @@ const commands: Record<string, Command> = {
     },
   },
   check: {
-    usage: "policy-sim check '<CEL condition>' [--json]",
-    summary: "type-check one rule condition in the service's CEL environment",
-    positionals: "the condition",
-    help: ["Put the condition in single quotes; exit 1 when it does not type-check or return bool.", "", "  policy-sim check 'subject.department == \"Engineering\"'"],
-    options: { json: { type: "boolean" } },
+    usage: "policy-sim check '<CEL expression>' [--env condition|approver|config-rule] [--json]",
+    summary: "type-check one expression in one of the service's CEL environments (rule conditions by default)",
+    positionals: "the expression",
+    help: [
+      "Put the expression in single quotes; exit 1 when it does not type-check or return what its environment needs.",
+      "--env condition (default): a policy rule or wait condition, returns bool;",
+      "--env approver: an approval step expression, returns a User or a list of Users;",
+      "--env config-rule: an entitlement configuration rule condition (sees `entitlement` only), returns bool.",
+      "",
+      "  policy-sim check 'subject.department == \"Engineering\"'",
+      "  policy-sim check --env config-rule 'entitlement.role.display_name.contains(\"Admin\")'",
+    ],
+    options: { json: { type: "boolean" }, env: { type: "string" } },
     run({ values, positionals }, io) {
       const source = positionals.join(" ");
       if (!source.trim()) throw new CliInputError("give the condition to check, e.g. policy-sim check 'subject.department == \"Eng\"'");
-      const diagnostics = checkCondition(source);
+      const env = str(values["env"]) ?? "condition";
+      if (env !== "condition" && env !== "approver" && env !== "config-rule") throw new CliInputError(`--env must be condition, approver or config-rule, not ${JSON.stringify(env)}`);
+      const diagnostics = checkCondition(source, env);
+      const returns = env === "approver" ? "returns users" : "returns bool";
       if (values["json"]) json(io, { diagnostics });
-      else if (diagnostics.length === 0) io.stdout("ok: the condition type-checks and returns bool\n");
+      else if (diagnostics.length === 0) io.stdout(env === "condition" ? "ok: the condition type-checks and returns bool\n" : `ok: the expression type-checks in the ${env} environment and ${returns}\n`);
       else for (const d of diagnostics) io.stdout(`${d.code} at ${d.line}:${d.column}: ${d.message}${d.hint ? ` (${d.hint})` : ""}\n${d.excerpt}\n`);
       return diagnostics.length === 0 ? EXIT.ok : EXIT.findings;
     },

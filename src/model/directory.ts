@@ -86,6 +86,10 @@ export interface AppEntitlement {
   readonly ownerUserIds: readonly string[];
   /** Key/value metadata (the service's string map). */
   readonly annotations: Readonly<Record<string, string>>;
+  /** (sim) For a cloud infrastructure app: the role the entitlement grants (entitlement-config-rules page). */
+  readonly role?: EntitlementResourceRef | null;
+  /** (sim) For a cloud infrastructure app: the scope the role is granted on. */
+  readonly scope?: EntitlementResourceRef | null;
   readonly $unknown?: Readonly<Record<string, unknown>>;
 }
 
@@ -107,7 +111,59 @@ export interface AppUser {
   readonly appUserType: string;
   readonly status: { readonly status: string; readonly details: string } | null;
   readonly profile: JsonObject;
+  readonly emails?: readonly string[];
+  readonly usernames?: readonly string[];
+  readonly employeeIds?: readonly string[];
+  /** (sim) Attribute mappings of the account (expressions-reference page, AppUser `attributes`). */
+  readonly attributes?: JsonObject;
+  /** (sim) Risk scores synced from external insight sources (external-insights page). */
+  readonly riskScores?: readonly RiskScore[];
+  /** (sim) Issue insights synced from external insight sources (external-insights page). */
+  readonly securityInsights?: readonly SecurityInsight[];
   readonly $unknown?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * (sim) A resource an entitlement of a cloud infrastructure app refers to: its role or its scope.
+ *
+ * @example
+ * ```ts
+ * const role: EntitlementResourceRef = { id: "res-admin", displayName: "Admin", appResourceTypeId: "role" };
+ * ```
+ */
+export interface EntitlementResourceRef {
+  readonly id: string;
+  readonly displayName: string;
+  readonly appResourceTypeId: string;
+}
+
+/**
+ * (sim) A normalized identity risk score (0–100, higher = more risk) from one source app.
+ *
+ * @example
+ * ```ts
+ * const s: RiskScore = { source: "CrowdStrike", normalizedScore: 72 };
+ * ```
+ */
+export interface RiskScore {
+  /** The display name of the source connector app, e.g. `CrowdStrike`. */
+  readonly source: string;
+  readonly normalizedScore: number;
+}
+
+/**
+ * (sim) A discrete security finding about an account from one source app.
+ *
+ * @example
+ * ```ts
+ * const i: SecurityInsight = { source: "Wiz Insights", value: "3 Critical CVEs", severity: "CRITICAL" };
+ * ```
+ */
+export interface SecurityInsight {
+  readonly source: string;
+  readonly value: string;
+  /** `CRITICAL`, `HIGH`, `MEDIUM`, `LOW` or `INFORMATIONAL`. */
+  readonly severity: string;
 }
 
 /**

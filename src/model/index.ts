@@ -245,11 +245,14 @@ export type {
   App,
   AppEntitlement,
   AppUser,
+  EntitlementResourceRef,
   Grant,
   Group,
   ResourceTypeDefault,
+  RiskScore,
   Role,
   RoleKind,
+  SecurityInsight,
   User,
 } from "./directory.js";
 export { taskEntitlementRef, taskSubjectId } from "./task-refs.js";

@@ -8,11 +8,14 @@ import type {
   App,
   AppEntitlement,
   AppUser,
+  EntitlementResourceRef,
   Grant,
   Group,
   ResourceTypeDefault,
+  RiskScore,
   Role,
   RoleKind,
+  SecurityInsight,
   User,
 } from "../model/directory.js";
 import { type Diagnostic, isObject, ObjectReader, pathIndex } from "./read.js";
@@ -122,8 +125,46 @@ export function decodeEntitlement(r: ObjectReader): AppEntitlement {
     ownerUserIds: r.strings("ownerUserIds"),
     // The service's AppEntitlement.annotations is a string map (OpenAPI); anything else reads as none.
     annotations: stringMap(annotations),
+    ...optional("role", resourceRef(r, "role")),
+    ...optional("scope", resourceRef(r, "scope")),
     ...r.unknown(),
   };
+}
+
+/** Spreads `{ [key]: value }` only when there is a value, so absent fields stay absent when saved. */
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+/** A cloud infrastructure entitlement's role or scope; `undefined` when absent. */
+function resourceRef(r: ObjectReader, key: string): EntitlementResourceRef | null | undefined {
+  const v = r.raw(key);
+  if (v === undefined) return undefined;
+  if (!isObject(v)) {
+    if (v !== null) r.report(key, undefined, "object", v);
+    return null;
+  }
+  const sub = new ObjectReader(v, `${r.path}.${key}`, r.diagnostics);
+  return { id: sub.string("id"), displayName: sub.string("displayName"), appResourceTypeId: sub.string("appResourceTypeId") };
+}
+
+/** A list of objects under `key`, each read by `one`; `undefined` when absent. */
+function objects<T>(r: ObjectReader, key: string, one: (sub: ObjectReader) => T): readonly T[] | undefined {
+  const v = r.raw(key);
+  if (v === undefined) return undefined;
+  return decodeList(v, `${r.path}.${key}`, r.diagnostics, one);
+}
+
+function riskScore(r: ObjectReader): RiskScore {
+  const v = r.raw("normalizedScore");
+  let normalizedScore = 0;
+  if (typeof v === "number" && Number.isInteger(v)) normalizedScore = v;
+  else if (v !== undefined && v !== null) r.report("normalizedScore", undefined, "integer", v);
+  return { source: r.string("source"), normalizedScore };
+}
+
+function securityInsight(r: ObjectReader): SecurityInsight {
+  return { source: r.string("source"), value: r.string("value"), severity: r.string("severity") };
 }
 
 export function decodeAppUser(r: ObjectReader): AppUser {
@@ -143,6 +184,12 @@ export function decodeAppUser(r: ObjectReader): AppUser {
         }
       : null,
     profile: r.object("profile"),
+    ...optional("emails", r.raw("emails") === undefined ? undefined : r.strings("emails")),
+    ...optional("usernames", r.raw("usernames") === undefined ? undefined : r.strings("usernames")),
+    ...optional("employeeIds", r.raw("employeeIds") === undefined ? undefined : r.strings("employeeIds")),
+    ...optional("attributes", r.raw("attributes") === undefined ? undefined : r.object("attributes")),
+    ...optional("riskScores", objects(r, "riskScores", riskScore)),
+    ...optional("securityInsights", objects(r, "securityInsights", securityInsight)),
     ...r.unknown(),
   };
 }

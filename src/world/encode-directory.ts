@@ -99,6 +99,8 @@ export function encodeEntitlement(e: AppEntitlement): JsonObject {
     requestSchemaId: e.requestSchemaId,
     ownerUserIds: [...e.ownerUserIds],
     annotations: { ...e.annotations },
+    ...(e.role === undefined ? {} : { role: e.role ? { ...e.role } : null }),
+    ...(e.scope === undefined ? {} : { scope: e.scope ? { ...e.scope } : null }),
   });
 }
 
@@ -121,6 +123,12 @@ export function encodeAppUser(a: AppUser): JsonObject {
     appUserType: a.appUserType,
     status: a.status ? { status: a.status.status, details: a.status.details } : null,
     profile: a.profile,
+    ...(a.emails === undefined ? {} : { emails: [...a.emails] }),
+    ...(a.usernames === undefined ? {} : { usernames: [...a.usernames] }),
+    ...(a.employeeIds === undefined ? {} : { employeeIds: [...a.employeeIds] }),
+    ...(a.attributes === undefined ? {} : { attributes: a.attributes }),
+    ...(a.riskScores === undefined ? {} : { riskScores: a.riskScores.map((s) => ({ source: s.source, normalizedScore: s.normalizedScore })) }),
+    ...(a.securityInsights === undefined ? {} : { securityInsights: a.securityInsights.map((i) => ({ source: i.source, value: i.value, severity: i.severity })) }),
   });
 }
 

@@ -56,9 +56,20 @@ export class ObjectReader {
   ) {}
 
   private problem(key: string, expected: string, value: unknown): void {
+    this.report(key, undefined, expected, value);
+  }
+
+  /** The diagnostics this reader reports into (for readers of nested objects). */
+  get diagnostics(): Diagnostic[] {
+    return this.out;
+  }
+
+  /** Reports a value of the wrong type at `key` (or at `key`'s entry `sub`). */
+  report(key: string, sub: string | undefined, expected: string, value: unknown): void {
+    const at = pathKey(this.path, key);
     this.out.push({
       code: `EXPECTED_${expected.toUpperCase().replace(/ .*/, "")}`,
-      path: pathKey(this.path, key),
+      path: sub === undefined ? at : pathKey(at, sub),
       message: `expected ${expected}, found ${describe(value)}`,
     });
   }
