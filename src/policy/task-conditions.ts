@@ -20,7 +20,7 @@ import {
 import { preparedConditionInputOrError } from "../cel/evaluate.js";
 import type { InputSignatures } from "../cel/input-signature.js";
 import { type AppEntitlement, type AppUser, blankUser, type User } from "../model/directory.js";
-import type { Rule, Task } from "../model/index.js";
+import type { JsonObject, Rule, Task } from "../model/index.js";
 import { taskSubjectId } from "../model/task-refs.js";
 import type { ExpressionEvaluator } from "../workflow/approvers.js";
 import { celDirectoryOf } from "../world/cel-directory.js";
@@ -73,8 +73,20 @@ export function taskFacts(task: Task): TaskFacts {
     subjectUserId: taskSubjectId(task),
     requestorUserId: task.createdByUserId,
     createdAt: task.createdAt,
-    analysis: task.analysisId ? { id: task.analysisId, hasConflictViolations: false, conflictViolations: [] } : null,
+    analysis: task.analysisId ? { id: task.analysisId, ...conflictsOf(task) } : null,
   };
+}
+
+/**
+ * The access-conflict findings of a task's analysis. The world has no analysis objects: a task's
+ * free-form `data.analysis.conflictViolations` (conflict ids) stands for them, and it has conflict
+ * violations when that list is not empty (assumed, like `data.ip`).
+ */
+function conflictsOf(task: Task): { readonly hasConflictViolations: boolean; readonly conflictViolations: readonly string[] } {
+  const analysis = task.data?.["analysis"];
+  const listed = analysis !== null && typeof analysis === "object" && !Array.isArray(analysis) ? (analysis as JsonObject)["conflictViolations"] : undefined;
+  const conflictViolations = Array.isArray(listed) ? listed.filter((c): c is string => typeof c === "string") : [];
+  return { hasConflictViolations: conflictViolations.length > 0, conflictViolations };
 }
 
 
