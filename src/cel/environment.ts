@@ -274,6 +274,38 @@ function registerNetwork(env: Environment): void {
 }
 
 /**
+ * The members of cel-go's strings extension that cel-js does not have: `replace` (all, or the first
+ * n), `charAt` and `reverse`, by code point as cel-go counts.
+ */
+function registerStringExtras(env: Environment): void {
+  const text = (v: unknown): string => (typeof v === "string" ? v : fail("string expected"));
+  // Go splits around an empty separator at every code point boundary, both ends included.
+  const pieces = (s: unknown, a: unknown): string[] => (text(a) === "" ? ["", ...text(s), ""] : text(s).split(text(a)));
+  env.registerFunction("string.replace(string, string): string", (s: unknown, a: unknown, b: unknown) => pieces(s, a).join(text(b)), sync);
+  env.registerFunction(
+    "string.replace(string, string, int): string",
+    (s: unknown, a: unknown, b: unknown, n: unknown) => {
+      const parts = pieces(s, a);
+      const limit = typeof n === "bigint" && n >= 0n ? Number(n < BigInt(parts.length) ? n : BigInt(parts.length)) : parts.length;
+      if (limit >= parts.length - 1) return parts.join(text(b));
+      return parts.slice(0, limit + 1).join(text(b)) + text(a) + parts.slice(limit + 1).join(text(a));
+    },
+    sync,
+  );
+  env.registerFunction(
+    "string.charAt(int): string",
+    (s: unknown, i: unknown) => {
+      const chars = [...text(s)];
+      const at = typeof i === "bigint" ? i : -1n;
+      if (at < 0n || at > BigInt(chars.length)) throw argError(`index out of range: ${String(i)}`);
+      return chars[Number(at)] ?? "";
+    },
+    sync,
+  );
+  env.registerFunction("string.reverse(): string", (s: unknown) => [...text(s)].reverse().join(""), sync);
+}
+
+/**
  * The message types of the environments: name, class (cel-js tells types apart by constructor) and
  * field types.
  */
@@ -343,6 +375,9 @@ function buildBase(namespaces: Map<string, readonly string[]>, variables: Set<st
   registerNetwork(env);
   // The service's strings extension: `subject.jobTitle.ifEmpty("unknown")`.
   env.registerFunction("string.ifEmpty(string): string", (s: unknown, d: unknown) => (s === "" ? d : s), sync);
+  registerStringExtras(env);
+  // cel-go's identity conversion, which cel-js lacks: `timestamp(task.created_at)`.
+  env.registerFunction("timestamp(google.protobuf.Timestamp): google.protobuf.Timestamp", (t: unknown) => t, sync);
   return env;
 }
 

@@ -105,3 +105,25 @@ describe("integer literals beyond int64 are refused at check time, as cel-go ref
     expect(checkCondition("entitlement.display_name == '99999999999999999999'")).toEqual([]);
   });
 });
+
+describe("cel-go's strings extension, as the service's expressions use it", () => {
+  const value = (source: string): boolean | string => {
+    const c = compileCondition(source, "config-rule");
+    if (!c.ok) return c.error.map((d) => d.message).join("; ");
+    const p = prepareConfigRuleInput({ entitlement: groupMember, now: NOW });
+    const r = p.ok ? evaluateCondition(c.value, p.value) : p;
+    return r.ok ? r.value : r.error.code;
+  };
+  it.each([
+    ['entitlement.display_name.replace("-", "_") == "prod_engineers"'],
+    ['"a.b.c".replace(".", "/", 1) == "a/b.c" && "a.b.c".replace(".", "/", -1) == "a/b/c" && "a.b.c".replace(".", "/", 0) == "a.b.c"'],
+    ['"abc".replace("", "-") == "-a-b-c-" && "".replace("", "x") == "x"'],
+    ['"héllo".charAt(1) == "é" && "abc".charAt(3) == ""'],
+    ['"héllo".reverse() == "olléh"'],
+    ['entitlement.display_name.split("-")[0] == "prod" && entitlement.display_name.upperAscii() == "PROD-ENGINEERS"'],
+  ])("%s", (source) => expect(value(source)).toBe(true));
+
+  it("charAt beyond the end is an error, as in cel-go", () => {
+    expect(value('"abc".charAt(4) == ""')).toBe("CEL_INVALID_ARGUMENT");
+  });
+});
