@@ -195,6 +195,15 @@ describe("runCli check", () => {
     expect(j.diagnostics[0]).toMatchObject({ code: "CEL_UNDEFINED_FIELD", line: 1, column: 9 });
   });
 
+  it("--env checks in the named environment (product_admin_entitlement-config-rules.mdx, product_admin_expressions.mdx)", async () => {
+    const rule = 'entitlement.role.display_name.contains("Admin")';
+    expect(await run(["check", "--env", "config-rule", rule])).toMatchObject({ code: EXIT.ok });
+    expect((await run(["check", "--env", "config-rule", 'subject.department == "IT"'])).code).toBe(EXIT.findings);
+    expect((await run(["check", "--env", "approver", "c1.directory.users.v1.GetManagers(subject)"])).code).toBe(EXIT.ok);
+    expect((await run(["check", "c1.directory.users.v1.GetManagers(subject)"])).code).toBe(EXIT.findings);
+    expect((await run(["check", "--env", "groups", "true"])).code).toBe(EXIT.badInput);
+  });
+
   it("after --, --help is part of the condition, not a request for help", async () => {
     const r = await run(["check", "--", "--help"]);
     expect(r.out).not.toContain("usage:");
