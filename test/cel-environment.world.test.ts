@@ -121,3 +121,16 @@ describe("product_admin_expressions-reference.mdx: task.analysis from the world"
     expect(decided(explained("t-cy", w))).toBe("baseline");
   });
 });
+
+describe("product_admin_external-insights.mdx: a target with no account in the app", () => {
+  it("reads as an empty account: no score (the unmanaged-device deny matches), no insight, nothing fails", () => {
+    const rules = [
+      { condition: 'c1.app_user.v1.HasSecurityInsight(account) || c1.app_user.v1.HasRiskScore(account)', stepKey: "auto" },
+      { condition: '!("CrowdStrike" in account.risk_score) && c1.app_user.v1.GetRiskScore(account, "CrowdStrike").normalized_score == 0', stepKey: "deny" },
+    ];
+    const tasks = [{ id: "t-bob", numericId: "3", state: "TASK_STATE_OPEN", userId: "u-bob", createdByUserId: "u-bob", createdAt: "2026-11-22T08:00:00Z", type: { grant: { appId: "app-gcp", appEntitlementId: "ent-prod-admin", identityUserId: "u-bob" } } }];
+    const e = explained("t-bob", world({ policies: [{ ...policy, rules }], tasks }));
+    expect(decided(e)).toBe("rule 1");
+    expect(e.rules.map((r) => r.error)).toEqual(["", ""]);
+  });
+});
