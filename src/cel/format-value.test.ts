@@ -4,7 +4,7 @@ import { APP_USER_TYPE, enumValue } from "./enums.js";
 import { formatCelValue } from "./format-value.js";
 import { parseIp, parsePrefix, CIDR } from "./net.js";
 import { tenant } from "./test-fixtures.js";
-import { CelUserCache } from "./values.js";
+import { CelEntitlementResource, CelRiskScore, CelSecurityInsight, CelUserCache } from "./values.js";
 
 describe("formatCelValue", () => {
   it("writes values as CEL source", () => {
@@ -23,6 +23,13 @@ describe("formatCelValue", () => {
     expect(formatCelValue(parseIp("10.0.0.1"))).toBe('ip("10.0.0.1")');
     const p = parsePrefix("10.0.0.0/8");
     if (p) expect(formatCelValue(new CIDR([p]))).toBe('cidr("10.0.0.0/8")');
+  });
+
+  it("writes external insights and an entitlement's role or scope by what identifies them (product_admin_external-insights.mdx)", () => {
+    expect(formatCelValue(new CelRiskScore("CrowdStrike", 72n))).toBe('RiskScore("CrowdStrike", 72)');
+    expect(formatCelValue(new CelSecurityInsight("Wiz Insights", "3 Critical CVEs", "CRITICAL"))).toBe('SecurityInsight("Wiz Insights", "CRITICAL", "3 Critical CVEs")');
+    expect(formatCelValue(new CelEntitlementResource({ id: "SCOPE_RESOURCE_ID", displayName: "prod-orders", appResourceTypeId: "production_database" }))).toBe('EntitlementResource("SCOPE_RESOURCE_ID")');
+    expect(formatCelValue(new Map([["CrowdStrike", 72n]]))).toBe('{"CrowdStrike": 72}');
   });
 
   it("shortens long values", () => {

@@ -6,7 +6,18 @@ import { Optional } from "@marcbachmann/cel-js";
 import { Duration, UnsignedInt } from "@marcbachmann/cel-js/evaluator";
 import { CelEnumValue } from "./enums.js";
 import { CIDR, IPAddress } from "./net.js";
-import { CelAccount, CelAccountStatus, CelEntitlement, CelGroup, CelTask, CelTaskAnalysis, CelUser } from "./values.js";
+import {
+  CelAccount,
+  CelAccountStatus,
+  CelEntitlement,
+  CelEntitlementResource,
+  CelGroup,
+  CelRiskScore,
+  CelSecurityInsight,
+  CelTask,
+  CelTaskAnalysis,
+  CelUser,
+} from "./values.js";
 
 const MAX_ITEMS = 10;
 const MAX_STRING = 200;
@@ -101,6 +112,9 @@ class Formatting {
     if (v instanceof CelGroup) return `Group(${JSON.stringify(v.id)})`;
     if (v instanceof CelTask) return `Task(${JSON.stringify(v.id)})`;
     if (v instanceof CelTaskAnalysis) return `TaskAnalysis(${JSON.stringify(v.id)})`;
+    if (v instanceof CelEntitlementResource) return `EntitlementResource(${JSON.stringify(v.id)})`;
+    if (v instanceof CelRiskScore) return `RiskScore(${JSON.stringify(v.source)}, ${v.normalizedScore.toString()})`;
+    if (v instanceof CelSecurityInsight) return `SecurityInsight(${JSON.stringify(v.source)}, ${JSON.stringify(v.severity)}, ${JSON.stringify(v.value)})`;
     if (v instanceof CelAccountStatus) {
       this.cacheable &&= Object.isFrozen(v.status);
       return `AppUser.Status(${v.status.toString()})`;
