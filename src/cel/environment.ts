@@ -328,7 +328,7 @@ const MESSAGE_TYPES: readonly (readonly [string, new (...args: never[]) => objec
  *
  * @example
  * ```ts
- * celValuesEqual(celUser(ada), celUser({ ...ada })); // true
+ * celValuesEqual([1n, "a"], [1, "a"]); // true: ints and doubles compare by value
  * ```
  */
 export function celValuesEqual(a: unknown, b: unknown, depth = 0): boolean {

@@ -127,3 +127,29 @@ describe("cel-go's strings extension, as the service's expressions use it", () =
     expect(value('"abc".charAt(4) == ""')).toBe("CEL_INVALID_ARGUMENT");
   });
 });
+
+describe("properties", () => {
+  it("an int literal checks exactly when it fits int64, with or without its minus sign", async () => {
+    const fc = await import("fast-check");
+    const INT64_MAX = 9223372036854775807n;
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 2n ** 70n }), fc.boolean(), (n, negative) => {
+        const source = `${negative ? "-" : ""}${n.toString()} != 1`;
+        const fits = negative ? n <= INT64_MAX + 1n : n <= INT64_MAX;
+        expect(checkCondition(source).length === 0).toBe(fits);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("a layout name formats as the layout it names, in any case and at any instant", async () => {
+    const fc = await import("fast-check");
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 4102444800 }), fc.constantFrom("date", "DATE", "Date", "datetime", "DateTime", "rfc3339", "RFC3339", "time", "TIME"), (seconds, name) => {
+        const constant = name.toUpperCase();
+        expect(matches(`time.format(time.unix(${seconds}), "${name}", "Europe/Berlin") == time.format(time.unix(${seconds}), TimeFormat.${constant}, "Europe/Berlin")`)).toBe(true);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
