@@ -70,7 +70,7 @@ const cy = makeUser({
 const admin = makeUser({ id: "u-admin", email: "admin-ops@northwind.example", displayName: "Ops Admin", department: "IT", type: "USER_TYPE_SERVICE", status: "DISABLED" });
 const nomad = makeUser({ id: "u-nomad", email: "nomad@northwind.example", displayName: "Nomad", department: "Sales", status: "DELETED", type: "USER_TYPE_AGENT" });
 
-const aws = { id: "app-aws", displayName: "AWS", grantPolicyId: "", revokePolicyId: "", certifyPolicyId: "", ownerUserIds: ["u-carol"], revokeGrantSources: "", isManuallyManaged: false };
+const aws = { id: "app-aws", displayName: "AWS", grantPolicyId: "", revokePolicyId: "", certifyPolicyId: "", ownerUserIds: ["u-carol"], revokeGrantSources: false, isManuallyManaged: false };
 const prodAdmin: AppEntitlement = makeEntitlement({
   id: "ent-prod-admin",
   appId: "app-aws",
