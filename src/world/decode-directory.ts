@@ -18,6 +18,7 @@ import type {
   SecurityInsight,
   User,
 } from "../model/directory.js";
+import { setOwn } from "../codec/json-tools.js";
 import { type Diagnostic, isObject, ObjectReader, pathIndex } from "./read.js";
 
 /** Reads a list of objects with `decodeOne`, reporting non-objects and keeping order. */
@@ -81,7 +82,7 @@ function revokeGrantSourcesOf(r: ObjectReader): boolean {
 function stringMap(v: unknown): Readonly<Record<string, string>> {
   const out: Record<string, string> = {};
   if (typeof v === "object" && v !== null && !Array.isArray(v))
-    for (const [k, x] of Object.entries(v)) if (typeof x === "string") out[k] = x;
+    for (const [k, x] of Object.entries(v)) if (typeof x === "string") setOwn(out, k, x);
   return out;
 }
 

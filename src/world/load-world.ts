@@ -19,7 +19,8 @@ import {
   decodeRole,
   decodeUser,
 } from "./decode-directory.js";
-import { type Diagnostic, isObject, ObjectReader, pathIndex, pathKey } from "./read.js";
+import { setOwn } from "../codec/json-tools.js";
+import { adoptJson, type Diagnostic, isObject, ObjectReader, pathIndex, pathKey } from "./read.js";
 import { CommentLog } from "./comment-log.js";
 import { checkReferences } from "./references.js";
 import { Table } from "./table.js";
@@ -211,9 +212,12 @@ function duplicates<T>(items: readonly T[], key: (t: T) => string, path: string,
  * ```
  */
 export function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
+  // Iterative: a value nested deeper than the call stack (from a reducer's input, say) freezes too.
+  const work: unknown[] = [value];
+  for (let next = work.pop(); next !== undefined; next = work.pop()) {
+    if (typeof next !== "object" || next === null || Object.isFrozen(next)) continue;
+    Object.freeze(next);
+    for (const v of Object.values(next)) work.push(v);
   }
   return value;
 }
@@ -300,6 +304,10 @@ function load(json: unknown, options: LoadOptions): Result<World, Diagnostic[]> 
     else out.push({ code: "INVALID_SEQ", path: "$.seq", message: "seq must be a positive integer" });
   }
 
+  // Copied (the caller's JSON is never frozen) with a `__proto__` key kept as an own key.
+  const unknown: Record<string, unknown> = {};
+  for (const k of Object.keys(json)) if (!KNOWN_KEYS.has(k)) setOwn(unknown, k, adoptJson(json[k], pathKey("$", k), out));
+
   duplicates(users, (u) => u.id, "$.users", "user", out);
   duplicates(apps, (a) => a.id, "$.apps", "app", out);
   duplicates(entitlements, (e) => `${e.appId}/${e.id}`, "$.entitlements", "entitlement", out);
@@ -329,8 +337,6 @@ function load(json: unknown, options: LoadOptions): Result<World, Diagnostic[]> 
     if (list) list.push(c);
     else commentsByTask.set(c.taskId, [c]);
   }
-  const unknown: Record<string, unknown> = {};
-  for (const k of Object.keys(json)) if (!KNOWN_KEYS.has(k)) unknown[k] = json[k];
 
   const world: World = {
     version: 1,

@@ -3,7 +3,8 @@
  * the JSON path instead of stopping at the first, and keep fields they do not know under `$unknown`
  * (the service adds fields; a tenant export must load).
  */
-import type { JsonObject } from "../model/json.js";
+import { setOwn } from "../codec/json-tools.js";
+import type { JsonObject, JsonValue } from "../model/json.js";
 
 /**
  * A problem found while reading input: a stable `code`, the JSONPath of the value, a message a
@@ -40,6 +41,82 @@ function describe(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "an array";
   return typeof v === "object" ? "an object" : `${typeof v} ${JSON.stringify(v)}`;
+}
+
+/**
+ * How deep a value kept as data (unknown fields, profiles, attributes, annotations) may nest, in
+ * levels below the value itself. The one depth limit of the world file: deeper values are refused
+ * at load with `TOO_DEEP`, so every world that loads can be written by `JSON.stringify` as well as
+ * by the world writer (which is iterative and has no limit of its own). 512 levels is far beyond
+ * any real export and far below the ~10,000 levels at which V8's `JSON.stringify` runs out of stack.
+ */
+export const MAX_JSON_DEPTH = 512;
+
+/**
+ * A copy of an untrusted JSON value to keep in a world: iterative (no recursion, so no depth can
+ * overflow the stack), with a key named `__proto__` kept as an own key (never a prototype), and
+ * nothing shared with the caller's object (a world is frozen; the caller's JSON must not be).
+ * Nesting deeper than {@link MAX_JSON_DEPTH} is a `TOO_DEEP` diagnostic and the value is dropped
+ * from the result (the load fails, so nothing is lost silently). Values JSON cannot hold (functions,
+ * symbols, undefined, non-finite numbers) are copied as `null`, as `JSON.stringify` would write them.
+ *
+ * @example
+ * ```ts
+ * const out: Diagnostic[] = [];
+ * adoptJson(JSON.parse('{"__proto__": {"a": 1}}'), "$.x", out); // an own key "__proto__"
+ * ```
+ */
+export function adoptJson(value: unknown, path: string, out: Diagnostic[]): JsonValue {
+  if (typeof value !== "object" || value === null) return scalar(value);
+  // Depth-first with explicit enter/leave steps, so the objects on the current path are known: a
+  // cycle (impossible from JSON.parse, possible from a caller's objects) is refused, an object
+  // shared by two fields is copied once and stays shared.
+  const copies = new Map<object, unknown[] | Record<string, unknown>>();
+  const onPath = new Set<object>();
+  const fresh = (v: object): unknown[] | Record<string, unknown> => (Array.isArray(v) ? [] : {});
+  const root = fresh(value);
+  copies.set(value, root);
+  type Step = { readonly leave: false; readonly source: object; readonly depth: number } | { readonly leave: true; readonly source: object };
+  const work: Step[] = [{ leave: false, source: value, depth: 0 }];
+  let problem: string | undefined;
+  for (let step = work.pop(); step !== undefined && problem === undefined; step = work.pop()) {
+    if (step.leave) {
+      onPath.delete(step.source);
+      continue;
+    }
+    const { source, depth } = step;
+    const target = copies.get(source) as unknown[] | Record<string, unknown>;
+    onPath.add(source);
+    work.push({ leave: true, source });
+    const child = (v: unknown): unknown => {
+      if (typeof v !== "object" || v === null) return scalar(v);
+      if (onPath.has(v)) problem = "refers to itself, which JSON cannot";
+      else if (depth + 1 > MAX_JSON_DEPTH) problem = `nests more than ${MAX_JSON_DEPTH} levels`;
+      if (problem !== undefined) return null;
+      const seen = copies.get(v);
+      if (seen !== undefined) return seen;
+      const copy = fresh(v);
+      copies.set(v, copy);
+      work.push({ leave: false, source: v, depth: depth + 1 });
+      return copy;
+    };
+    if (Array.isArray(source)) for (let i = 0; i < source.length; i++) (target as unknown[]).push(child(source[i]));
+    else for (const key of Object.keys(source)) setOwn(target as Record<string, unknown>, key, child((source as Record<string, unknown>)[key]));
+  }
+  if (problem === undefined) return root as JsonValue;
+  out.push({
+    code: "TOO_DEEP",
+    path,
+    message: `this value ${problem}; a world file keeps values at most ${MAX_JSON_DEPTH} levels deep`,
+  });
+  return null;
+}
+
+
+function scalar(v: unknown): JsonValue {
+  if (typeof v === "string" || typeof v === "boolean") return v;
+  if (typeof v === "number") return Number.isFinite(v) ? v : null;
+  return null;
 }
 
 /**
@@ -115,10 +192,15 @@ export class ObjectReader {
     return result;
   }
 
+  /** A JSON value kept as data: a copy of the caller's (see {@link adoptJson}). */
+  json(key: string): JsonValue {
+    return adoptJson(this.raw(key), pathKey(this.path, key), this.out);
+  }
+
   object(key: string): JsonObject {
     const v = this.raw(key);
     if (v === undefined || v === null) return {};
-    if (isObject(v)) return v as JsonObject;
+    if (isObject(v)) return adoptJson(v, pathKey(this.path, key), this.out) as JsonObject;
     this.problem(key, "object", v);
     return {};
   }
@@ -129,7 +211,7 @@ export class ObjectReader {
     let any = false;
     for (const k of Object.keys(this.obj)) {
       if (!this.seen.has(k)) {
-        rest[k] = this.obj[k];
+        setOwn(rest, k, adoptJson(this.obj[k], pathKey(this.path, k), this.out));
         any = true;
       }
     }
