@@ -5,7 +5,7 @@
  */
 import type { User } from "../model/directory.js";
 import type { JsonObject } from "../model/json.js";
-import type { Task, TaskView, TypedMessage } from "../model/index.js";
+import type { PolicyStepInstance, Task, TaskView, TypedMessage } from "../model/index.js";
 import { KNOWN_TASK_EXPAND_PATHS } from "../model/index.js";
 import { err, ok, type Result } from "../result.js";
 import {
@@ -172,9 +172,45 @@ export function buildTaskView(
   return { taskView: viewOf(task, relation, paths), expanded: ex.items };
 }
 
+/**
+ * The history a task view carries: the steps of the task's current policy generation and of the
+ * generation before it (what the last Hard Reset or Change Policy retired), never the runs before
+ * those. The world keeps every step (the spec's `history` holds every completed step); a response
+ * carrying them all grew with the task's past (3.9 MB after 2,000 resets of one task), while the
+ * service keeps "the task's history prior to the hard reset" in the task's audit log
+ * (product_how-to_access-change-tasks.mdx), and OpenAPI's `history` is read-only output with no
+ * promise of completeness. Costs the steps it keeps, not the task's whole history.
+ *
+ * @example
+ * ```ts
+ * viewedHistory(task).length; // the current and the previous run's steps
+ * ```
+ */
+export function viewedHistory(task: Task): readonly PolicyStepInstance[] | null {
+  const history = task.policy?.history ?? null;
+  if (history === null || history.length === 0) return history;
+  const current = task.policyGenerationId;
+  let previous: string | undefined;
+  let from = history.length;
+  while (from > 0) {
+    const gen = (history[from - 1] as PolicyStepInstance).policyGenerationId;
+    if (gen !== current) {
+      if (previous === undefined) previous = gen;
+      else if (gen !== previous) break;
+    }
+    from--;
+  }
+  if (from === 0) return history;
+  const kept: PolicyStepInstance[] = [];
+  for (let i = from; i < history.length; i++) kept.push(history[i] as PolicyStepInstance);
+  return kept;
+}
+
 function viewOf(task: Task, relation: Relation, paths: ExpandedPaths): TaskView {
+  const history = viewedHistory(task);
+  const policy = task.policy && history !== task.policy.history ? { ...task.policy, history } : task.policy;
   return {
-    task: { ...task, actions: taskActionsFor(task, relation) },
+    task: { ...task, policy, actions: taskActionsFor(task, relation) },
     objectPermissions: objectPermissionsFor(relation),
     accessReviewPath: paths.accessReviewPath,
     appPath: paths.appPath,
