@@ -3,7 +3,8 @@
  * of input files that turn every failure into one readable line (exit 2) instead of a stack trace.
  */
 import type { Readable, Writable } from "node:stream";
-import { loadWorld } from "../world/load-world.js";
+import { loadWorld, loadWorldChunks } from "../world/load-world.js";
+import { worldJsonChunks } from "../world/save-world.js";
 import type { World } from "../world/world.js";
 
 /**
@@ -32,6 +33,13 @@ export interface CliIO {
   stderr(text: string): void;
   readFile(path: string): string;
   writeFile(path: string, text: string): void;
+  /**
+   * Writes a file from chunks, never holding it whole (worlds over 512 MiB). Without it, the
+   * chunks are joined and given to `writeFile`.
+   */
+  writeFileChunks?(path: string, chunks: Iterable<string>): void;
+  /** Reads a file as byte chunks (worlds over 512 MiB); without it, `readFile` is used. */
+  readFileChunks?(path: string): Iterable<Uint8Array>;
   /** stdout is a terminal: colour the text output. */
   readonly isTTY: boolean;
   /** stderr is a terminal: progress bars may redraw in place. */
@@ -165,6 +173,29 @@ export function readJsonFile(io: CliIO, path: string, what: string): unknown {
   }
 }
 
+/**
+ * Writes `world` to `path` as a world file, streamed when the IO can (see {@link worldJsonChunks}):
+ * what `--out` does in every command.
+ *
+ * @example
+ * ```ts
+ * writeWorldFile(io, "after.json", step.world);
+ * ```
+ */
+export function writeWorldFile(io: CliIO, path: string, world: World): void {
+  if (io.writeFileChunks) io.writeFileChunks(path, worldJsonChunks(world));
+  else io.writeFile(path, [...worldJsonChunks(world)].join(""));
+}
+
+/** The chunks of a file, with a read error turned into an {@link InputFileError} naming the file. */
+function* readChunks(read: (path: string) => Iterable<Uint8Array>, path: string): Generator<Uint8Array> {
+  try {
+    yield* read(path);
+  } catch (e: unknown) {
+    throw new InputFileError(`cannot read the world file ${path}: ${readProblem(e)}`);
+  }
+}
+
 /** How many of an invalid world's diagnostics to show; the count of the rest follows. */
 const SHOWN_DIAGNOSTICS = 5;
 
@@ -179,7 +210,7 @@ const SHOWN_DIAGNOSTICS = 5;
  */
 export function readWorld(io: CliIO, path: string | undefined): World {
   if (!path) throw new CliInputError("--world <file> is required");
-  const loaded = loadWorld(readJsonFile(io, path, "world"));
+  const loaded = io.readFileChunks ? loadWorldChunks(readChunks(io.readFileChunks, path)) : loadWorld(readJsonFile(io, path, "world"));
   if (!loaded.ok) {
     const n = loaded.error.length;
     const shown = loaded.error.slice(0, SHOWN_DIAGNOSTICS).map((d) => `  ${d.path}: ${d.message}`);

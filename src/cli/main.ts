@@ -2,7 +2,7 @@
  * The `policy-sim` executable: binds {@link runCli} to the real process (files, streams, signals,
  * the exit code). This adapter is the only place the CLI touches the process.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync, writeFileSync, writeSync } from "node:fs";
 import { runCli } from "./run.js";
 import type { ShutdownSignal } from "./command.js";
 
@@ -11,6 +11,28 @@ void runCli(process.argv.slice(2), {
   stderr: (s) => process.stderr.write(s),
   readFile: (p) => readFileSync(p, "utf8"),
   writeFile: (p, s) => writeFileSync(p, s),
+  writeFileChunks(p, chunks) {
+    const fd = openSync(p, "w");
+    try {
+      for (const chunk of chunks) writeSync(fd, chunk);
+    } finally {
+      closeSync(fd);
+    }
+  },
+  *readFileChunks(p) {
+    const fd = openSync(p, "r");
+    try {
+      for (;;) {
+        // A fresh buffer per chunk: the loader may keep a view of it until the next one.
+        const buffer = new Uint8Array(1 << 20);
+        const n = readSync(fd, buffer, 0, buffer.length, null);
+        if (n === 0) return;
+        yield buffer.subarray(0, n);
+      }
+    } finally {
+      closeSync(fd);
+    }
+  },
   isTTY: process.stdout.isTTY === true,
   stderrIsTTY: process.stderr.isTTY === true,
   stdin: process.stdin,

@@ -13,9 +13,8 @@ import { formatExplanation } from "../explain/format.js";
 import type { JsonValue } from "../model/json.js";
 import { comment } from "../reducers/comment.js";
 import { hardReset } from "../reducers/hard-reset.js";
-import { saveWorld } from "../world/save-world.js";
 import type { World } from "../world/world.js";
-import { type CliIO, CliInputError, type Command, type CommandArgs, EXIT, InputFileError, readWorld, str } from "./command.js";
+import { type CliIO, CliInputError, type Command, type CommandArgs, EXIT, InputFileError, readWorld, str, writeWorldFile } from "./command.js";
 import { lintCommand } from "./lint.js";
 import { replCommand } from "./repl.js";
 import { serveCommand } from "./serve.js";
@@ -52,7 +51,7 @@ function actionResult(io: CliIO, asJson: boolean, r: { ok: true; value: { world:
     // refusing a well-formed request (permission, state), which is a finding.
     return r.error.code === "NOT_FOUND" || r.error.code === "INVALID_ARGUMENT" ? EXIT.badInput : EXIT.findings;
   }
-  if (out) io.writeFile(out, `${JSON.stringify(saveWorld(r.value.world), null, 2)}\n`);
+  if (out) writeWorldFile(io, out, r.value.world);
   if (asJson) json(io, { response: r.value.response, events: r.value.events });
   else {
     json(io, r.value.response);

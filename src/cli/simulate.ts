@@ -4,8 +4,7 @@
  */
 import { dirname, isAbsolute, join } from "node:path";
 import { encodeSimulation, formatSimulation, simulate, type WorldsOption } from "../reducers/simulate.js";
-import { saveWorld } from "../world/save-world.js";
-import { CliInputError, type Command, EXIT, plural, printJson, readJsonFile, readWorld, str } from "./command.js";
+import { CliInputError, type Command, EXIT, plural, printJson, readJsonFile, readWorld, str, writeWorldFile } from "./command.js";
 
 const WORLDS: readonly WorldsOption[] = ["none", "final", "all"];
 
@@ -67,7 +66,7 @@ export const simulateCommand: Command = {
     }
     const run = r.value;
     const out = str(values["out"]);
-    if (out !== undefined) io.writeFile(out, `${JSON.stringify(saveWorld(run.world), null, 2)}\n`);
+    if (out !== undefined) writeWorldFile(io, out, run.world);
     if (values["json"] === true) printJson(io, encodeSimulation(run, { worlds: worldsOption }));
     else {
       io.stdout(`${formatSimulation(run)}\n`);
