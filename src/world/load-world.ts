@@ -4,6 +4,7 @@
  */
 import { decodePolicy, decodeTask } from "../codec/index.js";
 import type { ApiClient } from "../model/directory.js";
+import type { AccessReview, App, AppEntitlement, AppUser, Grant, Group, ResourceTypeDefault, Role, User } from "../model/directory.js";
 import type { Policy, Task } from "../model/index.js";
 import { err, ok, type Result } from "../result.js";
 import {
@@ -23,6 +24,7 @@ import { setOwn } from "../codec/json-tools.js";
 import { adoptJson, type Diagnostic, isObject, ObjectReader, pathIndex, pathKey } from "./read.js";
 import { CommentLog } from "./comment-log.js";
 import { checkReferences } from "./references.js";
+import { SplitError, type SplitterSink, WorldSplitter } from "./world-splitter.js";
 import { Table } from "./table.js";
 import { buildIndex, type Tenant, type TaskComment, type World } from "./world.js";
 
@@ -127,16 +129,18 @@ function decodeClients(value: unknown, out: Diagnostic[]): ApiClient[] {
   ];
 }
 
+function commentOf(r: ObjectReader): TaskComment {
+  return {
+    id: r.string("id"),
+    taskId: r.string("taskId"),
+    userId: r.string("userId"),
+    comment: r.string("comment"),
+    createdAt: r.string("createdAt"),
+  };
+}
+
 function decodeComments(value: unknown, out: Diagnostic[]): TaskComment[] {
-  return [
-    ...decodeList(value, "$.comments", out, (r) => ({
-      id: r.string("id"),
-      taskId: r.string("taskId"),
-      userId: r.string("userId"),
-      comment: r.string("comment"),
-      createdAt: r.string("createdAt"),
-    })),
-  ];
+  return [...decodeList(value, "$.comments", out, commentOf)];
 }
 
 /**
@@ -268,10 +272,6 @@ export function loadWorld(json: unknown, options: LoadOptions = {}): Result<Worl
 function load(json: unknown, options: LoadOptions): Result<World, Diagnostic[]> {
   if (!isObject(json)) return err([{ code: "EXPECTED_OBJECT", path: "$", message: "a world file is a JSON object" }]);
   const out: Diagnostic[] = [];
-  const version = json["version"];
-  if (version !== undefined && version !== 1)
-    out.push({ code: "UNSUPPORTED_VERSION", path: "$.version", message: `world file version ${JSON.stringify(version)} is not supported; use 1` });
-
   const read = (key: string) => json[key];
   const rolesIn = read("roles");
   const roles =
@@ -290,7 +290,46 @@ function load(json: unknown, options: LoadOptions): Result<World, Diagnostic[]> 
   const tokens = decodeTokens(read("tokens"), out);
   const clients = decodeClients(read("clients"), out);
   const comments = decodeComments(read("comments"), out);
+  // Copied (the caller's JSON is never frozen) with a `__proto__` key kept as an own key.
+  const unknown: Record<string, unknown> = {};
+  for (const k of Object.keys(json)) if (!KNOWN_KEYS.has(k)) setOwn(unknown, k, adoptJson(json[k], pathKey("$", k), out));
+  return assemble(
+    { version: read("version"), now: read("now"), seq: read("seq"), roles, users, apps, entitlements, appUsers, groups, grants, resourceTypeDefaults, accessReviews, policies, tasks, tenant, tokens, clients, comments, unknown },
+    out,
+    options,
+  );
+}
 
+/** A world file's parts, decoded (lists, tenant, tokens) or as read (version, now, seq). */
+interface DecodedParts {
+  readonly version: unknown;
+  readonly now: unknown;
+  readonly seq: unknown;
+  readonly roles: readonly Role[];
+  readonly users: readonly User[];
+  readonly apps: readonly App[];
+  readonly entitlements: readonly AppEntitlement[];
+  readonly appUsers: readonly AppUser[];
+  readonly groups: readonly Group[];
+  readonly grants: readonly Grant[];
+  readonly resourceTypeDefaults: readonly ResourceTypeDefault[];
+  readonly accessReviews: readonly AccessReview[];
+  readonly policies: readonly Policy[];
+  readonly tasks: readonly Task[];
+  readonly tenant: Tenant;
+  readonly tokens: Record<string, string>;
+  readonly clients: readonly ApiClient[];
+  readonly comments: readonly TaskComment[];
+  readonly unknown: Record<string, unknown>;
+}
+
+/** Checks, indexes and freezes decoded parts into a world: what every way of loading ends with. */
+function assemble(parts: DecodedParts, out: Diagnostic[], options: LoadOptions): Result<World, Diagnostic[]> {
+  const { roles, users, apps, entitlements, appUsers, groups, grants, resourceTypeDefaults, accessReviews, policies, tasks, tenant, tokens, clients, comments, unknown } = parts;
+  const version = parts.version;
+  if (version !== undefined && version !== 1)
+    out.push({ code: "UNSUPPORTED_VERSION", path: "$.version", message: `world file version ${JSON.stringify(version)} is not supported; use 1` });
+  const read = (key: "now" | "seq"): unknown => parts[key];
   const nowIn = read("now");
   let now = nowIn === undefined || nowIn === null ? latestTaskTime(tasks) : typeof nowIn === "string" ? nowIn : "";
   if (!RFC3339.test(now) || Number.isNaN(Date.parse(now))) {
@@ -303,10 +342,6 @@ function load(json: unknown, options: LoadOptions): Result<World, Diagnostic[]> 
     if (typeof seqIn === "number" && Number.isSafeInteger(seqIn) && seqIn >= 1) seq = seqIn;
     else out.push({ code: "INVALID_SEQ", path: "$.seq", message: "seq must be a positive integer" });
   }
-
-  // Copied (the caller's JSON is never frozen) with a `__proto__` key kept as an own key.
-  const unknown: Record<string, unknown> = {};
-  for (const k of Object.keys(json)) if (!KNOWN_KEYS.has(k)) setOwn(unknown, k, adoptJson(json[k], pathKey("$", k), out));
 
   duplicates(users, (u) => u.id, "$.users", "user", out);
   duplicates(apps, (a) => a.id, "$.apps", "app", out);
@@ -368,5 +403,201 @@ function load(json: unknown, options: LoadOptions): Result<World, Diagnostic[]> 
   deepFreeze(tenant);
   deepFreeze(tokens);
   deepFreeze(clients);
+  deepFreeze(unknown);
   return ok(Object.freeze(world));
+}
+
+/** Top-level members whose value is a list of objects, decoded one element at a time. */
+type ListKey = "roles" | "users" | "apps" | "entitlements" | "appUsers" | "groups" | "grants" | "resourceTypeDefaults" | "accessReviews" | "policies" | "tasks" | "comments";
+const LIST_KEYS: ReadonlySet<string> = new Set<ListKey>(["roles", "users", "apps", "entitlements", "appUsers", "groups", "grants", "resourceTypeDefaults", "accessReviews", "policies", "tasks", "comments"]);
+
+/**
+ * Builds a world from the pieces a {@link WorldSplitter} hands out: each list element is decoded as
+ * it arrives (its text parsed by `JSON.parse`, then dropped), so the file's text and its parsed
+ * JSON are never in memory whole. A task's embedded policy snapshot is decoded once per distinct
+ * text and shared, as `loadWorld` shares equal snapshots.
+ */
+class StreamedWorld implements SplitterSink {
+  readonly out: Diagnostic[] = [];
+  private readonly lists = new Map<string, unknown[]>();
+  private readonly members = new Map<string, unknown>();
+  private readonly counts = new Map<string, number>();
+  private readonly snapshots = new Map<string, Policy>();
+  private readonly decodeSharing = taskDecoderWithSharedSnapshots();
+
+  member(key: string, text: string): void {
+    const value = JSON.parse(text) as unknown;
+    if (LIST_KEYS.has(key)) {
+      this.lists.delete(key);
+      if (value !== null) this.out.push({ code: "EXPECTED_ARRAY", path: pathKey("$", key), message: "expected an array" });
+      return;
+    }
+    // JSON.parse of the whole file would keep the last of two equal keys; so does this.
+    this.members.delete(key);
+    this.members.set(key, value);
+  }
+
+  listStart(key: string): void {
+    this.counts.set(key, 0);
+    this.lists.delete(key);
+    this.members.delete(key);
+    // An unknown member's list stays among the members, in document order.
+    if (LIST_KEYS.has(key)) this.lists.set(key, []);
+    else this.members.set(key, []);
+  }
+
+  element(key: string, text: string, snapshot: string | undefined): void {
+    if (!LIST_KEYS.has(key)) {
+      (this.members.get(key) as unknown[]).push(JSON.parse(text));
+      return;
+    }
+    const list = this.lists.get(key) as unknown[];
+    const i = this.counts.get(key) ?? 0;
+    this.counts.set(key, i + 1);
+    const at = pathIndex(pathKey("$", key), i);
+    const json = JSON.parse(text) as unknown;
+    if (key === "tasks" || key === "policies") {
+      const decoded = key === "policies" ? decodePolicy(json) : this.decodeTask(json, snapshot);
+      if (decoded.ok) list.push(decoded.value);
+      else this.out.push(...reroot(decoded.error, at));
+      return;
+    }
+    if (!isObject(json)) {
+      this.out.push({ code: "EXPECTED_OBJECT", path: at, message: "expected an object" });
+      return;
+    }
+    const r = new ObjectReader(json, at, this.out);
+    list.push(this.decodeDirectory(key as ListKey, r));
+  }
+
+  private decodeDirectory(key: ListKey, r: ObjectReader): unknown {
+    const out = this.out;
+    switch (key) {
+      case "roles":
+        return decodeRole(r, out);
+      case "users":
+        return decodeUser(r);
+      case "apps":
+        return decodeApp(r, out);
+      case "entitlements":
+        return decodeEntitlement(r);
+      case "appUsers":
+        return decodeAppUser(r);
+      case "groups":
+        return decodeGroup(r);
+      case "grants":
+        return decodeGrant(r, out);
+      case "resourceTypeDefaults":
+        return decodeResourceTypeDefault(r);
+      case "accessReviews":
+        return decodeAccessReview(r);
+      default:
+        return commentOf(r);
+    }
+  }
+
+  /** A task whose snapshot text (cut out by the splitter) is decoded once per distinct text. */
+  private decodeTask(json: unknown, snapshot: string | undefined): ReturnType<typeof decodeTask> {
+    const instance = isObject(json) ? json["policy"] : undefined;
+    if (snapshot === undefined || !isObject(json) || !isObject(instance)) return this.decodeSharing(json);
+    const shared = this.snapshots.get(snapshot);
+    if (shared === undefined) {
+      (instance as Record<string, unknown>)["policy"] = JSON.parse(snapshot) as unknown;
+      const decoded = decodeTask(json);
+      const policy = decoded.ok ? decoded.value.policy?.policy : undefined;
+      if (policy) this.snapshots.set(snapshot, policy);
+      return decoded;
+    }
+    const decoded = decodeTask(json);
+    if (decoded.ok && decoded.value.policy) (decoded.value.policy as { policy: Policy | null }).policy = shared;
+    return decoded;
+  }
+
+  finish(options: LoadOptions): Result<World, Diagnostic[]> {
+    const out = this.out;
+    const list = <T>(key: ListKey): readonly T[] => (this.lists.get(key) ?? []) as T[];
+    const get = (key: string): unknown => this.members.get(key);
+    const unknown: Record<string, unknown> = {};
+    for (const [k, v] of this.members) if (!KNOWN_KEYS.has(k)) setOwn(unknown, k, adoptJson(v, pathKey("$", k), out));
+    return assemble(
+      {
+        version: get("version"),
+        now: get("now"),
+        seq: get("seq"),
+        roles: this.lists.has("roles") ? list<Role>("roles") : DEFAULT_ROLES,
+        users: list<User>("users"),
+        apps: list<App>("apps"),
+        entitlements: list<AppEntitlement>("entitlements"),
+        appUsers: list<AppUser>("appUsers"),
+        groups: list<Group>("groups"),
+        grants: list<Grant>("grants"),
+        resourceTypeDefaults: list<ResourceTypeDefault>("resourceTypeDefaults"),
+        accessReviews: list<AccessReview>("accessReviews"),
+        policies: list<Policy>("policies"),
+        tasks: list<Task>("tasks"),
+        tenant: decodeTenant(get("tenant"), out),
+        tokens: decodeTokens(get("tokens"), out),
+        clients: decodeClients(get("clients"), out),
+        comments: list<TaskComment>("comments"),
+        unknown,
+      },
+      out,
+      options,
+    );
+  }
+}
+
+/**
+ * Loads a world file given as bytes in chunks of any size (a file read piece by piece, a response
+ * body): the same world `loadWorld(JSON.parse(text))` gives, but the file's text is never one
+ * string (V8 refuses strings over 512 MiB) and its parsed JSON is never in memory whole: each
+ * element of the file's lists is parsed and decoded as it arrives. Malformed bytes are a
+ * `INVALID_JSON` diagnostic with the byte offset. Never throws, except what `chunks` itself throws
+ * (a file that cannot be read), which propagates as it came.
+ *
+ * @example
+ * ```ts
+ * import { openSync, readSync } from "node:fs";
+ * function* chunks(path: string) {
+ *   const fd = openSync(path, "r");
+ *   for (let b = new Uint8Array(1 << 20), n; (n = readSync(fd, b)) > 0; b = new Uint8Array(1 << 20)) yield b.subarray(0, n);
+ * }
+ * const loaded = loadWorldChunks(chunks("big-world.json"));
+ * ```
+ */
+/** A problem with the bytes (not with reading them), carried out of the read loop. */
+class BadBytes extends Error {
+  constructor(readonly reason: unknown) {
+    super(String(reason));
+  }
+}
+
+export function loadWorldChunks(chunks: Iterable<Uint8Array>, options: LoadOptions = {}): Result<World, Diagnostic[]> {
+  const builder = new StreamedWorld();
+  const splitter = new WorldSplitter(builder);
+  // Reading is the caller's: an error thrown by `chunks` itself (a file that cannot be read)
+  // propagates as it came. Everything about the bytes is a diagnostic.
+  const reader = chunks[Symbol.iterator]();
+  try {
+    for (let next = reader.next(); next.done !== true; next = reader.next()) {
+      try {
+        splitter.write(next.value);
+      } catch (e: unknown) {
+        reader.return?.();
+        throw new BadBytes(e);
+      }
+    }
+    splitter.end();
+  } catch (thrown: unknown) {
+    if (!(thrown instanceof BadBytes) && !(thrown instanceof SplitError)) throw thrown;
+    const e = thrown instanceof BadBytes ? thrown.reason : thrown;
+    if (e instanceof SplitError || e instanceof SyntaxError || e instanceof TypeError)
+      return err([{ code: "INVALID_JSON", path: "$", message: `the world file is not valid JSON: ${e.message}` }]);
+    return err([{ code: "INTERNAL", path: "$", message: `policy-sim could not load this world: ${String(e)}` }]);
+  }
+  try {
+    return builder.finish(options);
+  } catch (e: unknown) {
+    return err([{ code: "INTERNAL", path: "$", message: `policy-sim could not load this world: ${String(e)}` }]);
+  }
 }

@@ -1,0 +1,106 @@
+import { readFileSync } from "node:fs";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { syntheticWorld } from "../testing/synthetic-world.js";
+import { loadWorld, loadWorldChunks } from "./load-world.js";
+import { saveWorld, worldJsonChunks } from "./save-world.js";
+
+const text = readFileSync(new URL("../../fixtures/world.json", import.meta.url), "utf8");
+const bytes = new TextEncoder().encode(text);
+
+/** `data` cut at the given sizes (cycled), as a reader would hand it out. */
+function* cut(data: Uint8Array, sizes: readonly number[]): Generator<Uint8Array> {
+  let at = 0;
+  for (let k = 0; at < data.length; k++) {
+    const n = Math.max(1, sizes[k % sizes.length] as number);
+    yield data.slice(at, at + n);
+    at += n;
+  }
+}
+
+const saved = (r: ReturnType<typeof loadWorld>): string => (r.ok ? JSON.stringify(saveWorld(r.value)) : `error ${r.error.map((d) => d.code).join(",")}`);
+
+describe("loadWorldChunks (issue 13: worlds of any size, read as a stream)", () => {
+  it("gives the world loadWorld(JSON.parse) gives, however the bytes are cut", () => {
+    const whole = saved(loadWorld(JSON.parse(text)));
+    expect(whole.startsWith("error")).toBe(false);
+    expect(saved(loadWorldChunks([bytes]))).toBe(whole);
+    expect(saved(loadWorldChunks(cut(bytes, [1])))).toBe(whole);
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 4096 }), { minLength: 1, maxLength: 8 }), (sizes) => {
+        expect(saved(loadWorldChunks(cut(bytes, sizes)))).toBe(whole);
+      }),
+      { numRuns: 10 },
+    );
+  });
+
+  it("agrees with loadWorld on generated documents, valid or not, compact or indented", () => {
+    const doc = fc.dictionary(
+      fc.oneof(fc.constantFrom("users", "tasks", "comments", "now", "seq", "tenant", "extra", "__proto__", "roles"), fc.string({ maxLength: 5 })),
+      fc.jsonValue({ maxDepth: 3 }),
+      { maxKeys: 5 },
+    );
+    fc.assert(
+      fc.property(doc, fc.constantFrom(0, 2), fc.integer({ min: 1, max: 64 }), (json, indent, size) => {
+        const t = JSON.stringify(json, null, indent);
+        const expected = loadWorld(JSON.parse(t));
+        const got = loadWorldChunks(cut(new TextEncoder().encode(t), [size]));
+        expect(got.ok).toBe(expected.ok);
+        if (got.ok) expect(saved(got)).toBe(saved(expected));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("refuses what is not one JSON object with INVALID_JSON, and never throws", () => {
+    for (const bad of ["", "[]", "{", '{"a":1,}', '{"a" 1}', '{"tasks":[1,]}', '{"tasks":[{]}', '{} x', '{"a":1}{', '{"tasks":[{"id":"t"}', '{"a":tru}', "\u00ff"]) {
+      const r = loadWorldChunks([new TextEncoder().encode(bad)]);
+      expect(r.ok, bad).toBe(false);
+    }
+    fc.assert(
+      fc.property(fc.nat(bytes.length - 1), fc.integer({ min: 0, max: 255 }), (at, b) => {
+        const broken = bytes.slice();
+        broken[at] = b;
+        const r = loadWorldChunks(cut(broken, [997]));
+        expect(typeof r.ok).toBe("boolean");
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("keeps multi-byte characters cut between chunks", () => {
+    const json = JSON.parse(text) as Record<string, unknown>;
+    (json["users"] as Record<string, unknown>[])[0]!["displayName"] = "Zoë 🚀 Ångström";
+    const data = new TextEncoder().encode(JSON.stringify(json));
+    const r = loadWorldChunks(cut(data, [3]));
+    expect(r.ok && r.value.users[0]!.displayName).toBe("Zoë 🚀 Ångström");
+  });
+
+  it("decodes a snapshot shared by many tasks once, and keeps different ones apart", () => {
+    const json = syntheticWorld({ seed: 3, tasks: 40, rulesPerPolicy: 2, policies: 2 });
+    const t = JSON.stringify(json);
+    const r = loadWorldChunks(cut(new TextEncoder().encode(t), [512]));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(JSON.stringify(saveWorld(r.value))).toBe(saved(loadWorld(JSON.parse(t))));
+    const byPolicy = new Map<string, Set<unknown>>();
+    for (const task of r.value.tasks.values()) {
+      const p = task.policy?.policy;
+      if (!p) continue;
+      const set = byPolicy.get(p.id) ?? new Set();
+      set.add(p);
+      byPolicy.set(p.id, set);
+    }
+    expect(byPolicy.size).toBeGreaterThan(0);
+    for (const set of byPolicy.values()) expect(set.size).toBe(1);
+  });
+
+  it("reads back what worldJsonChunks writes, byte for byte", () => {
+    const w = loadWorld(JSON.parse(text));
+    if (!w.ok) throw new Error("sample does not load");
+    const written = [...worldJsonChunks(w.value)].join("");
+    expect(written).toBe(`${JSON.stringify(saveWorld(w.value), null, 2)}\n`);
+    const again = loadWorldChunks(cut(new TextEncoder().encode(written), [65536]));
+    expect(again.ok && [...worldJsonChunks(again.value)].join("")).toBe(written);
+  });
+});
