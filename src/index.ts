@@ -26,9 +26,9 @@ export { httpStatusOf } from "./reducers/errors.js";
 export type { SimError, SimErrorCode } from "./reducers/errors.js";
 
 // The world
-export { loadWorld } from "./world/load-world.js";
+export { loadWorld, loadWorldChunks } from "./world/load-world.js";
 export type { LoadOptions } from "./world/load-world.js";
-export { saveWorld } from "./world/save-world.js";
+export { saveWorld, worldJsonChunks } from "./world/save-world.js";
 export { entitlementKey, findEntitlement, findTask, replaceInWorld } from "./world/world.js";
 export type { Tenant, TaskComment, World, WorldIndex, WorldPatch } from "./world/world.js";
 export { Table } from "./world/table.js";
