@@ -37,7 +37,7 @@ import { loadWorld, loadWorldChunks } from "../src/world/load-world.js";
 import type { World } from "../src/world/world.js";
 
 const QUICK = process.env["BENCH_QUICK"] === "1";
-const PARTS = new Set((process.env["BENCH_WORLDIO"] ?? "comments,reset").split(",").filter((x) => x !== ""));
+const PARTS = new Set((process.env["BENCH_WORLDIO"] ?? "comments,reset,load").split(",").filter((x) => x !== ""));
 const started = performance.now();
 const loadAtStart = loadavg();
 const sample = JSON.parse(readFileSync(new URL("../fixtures/world.json", import.meta.url), "utf8")) as Record<string, unknown>;
