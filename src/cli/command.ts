@@ -3,7 +3,10 @@
  * of input files that turn every failure into one readable line (exit 2) instead of a stack trace.
  */
 import type { Readable, Writable } from "node:stream";
-import { loadWorld, loadWorldChunks } from "../world/load-world.js";
+import { ok, type Result } from "../result.js";
+import { loadWorld, loadWorldChunksIndexed } from "../world/load-world.js";
+import type { Diagnostic } from "../world/read.js";
+import type { ByteRange } from "../world/world-splitter.js";
 import { worldJsonChunks } from "../world/save-world.js";
 import type { World } from "../world/world.js";
 
@@ -40,6 +43,8 @@ export interface CliIO {
   writeFileChunks?(path: string, chunks: Iterable<string>): void;
   /** Reads a file as byte chunks (worlds over 512 MiB); without it, `readFile` is used. */
   readFileChunks?(path: string): Iterable<Uint8Array>;
+  /** Remembers loaded worlds so a later `explain` need not load the whole file (cli/world-cache.ts). */
+  readonly worldCache?: WorldCacheIO;
   /** stdout is a terminal: colour the text output. */
   readonly isTTY: boolean;
   /** stderr is a terminal: progress bars may redraw in place. */
@@ -52,6 +57,23 @@ export interface CliIO {
   onShutdown?(handler: (signal: ShutdownSignal) => void): () => void;
   /** Milliseconds, for throttling progress output; defaults to no throttling. */
   now?(): number;
+}
+
+/**
+ * The world cache as the CLI uses it (cli/world-cache.ts binds it to the file system).
+ *
+ * @example
+ * ```ts
+ * const world = io.worldCache?.forTask("big.json", "1001") ?? readWorld(io, "big.json");
+ * ```
+ */
+export interface WorldCacheIO {
+  /** The file's identity before reading it; undefined when the cache is off. */
+  stamp(path: string): unknown;
+  /** Stores the loaded world's skeleton and where its tasks lie, when the file is still `stamp`. */
+  remember(path: string, stamp: unknown, world: World, taskRanges: ReadonlyMap<string, ByteRange>): void;
+  /** A world with the one task, from the cache, or undefined (then load the file). */
+  forTask(path: string, taskRef: string): World | undefined;
 }
 
 /**
@@ -210,7 +232,13 @@ const SHOWN_DIAGNOSTICS = 5;
  */
 export function readWorld(io: CliIO, path: string | undefined): World {
   if (!path) throw new CliInputError("--world <file> is required");
-  const loaded = io.readFileChunks ? loadWorldChunks(readChunks(io.readFileChunks, path)) : loadWorld(readJsonFile(io, path, "world"));
+  let loaded: Result<World, Diagnostic[]>;
+  if (io.readFileChunks) {
+    const stamp = io.worldCache?.stamp(path);
+    const indexed = loadWorldChunksIndexed(readChunks(io.readFileChunks, path));
+    if (indexed.ok) io.worldCache?.remember(path, stamp, indexed.value.world, indexed.value.taskRanges);
+    loaded = indexed.ok ? ok(indexed.value.world) : indexed;
+  } else loaded = loadWorld(readJsonFile(io, path, "world"));
   if (!loaded.ok) {
     const n = loaded.error.length;
     const shown = loaded.error.slice(0, SHOWN_DIAGNOSTICS).map((d) => `  ${d.path}: ${d.message}`);

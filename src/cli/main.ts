@@ -4,6 +4,7 @@
  */
 import { closeSync, openSync, readFileSync, readSync, writeFileSync, writeSync } from "node:fs";
 import { runCli } from "./run.js";
+import { rememberWorld, stampBeforeRead, worldForTask } from "./world-cache.js";
 import type { ShutdownSignal } from "./command.js";
 
 void runCli(process.argv.slice(2), {
@@ -32,6 +33,11 @@ void runCli(process.argv.slice(2), {
     } finally {
       closeSync(fd);
     }
+  },
+  worldCache: {
+    stamp: (p) => stampBeforeRead(process.env, p),
+    remember: (p, stamp, world, ranges) => rememberWorld(process.env, p, stamp as Parameters<typeof rememberWorld>[2], world, ranges),
+    forTask: (p, ref) => worldForTask(process.env, p, ref),
   },
   isTTY: process.stdout.isTTY === true,
   stderrIsTTY: process.stderr.isTTY === true,

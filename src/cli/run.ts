@@ -66,8 +66,11 @@ const commands: Record<string, Command> = {
     summary: "why a policy applies to a task: sources, each rule with its values, the chain, the steps",
     options: { world: { type: "string" }, task: { type: "string" }, json: { type: "boolean" }, verbose: { type: "boolean" } },
     run({ values }, io) {
-      const world = readWorld(io, str(values["world"]));
       const task = str(values["task"]);
+      const worldPath = str(values["world"]);
+      // A world loaded before is not loaded again: the cache has its skeleton and this task's place.
+      const cached = task && worldPath ? io.worldCache?.forTask(worldPath, task) : undefined;
+      const world = cached ?? readWorld(io, worldPath);
       if (!task) throw new CliInputError("--task <id|numericId> is required");
       const r = explain(world, task);
       if (!r.ok) {

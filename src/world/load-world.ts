@@ -24,7 +24,7 @@ import { setOwn } from "../codec/json-tools.js";
 import { adoptJson, type Diagnostic, isObject, ObjectReader, pathIndex, pathKey } from "./read.js";
 import { CommentLog } from "./comment-log.js";
 import { checkReferences } from "./references.js";
-import { SplitError, type SplitterSink, WorldSplitter } from "./world-splitter.js";
+import { type ByteRange, SplitError, type SplitterSink, WorldSplitter } from "./world-splitter.js";
 import { Table } from "./table.js";
 import { buildIndex, type Tenant, type TaskComment, type World } from "./world.js";
 
@@ -446,7 +446,10 @@ class StreamedWorld implements SplitterSink {
     else this.members.set(key, []);
   }
 
-  element(key: string, text: string, snapshot: string | undefined): void {
+  /** Where each task lies in the file, by id and numericId (see {@link loadWorldChunksIndexed}). */
+  readonly taskRanges = new Map<string, ByteRange>();
+
+  element(key: string, text: string, snapshot: string | undefined, range: ByteRange): void {
     if (!LIST_KEYS.has(key)) {
       (this.members.get(key) as unknown[]).push(JSON.parse(text));
       return;
@@ -458,7 +461,14 @@ class StreamedWorld implements SplitterSink {
     const json = JSON.parse(text) as unknown;
     if (key === "tasks" || key === "policies") {
       const decoded = key === "policies" ? decodePolicy(json) : this.decodeTask(json, snapshot);
-      if (decoded.ok) list.push(decoded.value);
+      if (decoded.ok) {
+        list.push(decoded.value);
+        if (key === "tasks") {
+          const task = decoded.value as Task;
+          this.taskRanges.set(task.id, range);
+          if (task.numericId !== "") this.taskRanges.set(task.numericId, range);
+        }
+      }
       else this.out.push(...reroot(decoded.error, at));
       return;
     }
@@ -573,7 +583,29 @@ class BadBytes extends Error {
 }
 
 export function loadWorldChunks(chunks: Iterable<Uint8Array>, options: LoadOptions = {}): Result<World, Diagnostic[]> {
+  return loadStreamed(new StreamedWorld(), chunks, options);
+}
+
+/**
+ * {@link loadWorldChunks}, also telling where each task lies in the bytes (by id and by
+ * numericId), so a cache can read one task back without the rest (the CLI's warm `explain`).
+ *
+ * @example
+ * ```ts
+ * const r = loadWorldChunksIndexed(chunks);
+ * if (r.ok) r.value.taskRanges.get("1001"); // { start, end }
+ * ```
+ */
+export function loadWorldChunksIndexed(
+  chunks: Iterable<Uint8Array>,
+  options: LoadOptions = {},
+): Result<{ readonly world: World; readonly taskRanges: ReadonlyMap<string, ByteRange> }, Diagnostic[]> {
   const builder = new StreamedWorld();
+  const r = loadStreamed(builder, chunks, options);
+  return r.ok ? ok({ world: r.value, taskRanges: builder.taskRanges }) : r;
+}
+
+function loadStreamed(builder: StreamedWorld, chunks: Iterable<Uint8Array>, options: LoadOptions): Result<World, Diagnostic[]> {
   const splitter = new WorldSplitter(builder);
   // Reading is the caller's: an error thrown by `chunks` itself (a file that cannot be read)
   // propagates as it came. Everything about the bytes is a diagnostic.

@@ -24,7 +24,13 @@ export interface SplitterSink {
    * An element of the array of top-level member `key`. For `tasks`, `snapshot` is the text of the
    * element's `policy.policy` object when it has one, and `text` then has `null` in its place.
    */
-  element(key: string, text: string, snapshot: string | undefined): void;
+  element(key: string, text: string, snapshot: string | undefined, at: ByteRange): void;
+}
+
+/** Where a piece lies in the file: byte offsets, `end` exclusive. */
+export interface ByteRange {
+  readonly start: number;
+  readonly end: number;
 }
 
 /** A problem in the document's structure, at a byte offset. */
@@ -118,7 +124,11 @@ export class WorldSplitter {
     throw new SplitError(`${message} (byte ${this.offset + i})`, this.offset + i);
   }
 
+  /** File offset where the current capture began. */
+  private startOffset = 0;
+
   private begin(i: number, capture: Capture, container: boolean): void {
+    this.startOffset = this.offset + i;
     this.capture = capture;
     this.from = i;
     this.parts = [];
@@ -262,6 +272,7 @@ export class WorldSplitter {
   /** Hands out the captured member or element ending before index `end` of `chunk`. */
   private emit(chunk: Uint8Array, end: number): void {
     const capture = this.capture;
+    const at: ByteRange = { start: this.startOffset, end: this.offset + end };
     const bytes = this.take(chunk, end);
     if (capture === Capture.Member) {
       this.sink.member(this.key, this.decoder.decode(bytes));
@@ -269,14 +280,14 @@ export class WorldSplitter {
       return;
     }
     const snap = this.key === "tasks" ? snapshotRange(bytes) : undefined;
-    if (snap === undefined) this.sink.element(this.key, this.decoder.decode(bytes), undefined);
+    if (snap === undefined) this.sink.element(this.key, this.decoder.decode(bytes), undefined, at);
     else {
       const [s, e] = snap;
       const without = new Uint8Array(bytes.length - (e - s) + NULL_BYTES.length);
       without.set(bytes.subarray(0, s), 0);
       without.set(NULL_BYTES, s);
       without.set(bytes.subarray(e), s + NULL_BYTES.length);
-      this.sink.element(this.key, this.decoder.decode(without), this.decoder.decode(bytes.subarray(s, e)));
+      this.sink.element(this.key, this.decoder.decode(without), this.decoder.decode(bytes.subarray(s, e)), at);
     }
     this.at = At.AfterElement;
   }
