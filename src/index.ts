@@ -227,6 +227,20 @@ export type {
   WorldEdit,
 } from "./whatif/index.js";
 
+// What-if of a Terraform plan
+export { formatTerraformWhatIf, IAC_ADDRESS_ANNOTATION, readPlan, terraformEditRecipe, terraformPlanEdit } from "./terraform/index.js";
+export type {
+  FormatTerraformWhatIfOptions,
+  PlanAction,
+  PlanDiagnostic,
+  PlanDiagnosticCode,
+  PlannedPolicyChange,
+  PolicyMatch,
+  PolicyPlan,
+  TerraformPlanEdit,
+  TerraformPolicyChange,
+} from "./terraform/index.js";
+
 // The wire codec
 export {
   decodeCommentRequest,

@@ -6,8 +6,9 @@
  */
 import { decodePolicy } from "../codec/index.js";
 import type { Policy } from "../model/index.js";
+import { formatTerraformWhatIf, terraformEditRecipe, terraformPlanEdit } from "../terraform/index.js";
 import { failed, Shown } from "../repl/show.js";
-import { formatWhatIf, type TaskKind, type TaskScope, whatIf, type WhatIfResult } from "../whatif/index.js";
+import { formatWhatIf, type TaskKind, type TaskScope, whatIf, type WhatIfResult, type WorldEdit } from "../whatif/index.js";
 import type { World } from "../world/world.js";
 import { type CliIO, CliInputError, type Command, EXIT, InputFileError, plural, printJson, readJsonFile, readWorld, str } from "./command.js";
 import { progress } from "./progress.js";
@@ -109,11 +110,11 @@ export function whatIfReport(result: WhatIfResult, scope: TaskScope): string {
  * Runs the analysis with the replacement policies, with a per-phase message on a terminal's
  * stderr (the analysis is one synchronous pass and reports no progress of its own).
  */
-function analyse(io: CliIO | undefined, world: World, policies: readonly Policy[], scope: TaskScope): ReturnType<typeof whatIf> {
+function analyse(io: CliIO | undefined, world: World, edit: WorldEdit, scope: TaskScope): ReturnType<typeof whatIf> {
   const p = io ? progress(io, "whatif") : undefined;
   p?.phase(`comparing routes of ${plural(world.tasks.size, "task")} before and after the edit…`);
   try {
-    return whatIf(world, { policies }, { scope });
+    return whatIf(world, edit, { scope });
   } finally {
     p?.end();
   }
@@ -139,7 +140,7 @@ export function whatIfBinding(world: World, policies: unknown, options: unknown)
   } catch (e: unknown) {
     return failed("INVALID_ARGUMENT", e instanceof Error ? e.message : String(e));
   }
-  const r = analyse(undefined, world, decoded.value, scope);
+  const r = analyse(undefined, world, { policies: decoded.value }, scope);
   if (!r.ok) return failed(r.error.code, r.error.message);
   return new Shown(r.value, whatIfReport(r.value, scope));
 }
@@ -154,10 +155,14 @@ export function whatIfBinding(world: World, policies: unknown, options: unknown)
  * ```
  */
 export const whatifCommand: Command = {
-  usage: "policy-sim whatif --world <file> --edit <policy file> [--state open|closed|all] [--type grant,…] [--app <id>,…] [--task <id>,…] [--json]",
+  usage:
+    "policy-sim whatif --world <file> (--edit <policy file> | --terraform-plan <plan.json>) [--state open|closed|all] [--type grant,…] [--app <id>,…] [--task <id>,…] [--format text|markdown] [--json]",
   summary: "which tasks would route differently if these policies replaced the world's",
   help: [
     "--edit <file>    a wire Policy, or an array of them, replacing the world's policies of the same ids",
+    "--terraform-plan <file>  `terraform show -json` output: its conductorone_policy creates, updates and",
+    "                 deletes are the edit, each named by its Terraform address",
+    "--format <f>     text (default) or markdown (a summary for a pull-request comment)",
     "--state <s>      open (default), closed, all, or TASK_STATE_… names; comma-separated",
     "--type <kinds>   grant, revoke, certify, offboarding, action, finding; comma-separated",
     "--app <ids>      only tasks on these apps; --task <ids> only these tasks (ids or numeric ids)",
@@ -167,10 +172,13 @@ export const whatifCommand: Command = {
     "Exit 0 when no task in scope would route differently, 1 when some would (like diff), 2 bad input.",
     "",
     "  policy-sim whatif --world fixtures/world.json --edit edited.json --state all --type grant",
+    "  policy-sim whatif --world fixtures/world.json --terraform-plan fixtures/terraform/plan.json --format markdown",
   ],
   options: {
     world: { type: "string" },
     edit: { type: "string" },
+    "terraform-plan": { type: "string" },
+    format: { type: "string" },
     state: { type: "string", multiple: true },
     type: { type: "string", multiple: true },
     app: { type: "string", multiple: true },
@@ -180,9 +188,16 @@ export const whatifCommand: Command = {
   run({ values }, io) {
     const world = readWorld(io, str(values["world"]));
     const editPath = str(values["edit"]);
-    if (!editPath) throw new CliInputError("--edit <file> is required: the policy JSON to replace (one policy or an array)");
+    const planPath = str(values["terraform-plan"]);
+    const format = str(values["format"]) ?? "text";
+    if (format !== "text" && format !== "markdown") throw new CliInputError(`--format must be text or markdown, not "${format}"`);
+    if (editPath && planPath) throw new CliInputError("give --edit or --terraform-plan, not both");
+    if (!editPath && !planPath)
+      throw new CliInputError("--edit <file> (the policy JSON to replace, one policy or an array) or --terraform-plan <plan.json> is required");
     const scope = scopeOf(values);
-    const decoded = decodePolicies(readJsonFile(io, editPath, "edit"));
+    if (planPath) return runPlan(io, world, planPath, scope, values["json"] === true, format);
+    if (format === "markdown") throw new CliInputError("--format markdown goes with --terraform-plan");
+    const decoded = decodePolicies(readJsonFile(io, editPath ?? "", "edit"));
     if (!decoded.ok) {
       const more = decoded.error.length > 5 ? `\n  … and ${decoded.error.length - 5} more` : "";
       throw new InputFileError(`${editPath} is not a valid policy (or array of policies):\n  ${decoded.error.slice(0, 5).join("\n  ")}${more}`);
@@ -190,7 +205,7 @@ export const whatifCommand: Command = {
     const edited = decoded.value.map((p) => p.id);
     // A policy the world does not have is added, not replaced: almost always a typo in its id.
     for (const id of edited) if (!world.index.policies.has(id)) io.stderr(`note: the world has no policy "${id}"; it is added, and only tasks that reach it can change\n`);
-    const r = analyse(io, world, decoded.value, scope);
+    const r = analyse(io, world, { policies: decoded.value }, scope);
     if (!r.ok) {
       if (values["json"] === true) printJson(io, { error: r.error });
       io.stderr(`${r.error.code}: ${r.error.message}\n`);
@@ -201,3 +216,27 @@ export const whatifCommand: Command = {
     return r.value.counts.changed > 0 ? EXIT.findings : EXIT.ok;
   },
 };
+
+/** How many of a plan's problems to show; the count of the rest follows. */
+const SHOWN_PLAN_PROBLEMS = 10;
+
+/** `whatif --terraform-plan`: the plan's policy changes as the edit, reported by Terraform address. */
+function runPlan(io: CliIO, world: World, planPath: string, scope: TaskScope, json: boolean, format: "text" | "markdown"): number {
+  const edit = terraformPlanEdit(world, readJsonFile(io, planPath, "Terraform plan"));
+  if (!edit.ok) {
+    const n = edit.error.length;
+    const shown = edit.error.slice(0, SHOWN_PLAN_PROBLEMS).map((d) => `  ${d.code} at ${d.path}: ${d.message}`);
+    const more = n > SHOWN_PLAN_PROBLEMS ? `\n  … and ${n - SHOWN_PLAN_PROBLEMS} more` : "";
+    if (json) printJson(io, { error: { code: "INVALID_ARGUMENT", problems: edit.error } });
+    throw new InputFileError(`${planPath}: the plan cannot be simulated (${plural(n, "problem")}):\n${shown.join("\n")}${more}`);
+  }
+  const r = analyse(io, world, terraformEditRecipe(edit.value), scope);
+  if (!r.ok) {
+    if (json) printJson(io, { error: r.error });
+    io.stderr(`${r.error.code}: ${r.error.message}\n`);
+    return r.error.code === "INVALID_ARGUMENT" ? EXIT.badInput : EXIT.findings;
+  }
+  if (json) printJson(io, { terraform: { changes: edit.value.changes, notes: edit.value.notes }, ...r.value });
+  else io.stdout(`${formatTerraformWhatIf(edit.value, r.value, { format, scope: scopeText(scope) })}\n`);
+  return r.value.counts.changed > 0 ? EXIT.findings : EXIT.ok;
+}

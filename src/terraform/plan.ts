@@ -1,0 +1,240 @@
+/**
+ * The parts of a `terraform show -json` plan that concern `conductorone_policy` resources: each
+ * planned change (address, action, values before and after, which values are unknown until apply)
+ * and the configuration expressions that say what an unknown value refers to. HashiCorp documents
+ * the format (`resource_changes[]`, `configuration.root_module`); only what is read is decoded.
+ */
+import { isRecord, type PlanDiagnostic, pathKey } from "./attributes.js";
+
+/** The Terraform resource type of a ConductorOne policy. */
+export const POLICY_RESOURCE_TYPE = "conductorone_policy";
+
+/**
+ * What a plan does to one resource. A replacement (`["delete","create"]` or the reverse) is one
+ * action: the simulation puts the new policy where the old one was.
+ *
+ * @example
+ * ```ts
+ * const a: PlanAction = "update";
+ * ```
+ */
+export type PlanAction = "create" | "update" | "delete" | "replace";
+
+/**
+ * One planned change of a `conductorone_policy` resource, as read from the plan.
+ *
+ * @example
+ * ```ts
+ * const c: PlannedPolicyChange = { address: "conductorone_policy.prod", moduleAddress: "", action: "update",
+ *   before: { id: "pol-1" }, after: { id: "pol-1", display_name: "Prod" }, afterUnknown: {}, path: "$.resource_changes[0]" };
+ * ```
+ */
+export interface PlannedPolicyChange {
+  readonly address: string;
+  /** `module.iam` (with instance keys) for a resource in a module; "" at the root. */
+  readonly moduleAddress: string;
+  readonly action: PlanAction;
+  readonly before: Readonly<Record<string, unknown>> | null;
+  readonly after: Readonly<Record<string, unknown>> | null;
+  /** Mirrors `after`: `true` where a value is known only after apply. */
+  readonly afterUnknown: unknown;
+  /** JSONPath of the resource change in the plan document. */
+  readonly path: string;
+}
+
+/**
+ * A decoded plan: the policy changes in plan order, and the raw `configuration` section.
+ *
+ * @example
+ * ```ts
+ * const r = readPlan(JSON.parse(text));
+ * if (r.ok) console.log(r.value.changes.map((c) => `${c.action} ${c.address}`));
+ * ```
+ */
+export interface PolicyPlan {
+  readonly changes: readonly PlannedPolicyChange[];
+  readonly configuration: unknown;
+}
+
+function actionOf(actions: readonly unknown[]): PlanAction | "none" | null {
+  const a = actions.filter((x): x is string => typeof x === "string");
+  if (a.length !== actions.length) return null;
+  const key = a.join(",");
+  if (key === "no-op" || key === "read" || key === "forget") return "none";
+  if (key === "create") return "create";
+  if (key === "update") return "update";
+  if (key === "delete") return "delete";
+  if (key === "delete,create" || key === "create,delete") return "replace";
+  return null;
+}
+
+/**
+ * Reads the policy changes of a plan; diagnostics (with JSONPaths into the plan) for a document
+ * that is not a plan or a change that is malformed. Other resource types are ignored.
+ *
+ * @example
+ * ```ts
+ * readPlan({ format_version: "1.2", resource_changes: [] }); // ok, no changes
+ * ```
+ */
+export function readPlan(doc: unknown): { ok: true; value: PolicyPlan } | { ok: false; error: PlanDiagnostic[] } {
+  if (!isRecord(doc) || (!Array.isArray(doc["resource_changes"]) && doc["resource_changes"] !== undefined) || doc["format_version"] === undefined)
+    return {
+      ok: false,
+      error: [{ code: "PLAN_NOT_A_PLAN", path: "$", message: "not a Terraform plan in JSON: write one with `terraform show -json plan.tfplan > plan.json`" }],
+    };
+  const raw: readonly unknown[] = Array.isArray(doc["resource_changes"]) ? doc["resource_changes"] : [];
+  const errors: PlanDiagnostic[] = [];
+  const changes: PlannedPolicyChange[] = [];
+  raw.forEach((rc, i) => {
+    const path = `$.resource_changes[${i}]`;
+    if (!isRecord(rc) || rc["type"] !== POLICY_RESOURCE_TYPE || (rc["mode"] !== undefined && rc["mode"] !== "managed")) return;
+    const change = rc["change"];
+    const address = rc["address"];
+    if (typeof address !== "string" || !isRecord(change) || !Array.isArray(change["actions"])) {
+      errors.push({ code: "PLAN_BAD_RESOURCE_CHANGE", path, message: "a resource change needs an address and change.actions" });
+      return;
+    }
+    const action = actionOf(change["actions"]);
+    if (action === null) {
+      errors.push({ code: "PLAN_BAD_RESOURCE_CHANGE", path: `${path}.change.actions`, message: `unknown actions ${JSON.stringify(change["actions"])}` });
+      return;
+    }
+    if (action === "none") return;
+    const before = isRecord(change["before"]) ? change["before"] : null;
+    const after = isRecord(change["after"]) ? change["after"] : null;
+    if (action !== "create" && before === null)
+      errors.push({ code: "PLAN_BAD_RESOURCE_CHANGE", path: `${path}.change.before`, message: `a planned ${action} needs the values before it` });
+    else if (action !== "delete" && after === null)
+      errors.push({ code: "PLAN_BAD_RESOURCE_CHANGE", path: `${path}.change.after`, message: `a planned ${action} needs the values after it` });
+    else
+      changes.push({
+        address,
+        moduleAddress: typeof rc["module_address"] === "string" ? rc["module_address"] : "",
+        action,
+        before,
+        after,
+        afterUnknown: change["after_unknown"] ?? null,
+        path,
+      });
+  });
+  return errors.length > 0 ? { ok: false, error: errors } : { ok: true, value: { changes, configuration: doc["configuration"] ?? null } };
+}
+
+/**
+ * `module.a["x"].module.b[0].conductorone_policy.p[1]` → `module.a.module.b.conductorone_policy.p`:
+ * the configuration knows resources and modules, not their instances.
+ *
+ * @example
+ * ```ts
+ * withoutInstanceKeys('module.iam["eu"].conductorone_policy.p[0]'); // "module.iam.conductorone_policy.p"
+ * ```
+ */
+export function withoutInstanceKeys(address: string): string {
+  return address.replace(/\[(?:"(?:[^"\\]|\\.)*"|\d+)\]/g, "");
+}
+
+/** The configuration module of a (key-stripped) module address, or null. */
+function configModule(configuration: unknown, moduleAddress: string): Readonly<Record<string, unknown>> | null {
+  if (!isRecord(configuration)) return null;
+  let mod: unknown = configuration["root_module"];
+  const names = withoutInstanceKeys(moduleAddress).split(".").filter((_, i) => i % 2 === 1);
+  for (const name of names) {
+    if (!isRecord(mod)) return null;
+    const calls = mod["module_calls"];
+    const call = isRecord(calls) ? calls[name] : undefined;
+    mod = isRecord(call) ? call["module"] : undefined;
+  }
+  return isRecord(mod) ? mod : null;
+}
+
+/**
+ * The configuration expression of one attribute of a resource (a `{ references: [...] }` or
+ * `{ constant_value }` object, or nested ones for blocks), or null when the plan has none.
+ *
+ * @example
+ * ```ts
+ * attributeExpression(plan.configuration, "conductorone_policy.prod", "", "rules");
+ * // { references: ["conductorone_policy.fallback.id", "conductorone_policy.fallback"] }
+ * ```
+ */
+export function attributeExpression(configuration: unknown, address: string, moduleAddress: string, attribute: string): unknown {
+  const mod = configModule(configuration, moduleAddress);
+  const resources = mod?.["resources"];
+  if (!Array.isArray(resources)) return null;
+  const local = withoutInstanceKeys(moduleAddress === "" ? address : address.slice(moduleAddress.length + 1));
+  for (const r of resources) {
+    if (!isRecord(r) || r["address"] !== local) continue;
+    const exprs = r["expressions"];
+    return isRecord(exprs) ? (exprs[attribute] ?? null) : null;
+  }
+  return null;
+}
+
+/**
+ * The expression of a module's output (`module.M.OUT` from its caller), or null.
+ *
+ * @example
+ * ```ts
+ * outputExpression(plan.configuration, "module.iam", "policy_id"); // { references: ["conductorone_policy.p.id", …] }
+ * ```
+ */
+export function outputExpression(configuration: unknown, moduleAddress: string, output: string): unknown {
+  const outputs = configModule(configuration, moduleAddress)?.["outputs"];
+  const o = isRecord(outputs) ? outputs[output] : undefined;
+  return isRecord(o) ? (o["expression"] ?? null) : null;
+}
+
+/**
+ * Every reference string under an expression, in order, without repeats. Bounded: a hostile plan
+ * cannot make this recurse without end.
+ *
+ * @example
+ * ```ts
+ * referencesIn({ references: ["conductorone_policy.a.id", "conductorone_policy.a"] }); // both strings
+ * ```
+ */
+export function referencesIn(expr: unknown): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const walk = (e: unknown, depth: number): void => {
+    if (depth > 64) return;
+    if (Array.isArray(e)) {
+      for (const x of e) walk(x, depth + 1);
+      return;
+    }
+    if (!isRecord(e)) return;
+    for (const [k, v] of Object.entries(e)) {
+      if (k === "references" && Array.isArray(v)) {
+        for (const r of v)
+          if (typeof r === "string" && !seen.has(r)) {
+            seen.add(r);
+            out.push(r);
+          }
+      } else if (k !== "constant_value") walk(v, depth + 1);
+    }
+  };
+  walk(expr, 0);
+  return out;
+}
+
+/**
+ * Narrows an attribute's expression along a path of keys and indexes for as long as the
+ * configuration gives expressions per element (blocks do; nested attributes are one expression).
+ *
+ * @example
+ * ```ts
+ * narrowExpression({ references: ["x"] }, [0, "policy_id"]); // { references: ["x"] }
+ * ```
+ */
+export function narrowExpression(expr: unknown, path: readonly (string | number)[]): unknown {
+  let e = expr;
+  for (const seg of path) {
+    const next: unknown = Array.isArray(e) && typeof seg === "number" ? e[seg] : isRecord(e) && typeof seg === "string" && !("references" in e) && !("constant_value" in e) ? e[seg] : undefined;
+    if (next === undefined || next === null) return e;
+    e = next;
+  }
+  return e;
+}
+
+export { pathKey };

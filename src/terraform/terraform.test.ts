@@ -1,0 +1,372 @@
+import { readFileSync } from "node:fs";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { memoryIO } from "../cli/memory-io.js";
+import { EXIT, runCli } from "../cli/run.js";
+import { encodePolicy } from "../codec/index.js";
+import { whatIf } from "../whatif/index.js";
+import { loadWorld } from "../world/load-world.js";
+import type { World } from "../world/world.js";
+import { camelCase, policyAttributesToApi } from "./attributes.js";
+import { formatTerraformWhatIf } from "./format.js";
+import { readPlan, withoutInstanceKeys } from "./plan.js";
+import { terraformEditRecipe, terraformPlanEdit } from "./policy-changes.js";
+
+const disk = (p: string): string => readFileSync(p, "utf8");
+const WORLD_FILE = "fixtures/world.json";
+const PLAN_FILE = "fixtures/terraform/plan.json";
+const loaded = loadWorld(JSON.parse(disk(WORLD_FILE)));
+if (!loaded.ok) throw new Error("fixture world does not load");
+const world: World = loaded.value;
+const fixturePlan = (): Record<string, unknown> => JSON.parse(disk(PLAN_FILE)) as Record<string, unknown>;
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+const MAPS = new Set(["annotations", "policySteps"]);
+const JSON_TEXT = new Set(["form", "multiStep", "config"]);
+/** The provider's view of a wire policy: snake_case names, JSON-string attributes, map keys as they are. */
+function toTerraform(v: Json, keepKeys = false): Json {
+  if (Array.isArray(v)) return v.map((x) => toTerraform(x));
+  if (v === null || typeof v !== "object") return v;
+  const out: Record<string, Json> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (keepKeys) out[k] = toTerraform(x);
+    else if (JSON_TEXT.has(k) && x !== null && typeof x === "object") out[k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = JSON.stringify(x);
+    else out[k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = toTerraform(x, MAPS.has(k));
+  }
+  return out;
+}
+
+/** A plan with the given resource changes (and configuration), as `terraform show -json` writes it. */
+function plan(changes: unknown[], configuration: unknown = { root_module: {} }): Record<string, unknown> {
+  return { format_version: "1.2", terraform_version: "1.9.8", resource_changes: changes, configuration };
+}
+function policyChange(address: string, actions: string[], before: unknown, after: unknown, afterUnknown: unknown = {}, moduleAddress?: string) {
+  return {
+    address,
+    ...(moduleAddress ? { module_address: moduleAddress } : {}),
+    mode: "managed",
+    type: "conductorone_policy",
+    name: address.split(".").pop(),
+    change: { actions, before, after, after_unknown: afterUnknown },
+  };
+}
+const wirePolicy = (id: string): Json => {
+  const p = world.index.policies.get(id);
+  if (!p) throw new Error(`fixture changed: ${id}`);
+  return encodePolicy(p) as Json;
+};
+const tfPolicy = (id: string): Record<string, Json> => toTerraform(wirePolicy(id)) as Record<string, Json>;
+
+describe("terraform/policy-resource.md: attributes become the API's Policy JSON", () => {
+  it("snake_case attribute names become camelCase, at every depth", () => {
+    expect(camelCase("requires_step_up_provider_id")).toBe("requiresStepUpProviderId");
+    const r = policyAttributesToApi(
+      { display_name: "P", policy_steps: { grant: { steps: [{ approval: { app_owners: { allow_self_approval: true, require_distinct_approvers: null } } }] } } },
+      "$",
+    );
+    expect(r).toEqual({ ok: true, value: { displayName: "P", policySteps: { grant: { steps: [{ approval: { appOwners: { allowSelfApproval: true } } }] } } } });
+  });
+
+  it("the provider's baton_resource_action is the spec's svcResourceAction on the wire (reference README)", () => {
+    const r = policyAttributesToApi({ policy_steps: { grant: { steps: [{ action: { baton_resource_action: { baton_resource_action_id: "ra-1" } } }] } } }, "$");
+    expect(r.ok && r.value["policySteps"]).toEqual({ grant: { steps: [{ action: { svcResourceAction: { svcResourceActionId: "ra-1" } } }] } });
+  });
+
+  it("keys of the two maps (step keys, annotations) stay as written", () => {
+    const r = policyAttributesToApi(
+      {
+        annotations: { iac_resource_address: "conductorone_policy.x", managed_by: "terraform" },
+        policy_steps: { grant: { steps: [] }, my_step_key: { steps: [{ accept: { accept_message: "ok" } }] } },
+        rules: [{ condition: "true", step_key: "my_step_key" }],
+      },
+      "$",
+    );
+    expect(r.ok && r.value).toEqual({
+      annotations: { iac_resource_address: "conductorone_policy.x", managed_by: "terraform" },
+      policySteps: { grant: { steps: [] }, my_step_key: { steps: [{ accept: { acceptMessage: "ok" } }] } },
+      rules: [{ condition: "true", stepKey: "my_step_key" }],
+    });
+  });
+
+  it("JSON-string attributes (form, multi_step, connector config) are parsed, their content kept as written", () => {
+    const r = policyAttributesToApi(
+      {
+        policy_steps: {
+          grant: {
+            steps: [
+              { form: '{"form":{"displayName":"Why","fields":[]}}' },
+              { provision: { provision_policy: { multi_step: '{"provisionSteps":[{"unconfigured":{}}]}' } } },
+              { provision: { provision_policy: { connector: { account: { connector_id: "c", config: '{"region_name":"eu"}' } } } } },
+            ],
+          },
+        },
+      },
+      "$",
+    );
+    expect(r.ok && r.value["policySteps"]).toEqual({
+      grant: {
+        steps: [
+          { form: { form: { displayName: "Why", fields: [] } } },
+          { provision: { provisionPolicy: { multiStep: { provisionSteps: [{ unconfigured: {} }] } } } },
+          { provision: { provisionPolicy: { connector: { account: { connectorId: "c", config: { region_name: "eu" } } } } } },
+        ],
+      },
+    });
+  });
+
+  it("a JSON-string attribute that does not parse is reported at its path in the plan", () => {
+    const r = policyAttributesToApi({ policy_steps: { grant: { steps: [{ form: "{ not json" }] } } }, "$.after");
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toEqual([expect.objectContaining({ code: "PLAN_BAD_JSON_ATTRIBUTE", path: "$.after.policy_steps.grant.steps[0].form" })]);
+  });
+
+  it("computed attributes (id, created_at, updated_at, system_builtin) are not taken from the plan", () => {
+    const r = policyAttributesToApi({ id: "x", created_at: "2020-01-01T00:00:00Z", updated_at: null, system_builtin: true, display_name: "P" }, "$");
+    expect(r.ok && r.value).toEqual({ displayName: "P" });
+  });
+
+  it("every policy of the fixture world, written back by Terraform unchanged, re-routes no task", () => {
+    for (const p of world.policies) {
+      const tf = tfPolicy(p.id);
+      const r = terraformPlanEdit(world, plan([policyChange(`conductorone_policy.${p.id.replace(/-/g, "_")}`, ["update"], tf, tf)]));
+      expect(r.ok, p.id).toBe(true);
+      if (!r.ok) continue;
+      expect(encodePolicy(r.value.policies[0]!), p.id).toEqual(encodePolicy(p));
+      const w = whatIf(world, terraformEditRecipe(r.value), { scope: { states: "any" } });
+      expect(w.ok && w.value.counts.changed, p.id).toBe(0);
+    }
+  });
+
+  it("a plan that spells unset lists as null (as Terraform does) changes nothing either", () => {
+    const nulls = (v: Json): Json =>
+      Array.isArray(v) ? (v.length === 0 ? null : v.map(nulls)) : v !== null && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, nulls(x)])) : v;
+    const tf = nulls(tfPolicy("pol-prod-admin"));
+    const r = terraformPlanEdit(world, plan([policyChange("conductorone_policy.prod_admin", ["update"], tf, tf)]));
+    expect(r.ok && encodePolicy(r.value.policies[0]!)).toEqual(encodePolicy(world.index.policies.get("pol-prod-admin")!));
+  });
+});
+
+describe("terraform/policy-resource.md + example-policy.tf: the fixture plan (every attribute kind)", () => {
+  const r = terraformPlanEdit(world, fixturePlan());
+  if (!r.ok) throw new Error(JSON.stringify(r.error));
+  const edit = r.value;
+
+  it("names each change by its Terraform address, with how its policy was found; no-ops and other resource types are left out", () => {
+    expect(edit.changes.map((c) => [c.action, c.address, c.policyId, c.matchedBy])).toEqual([
+      ["update", "conductorone_policy.prod_admin", "pol-prod-admin", "id"],
+      ["create", "module.sre.conductorone_policy.sre_admin", "module.sre.conductorone_policy.sre_admin", "new"],
+      ["update", "conductorone_policy.finance_form", "pol-finance-form", "annotation"],
+      ["delete", "conductorone_policy.prod_admin_eng", "pol-prod-admin-eng", "id"],
+    ]);
+    expect(edit.deleted).toEqual(["pol-prod-admin-eng"]);
+  });
+
+  it("a value known only after apply (a rule's policy_id) resolves through a module output to the policy the plan creates", () => {
+    const prod = edit.policies.find((p) => p.id === "pol-prod-admin");
+    expect(prod?.rules?.[3]?.policyId).toBe("module.sre.conductorone_policy.sre_admin");
+    expect(prod?.rules?.[3]?.condition).toBe(world.index.policies.get("pol-prod-admin")?.rules?.[3]?.condition);
+  });
+
+  it("the created policy carries its parsed form, multi-step and connector config, a step key with a slash, and its annotations", () => {
+    const sre = edit.policies.find((p) => p.id === "module.sre.conductorone_policy.sre_admin");
+    if (!sre) throw new Error("no created policy");
+    const wire = encodePolicy(sre) as { policySteps: Record<string, { steps: Record<string, unknown>[] }>; annotations: Record<string, string> };
+    expect(Object.keys(wire.policySteps)).toEqual(["grant", "sre-oncall/fast-path"]);
+    expect(wire.annotations["iac_resource_address"]).toBe("module.sre.conductorone_policy.sre_admin");
+    const steps = wire.policySteps["grant"]?.steps ?? [];
+    expect(Object.keys(steps[0] ?? {})).toEqual(["form"]);
+    expect(JSON.stringify(steps[3])).toContain('"multiStep":{"provisionSteps"');
+    expect(JSON.stringify(wire.policySteps["sre-oncall/fast-path"])).toContain('"config":{"region":"eu-central-1","budgetUsd":50}');
+    expect(sre.rules?.map((x) => [x.stepKey, x.policyId])).toEqual([
+      ["sre-oncall/fast-path", ""],
+      ["", "pol-security-review"],
+    ]);
+  });
+
+  it("an update whose id the world does not know is matched by the world policy's iac_resource_address annotation", () => {
+    const fin = edit.policies.find((p) => p.id === "pol-finance-form");
+    expect(fin?.displayName).toBe("Finance data access (after-hours wait from 20:00)");
+    expect(fin?.createdAt).toBe(world.index.policies.get("pol-finance-form")?.createdAt);
+  });
+
+  it("as a what-if: exactly the tasks that went through the deleted policy re-route, to the created one", () => {
+    const w = whatIf(world, terraformEditRecipe(edit), { scope: { states: "any" } });
+    if (!w.ok) throw new Error(w.error.message);
+    const viaDeleted = [...world.tasks.values()]
+      .filter((t) => t.type?.kind === "grant" && ["1002", "1003", "1029"].includes(t.numericId))
+      .map((t) => t.numericId);
+    expect(w.value.changed.map((c) => c.numericId)).toEqual(viaDeleted);
+    for (const c of w.value.changed) {
+      expect(c.before.kind === "route" && c.before.chain).toContain("pol-prod-admin-eng");
+      expect(c.after.kind === "route" && c.after.chain).toContain("module.sre.conductorone_policy.sre_admin");
+    }
+  });
+
+  it("the report names every change by address, as text and as Markdown", () => {
+    const w = whatIf(world, terraformEditRecipe(edit));
+    if (!w.ok) throw new Error(w.error.message);
+    const text = formatTerraformWhatIf(edit, w.value);
+    const md = formatTerraformWhatIf(edit, w.value, { format: "markdown" });
+    for (const c of edit.changes) {
+      expect(text).toContain(c.address);
+      expect(md).toContain(`\`${c.address}\``);
+    }
+    expect(md).toMatch(/^### policy-sim: what-if of this Terraform plan\n\n\*\*2 of \d+ tasks would route differently\.\*\*/);
+    expect(md).toContain("<details><summary>Changed tasks (2)</summary>");
+  });
+});
+
+describe("terraform/policy-resource.md: deletes, unknowns, addresses", () => {
+  it("deleting a policy something still references is an error naming each referrer", () => {
+    const tf = tfPolicy("pol-security-review");
+    const r = terraformPlanEdit(world, plan([policyChange("conductorone_policy.security_review", ["delete"], tf, null)]));
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error).toHaveLength(1);
+    expect(r.error[0]?.code).toBe("PLAN_DELETE_REFERENCED");
+    expect(r.error[0]?.path).toBe("$.resource_changes[0]");
+    expect(r.error[0]?.message).toContain('policy "pol-prod-admin-eng" (baselinePolicyId)');
+  });
+
+  it("a policy referenced by an entitlement, an access review or the tenant default cannot be deleted either", () => {
+    for (const [id, who] of [
+      ["pol-emergency-breakglass", 'entitlement "ent-aws-prod-admin" of app "app-aws" (emergencyGrantPolicyId)'],
+      ["pol-certify-default", 'access review "ar-2026-q3"'],
+      ["pol-default-grant", "the tenant's default grant policy"],
+    ] as const) {
+      const r = terraformPlanEdit(world, plan([policyChange("conductorone_policy.x", ["delete"], tfPolicy(id), null)]));
+      expect(!r.ok && r.error[0]?.message, id).toContain(who);
+    }
+  });
+
+  it("a delete of a policy the world lacks is a note, not an error", () => {
+    const r = terraformPlanEdit(world, plan([policyChange("conductorone_policy.gone", ["delete"], { id: "pol-gone", display_name: "Gone" }, null)]));
+    expect(r.ok && r.value.notes).toEqual(['conductorone_policy.gone: the world has no policy "pol-gone" to delete; nothing to simulate']);
+    expect(r.ok && r.value.deleted).toEqual([]);
+  });
+
+  it("an unknown value that is not a policy id cannot be simulated, and says where it is", () => {
+    const tf = tfPolicy("pol-prod-admin");
+    const r = terraformPlanEdit(world, plan([policyChange("conductorone_policy.prod_admin", ["update"], tf, { ...tf, description: null }, { description: true })]));
+    expect(!r.ok && r.error[0]).toMatchObject({ code: "PLAN_UNRESOLVED_UNKNOWN", path: "$.resource_changes[0].change.after.description" });
+  });
+
+  it("two unknown policy ids in one expression are matched in order; more unknowns than created policies is ambiguous", () => {
+    const created = (name: string) =>
+      policyChange(`conductorone_policy.${name}`, ["create"], null, { display_name: name, policy_type: "POLICY_TYPE_GRANT", policy_steps: { grant: { steps: [] } } }, { id: true });
+    const base = tfPolicy("pol-sales-access");
+    const rules = [
+      { condition: "true", policy_id: null },
+      { condition: "false", policy_id: null },
+    ];
+    const config = {
+      root_module: {
+        resources: [
+          { address: "conductorone_policy.sales", expressions: { rules: { references: ["conductorone_policy.a.id", "conductorone_policy.a", "conductorone_policy.b.id", "conductorone_policy.b"] } } },
+        ],
+      },
+    };
+    const update = policyChange("conductorone_policy.sales", ["update"], base, { ...base, rules }, { rules: [{ policy_id: true }, { policy_id: true }] });
+    const r = terraformPlanEdit(world, plan([update, created("a"), created("b")], config));
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    expect(r.value.policies[0]?.rules?.map((x) => x.policyId)).toEqual(["conductorone_policy.a", "conductorone_policy.b"]);
+    const three = { ...update, change: { ...update.change, after: { ...base, rules: [...rules, { condition: "1 == 1", policy_id: null }] }, after_unknown: { rules: [{ policy_id: true }, { policy_id: true }, { policy_id: true }] } } };
+    const bad = terraformPlanEdit(world, plan([three, created("a"), created("b")], config));
+    expect(!bad.ok && bad.error[0]?.message).toContain("which is which cannot be told");
+  });
+
+  it("module and instance addresses: a resource in a module with for_each refers to its sibling in the same instance", () => {
+    const config = {
+      root_module: {
+        module_calls: {
+          team: {
+            module: {
+              resources: [{ address: "conductorone_policy.main", expressions: { baseline_policy_id: { references: ["conductorone_policy.fallback[0].id", "conductorone_policy.fallback[0]", "conductorone_policy.fallback"] } } }],
+            },
+          },
+        },
+      },
+    };
+    const mk = (addr: string, m: string, after: unknown, unknown: unknown) => policyChange(addr, ["create"], null, after, unknown, m);
+    const steps = { grant: { steps: [{ accept: { accept_message: "ok" } }] } };
+    const r = terraformPlanEdit(
+      world,
+      plan(
+        [
+          mk('module.team["eu"].conductorone_policy.main', 'module.team["eu"]', { display_name: "EU", policy_type: "POLICY_TYPE_GRANT", baseline_policy_id: null }, { id: true, baseline_policy_id: true }),
+          mk('module.team["eu"].conductorone_policy.fallback[0]', 'module.team["eu"]', { display_name: "EU fallback", policy_type: "POLICY_TYPE_GRANT", policy_steps: steps }, { id: true }),
+          mk('module.team["us"].conductorone_policy.fallback[0]', 'module.team["us"]', { display_name: "US fallback", policy_type: "POLICY_TYPE_GRANT", policy_steps: steps }, { id: true }),
+        ],
+        config,
+      ),
+    );
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    expect(r.value.policies[0]?.baselinePolicyId).toBe('module.team["eu"].conductorone_policy.fallback[0]');
+    expect(withoutInstanceKeys('module.team["eu"].conductorone_policy.fallback[0]')).toBe("module.team.conductorone_policy.fallback");
+  });
+
+  it("a replacement keeps the old policy's place; two changes of one policy are refused", () => {
+    const tf = tfPolicy("pol-sales-access");
+    const replaced = terraformPlanEdit(world, plan([policyChange("conductorone_policy.sales", ["delete", "create"], tf, { ...tf, id: null, display_name: "Sales v2" }, { id: true })]));
+    expect(replaced.ok && replaced.value.changes[0]).toMatchObject({ action: "replace", policyId: "pol-sales-access", displayName: "Sales v2" });
+    const twice = terraformPlanEdit(world, plan([policyChange("conductorone_policy.a", ["update"], tf, tf), policyChange("conductorone_policy.b", ["update"], tf, tf)]));
+    expect(!twice.ok && twice.error[0]?.code).toBe("PLAN_DUPLICATE_POLICY");
+  });
+
+  it("a document that is not a plan, or a malformed change, is a diagnostic, never a throw", () => {
+    expect(readPlan({ resource_changes: "x" }).ok).toBe(false);
+    expect(readPlan([]).ok).toBe(false);
+    const bad = readPlan(plan([{ type: "conductorone_policy", address: "conductorone_policy.a", change: { actions: ["explode"] } }]));
+    expect(!bad.ok && bad.error[0]?.path).toBe("$.resource_changes[0].change.actions");
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), fc.jsonValue(), (after, unknown, config) => {
+        const r = terraformPlanEdit(world, plan([policyChange("conductorone_policy.x", ["update"], { id: "pol-sales-access" }, after, unknown)], config));
+        expect(typeof r.ok).toBe("boolean");
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("policy-sim whatif --terraform-plan", () => {
+  const run = async (argv: string[], files: Record<string, string> = {}) => {
+    const io = memoryIO({ files, fallback: disk });
+    const code = await runCli(argv, io);
+    return { code, out: io.out(), err: io.err() };
+  };
+
+  it("the fixture plan re-routes tasks: exit 1, each change by address, Markdown for a PR comment", async () => {
+    const r = await run(["whatif", "--world", WORLD_FILE, "--terraform-plan", PLAN_FILE, "--format", "markdown"]);
+    expect(r.code).toBe(EXIT.findings);
+    expect(r.out).toContain("| delete | `conductorone_policy.prod_admin_eng` |");
+    expect(r.out).toContain("Scope: open tasks");
+  });
+
+  it("--json carries the changes by address with the what-if result", async () => {
+    const r = await run(["whatif", "--world", WORLD_FILE, "--terraform-plan", PLAN_FILE, "--json", "--state", "all"]);
+    const j = JSON.parse(r.out) as { terraform: { changes: { address: string }[] }; counts: { changed: number } };
+    expect(j.terraform.changes.map((c) => c.address)).toContain("module.sre.conductorone_policy.sre_admin");
+    expect(j.counts.changed).toBe(3);
+  });
+
+  it("a plan that re-routes nothing exits 0; a plan that cannot be simulated exits 2 with the problem's path", async () => {
+    const tf = tfPolicy("pol-sales-access");
+    const same = await run(["whatif", "--world", WORLD_FILE, "--terraform-plan", "p.json"], { "p.json": JSON.stringify(plan([policyChange("conductorone_policy.s", ["update"], tf, tf)])) });
+    expect(same.code).toBe(EXIT.ok);
+    expect(same.out).toContain("~   update  conductorone_policy.s → pol-sales-access");
+    const bad = await run(["whatif", "--world", WORLD_FILE, "--terraform-plan", "p.json"], {
+      "p.json": JSON.stringify(plan([policyChange("conductorone_policy.sr", ["delete"], tfPolicy("pol-security-review"), null)])),
+    });
+    expect(bad.code).toBe(EXIT.badInput);
+    expect(bad.err).toContain("PLAN_DELETE_REFERENCED at $.resource_changes[0]");
+    const notPlan = await run(["whatif", "--world", WORLD_FILE, "--terraform-plan", "p.json"], { "p.json": "{}" });
+    expect(notPlan.code).toBe(EXIT.badInput);
+    expect(notPlan.err).toContain("terraform show -json");
+  });
+
+  it("--edit and --terraform-plan together, or --format markdown without a plan, are usage errors", async () => {
+    expect((await run(["whatif", "--world", WORLD_FILE, "--terraform-plan", PLAN_FILE, "--edit", "x.json"])).code).toBe(EXIT.badInput);
+    expect((await run(["whatif", "--world", WORLD_FILE, "--edit", "x.json", "--format", "markdown"], { "x.json": "[]" })).code).toBe(EXIT.badInput);
+    expect((await run(["whatif", "--world", WORLD_FILE, "--terraform-plan", PLAN_FILE, "--format", "html"])).code).toBe(EXIT.badInput);
+  });
+});
