@@ -57,6 +57,10 @@ export interface CliIO {
   onShutdown?(handler: (signal: ShutdownSignal) => void): () => void;
   /** Milliseconds, for throttling progress output; defaults to no throttling. */
   now?(): number;
+  /** Environment variables (`pull` reads its credentials there). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** HTTP for `pull`; the global `fetch` in the process. */
+  readonly fetch?: typeof fetch;
 }
 
 /**

@@ -44,6 +44,8 @@ void runCli(process.argv.slice(2), {
   stdin: process.stdin,
   output: process.stdout,
   now: () => Date.now(),
+  env: process.env,
+  fetch: globalThis.fetch,
   onShutdown(handler) {
     // While a handler is registered, SIGINT/SIGTERM stop the command (serve) instead of killing
     // the process mid-response; once it is removed, Node's default handling is back.

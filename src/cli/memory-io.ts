@@ -41,6 +41,8 @@ export interface MemoryIOOptions {
   readonly stderrIsTTY?: boolean;
   readonly stdin?: CliIO["stdin"];
   readonly output?: CliIO["output"];
+  readonly env?: CliIO["env"];
+  readonly fetch?: CliIO["fetch"];
 }
 
 /**
@@ -78,6 +80,8 @@ export function memoryIO(options: MemoryIOOptions = {}): MemoryIO {
     stderrIsTTY: options.stderrIsTTY ?? false,
     ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
     ...(options.output === undefined ? {} : { output: options.output }),
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     // A clock that advances on every read, so throttled progress output still shows.
     now: () => (ms += 1000),
     onShutdown(handler) {

@@ -16,6 +16,7 @@ import { hardReset } from "../reducers/hard-reset.js";
 import type { World } from "../world/world.js";
 import { type CliIO, CliInputError, type Command, type CommandArgs, EXIT, InputFileError, readWorld, str, writeWorldFile } from "./command.js";
 import { lintCommand } from "./lint.js";
+import { pullCommand } from "./pull.js";
 import { replCommand } from "./repl.js";
 import { serveCommand } from "./serve.js";
 import { simulateCommand } from "./simulate.js";
@@ -157,6 +158,7 @@ const commands: Record<string, Command> = {
   },
   lint: lintCommand,
   whatif: whatifCommand,
+  pull: pullCommand,
   simulate: simulateCommand,
   repl: replCommand,
   serve: serveCommand,

@@ -1,0 +1,285 @@
+/**
+ * A small client of the service's API for `pull`: signs in (bearer token, or client credentials
+ * exchanged at `/auth/v1/token`), retries 429 and 5xx answers and network failures with
+ * exponential backoff that honours `Retry-After`, and walks the API's paging — GET lists take
+ * `page_size`/`page_token` query parameters, POST searches `pageSize`/`pageToken` in the body;
+ * every page answers `list` and `nextPageToken` ("" on the last page). Failures are values.
+ */
+import type { Result } from "../result.js";
+import { clientAssertion, type PullCredentials, privateKeyOfSecret } from "./credentials.js";
+
+/**
+ * Why a pull stopped. `status` is the HTTP status when the server answered.
+ *
+ * @example
+ * ```ts
+ * const e: PullError = { code: "UNAUTHENTICATED", message: "the server refused the token (401)", status: 401 };
+ * ```
+ */
+export interface PullError {
+  readonly code: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "HTTP_ERROR" | "NETWORK_ERROR" | "BAD_RESPONSE" | "PAGING";
+  readonly message: string;
+  readonly status?: number;
+}
+
+/**
+ * What a client needs: where the API is, how to reach it, who signs in, and how patient to be.
+ * `sleep`, `now` and `random` are injectable so tests run without waiting.
+ *
+ * @example
+ * ```ts
+ * const o: ApiClientOptions = { baseUrl: "https://tenant.conductor.one", fetch, credentials: { kind: "token", token } };
+ * ```
+ */
+export interface ApiClientOptions {
+  readonly baseUrl: string;
+  readonly fetch: typeof fetch;
+  readonly credentials: PullCredentials;
+  /** Retries of one request after a 429, a 5xx or a network failure; default 6. */
+  readonly retries?: number;
+  /** First backoff in milliseconds, doubled each retry; default 500. */
+  readonly backoffMs?: number;
+  /** The longest wait between two attempts, `Retry-After` included; default 60 000. */
+  readonly maxBackoffMs?: number;
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** Milliseconds since the epoch; default `Date.now`. */
+  readonly now?: () => number;
+  /** In [0, 1): spreads retries of concurrent requests; default `Math.random`. */
+  readonly random?: () => number;
+  /** Called before each retry, for progress output. */
+  readonly onRetry?: (info: { readonly path: string; readonly status: number | null; readonly waitMs: number; readonly attempt: number }) => void;
+}
+
+/**
+ * One paged listing: the path, GET (query paging) or POST (body paging), the request body of a
+ * search, and the page size to ask for (0: the API's default).
+ *
+ * @example
+ * ```ts
+ * const l: Listing = { method: "POST", path: "/api/v1/search/tasks", body: { taskStates: ["TASK_STATE_OPEN"] }, pageSize: 100 };
+ * ```
+ */
+export interface Listing {
+  readonly method: "GET" | "POST";
+  readonly path: string;
+  readonly body?: Readonly<Record<string, unknown>>;
+  readonly pageSize?: number;
+}
+
+/**
+ * A page as read: its items and any other fields of the answer (`expanded`…).
+ *
+ * @example
+ * ```ts
+ * const p: Page = { list: [{ id: "u-1" }], body: { list: [{ id: "u-1" }], nextPageToken: "" } };
+ * ```
+ */
+export interface Page {
+  readonly list: readonly unknown[];
+  readonly body: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The client.
+ *
+ * @example
+ * ```ts
+ * const api = createApiClient({ baseUrl, fetch, credentials });
+ * const users = await api.list({ method: "GET", path: "/api/v1/users" });
+ * ```
+ */
+export interface ApiClient {
+  /** One request; the parsed JSON body of a 2xx answer. */
+  call(method: "GET" | "POST", path: string, body?: unknown): Promise<Result<unknown, PullError>>;
+  /** Every item of a listing, page after page; `onPage` sees each page as it arrives. */
+  list(listing: Listing, onPage?: (page: Page) => void): Promise<Result<unknown[], PullError>>;
+}
+
+const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
+const fail = (code: PullError["code"], message: string, status?: number): { ok: false; error: PullError } => ({
+  ok: false,
+  error: { code, message, ...(status === undefined ? {} : { status }) },
+});
+
+/** `Retry-After` in milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+function retryAfterMs(value: string | null, nowMs: number): number | undefined {
+  if (value === null || value.trim() === "") return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+
+function isRecord(v: unknown): v is Readonly<Record<string, unknown>> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** The message of a grpc-gateway error body (`{code, message}`), or the first characters of the text. */
+function problemOf(text: string): string {
+  try {
+    const j: unknown = JSON.parse(text);
+    if (isRecord(j) && typeof j["message"] === "string") return j["message"];
+    if (isRecord(j) && typeof j["error_description"] === "string") return j["error_description"];
+  } catch {
+    // not JSON: the text itself says it
+  }
+  return text.slice(0, 200);
+}
+
+/**
+ * Creates a client. Nothing is sent until the first call; a client secret is checked then.
+ *
+ * @example
+ * ```ts
+ * const api = createApiClient({ baseUrl: "http://127.0.0.1:8080", fetch, credentials: { kind: "token", token: "tok-super" } });
+ * const r = await api.call("GET", "/api/v1/policies");
+ * ```
+ */
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const base = options.baseUrl.replace(/\/+$/, "");
+  const retries = options.retries ?? 6;
+  const backoff = options.backoffMs ?? 500;
+  const maxBackoff = options.maxBackoffMs ?? 60_000;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const now = options.now ?? Date.now;
+  const random = options.random ?? Math.random;
+  let bearer: string | undefined = options.credentials.kind === "token" ? options.credentials.token : undefined;
+  let signingIn: Promise<Result<string, PullError>> | undefined;
+
+  /** One HTTP exchange with retries; the response of the last attempt, or why none came. */
+  async function send(path: string, init: RequestInit): Promise<Result<Response, PullError>> {
+    for (let attempt = 0; ; attempt++) {
+      let response: Response | undefined;
+      let problem = "";
+      try {
+        response = await options.fetch(`${base}${path}`, init);
+      } catch (e: unknown) {
+        problem = e instanceof Error ? e.message : String(e);
+      }
+      if (response && !RETRY_STATUSES.has(response.status)) return { ok: true, value: response };
+      if (attempt >= retries) {
+        if (response) return { ok: true, value: response };
+        return fail("NETWORK_ERROR", `cannot reach ${base}${path}: ${problem} (gave up after ${attempt + 1} attempts)`);
+      }
+      const exp = Math.min(maxBackoff, backoff * 2 ** attempt);
+      const told = response ? retryAfterMs(response.headers.get("retry-after"), now()) : undefined;
+      const waitMs = Math.min(maxBackoff, told ?? Math.round(exp * (0.5 + random() / 2)));
+      // The body of a refused attempt is not needed; reading it frees the connection.
+      if (response) await response.arrayBuffer().catch(() => undefined);
+      options.onRetry?.({ path, status: response?.status ?? null, waitMs, attempt: attempt + 1 });
+      await sleep(waitMs);
+    }
+  }
+
+  async function signIn(): Promise<Result<string, PullError>> {
+    const c = options.credentials;
+    if (c.kind === "token") return c.token === "" ? fail("UNAUTHENTICATED", "the bearer token is empty") : { ok: true, value: c.token };
+    const key = privateKeyOfSecret(c.clientSecret);
+    if (!key.ok) return fail("UNAUTHENTICATED", key.error);
+    let audience: string;
+    try {
+      audience = new URL(base).hostname.replace(/^\[|\]$/g, "");
+    } catch {
+      return fail("INVALID_ARGUMENT", `the base URL "${options.baseUrl}" is not a URL`);
+    }
+    const form = new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: c.clientId,
+      client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+      client_assertion: clientAssertion(c.clientId, key.value, audience, now() / 1000),
+    });
+    const sent = await send("/auth/v1/token", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" }, body: form.toString() });
+    if (!sent.ok) return sent;
+    const text = await sent.value.text();
+    if (!sent.value.ok) return fail("UNAUTHENTICATED", `the token endpoint refused client "${c.clientId}" (${sent.value.status}): ${problemOf(text)}`, sent.value.status);
+    let token: unknown;
+    try {
+      token = (JSON.parse(text) as Record<string, unknown>)["access_token"];
+    } catch {
+      token = undefined;
+    }
+    return typeof token === "string" && token !== "" ? { ok: true, value: token } : fail("BAD_RESPONSE", "the token endpoint answered without an access_token");
+  }
+
+  async function token(renew: boolean): Promise<Result<string, PullError>> {
+    if (bearer !== undefined && !renew) return { ok: true, value: bearer };
+    // Concurrent requests share one sign-in.
+    signingIn ??= signIn().finally(() => {
+      signingIn = undefined;
+    });
+    const t = await signingIn;
+    if (t.ok) bearer = t.value;
+    return t;
+  }
+
+  async function call(method: "GET" | "POST", path: string, body?: unknown): Promise<Result<unknown, PullError>> {
+    for (let renewed = false; ; renewed = true) {
+      const t = await token(renewed);
+      if (!t.ok) return t;
+      const headers: Record<string, string> = { authorization: `Bearer ${t.value}`, accept: "application/json" };
+      if (body !== undefined) headers["content-type"] = "application/json";
+      const sent = await send(path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      if (!sent.ok) return sent;
+      const res = sent.value;
+      const text = await res.text();
+      // An expired access token: sign in again once (a bearer token from the environment cannot be renewed).
+      if (res.status === 401 && !renewed && options.credentials.kind === "client") continue;
+      if (res.status === 401) return fail("UNAUTHENTICATED", `${method} ${path}: the server refused the credentials (401): ${problemOf(text)}`, 401);
+      if (res.status === 403) return fail("PERMISSION_DENIED", `${method} ${path}: not allowed (403): ${problemOf(text)}; pull needs an administrator's credentials`, 403);
+      if (!res.ok) return fail("HTTP_ERROR", `${method} ${path}: ${res.status} ${problemOf(text)}`, res.status);
+      try {
+        return { ok: true, value: text === "" ? {} : (JSON.parse(text) as unknown) };
+      } catch {
+        return fail("BAD_RESPONSE", `${method} ${path}: the answer is not JSON`, res.status);
+      }
+    }
+  }
+
+  async function listOnce(listing: Listing, onPage?: (page: Page) => void): Promise<Result<unknown[], PullError & { readonly pageIndex?: number }>> {
+    const items: unknown[] = [];
+    const seen = new Set<string>();
+    let pageToken = "";
+    for (let pageIndex = 0; ; pageIndex++) {
+      let r: Result<unknown, PullError>;
+      if (listing.method === "GET") {
+        const q = new URLSearchParams();
+        if (listing.pageSize) q.set("page_size", String(listing.pageSize));
+        if (pageToken !== "") q.set("page_token", pageToken);
+        const qs = q.toString();
+        r = await call("GET", qs === "" ? listing.path : `${listing.path}${listing.path.includes("?") ? "&" : "?"}${qs}`);
+      } else {
+        r = await call("POST", listing.path, { ...listing.body, ...(listing.pageSize ? { pageSize: listing.pageSize } : {}), ...(pageToken === "" ? {} : { pageToken }) });
+      }
+      if (!r.ok) return { ok: false, error: { ...r.error, pageIndex } };
+      const body = r.value;
+      if (!isRecord(body)) return fail("BAD_RESPONSE", `${listing.method} ${listing.path}: a page is not a JSON object`);
+      const list = body["list"] ?? [];
+      if (!Array.isArray(list)) return fail("BAD_RESPONSE", `${listing.method} ${listing.path}: the page's "list" is not an array`);
+      items.push(...list);
+      onPage?.({ list, body });
+      const next = body["nextPageToken"];
+      if (next === undefined || next === null || next === "") return { ok: true, value: items };
+      if (typeof next !== "string") return fail("BAD_RESPONSE", `${listing.method} ${listing.path}: nextPageToken is not a string`);
+      if (seen.has(next)) return fail("PAGING", `${listing.method} ${listing.path}: the server answered page token "${next.slice(0, 40)}" twice; stopping instead of looping`);
+      seen.add(next);
+      pageToken = next;
+    }
+  }
+
+  async function list(listing: Listing, onPage?: (page: Page) => void): Promise<Result<unknown[], PullError>> {
+    const first = await listOnce(listing, onPage);
+    // A page token the server no longer accepts (it expired, or the listing changed under it):
+    // start the listing over once, rather than stop with half of it.
+    if (!first.ok && (first.error.pageIndex ?? 0) > 0 && (first.error.status === 400 || first.error.status === 404 || first.error.status === 410)) {
+      const again = await listOnce(listing, onPage);
+      if (again.ok) return again;
+      return fail(again.error.code, `${again.error.message} (also after starting the listing over: a page token was refused)`, again.error.status);
+    }
+    if (!first.ok) {
+      const { pageIndex: _dropped, ...error } = first.error;
+      return { ok: false, error };
+    }
+    return first;
+  }
+
+  return { call, list };
+}

@@ -1,0 +1,350 @@
+/**
+ * `pullWorld`: a tenant exported through the service's API as a world document (the world file's
+ * JSON). Objects are kept as the API wrote them, field names included (`baton…`, `c1UserPicker`,
+ * unknown fields), so they load and round-trip as they came. What the API cannot give — the
+ * tenant's default policies, role kinds, the clock, group members — is inferred where it can be
+ * and otherwise listed as a warning that says how to set it.
+ */
+import type { Result } from "../result.js";
+import { createApiClient, type ApiClient, type ApiClientOptions, type PullError } from "./api-client.js";
+import type { PullCredentials } from "./credentials.js";
+
+/**
+ * Progress of a pull, one event per page read (and per retry): which listing, how many of its
+ * items so far, how many listings are done of those known.
+ *
+ * @example
+ * ```ts
+ * const onProgress = (p: PullProgress) => console.error(`${p.resource}: ${p.items}`);
+ * ```
+ */
+export interface PullProgress {
+  readonly kind: "page" | "retry" | "done";
+  /** `policies`, `tasks`, `users`, `apps`, `entitlements of app-aws`, … */
+  readonly resource: string;
+  /** Items of this listing so far. */
+  readonly items: number;
+  readonly pages: number;
+  /** Listings finished, and listings known so far (per-app listings are known once apps are). */
+  readonly listingsDone: number;
+  readonly listingsKnown: number;
+  /** For a retry: the HTTP status (null for a network failure) and the wait. */
+  readonly status?: number | null;
+  readonly waitMs?: number;
+}
+
+/**
+ * Something the API could not give, and how to set it.
+ *
+ * @example
+ * ```ts
+ * const w: PullWarning = { code: "DEFAULT_POLICY_UNKNOWN", message: "…set tenant.defaultPolicies.revoke…" };
+ * ```
+ */
+export interface PullWarning {
+  readonly code: string;
+  readonly message: string;
+}
+
+/**
+ * Options of {@link pullWorld}.
+ *
+ * @example
+ * ```ts
+ * const o: PullOptions = { baseUrl: "https://acme.conductor.one", fetch, credentials: { kind: "token", token }, states: "all" };
+ * ```
+ */
+export interface PullOptions {
+  readonly baseUrl: string;
+  readonly fetch: typeof fetch;
+  readonly credentials: PullCredentials;
+  /** Items per page to ask for; default the API's. */
+  readonly pageSize?: number;
+  /** Open tasks (default) or tasks in every state, deleted ones included. */
+  readonly states?: "open" | "all";
+  /** Requests in flight at once; default 4. */
+  readonly concurrency?: number;
+  readonly onProgress?: (p: PullProgress) => void;
+  /** Milliseconds since the epoch; default `Date.now`. The world's clock is the pull's time. */
+  readonly now?: () => number;
+  /** Passed to the API client: retries, backoff, and the injectable sleep and randomness. */
+  readonly retry?: Pick<ApiClientOptions, "retries" | "backoffMs" | "maxBackoffMs" | "sleep" | "random">;
+}
+
+/**
+ * A pulled tenant: the world document, what could not be pulled or inferred, and counts.
+ *
+ * @example
+ * ```ts
+ * const r = await pullWorld({ baseUrl, fetch, credentials });
+ * if (r.ok) { const loaded = loadWorld(r.value.world, { strict: false }); }
+ * ```
+ */
+export interface PullResult {
+  readonly world: Record<string, unknown>;
+  readonly warnings: readonly PullWarning[];
+  readonly counts: Readonly<Record<string, number>>;
+}
+
+type Json = Record<string, unknown>;
+const isRecord = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A list item's object: views wrap it (`{ user: {...} }`, `{ task: {...} }`); plain lists do not. */
+function unwrap(item: unknown, key: string): Json | undefined {
+  if (!isRecord(item)) return undefined;
+  const inner = item[key];
+  return isRecord(inner) ? inner : item;
+}
+
+/** Runs `fn` over `items` with at most `limit` at once, keeping the order of results. */
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return out;
+}
+
+/** Role ids a world without `roles` knows (world/decode-directory's defaults). */
+const DEFAULT_ROLE_IDS = new Set(["super-admin", "admin", "read-only-admin", "user"]);
+/** Task kinds whose tenant default the simulation uses, and the policy type that serves each. */
+const DEFAULT_KINDS: readonly (readonly [string, string])[] = [
+  ["grant", "POLICY_TYPE_GRANT"],
+  ["revoke", "POLICY_TYPE_REVOKE"],
+  ["certify", "POLICY_TYPE_CERTIFY"],
+];
+
+/** Whether a policy refers to another policy (a rule's `policyId`, a `baselinePolicyId`). */
+function refersToPolicies(p: Json): boolean {
+  if (typeof p["baselinePolicyId"] === "string" && p["baselinePolicyId"] !== "") return true;
+  const rules = p["rules"];
+  return Array.isArray(rules) && rules.some((r) => isRecord(r) && typeof r["policyId"] === "string" && r["policyId"] !== "");
+}
+
+/**
+ * Exports a tenant through the service's API: policies, tasks (search; open ones unless
+ * `states: "all"`), users, apps, each app's entitlements, accounts, access-request defaults,
+ * entitlement configuration rules and owners, and grants. Listings an API does not offer (404)
+ * become warnings. Stops with a {@link PullError} when the server refuses the credentials or a
+ * listing fails after its retries.
+ *
+ * @example
+ * ```ts
+ * import { pullWorld } from "policy-sim/pull";
+ * import { loadWorld } from "policy-sim";
+ * const r = await pullWorld({ baseUrl: "http://127.0.0.1:8080", fetch, credentials: { kind: "token", token: "tok-super" } });
+ * if (r.ok) {
+ *   for (const w of r.value.warnings) console.warn(w.message);
+ *   const world = loadWorld(r.value.world, { strict: false });
+ * }
+ * ```
+ */
+export async function pullWorld(options: PullOptions): Promise<Result<PullResult, PullError>> {
+  const now = options.now ?? Date.now;
+  const pageSize = options.pageSize ?? 0;
+  if (!Number.isInteger(pageSize) || pageSize < 0) return { ok: false, error: { code: "INVALID_ARGUMENT", message: `the page size must be a whole number ≥ 0, not ${pageSize}` } };
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
+  let listingsDone = 0;
+  let listingsKnown = 6;
+  let current = "";
+  const api: ApiClient = createApiClient({
+    baseUrl: options.baseUrl,
+    fetch: options.fetch,
+    credentials: options.credentials,
+    now,
+    ...options.retry,
+    onRetry: (r) =>
+      options.onProgress?.({ kind: "retry", resource: current || r.path, items: 0, pages: 0, listingsDone, listingsKnown, status: r.status, waitMs: r.waitMs }),
+  });
+  const warnings: PullWarning[] = [];
+  const unsupported = new Set<string>();
+
+  /** Every item of a listing, with progress; `optional` listings the server lacks (404 on the first page) give undefined. */
+  const listAll = async (resource: string, listing: Parameters<ApiClient["list"]>[0], optional: string | undefined): Promise<Result<unknown[] | undefined, PullError>> => {
+    if (optional !== undefined && unsupported.has(optional)) return { ok: true, value: undefined };
+    let items = 0;
+    let pages = 0;
+    current = resource;
+    const r = await api.list({ ...listing, pageSize }, (page) => {
+      items += page.list.length;
+      pages++;
+      options.onProgress?.({ kind: "page", resource, items, pages, listingsDone, listingsKnown });
+    });
+    listingsDone++;
+    if (!r.ok && optional !== undefined && (r.error.status === 404 || r.error.status === 501)) {
+      if (!unsupported.has(optional)) {
+        unsupported.add(optional);
+        warnings.push({ code: "NOT_OFFERED", message: `the server does not offer ${optional} (${r.error.status}); the world has none: add them by hand if policies depend on them` });
+      }
+      return { ok: true, value: undefined };
+    }
+    return r;
+  };
+  const callOptional = async (what: string, path: string): Promise<Result<unknown, PullError>> => {
+    if (unsupported.has(what)) return { ok: true, value: undefined };
+    const r = await api.call("GET", path);
+    listingsDone++;
+    if (!r.ok && (r.error.status === 404 || r.error.status === 501)) {
+      if (!unsupported.has(what)) {
+        unsupported.add(what);
+        warnings.push({ code: "NOT_OFFERED", message: `the server does not offer ${what} (${r.error.status}); the world has none: add them by hand if policies depend on them` });
+      }
+      return { ok: true, value: undefined };
+    }
+    return r;
+  };
+
+  const taskBody = options.states === "all" ? { includeDeleted: true } : { taskStates: ["TASK_STATE_OPEN"] };
+  const [policies, users, apps, tasks, grants, reviews] = await mapLimit(
+    [
+      () => listAll("policies", { method: "GET", path: "/api/v1/policies" }, undefined),
+      () => listAll("users", { method: "GET", path: "/api/v1/users" }, undefined),
+      () => listAll("apps", { method: "GET", path: "/api/v1/apps" }, undefined),
+      () => listAll("tasks", { method: "POST", path: "/api/v1/search/tasks", body: taskBody }, undefined),
+      () => listAll("grants", { method: "POST", path: "/api/v1/search/grants", body: {} }, "grants (POST /api/v1/search/grants)"),
+      () => listAll("access reviews", { method: "GET", path: "/api/v1/access_reviews" }, "access reviews (GET /api/v1/access_reviews)"),
+    ],
+    concurrency,
+    (f) => f(),
+  );
+  for (const r of [policies, users, apps, tasks, grants, reviews]) if (r && !r.ok) return r;
+  const ok = <T>(r: Result<T, PullError> | undefined): T | undefined => (r?.ok ? r.value : undefined);
+  const policyList = (ok(policies) ?? []).map((x) => unwrap(x, "policy")).filter(isRecord);
+  const userList = (ok(users) ?? []).map((x) => unwrap(x, "user")).filter(isRecord);
+  const appList = (ok(apps) ?? []).map((x) => unwrap(x, "app")).filter(isRecord);
+  const taskList = (ok(tasks) ?? []).map((x) => unwrap(x, "task")).filter(isRecord);
+
+  // Per app: entitlements, accounts, request defaults, configuration rules, owners.
+  const appIds = appList.map((a) => a["id"]).filter((id): id is string => typeof id === "string" && id !== "");
+  listingsKnown += appIds.length * 5;
+  const perApp = await mapLimit(appIds, concurrency, async (appId) => {
+    const at = encodeURIComponent(appId);
+    const ents = await listAll(`entitlements of ${appId}`, { method: "GET", path: `/api/v1/apps/${at}/entitlements` }, undefined);
+    if (!ents.ok) return ents;
+    const accounts = await listAll(`accounts of ${appId}`, { method: "GET", path: `/api/v1/apps/${at}/app_users` }, undefined);
+    if (!accounts.ok) return accounts;
+    const defaults = await callOptional("access-request defaults (GET /api/v1/apps/{app_id}/access_request_defaults)", `/api/v1/apps/${at}/access_request_defaults`);
+    if (!defaults.ok) return defaults;
+    const rules = await listAll(
+      `entitlement configuration rules of ${appId}`,
+      { method: "GET", path: `/api/v1/apps/${at}/entitlement_configuration_rules` },
+      "entitlement configuration rules (GET /api/v1/apps/{app_id}/entitlement_configuration_rules)",
+    );
+    if (!rules.ok) return rules;
+    const owners = await callOptional("app owners (GET /api/v1/apps/{app_id}/ownerids)", `/api/v1/apps/${at}/ownerids`);
+    if (!owners.ok) return owners;
+    return { ok: true as const, value: { appId, ents: ents.value ?? [], accounts: accounts.value ?? [], defaults: defaults.value, rules: rules.value, owners: owners.value } };
+  });
+  for (const r of perApp) if (!r.ok) return r;
+  const appData = perApp.flatMap((r) => (r.ok ? [r.value] : []));
+
+  const entitlements = appData.flatMap((d) => d.ents.map((x) => unwrap(x, "appEntitlement")).filter(isRecord));
+  const appUsers = appData.flatMap((d) => d.accounts.map((x) => unwrap(x, "appUser")).filter(isRecord));
+  const appUserById = new Map(appUsers.map((a) => [a["id"], a] as const));
+  const ownersOf = new Map(
+    appData.flatMap((d) => {
+      const ids = isRecord(d.owners) ? d.owners["userIds"] : undefined;
+      return Array.isArray(ids) ? [[d.appId, ids.filter((x): x is string => typeof x === "string")] as const] : [];
+    }),
+  );
+  const appsOut = appList.map((a) => {
+    const owners = ownersOf.get(typeof a["id"] === "string" ? a["id"] : "");
+    return owners && !Array.isArray(a["ownerUserIds"]) ? { ...a, ownerUserIds: owners } : a;
+  });
+
+  const resourceTypeDefaults = appData.flatMap((d) => {
+    const x = d.defaults;
+    if (!isRecord(x)) return [];
+    const body = isRecord(x["accessRequestDefaults"]) ? x["accessRequestDefaults"] : x;
+    const enabled = body["defaultsEnabled"] === true || body["state"] === "DEFAULTS_STATE_ENABLED";
+    const policyId = body["requestPolicyId"];
+    if (!enabled || typeof policyId !== "string" || policyId === "") return [];
+    const types = body["resourceTypeIds"];
+    return [{ appId: d.appId, resourceTypeIds: Array.isArray(types) ? types.filter((t) => typeof t === "string") : [], requestPolicyId: policyId }];
+  });
+  const configurationRules = appData.flatMap((d) => (d.rules ?? []).map((x) => unwrap(x, "entitlementConfigurationRule")).filter(isRecord));
+
+  const grantList: Json[] = [];
+  let grantsWithoutUser = 0;
+  for (const g of ok(grants) ?? []) {
+    const b = isRecord(g) ? g["appEntitlementUserBinding"] : undefined;
+    if (!isRecord(b)) continue;
+    const view = b["appUser"];
+    const account = (isRecord(view) ? unwrap(view, "appUser") : undefined) ?? appUserById.get(b["appUserId"]);
+    const identityUserId = account?.["identityUserId"];
+    if (typeof identityUserId !== "string" || identityUserId === "") {
+      grantsWithoutUser++;
+      continue;
+    }
+    const sources = b["grantSources"];
+    const viaEnrollment = Array.isArray(sources) && sources.length > 0;
+    grantList.push({ appId: b["appId"], appEntitlementId: b["appEntitlementId"], identityUserId, source: viaEnrollment ? "enrollment" : "direct" });
+  }
+  if (grantsWithoutUser > 0)
+    warnings.push({ code: "GRANT_WITHOUT_USER", message: `${grantsWithoutUser} grant(s) belong to accounts linked to no user; they are left out (CEL's HasEntitlement reads grants of users)` });
+
+  // What the API cannot say.
+  const tenant: Json = { defaultPolicies: {}, featureFlags: {} };
+  const defaults: Record<string, string> = {};
+  for (const [kind, type] of DEFAULT_KINDS) {
+    const builtin = policyList.filter((p) => p["systemBuiltin"] === true && p["policyType"] === type && typeof p["id"] === "string");
+    if (builtin.length === 1 && typeof builtin[0]?.["id"] === "string") defaults[kind] = builtin[0]["id"];
+    else
+      warnings.push({
+        code: "DEFAULT_POLICY_UNKNOWN",
+        message: `the API does not say which policy is the tenant's default ${kind} policy${builtin.length > 1 ? ` (${builtin.length} built-in ${type} policies)` : ""}: set "tenant.defaultPolicies.${kind}" to its id`,
+      });
+  }
+  tenant["defaultPolicies"] = defaults;
+  if (policyList.some(refersToPolicies)) tenant["featureFlags"] = { POLICY_REFERENCES_POLICY: true };
+  else
+    warnings.push({
+      code: "FEATURE_FLAG_UNKNOWN",
+      message: 'no policy refers to another, so whether the tenant has POLICY_REFERENCES_POLICY is unknown: set "tenant.featureFlags.POLICY_REFERENCES_POLICY" to true if it does',
+    });
+  const roleIds = [...new Set(userList.flatMap((u) => (Array.isArray(u["roleIds"]) ? u["roleIds"].filter((r): r is string => typeof r === "string") : [])))];
+  const unknownRoles = roleIds.filter((r) => !DEFAULT_ROLE_IDS.has(r));
+  if (unknownRoles.length > 0)
+    warnings.push({
+      code: "ROLES_UNKNOWN",
+      message: `users hold ${unknownRoles.length} role id(s) the API does not describe (${unknownRoles.slice(0, 5).join(", ")}${unknownRoles.length > 5 ? ", …" : ""}): add "roles": [{ "id": "…", "displayName": "…", "kind": "SUPER_ADMIN" }] to say which is which`,
+    });
+  if (policyList.some((p) => JSON.stringify(p).includes('"appGroupId"')))
+    warnings.push({ code: "GROUPS_UNKNOWN", message: 'policies name groups, whose members the API does not list here: add "groups": [{ "id", "appId", "displayName", "memberUserIds" }] for group approvers' });
+  const clock = new Date(Math.floor(now() / 1000) * 1000).toISOString().replace(".000Z", "Z");
+  warnings.push({ code: "CLOCK", message: `the simulation clock is the time of the pull, ${clock}: change "now" to simulate another moment` });
+
+  const world: Json = {
+    version: 1,
+    now: clock,
+    tenant,
+    users: userList,
+    apps: appsOut,
+    entitlements,
+    appUsers,
+    grants: grantList,
+    resourceTypeDefaults,
+    ...(ok(reviews) === undefined ? {} : { accessReviews: (ok(reviews) ?? []).map((x) => unwrap(x, "accessReview")).filter(isRecord) }),
+    ...(unsupported.has("entitlement configuration rules (GET /api/v1/apps/{app_id}/entitlement_configuration_rules)") ? {} : { entitlementConfigurationRules: configurationRules }),
+    policies: policyList,
+    tasks: taskList,
+  };
+  const counts = {
+    policies: policyList.length,
+    tasks: taskList.length,
+    users: userList.length,
+    apps: appList.length,
+    entitlements: entitlements.length,
+    appUsers: appUsers.length,
+    grants: grantList.length,
+    resourceTypeDefaults: resourceTypeDefaults.length,
+    entitlementConfigurationRules: configurationRules.length,
+  };
+  options.onProgress?.({ kind: "done", resource: "all", items: taskList.length, pages: 0, listingsDone, listingsKnown: listingsDone });
+  return { ok: true, value: { world, warnings, counts } };
+}
