@@ -359,3 +359,15 @@ describe("openapi.yaml: replaying recorded API pages (fixtures/pull/recorded-pag
     expect(r.value.world["tenant"]).toMatchObject({ defaultPolicies: { grant: "2hQ1pRsDk9aXdefaultgrant" } });
   });
 });
+
+describe("policy-sim pull on a terminal", () => {
+  it("draws a progress bar on stderr, redrawn in place and erased at the end", async () => {
+    const io = memoryIO({ env: { POLICY_SIM_TOKEN: "tok-admin" }, fetch: fakeApi(fixture).fetch, stderrIsTTY: true });
+    const code = await runCli(["pull", "--base-url", "http://api.test", "--out", "t.json", "--page-size", "10"], io);
+    expect(code).toBe(EXIT.ok);
+    expect(io.err()).toMatch(/\rpull: tasks: \d+ \(\d+ pages?\)/);
+    expect(io.err()).toMatch(/\[[#.]+\]\s+\d+\/\d+/);
+    expect(io.err()).toContain("\r\u001b[K");
+    expect(io.out()).toBe("");
+  });
+});
