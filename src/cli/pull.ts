@@ -10,10 +10,11 @@ import { saveWorld } from "../world/save-world.js";
 import { type CliIO, CliInputError, type Command, EXIT, plural, str } from "./command.js";
 import { progress } from "./progress.js";
 
-function pageSizeOf(v: string | undefined): number {
-  if (v === undefined) return 0;
+/** A whole-number flag; `fallback` when absent. */
+function count(flag: string, v: string | undefined, fallback: number, min: number): number {
+  if (v === undefined) return fallback;
   const n = /^\d{1,6}$/.test(v) ? Number(v) : Number.NaN;
-  if (!Number.isInteger(n)) throw new CliInputError(`--page-size must be a whole number (0 for the API's default), not "${v}"`);
+  if (!Number.isInteger(n) || n < min) throw new CliInputError(`--${flag} must be a whole number ≥ ${min}, not "${v}"`);
   return n;
 }
 
@@ -79,8 +80,9 @@ export const pullCommand: Command = {
     if (!baseUrl) throw new CliInputError("--base-url <url> is required: where the service's API is");
     if (!/^https?:\/\/[^/]/.test(baseUrl)) throw new CliInputError(`--base-url must be an http(s) URL, not "${baseUrl}"`);
     if (!out) throw new CliInputError("--out <file> is required: where to write the world");
-    const pageSize = pageSizeOf(str(values["page-size"]));
-    const concurrency = pageSizeOf(str(values["concurrency"]) ?? "4");
+    // 0 asks for the API's default page size.
+    const pageSize = count("page-size", str(values["page-size"]), 0, 0);
+    const concurrency = count("concurrency", str(values["concurrency"]), 4, 1);
     const states = stateOf(str(values["state"]));
     const credentials = credentialsFromEnv(io.env ?? {});
     if (!credentials.ok) throw new CliInputError(credentials.error);
@@ -89,7 +91,7 @@ export const pullCommand: Command = {
     const report = reporter(io, json);
     let pulled: Awaited<ReturnType<typeof pullWorld>>;
     try {
-      pulled = await pullWorld({ baseUrl, fetch: io.fetch, credentials: credentials.value, pageSize, states, concurrency: Math.max(1, concurrency), onProgress: report.onProgress, now: () => Date.now() });
+      pulled = await pullWorld({ baseUrl, fetch: io.fetch, credentials: credentials.value, pageSize, states, concurrency, onProgress: report.onProgress, now: () => Date.now() });
     } finally {
       report.end();
     }

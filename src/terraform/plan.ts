@@ -4,7 +4,7 @@
  * and the configuration expressions that say what an unknown value refers to. HashiCorp documents
  * the format (`resource_changes[]`, `configuration.root_module`); only what is read is decoded.
  */
-import { isRecord, type PlanDiagnostic, pathKey } from "./attributes.js";
+import { isRecord, type PlanDiagnostic } from "./attributes.js";
 
 /** The Terraform resource type of a ConductorOne policy. */
 export const POLICY_RESOURCE_TYPE = "conductorone_policy";
@@ -237,4 +237,3 @@ export function narrowExpression(expr: unknown, path: readonly (string | number)
   return e;
 }
 
-export { pathKey };
