@@ -1,14 +1,18 @@
 /**
  * `pull` end to end: `policy-sim serve` on a world W over loopback, `pullWorld` through the real
  * HTTP stack, and the world pulled must equal W — simulation-only fields aside (roles, tenant
- * settings, groups, tokens, grant sources, owners, the clock, comments, access reviews). Runs once
+ * settings, groups, tokens, grant sources, owners, the clock, comments, access reviews) and a
+ * task's `actions`, which the API answers for the caller. Runs once
  * the served API has the read routes pull uses; until then it is skipped, not faked.
  */
+import { generateKeyPairSync } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ROUTES } from "../src/http/routes/index.js";
 import { serve } from "../src/http/server.js";
 import { createWorldStore } from "../src/http/world-store.js";
+import type { PullCredentials } from "../src/pull/credentials.js";
+import { CLIENT_SECRET_PREFIX } from "../src/pull/credentials.js";
 import { pullWorld } from "../src/pull/pull-world.js";
 import { syntheticWorld } from "../src/testing/synthetic-world.js";
 import { loadWorld } from "../src/world/load-world.js";
@@ -24,6 +28,7 @@ const READ_ROUTES = [
   ["GET", "/api/v1/apps/{app_id}/app_users"],
 ] as const;
 const served = READ_ROUTES.every(([m, p]) => ROUTES.some((r) => r.method === m && r.path === p));
+const tokenEndpoint = ROUTES.some((r) => r.method === "POST" && r.path === "/auth/v1/token");
 
 /** The sections the API gives, as saveWorld writes them, in a stable order. */
 function apiSections(doc: Json): Json {
@@ -36,20 +41,23 @@ function apiSections(doc: Json): Json {
       .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
   return {
     policies: saved["policies"],
-    tasks: saved["tasks"],
+    // A task's `actions` are what the caller may do (the API computes them per caller), not stored data.
+    tasks: ((saved["tasks"] as Json[] | undefined) ?? []).map(({ actions: _a, ...t }) => t),
     users: sorted("users"),
     apps: sorted("apps", ["ownerUserIds"]),
     entitlements: sorted("entitlements", ["ownerUserIds"]),
     appUsers: sorted("appUsers"),
+    grants: sorted("grants", ["source"]),
+    resourceTypeDefaults: sorted("resourceTypeDefaults"),
   };
 }
 
-async function pullFromServe(doc: Json, token: string): Promise<Json> {
+async function pullFromServe(doc: Json, credentials: PullCredentials): Promise<Json> {
   const loaded = loadWorld(doc);
   if (!loaded.ok) throw new Error(JSON.stringify(loaded.error.slice(0, 3)));
   const server = await serve({ store: createWorldStore(loaded.value), port: 0, host: "127.0.0.1" });
   try {
-    const r = await pullWorld({ baseUrl: server.url, fetch, credentials: { kind: "token", token }, states: "all", pageSize: 17, concurrency: 3 });
+    const r = await pullWorld({ baseUrl: server.url, fetch, credentials, states: "all", pageSize: 17, concurrency: 3 });
     if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
     return r.value.world;
   } finally {
@@ -60,7 +68,7 @@ async function pullFromServe(doc: Json, token: string): Promise<Json> {
 describe.skipIf(!served)("openapi.yaml reads: pull from policy-sim serve over loopback gives the world served", () => {
   it("the fixture world", async () => {
     const doc = JSON.parse(readFileSync("fixtures/world.json", "utf8")) as Json;
-    const pulled = await pullFromServe(doc, "tok-super");
+    const pulled = await pullFromServe(doc, { kind: "token", token: "tok-super" });
     expect(apiSections(pulled)).toEqual(apiSections(doc));
   });
 
@@ -69,7 +77,17 @@ describe.skipIf(!served)("openapi.yaml reads: pull from policy-sim serve over lo
     const admin = (doc["users"] as Json[]).find((u) => Array.isArray(u["roleIds"]) && (u["roleIds"] as string[]).includes("super-admin"));
     if (!admin) throw new Error("the generated world has no super administrator");
     const withToken = { ...doc, tokens: { "tok-e2e": admin["id"] } };
-    const pulled = await pullFromServe(withToken, "tok-e2e");
+    const pulled = await pullFromServe(withToken, { kind: "token", token: "tok-e2e" });
     expect(apiSections(pulled)).toEqual(apiSections(withToken));
+  });
+
+  it.skipIf(!tokenEndpoint)("signing in with client credentials (an EdDSA client assertion at /auth/v1/token)", async () => {
+    const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+    const x = publicKey.export({ format: "jwk" }).x;
+    const doc = JSON.parse(readFileSync("fixtures/world.json", "utf8")) as Json;
+    const withClient = { ...doc, clients: [{ clientId: "pull@northwind/pcc", userId: "u-it-dir", displayName: "pull", publicJwk: { kty: "OKP", crv: "Ed25519", x } }] };
+    const clientSecret = `${CLIENT_SECRET_PREFIX}${Buffer.from(JSON.stringify(privateKey.export({ format: "jwk" }))).toString("base64")}`;
+    const pulled = await pullFromServe(withClient, { kind: "client", clientId: "pull@northwind/pcc", clientSecret });
+    expect(apiSections(pulled)).toEqual(apiSections(doc));
   });
 });
