@@ -20,10 +20,24 @@ export type PullCredentials =
   | { readonly kind: "token"; readonly token: string }
   | { readonly kind: "client"; readonly clientId: string; readonly clientSecret: string };
 
-/** The prefix of the service's client secrets. */
+/**
+ * The prefix of the service's client secrets.
+ *
+ * @example
+ * ```ts
+ * const secret = `${CLIENT_SECRET_PREFIX}${Buffer.from(JSON.stringify(privateJwk)).toString("base64")}`;
+ * ```
+ */
 export const CLIENT_SECRET_PREFIX = "secret-token:conductorone.com:v1:";
 
-/** The environment variables `policy-sim pull` reads its credentials from. */
+/**
+ * The environment variables `policy-sim pull` reads its credentials from.
+ *
+ * @example
+ * ```ts
+ * process.env[CREDENTIAL_VARIABLES.token]; // POLICY_SIM_TOKEN
+ * ```
+ */
 export const CREDENTIAL_VARIABLES = { clientId: "POLICY_SIM_CLIENT_ID", clientSecret: "POLICY_SIM_CLIENT_SECRET", token: "POLICY_SIM_TOKEN" } as const;
 
 /**

@@ -23,7 +23,14 @@ import {
   withoutInstanceKeys,
 } from "./plan.js";
 
-/** The annotation the provider's users set to the resource's Terraform address. */
+/**
+ * The annotation the provider's users set to the resource's Terraform address.
+ *
+ * @example
+ * ```ts
+ * world.policies.find((p) => p.annotations?.[IAC_ADDRESS_ANNOTATION] === "conductorone_policy.prod_admin");
+ * ```
+ */
 export const IAC_ADDRESS_ANNOTATION = "iac_resource_address";
 
 /**
