@@ -64,7 +64,8 @@ export const pullCommand: Command = {
     "(default policies, role kinds, group members, the clock) is inferred where it can be, else a warning.",
     "Exit 0 written, 1 written but the world has problems to fix, 2 bad input or the pull failed.",
     "",
-    "  POLICY_SIM_TOKEN=… policy-sim pull --base-url https://acme.conductor.one --out tenant.json --state all",
+    "  policy-sim pull --base-url https://acme.conductor.one --out tenant.json --state all",
+    "  (with POLICY_SIM_TOKEN=… or the client pair in the environment)",
   ],
   options: {
     "base-url": { type: "string" },
