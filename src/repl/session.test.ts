@@ -106,6 +106,11 @@ describe("the REPL session's bound functions", () => {
     const bad = api.check("subject.departmnt == 'x'");
     expect(bad.ok).toBe(false);
     expect(inspect(bad)).toContain("(did you mean 'department'?)\nsubject.departmnt == 'x'\n        ^^^^^^^^^");
+    // The environments of product_admin_expressions.mdx and product_admin_entitlement-config-rules.mdx.
+    expect(inspect(api.check("appOwners", "approver"))).toBe("ok: the expression type-checks in the approver environment");
+    expect(api.check('entitlement.scope.id != ""', "config-rule").ok).toBe(true);
+    expect(api.check('subject.department == "IT"', "config-rule").ok).toBe(false);
+    expect(api.check("true", "groups").ok).toBe(false);
     const t = api.task("1001");
     expect(t.data).toMatchObject({ numericId: "1001", state: "TASK_STATE_OPEN" });
     expect(JSON.parse(inspect(t))).toEqual(t.data);

@@ -112,7 +112,8 @@ export interface ReplApi {
   comment(taskId: string, text: string, options?: ActionOptions): Shown<ActionData> | Shown<Failure>;
   whatIf(policies: unknown, options?: unknown): Shown<unknown> | Promise<Shown<unknown>>;
   lint(policy?: unknown): Shown<readonly LintedPolicy[]> | Shown<Failure>;
-  check(condition: string): Shown<readonly Finding[] | ReturnType<typeof checkCondition>> | Shown<Failure>;
+  /** `environment`: "condition" (default), "approver" or "config-rule", as `checkCondition` takes it. */
+  check(condition: string, environment?: string): Shown<readonly Finding[] | ReturnType<typeof checkCondition>> | Shown<Failure>;
   task(taskId: string): Shown<JsonValue> | Shown<Failure>;
   policy(policyId: string): Shown<JsonValue> | Shown<Failure>;
   simulate(script: unknown): Shown<SimulationRun> | Shown<Failure>;
@@ -150,6 +151,7 @@ const HELP_ENTRIES: readonly (readonly [string, string])[] = [
   ['whatIf(policyJson | [policies], { state, type, app })', "which tasks would route differently with these policies"],
   ['lint() / lint("pol-id") / lint(policyJson)', "lint every policy, one of the world, or a draft"],
   ['check("subject.department == \\"Eng\\"")', "type-check a condition in the rule environment"],
+  ['check("appOwners", "approver")', "…or in the approver (\"approver\") or configuration rule (\"config-rule\") environment"],
   ['task("1001")', "the task as the API returns it (wire JSON)"],
   ['policy("pol-prod-admin")', "the policy as wire JSON (.data), to edit and pass to whatIf"],
   ['simulate("fixtures/scenarios/x.json")', "run a scenario script (a file or its JSON) on the current world"],
@@ -325,10 +327,14 @@ export function createSession(world: World, options: SessionOptions): ReplSessio
       const results = Array.isArray(policy) ? lintDocuments(policy, w, true) : lintDocuments([policy], w, false);
       return new Shown(results, lintText(results, color));
     },
-    check(condition) {
+    check(condition, environment = "condition") {
       if (!isString(condition)) return failed("INVALID_ARGUMENT", 'check("subject.department == \\"Eng\\""): give the condition as a string');
-      const d = checkCondition(condition);
-      const text = d.length === 0 ? "ok: the condition type-checks and returns bool" : d.map((x) => `${x.code} at ${x.line}:${x.column}: ${x.message}${x.hint ? ` (${x.hint})` : ""}\n${x.excerpt}`).join("\n");
+      if (environment !== "condition" && environment !== "approver" && environment !== "config-rule") {
+        return failed("INVALID_ARGUMENT", `check(expression, environment): the environment is "condition", "approver" or "config-rule", not ${JSON.stringify(environment)}`);
+      }
+      const d = checkCondition(condition, environment);
+      const ok = environment === "condition" ? "ok: the condition type-checks and returns bool" : `ok: the expression type-checks in the ${environment} environment`;
+      const text = d.length === 0 ? ok : d.map((x) => `${x.code} at ${x.line}:${x.column}: ${x.message}${x.hint ? ` (${x.hint})` : ""}\n${x.excerpt}`).join("\n");
       return new Shown(d, text, d.length === 0);
     },
     task(taskId) {
