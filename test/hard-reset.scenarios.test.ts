@@ -131,13 +131,18 @@ describe("Hard Reset on the sample tenant", () => {
     expect(task.processing).toBe("TASK_PROCESSING_TYPE_PROCESSING");
   });
 
-  it("skips an approval whose approvers resolve to nobody and that has no fallback, and records it", () => {
-    // 1016: the requester is the only owner of PagerDuty and self-approval is off.
+  it("release note (May 2024): reassigns an approval that resolves to nobody and has no fallback to the Super Administrators, and records why", () => {
+    // 1016: the requester, also the subject, is the only owner of PagerDuty and self-approval is off.
     const { body, events } = reset(world, "1016");
-    const skipped = body.taskView.task.policy.history.at(-1);
-    expect(skipped.approval.skipped).toMatchObject({ skippedAt: world.now });
-    expect(events.find((e) => e.kind === "stepSkipped")).toMatchObject({ policyStepId: skipped.id });
-    expect(body.taskView.task.policy.current).toHaveProperty("provision");
+    const task = body.taskView.task;
+    expect(task.policy.current).toHaveProperty("approval");
+    expect(task.stepApproverIds).toEqual(["u-ciso", "u-it-dir"]);
+    expect(events.find((e) => e.kind === "reviewersRouted")).toMatchObject({
+      policyStepId: task.policy.current.id,
+      via: "superAdmins",
+      reason: "no reviewer: reassigned to Super Administrators",
+    });
+    expect(events.some((e) => e.kind === "stepSkipped")).toBe(false);
   });
 
   it.each([

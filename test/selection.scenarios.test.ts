@@ -353,8 +353,9 @@ describe("explanations", () => {
     expect(e.approvers.map((a) => [a.stepIndex, a.kind, a.via, a.userIds])).toEqual([
       [0, "manager", "primary", ["u-bob"]],
       [1, "appOwners", "primary", ["u-bob"]],
-      [2, "users", "skipped", []],
+      [2, "users", "superAdmins", ["u-root"]],
     ]);
+    expect(e.approvers[2]?.reason).toBe("no reviewer: reassigned to Super Administrators");
     expect(e.approvers[2]?.notes.join(" ")).toContain("self-approval is off");
   });
 });

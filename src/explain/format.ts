@@ -3,6 +3,7 @@
  * caret under the part of its condition that made it false or failed, the values of its parts,
  * the chain, the selected steps and their approvers. Colour only when asked (the CLI asks on a TTY).
  */
+import { approversSummary } from "../workflow/approvers.js";
 import type { Explanation, ExplainedCondition, ExplainedNode, RuleExplanation } from "./explain.js";
 
 /**
@@ -156,7 +157,7 @@ export function formatExplanation(e: Explanation, options: FormatOptions = {}): 
       out.push(bold("Selected: ") + by);
       for (const s of r.steps) {
         const a = e.approvers.find((x) => x.stepIndex === s.index);
-        const who = a ? (a.via === "skipped" ? paint("33", "  → skipped: nobody to ask") : a.via === "system" ? `  → ${a.kind} decides` : `  → ${a.userIds.join(", ")}${a.via === "fallback" ? " (fallback)" : ""}`) : "";
+        const who = a ? (a.via === "skipped" ? paint("33", `  → ${approversSummary(a)}`) : `  → ${approversSummary(a)}`) : "";
         out.push(`  ${s.index + 1}. ${s.detail}${who}`);
         if (a && options.verbose) for (const n of a.notes) out.push(`       ${paint("2", n)}`);
       }

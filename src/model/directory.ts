@@ -247,6 +247,11 @@ export interface AccessReview {
   readonly displayName: string;
   readonly policyId: string;
   readonly usePolicyOverride: boolean;
+  /**
+   * (sim) The campaign's owners: they review a certify task whose step finds nobody to ask
+   * (product_admin_manage-campaigns.mdx). Absent when the world file does not say.
+   */
+  readonly ownerUserIds?: readonly string[];
 }
 
 /**

@@ -77,7 +77,8 @@ const spec: ActionSpec<Req> = {
       return invalid(`${outside.join(", ")} ${outside.length > 1 ? "are" : "is"} not among the step's allowed reassignees (${allowed.join(", ")})`, "newStepUserIds");
     if (a.requireReassignmentReason && r.comment.trim() === "") return invalid("step requires a reassignment reason: pass a comment", "comment");
     const resolution = resolveApprovers(c.world, c.task, reassigned(a, r.newStepUserIds), () => ({ ok: true, value: [] }));
-    if (resolution.userIds.length === 0)
+    // Only the new users themselves count: a last-resort route (Super Administrators) is not theirs.
+    if (resolution.via !== "primary" && resolution.via !== "selfApproved")
       return invalid(`none of the new users may review this step: ${resolution.notes.join("; ")}`, "newStepUserIds");
     return undefined;
   },
@@ -131,7 +132,7 @@ const spec: ActionSpec<Req> = {
  * `policyStepId` is stale); `PERMISSION_DENIED` when the step does not allow reassignment or the
  * caller is not its approver (Super Administrators may always); `INVALID_ARGUMENT` for no or unknown
  * users, users outside `allowedReassignees`, a missing required reason, or users who may not review
- * (the target, the requester without self-approval, inactive users). Events: `reassigned` (the
+ * (the target without self-approval, inactive users). Events: `reassigned` (the
  * `ticketActionId`), `comment`, `stepStarted`.
  *
  * @example

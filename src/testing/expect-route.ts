@@ -3,6 +3,7 @@
  * act on: what was expected, what differs, and the formatted explanation of what happened. The
  * vitest matchers and the table-driven policy cases both use it.
  */
+import { approversSummary } from "../workflow/approvers.js";
 import { type Explanation, explainTask } from "../explain/explain.js";
 import { formatExplanation } from "../explain/format.js";
 import type { PolicySource } from "../policy/resolve-policy.js";
@@ -153,7 +154,7 @@ function routeLine(e: Explanation): string {
   const how = d.kind === "rule" ? `rule #${d.ruleIndex} of ${d.policyId}` : `the baseline of ${d.policyId}`;
   const first = r.steps[0];
   const a = e.approvers.find((x) => x.stepIndex === 0);
-  const who = a ? ` → ${a.userIds.length > 0 ? a.userIds.join(", ") : a.via}` : "";
+  const who = a ? ` → ${approversSummary(a)}` : "";
   return `${res.policyId} (${res.source}): ${how} → step key ${d.stepKey}${first ? `; first step ${first.detail}${who}` : ""}`;
 }
 

@@ -9,6 +9,7 @@ import type { App, AppEntitlement, User } from "../model/directory.js";
 import type { Policy } from "../model/index.js";
 import { POLICY_REFERENCES_FLAG } from "../policy/select-steps.js";
 import { buildIndex, entitlementKey, replaceInWorld, type Tenant, type World, type WorldPatch } from "../world/world.js";
+import { delegationWindow } from "../workflow/delegation.js";
 import { sameValue } from "./same-value.js";
 
 /**
@@ -200,7 +201,7 @@ export interface EditImpact {
 export interface VisibleChanges {
   /** Users added, removed or changed in any field. */
   readonly users: ReadonlySet<string>;
-  /** Of these, the users whose existence, `status` or `delegatedUserId` changed: what approver resolution reads of a candidate. */
+  /** Of these, the users whose existence, `status`, delegation (delegate and window) or roles changed: what approver resolution reads of a candidate. */
   readonly approverUsers: ReadonlySet<string>;
   /** Of these, the users whose existence or `email` changed: what a `subject` shows of its first manager. */
   readonly managerUsers: ReadonlySet<string>;
@@ -231,6 +232,17 @@ function changedIds<T>(
   return out.sort();
 }
 
+/** Whether approver resolution sees the same delegation (delegate and window) on both users. */
+function sameDelegation(p: User, n: User): boolean {
+  const a = delegationWindow(p);
+  const b = delegationWindow(n);
+  return a === b || (a !== null && b !== null && a.delegatedUserId === b.delegatedUserId && a.startAt === b.startAt && a.expireAt === b.expireAt);
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
 /**
  * Compares a world with its edited version.
  *
@@ -258,7 +270,7 @@ export function editImpact(before: World, after: World): EditImpact {
           visible = true;
           const id = (p ?? n)?.id ?? "";
           usersSeen.add(id);
-          if (!p || !n || p.status !== n.status || p.delegatedUserId !== n.delegatedUserId) approverUsers.add(id);
+          if (!p || !n || p.status !== n.status || !sameDelegation(p, n) || !sameStrings(p.roleIds, n.roleIds)) approverUsers.add(id);
           if (!p || !n || p.email !== n.email) managerUsers.add(id);
         });
   const entitlements =

@@ -5,8 +5,9 @@
  * group or entitlement (`cel/reads.ts` finds them on a condition's AST); and, for a first step that
  * is an approval, approver resolution — the kind's candidates (listed users, the subject's managers,
  * the app's or entitlement's owners, a group's members, an expression's result, the fallback users
- * and fallback groups' members), of each its existence, `status` and `delegatedUserId`, and of its
- * delegate, existence and `status` (`workflow/approvers.ts`). A task none of whose channels carries
+ * and fallback groups' members, and, when nobody is found, the Super Administrators or the
+ * campaign's owners), of each its existence, `status`, roles and delegation, and of its delegate,
+ * existence and `status` (`workflow/approvers.ts`). A task none of whose channels carries
  * a change ({@link VisibleChanges}) decides alike in both worlds, conditions and approvers included.
  *
  * What a task may evaluate or route to is bounded by the reach of its policy (`closure.ts`): every
@@ -16,6 +17,7 @@
 import { approverExpressionReads, conditionReads } from "../cel/reads.js";
 import type { Approval, Policy, Task } from "../model/index.js";
 import { taskEntitlementRef, taskSubjectId } from "../model/task-refs.js";
+import { superAdministrators } from "../workflow/approvers.js";
 import { entitlementKey, type World } from "../world/world.js";
 import type { ReachMemo } from "./closure.js";
 import type { VisibleChanges } from "./edit.js";
@@ -58,6 +60,13 @@ function approvalsOf(world: World, root: Policy, reach: ReadonlySet<string>): { 
   return { directory, approvals };
 }
 
+/** Whoever a step with nobody to ask may go to: Super Administrators and every campaign's owners. */
+function lastResortUsers(world: World): string[] {
+  const ids = superAdministrators(world);
+  for (const review of world.index.accessReviews.values()) ids.push(...(review.ownerUserIds ?? []));
+  return ids;
+}
+
 /**
  * The directory footprint of tasks, for one pair of worlds and the changes between them.
  *
@@ -77,6 +86,8 @@ export class DirectoryFootprint {
   readonly #worlds: readonly [World, World];
   readonly #managersHit = new Map<string, boolean>();
   readonly #anyUser: boolean;
+  /** A changed approver is a Super Administrator or a campaign owner in either world: every step that may find nobody can route to them. */
+  readonly #lastResortHit: boolean;
 
   constructor(before: World, after: World, changes: VisibleChanges, reachesBefore: ReachMemo, reachesAfter: ReachMemo) {
     this.#before = before;
@@ -84,6 +95,7 @@ export class DirectoryFootprint {
     this.#reaches = [reachesBefore, reachesAfter];
     this.#worlds = [before, after];
     this.#anyUser = changes.users.size > 0;
+    this.#lastResortHit = changes.approverUsers.size > 0 && [before, after].some((w) => lastResortUsers(w).some((id) => changes.approverUsers.has(id)));
   }
 
   #readsOf(side: 0 | 1, policy: Policy): ReachReads {
@@ -128,8 +140,13 @@ export class DirectoryFootprint {
       if (reads.directory && (this.#anyUser || changes.entitlements.size > 0 || changes.apps.size > 0)) return { always: true, managers: "no" };
       for (const step of reads.approvals) {
         const kind = step.approvers;
-        if (!kind) continue;
+        if (!kind) {
+          if (this.#lastResortHit) return { always: true, managers: "no" };
+          continue;
+        }
         const delegation = step.allowDelegation;
+        // Any approval a person reviews may end with the campaign owners or Super Administrators.
+        if (this.#lastResortHit && kind.kind !== "webhook" && kind.kind !== "agent" && kind.kind !== "unknown") return { always: true, managers: "no" };
         switch (kind.kind) {
           case "users":
             if (this.#anyHit(kind.userIds, delegation)) return { always: true, managers: "no" };

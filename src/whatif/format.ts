@@ -2,6 +2,7 @@
  * A what-if result as text: what the edit changed, the counts, the summary by route, and each
  * changed task with its route before and after.
  */
+import { approversSummary } from "../workflow/approvers.js";
 import { routeLabel, type RouteOutcome } from "./route.js";
 import type { TaskRouteChange, WhatIfResult } from "./what-if.js";
 
@@ -20,7 +21,7 @@ export interface FormatWhatIfOptions {
 
 function detail(r: RouteOutcome): string {
   if (r.kind === "error") return `${r.stage} error ${r.code}: ${r.message}`;
-  const first = r.firstStep ? `${r.firstStep.detail}${r.approvers ? ` → ${r.approvers.via === "skipped" ? "skipped (nobody)" : r.approvers.userIds.join(", ") || r.approvers.via}` : ""}` : "no steps";
+  const first = r.firstStep ? `${r.firstStep.detail}${r.approvers ? ` → ${approversSummary({ kind: r.firstStep.detail, ...r.approvers })}` : ""}` : "no steps";
   return `${routeLabel(r)}; first step: ${first}`;
 }
 

@@ -25,6 +25,8 @@ import { PairMemo } from "./same-value.js";
 export interface RouteApprovers {
   readonly userIds: readonly string[];
   readonly via: ApproverResolution["via"];
+  /** The documented reason when the step does not go to its kind's own reviewers. */
+  readonly reason?: string;
 }
 
 /**
@@ -143,7 +145,7 @@ function approversOf(world: World, input: RouteInput): RouteApprovers | null {
   const step = sel?.ok ? sel.value.steps[0] : undefined;
   if (!step || step.kind !== "approval") return null;
   const r = resolveApprovers(world, input.task, step, input.conditions.expressions);
-  return { userIds: r.userIds, via: r.via };
+  return r.reason === undefined ? { userIds: r.userIds, via: r.via } : { userIds: r.userIds, via: r.via, reason: r.reason };
 }
 
 /** A step sequence as routes show it, summarised once per sequence (many tasks share one). */

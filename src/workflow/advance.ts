@@ -2,8 +2,10 @@
  * Automatic advance: after a policy is (re)instantiated or a step completes, the workflow runs on by
  * itself until a step waits on a person, a timer or a system, or the task closes:
  * - `accept` completes (its message becomes a comment) and the next step starts; `reject` closes
- *   the task denied; an approval whose approvers resolve to nobody and that has no fallback is
- *   skipped; an approval that has approvers waits for them;
+ *   the task denied; an approval waits for its approvers (`resolveApprovers`: the kind's, the
+ *   fallback, or the campaign owners / Super Administrators when nobody is found); only an approver
+ *   expression that returns nobody skips its step; a request whose subject may approve it with
+ *   self-approval allowed approves itself;
  * - a `wait` starts its timers and posts `commentOnFirstWait`; `tick` ends it;
  * - a `form` waits for the requester;
  * - a `provision` waits for a person (manual, unconfigured) or for a system to report its outcome;
@@ -14,7 +16,7 @@
  *   (release notes 6, 7), other actions wait for their outcome;
  * - when the last step is done the task closes with its type's approved outcome.
  */
-import type { PolicyStep, PolicyStepInstance, ProvisionInstance, ProvisionPolicy, Task } from "../model/index.js";
+import type { AppEntitlementReference, PolicyStep, PolicyStepInstance, ProvisionInstance, ProvisionPolicy, Task } from "../model/index.js";
 import type { TaskComment, World } from "../world/world.js";
 import { findEntitlement } from "../world/world.js";
 import { type ApproverResolution, type ExpressionEvaluator, resolveApprovers } from "./approvers.js";
@@ -375,6 +377,12 @@ function startAction(ctx: AdvanceContext, task: Task, current: PolicyStepInstanc
   return { kind: "continue", task: finishCurrent(task, done) };
 }
 
+/** The entitlements an approval of the task covers (a request's entitlement). */
+export function approvedEntitlements(task: Task): AppEntitlementReference[] {
+  const t = task.type;
+  return t?.kind === "grant" ? [{ appEntitlementId: t.appEntitlementId, appId: t.appId }] : [];
+}
+
 function startStep(ctx: AdvanceContext, task: Task, current: PolicyStepInstance): StepStart {
   const inst = current.instance;
   const stepKind = inst?.kind === "unknown" ? inst.key : (inst?.kind ?? "");
@@ -404,10 +412,28 @@ function startStep(ctx: AdvanceContext, task: Task, current: PolicyStepInstance)
             outcome: { kind: "skipped", newPolicyStepId: "", skippedAt: ctx.now, userId: "" },
           },
         };
-        emit(ctx, task.id, "", { kind: "stepSkipped", policyStepId: current.id, reason: resolution.notes.join("; ") });
+        emit(ctx, task.id, "", { kind: "stepSkipped", policyStepId: current.id, reason: [resolution.reason ?? "", ...resolution.notes].filter(Boolean).join("; ") });
         return { kind: "continue", task: finishCurrent(task, skipped) };
       }
       stepStarted(ctx, task.id, current.id, stepKind);
+      if (resolution.via === "selfApproved") {
+        // Release note (Feb 2023): a request whose subject may approve it is approved automatically.
+        const userId = resolution.userIds[0] ?? "";
+        emit(ctx, task.id, userId, { kind: "stepAutoApproved", policyStepId: current.id, userId, reason: resolution.reason ?? "" });
+        const approved: PolicyStepInstance = {
+          ...current,
+          state: "POLICY_STEP_STATE_DONE",
+          instance: {
+            ...inst,
+            state: "APPROVAL_INSTANCE_STATE_DONE",
+            outcome: { kind: "approved", approvedAt: ctx.now, entitlements: approvedEntitlements(task), stepUpTransactionId: "", userId },
+          },
+        };
+        const approverIds = [...(task.approverIds ?? []).filter((id) => id !== userId), userId];
+        return { kind: "continue", task: finishCurrent({ ...task, approverIds }, approved) };
+      }
+      if (resolution.via !== "primary" && resolution.via !== "system")
+        emit(ctx, task.id, "", { kind: "reviewersRouted", policyStepId: current.id, via: resolution.via, reason: resolution.reason ?? "", userIds: resolution.userIds });
       return waiting(task, current, resolution.userIds);
     }
     case "wait":

@@ -1,13 +1,30 @@
 /**
  * Who reviews an approval step. Each of the ten approver kinds resolves against the world's
- * directory; self-approval, inactive users, delegation and fallbacks are applied the same way for
- * all of them, and every exclusion is noted so an explanation can say why someone is not an approver.
+ * directory; self-approval, inactive users, delegation, distinct approvers and fallbacks are applied
+ * the same way for all of them, and every exclusion is noted so an explanation can say why someone
+ * is not an approver. The routes the service documents when nobody is found:
+ *
+ * - the kind's own reviewers (`primary`); a group of more than 128 members is not asked, its step's
+ *   fallback is (product_admin_policies.mdx);
+ * - the step's fallback users and groups (`fallback`);
+ * - nobody and no usable fallback: a certify task goes to its campaign's owners
+ *   (product_admin_manage-campaigns.mdx, FAQ), every other task to the tenant's Super Administrators
+ *   (release note, May 2024) — `campaignOwners` / `superAdmins`;
+ * - only an approver *expression* whose result is empty skips the step (`skipped`;
+ *   product_admin_expressions-reference.mdx);
+ * - the subject among the reviewers with self-approval allowed: the step approves itself
+ *   (`selfApproved`; release note, Feb 2023);
+ * - `requireDistinctApprovers`: whoever approved an earlier step is not asked again; when that leaves
+ *   nobody, the fallback, then the campaign owners / Super Administrators (product_admin_policies.mdx).
+ *
+ * The choices the pages leave open are in {@link APPROVER_POLICY}, and in README "Assumptions".
  */
 import type { User } from "../model/directory.js";
 import type { Approval, ApproverKind, Task } from "../model/index.js";
 import { taskEntitlementRef, taskSubjectId } from "../model/task-refs.js";
 import type { Result } from "../result.js";
 import { entitlementKey, findEntitlement, type World } from "../world/world.js";
+import { delegateFor } from "./delegation.js";
 
 /**
  * Evaluates approver expressions (CEL) for one task: the user ids an expression returns, or why it
@@ -21,10 +38,23 @@ import { entitlementKey, findEntitlement, type World } from "../world/world.js";
 export type ExpressionEvaluator = (expression: string) => Result<readonly string[], string>;
 
 /**
- * The approvers of one approval step and how they were found.
- * - `primary`: the kind's own approvers; `fallback`: the fallback users and groups;
+ * How the approvers of a step were found.
+ * - `primary`: the kind's own reviewers; `fallback`: the step's fallback users and groups;
+ * - `superAdmins`, `campaignOwners`: nobody could be found (or no distinct approver), so the
+ *   documented last resort reviews;
+ * - `selfApproved`: the subject may approve and self-approval is allowed: approved automatically;
  * - `system`: a webhook or agent decides, no human approvers;
- * - `skipped`: nobody resolved and there is no fallback, so the step is skipped.
+ * - `skipped`: an approver expression returned nobody and there is no fallback, so the step is skipped.
+ *
+ * @example
+ * ```ts
+ * const v: ApproverVia = "superAdmins";
+ * ```
+ */
+export type ApproverVia = "primary" | "fallback" | "superAdmins" | "campaignOwners" | "selfApproved" | "system" | "skipped";
+
+/**
+ * The approvers of one approval step and how they were found.
  *
  * @example
  * ```ts
@@ -34,14 +64,58 @@ export type ExpressionEvaluator = (expression: string) => Result<readonly string
 export interface ApproverResolution {
   readonly kind: string;
   readonly userIds: readonly string[];
-  readonly via: "primary" | "fallback" | "system" | "skipped";
+  readonly via: ApproverVia;
   /** Why users were excluded or where they came from, for explanations. */
   readonly notes: readonly string[];
+  /**
+   * The documented reason, when the step does not simply go to the kind's own reviewers
+   * ("no reviewer: reassigned to Super Administrators").
+   */
+  readonly reason?: string;
 }
+
+/**
+ * The choices the documentation leaves open, in one place (README, Assumptions).
+ *
+ * @example
+ * ```ts
+ * APPROVER_POLICY.maxGroupMembers; // 128
+ * ```
+ */
+export const APPROVER_POLICY = {
+  /** A group with more members than this is not asked; its step's fallback is (documented). */
+  maxGroupMembers: 128,
+  /** Task kinds whose steps approve themselves when the subject may approve (the note speaks of requests). */
+  selfApprovingTaskKinds: ["grant", "revoke"] as readonly string[],
+  /**
+   * Where a step with nobody to ask goes, by task kind: certify → the campaign's owners (documented),
+   * then the Super Administrators when the campaign names none; every other kind → Super
+   * Administrators (documented for requests, assumed for offboarding, action and finding tasks).
+   */
+  lastResort: (taskKind: string): readonly ("campaignOwners" | "superAdmins")[] =>
+    taskKind === "certify" ? ["campaignOwners", "superAdmins"] : ["superAdmins"],
+} as const;
+
+/** The documented reasons, as explanations and what-if show them. */
+const REASON = {
+  superAdmins: "no reviewer: reassigned to Super Administrators",
+  campaignOwners: "no reviewer: reassigned to the campaign owners",
+  distinctSuperAdmins: "no distinct approver: reassigned to Super Administrators",
+  distinctCampaignOwners: "no distinct approver: reassigned to the campaign owners",
+  distinctFallback: "no distinct approver: using the step's fallback reviewers",
+  fallback: "no reviewer: using the step's fallback reviewers",
+  bigGroup: (n: number) => `group of ${n} members (over ${APPROVER_POLICY.maxGroupMembers}): using the step's fallback reviewers`,
+  selfApproved: "the subject may approve and self-approval is allowed: approved automatically",
+  expressionEmpty: "the approver expression returned nobody: step skipped",
+} as const;
 
 interface Candidates {
   readonly ids: readonly string[];
   readonly note: string;
+  /** Only for expressions: every expression evaluated and returned an empty list. */
+  readonly emptyExpression?: boolean;
+  /** Only for groups: the group has too many members to be asked. */
+  readonly bigGroup?: number;
 }
 
 function primaryCandidates(world: World, task: Task, kind: ApproverKind, expressions: ExpressionEvaluator): Candidates {
@@ -65,18 +139,24 @@ function primaryCandidates(world: World, task: Task, kind: ApproverKind, express
       // The world file carries no resource objects, so resource owners are unknown (README, Assumptions).
       return { ids: [], note: "resource owners (the world has no resource objects)" };
     case "group": {
-      const group = world.index.groups.get(kind.appGroupId);
-      return { ids: group?.memberUserIds ?? [], note: `the members of group "${kind.appGroupId}"` };
+      const members = world.index.groups.get(kind.appGroupId)?.memberUserIds ?? [];
+      const note = `the members of group "${kind.appGroupId}"`;
+      if (members.length > APPROVER_POLICY.maxGroupMembers) return { ids: [], note, bigGroup: members.length };
+      return { ids: members, note };
     }
     case "self":
       return { ids: subjectId ? [subjectId] : [], note: "the target user (self review)" };
     case "expression": {
+      let failed = "";
       for (const [i, expression] of (kind.expressions ?? []).entries()) {
         const result = expressions(expression);
         // DOMAIN.md §5: the first expression that returns a non-empty list wins.
         if (result.ok && result.value.length > 0) return { ids: result.value, note: `expression ${i} \`${expression}\`` };
+        if (!result.ok && !failed) failed = `expression ${i} failed: ${result.error}`;
       }
-      return { ids: [], note: "no approver expression returned anyone" };
+      // An expression that fails has no result, empty or not: nobody to ask (README, Assumptions).
+      if (failed) return { ids: [], note: failed };
+      return { ids: [], note: "no approver expression returned anyone", emptyExpression: (kind.expressions ?? []).length > 0 };
     }
     case "webhook":
     case "agent":
@@ -93,21 +173,24 @@ function isActive(user: User | undefined): user is User {
   return user !== undefined && user.status !== "DISABLED" && user.status !== "DELETED";
 }
 
+interface Filtered {
+  readonly ids: string[];
+  /** Candidates left out only because they approved an earlier step (distinct approvers). */
+  readonly earlierApprovers: number;
+}
+
 /**
- * Applies the rules every kind shares: unknown and inactive users are dropped, a delegate stands in
- * when the step allows delegation, and the target and requester are dropped unless self-approval is
- * allowed. Returns the ids in first-seen order without duplicates.
+ * Applies the rules every kind shares: unknown and inactive users are dropped; a delegate stands in
+ * when the step allows delegation and the task was created while the delegation was in force; the
+ * subject is dropped unless self-approval is allowed (the setting concerns the subject only, so a
+ * requester who is not the subject stays); with distinct approvers, whoever approved an earlier step
+ * is dropped. Returns the ids in first-seen order without duplicates.
  */
-function filter(
-  world: World,
-  task: Task,
-  approval: Approval,
-  ids: readonly string[],
-  allowSelf: boolean,
-  notes: string[],
-): string[] {
+function filter(world: World, task: Task, approval: Approval, ids: readonly string[], allowSelf: boolean, distinct: boolean, notes: string[]): Filtered {
   const subjectId = taskSubjectId(task);
+  const earlier = distinct ? (task.approverIds ?? []) : [];
   const out: string[] = [];
+  let earlierApprovers = 0;
   for (const id of ids) {
     let user = world.index.users.get(id);
     if (!user) {
@@ -115,8 +198,10 @@ function filter(
       continue;
     }
     if (approval.allowDelegation && user.delegatedUserId) {
-      const delegate = world.index.users.get(user.delegatedUserId);
-      if (isActive(delegate)) {
+      const d = delegateFor(user, task.createdAt ?? "");
+      const delegate = d.delegateId ? world.index.users.get(d.delegateId) : undefined;
+      if (d.note) notes.push(d.note);
+      else if (isActive(delegate)) {
         notes.push(`${id}: delegated to ${delegate.id}`);
         user = delegate;
       }
@@ -125,13 +210,18 @@ function filter(
       notes.push(`${user.id}: ${user.status.toLowerCase()}`);
       continue;
     }
-    if (!allowSelf && (user.id === subjectId || user.id === task.createdByUserId)) {
-      notes.push(`${user.id}: ${user.id === subjectId ? "is the target user" : "is the requester"} and self-approval is off`);
+    if (!allowSelf && user.id === subjectId) {
+      notes.push(`${user.id}: is the target user and self-approval is off`);
+      continue;
+    }
+    if (earlier.includes(user.id)) {
+      notes.push(`${user.id}: approved an earlier step and this step requires distinct approvers`);
+      earlierApprovers++;
       continue;
     }
     if (!out.includes(user.id)) out.push(user.id);
   }
-  return out;
+  return { ids: out, earlierApprovers };
 }
 
 function fallbackCandidates(world: World, kind: ApproverKind): readonly string[] | undefined {
@@ -144,40 +234,139 @@ function fallbackCandidates(world: World, kind: ApproverKind): readonly string[]
 }
 
 /**
+ * The tenant's Super Administrators: users holding a role of kind `SUPER_ADMIN`, in directory order.
+ *
+ * @example
+ * ```ts
+ * superAdministrators(world); // ["u-ciso", "u-it-dir"] in the sample tenant
+ * ```
+ */
+export function superAdministrators(world: World): string[] {
+  const out: string[] = [];
+  for (const user of world.users) {
+    for (const roleId of user.roleIds)
+      if (world.index.roles.get(roleId)?.kind === "SUPER_ADMIN") {
+        out.push(user.id);
+        break;
+      }
+  }
+  return out;
+}
+
+/**
+ * The owners of the campaign (access review) a certify task belongs to; empty for other tasks and
+ * for campaigns that name none.
+ *
+ * @example
+ * ```ts
+ * campaignOwners(world, certifyTask); // the access review's ownerUserIds
+ * ```
+ */
+export function campaignOwners(world: World, task: Task): readonly string[] {
+  const t = task.type;
+  if (t?.kind !== "certify") return [];
+  return world.index.accessReviews.get(t.accessReviewId)?.ownerUserIds ?? [];
+}
+
+function selfApproves(task: Task, kind: ApproverKind, allowSelf: boolean, ids: readonly string[]): boolean {
+  const subjectId = taskSubjectId(task);
+  // A `self` step is the subject's own review: the subject acts, nothing is approved for them.
+  return (
+    allowSelf &&
+    kind.kind !== "self" &&
+    subjectId !== "" &&
+    ids.includes(subjectId) &&
+    APPROVER_POLICY.selfApprovingTaskKinds.includes(task.type?.kind ?? "")
+  );
+}
+
+/**
  * Resolves the approvers of an approval step for a task.
  *
  * @example
  * ```ts
  * const r = resolveApprovers(world, task, step, () => ({ ok: true, value: [] }));
- * r.via === "skipped"; // nobody to ask and no fallback: the step is skipped
+ * r.via; // "superAdmins" when nobody is found and the step has no usable fallback
+ * r.reason; // "no reviewer: reassigned to Super Administrators"
  * ```
  */
-export function resolveApprovers(
-  world: World,
-  task: Task,
-  approval: Approval,
-  expressions: ExpressionEvaluator,
-): ApproverResolution {
+export function resolveApprovers(world: World, task: Task, approval: Approval, expressions: ExpressionEvaluator): ApproverResolution {
   const kind = approval.approvers;
-  if (!kind) return { kind: "none", userIds: [], via: "skipped", notes: ["the step names no approvers"] };
-  const name = kind.kind === "unknown" ? kind.key : kind.kind;
-  if (kind.kind === "webhook" || kind.kind === "agent" || kind.kind === "unknown")
+  const name = !kind ? "none" : kind.kind === "unknown" ? kind.key : kind.kind;
+  if (kind && (kind.kind === "webhook" || kind.kind === "agent" || kind.kind === "unknown"))
     return { kind: name, userIds: [], via: "system", notes: [`a ${name} decides this step; no human approvers`] };
-  const allowSelf = kind.kind === "self" || ("allowSelfApproval" in kind && kind.allowSelfApproval);
+  const allowSelf = kind !== null && (kind.kind === "self" || ("allowSelfApproval" in kind && kind.allowSelfApproval));
+  const distinct = kind !== null && "requireDistinctApprovers" in kind && kind.requireDistinctApprovers;
   const notes: string[] = [];
-  const primary = primaryCandidates(world, task, kind, expressions);
-  const primaryIds = filter(world, task, approval, primary.ids, allowSelf, notes);
-  if (primaryIds.length > 0) return { kind: name, userIds: primaryIds, via: "primary", notes: [`from ${primary.note}`, ...notes] };
-  const fallback = fallbackCandidates(world, kind);
+  const primary: Candidates = kind ? primaryCandidates(world, task, kind, expressions) : { ids: [], note: "the step names no approvers" };
+  const first = filter(world, task, approval, primary.ids, allowSelf, distinct, notes);
+  if (kind && first.ids.length > 0) {
+    if (selfApproves(task, kind, allowSelf, first.ids))
+      return { kind: name, userIds: [taskSubjectId(task)], via: "selfApproved", notes: [`from ${primary.note}`, ...notes], reason: REASON.selfApproved };
+    return { kind: name, userIds: first.ids, via: "primary", notes: [`from ${primary.note}`, ...notes] };
+  }
+  let noDistinct = first.earlierApprovers > 0;
+  const why = primary.bigGroup !== undefined ? `${primary.note} has ${primary.bigGroup} members, over ${APPROVER_POLICY.maxGroupMembers}` : `${primary.note} resolved to nobody`;
+  const fallback = kind ? fallbackCandidates(world, kind) : undefined;
   if (fallback) {
-    const fallbackIds = filter(world, task, approval, fallback, allowSelf, notes);
-    if (fallbackIds.length > 0)
-      return { kind: name, userIds: fallbackIds, via: "fallback", notes: [`${primary.note} resolved to nobody; using the fallback`, ...notes] };
+    const second = filter(world, task, approval, fallback, allowSelf, distinct, notes);
+    noDistinct ||= second.earlierApprovers > 0;
+    if (second.ids.length > 0) {
+      const reason = primary.bigGroup !== undefined ? REASON.bigGroup(primary.bigGroup) : noDistinct ? REASON.distinctFallback : REASON.fallback;
+      return { kind: name, userIds: second.ids, via: "fallback", notes: [`${why}; using the fallback`, ...notes], reason };
+    }
+  }
+  const head = `${why}${fallback ? " and so did the fallback" : " and the step has no fallback"}`;
+  // Only an expression whose result is empty skips its step (product_admin_expressions-reference.mdx).
+  if (primary.emptyExpression && !noDistinct)
+    return { kind: name, userIds: [], via: "skipped", notes: [head, ...notes], reason: REASON.expressionEmpty };
+  for (const route of APPROVER_POLICY.lastResort(task.type?.kind ?? "")) {
+    const ids = route === "campaignOwners" ? campaignOwners(world, task) : superAdministrators(world);
+    // The last resort is not refused for having approved before: that would leave the task stalled.
+    let last = filter(world, task, approval, ids, allowSelf, distinct, notes);
+    if (last.ids.length === 0 && distinct) last = filter(world, task, approval, ids, allowSelf, false, notes);
+    if (last.ids.length > 0) {
+      const reason = route === "campaignOwners" ? (noDistinct ? REASON.distinctCampaignOwners : REASON.campaignOwners) : noDistinct ? REASON.distinctSuperAdmins : REASON.superAdmins;
+      return { kind: name, userIds: last.ids, via: route, notes: [head, ...notes], reason };
+    }
   }
   return {
     kind: name,
     userIds: [],
     via: "skipped",
-    notes: [`${primary.note} resolved to nobody${fallback ? " and so did the fallback" : " and the step has no fallback"}`, ...notes],
+    notes: [head, "and no campaign owner or Super Administrator can review it", ...notes],
+    reason: "no reviewer and no Super Administrator: step skipped",
   };
+}
+
+/**
+ * One line saying who reviews a step and, where a fallback or automatic route applies, the
+ * documented reason: what explanations, what-if reports and route checks print after the step.
+ *
+ * @example
+ * ```ts
+ * approversSummary({ kind: "users", userIds: ["u-ciso"], via: "superAdmins", reason: "no reviewer: reassigned to Super Administrators" });
+ * // "u-ciso (no reviewer: reassigned to Super Administrators)"
+ * ```
+ */
+export function approversSummary(a: Pick<ApproverResolution, "kind" | "userIds" | "via" | "reason">): string {
+  const ids = a.userIds.join(", ");
+  switch (a.via) {
+    case "primary":
+      return ids;
+    case "system":
+      return `${a.kind} decides`;
+    case "skipped":
+      return `skipped (${a.reason ?? "nobody to ask"})`;
+    case "selfApproved":
+      return `approved automatically by ${ids} (${a.reason ?? REASON.selfApproved})`;
+    case "fallback":
+    case "superAdmins":
+    case "campaignOwners":
+      return `${ids} (${a.reason ?? a.via})`;
+    default: {
+      const never: never = a.via;
+      return never;
+    }
+  }
 }

@@ -29,6 +29,16 @@ export type AuditEvent =
   | (EventBase & { readonly kind: "comment"; readonly commentId: string; readonly comment: string; readonly updatedAt: string; readonly updatedBy: string })
   | (EventBase & { readonly kind: "stepSkipped"; readonly policyStepId: string; readonly reason: string })
   | (EventBase & { readonly kind: "stepCompleted"; readonly policyStepId: string; readonly stepKind: string })
+  // An approval step whose reviewers are not the kind's own (fallback, campaign owners, Super
+  // Administrators), with the documented reason; and one the subject's self-approval decided.
+  | (EventBase & {
+      readonly kind: "reviewersRouted";
+      readonly policyStepId: string;
+      readonly via: string;
+      readonly reason: string;
+      readonly userIds: readonly string[];
+    })
+  | (EventBase & { readonly kind: "stepAutoApproved"; readonly policyStepId: string; readonly userId: string; readonly reason: string })
   | (EventBase & { readonly kind: "taskClosed"; readonly outcome: string })
   // The workflow engine (docs/workflow.md): one record per task action, whose id is the response's
   // `ticketActionId`, then what the workflow did as a consequence.

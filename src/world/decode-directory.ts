@@ -264,5 +264,6 @@ export function decodeAccessReview(r: ObjectReader): AccessReview {
     displayName: r.string("displayName"),
     policyId: r.string("policyId"),
     usePolicyOverride: r.boolean("usePolicyOverride"),
+    ...(r.raw("ownerUserIds") === undefined ? {} : { ownerUserIds: r.strings("ownerUserIds") }),
   };
 }

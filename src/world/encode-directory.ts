@@ -141,5 +141,11 @@ export function encodeAppUser(a: AppUser): JsonObject {
  * ```
  */
 export function encodeAccessReview(r: AccessReview): JsonObject {
-  return { id: r.id, displayName: r.displayName, policyId: r.policyId, usePolicyOverride: r.usePolicyOverride };
+  return {
+    id: r.id,
+    displayName: r.displayName,
+    policyId: r.policyId,
+    usePolicyOverride: r.usePolicyOverride,
+    ...(r.ownerUserIds ? { ownerUserIds: [...r.ownerUserIds] } : {}),
+  };
 }
