@@ -164,8 +164,9 @@ function decided(i: StepInstance): boolean {
 }
 
 /**
- * Whether the task closed because its provisioning failed, with the errored provision step last in
- * its history: what Retry Provisioning acts on (release note 2).
+ * Whether the task's provisioning failed, with the errored provision step last in its history: open
+ * on its manual fallback step, or closed with its error outcome. What Retry Provisioning acts on
+ * (release note 2, product_how-to_access-change-tasks.mdx).
  *
  * @example
  * ```ts
@@ -173,11 +174,13 @@ function decided(i: StepInstance): boolean {
  * ```
  */
 export function provisioningFailed(task: Task): boolean {
-  if (task.state !== "TASK_STATE_CLOSED") return false;
-  const t = task.type;
-  if (!t || t.kind === "unknown" || !t.outcome.endsWith("_ERROR")) return false;
   const last = (task.policy?.history ?? []).at(-1)?.instance;
-  return last?.kind === "provision" && last.outcome?.kind === "errored";
+  if (last?.kind !== "provision" || last.outcome?.kind !== "errored") return false;
+  // Open: the current step is the manual fallback of the failed one (product_admin_provisioning.mdx).
+  const current = task.policy?.current?.instance;
+  if (task.state === "TASK_STATE_OPEN") return current?.kind === "provision" && current.outcome === null;
+  const t = task.type;
+  return task.state === "TASK_STATE_CLOSED" && !!t && t.kind !== "unknown" && t.outcome.endsWith("_ERROR");
 }
 
 /**

@@ -7,14 +7,19 @@
  *   `GRANT_OUTCOME_GRANTED` (the grant is added to the world), a revoke `REVOKE_OUTCOME_REVOKED`
  *   (the grant and any `revocationTargets` are removed);
  * - cancelled: the task closes with its cancelled outcome;
- * - errored: the task closes with its error outcome, and Retry Provisioning is offered.
- * Retry Provisioning (release note 2) reopens the same task on a fresh instance of the failed
- * provision step; the approvals already collected stay in its history and `approverIds`.
+ * - errored: a system's step (connector, webhook, …) falls back to manual provisioning by the app's
+ *   owners and the task stays open, offering Retry Provisioning (product_admin_provisioning.mdx,
+ *   product_how-to_access-change-tasks.mdx); a manual step reported failed closes the task with its
+ *   error outcome, Retry Provisioning offered.
+ * Retry Provisioning (release note 2) runs a fresh instance of the failed provision step on the same
+ * task (retiring the manual fallback, or reopening the closed task); the approvals already collected
+ * stay in its history and `approverIds`.
  */
 import type { JsonValue } from "../model/json.js";
 import type { AppEntitlementReference, PolicyStepInstance, Task } from "../model/index.js";
 import { err, ok, type Result } from "../result.js";
-import { advance, completeStep, emit, postComment } from "../workflow/advance.js";
+import { advance, completeStep, emit, fallBackToManualProvisioning, finishCurrent, postComment } from "../workflow/advance.js";
+import { isManual } from "../workflow/provisioners.js";
 import { instantiate } from "../workflow/instantiate.js";
 import { withOutcome } from "../workflow/outcomes.js";
 import type { World } from "../world/world.js";
@@ -194,7 +199,10 @@ function outcomeSpec(which: Which): ActionSpec<Outcome> {
         state: "POLICY_STEP_STATE_DONE",
         instance: { ...inst, outcome: { kind: "errored", description: r.description, errorCode: r.errorCode, erroredAt: ctx.now } },
       };
-      return ok({ task: completeStep(ctx, task, done, "error"), ticketActionId });
+      // A person who reports their own manual step failed closes the task; a system's failure
+      // falls back to manual provisioning and the task stays open (product_admin_provisioning.mdx).
+      if (isManual(cur.instance.provision?.provisionPolicy ?? null)) return ok({ task: completeStep(ctx, task, done, "error"), ticketActionId });
+      return ok({ task: fallBackToManualProvisioning(ctx, finishCurrent(task, done), done, `${r.errorCode}: ${r.description}`), ticketActionId });
     },
   };
 }
@@ -223,14 +231,24 @@ const retrySpec: ActionSpec<{ readonly comment: string }> = {
     const ticketActionId = emit(ctx, c.task.id, c.caller.id, { kind: "provisioningRetried", erroredPolicyStepId: failed.id, newPolicyStepId: newId });
     postComment(ctx, c.task, c.caller.id, r.comment);
     const current = instantiate({ kind: "provision", ...definition }, newId, c.task.policyGenerationId, ctx.now);
+    // Still open on its manual fallback: that step is retired, cancelled by whoever retries.
+    const fallback = c.task.policy?.current;
+    const retired =
+      fallback?.instance?.kind === "provision"
+        ? finishCurrent(c.task, {
+            ...fallback,
+            state: "POLICY_STEP_STATE_DONE",
+            instance: { ...fallback.instance, state: "PROVISION_INSTANCE_STATE_DONE", outcome: { kind: "cancelled", cancelledAt: ctx.now, cancelledByUserId: c.caller.id } },
+          })
+        : c.task;
     // Reopened on the same task: history and approverIds (the approvals collected) are kept.
     const reopened: Task = {
-      ...c.task,
+      ...retired,
       state: "TASK_STATE_OPEN",
       processing: "TASK_PROCESSING_TYPE_PROCESSING",
-      type: c.task.type ? withOutcome(c.task.type, null, null) : null,
+      type: retired.type ? withOutcome(retired.type, null, null) : null,
       updatedAt: ctx.now,
-      policy: c.task.policy ? { ...c.task.policy, current } : { current, history: [], next: [], policy: null },
+      policy: retired.policy ? { ...retired.policy, current } : { current, history: [], next: [], policy: null },
     };
     return ok({ task: advance(ctx, reopened), ticketActionId });
   },

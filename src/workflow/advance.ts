@@ -19,7 +19,7 @@
 import type { AppEntitlementReference, PolicyStep, PolicyStepInstance, ProvisionInstance, ProvisionPolicy, Task } from "../model/index.js";
 import type { TaskComment, World } from "../world/world.js";
 import { findEntitlement } from "../world/world.js";
-import { type ApproverResolution, type ExpressionEvaluator, resolveApprovers } from "./approvers.js";
+import { type ApproverResolution, type ExpressionEvaluator, resolveApprovers, superAdministrators } from "./approvers.js";
 import { runRevokeStep } from "./automation.js";
 import type { AuditEvent } from "./events.js";
 import { addDuration, instantiate } from "./instantiate.js";
@@ -326,6 +326,43 @@ function startProvision(ctx: AdvanceContext, task: Task, current: PolicyStepInst
 
   if (isManual(policy)) return waiting(task, step, manualProvisioners(ctx.world, task, policy, ctx.expressions), "TASK_PROCESSING_TYPE_WAITING");
   return waiting(task, step, []);
+}
+
+/**
+ * A system provision step (connector, webhook, external ticket, …) that failed falls back to manual
+ * provisioning by the app's owners (product_admin_provisioning.mdx): the errored step stays in
+ * history, a manual provision step with the same target takes its place, and the task stays open,
+ * offering "retry failed provisioning" (product_how-to_access-change-tasks.mdx). Approvals already
+ * collected are kept. An app without active owners falls to the Super Administrators, as a step
+ * with nobody to ask does (README, Assumptions).
+ *
+ * @example
+ * ```ts
+ * const open = fallBackToManualProvisioning(ctx, finishCurrent(task, erroredStep), erroredStep, "E_LIMIT: account limit");
+ * open.policy?.current?.instance?.kind; // "provision" (manual)
+ * ```
+ */
+export function fallBackToManualProvisioning(ctx: AdvanceContext, task: Task, errored: PolicyStepInstance, error: string): Task {
+  const inst = errored.instance;
+  const definition = inst?.kind === "provision" && inst.provision ? inst.provision : { assigned: false, provisionTarget: null, provisionPolicy: null };
+  const owners = appOwnersOf(ctx.world, task);
+  const provisionerIds = owners.length > 0 ? owners : superAdministrators(ctx.world);
+  const t = task.type;
+  const appId = t && (t.kind === "grant" || t.kind === "revoke" || t.kind === "certify") ? t.appId : "";
+  const app = ctx.world.index.apps.get(appId)?.displayName || appId || "the app";
+  const reason = `provisioning failed (${error})`;
+  const policy: ProvisionPolicy = {
+    kind: "manual",
+    instructions: `Connector provisioning failed (${error}). Provision the access by hand in ${app} and mark this step complete, or fix the cause and retry failed provisioning.`,
+    userIds: provisionerIds,
+    assignee: null,
+  };
+  const current = instantiate({ kind: "provision", ...definition, provisionPolicy: policy }, ctx.ids.take("step"), task.policyGenerationId, ctx.now);
+  postSystemComment(ctx, task, `Routed to manual provisioning by ${owners.length > 0 ? "the app's owners" : "the Super Administrators (the app has no owners)"}: ${reason}.`);
+  emit(ctx, task.id, "", { kind: "provisionRoutedToManual", policyStepId: current.id, reason, provisionerIds });
+  stepStarted(ctx, task.id, current.id, "provision");
+  const withCurrent: Task = { ...task, policy: task.policy ? { ...task.policy, current } : { current, history: [], next: [], policy: null } };
+  return waiting(withCurrent, current, provisionerIds, "TASK_PROCESSING_TYPE_WAITING").task;
 }
 
 function startAction(ctx: AdvanceContext, task: Task, current: PolicyStepInstance): StepStart {

@@ -154,6 +154,25 @@ export function createRevokeForDecertified(ctx: AdvanceContext, certify: Task): 
 }
 
 /**
+ * Whether a denied review creates its revoke task: only when the review's policy asks for it in its
+ * follow-up steps, `postActions[].certifyRemediateImmediately` (product_admin_policies.mdx, "Add
+ * follow-up steps"; product_admin_manage-campaigns.mdx: otherwise access is revoked by hand). The
+ * policy is the task's snapshot (its `postActions`, else those of the world's policy of that id); a
+ * task without a policy asks for nothing.
+ *
+ * @example
+ * ```ts
+ * remediatesImmediately(world, certifyTask); // true under pol-certify-default of the sample
+ * ```
+ */
+export function remediatesImmediately(world: World, certify: Task): boolean {
+  const snapshot = certify.policy?.policy ?? null;
+  if (!snapshot) return false;
+  const actions = snapshot.postActions ?? world.index.policies.get(snapshot.id)?.postActions ?? [];
+  return actions.some((a) => a.certifyRemediateImmediately);
+}
+
+/**
  * Applies the effects recorded in `ctx.events` from `from` on: grants added and revoked, revoke tasks
  * created for decertified certify tasks (their own events are appended and applied too). Returns the
  * world with them; `ctx.comments` gains the comments of created tasks.
@@ -186,7 +205,7 @@ export function applyEffects(world: World, ctx: AdvanceContext, from = 0): World
       case "taskClosed": {
         if (e.outcome !== "CERTIFY_OUTCOME_DECERTIFIED") break;
         const certify = w.tasks.get(e.taskId);
-        if (!certify) break;
+        if (!certify || !remediatesImmediately(w, certify)) break;
         const current = grants ? withGrants(w, grants) : w;
         const created = createRevokeForDecertified({ ...ctx, world: current, now: e.at }, certify);
         if (created) w = addTask(w, created);

@@ -11,6 +11,7 @@ import {
   body,
   holds,
   kinds,
+  sampleWith,
   refuse,
   run,
   sampleWorld,
@@ -173,6 +174,22 @@ describe("deny", () => {
     expect(revoke.policy?.policy?.id).toBe("pol-revoke-standard");
     expect(revoke.state).toBe("TASK_STATE_OPEN");
     expect(task(s.world, "1060").id).toBe(revoke.id);
+  });
+
+  it("product_admin_policies.mdx (follow-up steps): a denied review creates no revoke task when its policy's postActions do not ask for one", () => {
+    // 1046 carries a snapshot of pol-certify-default; here its follow-up is switched off.
+    const follow = (on: boolean) =>
+      sampleWith((json) => {
+        const t = json.tasks.find((x) => x["numericId"] === "1046") as Record<string, Record<string, Record<string, unknown>>>;
+        t["policy"]!["policy"]!["postActions"] = [{ certifyRemediateImmediately: on }];
+      });
+    const s = run(follow(false), { type: "deny", taskId: "1046", comment: "left sales" }, "u-vp-sales");
+    expect(task(s.world, "1046").type).toMatchObject({ outcome: "CERTIFY_OUTCOME_DECERTIFIED" });
+    expect(s.events.some((e) => e.kind === "taskCreated")).toBe(false);
+    expect(s.world.tasks.size).toBe(sampleWorld().tasks.size);
+    // The same review with the follow-up switched on creates it.
+    const r = run(follow(true), { type: "deny", taskId: "1046", comment: "left sales" }, "u-vp-sales");
+    expect(r.events.some((e) => e.kind === "taskCreated")).toBe(true);
   });
 
   it("approving a certify task closes it CERTIFIED", () => {
@@ -384,17 +401,34 @@ describe("provisioning outcomes", () => {
     expect(s.events.find((e) => e.kind === "grantRevoked")).toMatchObject({ reason: "entitlement", source: "direct" });
   });
 
-  it("errored closes with the error outcome and offers RETRY_PROVISIONING; cancelled closes CANCELLED", () => {
+  it("product_admin_provisioning.mdx: a connector's error falls back to manual provisioning by the app's owners; the task stays open and offers RETRY_PROVISIONING; cancelled closes CANCELLED", () => {
     const w = sampleWorld();
     const e = run(w, { type: "provisionErrored", taskId: "1031", errorCode: "CONNECTOR_GRANT_FAILED", description: "API returned 422" }, "u-sec-eng");
     const t = task(e.world, "1031");
-    expect(t.type?.kind === "grant" && t.type.outcome).toBe("GRANT_OUTCOME_ERROR");
+    expect(t.state).toBe("TASK_STATE_OPEN");
+    expect(t.type?.kind === "grant" && t.type.outcome).toBe("GRANT_OUTCOME_UNSPECIFIED");
     const last = t.policy?.history?.at(-1)?.instance;
     expect(last?.kind === "provision" && last.outcome).toMatchObject({ kind: "errored", errorCode: "CONNECTOR_GRANT_FAILED", description: "API returned 422" });
+    const cur = t.policy?.current?.instance;
+    expect(cur?.kind === "provision" && cur.provision?.provisionPolicy?.kind).toBe("manual");
+    expect(t.stepApproverIds).toEqual(["u-sre-lead", "u-it-dir"]);
+    expect(kinds(e)).toContain("provisionRoutedToManual");
     expect(viewTask(e)["actions"]).toContain("TASK_ACTION_TYPE_RETRY_PROVISIONING");
+    // An app owner provisions by hand: the request is granted.
+    const done = run(e.world, { type: "provisionComplete", taskId: "1031", comment: "created by hand" }, "u-sre-lead");
+    expect(task(done.world, "1031").type).toMatchObject({ outcome: "GRANT_OUTCOME_GRANTED" });
     const c = run(w, { type: "provisionCancelled", taskId: "1031" }, "u-sec-eng");
     const ct = task(c.world, "1031");
     expect(ct.type?.kind === "grant" && ct.type.outcome).toBe("GRANT_OUTCOME_CANCELLED");
+  });
+
+  it("a manual step reported failed by its provisioner closes with the error outcome and offers RETRY_PROVISIONING", () => {
+    const manual = { provision: { assigned: false, provisionPolicy: { manual: { instructions: "", userIds: ["u-it1"] } }, provisionTarget: null } };
+    let w = worldOn([manual]);
+    const e = run(w, { type: "provisionErrored", taskId: "1030", errorCode: "NO_LICENSE", description: "no seat left" }, "u-it1");
+    w = e.world;
+    expect(task(w, "1030").type).toMatchObject({ outcome: "GRANT_OUTCOME_ERROR" });
+    expect(viewTask(e)["actions"]).toContain("TASK_ACTION_TYPE_RETRY_PROVISIONING");
   });
 
   it("refusals: INVALID_ARGUMENT without errorCode, PERMISSION_DENIED for a plain user, FAILED_PRECONDITION on an approval", () => {
@@ -413,13 +447,18 @@ describe("retry provisioning (release note 2)", () => {
     w = run(w, { type: "approve", taskId: "1030" }, "u-sre-lead").world;
     w = run(w, { type: "provisionErrored", taskId: "1030", errorCode: "OKTA_429", description: "Rate limited" }, "u-it-dir").world;
     const failed = task(w, "1030");
-    expect(failed.state).toBe("TASK_STATE_CLOSED");
+    expect(failed.state).toBe("TASK_STATE_OPEN");
     const s = run(w, { type: "retryProvisioning", taskId: "1030" }, "u-it-dir");
     const t = task(s.world, "1030");
     expect(t.id).toBe(failed.id);
     expect(t.state).toBe("TASK_STATE_OPEN");
     expect(t.approverIds).toEqual(["u-it2", "u-sre-lead"]);
-    expect(t.policy?.history).toEqual(failed.policy?.history);
+    // The history is kept; the manual fallback step joins it, cancelled by the retry.
+    expect(t.policy?.history?.slice(0, -1)).toEqual(failed.policy?.history);
+    const fallback = t.policy?.history?.at(-1)?.instance;
+    expect(fallback?.kind === "provision" && fallback.outcome).toMatchObject({ kind: "cancelled", cancelledByUserId: "u-it-dir" });
+    const retried = t.policy?.current?.instance;
+    expect(retried?.kind === "provision" && retried.provision?.provisionPolicy?.kind).toBe("connector");
     const approvals = (t.policy?.history ?? []).filter((h) => h.instance?.kind === "approval" && h.instance.outcome?.kind === "approved");
     expect(approvals).toHaveLength(2);
     expect(t.policy?.current?.instance?.kind).toBe("provision");

@@ -38,14 +38,14 @@ describe("release note 1: a step-up approval that also requires a comment prompt
   });
 });
 
-describe("release note 2: retry provisioning on the same task keeps the approvals already collected", () => {
+describe("release note 2 and product_how-to_access-change-tasks.mdx: a failed connector falls back to manual work, and retry provisioning on the same task keeps the approvals already collected", () => {
   it("provisioning-failure-and-retry", () => {
     const run = scenario("provisioning-failure-and-retry");
     const failed = task(run.frames[1]?.world as World, "1031");
     const retried = task(run.frames[3]?.world as World, "1031");
     expect(retried.id).toBe(failed.id);
     expect(retried.approverIds).toEqual(failed.approverIds);
-    expect(retried.policy?.history).toEqual(failed.policy?.history);
+    expect(retried.policy?.history?.slice(0, -1)).toEqual(failed.policy?.history);
     expect(run.frames[3]?.events[0]).toMatchObject({ kind: "provisioningRetried", erroredPolicyStepId: failed.policy?.history?.at(-1)?.id });
   });
 });
