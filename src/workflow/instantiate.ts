@@ -11,6 +11,7 @@ import type {
   StepInstance,
 } from "../model/index.js";
 import { nextTimeOfDay } from "./time.js";
+import { waitInstanceExtras } from "./wait-timeout.js";
 
 /** Inner messages of frozen step definitions (a world's), made once and shared, frozen too. */
 const inners = new WeakMap<object, object>();
@@ -132,6 +133,7 @@ function stepInstanceOf(step: PolicyStep, now: string): StepInstance {
                   ? { kind: "untilTime", durationIfExists: null, untilTime: nextTimeOfDay(now, until.hours, until.minutes, until.timezone).at }
                   : until,
         outcome: null,
+        ...waitInstanceExtras(step),
       };
     }
     case "form":

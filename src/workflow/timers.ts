@@ -2,8 +2,9 @@
  * What time drives in the workflow, per task: the timer of its current step and what happens when
  * it fires.
  * - wait `untilTime` (a duration or a time of day in a zone): the wait succeeds;
- * - wait `timeout`: the wait times out, `commentOnTimeout` is posted, the task closes
- *   `…_WAIT_TIMED_OUT`;
+ * - wait `timeout`: the wait times out, `commentOnTimeout` is posted and the next step begins, as
+ *   when the condition is met (product_admin_policies.mdx); a step marked `closeTaskOnTimeout`
+ *   (sim) closes the task `…_WAIT_TIMED_OUT` instead;
  * - approval escalation `expiresAt`: the escalation runs once (reassign to approvers, replace the
  *   policy, skip the step, cancel the ticket) and its comment is posted;
  * - provision waiting on an entitlement merge, `fallbackAt` (24 hours, release note 3): the step
@@ -17,6 +18,7 @@ import { appOwnersOf } from "./provisioners.js";
 import { restartOn, selectOn } from "./restart.js";
 import { cancelStep, moveToNext } from "./steps.js";
 import { msOf } from "./time.js";
+import { closesTaskOnTimeout } from "./wait-timeout.js";
 
 /**
  * The next timer of a task's current step.
@@ -255,7 +257,7 @@ export function fireTimer(ctx: AdvanceContext, task: Task, timer: Timer): Task {
         state: "POLICY_STEP_STATE_DONE",
         instance: { ...i, state: "WAIT_INSTANCE_STATE_TIMED_OUT", outcome: { kind: "timedOut", timedOutAt: ctx.now } },
       };
-      return completeStep(ctx, { ...task, updatedAt: ctx.now }, done, "timedOut");
+      return completeStep(ctx, { ...task, updatedAt: ctx.now }, done, closesTaskOnTimeout(i) ? "timedOut" : undefined);
     }
     case "escalation":
       return escalate(ctx, task, step);

@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../src/model/json.js";
 import { tick } from "../../src/reducers/tick.js";
 import { readSimulation } from "../../src/workflow/sim-config.js";
-import { at, body, grantPolicy, kinds, refuse, run, sampleWith, sampleWorld, task, usersApproval, worldOn } from "./helpers.js";
+import { saveWorld } from "../../src/world/save-world.js";
+import { at, body, grantPolicy, kinds, load, refuse, run, sampleWith, sampleWorld, task, usersApproval, worldOn } from "./helpers.js";
 
 const PROVISION = { provision: { assigned: false, provisionPolicy: { connector: { defaultBehavior: { connectorId: "conn-okta" } } }, provisionTarget: null } };
 
@@ -82,16 +83,37 @@ describe("tick: waits", () => {
     expect(fired(s, "1011").map((f) => f.kind)).toEqual(["waitCondition"]);
   });
 
-  it("a wait times out: commentOnTimeout is posted and the request closes WAIT_TIMED_OUT at the timeout", () => {
+  it("product_admin_policies.mdx: a wait times out: commentOnTimeout is posted and the next step begins at the timeout", () => {
     const s = at(sampleWorld(), "2026-12-01T00:00:00Z");
     expect(fired(s)).toContainEqual({ kind: "waitTimeout", at: "2026-11-27T09:30:01Z" });
     const t = task(s.world, "1011");
-    expect(t.state).toBe("TASK_STATE_CLOSED");
-    expect(t.type?.kind === "grant" && t.type.outcome).toBe("GRANT_OUTCOME_WAIT_TIMED_OUT");
-    expect(t.type?.kind === "grant" && t.type.outcomeTime).toBe("2026-11-27T09:30:01Z");
+    expect(t.state).toBe("TASK_STATE_OPEN");
+    expect(t.type?.kind === "grant" && t.type.outcome).toBe("GRANT_OUTCOME_UNSPECIFIED");
     const w = t.policy?.history?.at(-1)?.instance;
     expect(w?.kind === "wait" && w.state).toBe("WAIT_INSTANCE_STATE_TIMED_OUT");
-    expect(s.world.comments.get(t.id)?.at(-1)?.comment).toBe("No MFA enrollment within 7 days: the request timed out.");
+    expect(w?.kind === "wait" && w.outcome).toEqual({ kind: "timedOut", timedOutAt: "2026-11-27T09:30:01Z" });
+    // 1011's next step: approval by Okta's owners.
+    expect(t.policy?.current?.instance?.kind).toBe("approval");
+    expect(t.stepApproverIds).toEqual(["u-it-dir", "u-it2"]);
+    expect(s.world.comments.get(t.id)?.map((c) => c.comment)).toContain("No MFA enrollment within 7 days: the request timed out.");
+  });
+
+  it("a wait step marked closeTaskOnTimeout (sim) closes the request WAIT_TIMED_OUT at the timeout, and the mark round-trips", () => {
+    const wait = { wait: { name: "MFA", commentOnFirstWait: "", commentOnTimeout: "timed out", timeoutDuration: "3600s", condition: { condition: "false" }, closeTaskOnTimeout: true } };
+    const w = worldOn([wait, usersApproval(["u-it2"])]);
+    const inst = task(w, "1030").policy?.current?.instance;
+    expect(inst?.kind === "wait" && inst.$unknown).toEqual({ closeTaskOnTimeout: true });
+    const again = load(JSON.parse(JSON.stringify(saveWorld(w))));
+    const kept = task(again, "1030").policy?.current?.instance;
+    expect(kept?.kind === "wait" && kept.$unknown).toEqual({ closeTaskOnTimeout: true });
+    const s = at(w, "2026-11-22T11:00:00Z");
+    const t = task(s.world, "1030");
+    expect(t.state).toBe("TASK_STATE_CLOSED");
+    expect(t.type?.kind === "grant" && t.type.outcome).toBe("GRANT_OUTCOME_WAIT_TIMED_OUT");
+    // Without the mark the same wait goes on to the approval.
+    const { closeTaskOnTimeout: _mark, ...plain } = wait.wait;
+    const on = at(worldOn([{ wait: plain }, usersApproval(["u-it2"])]), "2026-11-22T11:00:00Z");
+    expect(task(on.world, "1030").stepApproverIds).toEqual(["u-it2"]);
   });
 });
 
