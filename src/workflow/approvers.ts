@@ -105,8 +105,8 @@ const REASON = {
   distinctFallback: "no distinct approver: using the step's fallback reviewers",
   fallback: "no reviewer: using the step's fallback reviewers",
   bigGroup: (n: number) => `group of ${n} members (over ${APPROVER_POLICY.maxGroupMembers}): using the step's fallback reviewers`,
-  selfApproved: "the subject may approve and self-approval is allowed: approved automatically",
-  expressionEmpty: "the approver expression returned nobody: step skipped",
+  selfApproved: "the subject may approve and self-approval is allowed",
+  expressionEmpty: "the approver expression returned nobody",
 } as const;
 
 interface Candidates {
@@ -335,7 +335,7 @@ export function resolveApprovers(world: World, task: Task, approval: Approval, e
     userIds: [],
     via: "skipped",
     notes: [head, "and no campaign owner or Super Administrator can review it", ...notes],
-    reason: "no reviewer and no Super Administrator: step skipped",
+    reason: "no reviewer and no Super Administrator",
   };
 }
 

@@ -73,7 +73,7 @@ describe("release note (May 2024) and product_admin_expressions-reference.mdx: a
     const reset = resetOn([approval("expression", expr), PROVISION], forSubject("u-ceo"));
     expect(current(reset.world)?.kind).toBe("provision");
     const skipped = reset.events.find((e) => e.kind === "stepSkipped");
-    expect(skipped && "reason" in skipped && skipped.reason).toMatch(/^the approver expression returned nobody: step skipped/);
+    expect(skipped && "reason" in skipped && skipped.reason).toMatch(/^the approver expression returned nobody; /);
     // The same expression for a subject with a manager asks the manager.
     const managed = resetOn([approval("expression", expr), PROVISION], forSubject("u-hr1"));
     expect(task(managed.world, "1030").stepApproverIds).toEqual(["u-hr-dir"]);
@@ -243,6 +243,17 @@ describe("explain and what-if name the documented reason (issue 11)", () => {
     if (!e.ok) throw new Error(e.error.message);
     expect(e.value.approvers[0]).toMatchObject({ via: "superAdmins", userIds: ["u-it-dir"], reason: "no reviewer: reassigned to Super Administrators" });
     expect(formatExplanation(e.value)).toContain("→ u-it-dir (no reviewer: reassigned to Super Administrators)");
+  });
+
+  it("explain says when an empty expression skips the step and when the subject's self-approval approves it", () => {
+    const expr = { allowSelfApproval: false, assignedUserIds: [], expressions: ["c1.directory.users.v1.GetManagers(subject)"], fallback: false, fallbackGroupIds: [], fallbackUserIds: [], isGroupFallbackEnabled: false, requireDistinctApprovers: false };
+    const skipped = explain(worldOn([approval("expression", expr), PROVISION], forSubject("u-ceo")), "1030");
+    if (!skipped.ok) throw new Error(skipped.error.message);
+    expect(formatExplanation(skipped.value)).toContain("→ skipped (the approver expression returned nobody)");
+    const self = explain(worldOn([usersApproval(["u-sec-eng"], {}, { allowSelfApproval: true }), PROVISION], forSubject("u-sec-eng")), "1030");
+    if (!self.ok) throw new Error(self.error.message);
+    expect(self.value.approvers[0]).toMatchObject({ via: "selfApproved", userIds: ["u-sec-eng"] });
+    expect(formatExplanation(self.value)).toContain("→ approved automatically by u-sec-eng (the subject may approve and self-approval is allowed)");
   });
 
   it("what-if reports a route that now falls to the Super Administrators as such", () => {
