@@ -173,8 +173,8 @@ export type { Timer } from "./workflow/timers.js";
 export { canRead, objectPermissionsFor, relationTo, taskActionsFor } from "./reducers/permissions.js";
 export type { Relation } from "./reducers/permissions.js";
 export { HIDDEN_TASK_FIELDS } from "./reducers/task-view.js";
-export { resolveApprovers } from "./workflow/approvers.js";
-export type { ApproverResolution, ExpressionEvaluator } from "./workflow/approvers.js";
+export { APPROVER_POLICY, approversSummary, resolveApprovers } from "./workflow/approvers.js";
+export type { ApproverResolution, ApproverVia, ExpressionEvaluator } from "./workflow/approvers.js";
 export type { AuditEvent, AuditEventKind } from "./workflow/events.js";
 
 // What-if analysis
