@@ -18,6 +18,7 @@ import { type CliIO, CliInputError, type Command, type CommandArgs, EXIT, InputF
 import { lintCommand } from "./lint.js";
 import { pullCommand } from "./pull.js";
 import { replCommand } from "./repl.js";
+import { clientCommand } from "./client.js";
 import { serveCommand } from "./serve.js";
 import { simulateCommand } from "./simulate.js";
 import { whatifCommand } from "./whatif.js";
@@ -162,6 +163,7 @@ const commands: Record<string, Command> = {
   simulate: simulateCommand,
   repl: replCommand,
   serve: serveCommand,
+  client: clientCommand,
 };
 
 /**

@@ -43,15 +43,17 @@ function listenProblem(e: unknown, host: string, port: number): string {
  */
 export const serveCommand: Command = {
   usage: "policy-sim serve --world <file> [--port <n>] [--host <addr>] [--out <file>] [--json]",
-  summary: "serve Hard Reset and Comment over HTTP on a world until Ctrl-C",
+  summary: "serve the service's API (task actions, reads, policy edits, OAuth token) on a world until Ctrl-C",
   help: [
     "--port <n>       TCP port, default 8080; 0 picks a free one (the URL printed says which)",
     "--host <addr>    address to listen on, default 127.0.0.1 (not reachable from the network)",
     "--out <file>     on shutdown, write the world with every accepted action to this file",
     "--json           print { url } instead of the banner",
     "",
-    "Routes: POST /api/v1/tasks/{id}/action/reset and …/action/comment, authenticated with",
-    "`Authorization: Bearer <token>` from the world's tokens. Stops on SIGINT or SIGTERM.",
+    "Routes: the service's task actions, task/directory/policy reads and searches, policy edits and",
+    "POST /auth/v1/token (README: \"Point your SDK at the simulation\"), authenticated with",
+    "`Authorization: Bearer <token>`: a token from /auth/v1/token (register a client with",
+    "`policy-sim client add`) or from the world's tokens. Stops on SIGINT or SIGTERM.",
     "",
     "  policy-sim serve --world fixtures/world.json --port 8080",
     "  curl -X POST -H 'authorization: Bearer tok-super' -d '{\"comment\":\"hi\"}' http://127.0.0.1:8080/api/v1/tasks/1001/action/comment",

@@ -98,6 +98,18 @@ describe("openapi.yaml oauth scheme over HTTP: POST /auth/v1/token, then GET /ap
     const grant = await tokenRequest({ grant_type: "authorization_code" });
     expect(grant).toMatchObject({ status: 400, body: { error: "unsupported_grant_type" } });
   });
+  it("takes the same fields as JSON, and the secret itself as client_secret", async () => {
+    const res = await fetch(`${server.url}/auth/v1/token`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ grant_type: "client_credentials", client_id: CLIENT_ID, client_assertion_type: JWT_BEARER_ASSERTION, client_assertion: await assertionFor("127.0.0.1") }),
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as Body).access_token).toMatch(/^pst1\./);
+    const viaSecret = await tokenRequest({ grant_type: "client_credentials", client_id: CLIENT_ID, client_secret: secret });
+    expect(viaSecret.status).toBe(200);
+    expect(viaSecret.body.token_type).toBe("Bearer");
+  });
   it("the world's bearer tokens keep working, and an unknown token is 401 with the status body", async () => {
     const saved = token;
     token = "tok-user";

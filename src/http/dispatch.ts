@@ -202,7 +202,8 @@ export function createDispatcher(store: WorldStore, options: DispatchOptions = {
       if (media) return refuse(media);
       const bytes = await call.readBody(limit);
       if (!bytes.ok) return refuse(bytes.error);
-      const parsed = route.body === "form" ? parseForm(bytes.value) : parseJsonObject(bytes.value);
+      const asForm = route.body === "form" && !/^\s*application\/json\b/i.test(call.header("content-type") ?? "");
+      const parsed = asForm ? parseForm(bytes.value) : parseJsonObject(bytes.value);
       if (!parsed.ok) return refuse(parsed.error);
       body = parsed.value;
     }

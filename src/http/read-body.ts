@@ -37,7 +37,8 @@ export function mediaTypeFailure(header: (name: string) => string | undefined, k
   if (contentType === undefined) return undefined;
   const type = (contentType.split(";")[0] ?? "").trim().toLowerCase();
   if (kind === "form") {
-    if (type === "" || type === "application/x-www-form-urlencoded") return undefined;
+    // RFC 6749 posts forms; a client that posts the same fields as JSON is served too.
+    if (type === "" || type === "application/x-www-form-urlencoded" || type === "application/json") return undefined;
     return {
       status: 415,
       code: "INVALID_ARGUMENT",
