@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { loadWorld } from "../../world/load-world.js";
+import { syntheticWorld } from "../../testing/synthetic-world.js";
 import { sampleWorld, SUPER, OUTSIDER, type Body } from "../../../test/helpers.js";
 import { responseProblems } from "../openapi-validate.test-helper.js";
 import {
@@ -76,5 +78,30 @@ describe("openapi.yaml: every read answers its operation's 200 schema", () => {
   it("a plain user does not see others' tasks", () => {
     const body: Body = value(searchTasks(world, user(OUTSIDER), { pageSize: 100 }));
     expect(body.list.length).toBeLessThan(world.tasks.size);
+  });
+});
+
+describe("openapi.yaml over a generated world (policy-sim/testing syntheticWorld)", () => {
+  it("every task, user, app, entitlement, account and policy of a synthetic tenant validates", () => {
+    const loaded = loadWorld(syntheticWorld({ seed: 7, tasks: 60 }));
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.error.slice(0, 3)));
+    const w = loaded.value;
+    const admin = w.users.find((u) => w.roles.some((r) => r.kind === "SUPER_ADMIN" && u.roleIds.includes(r.id))) ?? w.users[0]!;
+    const every = ["user_id", "app_id", "app_entitlement_ids", "app_user_id", "identity_user_id", "created_by_user_id", "step_approver_ids", "access_review_id", "approver_ids"];
+    let pageToken = "";
+    let seen = 0;
+    do {
+      const body: Body = value(searchTasks(w, admin, { pageSize: 25, pageToken, expandMask: { paths: every } }));
+      expect(responseProblems("POST", "/api/v1/search/tasks", body)).toEqual([]);
+      seen += body.list.length;
+      pageToken = body.nextPageToken;
+    } while (pageToken !== "");
+    expect(seen).toBe([...w.tasks.values()].filter((t) => t.deletedAt === null).length);
+    const page = { size: 100, offset: 0, fingerprint: "" };
+    expect(responseProblems("GET", "/api/v1/users", value(listUsers(w, page)))).toEqual([]);
+    expect(responseProblems("GET", "/api/v1/apps", value(listApps(w, page)))).toEqual([]);
+    expect(responseProblems("POST", "/api/v1/search/entitlements", value(searchEntitlements(w, { pageSize: 100 })))).toEqual([]);
+    expect(responseProblems("POST", "/api/v1/search/app_users", value(searchAppUsers(w, { pageSize: 100 })))).toEqual([]);
+    expect(responseProblems("GET", "/api/v1/policies", value(listPolicies(w, page)))).toEqual([]);
   });
 });
