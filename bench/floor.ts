@@ -21,6 +21,7 @@ import { compileCondition, compiledOf, type CompiledCondition } from "../src/cel
 import { contextOf, prepareConditionInput, type ConditionInput, type PreparedConditionInput } from "../src/cel/evaluate.js";
 import type { AppEntitlement, User } from "../src/model/directory.js";
 import type { JsonObject } from "../src/model/json.js";
+import type { HandSubject } from "./worlds.js";
 import type { Task } from "../src/model/index.js";
 import { taskSubjectId } from "../src/model/task-refs.js";
 import { taskFacts } from "../src/policy/task-conditions.js";
@@ -157,4 +158,31 @@ export function evaluateAll(fns: readonly BareFn[], context: object): number {
   let n = 0;
   for (let i = 0; i < fns.length; i++) if ((fns[i] as BareFn)(context) === true) n++;
   return n;
+}
+
+/** A task's subject and entitlement risk, as the hand-written rules read them. */
+export interface HandContext {
+  readonly subject: HandSubject;
+  readonly risk: string;
+}
+
+/** The hand-written floor's context of a task: the world's own user object and the risk level. */
+export function handContext(world: World, task: Task): HandContext {
+  const subject = world.index.users.get(taskSubjectId(task));
+  const t = task.type;
+  const ent = t && t.kind === "grant" ? findEntitlement(world, t.appId, t.appEntitlementId) : undefined;
+  if (!subject || !ent) throw new Error(`hand floor: task ${task.id} has no subject or entitlement`);
+  return { subject, risk: ent.riskLevelValueId };
+}
+
+/** Index of the first rule that matches, -1 for none: hand-written JavaScript. */
+export function firstMatchHand(rules: readonly ((s: HandSubject, risk: string) => boolean)[], c: HandContext): number {
+  for (let i = 0; i < rules.length; i++) if ((rules[i] as (s: HandSubject, risk: string) => boolean)(c.subject, c.risk)) return i;
+  return -1;
+}
+
+/** Index of the first condition that is true, -1 for none: bare cel-js, as first-match selection runs it. */
+export function firstMatchBare(fns: readonly BareFn[], context: object): number {
+  for (let i = 0; i < fns.length; i++) if ((fns[i] as BareFn)(context) === true) return i;
+  return -1;
 }

@@ -4,7 +4,7 @@
  * in interleaved batches.
  *
  * Environment: BENCH_QUICK=1 for a fast smoke run (10k-task large world, short batches);
- * BENCH_ONLY=selection,explanation,compile,reducers,scaling,whatif,worldio to run some sections; BENCH_DATE to
+ * BENCH_ONLY=selection,explanation,compile,reducers,scaling,whatif,worldio,cost to run some sections; BENCH_DATE to
  * set the date recorded in the results (default: the clock — the bench is an adapter).
  *
  * The what-if section is bench/whatif.bench.ts, run last in a process of its own (its worlds of up
@@ -26,9 +26,22 @@ import { taskConditions } from "../src/policy/task-conditions.js";
 import { comment } from "../src/reducers/comment.js";
 import { hardReset } from "../src/reducers/hard-reset.js";
 import type { World } from "../src/world/world.js";
-import { bareCompile, bareContext, bareEnvironment, compiledHandles, conditionInput, evaluateAll, preparedInput, rawCompile, rawContext } from "./floor.js";
+import {
+  bareCompile,
+  bareContext,
+  bareEnvironment,
+  compiledHandles,
+  conditionInput,
+  evaluateAll,
+  firstMatchBare,
+  firstMatchHand,
+  handContext,
+  preparedInput,
+  rawCompile,
+  rawContext,
+} from "./floor.js";
 import { collectYoung, measureGroup, sink, type Measurement, type MeasureOptions } from "./harness.js";
-import { loadSynthetic, portableCondition, selectionWorld, type LoadedSynthetic, type SelectionWorld } from "./worlds.js";
+import { handwrittenRule, loadSynthetic, mixedSelectionWorld, portableCondition, selectionWorld, type LoadedSynthetic, type SelectionWorld } from "./worlds.js";
 
 const QUICK = process.env["BENCH_QUICK"] === "1";
 const ONLY = new Set((process.env["BENCH_ONLY"] ?? "").split(",").filter((x) => x !== ""));
@@ -154,6 +167,9 @@ function selectionCases(n: number): void {
   // The breakdown: the same work with the adapter's layers added one at a time.
   const handles: readonly CompiledCondition[] = compiledHandles(sw.conditions);
   const runners = tasks.map((t) => taskConditions(sw.world, t)); // reused: input prepared once
+  const hand = sw.combos.map((c, k) => handwrittenRule(c, k));
+  const nextHand = cycler(tasks.map((t) => handContext(sw.world, t)));
+  for (const t of tasks) if (firstMatchHand(hand, handContext(sw.world, t)) !== n - 1) throw new Error(`selection world ${n}: the hand-written rules disagree for task ${t.id}`);
   const nextBare = cycler(bareCtx);
   const nextRaw = cycler(rawCtx);
   const nextPrepared = cycler(tasks.map((t) => preparedInput(sw.world, t)));
@@ -164,6 +180,7 @@ function selectionCases(n: number): void {
   const g = measureGroup(
     {
       floor: () => evaluateAll(bare, nextBare()),
+      hand: () => firstMatchHand(hand, nextHand()),
       raw: () => evaluateAll(raw, nextRaw()),
       prepare: () => prepareConditionInput(nextInput()),
       evaluate: () => {
@@ -191,6 +208,7 @@ function selectionCases(n: number): void {
       ["selection", "floor"],
       ["raw", "floor"],
       ["selection", "raw"],
+      ["selection", "hand"],
     ],
     // More rounds than elsewhere: these ratios carry the main target.
     groupOptions({ batches: 41, budgetMs: 10_000 }),
@@ -199,6 +217,7 @@ function selectionCases(n: number): void {
   const ns = (k: string): number => need(r[k], k).nsPerOp;
   const floorName = `floor: bare cel-js, ${n} condition${n === 1 ? "" : "s"}`;
   add(row(floorName, "floor", "task", r["floor"], { note: `${fmtNs(ns("floor") / n)} per condition` }));
+  add(row(`floor (hand-written JS): ${n} rule${n === 1 ? "" : "s"}`, "floor", "task", r["hand"], { note: "the same rules as JavaScript functions on the world's objects" }));
   add(
     row(`floor (raw): our cel-js functions, ${n} condition${n === 1 ? "" : "s"}`, "floor", "task", r["raw"], {
       ratioToFloor: need(g.ratios["raw/floor"], "ratio"),
@@ -215,8 +234,64 @@ function selectionCases(n: number): void {
     row(`selection: ${n} rule${n === 1 ? "" : "s"}, last matches`, "selection", "task", r["selection"], {
       ratioToFloor: ratio,
       floor: floorName,
-      ...(n >= 16 ? withTarget(ratio, 1.3) : {}),
-      note: `${need(g.ratios["selection/raw"], "ratio").toFixed(2)}× the raw floor; ${fmtNs(ns("selection") - ns("walk"))} per task over the reused runner (taskConditions + input preparation)`,
+      ...(n >= 16 ? withTarget(ratio, 0.5) : {}),
+      note: `${need(g.ratios["selection/hand"], "ratio").toFixed(1)}× hand-written JS; ${need(g.ratios["selection/raw"], "ratio").toFixed(2)}× the raw floor; ${fmtNs(ns("selection") - ns("walk"))} per task over the reused runner (taskConditions + input preparation)`,
+    }),
+  );
+}
+
+// -------------------------------------------------------------------------------------------------
+// 2b. The mixed workload (issue 16): 16 rules, the matching rule spread evenly, one task in five
+// matching none; bare cel-js and hand-written JS stop at the first match, as selection does.
+
+function mixedCases(): void {
+  const sw = selectionWorldOf(16);
+  const mixed = mixedSelectionWorld(sw);
+  const policy = need(mixed.world.index.policies.get(sw.policyId), sw.policyId);
+  const tasks = mixed.tasks.slice(0, 4 * TASK_POOL);
+  const bare = bareCompile(sw.conditions);
+  const hand = sw.combos.map((c, k) => handwrittenRule(c, k));
+  const bareCtx = tasks.map((t) => bareContext(mixed.world, t));
+  const handCtx = tasks.map((t) => handContext(mixed.world, t));
+  const positions = new Map<number, number>();
+  for (const [i, t] of tasks.entries()) {
+    const s = selectSteps(mixed.world, policy, taskConditions(mixed.world, t));
+    if (!s.ok) throw new Error(`mixed: task ${t.id} fails: ${s.error.code}`);
+    const chosen = s.value.decidedBy.kind === "rule" ? s.value.decidedBy.ruleIndex : -1;
+    const b = firstMatchBare(bare, need(bareCtx[i], "context"));
+    const h = firstMatchHand(hand, need(handCtx[i], "context"));
+    if (chosen !== b || chosen !== h) throw new Error(`mixed: task ${t.id}: selection ${chosen}, bare cel-js ${b}, hand-written ${h}`);
+    positions.set(chosen, (positions.get(chosen) ?? 0) + 1);
+  }
+  const none = positions.get(-1) ?? 0;
+  const nextBare = cycler(bareCtx);
+  const nextHand = cycler(handCtx);
+  const nextTask = cycler(tasks);
+  const g = measureGroup(
+    {
+      floor: () => firstMatchBare(bare, nextBare()),
+      hand: () => firstMatchHand(hand, nextHand()),
+      selection: () => selectSteps(mixed.world, policy, taskConditions(mixed.world, nextTask())),
+    },
+    [
+      ["selection", "floor"],
+      ["selection", "hand"],
+      ["hand", "floor"],
+    ],
+    groupOptions({ batches: 41, budgetMs: 10_000 }),
+  );
+  const r = g.results;
+  const floorName = "floor: bare cel-js, 16 rules, mixed";
+  const spread = `${tasks.length} tasks: ${positions.size - (none > 0 ? 1 : 0)} distinct matching rules, ${none} matching none`;
+  add(row(floorName, "mixed", "task", r["floor"], { note: spread }));
+  add(row("floor (hand-written JS): 16 rules, mixed", "mixed", "task", r["hand"], { ratioToFloor: need(g.ratios["hand/floor"], "ratio"), floor: floorName }));
+  const ratio = need(g.ratios["selection/floor"], "ratio");
+  add(
+    row("selection: 16 rules, mixed", "mixed", "task", r["selection"], {
+      ratioToFloor: ratio,
+      floor: floorName,
+      ...withTarget(ratio, 0.5),
+      note: `${need(g.ratios["selection/hand"], "ratio").toFixed(1)}× hand-written JS`,
     }),
   );
 }
@@ -422,6 +497,8 @@ function scalingCases(large: LoadedSynthetic): void {
 if (on("selection")) {
   log("selection (last rule matches) vs floor");
   for (const n of [1, 16, 100]) selectionCases(n);
+  log("selection (mixed: matching rule spread, some none) vs floor");
+  mixedCases();
 }
 if (on("explanation")) {
   log("explanation (trace) vs decision");
@@ -511,7 +588,7 @@ const results = {
   })),
 };
 // Only what-if asked for: keep the other figures of the last run.
-const ranHere = ONLY.size === 0 || [...ONLY].some((s) => s !== "whatif" && s !== "worldio");
+const ranHere = ONLY.size === 0 || [...ONLY].some((s) => s !== "whatif" && s !== "worldio" && s !== "cost");
 if (ranHere) {
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`wrote ${out}`);
@@ -533,6 +610,16 @@ if (on("whatif")) {
   const child = spawnSync(process.execPath, ["--import", "tsx", script], { stdio: "inherit", env: process.env });
   if (child.status !== 0) {
     console.error(`what-if bench failed (exit ${child.status ?? child.signal})`);
+    process.exitCode = 1;
+  }
+}
+
+if (on("cost")) {
+  log("cost: costly CEL stopped by the budget (bench/cel-cost.bench.ts, own process)");
+  const script = join(dirname(fileURLToPath(import.meta.url)), "cel-cost.bench.ts");
+  const child = spawnSync(process.execPath, ["--import", "tsx", script], { stdio: "inherit", env: process.env });
+  if (child.status !== 0) {
+    console.error(`cost bench failed (exit ${child.status ?? child.signal})`);
     process.exitCode = 1;
   }
 }

@@ -78,6 +78,8 @@ export interface SelectionWorld {
   readonly policyId: string;
   /** The rule conditions, in order. */
   readonly conditions: readonly string[];
+  /** The attribute combination each rule tests, in order. */
+  readonly combos: readonly Combo[];
   /** Open grant tasks governed by the policy. */
   readonly tasks: readonly Task[];
 }
@@ -136,5 +138,86 @@ export function selectionWorld(rules: number, tasks = 200): SelectionWorld {
   const json: WorldJson = { ...base, policies };
   const world = load(json);
   const grantTasks = [...world.tasks.values()].filter((t) => t.type?.kind === "grant" && t.state === "TASK_STATE_OPEN");
-  return { world, json, policyId: "pol-grant-0", conditions, tasks: grantTasks };
+  return { world, json, policyId: "pol-grant-0", conditions, combos, tasks: grantTasks };
+}
+
+/**
+ * The mixed workload beside "last rule matches": the same policy (`sw`'s rules), with each grant
+ * task's subject and entitlement chosen so that the matching rule is spread evenly over the
+ * rules, and one task in five matches none (the baseline applies). Returns the world and, per
+ * task, the rule index it was built to match (-1: none).
+ */
+export function mixedSelectionWorld(sw: SelectionWorld): { readonly world: World; readonly tasks: readonly Task[]; readonly intended: ReadonlyMap<string, number> } {
+  const json = structuredClone(sw.json);
+  const users = json.users;
+  const ents = json.entitlements;
+  const rules = sw.combos.length;
+  const inRules = (c: Combo): boolean => sw.combos.some((o) => o.dept === c.dept && o.emp === c.emp && o.clearance === c.clearance && o.risk === c.risk);
+  // Combinations no rule tests, for the tasks that match nothing.
+  const outside: Combo[] = [];
+  for (const dept of DEPARTMENTS)
+    for (const emp of EMPLOYMENT)
+      for (const clearance of CLEARANCE) for (const risk of RISK) if (!inRules({ dept, emp, clearance, risk })) outside.push({ dept, emp, clearance, risk });
+  const userFor = (c: Combo): JsonObject | undefined =>
+    users.find(
+      (u) =>
+        str(u["department"]) === c.dept &&
+        str(u["employmentType"]) === c.emp &&
+        str(obj(u["profile"])["clearance"]) === c.clearance &&
+        Array.isArray(u["managerIds"]) &&
+        u["managerIds"].length > 0 &&
+        str(u["email"]).endsWith("@synthetic.example"),
+    );
+  const entFor = (c: Combo): JsonObject | undefined => ents.find((e) => str(e["riskLevelValueId"]) === c.risk);
+  const intended = new Map<string, number>();
+  let i = 0;
+  // The clone is ours to change (JsonObject is read-only by type).
+  type Mutable = Record<string, JsonValue>;
+  for (const t of json.tasks as Mutable[]) {
+    const grant = obj(obj(t["type"])["grant"]) as Mutable;
+    if (t["type"] === undefined || obj(t["type"])["grant"] === undefined || t["state"] !== "TASK_STATE_OPEN") continue;
+    const slot = (i * 7) % (rules + Math.ceil(rules / 4));
+    i++;
+    const target = slot < rules ? sw.combos[slot] : outside[(i * 13) % outside.length];
+    const u = target ? userFor(target) : undefined;
+    const e = target ? entFor(target) : undefined;
+    if (!u || !e) continue;
+    grant["identityUserId"] = u["id"] ?? "";
+    grant["appId"] = e["appId"] ?? "";
+    grant["appEntitlementId"] = e["id"] ?? "";
+    grant["appUserId"] = "";
+    if (t["userId"] !== undefined) t["userId"] = u["id"] ?? "";
+    intended.set(str(t["id"]), slot < rules ? slot : -1);
+  }
+  const world = load(json);
+  const tasks = [...world.tasks.values()].filter((t) => intended.has(t.id));
+  return { world, tasks, intended };
+}
+
+/** The subject fields the hand-written rules read. */
+export interface HandSubject {
+  readonly department: string;
+  readonly employmentType: string;
+  readonly email: string;
+  readonly managerIds: readonly string[];
+  readonly profile: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The floor under every CEL engine: rule `k` of a selection world written by hand in JavaScript,
+ * term for term as {@link portableCondition} writes it in CEL (a missing `clearance` is simply
+ * unequal, where CEL reports an error; either way the rule does not match).
+ */
+export function handwrittenRule(c: Combo, k: number): (s: HandSubject, risk: string) => boolean {
+  const { dept, emp, clearance, risk } = c;
+  const deptOk = k % 3 === 1 ? (s: HandSubject) => s.department === dept || s.department === "Platform" : (s: HandSubject) => s.department === dept;
+  const email = k % 4 === 3;
+  const managers = k % 5 === 2;
+  return (s, r) =>
+    deptOk(s) &&
+    s.employmentType === emp &&
+    s.profile["clearance"] === clearance &&
+    r === risk &&
+    (!email || s.email.endsWith("@synthetic.example")) &&
+    (!managers || s.managerIds.length > 0);
 }

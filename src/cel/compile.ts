@@ -6,6 +6,8 @@ import type { TypeDeclaration } from "@marcbachmann/cel-js";
 import { err, ok, type Result } from "../result.js";
 import { celTypeNames, closest, diagnostic, errorParts, type CelDiagnostic, type ErrorParts } from "./diagnostics.js";
 import { celEnvironment, type CelEnvironment, type CelEnvironmentKind } from "./environment.js";
+import { compileClosures, type Closure } from "./closures.js";
+import { COST_LIMIT_KEY, CostMeter, DEFAULT_CEL_COST_LIMIT, estimateCost, instrumentCost, WORST_CASE_SIZES, type CostEstimate } from "./cost.js";
 import { desugar, type ExtensionArgs } from "./extensions.js";
 import { isCelNode, qualifiedName, type CelNode } from "./internals.js";
 
@@ -23,9 +25,28 @@ export interface Compiled {
   readonly kind: CelEnvironmentKind;
   readonly type: string;
   readonly root: CelNode;
+  /** Evaluates against a context, within the context's cost limit (throws `cost_exceeded` past it). */
   readonly run: (context: object) => unknown;
   readonly extensionArgs: ExtensionArgs;
+  /** The static worst-case cost (see cost.ts). */
+  readonly cost: CostEstimate;
+  /** `compiled`: runs as closures (closures.ts), cel-js only off their plain path; `interpreted`: cel-js. */
+  readonly evaluation: Evaluation;
+  /** What every evaluation costs before any loop (its node count; see cost.ts). */
+  readonly baseCost: number;
 }
+
+/**
+ * How an expression runs: compiled to closures, or interpreted by cel-js (closures.ts says which
+ * shapes compile). Both give the same results; compiled is faster.
+ *
+ * @example
+ * ```ts
+ * const c = compileCondition('subject.department == "IT"');
+ * if (c.ok) c.value.evaluation; // "compiled"
+ * ```
+ */
+export type Evaluation = "compiled" | "interpreted";
 
 // Assigned by the classes' static blocks: the compiled form stays private to this layer.
 let internalsOfCondition: (c: CompiledCondition) => Compiled;
@@ -49,6 +70,8 @@ export class CompiledCondition {
   readonly source: string;
   /** The checked type: `bool`, or `dyn` when only evaluation can tell (e.g. a profile value). */
   readonly resultType: string;
+  /** Whether it runs compiled to closures or interpreted by cel-js (same results). */
+  readonly evaluation: Evaluation;
 
   /** @internal */
   constructor(compiled: Compiled) {
@@ -56,6 +79,7 @@ export class CompiledCondition {
     this.#run = compiled.run;
     this.source = compiled.source;
     this.resultType = compiled.type;
+    this.evaluation = compiled.evaluation;
     Object.freeze(this);
   }
 
@@ -127,7 +151,7 @@ type CompileResult = Result<Compiled, readonly CelDiagnostic[]>;
  * compileFresh(celEnvironment("condition"), "true").ok; // true
  * ```
  */
-export function compileFresh(env: CelEnvironment, source: string): CompileResult {
+export function compileFresh(env: CelEnvironment, source: string, options: { readonly closures?: boolean } = {}): CompileResult {
   try {
     if (typeof source !== "string") return err([diagnostic("", "CEL_SYNTAX", "Syntax error: the expression must be a string", { start: 0, end: 0 })]);
     let parsed;
@@ -149,12 +173,46 @@ export function compileFresh(env: CelEnvironment, source: string): CompileResult
     if (resultProblem) {
       return err([diagnostic(source, wantsBool ? "CEL_NOT_BOOL" : "CEL_NOT_USERS", resultProblem, { start: ast.start, end: ast.end })]);
     }
-    const run = parsed as (context: object) => unknown;
-    return ok(Object.freeze({ source, kind: env.kind, type, root: ast, run, extensionArgs }));
+    const meter = new CostMeter();
+    instrumentCost(ast, extensionArgs, meter);
+    const cost = estimateCost(ast, extensionArgs);
+    // The tracer's copy stays on cel-js: its instrumented nodes are what record the trace.
+    const closure = options.closures === false ? undefined : compileClosures(ast, extensionArgs);
+    const run = meteredRun(parsed as (context: object) => unknown, meter, closure);
+    const evaluation: Evaluation = closure ? "compiled" : "interpreted";
+    return ok(Object.freeze({ source, kind: env.kind, type, root: ast, run, extensionArgs, cost, evaluation, baseCost: meter.base }));
   } catch (e: unknown) {
     const message = e instanceof Error ? e.message : String(e);
     return err([diagnostic(source, "CEL_INTERNAL", `internal error while compiling: ${message}`, { start: 0, end: source.length })]);
   }
+}
+
+/**
+ * Runs cel-js within the budget the context carries (under {@link COST_LIMIT_KEY}; the default
+ * when absent). A budget that ran out fails the evaluation even when an error-absorbing `||`,
+ * `&&` or quantifier swallowed the error it threw.
+ */
+function meteredRun(parsed: (context: object) => unknown, meter: CostMeter, closure: Closure | undefined): (context: object) => unknown {
+  return (context) => {
+    const limit: unknown = (context as Record<string, unknown>)[COST_LIMIT_KEY];
+    meter.start(typeof limit === "number" ? limit : DEFAULT_CEL_COST_LIMIT);
+    if (closure) {
+      // Closures have no loops: their cost is the node count `start` just charged.
+      try {
+        return closure(context as Readonly<Record<string, unknown>>);
+      } catch {
+        // BAIL (or, were a closure wrong, anything else): cel-js decides, as if never compiled.
+      }
+    }
+    let value: unknown;
+    try {
+      value = parsed(context);
+    } catch (e: unknown) {
+      throw meter.error ?? e;
+    }
+    if (meter.error) throw meter.error;
+    return value;
+  };
 }
 
 const typeNameOf = (t: TypeDeclaration | undefined): string | undefined => t?.name;
@@ -374,10 +432,10 @@ export function compileCondition(source: string, environment: ConditionEnvironme
  * checkCondition("subject.department == 'IT'", "config-rule")[0]?.code; // "CEL_UNDECLARED_REFERENCE"
  * ```
  */
-export function checkCondition(source: string, environment: CelEnvironmentKind = "condition"): readonly CelDiagnostic[] {
-  if (environment === "approver") return checkApproverExpression(source);
+export function checkCondition(source: string, environment: CelEnvironmentKind = "condition", options: CheckOptions = {}): readonly CelDiagnostic[] {
+  if (environment === "approver") return checkApproverExpression(source, options);
   const r = compileCondition(source, environment);
-  return r.ok ? [] : r.error;
+  return r.ok ? costDiagnostics(internalsOfCondition(r.value), options) : r.error;
 }
 
 /**
@@ -410,7 +468,48 @@ export function compileApproverExpression(source: string): Result<CompiledApprov
  * checkApproverExpression("c1.directory.users.v1.GetManagers(subject)"); // []
  * ```
  */
-export function checkApproverExpression(source: string): readonly CelDiagnostic[] {
+export function checkApproverExpression(source: string, options: CheckOptions = {}): readonly CelDiagnostic[] {
   const r = compileApproverExpression(source);
-  return r.ok ? [] : r.error;
+  return r.ok ? costDiagnostics(internalsOfApprover(r.value), options) : r.error;
+}
+
+/**
+ * Options of {@link checkCondition} and {@link checkApproverExpression}.
+ *
+ * @example
+ * ```ts
+ * checkCondition(source, { costLimit: 100_000 });
+ * ```
+ */
+export interface CheckOptions {
+  /** The cost limit the static estimate must stay within (default {@link DEFAULT_CEL_COST_LIMIT}). */
+  readonly costLimit?: number | undefined;
+}
+
+function costDiagnostics(c: Compiled, options: CheckOptions): readonly CelDiagnostic[] {
+  const limit = options.costLimit ?? DEFAULT_CEL_COST_LIMIT;
+  if (!(c.cost.cost > limit)) return [];
+  const cost = limit === DEFAULT_CEL_COST_LIMIT ? c.cost : estimateCost(c.root, c.extensionArgs, limit);
+  const { list, string } = WORST_CASE_SIZES;
+  const message =
+    `estimated cost ${formatUnits(cost.cost)} exceeds the limit of ${formatUnits(limit)} ` +
+    `(worst case: input lists of ${list} items, strings of ${string} characters); most of it is here`;
+  return [diagnostic(c.source, "CEL_COST_LIMIT", message, cost.span, "iterate over fewer items, or nest fewer comprehensions")];
+}
+
+const formatUnits = (n: number): string => (n >= Number.MAX_SAFE_INTEGER ? "more than 2^53" : Math.round(n).toLocaleString("en-US"));
+
+/**
+ * The static worst-case cost of an expression (see {@link WORST_CASE_SIZES}) and the
+ * sub-expression that carries most of it, or why it does not compile.
+ *
+ * @example
+ * ```ts
+ * const e = estimateExpressionCost("[1, 2, 3].all(x, x > 0)", "condition");
+ * if (e.ok) e.value.cost; // 21
+ * ```
+ */
+export function estimateExpressionCost(source: string, kind: CelEnvironmentKind): Result<CostEstimate, readonly CelDiagnostic[]> {
+  const r = kind === "condition" ? compileCondition(source) : compileApproverExpression(source);
+  return r.ok ? ok(compiledOf(r.value).cost) : r;
 }

@@ -49,6 +49,7 @@ export interface SourceLocation {
 export type CelDiagnosticCode =
   | "CEL_SYNTAX"
   | "CEL_LIMIT_EXCEEDED"
+  | "CEL_COST_LIMIT"
   | "CEL_UNDECLARED_REFERENCE"
   | "CEL_UNDEFINED_FIELD"
   | "CEL_NO_MATCHING_OVERLOAD"
@@ -99,6 +100,7 @@ export type CelRuntimeErrorCode =
   | "CEL_NOT_BOOL"
   | "CEL_NOT_USERS"
   | "CEL_INVALID_INPUT"
+  | "CEL_COST_EXCEEDED"
   | "CEL_EVALUATION_ERROR"
   | "CEL_INTERNAL";
 
@@ -345,6 +347,8 @@ function runtimeCode(p: ErrorParts): CelRuntimeErrorCode {
       return "CEL_NOT_FOUND";
     case "unknown_variable":
       return "CEL_UNKNOWN_VARIABLE";
+    case "cost_exceeded":
+      return "CEL_COST_EXCEEDED";
     case "invalid_argument":
     case "invalid_regular_expression":
     case "invalid_timestamp":

@@ -6,6 +6,7 @@
 import type { AppEntitlement, AppUser, User } from "../model/directory.js";
 import { err, ok, type Result } from "../result.js";
 import { CompiledApproverExpression, CompiledCondition, compiledOf, runOfCondition } from "./compile.js";
+import { COST_LIMIT_KEY, DEFAULT_CEL_COST_LIMIT } from "./cost.js";
 import { locate, plainRuntimeError, runtimeError, type CelRuntimeError } from "./diagnostics.js";
 import { directoryFromArrays, type CelDirectory } from "./directory.js";
 import { celEnvironment, type CelEnvironmentKind } from "./environment.js";
@@ -34,6 +35,8 @@ export interface ConditionInput {
   /** RFC 3339: the value of `now()` for the whole evaluation. */
   readonly now: string;
   readonly directory: CelDirectory;
+  /** The cost budget of each evaluation (default {@link DEFAULT_CEL_COST_LIMIT}); see cost.ts. */
+  readonly costLimit?: number | undefined;
 }
 
 /**
@@ -52,6 +55,8 @@ export interface ApproverInput {
   readonly task: TaskFacts | null;
   readonly now: string;
   readonly directory: CelDirectory;
+  /** The cost budget of each evaluation (default {@link DEFAULT_CEL_COST_LIMIT}). */
+  readonly costLimit?: number | undefined;
 }
 
 /**
@@ -81,6 +86,7 @@ export const TRACE_KEY = "$policy-sim/trace";
 export class CelContext {
   readonly [RUNTIME_KEY]: CelRuntime;
   readonly [TRACE_KEY]: unknown;
+  readonly [COST_LIMIT_KEY]: number;
 
   constructor(
     runtime: CelRuntime,
@@ -91,9 +97,11 @@ export class CelContext {
     readonly ip: IPAddress | undefined,
     readonly appOwners: readonly CelUser[] | undefined,
     recorder: unknown,
+    costLimit: number,
   ) {
     this[RUNTIME_KEY] = runtime;
     this[TRACE_KEY] = recorder;
+    this[COST_LIMIT_KEY] = costLimit;
   }
 
   /** `user`: the policy environments' other name for the subject (environment.ts). */
@@ -103,7 +111,7 @@ export class CelContext {
 
   /** The same variables with a trace recorder. */
   withRecorder(recorder: unknown): CelContext {
-    return new CelContext(this[RUNTIME_KEY], this.subject, this.task, this.entitlement, this.account, this.ip, this.appOwners, recorder);
+    return new CelContext(this[RUNTIME_KEY], this.subject, this.task, this.entitlement, this.account, this.ip, this.appOwners, recorder, this[COST_LIMIT_KEY]);
   }
 }
 
@@ -232,9 +240,14 @@ function contextFrom(
   account: AppUser | null,
   ipText: string | null,
   appOwners: readonly User[] | null,
+  costLimit: number | undefined,
 ): CelContext | CelRuntimeError {
   // Fields, not the input object: the two environments' inputs have different shapes, and this runs
   // once per task on the decision path.
+  const limit = costLimit ?? DEFAULT_CEL_COST_LIMIT;
+  if (!(typeof limit === "number" && Number.isSafeInteger(limit) && limit > 0)) {
+    return inputError(`costLimit: expected a positive integer, got ${JSON.stringify(costLimit)}`);
+  }
   const clock = clockOf(now);
   if (clock === undefined) return inputError(`now: not an RFC 3339 timestamp: ${JSON.stringify(now)}`);
   const users = celEnvironment(kind).services.users;
@@ -260,6 +273,7 @@ function contextFrom(
     ip,
     appOwners ? Object.freeze(appOwners.map((u) => users.get(u, directory))) : undefined,
     undefined,
+    limit,
   );
 }
 
@@ -289,7 +303,7 @@ export function prepareConditionInput(input: ConditionInput): Result<PreparedCon
  */
 export function preparedConditionInputOrError(input: ConditionInput): PreparedConditionInput | CelRuntimeError {
   try {
-    const c = contextFrom("condition", input.subject, input.task, input.entitlement, input.now, input.directory, input.account, input.ip, null);
+    const c = contextFrom("condition", input.subject, input.task, input.entitlement, input.now, input.directory, input.account, input.ip, null, input.costLimit);
     return c instanceof CelContext ? new PreparedConditionInput(c) : c;
   } catch (e: unknown) {
     return inputError(`malformed condition input: ${e instanceof Error ? e.message : String(e)}`);
@@ -307,7 +321,7 @@ export function preparedConditionInputOrError(input: ConditionInput): PreparedCo
  */
 export function prepareApproverInput(input: ApproverInput): Result<PreparedApproverInput, CelRuntimeError> {
   try {
-    const c = contextFrom("approver", input.subject, input.task, input.entitlement, input.now, input.directory, null, null, input.appOwners);
+    const c = contextFrom("approver", input.subject, input.task, input.entitlement, input.now, input.directory, null, null, input.appOwners, input.costLimit);
     return c instanceof CelContext ? ok(new PreparedApproverInput(c)) : err(c);
   } catch (e: unknown) {
     return err(inputError(`malformed approver input: ${e instanceof Error ? e.message : String(e)}`));
@@ -327,6 +341,8 @@ export interface ConfigRuleInput {
   readonly entitlement: AppEntitlement;
   /** RFC 3339: the value of `now()`. */
   readonly now: string;
+  /** The cost budget of each evaluation (default {@link DEFAULT_CEL_COST_LIMIT}). */
+  readonly costLimit?: number | undefined;
 }
 
 const NO_DIRECTORY: CelDirectory = directoryFromArrays({});
@@ -344,7 +360,7 @@ const NO_DIRECTORY: CelDirectory = directoryFromArrays({});
  */
 export function prepareConfigRuleInput(input: ConfigRuleInput): Result<PreparedConditionInput, CelRuntimeError> {
   try {
-    const c = contextFrom("config-rule", null, null, input.entitlement, input.now, NO_DIRECTORY, null, null, null);
+    const c = contextFrom("config-rule", null, null, input.entitlement, input.now, NO_DIRECTORY, null, null, null, input.costLimit);
     return c instanceof CelContext ? ok(new PreparedConditionInput(c)) : err(c);
   } catch (e: unknown) {
     return err(inputError(`malformed configuration rule input: ${e instanceof Error ? e.message : String(e)}`));

@@ -19,10 +19,14 @@ export {
   compileCondition,
   CompiledApproverExpression,
   CompiledCondition,
+  estimateExpressionCost,
 } from "./compile.js";
 export type { ConditionEnvironment } from "./compile.js";
 export { ENVIRONMENT_SPECS } from "./environment.js";
 export type { CelEnvironmentKind, CelEnvironmentSpec } from "./environment.js";
+export type { CheckOptions } from "./compile.js";
+export { DEFAULT_CEL_COST_LIMIT, WORST_CASE_SIZES } from "./cost.js";
+export type { CostEstimate } from "./cost.js";
 export type {
   CelDiagnostic,
   CelDiagnosticCode,

@@ -205,3 +205,29 @@ export function adaInput(over: Partial<ConditionInput> = {}): ConditionInput {
  * ```
  */
 export const tenant = Object.freeze({ ada, bob, cy, dee, aws, awsAdmin, awsReadOnly, grants, oncall, adaAws, directory, facts, NOW });
+
+const range = (n: number): string => `[${Array.from({ length: n }, (_, i) => i).join(", ")}]`;
+
+/** Issue 15's first hostile condition: three nested `.all()` over 1,000-element lists (about 12 KB of CEL; 10^9 iterations). */
+export const NESTED_ALL = `${range(1000)}.all(x, ${range(1000)}.all(y, ${range(1000)}.all(z, x + y + z >= 0)))`;
+
+/** Issue 15's second: a nested `.map()` whose result would hold 10^9 items. */
+export const NESTED_MAP = `${range(1000)}.map(x, ${range(1000)}.map(y, ${range(1000)}.map(z, z))).size() > 0`;
+
+/** The comprehension macros, for generated costly conditions. */
+export type LoopMacro = "all" | "exists" | "exists_one" | "map" | "filter";
+
+/**
+ * A condition of nested comprehensions, outermost first: `[["all", 400], ["map", 300]]` loops 400
+ * times over a loop of 300. Always well-typed and bool.
+ */
+export function nestedLoops(levels: readonly (readonly [LoopMacro, number])[]): string {
+  let body = "true";
+  [...levels].reverse().forEach(([macro, n], i) => {
+    const v = `v${levels.length - 1 - i}`;
+    const inner = macro === "map" ? `${body} ? ${v} : 0` : body;
+    const loop = `${range(n)}.${macro}(${v}, ${inner})`;
+    body = macro === "map" || macro === "filter" ? `${loop}.size() >= 0` : `(${loop} || true)`;
+  });
+  return body;
+}

@@ -5,7 +5,9 @@
  * writes only one slot per node into an array of that table's size; everything a reader shows is
  * derived from the table and those slots when it is read (see `trace-record.ts`).
  */
+import { compileClosures, type Closure } from "./closures.js";
 import { compileFresh, type Compiled } from "./compile.js";
+import { COST_LIMIT_KEY, DEFAULT_CEL_COST_LIMIT } from "./cost.js";
 import { SourceLines, type SourcePosition } from "./diagnostics.js";
 import { celEnvironment } from "./environment.js";
 import type { ExtensionArgs } from "./extensions.js";
@@ -90,10 +92,16 @@ export class TraceTable {
   readonly skipReasons: readonly NotEvaluatedReason[];
   /** The instrumented copy of the expression, whose nodes write into the running {@link RecordingTarget}. */
   readonly compiled: Compiled;
+  /**
+   * The same expression compiled to recording closures (closures.ts), when it compiles: the traced
+   * run is then the compiled evaluation itself, with cel-js's instrumented copy only off its plain path.
+   */
+  readonly closure: Closure | undefined;
 
   /** @internal */
-  constructor(compiled: Compiled, rows: Rows) {
+  constructor(compiled: Compiled, rows: Rows, closure: Closure | undefined) {
     this.compiled = compiled;
+    this.closure = closure;
     this.size = rows.kinds.length;
     this.kinds = rows.kinds;
     this.labels = rows.labels;
@@ -155,10 +163,25 @@ export function recordRun(table: TraceTable, context: object, target: RecordingT
   const previous = current;
   current = target;
   try {
+    const closure = table.closure;
+    if (closure !== undefined && table.compiled.baseCost <= limitOf(context)) {
+      try {
+        return closure(context as Readonly<Record<string, unknown>>);
+      } catch {
+        // Off the closures' plain path: cel-js records the trace afresh, as for any interpreted one.
+        target.slots.fill(undefined);
+        target.repeats = null;
+      }
+    }
     return table.compiled.run(context);
   } finally {
     current = previous;
   }
+}
+
+function limitOf(context: object): number {
+  const limit: unknown = (context as Record<string, unknown>)[COST_LIMIT_KEY];
+  return typeof limit === "number" ? limit : DEFAULT_CEL_COST_LIMIT;
 }
 
 /** A node ran again (inside a comprehension): its slot keeps the last outcome, the list every one. */
@@ -250,8 +273,10 @@ function instrument(compiled: Compiled): TraceTable {
   const namespaces = celEnvironment(compiled.kind).namespaces;
   const lines = new SourceLines(compiled.source);
   const rows: Rows = { kinds: [], labels: [], texts: [], positions: [], parents: [], depths: [], children: [], skipReasons: [] };
+  const ids = new Map<CelNode, number>();
   const build = (node: CelNode, parent: number, depth: number, reason: NotEvaluatedReason): number => {
     const id = rows.kinds.length;
+    ids.set(node, id);
     const d = describeNode(node, namespaces, compiled.extensionArgs);
     wrap(node, id);
     rows.kinds.push(d.kind);
@@ -268,14 +293,20 @@ function instrument(compiled: Compiled): TraceTable {
     return id;
   };
   build(compiled.root, -1, 0, "not-reached");
-  return new TraceTable(compiled, rows);
+  const closure = compileClosures(compiled.root, compiled.extensionArgs, {
+    record: (node) => {
+      const id = ids.get(node);
+      return id === undefined ? undefined : (value: unknown) => store(id, value === undefined ? UNDEFINED : value);
+    },
+  });
+  return new TraceTable(compiled, rows, closure);
 }
 
 type Evaluate = (ev: unknown, ast: unknown, scope: unknown) => unknown;
 
 function wrap(node: CelNode, id: number): void {
-  const proto: unknown = Object.getPrototypeOf(node);
-  const protoEvaluate = typeof proto === "object" && proto !== null && "evaluate" in proto ? proto.evaluate : undefined;
+  // The node's own evaluate when it has one (the cost meter's wrapper, cost.ts), else cel-js's.
+  const protoEvaluate: unknown = node.evaluate;
   if (typeof protoEvaluate !== "function") return;
   // cel-js's prototype `evaluate` picks the node's operator function on first use and stores it on
   // the node. The wrapper lets it do that once, puts itself back, and from then on calls the picked
@@ -319,7 +350,7 @@ const tables = new WeakMap<Compiled, TraceTable | null>();
 export function traceTableOf(compiled: Compiled): TraceTable | null {
   const known = tables.get(compiled);
   if (known !== undefined) return known;
-  const fresh = compileFresh(celEnvironment(compiled.kind), compiled.source);
+  const fresh = compileFresh(celEnvironment(compiled.kind), compiled.source, { closures: false });
   const table = fresh.ok ? instrument(fresh.value) : null;
   tables.set(compiled, table);
   return table;

@@ -58,7 +58,7 @@ export function checkStep(step: PolicyStep, path: string, world: World | undefin
       return;
     case "wait":
       if (step.until?.kind === "condition")
-        out.push(...celFindings(checkCondition(step.until.condition), `${path}.wait.condition.condition`, `wait step "${step.name}" condition`));
+        out.push(...celFindings(checkCondition(step.until.condition, "condition", { costLimit: world?.tenant.celCostLimit }), `${path}.wait.condition.condition`, `wait step "${step.name}" condition`));
       return;
     case "accept":
     case "reject":
@@ -115,7 +115,7 @@ function checkFallbackGroups(ctx: Ctx, refs: readonly AppEntitlementReference[] 
 
 function checkExpressions(ctx: Ctx, expressions: readonly string[] | null, path: string): void {
   (expressions ?? []).forEach((source, j) => {
-    ctx.out.push(...celFindings(checkApproverExpression(source), pathIndex(path, j), `approver expression ${j}`));
+    ctx.out.push(...celFindings(checkApproverExpression(source, { costLimit: ctx.world?.tenant.celCostLimit }), pathIndex(path, j), `approver expression ${j}`));
   });
 }
 

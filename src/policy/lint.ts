@@ -117,7 +117,7 @@ function lintDecoded(policy: Policy, world: World | undefined): Finding[] {
     out.push(finding("SYSTEM_BUILTIN", "$.systemBuiltin", "this is a built-in policy, which cannot be edited in the service; copy it to a new policy to change it"));
   const typeKnown = checkPolicyType(policy, out);
   if (typeKnown) checkBaseline(policy, out);
-  checkRules(policy, out);
+  checkRules(policy, out, world);
   checkStepSequences(policy, world, out);
   out.push(...checkReferences(policy, world));
   out.push(...checkAnnotations(policy.annotations));
@@ -154,7 +154,7 @@ function checkBaseline(policy: Policy, out: Finding[]): void {
     );
 }
 
-function checkRules(policy: Policy, out: Finding[]): void {
+function checkRules(policy: Policy, out: Finding[], world: World | undefined): void {
   const rules = policy.rules ?? [];
   if (rules.length > MAX_RULES)
     out.push(finding("TOO_MANY_RULES", "$.rules", `${rules.length} rules; at most ${MAX_RULES} are allowed besides the baseline, remove or merge ${rules.length - MAX_RULES}`));
@@ -163,7 +163,7 @@ function checkRules(policy: Policy, out: Finding[]): void {
   const firstWithCondition = new Map<string, number>();
   rules.forEach((rule, i) => {
     const at = `$.rules[${i}]`;
-    out.push(...celFindings(checkCondition(rule.condition), `${at}.condition`, `rule ${i} condition`));
+    out.push(...celFindings(checkCondition(rule.condition, "condition", { costLimit: world?.tenant.celCostLimit }), `${at}.condition`, `rule ${i} condition`));
 
     const outcome = ruleOutcome(rule);
     switch (outcome.kind) {

@@ -241,6 +241,7 @@ class ConditionsOfTask implements TaskConditions {
       ip: requesterIp(this.#task),
       now: this.#world.now,
       directory: this.#directory,
+      costLimit: this.#world.tenant.celCostLimit,
     }));
   }
 
@@ -306,7 +307,7 @@ class ConditionsOfTask implements TaskConditions {
       if (!compiled.ok) return { ok: false, error: compiled.error[0]?.message ?? "the expression does not compile" };
       const directory = this.#directory;
       const appOwners = this.#appId ? (directory.appOwners(this.#appId) ?? []) : [];
-      const p = prepareApproverInput({ subject: this.#subject, appOwners, entitlement: this.#entitlement, task: this.facts, now: this.#world.now, directory });
+      const p = prepareApproverInput({ subject: this.#subject, appOwners, entitlement: this.#entitlement, task: this.facts, now: this.#world.now, directory, costLimit: this.#world.tenant.celCostLimit });
       if (!p.ok) return { ok: false, error: describeError(p.error) };
       const r = evaluateApproverExpression(compiled.value, p.value);
       return r.ok ? r : { ok: false, error: describeError(r.error) };

@@ -19,7 +19,7 @@ function worldMembers(world: World): [string, unknown][] {
     ["version", 1],
     ["now", world.now],
     ["seq", world.seq],
-    ["tenant", { ...((world.tenant.$unknown ?? {}) as JsonObject), defaultPolicies: { ...world.tenant.defaultPolicies }, featureFlags: { ...world.tenant.featureFlags } }],
+    ["tenant", { ...((world.tenant.$unknown ?? {}) as JsonObject), defaultPolicies: { ...world.tenant.defaultPolicies }, featureFlags: { ...world.tenant.featureFlags }, ...(world.tenant.celCostLimit === undefined ? {} : { celCostLimit: world.tenant.celCostLimit }) }],
     ["tokens", { ...world.tokens }],
     ...(world.clients.length > 0
       ? ([["clients", world.clients.map((c) => ({ clientId: c.clientId, userId: c.userId, displayName: c.displayName, publicJwk: { ...c.publicJwk } }))]] as [string, unknown][])

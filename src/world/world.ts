@@ -33,6 +33,8 @@ export interface Tenant {
   /** Keyed by lowercased task kind: grant, revoke, certify, offboarding, action, finding. */
   readonly defaultPolicies: Readonly<Record<string, string>>;
   readonly featureFlags: Readonly<Record<string, boolean>>;
+  /** (sim) The CEL cost limit of every evaluation in this world (cel/cost.ts); absent: the default. */
+  readonly celCostLimit?: number;
   readonly $unknown?: Readonly<Record<string, unknown>>;
 }
 

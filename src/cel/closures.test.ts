@@ -1,0 +1,190 @@
+import { readFileSync, readdirSync } from "node:fs";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { User } from "../model/directory.js";
+import { compileCondition, compiledOf, compileFresh, type Compiled } from "./compile.js";
+import { runtimeError } from "./diagnostics.js";
+import { celEnvironment } from "./environment.js";
+import { contextOf, prepareConditionInput, type ConditionInput } from "./evaluate.js";
+import { adaInput, makeUser, tenant } from "./test-fixtures.js";
+import { recordRun, TraceTable, traceTableOf } from "./trace-table.js";
+
+/** Both forms of one source: compiled to closures (when it compiles), and cel-js alone. */
+function bothWays(source: string): { compiled: Compiled; interpreted: Compiled } | undefined {
+  const env = celEnvironment("condition");
+  const compiled = compileFresh(env, source);
+  const interpreted = compileFresh(env, source, { closures: false });
+  if (!compiled.ok || !interpreted.ok) return undefined;
+  return { compiled: compiled.value, interpreted: interpreted.value };
+}
+
+type Outcome = { readonly value: unknown } | { readonly code: string; readonly message: string };
+
+function outcome(c: Compiled, input: ConditionInput): Outcome {
+  const p = prepareConditionInput(input);
+  if (!p.ok) throw new Error(p.error.message);
+  try {
+    return { value: c.run(contextOf(p.value)) };
+  } catch (e: unknown) {
+    const r = runtimeError(c.source, e);
+    return { code: r.code, message: r.message };
+  }
+}
+
+/** Every rule and wait condition of the bundled worlds and policy fixtures. */
+function fixtureConditions(): string[] {
+  const out = new Set<string>();
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (typeof v === "object" && v !== null) {
+      for (const [k, x] of Object.entries(v)) {
+        if (k === "condition" && typeof x === "string") out.add(x);
+        else walk(x);
+      }
+    }
+  };
+  const dirs = ["../../fixtures/", "../../fixtures/broken/"];
+  for (const d of dirs) {
+    const url = new URL(d, import.meta.url);
+    for (const f of readdirSync(url)) if (f.endsWith(".json")) walk(JSON.parse(readFileSync(new URL(f, url), "utf8")));
+  }
+  return [...out];
+}
+
+/** Subjects whose profiles hold every JSON kind, and users with empty or odd fields. */
+const subjects: readonly User[] = [
+  tenant.ada,
+  tenant.bob,
+  tenant.cy,
+  tenant.dee,
+  makeUser({ id: "u-p1", department: "Security", employmentType: "Contractor", email: "p1@synthetic.example", profile: { clearance: "high", level: 4, flag: true, nested: { city: "Oslo" }, none: null } }),
+  makeUser({ id: "u-p2", department: "Engineering", profile: { clearance: 3, level: "4" }, managerIds: ["u-ada", "u-bob"] }),
+  makeUser({ id: "u-p3", department: "", profile: {} }),
+];
+
+const inputs: readonly ConditionInput[] = subjects.flatMap((subject) => [
+  adaInput({ subject }),
+  adaInput({ subject, entitlement: tenant.awsReadOnly, account: null, ip: null }),
+]);
+
+function expectSame(source: string): void {
+  const b = bothWays(source);
+  if (!b) return;
+  for (const input of inputs) expect(outcome(b.compiled, input), `${source} for ${input.subject.id}`).toEqual(outcome(b.interpreted, input));
+}
+
+describe("conditions compiled to closures give cel-js's results", () => {
+  it("every condition of the fixtures, on varied subjects (values and errors alike)", () => {
+    const conditions = fixtureConditions();
+    expect(conditions.length).toBeGreaterThan(20);
+    let compiled = 0;
+    for (const s of conditions) {
+      expectSame(s);
+      if (bothWays(s)?.compiled.evaluation === "compiled") compiled++;
+    }
+    // Most of the fixtures' conditions are in the compiled subset.
+    expect(compiled).toBeGreaterThan(conditions.length / 3);
+  });
+
+  it("the shapes the closures handle, and their edges: missing keys, dyn types, -0, NaN", () => {
+    for (const s of [
+      'subject.department == "Security"',
+      'subject.department != "Security" && subject.employmentType == "Contractor"',
+      'subject.profile.clearance == "high"',
+      'subject.profile["clearance"] == "high"',
+      "subject.profile.level == 4.0",
+      'subject.profile.level == "4"',
+      "subject.profile.flag == true",
+      "subject.profile.none == null",
+      'subject.profile.nested.city == "Oslo"',
+      'subject.profile.missing == "x" || true',
+      'true || subject.profile.missing == "x"',
+      'subject.profile.missing == "x" && false',
+      'subject.department in ["Security", "Engineering"]',
+      'subject.email.endsWith("@synthetic.example") || subject.email.startsWith("ada")',
+      'subject.email.contains("@")',
+      "size(subject.managerIds) > 0",
+      "size(subject.managerIds) >= 2",
+      '!(subject.department == "")',
+      'subject.department == "" ? subject.profile.clearance == "x" : true',
+      "-0.0 == 0.0",
+      "0.0 / 0.0 == 0.0 / 0.0",
+      '"a" < "b" && "b" <= "b" && 2 > 1 && 1.5 >= 1.5',
+      "1 == 1 && 2u == 2u",
+      'dyn(1) == 1.0',
+      'subject.profile.level > 3.0',
+      'account.status.details == "synced"',
+      'ip == ip',
+    ]) {
+      expectSame(s);
+    }
+  });
+
+  it("tells which conditions run compiled", () => {
+    const c = compileCondition('subject.department == "Security"');
+    const i = compileCondition("subject.emails.exists(e, e.endsWith('x'))");
+    expect(c.ok && c.value.evaluation).toBe("compiled");
+    expect(i.ok && i.value.evaluation).toBe("interpreted");
+  });
+});
+
+// Random well-typed expressions from the declared environment: string, dyn and bool atoms of the
+// condition variables, combined by the compiled operators and by some that are not.
+const str = fc.constantFrom('subject.department', 'subject.email', 'subject.employmentType', 'entitlement.appId', '"Security"', '"high"', '""', '"p1@synthetic.example"');
+const dyn = fc.constantFrom("subject.profile.clearance", 'subject.profile["level"]', "subject.profile.flag", "subject.profile.nested", "subject.profile.missing", "subject.profile.none");
+const bool: fc.Arbitrary<string> = fc.letrec<{ b: string }>((tie) => ({
+  b: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    fc.tuple(str, fc.constantFrom("==", "!=", "<", ">="), str).map(([a, op, b]) => `${a} ${op} ${b}`),
+    fc.tuple(dyn, fc.constantFrom("==", "!="), fc.constantFrom('"high"', "4.0", "4", "true", "null", '"4"')).map(([a, op, b]) => `${a} ${op} ${b}`),
+    fc.tuple(str, fc.constantFrom("startsWith", "endsWith", "contains"), str).map(([a, m, b]) => `${a}.${m}(${b})`),
+    fc.tuple(str, fc.array(str, { maxLength: 3 })).map(([a, l]) => `${a} in [${l.join(", ")}]`),
+    fc.constantFrom("true", "false", "size(subject.managerIds) > 0", "has(subject.profile.clearance)", "subject.emails.exists(e, e == subject.email)"),
+    fc.tuple(tie("b"), fc.constantFrom("&&", "||"), tie("b")).map(([a, op, b]) => `(${a} ${op} ${b})`),
+    tie("b").map((a) => `!(${a})`),
+    fc.tuple(tie("b"), tie("b"), tie("b")).map(([c, a, b]) => `(${c} ? ${a} : ${b})`),
+  ),
+})).b;
+
+describe("random well-typed conditions (fast-check)", () => {
+  it("evaluate to the same value or the same error both ways, on every subject", () => {
+    fc.assert(
+      fc.property(bool, (source) => {
+        const b = bothWays(source);
+        if (!b) return; // not well-typed after all (e.g. a type error the grammar allows): nothing to compare
+        for (const input of inputs) expect(outcome(b.compiled, input)).toEqual(outcome(b.interpreted, input));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("traces recorded by the compiled evaluation", () => {
+  it("record the same value for every node as cel-js's instrumented run, on every fixture condition and subject", () => {
+    let compiledTraces = 0;
+    for (const source of [...fixtureConditions(), 'subject.profile.missing == "x" || subject.department != ""', 'size(subject.managerIds) > 0 ? subject.email.endsWith("@x") : !(subject.department in ["A", "B"])']) {
+      const c = compileCondition(source);
+      if (!c.ok) continue;
+      const table = traceTableOf(compiledOf(c.value));
+      if (!table) throw new Error("no table");
+      if (table.closure) compiledTraces++;
+      const interpreted: TraceTable = Object.assign(Object.create(TraceTable.prototype) as TraceTable, { ...table, closure: undefined });
+      for (const input of inputs) {
+        const p = prepareConditionInput(input);
+        if (!p.ok) throw new Error("prepare");
+        const run = (t: TraceTable) => {
+          const target = { slots: new Array<unknown>(t.size), repeats: null };
+          let value: unknown;
+          try {
+            value = recordRun(t, contextOf(p.value), target);
+          } catch (e: unknown) {
+            value = runtimeError(source, e).code;
+          }
+          return { value, target };
+        };
+        expect(run(table), `${source} for ${input.subject.id}`).toEqual(run(interpreted));
+      }
+    }
+    expect(compiledTraces).toBeGreaterThan(10);
+  });
+});
