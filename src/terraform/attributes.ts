@@ -67,7 +67,16 @@ const SPEC_NAMES: Readonly<Record<string, string>> = { batonResourceAction: "svc
 /** The wire name of an attribute. */
 function apiName(key: string): string {
   const camel = camelCase(key);
-  return SPEC_NAMES[camel] ?? camel;
+  // Own keys only: a plan's "to_string" is not Object.prototype.toString.
+  return Object.hasOwn(SPEC_NAMES, camel) ? (SPEC_NAMES[camel] ?? camel) : camel;
+}
+
+/**
+ * Writes a key as an own property, whatever its name: a plan may hold a `__proto__` key, which
+ * plain assignment would take as the object's prototype and drop from the output.
+ */
+export function put(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function isRecord(v: unknown): v is Readonly<Record<string, unknown>> {
@@ -126,27 +135,27 @@ export function policyAttributesToApi(
     }
     if (Array.isArray(v)) return v.map((x, i) => convert(x, `${at}[${i}]`, false, depth + 1, Array.isArray(from) ? from[i] : undefined));
     if (!isRecord(v)) return v;
-    const old = isRecord(from) ? from : {};
+    const old: Readonly<Record<string, unknown>> = isRecord(from) ? from : {};
     const out: Record<string, unknown> = {};
     const written = new Set<string>();
     for (const [key, value] of Object.entries(v)) {
       const name = keepKeys ? key : apiName(key);
       written.add(name);
-      const was = old[name];
+      const was = Object.hasOwn(old, name) ? old[name] : undefined;
       if (value === null || value === undefined) {
-        if (!keepKeys && was !== undefined && isZeroValue(was)) out[name] = was;
+        if (!keepKeys && was !== undefined && isZeroValue(was)) put(out, name, was);
         continue;
       }
       const at2 = pathKey(at, key);
-      if (!keepKeys && JSON_ATTRIBUTES.has(key) && typeof value === "string") out[name] = parseJsonAttribute(value, at2, errors);
-      else out[name] = convert(value, at2, depth === 0 && MAP_ATTRIBUTES.has(key), depth + 1, was);
+      if (!keepKeys && JSON_ATTRIBUTES.has(key) && typeof value === "string") put(out, name, parseJsonAttribute(value, at2, errors));
+      else put(out, name, convert(value, at2, depth === 0 && MAP_ATTRIBUTES.has(key), depth + 1, was));
     }
     // Fields outside the provider's schema: the world's values stand.
-    if (!keepKeys) for (const [name, was] of Object.entries(old)) if (!written.has(name) && OUTSIDE_PROVIDER_SCHEMA.has(name) && isScalarOrScalarList(was)) out[name] = was;
+    if (!keepKeys) for (const [name, was] of Object.entries(old)) if (!written.has(name) && OUTSIDE_PROVIDER_SCHEMA.has(name) && isScalarOrScalarList(was)) put(out, name, was);
     return out;
   };
   const top: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(values)) if (!COMPUTED_ATTRIBUTES.has(key)) top[key] = v;
+  for (const [key, v] of Object.entries(values)) if (!COMPUTED_ATTRIBUTES.has(key)) put(top, key, v);
   const baseTop = isRecord(base) ? Object.fromEntries(Object.entries(base).filter(([k]) => !COMPUTED_WIRE_FIELDS.has(k))) : undefined;
   const value = convert(top, path, false, 0, baseTop);
   if (errors.length > 0) return { ok: false, error: errors };

@@ -11,7 +11,7 @@ import type { Policy } from "../model/index.js";
 import type { Result } from "../result.js";
 import type { EditableWorld, EditRecipe } from "../whatif/edit.js";
 import type { World } from "../world/world.js";
-import { COMPUTED_ATTRIBUTES, isRecord, type PlanDiagnostic, pathKey, policyAttributesToApi } from "./attributes.js";
+import { COMPUTED_ATTRIBUTES, isRecord, type PlanDiagnostic, pathKey, policyAttributesToApi, put } from "./attributes.js";
 import {
   attributeExpression,
   narrowExpression,
@@ -119,7 +119,7 @@ function setAt(values: unknown, path: readonly (string | number)[], value: unkno
     return arr;
   }
   const obj: Record<string, unknown> = isRecord(values) ? { ...values } : {};
-  obj[head] = setAt(obj[head], rest, value);
+  put(obj, head, setAt(Object.hasOwn(obj, head) ? obj[head] : undefined, rest, value));
   return obj;
 }
 

@@ -3,10 +3,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { memoryIO } from "../cli/memory-io.js";
 import { EXIT, runCli } from "../cli/run.js";
-import { encodePolicy } from "../codec/index.js";
+import { decodePolicy, encodePolicy } from "../codec/index.js";
 import { whatIf } from "../whatif/index.js";
 import { loadWorld } from "../world/load-world.js";
 import type { World } from "../world/world.js";
+import { arbPolicy } from "../testing/arbitraries.js";
 import { camelCase, policyAttributesToApi } from "./attributes.js";
 import { formatTerraformWhatIf } from "./format.js";
 import { readPlan, withoutInstanceKeys } from "./plan.js";
@@ -57,7 +58,48 @@ const wirePolicy = (id: string): Json => {
 };
 const tfPolicy = (id: string): Record<string, Json> => toTerraform(wirePolicy(id)) as Record<string, Json>;
 
+const BATON: Record<string, string> = { svcResourceAction: "batonResourceAction", svcResourceActionId: "batonResourceActionId" };
+const snake = (k: string) => (Object.hasOwn(BATON, k) ? (BATON[k] ?? k) : k).replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+function toTerraformAny(v: Json, keepKeys = false): Json {
+  if (Array.isArray(v)) return v.map((x) => toTerraformAny(x));
+  if (v === null || typeof v !== "object") return v;
+  const out: Record<string, Json> = {};
+  for (const [k, x] of Object.entries(v)) {
+    const [name, value] = keepKeys ? [k, toTerraformAny(x)] : JSON_TEXT.has(k) && x !== null && typeof x === "object" ? [snake(k), JSON.stringify(x)] : [snake(k), toTerraformAny(x, MAPS.has(k))];
+    Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+/** proto3 reading: a null field is an unset one. */
+const canon = (v: Json): Json =>
+  Array.isArray(v) ? v.map(canon) : v !== null && typeof v === "object" ? Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null).map(([k, x]) => [k, canon(x)])) : v;
+/** Whether every field name (outside maps and JSON text) survives snake_case and back: a provider's schema has only such names. */
+function reversible(v: Json, keepKeys = false): boolean {
+  if (Array.isArray(v)) return v.every((x) => reversible(x));
+  if (v === null || typeof v !== "object") return true;
+  return Object.entries(v).every(([k, x]) => keepKeys ? reversible(x) : JSON_TEXT.has(k) || (Object.hasOwn(BATON, k) || camelCase(snake(k)) === k) && reversible(x, MAPS.has(k)));
+}
 describe("terraform/policy-resource.md: attributes become the API's Policy JSON", () => {
+  it("property: any policy the codec writes, seen through the provider (snake_case, JSON text, baton names) and converted back, is the same policy (nulls read as unset)", () => {
+    fc.assert(
+      fc.property(arbPolicy, (p) => {
+        const wire = encodePolicy(p) as Record<string, Json>;
+        fc.pre(reversible(wire));
+        const api = policyAttributesToApi(toTerraformAny(wire) as Record<string, unknown>, "$");
+        if (!api.ok) throw new Error(JSON.stringify(api.error));
+        const back = decodePolicy({ ...api.value, id: p.id, createdAt: wire["createdAt"], updatedAt: wire["updatedAt"], systemBuiltin: wire["systemBuiltin"], deletedAt: wire["deletedAt"] });
+        if (!back.ok) throw new Error(JSON.stringify(back.error.slice(0, 2)));
+        expect(canon(encodePolicy(back.value) as Json)).toEqual(canon(wire));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("a key named like a prototype member (__proto__, to_string) is kept as data, never looked up", () => {
+    const r = policyAttributesToApi(JSON.parse('{"display_name":"P","to_string":{"__proto__":{"a_b":1}}}') as Record<string, unknown>, "$");
+    expect(r.ok && JSON.stringify(r.value)).toBe('{"displayName":"P","toString":{"_Proto__":{"aB":1}}}');
+  });
+
   it("snake_case attribute names become camelCase, at every depth", () => {
     expect(camelCase("requires_step_up_provider_id")).toBe("requiresStepUpProviderId");
     const r = policyAttributesToApi(
