@@ -375,36 +375,4 @@ export function plainRuntimeError(code: CelRuntimeErrorCode, message: string, de
   return { code, message, location, detail };
 }
 
-/**
- * The declared name closest to a misspelt one (edit distance ≤ 2), for "did you mean" hints.
- *
- * @example
- * ```ts
- * closest("departmnt", ["department", "email"]); // "department"
- * ```
- */
-export function closest(name: string, candidates: Iterable<string>): string | undefined {
-  let best: string | undefined;
-  let bestD = 3;
-  for (const c of candidates) {
-    const d = distance(name.toLowerCase(), c.toLowerCase());
-    if (d < bestD) {
-      best = c;
-      bestD = d;
-    }
-  }
-  return best;
-}
-
-function distance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[b.length] ?? 3;
-}
+export { closest } from "../text/closest.js";

@@ -81,14 +81,16 @@ export interface WorldCacheIO {
 }
 
 /**
- * Exit codes of the CLI: 0 ok; 1 findings, a refused action or a failed simulation; 2 bad input.
+ * Exit codes of the CLI: 0 ok; 1 findings, a refused action or a failed simulation; 2 bad input;
+ * 70 an internal failure of policy-sim itself (a bug to report; `EX_SOFTWARE` of sysexits.h), so a
+ * CI gate never mistakes a crash for a finding.
  *
  * @example
  * ```ts
  * if ((await runCli(argv, io)) === EXIT.badInput) console.error("fix the command line");
  * ```
  */
-export const EXIT = { ok: 0, findings: 1, badInput: 2 } as const;
+export const EXIT = { ok: 0, findings: 1, badInput: 2, internal: 70 } as const;
 
 /**
  * Parsed flags as `node:util` `parseArgs` gives them.

@@ -71,3 +71,15 @@ describe("policy-sim as a process", () => {
     expect(err).toMatch(/stopped on SIGINT after \d+ audit events?\n$/);
   });
 });
+
+describe("policy-sim in a pipeline", () => {
+  it("a reader that closes the pipe early (--help | head -1) ends the command quietly: no EPIPE trace", () => {
+    // The help is written in many writes; head exits after the first line, so later ones hit a closed pipe.
+    for (let i = 0; i < 3; i++) {
+      const r = spawnSync("sh", ["-c", `"${process.execPath}" --import tsx src/cli/main.ts --help | head -1`], { encoding: "utf8" });
+      expect(r.status).toBe(0);
+      expect(r.stdout).toMatch(/^policy-sim: /);
+      expect(r.stderr).not.toMatch(/EPIPE|Error|\n\s+at /);
+    }
+  });
+});

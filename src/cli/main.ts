@@ -7,6 +7,15 @@ import { runCli } from "./run.js";
 import { rememberWorld, stampBeforeRead, worldForTask } from "./world-cache.js";
 import type { ShutdownSignal } from "./command.js";
 
+// A reader that stops early (`policy-sim --help | head -1`) closes the pipe; what is left to write
+// has nowhere to go, so the command ends quietly instead of dying on an unhandled EPIPE.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(typeof process.exitCode === "number" ? process.exitCode : 0);
+    throw e;
+  });
+}
+
 void runCli(process.argv.slice(2), {
   stdout: (s) => process.stdout.write(s),
   stderr: (s) => process.stderr.write(s),

@@ -45,7 +45,7 @@ describe("runCli: help and the command line", () => {
 
     const flag = await run(["explain", "--world", WORLD, "--task", "1001", "--colour"]);
     expect(flag.code).toBe(EXIT.badInput);
-    expect(flag.err).toContain("Unknown option '--colour'");
+    expect(flag.err).toContain("unknown flag --colour");
     expect(flag.err).toContain("usage: policy-sim explain");
     expectCleanError(flag.err);
 
@@ -171,10 +171,10 @@ describe("runCli reset and comment", () => {
   });
 
   it("comment by the requester: exit 0; by a stranger: exit 1", async () => {
-    const ok = await run(["comment", "--world", WORLD, "--task", "1001", "--as", "u-contractor", "--text", "Needed for Q4"]);
+    const ok = await run(["comment", "--world", WORLD, "--task", "1001", "--as", "u-contractor", "--comment", "Needed for Q4"]);
     expect(ok.code).toBe(EXIT.ok);
     expect(JSON.parse(ok.out)).toHaveProperty("taskView");
-    const refused = await run(["comment", "--world", WORLD, "--task", "1001", "--as", "u-dev1", "--text", "hi"]);
+    const refused = await run(["comment", "--world", WORLD, "--task", "1001", "--as", "u-dev1", "--comment", "hi"]);
     expect(refused.code).toBe(EXIT.findings);
     expect(refused.err).toMatch(/^PERMISSION_DENIED: /);
   });

@@ -3,7 +3,8 @@
  * testable without a process; `main.ts` binds it to the real process.
  *
  * Exit codes: 0 ok; 1 findings, a refused action or an error a policy author must fix; 2 bad input
- * (unknown command, missing flag, unreadable or invalid world file). Errors are one clear line on
+ * (unknown command or flag, missing or repeated flag, unreadable or invalid world file); 70 an
+ * internal failure. Errors are one clear line on
  * stderr, never a stack trace.
  */
 import { parseArgs } from "node:util";
@@ -14,6 +15,7 @@ import type { JsonValue } from "../model/json.js";
 import { comment } from "../reducers/comment.js";
 import { hardReset } from "../reducers/hard-reset.js";
 import type { World } from "../world/world.js";
+import { closest } from "../text/closest.js";
 import { type CliIO, CliInputError, type Command, type CommandArgs, EXIT, InputFileError, readWorld, str, writeWorldFile } from "./command.js";
 import { lintCommand } from "./lint.js";
 import { pullCommand } from "./pull.js";
@@ -111,24 +113,53 @@ const commands: Record<string, Command> = {
       const r = hardReset(a.world, { taskId: a.taskId, comment: str(values["comment"]) ?? "", expandMask: a.expandMask }, { actorId: a.actorId });
       return actionResult(io, values["json"] === true, r, str(values["out"]));
     },
+    help: [
+      "--world <file>     the world to act on",
+      "--task <id>        the task's id or numericId",
+      "--as <userId>      who performs the reset (a Super Administrator, as on the service)",
+      "--comment <text>   the reset's comment, recorded in the task's audit trail",
+      "--expand <path>    expand a reference in the response (repeatable), e.g. --expand app_id or --expand \"*\"",
+      "--out <file>       write the world after the reset to this file",
+      "--json             print { response, events } as one JSON document",
+      "",
+      "Prints the endpoint's 200 body. Exit 1 when the service would refuse (permission, state), 2 for",
+      "an unknown task or a malformed request.",
+      "",
+      "  policy-sim reset --world fixtures/world.json --task 1001 --as u-super --comment \"re-route\" --out after.json",
+    ],
   },
   comment: {
-    usage: "policy-sim comment --world <file> --task <id> --as <userId> --text <comment> [--expand <path>]… [--out <file>] [--json]",
+    usage: "policy-sim comment --world <file> --task <id> --as <userId> --comment <text> [--expand <path>]… [--out <file>] [--json]",
     summary: "post a comment on a task; prints the endpoint's response",
     options: {
       world: { type: "string" },
       task: { type: "string" },
       as: { type: "string" },
-      text: { type: "string" },
+      comment: { type: "string" },
       expand: { type: "string", multiple: true },
       out: { type: "string" },
       json: { type: "boolean" },
     },
     run({ values }, io) {
       const a = taskActionArgs(values, io, "comments");
-      const r = comment(a.world, { taskId: a.taskId, comment: str(values["text"]) ?? "", expandMask: a.expandMask }, { actorId: a.actorId });
+      const text = str(values["comment"]);
+      if (text === undefined) throw new CliInputError("--comment <text> is required: what to post");
+      const r = comment(a.world, { taskId: a.taskId, comment: text, expandMask: a.expandMask }, { actorId: a.actorId });
       return actionResult(io, values["json"] === true, r, str(values["out"]));
     },
+    help: [
+      "--world <file>     the world to act on",
+      "--task <id>        the task's id or numericId",
+      "--as <userId>      who comments (the requester, the subject, an approver, an administrator)",
+      "--comment <text>   the comment (the same flag as reset's)",
+      "--expand <path>    expand a reference in the response (repeatable), e.g. --expand app_id or --expand \"*\"",
+      "--out <file>       write the world after the comment to this file",
+      "--json             print { response, events } as one JSON document",
+      "",
+      "Prints the endpoint's 200 body. Exit 1 when the service would refuse, 2 for an unknown task.",
+      "",
+      "  policy-sim comment --world fixtures/world.json --task 1001 --as u-contractor --comment \"Needed for Q4\"",
+    ],
   },
   check: {
     usage: "policy-sim check '<CEL expression>' [--env condition|approver|config-rule] [--json]",
@@ -178,17 +209,52 @@ export function registerCommand(name: string, command: Command): void {
   commands[name] = command;
 }
 
+/**
+ * Every subcommand by name, the optional ones included once registered: what `--help` lists.
+ *
+ * @example
+ * ```ts
+ * for (const [name, c] of listCommands()) console.log(name, c.summary);
+ * ```
+ */
+export function listCommands(): ReadonlyArray<readonly [string, Command]> {
+  return Object.entries(commands);
+}
+
+const EXIT_CODES_LINE = "Exit codes: 0 ok, 1 findings or a refused action, 2 bad input, 70 an internal failure (please report it).";
+
+/**
+ * Refuses what `parseArgs` would let through or explain poorly: an unknown flag (with the closest
+ * known one), and a single-value flag given twice (the last would silently win).
+ */
+function checkFlags(args: readonly string[], command: Command): void {
+  const { tokens } = parseArgs({ args: [...args], options: command.options, allowPositionals: true, strict: false, tokens: true });
+  const seen = new Map<string, string | undefined>();
+  for (const t of tokens) {
+    if (t.kind !== "option") continue;
+    const spec = command.options[t.name];
+    if (!spec) {
+      const guess = closest(t.name, Object.keys(command.options));
+      throw new CliInputError(`unknown flag ${t.rawName}${guess ? `; did you mean --${guess}?` : ""}`);
+    }
+    if (spec.multiple !== true && seen.has(t.name)) {
+      throw new CliInputError(`--${t.name} is given more than once; give it once`);
+    }
+    seen.set(t.name, t.value);
+  }
+}
+
 function help(io: CliIO): void {
   io.stdout("policy-sim: simulate an identity-governance service's task policies\n\nCommands:\n");
   for (const [name, c] of Object.entries(commands)) io.stdout(`  ${name.padEnd(9)} ${c.summary}\n      ${c.usage}\n`);
   io.stdout("\n`policy-sim <command> --help` for one command's flags and examples.\n");
-  io.stdout("Exit codes: 0 ok, 1 findings or a refused action, 2 bad input.\n");
+  io.stdout(`${EXIT_CODES_LINE}\n`);
 }
 
 function commandHelp(io: CliIO, name: string, c: Command): void {
   io.stdout(`policy-sim ${name}: ${c.summary}\n\nusage: ${c.usage}\n`);
   if (c.help && c.help.length > 0) io.stdout(`\n${c.help.map((l) => (l === "" ? "" : `  ${l}`)).join("\n")}\n`);
-  io.stdout("\nExit codes: 0 ok, 1 findings or a refused action, 2 bad input.\n");
+  io.stdout(`\n${EXIT_CODES_LINE}\n`);
 }
 
 // Flags end at "--": after it, "--help" is an argument (a condition to check, say).
@@ -227,6 +293,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   }
   const asJson = rest.includes("--json") && !rest.slice(0, Math.max(0, rest.indexOf("--json"))).includes("--");
   try {
+    checkFlags(rest, command);
     const parsed = parseArgs({ args: [...rest], options: command.options, allowPositionals: true, strict: true });
     const args: CommandArgs = parsed as CommandArgs;
     if (!command.positionals && args.positionals.length > 0) throw new CliInputError(`unexpected argument "${args.positionals[0] ?? ""}"`);
@@ -241,6 +308,6 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     const message = `policy-sim ${name} failed: ${e instanceof Error ? e.message : String(e)}`;
     if (asJson) json(io, { error: { code: "INTERNAL", message } });
     io.stderr(`${message}\n`);
-    return EXIT.findings;
+    return EXIT.internal;
   }
 }

@@ -56,7 +56,7 @@ export const serveCommand: Command = {
     "`policy-sim client add`) or from the world's tokens. Stops on SIGINT or SIGTERM.",
     "",
     "  policy-sim serve --world fixtures/world.json --port 8080",
-    "  curl -X POST -H 'authorization: Bearer tok-super' -d '{\"comment\":\"hi\"}' http://127.0.0.1:8080/api/v1/tasks/1001/action/comment",
+    "  curl -X POST -H 'authorization: Bearer tok-super' -H 'content-type: application/json' -d '{\"comment\":\"hi\"}' http://127.0.0.1:8080/api/v1/tasks/1001/action/comment",
   ],
   options: { world: { type: "string" }, port: { type: "string" }, host: { type: "string" }, out: { type: "string" }, json: { type: "boolean" } },
   async run({ values }, io) {

@@ -4,7 +4,7 @@
  */
 import { dirname, isAbsolute, join } from "node:path";
 import { encodeSimulation, formatSimulation, simulate, type WorldsOption } from "../reducers/simulate.js";
-import { CliInputError, type Command, EXIT, plural, printJson, readJsonFile, readWorld, str, writeWorldFile } from "./command.js";
+import { CliInputError, type Command, EXIT, InputFileError, plural, printJson, readJsonFile, readWorld, str, writeWorldFile } from "./command.js";
 
 const WORLDS: readonly WorldsOption[] = ["none", "final", "all"];
 
@@ -55,6 +55,13 @@ export const simulateCommand: Command = {
     const worldsOption = WORLDS.find((w) => w === worlds);
     if (!worldsOption) throw new CliInputError(`--worlds must be none, final or all, not "${worlds}"`);
     const script = readJsonFile(io, scriptPath, "script");
+    if (typeof script !== "object" || script === null || Array.isArray(script) || !Array.isArray((script as Record<string, unknown>)["steps"])) {
+      const looksLikeWorld = typeof script === "object" && script !== null && ("tasks" in script || "policies" in script);
+      throw new InputFileError(
+        `${scriptPath} is not a scenario script: a script is a JSON object { "name", "world"?, "steps": [...] }` +
+          (looksLikeWorld ? `, and this looks like a world file (pass it as --world)` : ""),
+      );
+    }
     const worldPath = str(values["world"]) ?? scriptWorld(script, scriptPath);
     if (!worldPath) throw new CliInputError("--world <file> is required (the script names no world of its own)");
     const world = readWorld(io, worldPath);
