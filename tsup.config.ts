@@ -5,6 +5,7 @@ export default defineConfig({
     index: "src/index.ts",
     http: "src/http/index.ts",
     testing: "src/testing/index.ts",
+    "testing-arbitraries": "src/testing/arbitraries-entry.ts",
     repl: "src/repl/index.ts",
     "whatif-pool": "src/whatif-pool/index.ts",
     pull: "src/pull/index.ts",
@@ -14,7 +15,7 @@ export default defineConfig({
   },
   format: ["esm", "cjs"],
   dts: {
-    entry: { index: "src/index.ts", http: "src/http/index.ts", testing: "src/testing/index.ts", repl: "src/repl/index.ts", "whatif-pool": "src/whatif-pool/index.ts", pull: "src/pull/index.ts" },
+    entry: { index: "src/index.ts", http: "src/http/index.ts", testing: "src/testing/index.ts", "testing-arbitraries": "src/testing/arbitraries-entry.ts", repl: "src/repl/index.ts", "whatif-pool": "src/whatif-pool/index.ts", pull: "src/pull/index.ts" },
   },
   // import.meta.url in the CommonJS build (whatif-pool finds its thread's script next to itself).
   shims: true,

@@ -10,10 +10,12 @@ export default defineConfig({
     alias: dist
       ? [
           { find: /^policy-sim$/, replacement: root("./dist/index.js") },
+          { find: /^policy-sim\/testing\/arbitraries$/, replacement: root("./dist/testing-arbitraries.js") },
           { find: /^policy-sim\/(http|testing|repl|whatif-pool)$/, replacement: root("./dist/$1.js") },
         ]
       : [
           { find: /^policy-sim$/, replacement: root("./src/index.ts") },
+          { find: /^policy-sim\/testing\/arbitraries$/, replacement: root("./src/testing/arbitraries-entry.ts") },
           { find: /^policy-sim\/(http|testing|repl|whatif-pool)$/, replacement: root("./src/$1/index.ts") },
         ],
   },

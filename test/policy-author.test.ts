@@ -7,7 +7,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadWorld } from "policy-sim";
-import { diffPolicies, formatCoverage, policyCases, ruleCoverage, setupPolicyMatchers, type PolicyCase, type TaskSpec } from "policy-sim/testing";
+import { formatCoverage, policyCases, ruleCoverage, setupPolicyMatchers, type PolicyCase, type TaskSpec } from "policy-sim/testing";
+import { diffPolicies } from "policy-sim/testing/arbitraries";
 
 const loaded = loadWorld(JSON.parse(readFileSync(new URL("../fixtures/world.json", import.meta.url), "utf8")));
 if (!loaded.ok) throw new Error(loaded.error.map((d) => `${d.path}: ${d.message}`).join("\n"));

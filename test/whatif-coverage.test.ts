@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decide, formatCoverage, ruleCoverage, type Coverage } from "policy-sim";
-import { arbWorldRecipe, worldFromRecipe } from "policy-sim/testing";
+import { arbWorldRecipe, worldFromRecipe } from "policy-sim/testing/arbitraries";
 import { sampleWorld } from "./helpers.js";
 
 const sample = sampleWorld();

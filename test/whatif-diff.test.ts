@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { replaceInWorld, routeLabel, selectSteps, taskConditions, type Policy, type World } from "policy-sim";
-import { arbWorldRecipe, describeTaskRef, diffPolicies, taskInWorld, worldFromRecipe, type PolicyDiff } from "policy-sim/testing";
+import { describeTaskRef, taskInWorld } from "policy-sim/testing";
+import { arbWorldRecipe, diffPolicies, worldFromRecipe, type PolicyDiff } from "policy-sim/testing/arbitraries";
 import { sampleWorld } from "./helpers.js";
 
 const sample = sampleWorld();

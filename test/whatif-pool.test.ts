@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mergeWhatIfResults, whatIf, type WhatIfOptions, type WhatIfResult, type World, type WorldPatch } from "policy-sim";
-import { applyPolicyMutation, arbPolicyMutation, arbWorldRecipe, worldFromRecipe } from "policy-sim/testing";
+import { applyPolicyMutation, arbPolicyMutation, arbWorldRecipe, worldFromRecipe } from "policy-sim/testing/arbitraries";
 import { createWhatIfPool, type WhatIfPool } from "policy-sim/whatif-pool";
 import { sampleJson, sampleWorld } from "./helpers.js";
 

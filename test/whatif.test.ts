@@ -21,7 +21,7 @@ import {
 } from "policy-sim";
 import type { ApproverKind, PolicyStep } from "../src/model/index.js";
 import { buildIndex } from "../src/world/world.js";
-import { applyPolicyMutation, arbPolicyMutation, arbWorldRecipe, worldFromRecipe } from "policy-sim/testing";
+import { applyPolicyMutation, arbPolicyMutation, arbWorldRecipe, worldFromRecipe } from "policy-sim/testing/arbitraries";
 import { sampleJson, sampleWorld, worldOf } from "./helpers.js";
 
 const sample = sampleWorld();

@@ -5,11 +5,8 @@ import { decide } from "../policy/decide.js";
 import { saveWorld } from "../world/save-world.js";
 import { loadWorld } from "../world/load-world.js";
 import type { World } from "../world/world.js";
+import { applyPolicyMutation, arbTaskIn, arbTaskSpecIn, arbWorld } from "./arbitraries-entry.js";
 import {
-  applyPolicyMutation,
-  arbTaskIn,
-  arbTaskSpecIn,
-  arbWorld,
   checkApprovers,
   checkRoute,
   policyCases,

@@ -9,7 +9,7 @@
  * `entitlement.riskLevelValueId in ["high", …]`, `task.origin == TaskOrigin.COPILOT`,
  * `subject.job_title.contains("Engineer")`) are read off its text and laid over a random spec.
  *
- * Needs fast-check (a peer dependency of `policy-sim/testing`, which re-exports this module).
+ * Needs fast-check (an optional peer dependency of `policy-sim/testing/arbitraries`, which re-exports this module).
  */
 import fc from "fast-check";
 import { KNOWN_TASK_ORIGINS, type Policy } from "../model/index.js";

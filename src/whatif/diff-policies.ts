@@ -9,7 +9,7 @@
  * `decide` does once resolution has picked it (`taskConditions`, then `selectSteps`), in the world
  * with that version installed, so references to other policies and the tenant flag apply as usual.
  *
- * Needs fast-check (a peer dependency of `policy-sim/testing`, which re-exports this module).
+ * Needs fast-check (an optional peer dependency of `policy-sim/testing/arbitraries`, which re-exports this module).
  */
 import fc from "fast-check";
 import type { Policy } from "../model/index.js";

@@ -3,7 +3,7 @@
  * parts of conditions a set of tasks exercises (`ruleCoverage`). Pure, deterministic, no I/O.
  *
  * `diffPolicies` (a fast-check search for a task two versions of a policy route differently) is
- * exported from `policy-sim/testing` instead: it needs fast-check, an optional peer dependency that
+ * exported from `policy-sim/testing/arbitraries` instead: it needs fast-check, an optional peer dependency that
  * the main entry must not require.
  *
  * @example

@@ -1,0 +1,78 @@
+/**
+ * The README is a walk-through a newcomer runs: each `$ npm run -s cli -- …` transcript in it is
+ * run here (in-process, on the README's own files) and must print what the README shows; the policy
+ * test file it shows whole is test/readme-policy.test.ts, byte for byte. When a change of behaviour
+ * changes a transcript, update the README with the new output.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { memoryIO } from "../src/cli/memory-io.js";
+import { runCli } from "../src/cli/run.js";
+
+const README = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+const disk = (p: string): string => readFileSync(p, "utf8");
+
+/** Splits a shell command line: single and double quotes, no expansions. */
+function argv(line: string): string[] {
+  const out: string[] = [];
+  const re = /'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+)/g;
+  for (const m of line.matchAll(re)) out.push(m[1] ?? (m[2] !== undefined ? m[2].replace(/\\(.)/g, "$1") : (m[3] ?? "")));
+  return out;
+}
+
+interface Transcript {
+  readonly command: string;
+  readonly expected: string;
+}
+
+/** `$ npm run -s cli -- …` lines in console blocks, each with the lines printed up to the next `$` or the block's end. */
+function transcripts(markdown: string): Transcript[] {
+  const out: Transcript[] = [];
+  for (const block of markdown.matchAll(/```console\n([\s\S]*?)```/g)) {
+    const lines = (block[1] ?? "").split("\n");
+    let current: { command: string; lines: string[] } | undefined;
+    const flush = (): void => {
+      if (current) out.push({ command: current.command, expected: `${current.lines.join("\n").trimEnd()}\n` });
+      current = undefined;
+    };
+    for (const line of lines) {
+      if (line.startsWith("$ ")) {
+        flush();
+        current = { command: line.slice(2), lines: [] };
+      } else current?.lines.push(line);
+    }
+    flush();
+  }
+  return out;
+}
+
+// The README's recipe for edited.json: pol-prod-admin without rule #2.
+function editedPolicy(): string {
+  const world = JSON.parse(disk("fixtures/world.json")) as { policies: Array<{ id: string; rules: unknown[] }> };
+  const p = world.policies.find((x) => x.id === "pol-prod-admin");
+  p?.rules.splice(2, 1);
+  return JSON.stringify(p, null, 2);
+}
+
+describe("README", () => {
+  const runnable = transcripts(README).filter((t) => t.command.startsWith("npm run -s cli -- ") && !/ repl\b/.test(t.command));
+
+  it("has CLI transcripts to check", () => {
+    expect(runnable.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it.each(runnable.map((t) => [t.command, t] as const))("$ %s prints what the README shows", async (_c, t) => {
+    const io = memoryIO({ files: { "edited.json": editedPolicy() }, fallback: disk });
+    await runCli(argv(t.command.slice("npm run -s cli -- ".length)), io);
+    expect(io.out() + io.err(), "update the README's transcript if the new output is right").toBe(t.expected);
+  });
+
+  it("shows test/readme-policy.test.ts whole, as the policy test file", () => {
+    const file = readFileSync(new URL("./readme-policy.test.ts", import.meta.url), "utf8");
+    expect(README).toContain("```ts\n" + file + "```\n");
+  });
+
+  it("starts with the two commands a newcomer runs, both with npm ci", () => {
+    expect(README).toMatch(/^# policy-sim\n\n```sh\nnpm ci && npm run sample[^\n]*\nnpm ci && npm test[^\n]*\n```/);
+  });
+});
