@@ -228,15 +228,29 @@ function* readChunks(read: (path: string) => Iterable<Uint8Array>, path: string)
 const SHOWN_DIAGNOSTICS = 5;
 
 /**
+ * One world warning as text, for stderr or a report.
+ *
+ * @example
+ * ```ts
+ * formatWorldWarning({ code: "UNKNOWN_FIELD_NEAR_KNOWN", path: "$.users[0].managerId", message: "…" });
+ * // "warning UNKNOWN_FIELD_NEAR_KNOWN at $.users[0].managerId: …"
+ * ```
+ */
+export function formatWorldWarning(d: Diagnostic): string {
+  return `warning ${d.code} at ${d.path}: ${d.message}`;
+}
+
+/**
  * Reads and loads a world file; throws {@link CliInputError} with one readable line (and the first
- * diagnostics with their JSON paths, for a world that does not load).
+ * diagnostics with their JSON paths, for a world that does not load). The world's warnings (probable
+ * typos, which never stop a load) go to stderr unless `quiet` (a command that reports them itself).
  *
  * @example
  * ```ts
  * const world = readWorld(io, "fixtures/world.json");
  * ```
  */
-export function readWorld(io: CliIO, path: string | undefined): World {
+export function readWorld(io: CliIO, path: string | undefined, options: { readonly quiet?: boolean } = {}): World {
   if (!path) throw new CliInputError("--world <file> is required");
   let loaded: Result<World, Diagnostic[]>;
   if (io.readFileChunks) {
@@ -251,6 +265,7 @@ export function readWorld(io: CliIO, path: string | undefined): World {
     const more = n > SHOWN_DIAGNOSTICS ? `\n  … and ${n - SHOWN_DIAGNOSTICS} more` : "";
     throw new InputFileError(`${path} is not a valid world (${n} problem${n === 1 ? "" : "s"}):\n${shown.join("\n")}${more}`);
   }
+  if (options.quiet !== true) for (const w of loaded.value.warnings) io.stderr(`${path}: ${formatWorldWarning(w)}\n`);
   return loaded.value;
 }
 

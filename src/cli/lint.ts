@@ -6,6 +6,7 @@
 import { decodePolicy } from "../codec/index.js";
 import type { Policy } from "../model/index.js";
 import { type Finding, lintDecodedPolicy, lintPolicy } from "../policy/lint.js";
+import type { Diagnostic } from "../world/read.js";
 import { replaceInWorld, type World } from "../world/world.js";
 import { type CliIO, CliInputError, type Command, EXIT, InputFileError, plural, printJson, readJsonFile, readWorld, str } from "./command.js";
 
@@ -124,10 +125,18 @@ function counts(results: readonly LintedPolicy[]): { errors: number; warnings: n
   return { errors, warnings };
 }
 
-function report(io: CliIO, results: readonly LintedPolicy[], source: string, asJson: boolean): number {
-  const { errors, warnings } = counts(results);
-  if (asJson) printJson(io, { source, errors, warnings, policies: results });
+function report(io: CliIO, results: readonly LintedPolicy[], source: string, asJson: boolean, world?: { path: string; warnings: readonly Diagnostic[] }): number {
+  const c = counts(results);
+  const errors = c.errors;
+  const worldWarnings = world?.warnings ?? [];
+  const warnings = c.warnings + worldWarnings.length;
+  if (asJson) printJson(io, { source, errors, warnings, ...(world ? { worldWarnings } : {}), policies: results });
   else {
+    if (world && worldWarnings.length > 0) {
+      io.stdout(`world ${world.path}\n`);
+      const warn = io.isTTY ? "\u001b[33mwarning\u001b[0m" : "warning";
+      for (const w of worldWarnings) io.stdout(`  ${warn} ${w.code} at ${w.path}\n          ${w.message}\n`);
+    }
     for (const r of results) {
       if (r.findings.length === 0) continue;
       const name = r.displayName ? ` "${r.displayName}"` : "";
@@ -154,7 +163,9 @@ export const lintCommand: Command = {
   help: [
     "--policy <file>  a wire Policy, or a JSON array of policies linted together",
     "--all            every policy of the world (the default when --policy is not given)",
-    "--world <file>   resolve references, users and groups against this world (required with --all)",
+    "--world <file>   resolve references, users and groups against this world (required with --all);",
+    "                 the world's own warnings (probable typos: a field close to a known one, a value",
+    "                 that is not one of its set) are listed first",
     "--json           { source, errors, warnings, policies: [{ id, displayName, base, findings }] }",
     "",
     "Paths point into the file that was read: $.rules[0] in a policy file, $[1].rules[0] in an",
@@ -168,15 +179,16 @@ export const lintCommand: Command = {
     const worldPath = str(values["world"]);
     const policyPath = str(values["policy"]);
     if (policyPath !== undefined && values["all"] === true) throw new CliInputError("give --policy <file> or --all, not both");
-    const world = worldPath === undefined ? undefined : readWorld(io, worldPath);
+    const world = worldPath === undefined ? undefined : readWorld(io, worldPath, { quiet: true });
+    const worldReport = world && worldPath ? { path: worldPath, warnings: world.warnings } : undefined;
     const asJson = values["json"] === true;
     if (policyPath === undefined) {
       if (!world || !worldPath) throw new CliInputError("give --policy <file>, or --world <file> to lint every policy of a world");
-      return report(io, lintWorld(world), worldPath, asJson);
+      return report(io, lintWorld(world), worldPath, asJson, worldReport);
     }
     const doc = readJsonFile(io, policyPath, "policy");
     const docs: readonly unknown[] = Array.isArray(doc) ? doc : [doc];
     if (docs.length === 0) throw new InputFileError(`the policy file ${policyPath} is an empty array`);
-    return report(io, lintDocuments(docs, world, Array.isArray(doc)), policyPath, asJson);
+    return report(io, lintDocuments(docs, world, Array.isArray(doc)), policyPath, asJson, worldReport);
   },
 };

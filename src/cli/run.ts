@@ -17,6 +17,7 @@ import { hardReset } from "../reducers/hard-reset.js";
 import type { World } from "../world/world.js";
 import { closest } from "../text/closest.js";
 import { type CliIO, CliInputError, type Command, type CommandArgs, EXIT, InputFileError, readWorld, str, writeWorldFile } from "./command.js";
+import { checkWorldCommand } from "./check-world.js";
 import { lintCommand } from "./lint.js";
 import { pullCommand } from "./pull.js";
 import { replCommand } from "./repl.js";
@@ -189,6 +190,7 @@ const commands: Record<string, Command> = {
     },
   },
   lint: lintCommand,
+  "check-world": checkWorldCommand,
   whatif: whatifCommand,
   pull: pullCommand,
   simulate: simulateCommand,
@@ -246,7 +248,7 @@ function checkFlags(args: readonly string[], command: Command): void {
 
 function help(io: CliIO): void {
   io.stdout("policy-sim: simulate an identity-governance service's task policies\n\nCommands:\n");
-  for (const [name, c] of Object.entries(commands)) io.stdout(`  ${name.padEnd(9)} ${c.summary}\n      ${c.usage}\n`);
+  for (const [name, c] of Object.entries(commands)) io.stdout(`  ${name.padEnd(11)} ${c.summary}\n      ${c.usage}\n`);
   io.stdout("\n`policy-sim <command> --help` for one command's flags and examples.\n");
   io.stdout(`${EXIT_CODES_LINE}\n`);
 }

@@ -26,6 +26,7 @@ import { CommentLog } from "./comment-log.js";
 import { checkReferences } from "./references.js";
 import { type ByteRange, SplitError, type SplitterSink, WorldSplitter } from "./world-splitter.js";
 import { Table } from "./table.js";
+import { itemWarnings, topLevelWarnings, worldWarnings } from "./world-warnings.js";
 import { buildIndex, type Tenant, type TaskComment, type World } from "./world.js";
 
 /**
@@ -42,6 +43,13 @@ export interface LoadOptions {
    * kept in `world.warnings`, for exports of tenants whose history names deleted objects.
    */
   readonly strict?: boolean;
+  /**
+   * When true (the default), `world.warnings` also lists probable typos: a field name close to a
+   * known one (`managerId` for `managerIds`), a value of a closed set that is not a member
+   * (`"status": "ACTIVE"`), each with what it probably meant. They never fail a load. False skips
+   * the check (a service re-loading a world it wrote itself).
+   */
+  readonly warnings?: boolean;
 }
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
@@ -230,6 +238,27 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** The fields each directory collection's decoder reads: what a near-miss field name is compared with. */
+function directoryFields(): Readonly<Record<string, readonly string[]>> {
+  const fieldsOf = (decode: (r: ObjectReader) => unknown, extra: readonly string[] = []): string[] => {
+    const r = new ObjectReader({}, "$", []);
+    decode(r);
+    return [...r.keysRead(), ...extra];
+  };
+  return {
+    users: fieldsOf(decodeUser),
+    // appOwners (the API's User objects) is read without being marked, so that it round-trips.
+    apps: fieldsOf((r) => decodeApp(r, []), ["appOwners"]),
+    entitlements: fieldsOf(decodeEntitlement),
+    appUsers: fieldsOf(decodeAppUser),
+    groups: fieldsOf(decodeGroup),
+    grants: fieldsOf((r) => decodeGrant(r, [])),
+    roles: fieldsOf((r) => decodeRole(r, [])),
+    resourceTypeDefaults: fieldsOf(decodeResourceTypeDefault),
+    accessReviews: fieldsOf(decodeAccessReview),
+  };
+}
+
 const KNOWN_KEYS = new Set([
   "version",
   "now",
@@ -298,7 +327,10 @@ function load(json: unknown, options: LoadOptions): Result<World, Diagnostic[]> 
   const unknown: Record<string, unknown> = {};
   for (const k of Object.keys(json)) if (!KNOWN_KEYS.has(k)) setOwn(unknown, k, adoptJson(json[k], pathKey("$", k), out));
   return assemble(
-    { version: read("version"), now: read("now"), seq: read("seq"), roles, users, apps, entitlements, appUsers, groups, grants, resourceTypeDefaults, accessReviews, policies, tasks, tenant, tokens, clients, comments, unknown },
+    {
+      version: read("version"), now: read("now"), seq: read("seq"), roles, users, apps, entitlements, appUsers, groups, grants, resourceTypeDefaults, accessReviews, policies, tasks, tenant, tokens, clients, comments, unknown,
+      warnings: options.warnings === false ? [] : worldWarnings(json, directoryFields(), KNOWN_KEYS),
+    },
     out,
     options,
   );
@@ -325,6 +357,8 @@ interface DecodedParts {
   readonly clients: readonly ApiClient[];
   readonly comments: readonly TaskComment[];
   readonly unknown: Record<string, unknown>;
+  /** Probable typos (see {@link LoadOptions.warnings}); never a reason to refuse the world. */
+  readonly warnings: readonly Diagnostic[];
 }
 
 /** Checks, indexes and freezes decoded parts into a world: what every way of loading ends with. */
@@ -398,7 +432,10 @@ function assemble(parts: DecodedParts, out: Diagnostic[], options: LoadOptions):
     clients,
     seq,
     index,
-    warnings: strict ? [] : references.map((d) => ({ ...d, severity: "warning" as const })),
+    warnings: [
+      ...(strict ? [] : references.map((d) => ({ ...d, severity: "warning" as const }))),
+      ...parts.warnings,
+    ],
     ...(Object.keys(unknown).length > 0 ? { $unknown: unknown } : {}),
   };
   // Maps in the index cannot be frozen in place; they are only ever read.
@@ -423,6 +460,13 @@ const LIST_KEYS: ReadonlySet<string> = new Set<ListKey>(["roles", "users", "apps
  */
 class StreamedWorld implements SplitterSink {
   readonly out: Diagnostic[] = [];
+  private readonly warnings: Diagnostic[] = [];
+  private readonly directoryKnown: Readonly<Record<string, readonly string[]>> | undefined;
+
+  /** `warn`: collect probable typos as items arrive (see {@link LoadOptions.warnings}). */
+  constructor(warn: boolean) {
+    this.directoryKnown = warn ? directoryFields() : undefined;
+  }
   private readonly lists = new Map<string, unknown[]>();
   private readonly members = new Map<string, unknown>();
   private readonly counts = new Map<string, number>();
@@ -463,6 +507,8 @@ class StreamedWorld implements SplitterSink {
     this.counts.set(key, i + 1);
     const at = pathIndex(pathKey("$", key), i);
     const json = JSON.parse(text) as unknown;
+    // Before decoding: a task's snapshot is not in `json` yet, so equal snapshots are not walked again.
+    if (this.directoryKnown) itemWarnings(key, json, at, this.directoryKnown, this.warnings);
     if (key === "tasks" || key === "policies") {
       const decoded = key === "policies" ? decodePolicy(json) : this.decodeTask(json, snapshot);
       if (decoded.ok) {
@@ -554,6 +600,7 @@ class StreamedWorld implements SplitterSink {
         clients: decodeClients(get("clients"), out),
         comments: list<TaskComment>("comments"),
         unknown,
+        warnings: this.directoryKnown ? [...topLevelWarnings([...this.members.keys(), ...this.lists.keys()], KNOWN_KEYS), ...this.warnings] : [],
       },
       out,
       options,
@@ -587,7 +634,7 @@ class BadBytes extends Error {
 }
 
 export function loadWorldChunks(chunks: Iterable<Uint8Array>, options: LoadOptions = {}): Result<World, Diagnostic[]> {
-  return loadStreamed(new StreamedWorld(), chunks, options);
+  return loadStreamed(new StreamedWorld(options.warnings !== false), chunks, options);
 }
 
 /**
@@ -604,7 +651,7 @@ export function loadWorldChunksIndexed(
   chunks: Iterable<Uint8Array>,
   options: LoadOptions = {},
 ): Result<{ readonly world: World; readonly taskRanges: ReadonlyMap<string, ByteRange> }, Diagnostic[]> {
-  const builder = new StreamedWorld();
+  const builder = new StreamedWorld(options.warnings !== false);
   const r = loadStreamed(builder, chunks, options);
   return r.ok ? ok({ world: r.value, taskRanges: builder.taskRanges }) : r;
 }

@@ -206,6 +206,11 @@ export class ObjectReader {
   }
 
   /** The keys this reader did not read, to keep them as they came. */
+  /** The keys read so far, present or not: after a decoder ran, the fields it knows. */
+  keysRead(): ReadonlySet<string> {
+    return this.seen;
+  }
+
   unknown(): { readonly $unknown?: Readonly<Record<string, unknown>> } {
     const rest: Record<string, unknown> = {};
     let any = false;
