@@ -9,6 +9,7 @@ import { formatExplanation } from "../explain/format.js";
 import type { PolicySource } from "../policy/resolve-policy.js";
 import { describeTaskRef, type TaskRef, taskInWorld } from "../whatif/task-spec.js";
 import type { World } from "../world/world.js";
+import { closest } from "../text/closest.js";
 
 /**
  * What a task's route should be. Every field given must hold; omitted fields are not checked.
@@ -64,6 +65,8 @@ export interface ApprovalOptions {
  */
 export interface RouteCheck {
   readonly pass: boolean;
+  /** The expectation itself cannot be checked (empty, unknown keys, wrong kinds): fails negated or not. */
+  readonly invalid?: boolean;
   /** One line per expectation that does not hold. */
   readonly mismatches: readonly string[];
   readonly explanation: Explanation | null;
@@ -71,6 +74,62 @@ export interface RouteCheck {
   readonly message: string;
   /** For a negated assertion that failed (the route matched but should not have). */
   readonly negatedMessage: string;
+}
+
+/** The keys a {@link RouteExpectation} may have, with what each takes (for the message of a bad one). */
+const EXPECTATION_KEYS: Readonly<Record<keyof RouteExpectation, string>> = {
+  policy: "a policy id",
+  source: "a resolution source such as \"entitlement\"",
+  rule: "a rule index or \"baseline\"",
+  decidedBy: "{ policy?, rule? }",
+  stepKey: "a step key",
+  chain: "a list of policy ids",
+  firstStep: "a step kind or the start of its summary",
+  approvers: "a list of user ids",
+  error: "an error code",
+};
+
+function isRule(v: unknown): boolean {
+  return v === "baseline" || (typeof v === "number" && Number.isInteger(v) && v >= 0);
+}
+
+function isStringList(v: unknown): boolean {
+  return Array.isArray(v) && v.every((x) => typeof x === "string");
+}
+
+/**
+ * What is wrong with an expectation, one line each; empty when it can be checked. An expectation
+ * that checks nothing (`{}`), names a key that is not one (`{ polcy: … }`) or gives a key a value
+ * of the wrong kind would otherwise pass whatever the route is.
+ *
+ * @example
+ * ```ts
+ * expectationProblems({});               // ["the expectation is empty: give at least one of policy, source, rule, …"]
+ * expectationProblems({ polcy: "p" });   // ['"polcy" is not an expectation key; did you mean "policy"?']
+ * ```
+ */
+export function expectationProblems(x: unknown): string[] {
+  const keys = Object.keys(EXPECTATION_KEYS);
+  if (typeof x !== "object" || x === null || Array.isArray(x)) return [`the expectation must be an object with some of ${keys.join(", ")}; got ${x === null ? "null" : Array.isArray(x) ? "an array" : typeof x}`];
+  const out: string[] = [];
+  const given = Object.entries(x).filter(([, v]) => v !== undefined);
+  if (given.length === 0) out.push(`the expectation is empty: give at least one of ${keys.join(", ")}`);
+  for (const [k, v] of given) {
+    if (!(k in EXPECTATION_KEYS)) {
+      const guess = closest(k, keys);
+      out.push(`"${k}" is not an expectation key${guess ? `; did you mean "${guess}"?` : ` (keys: ${keys.join(", ")})`}`);
+      continue;
+    }
+    const key = k as keyof RouteExpectation;
+    const fine =
+      key === "rule" ? isRule(v)
+      : key === "chain" || key === "approvers" ? isStringList(v)
+      : key === "decidedBy" ? typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length > 0 &&
+          Object.entries(v).every(([dk, dv]) => (dk === "policy" && typeof dv === "string") || (dk === "rule" && isRule(dv)))
+      : typeof v === "string";
+    if (!fine) out.push(`${key} must be ${EXPECTATION_KEYS[key]}, got ${JSON.stringify(v) ?? String(v)}`);
+  }
+  return out;
 }
 
 /** The rule of the resolved policy that matched, or "baseline", or null when selection did not get that far. */
@@ -196,6 +255,11 @@ function expectationText(x: RouteExpectation): string {
  * ```
  */
 export function checkRoute(world: World, ref: TaskRef, expected: RouteExpectation): RouteCheck {
+  const problems = expectationProblems(expected);
+  if (problems.length > 0) {
+    const message = `cannot check the route of ${describeTaskRef(ref)}: ${problems.join("; ")}`;
+    return { pass: false, invalid: true, mismatches: problems, explanation: null, message, negatedMessage: message };
+  }
   return check(world, ref, `route ${expectationText(expected)}`, (e) => routeMismatches(e, expected));
 }
 

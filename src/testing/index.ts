@@ -17,7 +17,7 @@
  */
 export { syntheticWorld } from "./synthetic-world.js";
 export type { SyntheticWorldOptions, WorldJson } from "./synthetic-world.js";
-export { checkApprovers, checkRoute, routeMismatches } from "./expect-route.js";
+export { checkApprovers, checkRoute, expectationProblems, routeMismatches } from "./expect-route.js";
 export type { ApprovalOptions, RouteCheck, RouteExpectation } from "./expect-route.js";
 export { policyMatchers, setupPolicyMatchers } from "./matchers.js";
 export type { ExpectLike, MatcherContext, PolicyMatcherResult, PolicyMatchers } from "./matchers.js";

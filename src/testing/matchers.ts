@@ -73,6 +73,8 @@ function result(ctx: MatcherContext, received: unknown, run: (world: World) => R
     return { pass: ctx.isNot, message };
   }
   const c = run(received);
+  // An expectation that cannot be checked fails whether negated or not: `.not.toRoute(t, {})` is a mistake too.
+  if (c.invalid === true) return { pass: ctx.isNot, message: () => c.message };
   return { pass: c.pass, message: () => (ctx.isNot ? c.negatedMessage : c.message) };
 }
 

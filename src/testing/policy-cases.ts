@@ -43,6 +43,30 @@ export interface PolicyCaseResult {
   assert(): void;
 }
 
+function failedCase(name: string, message: string): PolicyCaseResult {
+  return {
+    name,
+    task: "",
+    pass: false,
+    mismatches: [message],
+    message: `${name}: ${message}`,
+    explanation: null,
+    assert(): void {
+      throw new Error(`${name}: ${message}`);
+    },
+  };
+}
+
+/** What makes a case unusable before its route is even built: not an object, no name, no `expect`, no task. */
+function caseProblem(c: unknown, i: number): { name: string; message: string } | undefined {
+  if (typeof c !== "object" || c === null || Array.isArray(c)) return { name: `case #${i}`, message: "a case is an object { name, task | subject + entitlement, expect }" };
+  const o = c as Record<string, unknown>;
+  const name = typeof o["name"] === "string" && o["name"] !== "" ? o["name"] : `case #${i}`;
+  if (!("expect" in o) || o["expect"] === undefined) return { name, message: "the case has no expect: say what the route should be, e.g. expect: { policy: \"pol-x\", rule: 0 }" };
+  if (!("task" in o) && !("subject" in o) && !("entitlement" in o)) return { name, message: "the case names no task: give task (an id or numericId) or subject and entitlement" };
+  return undefined;
+}
+
 function refOf(c: PolicyCase): TaskRef {
   if ("task" in c) return c.task;
   const { name: _name, expect: _expect, ...spec } = c;
@@ -62,12 +86,16 @@ function refOf(c: PolicyCase): TaskRef {
  * ```
  */
 export function policyCases(world: World, cases: readonly PolicyCase[]): PolicyCaseResult[] {
-  return cases.map((c) => {
-    const task = refOf(c);
-    const r = checkRoute(world, task, c.expect);
-    const message = r.pass ? "" : `${c.name}: ${r.message}`;
+  return cases.map((c: unknown, i) => {
+    // Cases often come from JSON or YAML: a malformed one fails alone, never the whole file.
+    const shape = caseProblem(c, i);
+    if (shape !== undefined) return failedCase(shape.name, shape.message);
+    const pc = c as PolicyCase;
+    const task = refOf(pc);
+    const r = checkRoute(world, task, pc.expect);
+    const message = r.pass ? "" : `${pc.name}: ${r.message}`;
     return {
-      name: c.name,
+      name: pc.name,
       task,
       pass: r.pass,
       mismatches: r.mismatches,

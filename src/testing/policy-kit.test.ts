@@ -58,8 +58,8 @@ describe("route checks and their messages", () => {
   });
 
   it("an unknown task or entitlement fails with the reason, never throws", () => {
-    expect(checkRoute(world, "nope", {}).message).toContain('the task cannot be built: task "nope" not found');
-    expect(checkRoute(world, { entitlement: { appId: "app-aws", id: "ent-x" } }, {}).pass).toBe(false);
+    expect(checkRoute(world, "nope", { rule: 0 }).message).toContain('the task cannot be built: task "nope" not found');
+    expect(checkRoute(world, { entitlement: { appId: "app-aws", id: "ent-x" } }, { rule: 0 }).pass).toBe(false);
   });
 });
 
@@ -196,5 +196,39 @@ describe("arbitraries", () => {
     expect(after).not.toBe(world);
     expect(after.tasks).toBe(world.tasks);
     expect(JSON.stringify(saveWorld(world))).toBe(before);
+  });
+});
+
+describe("expectations that cannot be checked fail, with a message (issue 14.3)", () => {
+  const world = sample();
+  setupPolicyMatchers(expect);
+
+  it("an empty expectation fails, negated or not", () => {
+    expect(() => expect(world).toRoute("1001", {})).toThrow(/the expectation is empty/);
+    expect(() => expect(world).not.toRoute("1001", {})).toThrow(/the expectation is empty/);
+  });
+
+  it("an unknown key fails and names the key meant", () => {
+    const bad = { polcy: "pol-prod-admin" } as unknown as Parameters<typeof checkRoute>[2];
+    expect(() => expect(world).toRoute("1001", bad)).toThrow(/"polcy" is not an expectation key; did you mean "policy"\?/);
+    expect(checkRoute(world, "1001", bad).pass).toBe(false);
+  });
+
+  it("a value of the wrong kind fails", () => {
+    const bad = { rule: "2" } as unknown as Parameters<typeof checkRoute>[2];
+    expect(checkRoute(world, "1001", bad).mismatches).toEqual(['rule must be a rule index or "baseline", got "2"']);
+  });
+
+  it("a case without expect fails that case alone; the others still run", () => {
+    const cases = [
+      { name: "no expect", task: "1001" },
+      { name: "fine", task: "1001", expect: { rule: 2 } },
+      null,
+      { name: "no task", expect: { rule: 2 } },
+    ] as unknown as Parameters<typeof policyCases>[1];
+    const results = policyCases(world, cases);
+    expect(results.map((r) => [r.name, r.pass])).toEqual([["no expect", false], ["fine", true], ["case #2", false], ["no task", false]]);
+    expect(() => results[0]?.assert()).toThrow(/no expect: the case has no expect/);
+    expect(runPolicyCases(world, cases).failed).toBe(3);
   });
 });
