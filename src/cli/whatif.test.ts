@@ -72,12 +72,12 @@ describe("policy-sim whatif", () => {
     expect(task.counts).toMatchObject({ inScope: 2, changed: 1 });
   });
 
-  it("a policy the world does not have: a note on stderr", async () => {
+  it("a policy the world does not have: an error (issue 14.2: it would reach nothing)", async () => {
     const p = withoutRule2();
     p.id = "pol-typo";
     const r = await run(["whatif", "--world", WORLD, "--edit", "e.json"], { "e.json": JSON.stringify(p) });
-    expect(r.code).toBe(EXIT.ok);
-    expect(r.err).toBe('note: the world has no policy "pol-typo"; it is added, and only tasks that reach it can change\n');
+    expect(r.code).toBe(EXIT.badInput);
+    expect(r.err).toBe('e.json: the world has no policy "pol-typo"; --edit replaces the world\'s policies by id\n');
   });
 
   it("on a terminal, a phase message on stderr that is erased before the report", async () => {

@@ -12,6 +12,7 @@ import { formatWhatIf, type TaskKind, type TaskScope, whatIf, type WhatIfResult,
 import type { World } from "../world/world.js";
 import { type CliIO, CliInputError, type Command, EXIT, InputFileError, plural, printJson, readJsonFile, readWorld, str } from "./command.js";
 import { progress } from "./progress.js";
+import { closest } from "../text/closest.js";
 
 /**
  * Decodes replacement policies (one wire policy or an array); the problems, with JSONPaths into
@@ -82,6 +83,22 @@ export function scopeOf(values: Readonly<Record<string, unknown>>): TaskScope {
   };
 }
 
+/**
+ * Refuses a filter that names nothing in the world (`--app app-nope`, `--task 9999`): it would
+ * select no task, and a CI gate would pass whatever the edit does.
+ */
+function checkScopeNamesSomething(world: World, scope: TaskScope): void {
+  for (const app of scope.appIds ?? []) {
+    if (world.index.apps.has(app)) continue;
+    const guess = closest(app, world.index.apps.keys());
+    throw new CliInputError(`--app: the world has no app "${app}"${guess ? ` (did you mean "${guess}"?)` : ""}`);
+  }
+  for (const t of scope.taskIds ?? []) {
+    if (world.tasks.get(t) !== undefined || world.taskIdByNumericId.get(t) !== undefined) continue;
+    throw new CliInputError(`--task: the world has no task "${t}" (by id or numericId)`);
+  }
+}
+
 function scopeText(scope: TaskScope): string {
   const states = scope.states === "any" ? "tasks in any state" : `${(scope.states ?? ["TASK_STATE_OPEN"]).map((s) => s.replace(/^TASK_STATE_/, "").toLowerCase()).join(" or ")} tasks`;
   const parts = [states];
@@ -137,6 +154,11 @@ export function whatIfBinding(world: World, policies: unknown, options: unknown)
   let scope: TaskScope;
   try {
     scope = scopeOf(typeof options === "object" && options !== null ? (options as Record<string, unknown>) : {});
+  } catch (e: unknown) {
+    return failed("INVALID_ARGUMENT", e instanceof Error ? e.message : String(e));
+  }
+  try {
+    checkScopeNamesSomething(world, scope);
   } catch (e: unknown) {
     return failed("INVALID_ARGUMENT", e instanceof Error ? e.message : String(e));
   }
@@ -202,9 +224,14 @@ export const whatifCommand: Command = {
       const more = decoded.error.length > 5 ? `\n  … and ${decoded.error.length - 5} more` : "";
       throw new InputFileError(`${editPath} is not a valid policy (or array of policies):\n  ${decoded.error.slice(0, 5).join("\n  ")}${more}`);
     }
-    const edited = decoded.value.map((p) => p.id);
-    // A policy the world does not have is added, not replaced: almost always a typo in its id.
-    for (const id of edited) if (!world.index.policies.has(id)) io.stderr(`note: the world has no policy "${id}"; it is added, and only tasks that reach it can change\n`);
+    // --edit replaces policies by id: one the world does not have would be added and reach nothing,
+    // so the run would say "0 changes" whatever the edit — almost always a typo in its id.
+    for (const id of decoded.value.map((p) => p.id)) {
+      if (world.index.policies.has(id)) continue;
+      const guess = closest(id, world.index.policies.keys());
+      throw new InputFileError(`${editPath}: the world has no policy "${id}"${guess ? ` (did you mean "${guess}"?)` : ""}; --edit replaces the world's policies by id`);
+    }
+    checkScopeNamesSomething(world, scope);
     const r = analyse(io, world, { policies: decoded.value }, scope);
     if (!r.ok) {
       if (values["json"] === true) printJson(io, { error: r.error });

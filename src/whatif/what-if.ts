@@ -768,7 +768,7 @@ export function mergeWhatIfResults(parts: readonly WhatIfResult[]): Result<WhatI
  * ```
  */
 export function whatIf(world: World, edit: WorldEdit, options: WhatIfOptions = {}): Result<WhatIfResult, SimError> {
-  const bad = badShard(options);
+  const bad = badShard(options) ?? badEdit(edit);
   if (bad) return err(bad);
   let after: World;
   try {
@@ -781,6 +781,34 @@ export function whatIf(world: World, edit: WorldEdit, options: WhatIfOptions = {
   } catch (e: unknown) {
     return err({ code: "INTERNAL", message: `policy-sim internal error: ${e instanceof Error ? e.message : String(e)}` });
   }
+}
+
+/** The id of a patched object, or "" when it has none a world could match. */
+function idOf(x: unknown, key = "id"): string {
+  if (typeof x !== "object" || x === null) return "";
+  const v: unknown = (x as Record<string, unknown>)[key];
+  return typeof v === "string" ? v : "";
+}
+
+/**
+ * An edit that names nothing: an object in a patch without the id it would be matched by
+ * (`{ policies: [{}] }`), which would report "no change" whatever was meant. (The empty patch `{}`
+ * stays a deliberate no-op: the baseline a run compares against.)
+ */
+function badEdit(edit: WorldEdit): SimError | undefined {
+  if (typeof edit === "function") return undefined;
+  if (typeof edit !== "object" || edit === null) return { code: "INVALID_ARGUMENT", message: "the edit must be a patch ({ policies, entitlements, apps, users, tenant }) or a function of the world", field: "edit" };
+  for (const k of ["policies", "entitlements", "apps", "users"] as const) {
+    const list: unknown = edit[k];
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) return { code: "INVALID_ARGUMENT", message: `edit.${k} must be an array`, field: `edit.${k}` };
+    for (let i = 0; i < list.length; i++) {
+      const item: unknown = list[i];
+      if (idOf(item) === "" || (k === "entitlements" && idOf(item, "appId") === ""))
+        return { code: "INVALID_ARGUMENT", message: `edit.${k}[${i}] has no ${k === "entitlements" ? "appId and id" : "id"}: nothing in the world would be replaced`, field: `edit.${k}[${i}]` };
+    }
+  }
+  return undefined;
 }
 
 /**
