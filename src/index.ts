@@ -59,6 +59,7 @@ export type {
   ExplainedCondition,
   ExplainedNode,
   Explanation,
+  HypotheticalRequest,
   RuleExplanation,
   StepApprovers,
   StepSummary,

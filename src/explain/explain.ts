@@ -16,6 +16,17 @@ import type { SimError } from "../reducers/errors.js";
 import { err, ok, type Result } from "../result.js";
 import { type ApproverResolution, resolveApprovers } from "../workflow/approvers.js";
 import { findTask, type World } from "../world/world.js";
+import { type SubjectSpec, type TaskSpec, taskInWorld } from "../whatif/task-spec.js";
+
+/** A hypothetical request: its subject must exist unless described in full, its entitlement must exist. */
+function explainRequest(world: World, request: HypotheticalRequest): Result<Explanation, SimError> {
+  const { subject, ...rest } = request;
+  if (typeof subject === "string" && !world.index.users.has(subject)) return err({ code: "NOT_FOUND", message: `user "${subject}" not found`, field: "subject" });
+  const spec: TaskSpec = { ...rest, ...(subject === undefined ? {} : { subject: typeof subject === "string" ? { id: subject } : subject }) };
+  const built = taskInWorld(world, spec);
+  if (!built.ok) return built;
+  return ok(explainTask(built.value.world, built.value.task));
+}
 
 /**
  * One sub-expression of a condition with its value, JSON-safe.
@@ -314,21 +325,37 @@ export function explainTask(world: World, task: Task): Explanation {
 }
 
 /**
- * Explains what a Hard Reset would choose for a task now, and why. `taskId` is the task's id or
- * numericId. Never throws; an unknown task is `NOT_FOUND`.
+ * A request that does not exist yet, to explain as a new task would route: who asks for what. It is
+ * a {@link TaskSpec} whose `subject` may also be just a user id.
+ *
+ * @example
+ * ```ts
+ * const r: HypotheticalRequest = { subject: "u-contractor", entitlement: { appId: "app-aws", id: "ent-aws-prod-admin" }, emergencyAccess: true };
+ * ```
+ */
+export type HypotheticalRequest = Omit<TaskSpec, "subject"> & { readonly subject?: string | SubjectSpec };
+
+/**
+ * Explains what a Hard Reset would choose for a task now, and why — or, given a request that does not
+ * exist yet (`{ subject, entitlement, origin?, emergencyAccess?, kind? }`), how a new task for it
+ * would route. `task` is an id or numericId of the world's. Never throws; an unknown task, user or
+ * entitlement is `NOT_FOUND`.
  *
  * @example
  * ```ts
  * const r = explain(world, "1001");
  * if (r.ok) console.log(formatExplanation(r.value));
+ * const asked = explain(world, { subject: "u-dev2", entitlement: { appId: "app-aws", id: "ent-aws-prod-admin" } });
  * ```
  */
-export function explain(world: World, taskId: string): Result<Explanation, SimError> {
+export function explain(world: World, task: string | HypotheticalRequest): Result<Explanation, SimError> {
   try {
+    if (typeof task === "object" && task !== null) return explainRequest(world, task);
+    const taskId = task;
     if (typeof taskId !== "string" || taskId === "") return err({ code: "INVALID_ARGUMENT", message: "taskId is required", field: "taskId" });
-    const task = findTask(world, taskId);
-    if (!task) return err({ code: "NOT_FOUND", message: `task "${taskId}" not found (by id or numericId)` });
-    return ok(explainTask(world, task));
+    const found = findTask(world, taskId);
+    if (!found) return err({ code: "NOT_FOUND", message: `task "${taskId}" not found (by id or numericId)` });
+    return ok(explainTask(world, found));
   } catch (e: unknown) {
     return err({ code: "INTERNAL", message: `policy-sim internal error: ${e instanceof Error ? e.message : String(e)}` });
   }

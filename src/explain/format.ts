@@ -115,7 +115,7 @@ export function formatExplanation(e: Explanation, options: FormatOptions = {}): 
   const t = e.task;
   out.push(bold(`Task ${t.numericId || t.id} "${t.displayName}"`) + ` (${t.type || "no type"}, ${t.state}${t.emergencyAccess ? ", emergency access" : ""})`);
   if (e.subject) out.push(`  subject: ${e.subject.displayName || e.subject.id} <${e.subject.email}> (${e.subject.id})`);
-  out.push(`  evaluated at ${e.now}; the task now carries policy ${t.currentPolicyId || "(none)"}`);
+  out.push(`  evaluated at ${e.now}${t.currentPolicyId ? `; the task now carries policy ${t.currentPolicyId}` : "; the task carries no policy yet"}`);
   out.push("");
 
   if (e.resolution.ok) out.push(bold(`Policy ${e.resolution.policyId}`) + ` "${e.resolution.policyName}" — from ${e.resolution.source}`);

@@ -6,7 +6,7 @@
  */
 import { checkCondition } from "../cel/index.js";
 import { encodePolicy, encodeTask } from "../codec/index.js";
-import { explain as explainTask, type Explanation } from "../explain/explain.js";
+import { explain as explainTask, type Explanation, type HypotheticalRequest } from "../explain/explain.js";
 import { formatExplanation } from "../explain/format.js";
 import type { JsonValue } from "../model/json.js";
 import type { Finding } from "../policy/lint.js";
@@ -107,7 +107,7 @@ type Failure = { readonly code: string; readonly message: string };
  * ```
  */
 export interface ReplApi {
-  explain(taskId: string): Shown<Explanation> | Shown<Failure>;
+  explain(task: string | HypotheticalRequest): Shown<Explanation> | Shown<Failure>;
   reset(taskId: string, options?: ActionOptions): Shown<ActionData> | Shown<Failure>;
   comment(taskId: string, text: string, options?: ActionOptions): Shown<ActionData> | Shown<Failure>;
   whatIf(policies: unknown, options?: unknown): Shown<unknown> | Promise<Shown<unknown>>;
@@ -146,6 +146,7 @@ export interface ReplSession {
 
 const HELP_ENTRIES: readonly (readonly [string, string])[] = [
   ['explain("1001")', "why the task routes where it does (.data: the Explanation)"],
+  ['explain({ subject: "u-dev2", entitlement: { appId, id } })', "how a request that does not exist yet would route"],
   ['reset("1022", { as: "u-it-dir", comment })', "Hard Reset on the current world (.data: { response, events })"],
   ['comment("1001", "text", { as: "u-…" })', "post a comment on the current world"],
   ['whatIf(policyJson | [policies], { state, type, app })', "which tasks would route differently with these policies"],
@@ -293,7 +294,9 @@ export function createSession(world: World, options: SessionOptions): ReplSessio
 
   const api: ReplApi = {
     explain(taskId) {
-      if (!isString(taskId)) return failed("INVALID_ARGUMENT", 'explain("1001"): give a task id or numeric id as a string');
+      const isRequest = typeof taskId === "object" && taskId !== null && !Array.isArray(taskId);
+      if (!isString(taskId) && !isRequest)
+        return failed("INVALID_ARGUMENT", 'explain("1001"), or explain({ subject: "u-dev2", entitlement: { appId: "app-aws", id: "ent-aws-prod-admin" } }) for a request that does not exist yet');
       const r = explainTask(current(), taskId);
       return r.ok ? new Shown(r.value, formatExplanation(r.value, { color })) : errorText(r.error);
     },
