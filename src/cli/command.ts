@@ -61,6 +61,10 @@ export interface CliIO {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** HTTP for `pull`; the global `fetch` in the process. */
   readonly fetch?: typeof fetch;
+  /** A folder's entries, for globs (`policy-sim test 'cases/**\/*.yaml'`); throws when it cannot be read. */
+  listDir?(path: string): ReadonlyArray<{ readonly name: string; readonly isDirectory: boolean }>;
+  /** Calls `onChange` when any of the files changes (`--watch`); returns a function that stops watching. */
+  watch?(paths: readonly string[], onChange: () => void): () => void;
 }
 
 /**

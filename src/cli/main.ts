@@ -2,7 +2,7 @@
  * The `policy-sim` executable: binds {@link runCli} to the real process (files, streams, signals,
  * the exit code). This adapter is the only place the CLI touches the process.
  */
-import { closeSync, openSync, readFileSync, readSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, readSync, watch, writeFileSync, writeSync } from "node:fs";
 import { runCli } from "./run.js";
 import { rememberWorld, stampBeforeRead, worldForTask } from "./world-cache.js";
 import type { ShutdownSignal } from "./command.js";
@@ -55,6 +55,20 @@ void runCli(process.argv.slice(2), {
   now: () => Date.now(),
   env: process.env,
   fetch: globalThis.fetch,
+  listDir: (p) => readdirSync(p, { withFileTypes: true }).map((d) => ({ name: d.name, isDirectory: d.isDirectory() })),
+  watch(paths, onChange) {
+    // Editors save by rename or several writes: one call per burst of events.
+    let timer: NodeJS.Timeout | undefined;
+    const fire = (): void => {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(onChange, 100);
+    };
+    const watchers = paths.map((p) => watch(p, fire));
+    return () => {
+      if (timer) clearTimeout(timer);
+      for (const w of watchers) w.close();
+    };
+  },
   onShutdown(handler) {
     // While a handler is registered, SIGINT/SIGTERM stop the command (serve) instead of killing
     // the process mid-response; once it is removed, Node's default handling is back.

@@ -18,6 +18,7 @@ import type { World } from "../world/world.js";
 import { closest } from "../text/closest.js";
 import { type CliIO, CliInputError, type Command, type CommandArgs, EXIT, InputFileError, readWorld, str, writeWorldFile } from "./command.js";
 import { checkWorldCommand } from "./check-world.js";
+import { testCommand } from "./test.js";
 import { lintCommand } from "./lint.js";
 import { pullCommand } from "./pull.js";
 import { replCommand } from "./repl.js";
@@ -233,6 +234,7 @@ const commands: Record<string, Command> = {
   },
   lint: lintCommand,
   "check-world": checkWorldCommand,
+  test: testCommand,
   whatif: whatifCommand,
   pull: pullCommand,
   simulate: simulateCommand,

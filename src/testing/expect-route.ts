@@ -20,6 +20,7 @@ import { closest } from "../text/closest.js";
  * - `decidedBy`: the rule or baseline deciding at the end of the chain, and its policy;
  * - `stepKey`: the key of the selected step sequence; `chain`: the policies followed, root first;
  * - `firstStep`: the first step's kind (`"approval"`) or the start of its summary (`"approval by manager"`);
+ * - `steps`: every selected step in order, each its kind or the start of its summary;
  * - `approvers`: who reviews the first step (order does not matter; `[]` when it is skipped);
  * - `error`: the code of the error resolution or selection should end in (`"CYCLE"`, `"NO_POLICY"`…).
  *
@@ -36,6 +37,7 @@ export interface RouteExpectation {
   readonly stepKey?: string;
   readonly chain?: readonly string[];
   readonly firstStep?: string;
+  readonly steps?: readonly string[];
   readonly approvers?: readonly string[];
   readonly error?: string;
 }
@@ -85,6 +87,7 @@ const EXPECTATION_KEYS: Readonly<Record<keyof RouteExpectation, string>> = {
   stepKey: "a step key",
   chain: "a list of policy ids",
   firstStep: "a step kind or the start of its summary",
+  steps: "a list of step kinds or summary starts, in order",
   approvers: "a list of user ids",
   error: "an error code",
 };
@@ -123,7 +126,7 @@ export function expectationProblems(x: unknown): string[] {
     const key = k as keyof RouteExpectation;
     const fine =
       key === "rule" ? isRule(v)
-      : key === "chain" || key === "approvers" ? isStringList(v)
+      : key === "chain" || key === "approvers" || key === "steps" ? isStringList(v)
       : key === "decidedBy" ? typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length > 0 &&
           Object.entries(v).every(([dk, dv]) => (dk === "policy" && typeof dv === "string") || (dk === "rule" && isRule(dv)))
       : typeof v === "string";
@@ -196,6 +199,11 @@ export function routeMismatches(e: Explanation, x: RouteExpectation): string[] {
     const first = r.kind === "selected" ? r.steps[0] : undefined;
     if (!first || (first.kind !== x.firstStep && !first.detail.startsWith(x.firstStep)))
       out.push(`first step is ${first ? show(first.detail) : "none"}, expected ${show(x.firstStep)}`);
+  }
+  if (x.steps !== undefined) {
+    const got = r.kind === "selected" ? r.steps : [];
+    const fits = got.length === x.steps.length && got.every((st, i) => st.kind === x.steps?.[i] || st.detail.startsWith(x.steps?.[i] ?? "\u0000"));
+    if (!fits) out.push(`steps are ${show(got.map((st) => st.detail))}, expected ${show(x.steps)}`);
   }
   if (x.approvers !== undefined) {
     const got = firstApprovers(e);

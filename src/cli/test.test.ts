@@ -1,0 +1,92 @@
+/**
+ * Issue 14.6: `policy-sim test`, a policy test runner for authors who do not write TypeScript —
+ * case files in JSON or YAML, vitest-style output, exit 1 on failure, --coverage, --json, --watch.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import type { ShutdownSignal } from "./command.js";
+import { memoryIO } from "./memory-io.js";
+import { EXIT, runCli } from "./run.js";
+
+const disk = (p: string): string => readFileSync(p, "utf8");
+const listDir = (p: string) => readdirSync(p, { withFileTypes: true }).map((d) => ({ name: d.name, isDirectory: d.isDirectory() }));
+const run = async (argv: string[], files: Record<string, string> = {}) => {
+  const io = Object.assign(memoryIO({ files, fallback: disk }), { listDir });
+  const code = await runCli(argv, io);
+  return { code, out: io.out(), err: io.err() };
+};
+
+describe("policy-sim test", () => {
+  it("runs the bundled case files (a glob), vitest-style, exit 0", async () => {
+    const r = await run(["test", "--world", "fixtures/world.json", "fixtures/policy-tests/*.{yaml,json}"]);
+    expect(r.err).toBe("");
+    expect(r.code).toBe(EXIT.ok);
+    expect(r.out).toContain(" ✓ fixtures/policy-tests/defaults.json (2 tests)\n   ✓ PagerDuty falls back to the tenant default\n");
+    expect(r.out).toContain(" ✓ fixtures/policy-tests/prod-admin.yaml (4 tests)");
+    expect(r.out).toMatch(/ Test Files {2}2 passed \(2\)\n {6}Tests {2}6 passed \(6\)\n$/);
+  });
+
+  it("a failing case: what differs, exit 1; a malformed case fails alone", async () => {
+    const cases = JSON.stringify([
+      { name: "wrong policy", task: "1001", expect: { policy: "pol-nope" } },
+      { name: "no expect", task: "1001" },
+      { name: "right", task: "1001", expect: { rule: 2 } },
+    ]);
+    const r = await run(["test", "--world", "fixtures/world.json", "c.json"], { "c.json": cases });
+    expect(r.code).toBe(EXIT.findings);
+    expect(r.out).toContain(' ❯ c.json (3 tests | 2 failed)\n   × wrong policy\n     → policy is "pol-prod-admin", expected "pol-nope"\n');
+    expect(r.out).toContain("   × no expect\n     → the case has no expect");
+    expect(r.out).toContain("   ✓ right\n");
+    expect(r.out).toContain("      Tests  2 failed | 1 passed (3)");
+  });
+
+  it("YAML cases with a request, and --json", async () => {
+    const yaml = "- name: contractor\n  request: { subject: { id: u-dev2, employmentType: Contractor }, entitlement: app-aws/ent-aws-prod-admin }\n  expect: { rule: 2, steps: [approval, approval, provision] }\n";
+    const r = await run(["test", "--world", "fixtures/world.json", "c.yaml", "--json"], { "c.yaml": yaml });
+    expect(r.code).toBe(EXIT.ok);
+    expect(JSON.parse(r.out)).toEqual({ passed: 1, failed: 0, files: [{ path: "c.yaml", cases: [{ name: "contractor", pass: true, mismatches: [] }] }] });
+  });
+
+  it("--coverage lists the rules and sub-expressions never true or never false", async () => {
+    const r = await run(["test", "--world", "fixtures/world.json", "fixtures/policy-tests/prod-admin.yaml", "--coverage"]);
+    expect(r.out).toContain("Rule coverage over 4 tasks");
+    expect(r.out).toContain("task.origin == TaskOrigin.COPILOT   never true");
+    expect(r.out).toContain("never evaluated:");
+  });
+
+  it("unusable input is exit 2: no files, a glob matching nothing, a file that is not YAML, a file that is not a list", async () => {
+    expect((await run(["test", "--world", "fixtures/world.json"])).code).toBe(EXIT.badInput);
+    const none = await run(["test", "--world", "fixtures/world.json", "fixtures/policy-tests/*.nothing"]);
+    expect(none.code).toBe(EXIT.badInput);
+    expect(none.err).toContain('no case file matches "fixtures/policy-tests/*.nothing"');
+    const bad = await run(["test", "--world", "fixtures/world.json", "b.yaml"], { "b.yaml": "- name: [unclosed" });
+    expect(bad.code).toBe(EXIT.badInput);
+    expect(bad.err).toContain("the case file b.yaml is not YAML");
+    const obj = await run(["test", "--world", "fixtures/world.json", "o.json"], { "o.json": "{}" });
+    expect(obj.code).toBe(EXIT.badInput);
+    expect(obj.err).toContain("a case file is a list of cases");
+  });
+
+  it("--watch runs again when a watched file changes, until Ctrl-C", async () => {
+    const base = memoryIO({ files: { "c.json": JSON.stringify([{ name: "a", task: "1001", expect: { rule: 2 } }]) }, fallback: disk });
+    let changed: (() => void) | undefined;
+    let watched: readonly string[] = [];
+    const io = Object.assign(base, {
+      listDir,
+      watch(paths: readonly string[], onChange: () => void) {
+        watched = paths;
+        changed = onChange;
+        return () => (changed = undefined);
+      },
+    });
+    const done = runCli(["test", "--world", "fixtures/world.json", "c.json", "--watch"], io);
+    for (let i = 0; i < 100 && !changed; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(watched).toEqual(["fixtures/world.json", "c.json"]);
+    expect(base.out().match(/Tests {2}1 passed/g)?.length).toBe(1);
+    changed?.();
+    expect(base.out().match(/Tests {2}1 passed/g)?.length).toBe(2);
+    base.signal("SIGINT" satisfies ShutdownSignal);
+    expect(await done).toBe(EXIT.ok);
+    expect(changed).toBeUndefined();
+  });
+});

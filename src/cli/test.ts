@@ -1,0 +1,157 @@
+/**
+ * `policy-sim test`: a policy test runner for authors who do not write TypeScript. Case files (JSON
+ * or YAML) say where requests and tasks should route; the output reads like vitest's, failures show
+ * what differs and how the task actually routed, `--coverage` lists the rules and sub-expressions
+ * the cases never made true or never made false.
+ */
+import { parse as parseYaml } from "yaml";
+import { type CaseEntry, decodeCaseFile } from "../testing/case-file.js";
+import { type PolicyCaseResult, policyCases } from "../testing/policy-cases.js";
+import { formatCoverage, ruleCoverage } from "../whatif/coverage.js";
+import type { TaskRef } from "../whatif/task-spec.js";
+import type { World } from "../world/world.js";
+import { CliInputError, type CliIO, type Command, EXIT, InputFileError, printJson, readWorld, str } from "./command.js";
+import { expandGlobs } from "./glob.js";
+
+/** How a case file's text is parsed: YAML for `.yaml`/`.yml`, JSON otherwise. */
+function parseCaseText(path: string, text: string): unknown {
+  try {
+    return /\.ya?ml$/i.test(path) ? (parseYaml(text) as unknown) : (JSON.parse(text) as unknown);
+  } catch (e: unknown) {
+    throw new InputFileError(`the case file ${path} is not ${/\.ya?ml$/i.test(path) ? "YAML" : "JSON"}: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`);
+  }
+}
+
+interface FileRun {
+  readonly path: string;
+  readonly results: readonly (PolicyCaseResult | { readonly name: string; readonly pass: false; readonly message: string; readonly mismatches: readonly string[] })[];
+  readonly refs: readonly TaskRef[];
+}
+
+function runFile(world: World, path: string, io: CliIO): FileRun {
+  let text: string;
+  try {
+    text = io.readFile(path);
+  } catch {
+    throw new InputFileError(`cannot read the case file ${path}`);
+  }
+  const decoded = decodeCaseFile(parseCaseText(path, text));
+  if (decoded.problems.length > 0) throw new InputFileError(`${path}: ${decoded.problems.join("; ")}`);
+  const good = decoded.entries.filter((e): e is Extract<CaseEntry, { case: unknown }> => "case" in e);
+  const checked = policyCases(world, good.map((e) => e.case));
+  let next = 0;
+  const results = decoded.entries.map((e) => ("case" in e ? (checked[next++] as PolicyCaseResult) : { name: e.name, pass: false as const, message: `${e.name}: ${e.problem}`, mismatches: [e.problem] }));
+  return { path, results, refs: checked.map((r) => r.task) };
+}
+
+function paint(io: CliIO, code: string, s: string): string {
+  return io.isTTY ? `\u001b[${code}m${s}\u001b[0m` : s;
+}
+
+function report(io: CliIO, runs: readonly FileRun[], verbose: boolean): { passed: number; failed: number } {
+  let passed = 0;
+  let failed = 0;
+  let filesFailed = 0;
+  for (const run of runs) {
+    const bad = run.results.filter((r) => !r.pass).length;
+    passed += run.results.length - bad;
+    failed += bad;
+    if (bad > 0) filesFailed++;
+    const mark = bad > 0 ? paint(io, "31", "❯") : paint(io, "32", "✓");
+    io.stdout(` ${mark} ${run.path} (${run.results.length} test${run.results.length === 1 ? "" : "s"}${bad > 0 ? ` | ${bad} failed` : ""})\n`);
+    for (const r of run.results) {
+      io.stdout(`   ${r.pass ? paint(io, "32", "✓") : paint(io, "31", "×")} ${r.name}\n`);
+      if (r.pass) continue;
+      for (const m of r.mismatches) io.stdout(`     ${paint(io, "31", "→")} ${m}\n`);
+      if (verbose && "explanation" in r && r.message) io.stdout(`${r.message.split("\n").map((l) => `       ${l}`).join("\n")}\n`);
+    }
+  }
+  const files = runs.length;
+  io.stdout(`\n Test Files  ${filesFailed > 0 ? `${paint(io, "31", `${filesFailed} failed`)} | ` : ""}${paint(io, "32", `${files - filesFailed} passed`)} (${files})\n`);
+  io.stdout(`      Tests  ${failed > 0 ? `${paint(io, "31", `${failed} failed`)} | ` : ""}${paint(io, "32", `${passed} passed`)} (${passed + failed})\n`);
+  return { passed, failed };
+}
+
+function runOnce(io: CliIO, worldPath: string, patterns: readonly string[], values: Record<string, unknown>): number {
+  const world = readWorld(io, worldPath);
+  const { files, empty } = expandGlobs(patterns, io);
+  if (empty.length > 0) throw new CliInputError(`no case file matches ${empty.map((p) => `"${p}"`).join(", ")}`);
+  const runs = files.map((f) => runFile(world, f, io));
+  const refs = runs.flatMap((r) => r.refs);
+  const coverage = values["coverage"] === true ? ruleCoverage(world, refs) : undefined;
+  if (values["json"] === true) {
+    const failed = runs.reduce((n, r) => n + r.results.filter((x) => !x.pass).length, 0);
+    printJson(io, {
+      passed: runs.reduce((n, r) => n + r.results.length, 0) - failed,
+      failed,
+      files: runs.map((r) => ({ path: r.path, cases: r.results.map((x) => ({ name: x.name, pass: x.pass, mismatches: x.mismatches })) })),
+      ...(coverage ? { coverage } : {}),
+    });
+    return failed > 0 ? EXIT.findings : EXIT.ok;
+  }
+  const { failed } = report(io, runs, values["verbose"] === true);
+  if (coverage) io.stdout(`\n${formatCoverage(coverage, { onlyGaps: true, hideUnreached: true })}\n`);
+  return failed > 0 ? EXIT.findings : EXIT.ok;
+}
+
+/**
+ * The `test` command: exit 0 when every case passes, 1 when some fail, 2 for unusable input (a
+ * missing or malformed file, a glob that matches nothing).
+ *
+ * @example
+ * ```ts
+ * await runCli(["test", "--world", "fixtures/world.json", "fixtures/policy-tests/*.yaml", "--coverage"], io);
+ * ```
+ */
+export const testCommand: Command = {
+  usage: "policy-sim test --world <file> <case files or globs…> [--coverage] [--verbose] [--json] [--watch]",
+  summary: "run policy test cases (JSON or YAML) against a world, with rule coverage",
+  positionals: "case files or globs",
+  help: [
+    "--world <file>   the world the cases run against",
+    "--coverage       after the results: the rules never matched, and the sub-expressions never true",
+    "                 or never false, over every case's task",
+    "--verbose        with each failure, how the task actually routed, rule by rule",
+    "--json           { passed, failed, files: [{ path, cases: [{ name, pass, mismatches }] }], coverage? }",
+    "--watch          run again whenever the world or a case file changes (Ctrl-C stops)",
+    "",
+    "A case file is a list of cases (or { cases: [...] }), each:",
+    "  - name: contractors asking for prod admin go to their manager, then security",
+    "    request: { subject: u-dev2, entitlement: app-aws/ent-aws-prod-admin }   # or task: \"1001\"",
+    "    expect: { policy: pol-prod-admin, rule: 2, steps: [approval, approval, provision], approvers: [u-eng-mgr] }",
+    "expect keys: policy, source, rule, decidedBy, stepKey, chain, firstStep, steps, approvers, error.",
+    "Exit 0 when every case passes, 1 when some fail, 2 for unusable input.",
+    "",
+    "  policy-sim test --world fixtures/world.json fixtures/policy-tests/*.yaml --coverage",
+  ],
+  options: { world: { type: "string" }, coverage: { type: "boolean" }, verbose: { type: "boolean" }, json: { type: "boolean" }, watch: { type: "boolean" } },
+  async run({ values, positionals }, io) {
+    const worldPath = str(values["world"]);
+    if (!worldPath) throw new CliInputError("--world <file> is required: the world the cases run against");
+    if (positionals.length === 0) throw new CliInputError("give the case files (or globs) to run, e.g. policy-sim test --world w.json 'cases/*.yaml'");
+    if (values["watch"] !== true) return runOnce(io, worldPath, positionals, values);
+    if (!io.watch || !io.onShutdown) throw new CliInputError("--watch needs a terminal session to run in");
+    const watchFiles = [worldPath, ...expandGlobs(positionals, io).files];
+    let last = EXIT.ok as number;
+    const again = (): void => {
+      try {
+        last = runOnce(io, worldPath, positionals, values);
+      } catch (e: unknown) {
+        if (!(e instanceof CliInputError)) throw e;
+        io.stderr(`${e.message}\n`);
+        last = EXIT.badInput;
+      }
+      io.stdout(`\nwatching ${watchFiles.length} file${watchFiles.length === 1 ? "" : "s"} for changes (Ctrl-C stops)\n`);
+    };
+    again();
+    const stopWatching = io.watch(watchFiles, again);
+    await new Promise<void>((resolve) => {
+      const stop = io.onShutdown?.(() => {
+        stop?.();
+        resolve();
+      });
+    });
+    stopWatching();
+    return last;
+  },
+};
