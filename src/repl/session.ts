@@ -13,6 +13,8 @@ import type { Finding } from "../policy/lint.js";
 import { comment as commentReducer } from "../reducers/comment.js";
 import type { SimError } from "../reducers/errors.js";
 import { hardReset } from "../reducers/hard-reset.js";
+import { reduce as reduceAction, WORKFLOW_ACTION_TYPES, type WorkflowAction } from "../reducers/reduce.js";
+import { tick as tickWorld } from "../reducers/tick.js";
 import { formatSimulation, simulate, type SimulationRun } from "../reducers/simulate.js";
 import type { Result } from "../result.js";
 import type { AuditEvent } from "../workflow/events.js";
@@ -109,6 +111,12 @@ type Failure = { readonly code: string; readonly message: string };
 export interface ReplApi {
   explain(task: string | HypotheticalRequest): Shown<Explanation> | Shown<Failure>;
   reset(taskId: string, options?: ActionOptions): Shown<ActionData> | Shown<Failure>;
+  /** The library's name for {@link ReplApi.reset}. */
+  hardReset(taskId: string, options?: ActionOptions): Shown<ActionData> | Shown<Failure>;
+  /** Any task action of the engine, as the library's `reduce` takes it: `{ type: "approve", taskId, comment }`. */
+  reduce(action: unknown, options?: ActionOptions): Shown<ActionData> | Shown<Failure>;
+  /** Moves the world's clock to `now` and fires what time drives (waits, escalations, fallbacks), as the library's `tick`. */
+  tick(now: string): Shown<ActionData> | Shown<Failure>;
   comment(taskId: string, text: string, options?: ActionOptions): Shown<ActionData> | Shown<Failure>;
   whatIf(policies: unknown, options?: unknown): Shown<unknown> | Promise<Shown<unknown>>;
   lint(policy?: unknown): Shown<readonly LintedPolicy[]> | Shown<Failure>;
@@ -149,6 +157,8 @@ const HELP_ENTRIES: readonly (readonly [string, string])[] = [
   ['explain({ subject: "u-dev2", entitlement: { appId, id } })', "how a request that does not exist yet would route"],
   ['reset("1022", { as: "u-it-dir", comment })', "Hard Reset on the current world (.data: { response, events })"],
   ['comment("1001", "text", { as: "u-…" })', "post a comment on the current world"],
+  ['reduce({ type: "approve", taskId: "1001", comment }, { as: "u-…" })', "any task action: approve, deny, reassign, skipStep, restart, close, processNow, …"],
+  ['tick("2026-11-23T09:00:00Z")', "move the clock: waits, escalations and fallbacks that are due fire"],
   ['whatIf(policyJson | [policies], { state, type, app })', "which tasks would route differently with these policies"],
   ['lint() / lint("pol-id") / lint(policyJson)', "lint every policy, one of the world, or a draft"],
   ['check("subject.department == \\"Eng\\"")', "type-check a condition in the rule environment"],
@@ -305,6 +315,27 @@ export function createSession(world: World, options: SessionOptions): ReplSessio
       if (!isString(taskId) || !o?.as) return failed("INVALID_ARGUMENT", 'reset("1022", { as: "u-it-dir", comment: "why" }): give a task id and who acts');
       const r = hardReset(current(), { taskId, comment: o.comment ?? "", expandMask: { paths: [...(o.expand ?? [])] } }, { actorId: o.as });
       return act("Hard Reset", r, taskId, o.as);
+    },
+    hardReset(taskId, raw) {
+      return api.reset(taskId, raw);
+    },
+    reduce(action, raw) {
+      const o = actionOptions(raw);
+      const a = typeof action === "object" && action !== null && !Array.isArray(action) ? (action as Record<string, unknown>) : undefined;
+      const type = a?.["type"];
+      const taskId = a?.["taskId"];
+      if (!a || !isString(type) || !isString(taskId) || !o?.as)
+        return failed("INVALID_ARGUMENT", `reduce({ type: "approve", taskId: "1001", comment: "ok" }, { as: "u-sre-lead" }): an action (type: ${WORKFLOW_ACTION_TYPES.join(", ")}) and who acts`);
+      const r = reduceAction(current(), a as unknown as WorkflowAction, { actorId: o.as });
+      return act(type, r, taskId, o.as);
+    },
+    tick(now) {
+      if (!isString(now)) return failed("INVALID_ARGUMENT", 'tick("2026-11-23T09:00:00Z"): the time to move the clock to');
+      const r = tickWorld(current(), now);
+      if (!r.ok) return errorText(r.error);
+      push(r.value.world, `tick to ${now}`);
+      const fired = r.value.events.length;
+      return new Shown({ response: r.value.response, events: r.value.events }, [`✓ clock at ${now}`, `  events: ${eventKinds(r.value.events) || "none"}${fired === 0 ? " (nothing was due)" : ""}`, `  world #${history.length} (.undo goes back)`].join("\n"));
     },
     comment(taskId, text, raw) {
       const o = actionOptions(raw);

@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { type REPLServer, start } from "node:repl";
 import type { Readable, Writable } from "node:stream";
 import { whatIfBinding } from "../cli/whatif.js";
+import { inspect } from "node:util";
 import type { World } from "../world/world.js";
 import { completeLine, openStringAt } from "./complete.js";
 import { createSession, HELP, type ReplApi, type ReplSession, type SessionFiles, type WhatIfBinding } from "./session.js";
@@ -53,9 +54,34 @@ export interface RunningRepl {
   readonly closed: Promise<void>;
 }
 
-const FUNCTIONS = ["explain", "reset", "comment", "whatIf", "lint", "check", "task", "policy", "simulate", "save", "undo", "help"] as const satisfies readonly (keyof ReplApi)[];
+const FUNCTIONS = ["explain", "reset", "hardReset", "comment", "reduce", "tick", "whatIf", "lint", "check", "task", "policy", "simulate", "save", "undo", "help"] as const satisfies readonly (keyof ReplApi)[];
 
 /** The names Tab completes outside strings. */
+function isWorld(v: unknown): v is World {
+  return typeof v === "object" && v !== null && "index" in v && "tasks" in v && "policies" in v && "now" in v;
+}
+
+/**
+ * A world in a few lines: its clock, what it holds, and how to look further. What the REPL prints
+ * for `world` (the object itself is still there: `world.tasks.get("…")`, `world.policies[0]`).
+ *
+ * @example
+ * ```ts
+ * worldSummary(world); // "World at 2026-11-22T09:00:00Z\n  59 tasks (37 open), 21 policies, …"
+ * ```
+ */
+export function worldSummary(w: World): string {
+  let open = 0;
+  for (const t of w.tasks.values()) if (t.state === "TASK_STATE_OPEN") open++;
+  const n = (count: number, word: string, plural = `${word}s`): string => `${count} ${count === 1 ? word : plural}`;
+  return [
+    `World at ${w.now}`,
+    `  ${n(w.tasks.size, "task")} (${open} open), ${n(w.policies.length, "policy", "policies")}, ${n(w.users.length, "user")}, ${n(w.apps.length, "app")}, ${n(w.entitlements.length, "entitlement")}, ${n(w.groups.length, "group")}, ${n(w.grants.length, "grant")}`,
+    ...(w.warnings.length > 0 ? [`  ${n(w.warnings.length, "warning")}: world.warnings`] : []),
+    `  look further: task("1001"), policy("${w.policies[0]?.id ?? "pol-…"}"), world.tasks.get(id), world.users, world.index.entitlements`,
+  ].join("\n");
+}
+
 const NAMES: readonly string[] = [...FUNCTIONS, "world"];
 
 function bind(context: Record<string, unknown>, session: ReplSession): void {
@@ -97,7 +123,9 @@ export function startRepl(options: StartReplOptions): RunningRepl {
   });
 
   output.write(banner(session, options.source));
-  const server = start({ prompt: options.prompt ?? "policy-sim> ", input, output, terminal, useColors, ignoreUndefined: true });
+  // A world printed whole is thousands of lines: the REPL shows its summary instead.
+  const writer = (v: unknown): string => (isWorld(v) ? worldSummary(v) : inspect(v, { colors: useColors, showProxy: true }));
+  const server = start({ prompt: options.prompt ?? "policy-sim> ", input, output, terminal, useColors, ignoreUndefined: true, writer });
 
   // Outside strings, our names first and then Node's own completion (properties, globals), so
   // `world.tas<Tab>` still works.
