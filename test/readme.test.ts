@@ -8,6 +8,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { memoryIO } from "../src/cli/memory-io.js";
 import { runCli } from "../src/cli/run.js";
+import { explain } from "../src/explain/explain.js";
+import { loadWorld } from "../src/world/load-world.js";
 
 const README = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 const disk = (p: string): string => readFileSync(p, "utf8");
@@ -70,6 +72,20 @@ describe("README", () => {
   it("shows test/readme-policy.test.ts whole, as the policy test file", () => {
     const file = readFileSync(new URL("./readme-policy.test.ts", import.meta.url), "utf8");
     expect(README).toContain("```ts\n" + file + "```\n");
+  });
+
+  it("its minimal complete world loads without warnings and routes as the README says", () => {
+    const block = /### A minimal complete world[\s\S]*?```json\n([\s\S]*?)```/.exec(README)?.[1];
+    expect(block, "the README's minimal world").toBeDefined();
+    const loaded = loadWorld(JSON.parse(block ?? "null"));
+    if (!loaded.ok) throw new Error(loaded.error.map((d) => `${d.path}: ${d.message}`).join("\n"));
+    expect(loaded.value.warnings).toEqual([]);
+    const w = loaded.value;
+    expect([w.apps.length, w.entitlements.length, w.users.length, w.tasks.size, w.policies[0]?.rules?.length]).toEqual([1, 2, 3, 2, 2]);
+    const t1 = explain(w, "1");
+    const t2 = explain(w, "2");
+    expect(t1.ok && t1.value.result.kind === "selected" && t1.value.result.steps.map((x) => x.detail)).toEqual(["approval by manager", "approval by users u-cy", "provision via connector"]);
+    expect(t2.ok && t2.value.result.kind === "selected" && t2.value.result.steps.map((x) => x.kind)).toEqual(["provision"]);
   });
 
   it("starts with the two commands a newcomer runs, both with npm ci", () => {
