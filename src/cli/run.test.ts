@@ -57,7 +57,7 @@ describe("runCli: help and the command line", () => {
   it("--json with bad input prints { error: { code: BAD_INPUT, message } } on stdout too", async () => {
     const r = await run(["explain", "--world", WORLD, "--json"]);
     expect(r.code).toBe(EXIT.badInput);
-    expect(JSON.parse(r.out)).toEqual({ error: { code: "BAD_INPUT", message: "--task <id|numericId> is required" } });
+    expect(JSON.parse(r.out)).toEqual({ error: { code: "BAD_INPUT", message: "--task <id|numericId> is required (or --subject and --entitlement for a request that does not exist yet)" } });
   });
 });
 

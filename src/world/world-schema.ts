@@ -3,7 +3,8 @@
  * the codec's schemas (the same data the decoders and the test arbitraries are built from), the
  * directory objects from what their decoders read and as which type. Editors complete and check a
  * world that names it in `$schema`; unknown fields stay allowed everywhere (the service adds
- * fields), and open enums suggest their members without refusing others.
+ * fields), and open enums suggest their members without refusing others. Like the decoders, it
+ * takes `null` for an unset scalar (the API writes both).
  */
 import { policyCodec } from "../codec/policy.js";
 import { type FieldNode, type SchemaNode, schemaOf } from "../codec/schema.js";
@@ -71,26 +72,26 @@ class Converter {
   node(n: SchemaNode): JsonObject {
     switch (n.t) {
       case "string":
-        return { type: "string" };
+        return { type: ["string", "null"] };
       case "bool":
-        return { type: "boolean" };
+        return { type: ["boolean", "null"] };
       case "int32":
-        return { type: "integer" };
+        return { type: ["integer", "null"] };
       case "int64":
-        return { type: ["string", "integer"], description: `a${n.unsigned ? " u" : "n "}int64, as a decimal string (or a JSON integer)` };
+        return { type: ["string", "integer", "null"], description: `a${n.unsigned ? " u" : "n "}int64, as a decimal string (or a JSON integer)` };
       case "timestamp":
-        return { type: "string", format: "date-time" };
+        return { type: ["string", "null"], format: "date-time" };
       case "duration":
-        return { type: "string", pattern: "^-?[0-9]+(\\.[0-9]+)?s$", description: 'a duration such as "3600s"' };
+        return { type: ["string", "null"], pattern: "^-?[0-9]+(\\.[0-9]+)?s$", description: 'a duration such as "3600s"' };
       case "durationOrInt64":
-        return { type: ["string", "integer"] };
+        return { type: ["string", "integer", "null"] };
       case "jsonObject":
-        return { type: "object" };
+        return { type: ["object", "null"] };
       case "json":
         return {};
       case "enum":
         // Open enums: suggest the members, accept what the service may add later.
-        return { anyOf: [{ enum: [...n.members] }, { type: "string" }] };
+        return { anyOf: [{ enum: [...n.members] }, { type: ["string", "null"] }] };
       case "nullable":
         return { anyOf: [this.node(n.inner), { type: "null" }] };
       case "optional":
