@@ -2,7 +2,8 @@
  * The `policy-sim` executable: binds {@link runCli} to the real process (files, streams, signals,
  * the exit code). This adapter is the only place the CLI touches the process.
  */
-import { closeSync, openSync, readdirSync, readFileSync, readSync, watch, writeFileSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, watch, writeFileSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
 import { runCli } from "./run.js";
 import { rememberWorld, stampBeforeRead, worldForTask } from "./world-cache.js";
 import type { ShutdownSignal } from "./command.js";
@@ -20,7 +21,10 @@ void runCli(process.argv.slice(2), {
   stdout: (s) => process.stdout.write(s),
   stderr: (s) => process.stderr.write(s),
   readFile: (p) => readFileSync(p, "utf8"),
-  writeFile: (p, s) => writeFileSync(p, s),
+  writeFile(p, s) {
+    mkdirSync(dirname(p), { recursive: true });
+    writeFileSync(p, s);
+  },
   writeFileChunks(p, chunks) {
     const fd = openSync(p, "w");
     try {

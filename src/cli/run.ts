@@ -19,6 +19,7 @@ import { closest } from "../text/closest.js";
 import { type CliIO, CliInputError, type Command, type CommandArgs, EXIT, InputFileError, readWorld, str, writeWorldFile } from "./command.js";
 import { checkWorldCommand } from "./check-world.js";
 import { testCommand } from "./test.js";
+import { initCommand } from "./init.js";
 import { lintCommand } from "./lint.js";
 import { pullCommand } from "./pull.js";
 import { replCommand } from "./repl.js";
@@ -235,6 +236,7 @@ const commands: Record<string, Command> = {
   lint: lintCommand,
   "check-world": checkWorldCommand,
   test: testCommand,
+  init: initCommand,
   whatif: whatifCommand,
   pull: pullCommand,
   simulate: simulateCommand,

@@ -1,0 +1,37 @@
+/**
+ * Issue 14.10: someone who installed the package (no clone) gets the sample world and its policy
+ * tests with `policy-sim init`, so the README's examples run; the package ships them.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { loadWorld } from "../world/load-world.js";
+import { memoryIO } from "./memory-io.js";
+import { EXIT, runCli } from "./run.js";
+
+const disk = (p: string): string => readFileSync(p, "utf8");
+
+describe("policy-sim init", () => {
+  it("writes the sample world and its policy tests; the world loads and the tests pass", async () => {
+    const io = memoryIO({ fallback: disk });
+    expect(await runCli(["init", "--out", "mine/world.json"], io)).toBe(EXIT.ok);
+    expect([...io.written.keys()].sort()).toEqual(["mine/world.json", "policy-tests/defaults.json", "policy-tests/prod-admin.yaml"]);
+    const world = io.written.get("mine/world.json") ?? "";
+    expect(world).toContain('"$schema": "./node_modules/policy-sim/world.schema.json"');
+    expect(loadWorld(JSON.parse(world)).ok).toBe(true);
+    const tests = memoryIO({ files: Object.fromEntries(io.written), fallback: disk });
+    expect(await runCli(["test", "--world", "mine/world.json", "policy-tests/prod-admin.yaml", "policy-tests/defaults.json"], tests)).toBe(EXIT.ok);
+  });
+
+  it("does not overwrite without --force", async () => {
+    const io = memoryIO({ files: { "world.json": "{}" }, fallback: disk });
+    expect(await runCli(["init"], io)).toBe(EXIT.badInput);
+    expect(io.err()).toContain("world.json already exists; --force overwrites");
+    const forced = memoryIO({ files: { "world.json": "{}" }, fallback: disk });
+    expect(await runCli(["init", "--force"], forced)).toBe(EXIT.ok);
+  });
+
+  it("the package ships the sample world, its tests and the world schema", () => {
+    const pkg = JSON.parse(disk("package.json")) as { files: string[] };
+    for (const f of ["fixtures/world.json", "fixtures/policy-tests", "world.schema.json"]) expect(pkg.files).toContain(f);
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * `policy-sim init`: writes the bundled sample tenant (Northwind Labs, the world every README
+ * example runs on) and its policy test cases into the current folder, so someone who installed the
+ * package can run the README's commands without cloning the repository.
+ */
+import { fileURLToPath } from "node:url";
+import { CliInputError, type CliIO, type Command, EXIT, str } from "./command.js";
+
+/** Where the package keeps the sample files: beside `dist/` when installed, or the repository's `fixtures/`. */
+function sampleCandidates(name: string): string[] {
+  return [new URL(`../fixtures/${name}`, import.meta.url), new URL(`../../fixtures/${name}`, import.meta.url)].map((u) => fileURLToPath(u));
+}
+
+function readSample(io: CliIO, name: string): string {
+  for (const path of sampleCandidates(name)) {
+    try {
+      return io.readFile(path);
+    } catch {
+      // the next place
+    }
+  }
+  throw new Error(`the package's sample ${name} is missing (looked in ${sampleCandidates(name).join(", ")})`);
+}
+
+function exists(io: CliIO, path: string): boolean {
+  try {
+    io.readFile(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The files `init` writes: the sample world, and policy test cases that run against it. */
+const SAMPLES: ReadonlyArray<{ readonly from: string; readonly to: (world: string) => string }> = [
+  { from: "world.json", to: (world) => world },
+  { from: "policy-tests/prod-admin.yaml", to: () => "policy-tests/prod-admin.yaml" },
+  { from: "policy-tests/defaults.json", to: () => "policy-tests/defaults.json" },
+];
+
+/**
+ * The `init` command.
+ *
+ * @example
+ * ```ts
+ * await runCli(["init", "--out", "world.json"], io); // writes world.json and policy-tests/
+ * ```
+ */
+export const initCommand: Command = {
+  usage: "policy-sim init [--out <file>] [--force]",
+  summary: "write the sample tenant (and policy test cases for it) to start from",
+  help: [
+    "--out <file>     where to write the sample world (default world.json); the test cases go to policy-tests/",
+    "--force          overwrite files that exist",
+    "",
+    "The sample is Northwind Labs, the tenant every README example runs on. Then:",
+    "  policy-sim explain --world world.json --task 1001",
+    "  policy-sim test --world world.json 'policy-tests/*.{yaml,json}'",
+    "",
+    "  policy-sim init --out world.json",
+  ],
+  options: { out: { type: "string" }, force: { type: "boolean" } },
+  run({ values }, io) {
+    const world = str(values["out"]) ?? "world.json";
+    const writes = SAMPLES.map((s) => ({ path: s.to(world), text: readSample(io, s.from) }));
+    if (values["force"] !== true) {
+      const taken = writes.filter((w) => exists(io, w.path)).map((w) => w.path);
+      if (taken.length > 0) throw new CliInputError(`${taken.join(", ")} already exist${taken.length === 1 ? "s" : ""}; --force overwrites`);
+    }
+    for (const w of writes) io.writeFile(w.path, w.path === world ? w.text.replace('"$schema": "../world.schema.json"', '"$schema": "./node_modules/policy-sim/world.schema.json"') : w.text);
+    io.stdout(`wrote ${writes.map((w) => w.path).join(", ")}\nnext: policy-sim explain --world ${world} --task 1001\n`);
+    return EXIT.ok;
+  },
+};
