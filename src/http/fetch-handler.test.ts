@@ -14,9 +14,10 @@ const fixture: World = (() => {
   return r.value;
 })();
 
-/** Super Administrator, Administrator, plain user, and the target of task 1001 (fixtures/world.json). */
+/** Super Administrator, Read-Only Administrator, plain user, and the target of task 1001 (fixtures/world.json). */
 const SUPER = "tok-super";
-const ADMIN = "tok-admin";
+/** A Read-Only Administrator: sees every task, may not act on it. */
+const ADMIN = "tok-readonly";
 const USER = "tok-user";
 const TARGET = "tok-contractor";
 const TASK = "1001";

@@ -16,7 +16,8 @@ const fixture: World = (() => {
 })();
 
 const SUPER = "tok-super";
-const ADMIN = "tok-admin";
+/** A Read-Only Administrator: sees every task, may not act on it. */
+const ADMIN = "tok-readonly";
 const TASK = "1001";
 const countOf = (w: World, task = TASK) => findTask(w, task)?.commentCount ?? -1;
 
@@ -91,7 +92,7 @@ describe("serve: real HTTP round trips on loopback", () => {
     await expectError(await call(`/api/v1/tasks/${TASK}/action/comment`, { comment: "x" }, { token: "tok-nobody" }), 401, GRPC_CODES.UNAUTHENTICATED);
   });
 
-  it("403 when an Administrator (not Super) hard-resets", async () => {
+  it("403 when a Read-Only Administrator (not Super) hard-resets", async () => {
     const body = await expectError(await call(`/api/v1/tasks/${TASK}/action/reset`, {}, { token: ADMIN }), 403, GRPC_CODES.PERMISSION_DENIED);
     expect(body.message).toMatch(/Super Administrator/);
   });

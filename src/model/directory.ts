@@ -197,14 +197,47 @@ export interface Grant {
 }
 
 /**
- * (sim) The platform role kinds, from most to least privileged.
+ * (sim) The platform user roles the service documents (product_admin_user-roles.mdx), one kind each.
+ * Every role but Read-Only Administrator includes the Basic User's powers; a user holds all the
+ * powers of every role they are given. What each kind may do on a task is decided in one place,
+ * `reducers/permissions.ts`.
  *
  * @example
  * ```ts
  * const k: RoleKind = "SUPER_ADMIN";
  * ```
  */
-export type RoleKind = "SUPER_ADMIN" | "ADMIN" | "READ_ONLY_ADMIN" | "USER";
+export type RoleKind =
+  | "SUPER_ADMIN"
+  | "READ_ONLY_ADMIN"
+  | "ACCESS_REQUEST_ADMIN"
+  | "AI_GOVERNANCE_ADMIN"
+  | "APPLICATION_ADMIN"
+  | "CAMPAIGN_ADMIN"
+  | "CONNECTOR_ADMIN"
+  | "ACCESS_REQUEST_HELPDESK"
+  | "BASIC_USER";
+
+/**
+ * (sim) Every documented role kind with the name the user-roles page gives it, in the page's order
+ * (end-user roles, then administrator roles).
+ *
+ * @example
+ * ```ts
+ * ROLE_KINDS.find((r) => r.kind === "CAMPAIGN_ADMIN")?.displayName; // "Campaign Administrator"
+ * ```
+ */
+export const ROLE_KINDS: readonly { readonly kind: RoleKind; readonly displayName: string }[] = [
+  { kind: "BASIC_USER", displayName: "Basic User" },
+  { kind: "ACCESS_REQUEST_HELPDESK", displayName: "Access Request Helpdesk" },
+  { kind: "ACCESS_REQUEST_ADMIN", displayName: "Access Request Administrator" },
+  { kind: "AI_GOVERNANCE_ADMIN", displayName: "AI Governance Administrator" },
+  { kind: "APPLICATION_ADMIN", displayName: "Application Administrator" },
+  { kind: "CAMPAIGN_ADMIN", displayName: "Campaign Administrator" },
+  { kind: "CONNECTOR_ADMIN", displayName: "Connector Administrator" },
+  { kind: "READ_ONLY_ADMIN", displayName: "Read-Only Administrator" },
+  { kind: "SUPER_ADMIN", displayName: "Super Administrator" },
+];
 
 /**
  * (sim) A platform role users hold through `roleIds`.
@@ -239,7 +272,8 @@ export interface ResourceTypeDefault {
  *
  * @example
  * ```ts
- * const q3: AccessReview = { id: "ar-q3", displayName: "Q3 review", policyId: "pol-cert", usePolicyOverride: false };
+ * const q3: AccessReview = { id: "ar-q3", displayName: "Q3 review", policyId: "pol-cert", usePolicyOverride: false,
+ *   ownerUserIds: ["u-grc"] };
  * ```
  */
 export interface AccessReview {

@@ -12,6 +12,7 @@ import type { Verdict } from "../workflow/outcomes.js";
 import type { World } from "../world/world.js";
 import type { Step } from "./comment.js";
 import type { SimError } from "./errors.js";
+import { mayReportActionOutcome } from "./permissions.js";
 import type { ActionContext, ExpandMaskInput } from "./prelude.js";
 import { pendingStep } from "./step-checks.js";
 import { type ActionSpec, denied, invalid, readString, runTaskAction } from "./task-action.js";
@@ -74,9 +75,9 @@ const spec: ActionSpec<Req> = {
     return cur.ok ? undefined : cur.error;
   },
   permitted: (c) =>
-    c.relation.roles.includes("SUPER_ADMIN") || c.relation.roles.includes("ADMIN")
+    mayReportActionOutcome(c.relation)
       ? undefined
-      : denied(`user "${c.caller.id}" may not report an action step's outcome: administrators stand in for the system that runs it`),
+      : denied(`user "${c.caller.id}" may not report an action step's outcome: Super Administrators stand in for the system that runs it`),
   validate: (_c, r) => (r.outcome === "error" && r.errorCode.trim() === "" ? invalid("an error outcome needs an errorCode", "errorCode") : undefined),
   apply: (ctx, c, r) => {
     const cur = pendingStep(c.task, "action", "report the action outcome of", r.policyStepId);

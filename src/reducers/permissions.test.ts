@@ -3,7 +3,7 @@ import type { RoleKind } from "../model/directory.js";
 import { sampleWorld } from "../../test/helpers.js";
 import { mayPerform, type Relation, taskActionsFor } from "./permissions.js";
 
-const ROLES: readonly (readonly RoleKind[])[] = [[], ["SUPER_ADMIN"], ["ADMIN"], ["READ_ONLY_ADMIN"], ["USER"]];
+const ROLES: readonly (readonly RoleKind[])[] = [[], ["SUPER_ADMIN"], ["CAMPAIGN_ADMIN"], ["READ_ONLY_ADMIN"], ["BASIC_USER"]];
 const ACTIONS = [
   "TASK_ACTION_TYPE_COMMENT",
   "TASK_ACTION_TYPE_HARD_RESET",
@@ -21,7 +21,7 @@ describe("mayPerform", () => {
       for (const deleted of [false, true]) {
         const t = deleted ? { ...task, deletedAt: "2026-11-22T09:00:00Z" } : task;
         for (const roles of ROLES)
-          for (let bits = 0; bits < 16; bits++) {
+          for (let bits = 0; bits < 32; bits++) {
             const r: Relation = {
               roles,
               emergencyGrantEnabled: false,
@@ -29,6 +29,7 @@ describe("mayPerform", () => {
               requester: (bits & 2) !== 0,
               approver: (bits & 4) !== 0,
               stepApprover: (bits & 8) !== 0,
+              campaignManager: (bits & 16) !== 0,
             };
             const actions = taskActionsFor(t, r);
             for (const a of ACTIONS) {

@@ -3,10 +3,14 @@
  * computed from the caller's platform roles and relation to the task. All of the simulation's
  * authorization decisions live here, so they can be read (and changed) in one place.
  *
- * Documented (DOMAIN.md §4): Restart, Hard Reset and Change Policy are for Super Administrators only.
+ * Documented: the roles (product_admin_user-roles.mdx); Cancel, Delete, Restart, Hard Reset, Change
+ * Policy, Skip step and Process now are Super Administrator actions
+ * (product_how-to_access-change-tasks.mdx); requesters cancel their own requests; a task is reassigned
+ * only where its step allows it, by Super Administrators too (user-roles page); campaign managers
+ * restart, reassign and remove their campaign's review tasks (product_admin_manage-campaigns.mdx).
  * Assumed (README, Assumptions): the rest of the table in {@link taskActionsFor}.
  */
-import type { RoleKind, User } from "../model/directory.js";
+import type { App, RoleKind, User } from "../model/directory.js";
 import { taskSubjectId } from "../model/task-refs.js";
 import type { Approval, StepInstance, Task } from "../model/index.js";
 import { taskConditions } from "../policy/task-conditions.js";
@@ -18,7 +22,7 @@ import { findEntitlement, type World } from "../world/world.js";
  *
  * @example
  * ```ts
- * const r: Relation = { roles: ["USER"], subject: true, requester: false, approver: false, stepApprover: false };
+ * const r: Relation = { roles: ["BASIC_USER"], subject: true, requester: false, approver: false, stepApprover: false };
  * ```
  */
 export interface Relation {
@@ -36,6 +40,13 @@ export interface Relation {
    * to emergency access). Absent when unknown: the action is then offered and the reducer decides.
    */
   readonly emergencyGrantEnabled?: boolean;
+  /**
+   * The task is an access review (certify task) of a campaign the caller owns: a campaign manager
+   * (product_admin_manage-campaigns.mdx). Absent means no.
+   */
+  readonly campaignManager?: boolean;
+  /** The caller was assigned the manual provision step whose failure the task records. Absent means no. */
+  readonly failedProvisioner?: boolean;
 }
 
 /**
@@ -54,6 +65,14 @@ export function rolesOf(world: World, user: User): RoleKind[] {
     if (role) kinds.push(role.kind);
   }
   return kinds;
+}
+
+/** Whether the user provisions the task's last, errored, manual provision step (who retries it). */
+function assignedFailedProvisioning(world: World, task: Task, userId: string): boolean {
+  const last = (task.policy?.history ?? []).at(-1)?.instance;
+  if (userId === "" || last?.kind !== "provision" || last.outcome?.kind !== "errored") return false;
+  const policy = last.provision?.provisionPolicy ?? null;
+  return isManual(policy) && manualProvisioners(world, task, policy, taskConditions(world, task).expressions).includes(userId);
 }
 
 /**
@@ -81,9 +100,12 @@ export function relationTo(world: World, task: Task, caller: User): Relation {
   const targetId = taskSubjectId(task);
   const t = task.type;
   const emergency = t?.kind === "grant" ? (findEntitlement(world, t.appId, t.appEntitlementId)?.emergencyGrantEnabled ?? false) : false;
+  const campaignManager = t?.kind === "certify" && caller.id !== "" && (world.index.accessReviews.get(t.accessReviewId)?.ownerUserIds?.includes(caller.id) ?? false);
   return {
     roles,
     emergencyGrantEnabled: emergency,
+    campaignManager,
+    failedProvisioner: assignedFailedProvisioning(world, task, caller.id),
     subject: caller.id !== "" && caller.id === targetId,
     requester: caller.id !== "" && caller.id === task.createdByUserId,
     approver: (task.approverIds ?? []).includes(caller.id),
@@ -106,6 +128,7 @@ export function relationAfterSteps(world: World, task: Task, caller: User, befor
   return {
     roles: before.roles,
     emergencyGrantEnabled: before.emergencyGrantEnabled ?? false,
+    campaignManager: before.campaignManager ?? false,
     subject: before.subject,
     requester: before.requester,
     approver: (task.approverIds ?? []).includes(caller.id),
@@ -116,7 +139,23 @@ export function relationAfterSteps(world: World, task: Task, caller: User, befor
 const has = (r: Relation, kind: RoleKind): boolean => r.roles.includes(kind);
 
 /**
- * Whether the caller may read the task: any administrator role, or a person the task concerns.
+ * Whether the caller completes the tasks assigned to them (approve, deny, provision, fill a form) and
+ * makes requests: every role includes the Basic User's powers except the Read-Only Administrator's;
+ * "users assigned only this role cannot complete tasks, request access" (user-roles page). A user
+ * with no role holds Basic User, the role every user is given on first sign-in (same page).
+ *
+ * @example
+ * ```ts
+ * completesTasks({ roles: ["READ_ONLY_ADMIN"], subject: false, requester: false, approver: false, stepApprover: true }); // false
+ * ```
+ */
+export function completesTasks(r: Relation): boolean {
+  return r.roles.length === 0 || r.roles.some((k) => k !== "READ_ONLY_ADMIN");
+}
+
+/**
+ * Whether the caller may read the task: a Super Administrator or Read-Only Administrator (the task
+ * log, user-roles page), a person the task concerns, or the manager of its campaign.
  *
  * @example
  * ```ts
@@ -125,7 +164,13 @@ const has = (r: Relation, kind: RoleKind): boolean => r.roles.includes(kind);
  */
 export function canRead(r: Relation): boolean {
   return (
-    has(r, "SUPER_ADMIN") || has(r, "ADMIN") || has(r, "READ_ONLY_ADMIN") || r.subject || r.requester || r.approver || r.stepApprover
+    has(r, "SUPER_ADMIN") ||
+    has(r, "READ_ONLY_ADMIN") ||
+    r.subject ||
+    r.requester ||
+    r.approver ||
+    r.stepApprover ||
+    r.campaignManager === true
   );
 }
 
@@ -139,7 +184,40 @@ export function canRead(r: Relation): boolean {
  * ```
  */
 export function seesInternals(r: Relation): boolean {
-  return has(r, "SUPER_ADMIN") || has(r, "ADMIN") || has(r, "READ_ONLY_ADMIN") || r.stepApprover || r.approver;
+  return has(r, "SUPER_ADMIN") || has(r, "READ_ONLY_ADMIN") || r.stepApprover || r.approver;
+}
+
+/**
+ * Whether the caller may sync an app (the simulation's connector sync): Super Administrators,
+ * Connector Administrators (who manage all connectors), and Application Administrators who own the
+ * app (they manage the connectors of their apps), per the user-roles page.
+ *
+ * @example
+ * ```ts
+ * maySyncApp(rolesOf(world, caller), caller.id, world.index.apps.get("app-aws")!);
+ * ```
+ */
+export function maySyncApp(roles: readonly RoleKind[], callerId: string, app: App | undefined): boolean {
+  if (roles.includes("SUPER_ADMIN") || roles.includes("CONNECTOR_ADMIN")) return true;
+  return roles.includes("APPLICATION_ADMIN") && app !== undefined && callerId !== "" && app.ownerUserIds.includes(callerId);
+}
+
+/**
+ * Whether the caller may report the outcome of an action step, standing in for the system that runs
+ * it: Super Administrators, who manage every task (user-roles page).
+ *
+ * @example
+ * ```ts
+ * mayReportActionOutcome(relationTo(world, task, caller));
+ * ```
+ */
+export function mayReportActionOutcome(r: Relation): boolean {
+  return has(r, "SUPER_ADMIN");
+}
+
+/** Whether the caller manages the campaign of this review task (restart, reassign, remove it). */
+function managesCampaignOf(task: Task, r: Relation): boolean {
+  return r.campaignManager === true && task.type?.kind === "certify";
 }
 
 /** Whether a step instance already has its outcome (then nobody acts on it any more). */
@@ -185,25 +263,33 @@ export function provisioningFailed(task: Task): boolean {
 
 /**
  * The `TASK_ACTION_TYPE_*` values the caller may perform on the task now (docs/workflow.md has the
- * table with the reasons):
+ * table with the reasons). "Completes tasks" is {@link completesTasks}; a campaign manager is an
+ * owner of a review task's campaign.
  * - COMMENT: anyone who can read the task;
- * - HARD_RESET, RESTART, DELETE: Super Administrators (documented), on open or closed tasks;
- * - CHANGE_POLICY: Super Administrators, not on request (grant) tasks (documented);
+ * - CLOSE (Cancel): Super Administrators on an open task (access-change-tasks page), and the
+ *   requester on their own open request (grant or revoke task they created);
+ * - DELETE, RESTART: Super Administrators (access-change-tasks page), and campaign managers on their
+ *   campaign's review tasks (manage-campaigns page), on open or closed tasks;
+ * - HARD_RESET, SKIP_STEP (a waiting approval or wait step), PROCESS_NOW (a waiting wait step):
+ *   Super Administrators (access-change-tasks page);
+ * - CHANGE_POLICY: Super Administrators, not on request (grant) tasks (access-change-tasks page);
  * - APPROVE (APPROVE_WITH_STEP_UP when the step requires step-up), DENY: on an undecided approval
- *   step, its approvers and Super Administrators, except an approver who already decided an earlier
- *   step when the step requires distinct approvers; REASSIGN too when the step allows reassignment
- *   (Super Administrators always);
- * - SKIP_STEP: Super Administrators, on a waiting approval or wait step;
- * - CLOSE: the requester, Administrators and Super Administrators, on an open task;
- * - SEND_REMINDER: the requester and administrators while an approval waits;
+ *   step, its approvers who complete tasks and Super Administrators, except an approver who already
+ *   decided an earlier step when the step requires distinct approvers;
+ * - REASSIGN: only when the approval step allows reassignment (policies page), by its approvers,
+ *   Super Administrators ("when doing so is allowed by the task's governing policy", user-roles
+ *   page) and, on review tasks, campaign managers;
+ * - SEND_REMINDER: the requester, Super Administrators and campaign managers while an approval waits;
  * - PROVISION_COMPLETE / _CANCELLED / _ERRORED: on an undecided provision step, its manual
- *   provisioners (the step approvers) and administrators (who stand in for a connector);
- * - RETRY_PROVISIONING: administrators, on a task closed by failed provisioning;
- * - ESCALATE_TO_EMERGENCY_ACCESS: the requester, the target and administrators, on an open request
- *   that is not emergency access yet and whose entitlement enables emergency grants;
- * - PROCESS_NOW: administrators, while a wait step waits;
- * - UPDATE_REQUEST_DATA (form completion): the requester, the target and administrators, while a
- *   form step waits.
+ *   provisioners (the step approvers) who complete tasks, and Super Administrators (who manage
+ *   every task and stand in for a connector);
+ * - RETRY_PROVISIONING: Super Administrators and the provisioners it is assigned to (of the manual
+ *   fallback, or of the manual step that failed), on a task whose provisioning failed;
+ * - ESCALATE_TO_EMERGENCY_ACCESS: the requester and the target (who complete tasks) and Super
+ *   Administrators, on an open request that is not emergency access yet and whose entitlement
+ *   enables emergency grants;
+ * - UPDATE_REQUEST_DATA (form completion): the requester and the target (who complete tasks) and
+ *   Super Administrators, while a form step waits.
  *
  * @example
  * ```ts
@@ -215,36 +301,39 @@ export function taskActionsFor(task: Task, r: Relation): string[] {
   const actions: string[] = [];
   const open = task.state === "TASK_STATE_OPEN";
   const superAdmin = has(r, "SUPER_ADMIN");
-  const admin = superAdmin || has(r, "ADMIN");
+  const completes = completesTasks(r);
+  const campaign = managesCampaignOf(task, r);
+  const kind = task.type?.kind;
   const current = task.policy?.current?.instance ?? null;
   const pending = open && current !== null && !decided(current) ? current : null;
   const approval = pending?.kind === "approval" ? pending : null;
+  const stepApprover = r.stepApprover && completes;
   const distinctBlocked = approval !== null && requiresDistinctApprovers(approval.approval) && r.approver && !superAdmin;
-  if (approval && !distinctBlocked && (r.stepApprover || superAdmin)) {
+  if (approval && !distinctBlocked && (stepApprover || superAdmin))
     actions.push(approval.approval?.requiresStepUpProviderId ? "TASK_ACTION_TYPE_APPROVE_WITH_STEP_UP" : "TASK_ACTION_TYPE_APPROVE", "TASK_ACTION_TYPE_DENY");
-    if (approval.approval?.allowReassignment || superAdmin) actions.push("TASK_ACTION_TYPE_REASSIGN");
-  }
-  if (open && (r.requester || admin)) actions.push("TASK_ACTION_TYPE_CLOSE");
+  if (approval?.approval?.allowReassignment && ((stepApprover && !distinctBlocked) || superAdmin || campaign)) actions.push("TASK_ACTION_TYPE_REASSIGN");
+  if (open && (superAdmin || (r.requester && completes && (kind === "grant" || kind === "revoke")))) actions.push("TASK_ACTION_TYPE_CLOSE");
   actions.push("TASK_ACTION_TYPE_COMMENT");
-  if (superAdmin) actions.push("TASK_ACTION_TYPE_DELETE");
-  if (superAdmin) actions.push("TASK_ACTION_TYPE_RESTART");
-  if (approval && (r.requester || admin)) actions.push("TASK_ACTION_TYPE_SEND_REMINDER");
-  if (pending?.kind === "provision" && (r.stepApprover || admin))
+  if (superAdmin || campaign) actions.push("TASK_ACTION_TYPE_DELETE", "TASK_ACTION_TYPE_RESTART");
+  if (approval && (r.requester || superAdmin || campaign)) actions.push("TASK_ACTION_TYPE_SEND_REMINDER");
+  if (pending?.kind === "provision" && (stepApprover || superAdmin))
     actions.push("TASK_ACTION_TYPE_PROVISION_COMPLETE", "TASK_ACTION_TYPE_PROVISION_CANCELLED", "TASK_ACTION_TYPE_PROVISION_ERRORED");
-  if (admin && provisioningFailed(task)) actions.push("TASK_ACTION_TYPE_RETRY_PROVISIONING");
+  // The provisioner the failed (or fallback) provisioning is assigned to retries it (access-change-tasks page).
+  if ((superAdmin || ((r.stepApprover || r.failedProvisioner === true) && completes)) && provisioningFailed(task))
+    actions.push("TASK_ACTION_TYPE_RETRY_PROVISIONING");
   if (superAdmin) actions.push("TASK_ACTION_TYPE_HARD_RESET");
-  if (superAdmin && task.type?.kind !== "grant") actions.push("TASK_ACTION_TYPE_CHANGE_POLICY");
+  if (superAdmin && kind !== "grant") actions.push("TASK_ACTION_TYPE_CHANGE_POLICY");
   if (superAdmin && (approval || pending?.kind === "wait")) actions.push("TASK_ACTION_TYPE_SKIP_STEP");
   if (
     open &&
-    task.type?.kind === "grant" &&
+    kind === "grant" &&
     !task.emergencyAccess &&
     r.emergencyGrantEnabled !== false &&
-    (r.requester || r.subject || admin)
+    (((r.requester || r.subject) && completes) || superAdmin)
   )
     actions.push("TASK_ACTION_TYPE_ESCALATE_TO_EMERGENCY_ACCESS");
-  if (admin && pending?.kind === "wait") actions.push("TASK_ACTION_TYPE_PROCESS_NOW");
-  if (pending?.kind === "form" && (r.requester || r.subject || admin)) actions.push("TASK_ACTION_TYPE_UPDATE_REQUEST_DATA");
+  if (superAdmin && pending?.kind === "wait") actions.push("TASK_ACTION_TYPE_PROCESS_NOW");
+  if (pending?.kind === "form" && (((r.requester || r.subject) && completes) || superAdmin)) actions.push("TASK_ACTION_TYPE_UPDATE_REQUEST_DATA");
   return actions;
 }
 
@@ -263,11 +352,49 @@ export function mayPerform(task: Task, r: Relation, action: string): boolean {
     case "TASK_ACTION_TYPE_COMMENT":
       return canRead(r) && !task.deletedAt;
     case "TASK_ACTION_TYPE_HARD_RESET":
+      return canRead(r) && !task.deletedAt && has(r, "SUPER_ADMIN");
     case "TASK_ACTION_TYPE_RESTART":
     case "TASK_ACTION_TYPE_DELETE":
-      return canRead(r) && !task.deletedAt && has(r, "SUPER_ADMIN");
+      return canRead(r) && !task.deletedAt && (has(r, "SUPER_ADMIN") || managesCampaignOf(task, r));
     default:
       return taskActionsFor(task, r).includes(action);
+  }
+}
+
+/**
+ * Who may perform a task action, for a refusal's message ("" when nothing useful can be said).
+ *
+ * @example
+ * ```ts
+ * whoMay("TASK_ACTION_TYPE_HARD_RESET"); // "Super Administrators only"
+ * ```
+ */
+export function whoMay(action: string): string {
+  switch (action) {
+    case "TASK_ACTION_TYPE_HARD_RESET":
+    case "TASK_ACTION_TYPE_CHANGE_POLICY":
+    case "TASK_ACTION_TYPE_SKIP_STEP":
+    case "TASK_ACTION_TYPE_PROCESS_NOW":
+      return "Super Administrators only";
+    case "TASK_ACTION_TYPE_RETRY_PROVISIONING":
+      return "Super Administrators and the provisioners of the failed provisioning";
+    case "TASK_ACTION_TYPE_RESTART":
+    case "TASK_ACTION_TYPE_DELETE":
+      return "Super Administrators only, and a review task's campaign managers";
+    case "TASK_ACTION_TYPE_CLOSE":
+      return "Super Administrators, and the requester on their own request";
+    case "TASK_ACTION_TYPE_APPROVE":
+    case "TASK_ACTION_TYPE_APPROVE_WITH_STEP_UP":
+    case "TASK_ACTION_TYPE_DENY":
+      return "only the current step's approvers and Super Administrators";
+    case "TASK_ACTION_TYPE_REASSIGN":
+      return "the step does not allow reassignment, or the caller is not its approver";
+    case "TASK_ACTION_TYPE_PROVISION_COMPLETE":
+    case "TASK_ACTION_TYPE_PROVISION_CANCELLED":
+    case "TASK_ACTION_TYPE_PROVISION_ERRORED":
+      return "only the step's provisioners and Super Administrators";
+    default:
+      return "";
   }
 }
 
@@ -302,7 +429,7 @@ export function objectPermissionsFor(r: Relation): {
   const superAdmin = has(r, "SUPER_ADMIN");
   return {
     read: canRead(r),
-    edit: superAdmin || has(r, "ADMIN"),
+    edit: superAdmin,
     delete: superAdmin,
     extra: {},
   };

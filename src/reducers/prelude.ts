@@ -7,7 +7,7 @@ import type { Task } from "../model/index.js";
 import { err, ok, type Result } from "../result.js";
 import { findTask, type World } from "../world/world.js";
 import type { SimError } from "./errors.js";
-import { canRead, mayPerform, type Relation, relationTo } from "./permissions.js";
+import { canRead, mayPerform, type Relation, relationTo, whoMay } from "./permissions.js";
 import { validateExpandPaths } from "./task-view.js";
 
 /**
@@ -109,7 +109,7 @@ export function prelude(world: World, req: unknown, ctx: unknown, action: string
   if (!mayPerform(task, relation, action))
     return err({
       code: "PERMISSION_DENIED",
-      message: `user "${actorId}" may not perform ${action} on task "${taskId}"${action === "TASK_ACTION_TYPE_HARD_RESET" ? " (Super Administrators only)" : ""}`,
+      message: `user "${actorId}" may not perform ${action} on task "${taskId}"${whoMay(action) ? ` (${whoMay(action)})` : ""}`,
     });
   return ok({ task, caller, relation, now, expandPaths });
 }

@@ -14,7 +14,7 @@ import { readSimulation, withSimulation } from "../workflow/sim-config.js";
 import type { World } from "../world/world.js";
 import type { Step } from "./comment.js";
 import { guarded, type SimError } from "./errors.js";
-import { rolesOf } from "./permissions.js";
+import { maySyncApp, rolesOf } from "./permissions.js";
 import type { ActionContext } from "./prelude.js";
 import { commit, invalid } from "./task-action.js";
 
@@ -79,10 +79,12 @@ export function sync(world: World, req: SyncInput, actx: ActionContext): Result<
     const actorId = typeof actx === "object" && actx !== null && typeof actx.actorId === "string" ? actx.actorId : "";
     const caller = world.index.users.get(actorId);
     if (!caller) return err<SimError>({ code: "UNAUTHENTICATED", message: `caller "${actorId}" is not a user of this world` });
-    const roles = rolesOf(world, caller);
-    if (!roles.includes("SUPER_ADMIN") && !roles.includes("ADMIN"))
-      return err<SimError>({ code: "PERMISSION_DENIED", message: `user "${actorId}" may not sync an app: administrators only` });
     const app = world.index.apps.get(appId);
+    if (!maySyncApp(rolesOf(world, caller), caller.id, app))
+      return err<SimError>({
+        code: "PERMISSION_DENIED",
+        message: `user "${actorId}" may not sync app "${appId}": Super Administrators, Connector Administrators and the app's Application Administrators only`,
+      });
     if (!app) return err<SimError>({ code: "NOT_FOUND", message: `app "${appId}" not found` });
     const now = typeof actx.now === "string" && actx.now !== "" ? actx.now : world.now;
 

@@ -25,7 +25,7 @@ import { findTask, type World } from "../world/world.js";
 import { appendComments } from "../world/comment-log.js";
 import type { Step } from "./comment.js";
 import { guarded, type SimError } from "./errors.js";
-import { type Relation, relationTo, seesInternals, taskActionsFor } from "./permissions.js";
+import { type Relation, relationTo, seesInternals, taskActionsFor, whoMay } from "./permissions.js";
 import { prelude } from "./prelude.js";
 import { buildTaskView, hideFromCaller } from "./task-view.js";
 
@@ -249,7 +249,7 @@ export function runTaskAction<R>(world: World, req: unknown, actx: unknown, spec
     const stateError = spec.state(called, r.value);
     if (stateError) return err(stateError);
     if (spec.action !== "" && !taskActionsFor(task, relation).includes(spec.action))
-      return err(denied(`user "${caller.id}" may not perform ${spec.action} on task "${task.numericId || task.id}"${whyNot(spec.action)}`));
+      return err(denied(`user "${caller.id}" may not perform ${spec.action} on task "${task.numericId || task.id}"${whoMay(spec.action) ? ` (${whoMay(spec.action)})` : ""}`));
     const refused = spec.permitted?.(called, r.value);
     if (refused) return err(refused);
     const bad = spec.validate?.(called, r.value);
@@ -280,33 +280,4 @@ export function deletedTask(world: World, req: unknown): SimError | undefined {
   if (typeof taskId !== "string") return undefined;
   const task = findTask(world, taskId);
   return task?.deletedAt ? { code: "NOT_FOUND", message: `task "${taskId}" was deleted at ${task.deletedAt}` } : undefined;
-}
-
-/** Who may do an action, for the PERMISSION_DENIED message. */
-function whyNot(action: string): string {
-  switch (action) {
-    case "TASK_ACTION_TYPE_RESTART":
-    case "TASK_ACTION_TYPE_HARD_RESET":
-    case "TASK_ACTION_TYPE_CHANGE_POLICY":
-    case "TASK_ACTION_TYPE_DELETE":
-    case "TASK_ACTION_TYPE_SKIP_STEP":
-      return " (Super Administrators only)";
-    case "TASK_ACTION_TYPE_APPROVE":
-    case "TASK_ACTION_TYPE_APPROVE_WITH_STEP_UP":
-    case "TASK_ACTION_TYPE_DENY":
-      return " (only the current step's approvers and Super Administrators)";
-    case "TASK_ACTION_TYPE_REASSIGN":
-      return " (the step does not allow reassignment, or the caller is not its approver)";
-    case "TASK_ACTION_TYPE_CLOSE":
-      return " (only the requester and administrators)";
-    case "TASK_ACTION_TYPE_PROVISION_COMPLETE":
-    case "TASK_ACTION_TYPE_PROVISION_CANCELLED":
-    case "TASK_ACTION_TYPE_PROVISION_ERRORED":
-      return " (only the step's provisioners and administrators)";
-    case "TASK_ACTION_TYPE_RETRY_PROVISIONING":
-    case "TASK_ACTION_TYPE_PROCESS_NOW":
-      return " (administrators only)";
-    default:
-      return "";
-  }
 }

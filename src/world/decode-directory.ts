@@ -19,6 +19,7 @@ import type {
   User,
 } from "../model/directory.js";
 import { setOwn } from "../codec/json-tools.js";
+import { ROLE_KINDS } from "../model/directory.js";
 import { type Diagnostic, isObject, ObjectReader, pathIndex } from "./read.js";
 
 /** Reads a list of objects with `decodeOne`, reporting non-objects and keeping order. */
@@ -224,30 +225,55 @@ export function decodeGrant(r: ObjectReader, out: Diagnostic[]): Grant {
   };
 }
 
-const ROLE_KINDS: readonly RoleKind[] = ["SUPER_ADMIN", "ADMIN", "READ_ONLY_ADMIN", "USER"];
+/**
+ * Role kinds of world files written before the roles followed the user-roles page, and the
+ * documented role each is read as (README, Assumptions). `ADMIN` was a generic administrator the
+ * documentation does not have; it is read as an Application Administrator, which has no task
+ * powers beyond a Basic User's. A world naming one still loads, with a warning.
+ */
+export const LEGACY_ROLE_KINDS: Readonly<Record<string, RoleKind>> = { ADMIN: "APPLICATION_ADMIN", USER: "BASIC_USER" };
 
-export function decodeRole(r: ObjectReader, out: Diagnostic[]): Role {
+const KINDS: readonly string[] = ROLE_KINDS.map((r) => r.kind);
+
+/**
+ * Reads a role. A legacy kind ({@link LEGACY_ROLE_KINDS}) is read as its documented role and noted
+ * in `warnings` (the load goes on); any other unknown kind is an error in `out`.
+ */
+export function decodeRole(r: ObjectReader, out: Diagnostic[], warnings: Diagnostic[]): Role {
   const kind = r.string("kind");
-  if (!(ROLE_KINDS as readonly string[]).includes(kind)) {
+  const legacy = Object.hasOwn(LEGACY_ROLE_KINDS, kind) ? LEGACY_ROLE_KINDS[kind] : undefined;
+  if (legacy !== undefined)
+    warnings.push({
+      code: "LEGACY_ROLE_KIND",
+      path: `${r.path}.kind`,
+      message: `role kind "${kind}" is not a documented role; read as "${legacy}" (product_admin_user-roles.mdx lists ${KINDS.join(", ")})`,
+      severity: "warning",
+    });
+  else if (!KINDS.includes(kind))
     out.push({
       code: "INVALID_ENUM",
       path: `${r.path}.kind`,
-      message: `role kind must be one of ${ROLE_KINDS.join(", ")}; found "${kind}"`,
+      message: `role kind must be one of ${KINDS.join(", ")} (product_admin_user-roles.mdx); found "${kind}"`,
     });
-  }
   return {
     id: r.string("id"),
     displayName: r.string("displayName"),
-    kind: (ROLE_KINDS as readonly string[]).includes(kind) ? (kind as RoleKind) : "USER",
+    kind: legacy ?? (KINDS.includes(kind) ? (kind as RoleKind) : "BASIC_USER"),
   };
 }
 
-/** The roles a world has when its file names none (ARCHITECTURE.md). */
+/**
+ * The roles a world has when its file names none: one per documented kind, its id the kind in kebab
+ * case (`super-admin`, `basic-user`, …), plus the ids such worlds had before (`admin`, `user`),
+ * which keep naming what {@link LEGACY_ROLE_KINDS} reads their kinds as.
+ */
 export const DEFAULT_ROLES: readonly Role[] = [
-  { id: "super-admin", displayName: "Super Administrator", kind: "SUPER_ADMIN" },
-  { id: "admin", displayName: "Administrator", kind: "ADMIN" },
-  { id: "read-only-admin", displayName: "Read-only Administrator", kind: "READ_ONLY_ADMIN" },
-  { id: "user", displayName: "User", kind: "USER" },
+  ...ROLE_KINDS.map((r) => ({ id: r.kind.toLowerCase().replaceAll("_", "-"), displayName: r.displayName, kind: r.kind })),
+  ...Object.entries(LEGACY_ROLE_KINDS).map(([legacy, kind]) => ({
+    id: legacy.toLowerCase(),
+    displayName: ROLE_KINDS.find((r) => r.kind === kind)?.displayName ?? kind,
+    kind,
+  })),
 ];
 
 export function decodeResourceTypeDefault(r: ObjectReader): ResourceTypeDefault {

@@ -307,8 +307,10 @@ function load(json: unknown, options: LoadOptions): Result<World, Diagnostic[]> 
   const out: Diagnostic[] = [];
   const read = (key: string) => json[key];
   const rolesIn = read("roles");
+  // Notes that never stop a load (a legacy role kind read as its documented role).
+  const notes: Diagnostic[] = [];
   const roles =
-    rolesIn === undefined || rolesIn === null ? DEFAULT_ROLES : decodeList(rolesIn, "$.roles", out, (r) => decodeRole(r, out));
+    rolesIn === undefined || rolesIn === null ? DEFAULT_ROLES : decodeList(rolesIn, "$.roles", out, (r) => decodeRole(r, out, notes));
   const users = decodeList(read("users"), "$.users", out, decodeUser);
   const apps = decodeList(read("apps"), "$.apps", out, (r) => decodeApp(r, out));
   const entitlements = decodeList(read("entitlements"), "$.entitlements", out, decodeEntitlement);
@@ -433,6 +435,7 @@ function assemble(parts: DecodedParts, out: Diagnostic[], options: LoadOptions):
     seq,
     index,
     warnings: [
+      ...notes,
       ...(strict ? [] : references.map((d) => ({ ...d, severity: "warning" as const }))),
       ...parts.warnings,
     ],

@@ -101,7 +101,10 @@ export function checkReferences(p: Parts): Diagnostic[] {
     ref("app", d.appId, `${at}.appId`);
     ref("policy", d.requestPolicyId, `${at}.requestPolicyId`);
   });
-  p.accessReviews.forEach((r, i) => ref("policy", r.policyId, `${pathIndex("$.accessReviews", i)}.policyId`));
+  p.accessReviews.forEach((r, i) => {
+    ref("policy", r.policyId, `${pathIndex("$.accessReviews", i)}.policyId`);
+    refs("user", r.ownerUserIds ?? null, `${pathIndex("$.accessReviews", i)}.ownerUserIds`);
+  });
   for (const [kind, id] of Object.entries(p.tenant.defaultPolicies))
     ref("policy", id, pathKey("$.tenant.defaultPolicies", kind));
   for (const [token, id] of Object.entries(p.tokens)) ref("user", id, pathKey("$.tokens", token));

@@ -220,10 +220,12 @@ describe("reassign", () => {
     expect(task(s.world, "1030").stepApproverIds).toEqual(["u-sre-lead"]);
   });
 
-  it("PERMISSION_DENIED when the step does not allow reassignment (for anyone but a Super Administrator)", () => {
+  it("product_admin_user-roles.mdx: PERMISSION_DENIED when the step does not allow reassignment, for Super Administrators too", () => {
     const w = sampleWorld();
     refuse(w, { type: "reassign", taskId: "1004", newStepUserIds: ["u-it-dir"] }, "u-sec-eng", "PERMISSION_DENIED");
-    run(w, { type: "reassign", taskId: "1004", newStepUserIds: ["u-it-dir"] }, "u-ciso");
+    refuse(w, { type: "reassign", taskId: "1004", newStepUserIds: ["u-it-dir"] }, "u-ciso", "PERMISSION_DENIED");
+    const allows = worldOn([usersApproval(["u-it2"], { allowReassignment: true }), PROVISION]);
+    run(allows, { type: "reassign", taskId: "1030", newStepUserIds: ["u-eng-mgr"] }, "u-ciso");
   });
 
   it("INVALID_ARGUMENT for users outside allowedReassignees, a missing required reason, unknown users, or only the target", () => {
@@ -280,7 +282,7 @@ describe("restart", () => {
   });
 
   it("PERMISSION_DENIED for anyone but a Super Administrator", () => {
-    expect(refuse(sampleWorld(), { type: "restart", taskId: "1013" }, "u-sec-eng", "PERMISSION_DENIED").message).toMatch(/Super Administrators/);
+    expect(refuse(sampleWorld(), { type: "restart", taskId: "1013" }, "u-sec-analyst", "PERMISSION_DENIED").message).toMatch(/Super Administrators/);
   });
 });
 
@@ -377,7 +379,7 @@ describe("change policy", () => {
 
 describe("process now", () => {
   it("ends a waiting wait step and runs on", () => {
-    const s = run(sampleWorld(), { type: "processNow", taskId: "1011" }, "u-sec-eng");
+    const s = run(sampleWorld(), { type: "processNow", taskId: "1011" }, "u-it-dir");
     const t = task(s.world, "1011");
     const wait = t.policy?.history?.at(-1)?.instance;
     expect(wait?.kind === "wait" && wait.outcome?.kind).toBe("succeeded");
@@ -403,7 +405,7 @@ describe("provisioning outcomes", () => {
 
   it("product_admin_provisioning.mdx: a connector's error falls back to manual provisioning by the app's owners; the task stays open and offers RETRY_PROVISIONING; cancelled closes CANCELLED", () => {
     const w = sampleWorld();
-    const e = run(w, { type: "provisionErrored", taskId: "1031", errorCode: "CONNECTOR_GRANT_FAILED", description: "API returned 422" }, "u-sec-eng");
+    const e = run(w, { type: "provisionErrored", taskId: "1031", errorCode: "CONNECTOR_GRANT_FAILED", description: "API returned 422" }, "u-it-dir");
     const t = task(e.world, "1031");
     expect(t.state).toBe("TASK_STATE_OPEN");
     expect(t.type?.kind === "grant" && t.type.outcome).toBe("GRANT_OUTCOME_UNSPECIFIED");
@@ -417,7 +419,7 @@ describe("provisioning outcomes", () => {
     // An app owner provisions by hand: the request is granted.
     const done = run(e.world, { type: "provisionComplete", taskId: "1031", comment: "created by hand" }, "u-sre-lead");
     expect(task(done.world, "1031").type).toMatchObject({ outcome: "GRANT_OUTCOME_GRANTED" });
-    const c = run(w, { type: "provisionCancelled", taskId: "1031" }, "u-sec-eng");
+    const c = run(w, { type: "provisionCancelled", taskId: "1031" }, "u-it-dir");
     const ct = task(c.world, "1031");
     expect(ct.type?.kind === "grant" && ct.type.outcome).toBe("GRANT_OUTCOME_CANCELLED");
   });
@@ -433,7 +435,7 @@ describe("provisioning outcomes", () => {
 
   it("refusals: INVALID_ARGUMENT without errorCode, PERMISSION_DENIED for a plain user, FAILED_PRECONDITION on an approval", () => {
     const w = sampleWorld();
-    expect(refuse(w, { type: "provisionErrored", taskId: "1031", errorCode: "", description: "x" }, "u-sec-eng", "INVALID_ARGUMENT")).toMatchObject({ field: "errorCode" });
+    expect(refuse(w, { type: "provisionErrored", taskId: "1031", errorCode: "", description: "x" }, "u-it-dir", "INVALID_ARGUMENT")).toMatchObject({ field: "errorCode" });
     refuse(w, { type: "provisionComplete", taskId: "1031" }, "u-sales2", "PERMISSION_DENIED");
     refuse(w, { type: "provisionComplete", taskId: "1001" }, "u-it-dir", "FAILED_PRECONDITION");
     refuse(w, { type: "provisionComplete", taskId: "1031", entitlements: [{ appId: 1 } as unknown as { appId: string; appEntitlementId: string }] }, "u-it-dir", "INVALID_ARGUMENT");
@@ -538,7 +540,7 @@ describe("action step outcomes", () => {
     const cur = task(w, "1054").policy?.current?.instance;
     expect(cur?.kind === "action" && cur.state).toBe("ACTION_INSTANCE_STATE_RUNNING");
     const expectOutcome = (outcome: "success" | "denied" | "error" | "cancelled", want: string) => {
-      const s = run(w, { type: "actionOutcome", taskId: "1054", outcome, errorCode: outcome === "error" ? "E1" : "" }, "u-sec-eng");
+      const s = run(w, { type: "actionOutcome", taskId: "1054", outcome, errorCode: outcome === "error" ? "E1" : "" }, "u-it-dir");
       const t = task(s.world, "1054");
       expect(t.type?.kind === "action" && t.type.outcome).toBe(want);
       expect(t.state).toBe("TASK_STATE_CLOSED");
@@ -552,9 +554,9 @@ describe("action step outcomes", () => {
   it("refusals: PERMISSION_DENIED for a plain user, INVALID_ARGUMENT for an error without code or an unknown outcome, FAILED_PRECONDITION on an approval", () => {
     const w = run(sampleWorld(), { type: "approve", taskId: "1054" }, "u-sre-lead").world;
     refuse(w, { type: "actionOutcome", taskId: "1054", outcome: "success" }, "u-sre1", "PERMISSION_DENIED");
-    refuse(w, { type: "actionOutcome", taskId: "1054", outcome: "error" }, "u-sec-eng", "INVALID_ARGUMENT");
-    refuse(w, { type: "actionOutcome", taskId: "1054", outcome: "done" as "success" }, "u-sec-eng", "INVALID_ARGUMENT");
-    refuse(sampleWorld(), { type: "actionOutcome", taskId: "1054", outcome: "success" }, "u-sec-eng", "FAILED_PRECONDITION");
+    refuse(w, { type: "actionOutcome", taskId: "1054", outcome: "error" }, "u-it-dir", "INVALID_ARGUMENT");
+    refuse(w, { type: "actionOutcome", taskId: "1054", outcome: "done" as "success" }, "u-it-dir", "INVALID_ARGUMENT");
+    refuse(sampleWorld(), { type: "actionOutcome", taskId: "1054", outcome: "success" }, "u-it-dir", "FAILED_PRECONDITION");
   });
 });
 

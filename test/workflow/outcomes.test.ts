@@ -58,7 +58,7 @@ describe("every task type reaches its outcome", () => {
     const denied = run(w, { type: "deny", taskId: "1057" }, "u-sec-eng", T).world;
     closedWith(denied, "1057", "FINDING_TASK_OUTCOME_RISK_ACCEPTED", T);
     w = run(w, { type: "approve", taskId: "1057" }, "u-sec-eng", T).world;
-    w = run(w, { type: "actionOutcome", taskId: "1057", outcome: "success" }, "u-sec-eng", T).world;
+    w = run(w, { type: "actionOutcome", taskId: "1057", outcome: "success" }, "u-it-dir", T).world;
     closedWith(w, "1057", "FINDING_TASK_OUTCOME_REMEDIATED", T);
   });
 });

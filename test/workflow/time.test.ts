@@ -189,7 +189,7 @@ describe("tick: 24-hour fallback to manual provisioning (release note 3)", () =>
         ],
       };
     });
-    const s = run(w, { type: "sync", appId: "app-aws" }, "u-sec-eng");
+    const s = run(w, { type: "sync", appId: "app-aws" }, "u-it2");
     expect(body(s)["syncedEntitlementIds"]).toEqual(["ent-aws-staging-dev"]);
     expect(readSimulation(s.world).unsyncedEntitlements).toEqual([{ appId: "app-okta", appEntitlementId: "ent-okta-app-admin" }]);
     expect(s.events[0]).toMatchObject({ kind: "synced", appId: "app-aws" });
