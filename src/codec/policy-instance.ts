@@ -7,7 +7,7 @@ import type { Result } from "../result.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { policyStepCodec } from "./policy-step.js";
 import { policyCodec } from "./policy.js";
-import { type Codec, encodedOnce, type FieldSpecs, list, message, nullable, runDecode } from "./schema.js";
+import { type Codec, encodedOnce, type FieldSpecs, list, message, nullable, opt, runDecode } from "./schema.js";
 import { policyStepInstanceCodec, sharedPolicyStepInstanceCodec } from "./step-instance.js";
 
 /**
@@ -40,6 +40,8 @@ function policyInstanceFields(shared: boolean): FieldSpecs<PolicyInstance> {
     history: list(shared ? encodedOnce(sharedPolicyStepInstanceCodec) : policyStepInstanceCodec),
     next: list(shared ? encodedOnce(policyStepCodec) : policyStepCodec),
     policy: nullable(shared ? encodedOnce(policyCodec) : policyCodec),
+    // (sim) The chain snapshot: written when set (world files); task views leave it out.
+    referencedPolicies: opt(list(shared ? encodedOnce(policyCodec) : policyCodec)),
   };
 }
 

@@ -21,5 +21,12 @@ export interface PolicyInstance {
   /** Step definitions, not instances (DOMAIN.md §1). */
   readonly next: readonly PolicyStep[] | null;
   readonly policy: Policy | null;
+  /**
+   * (sim) The policies `policy` refers to, directly or through others, as they were when the policy
+   * was put on the task (policies page: the whole chain is snapshotted when the task is created). A
+   * Restart selects against them; a Hard Reset reads the world's policies and takes a new snapshot.
+   * Absent when the task was not put on its policy by the simulation (a world file's task).
+   */
+  readonly referencedPolicies?: readonly Policy[] | null;
   readonly $unknown?: UnknownFields;
 }

@@ -11,7 +11,7 @@
 import { type Policy, ruleOutcome } from "../model/index.js";
 import type { World } from "../world/world.js";
 import { type Finding, finding } from "./lint-finding.js";
-import { MAX_CHAIN_DEPTH, POLICY_REFERENCES_FLAG } from "./select-steps.js";
+import { MAX_CHAIN_DEPTH, POLICY_REFERENCES_FLAG, policyReferencesEnabled } from "./select-steps.js";
 
 /**
  * One reference a policy makes, with the JSONPath of the field that makes it.
@@ -71,9 +71,9 @@ export function checkReferences(root: Policy, world: World | undefined): Finding
         out.push(finding("REFERENCES_UNCHECKED", r.path, `cannot check that policy "${r.targetId}" exists, has the same type, and forms no cycle or over-deep chain without a world; lint with a world to check it`));
     return out;
   }
-  if (refs.length > 0 && world.tenant.featureFlags[POLICY_REFERENCES_FLAG] !== true) {
+  if (refs.length > 0 && !policyReferencesEnabled(world.tenant)) {
     for (const r of refs)
-      out.push(finding("REFERENCES_DISABLED", r.path, `the tenant flag ${POLICY_REFERENCES_FLAG} is off, so this reference to "${r.targetId}" is not followed; turn the flag on or select a step key instead`));
+      out.push(finding("REFERENCES_DISABLED", r.path, `the tenant turned policy references off (flag ${POLICY_REFERENCES_FLAG} is false), so this reference to "${r.targetId}" is not followed; remove the flag or select a step key instead`));
   }
 
   const lookup = (id: string): Policy | undefined => (id === root.id ? root : world.index.policies.get(id));

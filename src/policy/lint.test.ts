@@ -393,9 +393,10 @@ describe("references", () => {
     expect(codes(lintPolicy(ref("a", "r"), w))).toEqual(["CROSS_TYPE_REFERENCE"]);
   });
 
-  it("warns when the tenant flag is off", () => {
-    const w = worldOf([pol({ id: "b" })], {});
-    expect(lintPolicy(ref("a", "b"), w).map((f) => [f.code, f.severity])).toEqual([["REFERENCES_DISABLED", "warning"]]);
+  it("warns when the tenant turned the flag off; a tenant without the flag follows references (generally available since 21 Aug 2026)", () => {
+    const off = worldOf([pol({ id: "b" })], { POLICY_REFERENCES_POLICY: false });
+    expect(lintPolicy(ref("a", "b"), off).map((f) => [f.code, f.severity])).toEqual([["REFERENCES_DISABLED", "warning"]]);
+    expect(codes(lintPolicy(ref("a", "b"), worldOf([pol({ id: "b" })], {})))).toEqual([]);
   });
 
   it("reports a cycle through the policy, naming it", () => {

@@ -131,13 +131,13 @@ describe("selectSteps", () => {
     expect(!deep.ok && deep.error.message).toContain("p0 → p1 → p2 → p3 → p4 → p5 → p6");
   });
 
-  it("without POLICY_REFERENCES_POLICY passes over policyId rules and refuses baselinePolicyId", () => {
+  it("with POLICY_REFERENCES_POLICY turned off passes over policyId rules and refuses baselinePolicyId", () => {
     const policies = [wirePolicy("root", [{ condition: "t", policyId: "child" }, { condition: "t", stepKey: "k" }], { keys: ["k"] }), wirePolicy("child", [])];
-    const w = world(policies, {});
+    const w = world(policies, { POLICY_REFERENCES_POLICY: false });
     const s = selectSteps(w, policy(w, "root"), runner({ t: true }));
     expect(s.ok && s.value.decidedBy).toMatchObject({ kind: "rule", ruleIndex: 1, stepKey: "k" });
     expect(s.ok && s.value.evaluations[0]?.error).toContain("POLICY_REFERENCES_POLICY");
-    const w2 = world([wirePolicy("root", [], { baselinePolicyId: "child" }), wirePolicy("child", [])], {});
+    const w2 = world([wirePolicy("root", [], { baselinePolicyId: "child" }), wirePolicy("child", [])], { POLICY_REFERENCES_POLICY: false });
     const s2 = selectSteps(w2, policy(w2, "root"), runner({}));
     expect(!s2.ok && s2.error.code).toBe("REFERENCES_DISABLED");
   });

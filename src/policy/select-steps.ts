@@ -11,11 +11,42 @@ import { type Policy, type PolicyStep, type Rule, ruleOutcome } from "../model/i
 import { err, ok, type Result } from "../result.js";
 import type { World } from "../world/world.js";
 
-/** The deepest a reference chain may go: the root policy is depth 0 (spec, Limits). */
+/**
+ * The deepest a reference chain may go. The policies page lets a policy "chain up to five policies
+ * deep" and the spec's Limits say "depth at most 5" with the task's own policy at depth 0 (the audit
+ * records' `chainDepth`): what counts is the policies *pointed to*, so the task's own policy and up
+ * to five policies it reaches one after another (README, Assumptions).
+ */
 export const MAX_CHAIN_DEPTH = 5;
 
 /** The tenant flag behind rule `policyId` and `baselinePolicyId` (DOMAIN.md §2). */
 export const POLICY_REFERENCES_FLAG = "POLICY_REFERENCES_POLICY";
+
+/**
+ * Whether a tenant follows policy references. Policies referencing policies are generally available
+ * since 21 Aug 2026 (release notes), so they are on unless the tenant's
+ * {@link POLICY_REFERENCES_FLAG} is set to `false`, which still turns them off (README, Assumptions).
+ *
+ * @example
+ * ```ts
+ * policyReferencesEnabled({ defaultPolicies: {}, featureFlags: {} }); // true
+ * policyReferencesEnabled({ defaultPolicies: {}, featureFlags: { POLICY_REFERENCES_POLICY: false } }); // false
+ * ```
+ */
+export function policyReferencesEnabled(tenant: Pick<World["tenant"], "featureFlags">): boolean {
+  return tenant.featureFlags[POLICY_REFERENCES_FLAG] !== false;
+}
+
+/**
+ * Where a selection finds the policies a chain refers to: the world's policies today, or the
+ * snapshot a task took of its chain when its policy was put on it.
+ *
+ * @example
+ * ```ts
+ * const lookup: PolicyLookup = (id) => world.index.policies.get(id);
+ * ```
+ */
+export type PolicyLookup = (policyId: string) => Policy | undefined;
 
 /**
  * The result of evaluating one condition: a boolean, or the run-time error that stopped it.
@@ -182,7 +213,7 @@ function chainText(chain: readonly ChainLink[], next?: string): string {
 }
 
 interface Walk {
-  readonly world: World;
+  readonly lookup: PolicyLookup;
   readonly runner: ConditionRunner;
   readonly evaluations: RuleEvaluation[];
   readonly chain: ChainLink[];
@@ -197,7 +228,7 @@ function fault(w: Walk, code: SelectionError["code"], policyId: string, message:
 
 /** Follows a reference from `from` to `targetId`, checking the chain rules first. */
 function follow(w: Walk, from: Policy, depth: number, targetId: string, via: ChainLink["via"]): Step {
-  const target = w.world.index.policies.get(targetId);
+  const target = w.lookup(targetId);
   if (targetId === from.id)
     return fault(w, "SELF_REFERENCE", from.id, `policy "${from.id}" refers to itself (${chainText(w.chain, targetId)})`);
   if (!target)
@@ -317,7 +348,7 @@ function walk(w: Walk, policy: Policy, depth: number): Step {
       }
       case "policyId": {
         if (!w.referencesEnabled) {
-          // Without the flag the service does not follow references; the rule is passed over
+          // With the flag turned off the service does not follow references; the rule is passed over
           // like a rule whose condition errors, and evaluation goes on (README, Assumptions).
           w.evaluations.push(
             ruleRecord(policy, depth, i, rule, true, `policy references are disabled (tenant flag ${POLICY_REFERENCES_FLAG} is off); rule not followed`),
@@ -386,8 +417,10 @@ function walk(w: Walk, policy: Policy, depth: number): Step {
 
 /**
  * Selects the step sequence of `policy` for one task, whose conditions `runner` evaluates.
- * Follows `policyId` rules and `baselinePolicyId` through the world's policies (same type only,
- * depth ≤ 5, no cycles) when the tenant flag `POLICY_REFERENCES_POLICY` is on. Never throws.
+ * Follows `policyId` rules and `baselinePolicyId` (same type only, depth ≤ {@link MAX_CHAIN_DEPTH},
+ * no cycles) unless the tenant turned policy references off ({@link policyReferencesEnabled}).
+ * Referenced policies come from `lookup`, by default the world's policies today; a Restart passes
+ * the task's chain snapshot ({@link chainLookup}). Never throws.
  *
  * @example
  * ```ts
@@ -396,13 +429,89 @@ function walk(w: Walk, policy: Policy, depth: number): Step {
  * else console.log(sel.error.code, sel.error.message);
  * ```
  */
-export function selectSteps(world: World, policy: Policy, runner: ConditionRunner): Result<Selection, SelectionError> {
+export function selectSteps(world: World, policy: Policy, runner: ConditionRunner, lookup?: PolicyLookup): Result<Selection, SelectionError> {
+  const policies = world.index.policies;
   const w: Walk = {
-    world,
+    lookup: lookup ?? ((id) => policies.get(id)),
     runner,
     evaluations: [],
     chain: [{ policyId: policy.id, chainDepth: 0, via: ROOT }],
-    referencesEnabled: world.tenant.featureFlags[POLICY_REFERENCES_FLAG] === true,
+    referencesEnabled: policyReferencesEnabled(world.tenant),
   };
   return walk(w, policy, 0);
+}
+
+/** The policies a policy refers to directly: its rules' `policyId` outcomes and its `baselinePolicyId`. */
+function referencesOf(policy: Policy): string[] {
+  const out: string[] = [];
+  for (const rule of policy.rules ?? []) {
+    const o = ruleOutcome(rule);
+    if (o.kind === "policyId") out.push(o.policyId);
+  }
+  if (policy.baselinePolicyId) out.push(policy.baselinePolicyId);
+  return out;
+}
+
+/**
+ * The snapshot of a policy's reference chain that a task takes when the policy is put on it: every
+ * policy `root` can reach through rule `policyId`s and `baselinePolicyId` within
+ * {@link MAX_CHAIN_DEPTH} references, as `lookup` has them now, root excluded, in the order first
+ * reached. All of them, not only the path the task's conditions followed: a Restart evaluates the
+ * rules again and may take another branch of the same snapshot (policies page: "C1 resolves the
+ * full chain at that point and snapshots it onto the task"). Empty for a policy without references.
+ *
+ * @example
+ * ```ts
+ * chainSnapshot(world, world.index.policies.get("pol-aws-access")!).map((p) => p.id); // ["pol-prod-admin", …]
+ * ```
+ */
+export function chainSnapshot(world: World, root: Policy, lookup?: PolicyLookup): readonly Policy[] {
+  if (lookup) return snapshotOf(root, lookup);
+  // A world's policies never change: each root's snapshot is taken once per policy index.
+  const policies = world.index.policies;
+  let byRoot = snapshots.get(policies);
+  if (!byRoot) snapshots.set(policies, (byRoot = new WeakMap()));
+  let known = byRoot.get(root);
+  if (!known) byRoot.set(root, (known = Object.freeze(snapshotOf(root, (id) => policies.get(id)))));
+  return known;
+}
+
+const snapshots = new WeakMap<ReadonlyMap<string, Policy>, WeakMap<Policy, readonly Policy[]>>();
+
+function snapshotOf(root: Policy, find: PolicyLookup): Policy[] {
+  const seen = new Set<string>([root.id]);
+  const out: Policy[] = [];
+  let frontier: readonly Policy[] = [root];
+  for (let depth = 1; depth <= MAX_CHAIN_DEPTH && frontier.length > 0; depth++) {
+    const next: Policy[] = [];
+    for (const p of frontier)
+      for (const id of referencesOf(p)) {
+        if (seen.has(id)) continue;
+        seen.add(id);
+        const target = find(id);
+        if (target) {
+          out.push(target);
+          next.push(target);
+        }
+      }
+    frontier = next;
+  }
+  return out;
+}
+
+/**
+ * Where a Restart finds a task's referenced policies: the chain snapshot the task carries
+ * (`policy.referencedPolicies`), so edits made to those policies since do not reach it. A task that
+ * carries no snapshot (a world file written without one) reads the world's policies.
+ *
+ * @example
+ * ```ts
+ * selectSteps(world, task.policy!.policy!, conditions, chainLookup(world, task.policy));
+ * ```
+ */
+export function chainLookup(world: World, instance: { readonly referencedPolicies?: readonly Policy[] | null } | null): PolicyLookup {
+  const snapshot = instance?.referencedPolicies;
+  if (snapshot === undefined || snapshot === null) return (id) => world.index.policies.get(id);
+  const byId = new Map(snapshot.map((p) => [p.id, p]));
+  return (id) => byId.get(id);
 }

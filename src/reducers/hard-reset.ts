@@ -10,7 +10,7 @@
 import { encodeHardResetResponse } from "../codec/index.js";
 import type { PolicyInstance, PolicyStep, PolicyStepInstance, Task } from "../model/index.js";
 import { decide, type Decision } from "../policy/decide.js";
-import type { RuleEvaluation } from "../policy/select-steps.js";
+import { chainSnapshot, type RuleEvaluation } from "../policy/select-steps.js";
 import { ok, type Result } from "../result.js";
 import { advance, type AdvanceContext, IdSequence } from "../workflow/advance.js";
 import type { ApproverResolution } from "../workflow/approvers.js";
@@ -164,9 +164,11 @@ export function resetTask(
 
   const current = first ? instantiate(first, firstId, generation, now) : null;
   const next = copyFrom(steps, 1);
+  // Today's policies: a fresh snapshot of the chain (policies page), which a later Restart uses.
+  const referencedPolicies = chainSnapshot(world, resolution.policy);
   const policy: PolicyInstance = old?.$unknown
-    ? { current, history, next, policy: resolution.policy, $unknown: old.$unknown }
-    : { current, history, next, policy: resolution.policy };
+    ? { current, history, next, policy: resolution.policy, referencedPolicies, $unknown: old.$unknown }
+    : { current, history, next, policy: resolution.policy, referencedPolicies };
   const fresh = reopened(task, policy, generation, now, commentCount);
   const ctx: AdvanceContext = {
     world,

@@ -1,5 +1,7 @@
 /**
- * Restart: like Hard Reset, but the task keeps the policy it carries (DOMAIN.md §4). Its rules are
+ * Restart: like Hard Reset, but the task keeps the policy it carries (DOMAIN.md §4) and the snapshot
+ * of its reference chain taken when that policy was put on it (policies page: "the policy locks in
+ * when a task is created"); a task without a snapshot reads the world's policies. Its rules are
  * evaluated again at the clock, the running and pending steps are retired into history as
  * `restarted`, decisions and outcome are reset, the task reopens (also a closed one) and runs from
  * the first step. The policy did not change, so `policyGenerationId` stays (assumed).
@@ -7,6 +9,7 @@
 import type { JsonValue } from "../model/json.js";
 import { err, ok, type Result } from "../result.js";
 import { emit, postComment } from "../workflow/advance.js";
+import { chainLookup } from "../policy/select-steps.js";
 import { restartOn, selectOn } from "../workflow/restart.js";
 import type { World } from "../world/world.js";
 import type { Step } from "./comment.js";
@@ -45,9 +48,11 @@ const spec: ActionSpec<{ readonly comment: string }> = {
     if (!policy) return err(precondition("no policy"));
     const ticketActionId = emit(ctx, c.task.id, c.caller.id, { kind: "restarted", oldPolicyStepId: c.task.policy?.current?.id ?? "", comment: r.comment });
     postComment(ctx, c.task, c.caller.id, r.comment);
-    const selection = selectOn(ctx, c.task, policy);
+    // The chain as the task snapshotted it, not today's policies (a Hard Reset reads those).
+    const snapshot = c.task.policy?.referencedPolicies ?? null;
+    const selection = selectOn(ctx, c.task, policy, chainLookup(ctx.world, c.task.policy));
     if (!selection.ok) return err(precondition(`cannot restart task ${taskName(c.task)} on policy "${policy.id}": ${selection.error}`));
-    const task = restartOn(ctx, c.task, { policy, steps: selection.value.steps, newGeneration: false, userId: c.caller.id });
+    const task = restartOn(ctx, c.task, { policy, steps: selection.value.steps, newGeneration: false, userId: c.caller.id, referencedPolicies: snapshot });
     return ok({ task, ticketActionId });
   },
 };

@@ -206,11 +206,18 @@ export function viewedHistory(task: Task): readonly PolicyStepInstance[] | null 
   return kept;
 }
 
+/** The task's policy without the simulation's chain snapshot, which the service's responses do not carry. */
+function withoutChainSnapshot(policy: Task["policy"]): Task["policy"] {
+  if (policy?.referencedPolicies === undefined) return policy;
+  const { referencedPolicies: _snapshot, ...rest } = policy;
+  return rest;
+}
+
 function viewOf(task: Task, relation: Relation, paths: ExpandedPaths): TaskView {
   const history = viewedHistory(task);
   const policy = task.policy && history !== task.policy.history ? { ...task.policy, history } : task.policy;
   return {
-    task: { ...task, policy, actions: taskActionsFor(task, relation) },
+    task: { ...task, policy: withoutChainSnapshot(policy), actions: taskActionsFor(task, relation) },
     objectPermissions: objectPermissionsFor(relation),
     accessReviewPath: paths.accessReviewPath,
     appPath: paths.appPath,

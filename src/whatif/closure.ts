@@ -7,7 +7,7 @@
  * need not be decided even to be listed among the errors.
  */
 import { type Policy, ruleOutcome } from "../model/index.js";
-import { baselineKey, MAX_CHAIN_DEPTH, POLICY_REFERENCES_FLAG } from "../policy/select-steps.js";
+import { baselineKey, MAX_CHAIN_DEPTH, policyReferencesEnabled } from "../policy/select-steps.js";
 import type { World } from "../world/world.js";
 
 /**
@@ -40,7 +40,7 @@ export interface PolicyReach {
  * ```
  */
 export function policyReach(world: World, root: Policy): PolicyReach {
-  const enabled = world.tenant.featureFlags[POLICY_REFERENCES_FLAG] === true;
+  const enabled = policyReferencesEnabled(world.tenant);
   const policies = world.index.policies;
   const ids = new Set<string>([root.id]);
   let sound = true;

@@ -7,7 +7,7 @@
 import { type Draft, produce } from "immer";
 import type { App, AppEntitlement, User } from "../model/directory.js";
 import type { Policy } from "../model/index.js";
-import { POLICY_REFERENCES_FLAG } from "../policy/select-steps.js";
+import { policyReferencesEnabled } from "../policy/select-steps.js";
 import { buildIndex, entitlementKey, replaceInWorld, type Tenant, type World, type WorldPatch } from "../world/world.js";
 import { delegationWindow } from "../workflow/delegation.js";
 import { sameValue } from "./same-value.js";
@@ -295,7 +295,7 @@ export function editImpact(before: World, after: World): EditImpact {
         });
   const tenant = before.tenant !== after.tenant && !sameValue(before.tenant, after.tenant);
   // Selection reads exactly one flag; the others change nothing a decision sees.
-  const flag = (w: World) => w.tenant.featureFlags[POLICY_REFERENCES_FLAG] === true;
+  const flag = (w: World) => policyReferencesEnabled(w.tenant);
   if (flag(before) !== flag(after)) visible = untraced = true;
   const now = before.now !== after.now;
   if (now) visible = untraced = true;

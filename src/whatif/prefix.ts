@@ -12,7 +12,7 @@
  * An unedited policy whose reach is untouched has prefix 0 (the pruning of `closure.ts`).
  */
 import { type Policy, ruleOutcome, type Rule } from "../model/index.js";
-import { baselineKey, POLICY_REFERENCES_FLAG } from "../policy/select-steps.js";
+import { baselineKey, policyReferencesEnabled } from "../policy/select-steps.js";
 import type { World } from "../world/world.js";
 import type { ReachMemo } from "./closure.js";
 import { sameValue } from "./same-value.js";
@@ -98,7 +98,7 @@ export function changedPrefix(
   while (t > 0 && sameRule(t - 1)) t--;
   // With the flag off a matching `policyId` rule is passed over and the walk goes on; a rule without
   // an outcome fails. Only a rule that ends the walk the same way is `same` for a task that matches it.
-  const enabled = world.tenant.featureFlags[POLICY_REFERENCES_FLAG] === true;
+  const enabled = policyReferencesEnabled(world.tenant);
   const rules: PrefixRule[] = [];
   for (let i = 0; i < t; i++) {
     const a = r0[i] as Rule;

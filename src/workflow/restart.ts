@@ -6,7 +6,7 @@
  * policy applies.
  */
 import type { Policy, PolicyInstance, PolicyStep, PolicyStepInstance, Task } from "../model/index.js";
-import { type RuleEvaluation, selectSteps, type Selection } from "../policy/select-steps.js";
+import { chainSnapshot, type PolicyLookup, type RuleEvaluation, selectSteps, type Selection } from "../policy/select-steps.js";
 import { taskConditions } from "../policy/task-conditions.js";
 import { err, ok, type Result } from "../result.js";
 import { type AdvanceContext, advance, emit } from "./advance.js";
@@ -47,8 +47,8 @@ export function emitRuleEvaluations(ctx: AdvanceContext, taskId: string, evaluat
     });
 }
 
-export function selectOn(ctx: AdvanceContext, task: Task, policy: Policy): Result<Selection, string> {
-  const selection = selectSteps(ctx.world, policy, taskConditions(ctx.world, task));
+export function selectOn(ctx: AdvanceContext, task: Task, policy: Policy, lookup?: PolicyLookup): Result<Selection, string> {
+  const selection = selectSteps(ctx.world, policy, taskConditions(ctx.world, task), lookup);
   const evaluations = selection.ok ? selection.value.evaluations : selection.error.evaluations;
   emitRuleEvaluations(ctx, task.id, evaluations);
   return selection.ok ? ok(selection.value) : err(`${selection.error.code}: ${selection.error.message}`);
@@ -70,6 +70,12 @@ export interface RestartHow {
   readonly newGeneration: boolean;
   /** Who retires the old steps (`""` for the system). */
   readonly userId: string;
+  /**
+   * The chain snapshot the task carries on (`PolicyInstance.referencedPolicies`): absent to take a
+   * new one from the world's policies (a policy newly put on the task); the task's own to keep it (a
+   * Restart); `null` for a task that carries none and keeps carrying none.
+   */
+  readonly referencedPolicies?: readonly Policy[] | null;
 }
 
 /**
@@ -92,11 +98,13 @@ export function restartOn(ctx: AdvanceContext, task: Task, how: RestartHow): Tas
   // A closed task's leftover `next` never ran; it is not retired into history again.
   if (task.state !== "TASK_STATE_CLOSED")
     for (const pending of old?.next ?? []) retired.push(retire(instantiate(pending, ctx.ids.take("step"), task.policyGenerationId, ctx.now), by));
+  const referencedPolicies = how.referencedPolicies === undefined ? chainSnapshot(ctx.world, how.policy) : how.referencedPolicies;
   const policy: PolicyInstance = {
     current: first ? instantiate(first, firstId, generation, ctx.now) : null,
     history: [...(old?.history ?? []), ...retired],
     next: rest,
     policy: how.policy,
+    ...(referencedPolicies !== null ? { referencedPolicies } : {}),
     ...(old?.$unknown ? { $unknown: old.$unknown } : {}),
   };
   return advance(ctx, reopened(task, policy, generation, ctx.now, task.commentCount));
