@@ -215,6 +215,19 @@ export function mayReportActionOutcome(r: Relation): boolean {
   return has(r, "SUPER_ADMIN");
 }
 
+/**
+ * Whether the caller may create and edit policies: the user-roles page gives "Policies: view,
+ * create, manage" to Super Administrators only (Read-Only Administrators view them).
+ *
+ * @example
+ * ```ts
+ * mayEditPolicies(rolesOf(world, caller));
+ * ```
+ */
+export function mayEditPolicies(roles: readonly RoleKind[]): boolean {
+  return roles.includes("SUPER_ADMIN");
+}
+
 /** Whether the caller manages the campaign of this review task (restart, reassign, remove it). */
 function managesCampaignOf(task: Task, r: Relation): boolean {
   return r.campaignManager === true && task.type?.kind === "certify";

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ADMIN, sampleWorld, SUPER, type Body } from "../../../test/helpers.js";
+
+/** Policies are created and managed by Super Administrators (product_admin_user-roles.mdx). */
+const EDITOR = SUPER;
 import { responseProblems } from "../openapi-validate.test-helper.js";
 import { createPolicy, deletePolicy, updatePolicy, validateCel } from "./policy-edits.js";
 
@@ -10,7 +13,7 @@ const acceptAll = { grant: { steps: [{ accept: { acceptMessage: "ok" } }] } };
 
 describe("000 spec, Policy: create, update and delete over the API", () => {
   it("creates a policy with the next id, readable in the new world and valid against CreatePolicyResponse", () => {
-    const r = createPolicy(world, user(ADMIN), { displayName: "Open door", policyType: "POLICY_TYPE_GRANT", policySteps: acceptAll }, NOW);
+    const r = createPolicy(world, user(EDITOR), { displayName: "Open door", policyType: "POLICY_TYPE_GRANT", policySteps: acceptAll }, NOW);
     if (!r.ok) throw new Error(r.error.message);
     const body: Body = r.value.body;
     expect(body.policy.id).toMatch(/^pol-\d{6}$/);
@@ -19,13 +22,14 @@ describe("000 spec, Policy: create, update and delete over the API", () => {
     expect(world.index.policies.has(body.policy.id)).toBe(false);
     expect(responseProblems("POST", "/api/v1/policies", body)).toEqual([]);
   });
-  it("refuses a plain user (PERMISSION_DENIED)", () => {
+  it("refuses a plain user and a Campaign Administrator (PERMISSION_DENIED): product_admin_user-roles.mdx gives policies to Super Administrators", () => {
     expect(createPolicy(world, user("u-dev1"), { displayName: "x" }, NOW)).toMatchObject({ ok: false, error: { status: 403 } });
+    expect(createPolicy(world, user(ADMIN), { displayName: "x" }, NOW)).toMatchObject({ ok: false, error: { status: 403 } });
   });
   it("refuses CEL that does not check, naming the rule", () => {
     const r = createPolicy(
       world,
-      user(ADMIN),
+      user(EDITOR),
       { displayName: "Bad", policyType: "POLICY_TYPE_GRANT", policySteps: { ...acceptAll, s1: acceptAll.grant }, rules: [{ condition: "subject.departmnt == 'IT'", stepKey: "s1" }] },
       NOW,
     );
@@ -33,14 +37,14 @@ describe("000 spec, Policy: create, update and delete over the API", () => {
   });
   it("refuses more than 16 rules", () => {
     const rules = Array.from({ length: 17 }, (_, i) => ({ condition: `subject.department == 'd${i}'`, stepKey: "s1" }));
-    const r = createPolicy(world, user(ADMIN), { displayName: "Many", policyType: "POLICY_TYPE_GRANT", policySteps: { ...acceptAll, s1: acceptAll.grant }, rules }, NOW);
+    const r = createPolicy(world, user(EDITOR), { displayName: "Many", policyType: "POLICY_TYPE_GRANT", policySteps: { ...acceptAll, s1: acceptAll.grant }, rules }, NOW);
     expect(r).toMatchObject({ ok: false, error: { message: expect.stringContaining("TOO_MANY_RULES") } });
   });
   it("updates only the masked fields; annotations merge and an empty value deletes a key", () => {
     const before = world.index.policies.get("pol-prod-admin")!;
     const r = updatePolicy(
       world,
-      user(ADMIN),
+      user(EDITOR),
       "pol-prod-admin",
       { policy: { displayName: "Prod admin (v2)", description: "ignored: not in the mask", annotations: { iac_workspace: "", owner: "sec" } }, updateMask: "displayName,annotations" },
       NOW,
@@ -54,7 +58,7 @@ describe("000 spec, Policy: create, update and delete over the API", () => {
   });
   it("refuses a reference cycle (the edit would close pol-prod-admin → pol-prod-admin-eng → … → pol-prod-admin)", () => {
     const eng = world.index.policies.get("pol-security-review")!;
-    const r = updatePolicy(world, user(ADMIN), eng.id, { policy: { baselinePolicyId: "pol-prod-admin", policySteps: {} }, updateMask: "baselinePolicyId,policySteps" }, NOW);
+    const r = updatePolicy(world, user(EDITOR), eng.id, { policy: { baselinePolicyId: "pol-prod-admin", policySteps: {} }, updateMask: "baselinePolicyId,policySteps" }, NOW);
     expect(r).toMatchObject({ ok: false, error: { status: 400, message: expect.stringMatching(/CYCLE|REFERENCE/) } });
   });
   it("refuses to change the type of a policy another refers to (type mismatch seen from the referrer)", () => {
@@ -68,11 +72,11 @@ describe("000 spec, Policy: create, update and delete over the API", () => {
     expect(r).toMatchObject({ ok: false, error: { message: expect.stringContaining("pol-revoke-salesforce") } });
   });
   it("deletes a policy nothing refers to, and refuses one that is referred to", () => {
-    expect(deletePolicy(world, user(ADMIN), "pol-prod-admin-eng")).toMatchObject({ ok: false, error: { code: "FAILED_PRECONDITION", message: expect.stringContaining("pol-prod-admin") } });
-    const created = createPolicy(world, user(ADMIN), { displayName: "Temp", policyType: "POLICY_TYPE_GRANT", policySteps: acceptAll }, NOW);
+    expect(deletePolicy(world, user(EDITOR), "pol-prod-admin-eng")).toMatchObject({ ok: false, error: { code: "FAILED_PRECONDITION", message: expect.stringContaining("pol-prod-admin") } });
+    const created = createPolicy(world, user(EDITOR), { displayName: "Temp", policyType: "POLICY_TYPE_GRANT", policySteps: acceptAll }, NOW);
     if (!created.ok) throw new Error(created.error.message);
     const id = (created.value.body as Body).policy.id as string;
-    const del = deletePolicy(created.value.world, user(ADMIN), id);
+    const del = deletePolicy(created.value.world, user(EDITOR), id);
     if (!del.ok) throw new Error(del.error.message);
     expect(del.value.world.index.policies.has(id)).toBe(false);
     expect(responseProblems("DELETE", "/api/v1/policies/{id}", del.value.body)).toEqual([]);

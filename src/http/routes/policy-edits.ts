@@ -10,7 +10,7 @@ import { decodePolicy, encodePolicy } from "../../codec/index.js";
 import type { Policy } from "../../model/index.js";
 import type { JsonObject, JsonValue } from "../../model/json.js";
 import { lintPolicy, lintDecodedPolicy, type Finding } from "../../policy/lint.js";
-import { rolesOf } from "../../reducers/permissions.js";
+import { mayEditPolicies, rolesOf } from "../../reducers/permissions.js";
 import type { User } from "../../model/directory.js";
 import { err, ok, type Result } from "../../result.js";
 import { buildIndex, replaceInWorld, takeIds, type World } from "../../world/world.js";
@@ -36,11 +36,10 @@ const invalid = (message: string, field?: string, metadata?: Record<string, stri
   err<HttpFailure>({ status: 400, code: "INVALID_ARGUMENT", reason: "INVALID_ARGUMENT", message, ...(field ? { field } : {}), ...(metadata ? { metadata } : {}) });
 const notFound = (id: string) => err<HttpFailure>({ status: 404, code: "NOT_FOUND", reason: "NOT_FOUND", message: `policy "${id}" not found` });
 
-/** Only administrators edit policies (the service's Super Administrator and Administrator roles). */
+/** Only Super Administrators edit policies (product_admin_user-roles.mdx; see `mayEditPolicies`). */
 function mayEdit(world: World, caller: User): HttpFailure | undefined {
-  const roles = rolesOf(world, caller);
-  if (roles.includes("SUPER_ADMIN") || roles.includes("ADMIN")) return undefined;
-  return { status: 403, code: "PERMISSION_DENIED", reason: "PERMISSION_DENIED", message: `user "${caller.id}" may not edit policies (administrators only)` };
+  if (mayEditPolicies(rolesOf(world, caller))) return undefined;
+  return { status: 403, code: "PERMISSION_DENIED", reason: "PERMISSION_DENIED", message: `user "${caller.id}" may not edit policies (Super Administrators only)` };
 }
 
 /** The fields a client may write; the rest (id, systemBuiltin, timestamps) are the server's. */
