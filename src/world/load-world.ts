@@ -253,7 +253,7 @@ function directoryFields(): Readonly<Record<string, readonly string[]>> {
     appUsers: fieldsOf(decodeAppUser),
     groups: fieldsOf(decodeGroup),
     grants: fieldsOf((r) => decodeGrant(r, [])),
-    roles: fieldsOf((r) => decodeRole(r, [])),
+    roles: fieldsOf((r) => decodeRole(r, [], [])),
     resourceTypeDefaults: fieldsOf(decodeResourceTypeDefault),
     accessReviews: fieldsOf(decodeAccessReview),
   };
@@ -331,6 +331,7 @@ function load(json: unknown, options: LoadOptions): Result<World, Diagnostic[]> 
   return assemble(
     {
       version: read("version"), now: read("now"), seq: read("seq"), roles, users, apps, entitlements, appUsers, groups, grants, resourceTypeDefaults, accessReviews, policies, tasks, tenant, tokens, clients, comments, unknown,
+      notes,
       warnings: options.warnings === false ? [] : worldWarnings(json, directoryFields(), KNOWN_KEYS),
     },
     out,
@@ -361,11 +362,13 @@ interface DecodedParts {
   readonly unknown: Record<string, unknown>;
   /** Probable typos (see {@link LoadOptions.warnings}); never a reason to refuse the world. */
   readonly warnings: readonly Diagnostic[];
+  /** Notes that never stop a load (a legacy role kind read as its documented role). */
+  readonly notes: readonly Diagnostic[];
 }
 
 /** Checks, indexes and freezes decoded parts into a world: what every way of loading ends with. */
 function assemble(parts: DecodedParts, out: Diagnostic[], options: LoadOptions): Result<World, Diagnostic[]> {
-  const { roles, users, apps, entitlements, appUsers, groups, grants, resourceTypeDefaults, accessReviews, policies, tasks, tenant, tokens, clients, comments, unknown } = parts;
+  const { roles, users, apps, entitlements, appUsers, groups, grants, resourceTypeDefaults, accessReviews, policies, tasks, tenant, tokens, clients, comments, unknown, notes } = parts;
   const version = parts.version;
   if (version !== undefined && version !== 1)
     out.push({ code: "UNSUPPORTED_VERSION", path: "$.version", message: `world file version ${JSON.stringify(version)} is not supported; use 1` });
@@ -470,6 +473,7 @@ class StreamedWorld implements SplitterSink {
   constructor(warn: boolean) {
     this.directoryKnown = warn ? directoryFields() : undefined;
   }
+  readonly notes: Diagnostic[] = [];
   private readonly lists = new Map<string, unknown[]>();
   private readonly members = new Map<string, unknown>();
   private readonly counts = new Map<string, number>();
@@ -537,7 +541,7 @@ class StreamedWorld implements SplitterSink {
     const out = this.out;
     switch (key) {
       case "roles":
-        return decodeRole(r, out);
+        return decodeRole(r, out, this.notes);
       case "users":
         return decodeUser(r);
       case "apps":
@@ -604,6 +608,7 @@ class StreamedWorld implements SplitterSink {
         comments: list<TaskComment>("comments"),
         unknown,
         warnings: this.directoryKnown ? [...topLevelWarnings([...this.members.keys(), ...this.lists.keys()], KNOWN_KEYS), ...this.warnings] : [],
+        notes: this.notes,
       },
       out,
       options,

@@ -183,7 +183,7 @@ export function worldSchema(): JsonObject {
         },
         additionalProperties: true,
       },
-      roles: list(directoryItem((r) => decodeRole(r, []), "(sim) a role users hold by roleIds")),
+      roles: list(directoryItem((r) => decodeRole(r, [], []), "(sim) a role users hold by roleIds")),
       users: list(directoryItem(decodeUser, "a User of the service's directory")),
       apps: list(directoryItem((r) => decodeApp(r, []), "an App", { appOwners: { type: "array", items: { type: "object" }, description: "owners as the API returns them (User objects)" } })),
       entitlements: list(directoryItem(decodeEntitlement, "an AppEntitlement")),
