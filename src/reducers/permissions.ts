@@ -170,6 +170,7 @@ export function canRead(r: Relation): boolean {
     r.requester ||
     r.approver ||
     r.stepApprover ||
+    r.failedProvisioner === true ||
     r.campaignManager === true
   );
 }
