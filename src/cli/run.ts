@@ -67,6 +67,19 @@ function actionResult(io: CliIO, asJson: boolean, r: { ok: true; value: { world:
   return EXIT.ok;
 }
 
+/** The flag lines of a task action's help (reset, comment): the same flags, each action's own words for two. */
+function actionFlagsHelp(who: string, comment: string, action: string): string[] {
+  return [
+    "--world <file>     the world to act on",
+    "--task <id>        the task's id or numericId",
+    `--as <userId>      ${who}`,
+    `--comment <text>   ${comment}`,
+    '--expand <path>    expand a reference in the response (repeatable), e.g. --expand app_id or --expand "*"',
+    `--out <file>       write the world after the ${action} to this file`,
+    "--json             print { response, events } as one JSON document",
+  ];
+}
+
 /** What `explain` is asked about: `--task`, or a request described by `--subject` and `--entitlement`. */
 function explainTarget(values: CommandArgs["values"]): string | HypotheticalRequest {
   const task = str(values["task"]);
@@ -159,13 +172,7 @@ const commands: Record<string, Command> = {
       return actionResult(io, values["json"] === true, r, str(values["out"]));
     },
     help: [
-      "--world <file>     the world to act on",
-      "--task <id>        the task's id or numericId",
-      "--as <userId>      who performs the reset (a Super Administrator, as on the service)",
-      "--comment <text>   the reset's comment, recorded in the task's audit trail",
-      "--expand <path>    expand a reference in the response (repeatable), e.g. --expand app_id or --expand \"*\"",
-      "--out <file>       write the world after the reset to this file",
-      "--json             print { response, events } as one JSON document",
+      ...actionFlagsHelp("who performs the reset (a Super Administrator, as on the service)", "the reset's comment, recorded in the task's audit trail", "reset"),
       "",
       "Prints the endpoint's 200 body. Exit 1 when the service would refuse (permission, state), 2 for",
       "an unknown task or a malformed request.",
@@ -193,13 +200,7 @@ const commands: Record<string, Command> = {
       return actionResult(io, values["json"] === true, r, str(values["out"]));
     },
     help: [
-      "--world <file>     the world to act on",
-      "--task <id>        the task's id or numericId",
-      "--as <userId>      who comments (the requester, the subject, an approver, an administrator)",
-      "--comment <text>   the comment (the same flag as reset's)",
-      "--expand <path>    expand a reference in the response (repeatable), e.g. --expand app_id or --expand \"*\"",
-      "--out <file>       write the world after the comment to this file",
-      "--json             print { response, events } as one JSON document",
+      ...actionFlagsHelp("who comments (the requester, the subject, an approver, an administrator)", "the comment (the same flag as reset's)", "comment"),
       "",
       "Prints the endpoint's 200 body. Exit 1 when the service would refuse, 2 for an unknown task.",
       "",
