@@ -35,6 +35,7 @@ export { routeTable } from "./route.js";
 export type { BodyKind, HttpMethod, Operation, ReadOperation, ReplyOperation, Route, RouteInput, RouteMatch, RouteTable, ServerContext, WriteOperation } from "./route.js";
 export { ROUTES } from "./routes/index.js";
 export { TASK_ACTION_ROUTES } from "./routes/task-actions.js";
+export { TASK_CREATION_ROUTES } from "./routes/task-creation.js";
 export { dispatchListener, nodeListener, serve } from "./server.js";
 export type { RunningServer, ServeOptions } from "./server.js";
 export { CLIENT_SECRET_PREFIX, createApiClient, formatClientSecret, parseClientSecret } from "./auth/client-secret.js";

@@ -303,7 +303,10 @@ export function provisioningFailed(task: Task): boolean {
  *   Administrators, on an open request that is not emergency access yet and whose entitlement
  *   enables emergency grants;
  * - UPDATE_REQUEST_DATA (form completion): the requester and the target (who complete tasks) and
- *   Super Administrators, while a form step waits.
+ *   Super Administrators, while a form step waits;
+ * - UPDATE_GRANT_DURATION: the current approval step's approvers (who complete tasks) and Super
+ *   Administrators, on an open grant task whose current step is not a provision step
+ *   (product_how-to_access-change-tasks.mdx: a reviewer may change the duration before deciding).
  *
  * @example
  * ```ts
@@ -348,6 +351,8 @@ export function taskActionsFor(task: Task, r: Relation): string[] {
     actions.push("TASK_ACTION_TYPE_ESCALATE_TO_EMERGENCY_ACCESS");
   if (superAdmin && pending?.kind === "wait") actions.push("TASK_ACTION_TYPE_PROCESS_NOW");
   if (pending?.kind === "form" && (((r.requester || r.subject) && completes) || superAdmin)) actions.push("TASK_ACTION_TYPE_UPDATE_REQUEST_DATA");
+  if (open && kind === "grant" && current?.kind !== "provision" && ((approval && r.stepApprover && completes) || superAdmin))
+    actions.push("TASK_ACTION_TYPE_UPDATE_GRANT_DURATION");
   return actions;
 }
 

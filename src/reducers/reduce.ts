@@ -32,6 +32,7 @@ import { restartTask, type RestartInput } from "./restart.js";
 import { sendReminder, type SendReminderInput } from "./send-reminder.js";
 import { skipStep, type SkipStepInput } from "./skip-step.js";
 import { sync, type SyncInput } from "./sync.js";
+import { updateGrantDuration, type UpdateGrantDurationInput } from "./update-grant-duration.js";
 import { commit, deletedTask } from "./task-action.js";
 import type { World } from "../world/world.js";
 
@@ -62,6 +63,7 @@ export type WorkflowAction =
   | ({ readonly type: "provisionErrored" } & ProvisionErroredInput)
   | ({ readonly type: "retryProvisioning" } & RetryProvisioningInput)
   | ({ readonly type: "completeForm" } & CompleteFormInput)
+  | ({ readonly type: "updateGrantDuration" } & UpdateGrantDurationInput)
   | ({ readonly type: "actionOutcome" } & ActionOutcomeInput)
   | ({ readonly type: "sync" } & SyncInput)
   | ({ readonly type: "hardReset" } & HardResetInput)
@@ -98,6 +100,7 @@ const REDUCERS = {
   provisionErrored,
   retryProvisioning,
   completeForm,
+  updateGrantDuration,
   actionOutcome: reportActionOutcome,
   sync,
   hardReset,

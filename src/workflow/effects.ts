@@ -31,7 +31,6 @@ export function withGrants(world: World, grants: readonly Grant[]): World {
   return { ...world, grants: frozen, index: buildIndex({ ...world, grants: frozen }) };
 }
 
-/** The largest numericId of the world plus one, so a created task reads like the service's. */
 /**
  * The largest numeric id of each numericId table, remembered per (immutable) table so that creating
  * a task does not scan 100k keys each time: `addTask` carries the figure over to the table it makes.
@@ -50,7 +49,15 @@ function largestNumericIdOf(table: World["taskIdByNumericId"]): number {
   return max;
 }
 
-function nextNumericId(world: World): string {
+/**
+ * The numericId a task created now gets: the world's largest plus one, as the service numbers tasks.
+ *
+ * @example
+ * ```ts
+ * nextNumericId(world); // "1031" when 1030 is the largest
+ * ```
+ */
+export function nextNumericId(world: World): string {
   return String(largestNumericIdOf(world.taskIdByNumericId) + 1);
 }
 

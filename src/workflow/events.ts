@@ -117,6 +117,7 @@ export type AuditEvent =
       readonly reason: "entitlement" | "revocationTarget" | "automation";
     })
   | (EventBase & { readonly kind: "taskCreated"; readonly createdTaskId: string; readonly numericId: string; readonly taskKind: string })
+  | (EventBase & { readonly kind: "grantDurationUpdated"; readonly oldGrantDuration: string; readonly newGrantDuration: string })
   | (EventBase & {
       readonly kind: "conditionalPolicyExecutionResult";
       readonly policyId: string;

@@ -7,6 +7,7 @@ import { AUTH_ROUTES } from "./auth.js";
 import { POLICY_WRITE_ROUTES } from "./policies.js";
 import { DIRECTORY_ROUTES, POLICY_READ_ROUTES, TASK_READ_ROUTES } from "./reads-routes.js";
 import { TASK_ACTION_ROUTES } from "./task-actions.js";
+import { TASK_CREATION_ROUTES } from "./task-creation.js";
 
 /**
  * Every route served, by API service.
@@ -19,6 +20,8 @@ import { TASK_ACTION_ROUTES } from "./task-actions.js";
 export const ROUTES: readonly Route[] = [
   // c1.api.task.v1.TaskActionsService
   ...TASK_ACTION_ROUTES,
+  // c1.api.task.v1.TaskService: creating tasks
+  ...TASK_CREATION_ROUTES,
   // c1.api.task.v1.TaskService, TaskSearchService, TaskAudit
   ...TASK_READ_ROUTES,
   // c1.api.user.v1.*, c1.api.app.v1.*

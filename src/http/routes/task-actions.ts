@@ -112,4 +112,10 @@ export const TASK_ACTION_ROUTES: readonly Route[] = [
   action("restart", "Restart", passThrough("restart")),
   action("retry-provisioning", "RetryProvisioning", passThrough("retryProvisioning")),
   action("skip-step", "SkipStep", passThrough("skipStep")),
+  action("update-grant-duration", "UpdateGrantDuration", passThrough("updateGrantDuration")),
+  // The OpenAPI's `data` is the form's values: completing the current form step with them.
+  action("update-request-data", "UpdateRequestData", (input) => {
+    const { data, values, ...rest } = input.body;
+    return ok({ ...rest, values: data ?? values ?? {}, taskId: input.params["task_id"] ?? "", type: "completeForm" } as unknown as WorkflowAction);
+  }),
 ];

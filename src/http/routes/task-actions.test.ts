@@ -1,0 +1,239 @@
+/**
+ * Loopback tests of every task action route of openapi.yaml (`/api/v1/tasks/{task_id}/action/…`)
+ * and of task creation (`/api/v1/task/grant`, `/revoke`, `/offboarding`), through `serve` on
+ * 127.0.0.1, with the sample tenant.
+ */
+import { readFileSync } from "node:fs";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { decodeTask } from "../../codec/index.js";
+import type { JsonObject } from "../../model/json.js";
+import { reduce } from "../../reducers/reduce.js";
+import { loadWorld } from "../../world/load-world.js";
+import { findTask, type World } from "../../world/world.js";
+import { type ErrorBody, GRPC_CODES } from "../error-body.js";
+import { type RunningServer, serve } from "../server.js";
+import type { MemoryWorldStore } from "../world-store.js";
+import type { AuditEvent } from "../../workflow/events.js";
+
+const fixture: World = (() => {
+  const r = loadWorld(JSON.parse(readFileSync(new URL("../../../fixtures/world.json", import.meta.url), "utf8")));
+  if (!r.ok) throw new Error("fixtures/world.json does not load");
+  // Tokens for the approvers and requesters the scenarios need (the fixture has a few).
+  return { ...r.value, tokens: { ...r.value.tokens, "tok-sre-lead": "u-sre-lead", "tok-fin1": "u-fin1", "tok-ciso": "u-ciso", "tok-sales3": "u-sales3" } };
+})();
+
+let server: RunningServer;
+beforeEach(async () => {
+  server = await serve({ world: fixture, port: 0 });
+});
+afterEach(async () => server.close());
+
+async function post(path: string, body: unknown, token = "tok-super"): Promise<{ status: number; json: JsonObject }> {
+  const res = await fetch(`${server.url}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, json: (await res.json()) as JsonObject };
+}
+const act = (task: string, name: string, body: unknown, token?: string) => post(`/api/v1/tasks/${task}/action/${name}`, body, token);
+const now = () => server.store.get();
+const task = (id: string) => findTask(now(), id);
+const viewTask = (body: JsonObject): JsonObject => ((body["taskView"] as JsonObject)["task"] as JsonObject);
+const currentStepId = (id: string) => task(id)?.policy?.current?.id ?? "";
+
+function expectOk(r: { status: number; json: JsonObject }): JsonObject {
+  expect(r.status, JSON.stringify(r.json).slice(0, 400)).toBe(200);
+  // Every task in a 200 body decodes with the codec (the wire shape of the OpenAPI's Task).
+  expect(decodeTask(viewTask(r.json)).ok).toBe(true);
+  return r.json;
+}
+
+describe("openapi.yaml TaskActionsService: every action over HTTP", () => {
+  it("approve: the current step is approved, with ticketActionId", async () => {
+    const step = currentStepId("1001");
+    const body = expectOk(await act("1001", "approve", { policyStepId: step, comment: "fine for on-call" }, "tok-sre-lead"));
+    expect(body["ticketActionId"]).toMatch(/^evt-/);
+    const done = task("1001")?.policy?.history?.find((s) => s.id === step)?.instance;
+    expect(done?.kind === "approval" && done.outcome?.kind).toBe("approved");
+  });
+
+  it("approve-with-step-up: the first call answers a redirectUrl, the verified one approves", async () => {
+    const first = expectOk(await act("1021", "approve-with-step-up", { policyStepId: currentStepId("1021"), comment: "EMEA rules reviewed" }, "tok-ciso"));
+    expect(first["redirectUrl"]).toMatch(/^https:\/\//);
+    const tx = String(first["stepUpTransactionId"]);
+    const second = expectOk(await act("1021", "approve-with-step-up", { policyStepId: currentStepId("1021"), stepUpTransactionId: tx }, "tok-ciso"));
+    expect(second["ticketActionId"]).toMatch(/^evt-/);
+  });
+
+  it("close: the task closes, and the body names the action taskActionId as the OpenAPI does", async () => {
+    const body = expectOk(await act("1024", "close", { comment: "requested by mistake" }, "tok-sales3"));
+    expect(body["taskActionId"]).toMatch(/^evt-/);
+    expect(body).not.toHaveProperty("ticketActionId");
+    expect(task("1024")?.state).toBe("TASK_STATE_CLOSED");
+  });
+
+  it("comment: posted, commentCount up, no ticketActionId", async () => {
+    const before = task("1002")?.commentCount ?? 0;
+    const body = expectOk(await act("1002", "comment", { comment: "any news?" }));
+    expect(body).not.toHaveProperty("ticketActionId");
+    expect(task("1002")?.commentCount).toBe(before + 1);
+  });
+
+  it("deny: the task closes denied", async () => {
+    expectOk(await act("1001", "deny", { policyStepId: currentStepId("1001"), comment: "not for contractors" }, "tok-sre-lead"));
+    const t = task("1001");
+    expect(t?.state).toBe("TASK_STATE_CLOSED");
+    expect(t?.type?.kind === "grant" && t.type.outcome).toBe("GRANT_OUTCOME_DENIED");
+  });
+
+  it("escalate: the requester moves the grant to emergency access", async () => {
+    expectOk(await act("1001", "escalate", { comment: "SEV-1" }, "tok-contractor"));
+    expect(task("1001")?.emergencyAccess).toBe(true);
+  });
+
+  it("process: a waiting step is processed now; the body is the task view alone", async () => {
+    const step = currentStepId("1011");
+    const body = expectOk(await act("1011", "process", {}));
+    expect(Object.keys(body).sort()).toEqual(["expanded", "taskView"]);
+    expect(currentStepId("1011")).not.toBe(step);
+  });
+
+  it("reassign: the step goes to the new users", async () => {
+    expectOk(await act("1040", "reassign", { policyStepId: currentStepId("1040"), newStepUserIds: ["u-cto"], comment: "new manager" }));
+    expect(task("1040")?.stepApproverIds).toEqual(["u-cto"]);
+  });
+
+  it("reset: a Hard Reset, with a new policy generation", async () => {
+    const gen = task("1001")?.policyGenerationId;
+    const body = expectOk(await act("1001", "reset", { comment: "policy changed" }));
+    expect(body["ticketActionId"]).toMatch(/^evt-/);
+    expect(task("1001")?.policyGenerationId).not.toBe(gen);
+  });
+
+  it("restart: a closed task reopens on its policy", async () => {
+    expectOk(await act("1013", "restart", { comment: "re-review" }));
+    expect(task("1013")?.state).toBe("TASK_STATE_OPEN");
+  });
+
+  it("retry-provisioning: the failed provision step is tried again", async () => {
+    const body = expectOk(await act("1019", "retry-provisioning", {}));
+    expect(body["ticketActionId"]).toMatch(/^evt-/);
+  });
+
+  it("skip-step: the current step is skipped", async () => {
+    const step = currentStepId("1011");
+    expectOk(await act("1011", "skip-step", { policyStepId: step, comment: "MFA done out of band" }));
+    expect(task("1011")?.policy?.history?.some((s) => s.id === step)).toBe(true);
+  });
+
+  it("update-grant-duration: the approver changes the duration (product_how-to_access-change-tasks.mdx)", async () => {
+    const body = expectOk(await act("1001", "update-grant-duration", { duration: "28800s" }, "tok-sre-lead"));
+    expect(body["ticketActionId"]).toMatch(/^evt-/);
+    const t = task("1001");
+    expect(t?.type?.kind === "grant" && t.type.grantDuration).toBe("28800s");
+    expect((viewTask(body)["type"] as JsonObject)["grant"]).toMatchObject({ grantDuration: "28800s" });
+  });
+
+  it("update-request-data: the form step's data, validated, completes the form", async () => {
+    const step = currentStepId("1012");
+    const data = { justification: "Quarter-end revenue close for EMEA (FIN-2291)", dataScope: "revenue", accessDays: "14", ticket: "FIN-2291", acknowledge: true };
+    expectOk(await act("1012", "update-request-data", { data }, "tok-fin1"));
+    const form = task("1012")?.policy?.history?.find((s) => s.id === step)?.instance;
+    expect(form?.kind === "form" && form.data).toMatchObject({ justification: data.justification });
+    const bad = await act("1025", "update-request-data", { data: { nope: 1 } });
+    expect(bad.status).toBe(400);
+    expect((bad.json as unknown as ErrorBody).code).toBe(GRPC_CODES.INVALID_ARGUMENT);
+  });
+
+  it("the reducers' refusals keep their status: a stale policyStepId, a non-approver, a deleted task", async () => {
+    expect((await act("1001", "approve", { policyStepId: "step-stale" }, "tok-sre-lead")).status).toBe(400);
+    expect((await act("1001", "approve", { policyStepId: currentStepId("1001") }, "tok-user")).status).toBe(403);
+    expect((await act("1001", "update-grant-duration", { duration: "3600s" }, "tok-user")).status).toBe(403);
+    expect((await act("999999", "deny", {})).status).toBe(404);
+  });
+});
+
+describe("update-grant-duration (openapi.yaml: \"Only applies to grant tasks … not in a provision step … must not exceed the entitlement's maximum\")", () => {
+  it("refuses a missing or malformed duration, a revoke task, and a task at its provision step", async () => {
+    for (const duration of [undefined, null, "", "8h", "-5s", "0s", 3600]) {
+      const r = await act("1001", "update-grant-duration", duration === undefined ? {} : { duration });
+      expect(r.status, String(duration)).toBe(400);
+      expect(JSON.stringify(r.json)).toContain("duration");
+    }
+    expect((await act("1036", "update-grant-duration", { duration: "3600s" })).json["message"]).toMatch(/not an access request/);
+    expect((await act("1010", "update-grant-duration", { duration: "3600s" })).json["message"]).toMatch(/provision step/);
+  });
+
+  it("refuses a duration over the entitlement's durationGrant, and allows one within it", () => {
+    const t = findTask(fixture, "1001");
+    const grant = t?.type?.kind === "grant" ? t.type : undefined;
+    if (!grant) throw new Error("1001 is a grant task");
+    // The same tenant, the entitlement capped at 12 hours (the API's AppEntitlement.durationGrant).
+    const json = JSON.parse(readFileSync(new URL("../../../fixtures/world.json", import.meta.url), "utf8")) as { entitlements: Record<string, unknown>[] };
+    for (const e of json.entitlements) if (e["id"] === grant.appEntitlementId && e["appId"] === grant.appId) e["durationGrant"] = "43200s";
+    const loaded = loadWorld(json);
+    if (!loaded.ok) throw new Error("the capped world loads");
+    const over = reduce(loaded.value, { type: "updateGrantDuration", taskId: "1001", duration: "86400s" }, { actorId: "u-it-dir" });
+    expect(!over.ok && over.error).toMatchObject({ code: "INVALID_ARGUMENT", field: "duration" });
+    expect(reduce(loaded.value, { type: "updateGrantDuration", taskId: "1001", duration: "43200s" }, { actorId: "u-it-dir" }).ok).toBe(true);
+  });
+});
+
+describe("openapi.yaml TaskService: creating tasks resolves and starts them as a Hard Reset would", () => {
+  it("grant: a new open task, its policy and steps those a Hard Reset of it then selects", async () => {
+    const before = now().tasks.size;
+    const body = expectOk(
+      await post("/api/v1/task/grant", { appId: "app-aws", appEntitlementId: "ent-aws-prod-admin", description: "on-call rotation", grantDuration: "28800s" }, "tok-contractor"),
+    );
+    expect(now().tasks.size).toBe(before + 1);
+    const created = viewTask(body);
+    expect(created["state"]).toBe("TASK_STATE_OPEN");
+    expect(created["origin"]).toBe("TASK_ORIGIN_API");
+    expect((created["type"] as JsonObject)["grant"]).toMatchObject({ appEntitlementId: "ent-aws-prod-admin", identityUserId: "u-contractor", grantDuration: "28800s" });
+    const id = String(created["id"]);
+    const t = task(id);
+    const policyId = t?.policy?.policy?.id;
+    const kinds = [t?.policy?.current?.instance?.kind, ...(t?.policy?.next ?? []).map((s) => s.kind)];
+    // What a Hard Reset of the new task selects is what creation started it on.
+    const reset = reduce(now(), { type: "hardReset", taskId: id }, { actorId: "u-it-dir" });
+    if (!reset.ok) throw new Error(reset.error.message);
+    const r = findTask(reset.value.world, id);
+    expect(r?.policy?.policy?.id).toBe(policyId);
+    expect([r?.policy?.current?.instance?.kind, ...(r?.policy?.next ?? []).map((s) => s.kind)]).toEqual(kinds);
+    // Hard Reset and creation evaluated the same rules, with the same results.
+    const evals = (events: readonly AuditEvent[]) =>
+      events.flatMap((e) => (e.kind === "conditionalPolicyExecutionResult" && e.taskId === id ? [[e.policyId, e.condition, e.conditionMatched, e.stepKey, e.outcomePolicyId]] : []));
+    const log = (server.store as MemoryWorldStore).events();
+    expect(evals(log).length).toBeGreaterThan(0);
+    expect(evals(reset.value.events)).toEqual(evals(log));
+  });
+
+  it("grant: refusals name the field (both user fields, unknown entitlement, a bad duration, emergency not allowed, for someone else as a user)", async () => {
+    const base = { appId: "app-aws", appEntitlementId: "ent-aws-prod-admin" };
+    expect((await post("/api/v1/task/grant", { ...base, identityUserId: "u-dev1", appUserId: "au-x" })).status).toBe(400);
+    expect((await post("/api/v1/task/grant", { appId: "app-aws", appEntitlementId: "nope" })).status).toBe(404);
+    expect((await post("/api/v1/task/grant", { ...base, grantDuration: "2 days" })).json["message"]).toMatch(/grantDuration/);
+    expect((await post("/api/v1/task/grant", {})).status).toBe(400);
+    expect((await post("/api/v1/task/grant", { ...base, identityUserId: "u-dev2" }, "tok-user")).status).toBe(403);
+  });
+
+  it("revoke: for a grant the user holds; refused when they hold none", async () => {
+    const g = now().grants[0];
+    if (!g) throw new Error("the fixture has grants");
+    const body = expectOk(await post("/api/v1/task/revoke", { appId: g.appId, appEntitlementId: g.appEntitlementId, identityUserId: g.identityUserId }));
+    expect((viewTask(body)["type"] as JsonObject)["revoke"]).toMatchObject({ identityUserId: g.identityUserId, appEntitlementId: g.appEntitlementId });
+    const holders = new Set(now().grants.filter((x) => x.appId === g.appId && x.appEntitlementId === g.appEntitlementId).map((x) => x.identityUserId));
+    const other = [...now().index.users.keys()].find((u) => !holders.has(u)) ?? "";
+    const none = await post("/api/v1/task/revoke", { appId: g.appId, appEntitlementId: g.appEntitlementId, identityUserId: other });
+    expect(none.status).toBe(400);
+  });
+
+  it("offboarding: administrators only", async () => {
+    expect((await post("/api/v1/task/offboarding", { subjectUserId: "u-contractor" }, "tok-user")).status).toBe(403);
+    const r = await post("/api/v1/task/offboarding", { subjectUserId: "u-contractor", description: "contract ended" });
+    // The tenant may have no offboarding policy: then creation fails as a Hard Reset would.
+    if (r.status === 200) expect((viewTask(r.json)["type"] as JsonObject)["offboarding"]).toMatchObject({ subjectUserId: "u-contractor" });
+    else expect(r.json["code"]).toBe(GRPC_CODES.FAILED_PRECONDITION);
+  });
+});
