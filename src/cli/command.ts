@@ -45,6 +45,10 @@ export interface CliIO {
   readFileChunks?(path: string): Iterable<Uint8Array>;
   /** Remembers loaded worlds so a later `explain` need not load the whole file (cli/world-cache.ts). */
   readonly worldCache?: WorldCacheIO;
+  /** Renames a file, replacing `to` (atomic on one file system): for writing a file whole or not at all. */
+  rename?(from: string, to: string): void;
+  /** Removes a file if it exists (a temporary file left by a failed write). */
+  removeFile?(path: string): void;
   /** stdout is a terminal: colour the text output. */
   readonly isTTY: boolean;
   /** stderr is a terminal: progress bars may redraw in place. */

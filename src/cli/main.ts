@@ -2,7 +2,7 @@
  * The `policy-sim` executable: binds {@link runCli} to the real process (files, streams, signals,
  * the exit code). This adapter is the only place the CLI touches the process.
  */
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, watch, writeFileSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, watch, writeFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { runCli } from "./run.js";
 import { rememberWorld, stampBeforeRead, worldForTask } from "./world-cache.js";
@@ -52,6 +52,8 @@ void runCli(process.argv.slice(2), {
     remember: (p, stamp, world, ranges) => rememberWorld(process.env, p, stamp as Parameters<typeof rememberWorld>[2], world, ranges),
     forTask: (p, ref) => worldForTask(process.env, p, ref),
   },
+  rename: (from, to) => renameSync(from, to),
+  removeFile: (p) => rmSync(p, { force: true }),
   isTTY: process.stdout.isTTY === true,
   stderrIsTTY: process.stderr.isTTY === true,
   stdin: process.stdin,

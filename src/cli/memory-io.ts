@@ -76,6 +76,15 @@ export function memoryIO(options: MemoryIOOptions = {}): MemoryIO {
     writeFile(path, text) {
       written.set(path, text);
     },
+    rename(from, to) {
+      const text = written.get(from);
+      if (text === undefined) throw Object.assign(new Error(`ENOENT: no such file or directory, rename '${from}' -> '${to}'`), { code: "ENOENT" });
+      written.delete(from);
+      written.set(to, text);
+    },
+    removeFile(path) {
+      written.delete(path);
+    },
     isTTY: options.isTTY ?? false,
     stderrIsTTY: options.stderrIsTTY ?? false,
     ...(options.stdin === undefined ? {} : { stdin: options.stdin }),

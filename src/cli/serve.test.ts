@@ -1,11 +1,12 @@
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { connect, createServer, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { loadWorld } from "../world/load-world.js";
 import { memoryIO, type MemoryIO } from "./memory-io.js";
 import { EXIT, runCli } from "./run.js";
-import { parsePort } from "./serve.js";
+import { parseCount, parsePort, parseSeconds, serveCommand } from "./serve.js";
+import type { CliIO } from "./command.js";
 
 const disk = (p: string): string => readFileSync(p, "utf8");
 
@@ -57,7 +58,7 @@ describe("policy-sim serve", () => {
     try {
       const io = memoryIO({ fallback: disk });
       expect(await runCli(["serve", "--world", "fixtures/world.json", "--port", String(port)], io)).toBe(EXIT.badInput);
-      expect(io.err()).toBe(`cannot listen on 127.0.0.1:${port}: the port is in use (try --port 0 for a free one)\nusage: policy-sim serve --world <file> [--port <n>] [--host <addr>] [--out <file>] [--json]\n`);
+      expect(io.err()).toBe(`cannot listen on 127.0.0.1:${port}: the port is in use (try --port 0 for a free one)\nusage: ${serveCommand.usage}\n`);
     } finally {
       await new Promise((r) => blocker.close(r));
     }
@@ -75,5 +76,144 @@ describe("policy-sim serve", () => {
     expect(parsePort("0")).toBe(0);
     expect(parsePort("65535")).toBe(65535);
     for (const bad of ["65536", "-1", "1.5", "", "0x10"]) expect(() => parsePort(bad)).toThrow(/--port must be/);
+  });
+
+  it("the connection flags: seconds and counts, refused when nonsensical", async () => {
+    expect(parseSeconds("--header-timeout", "2.5", 10_000)).toBe(2500);
+    expect(parseSeconds("--header-timeout", undefined, 10_000)).toBe(10_000);
+    for (const bad of ["0", "-1", "ten", "1e3", ""]) expect(() => parseSeconds("--header-timeout", bad, 1)).toThrow(/--header-timeout must be/);
+    expect(parseCount("--max-connections", "256", 1024)).toBe(256);
+    for (const bad of ["0", "1.5", "x"]) expect(() => parseCount("--max-connections", bad, 1)).toThrow(/--max-connections must be/);
+    const io = memoryIO({ fallback: disk });
+    expect(await runCli(["serve", "--world", "fixtures/world.json", "--port", "0", "--header-timeout", "60", "--request-timeout", "5"], io)).toBe(EXIT.badInput);
+    expect(io.err()).toMatch(/--header-timeout \(60\) must not exceed --request-timeout \(5\)/);
+  });
+});
+
+/** A socket that sends a request's headers and part of its body, then nothing: a slow client. */
+async function slowClient(url: string): Promise<Socket> {
+  const { hostname, port } = new URL(url);
+  const s = await new Promise<Socket>((resolve, reject) => {
+    const c = connect(Number(port), hostname, () => resolve(c));
+    c.once("error", reject);
+  });
+  s.on("error", () => undefined);
+  s.resume();
+  s.write("POST /api/v1/tasks/1001/action/comment HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer tok-super\r\nContent-Length: 1000\r\n\r\n{\"comment\":");
+  return s;
+}
+
+async function started(io: MemoryIO): Promise<string> {
+  await until(io, (out) => out.includes("Ctrl-C"));
+  const url = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(io.out())?.[1];
+  if (url === undefined) throw new Error("no url printed");
+  return url;
+}
+
+async function commentOn(url: string, text: string): Promise<void> {
+  const res = await fetch(`${url}/api/v1/tasks/1001/action/comment`, {
+    method: "POST",
+    headers: { authorization: "Bearer tok-super", "content-type": "application/json", connection: "close" },
+    body: JSON.stringify({ comment: text }),
+  });
+  expect(res.status).toBe(200);
+  await res.arrayBuffer();
+}
+
+const commentsIn = (json: string | undefined): string[] => {
+  const w = loadWorld(JSON.parse(json ?? "null"));
+  return w.ok ? [...w.value.comments.values()].flatMap((cs) => cs.map((c) => c.comment)) : [];
+};
+
+describe("issue 12 point 9: shutdown has a deadline, writes --out first, and a second signal still writes", () => {
+  it("a slow client holds shutdown no longer than --shutdown-timeout, and --out is written before the wait", async () => {
+    const io = memoryIO({ fallback: disk });
+    const done = runCli(["serve", "--world", "fixtures/world.json", "--port", "0", "--out", "after.json", "--shutdown-timeout", "1.5"], io);
+    const url = await started(io);
+    await commentOn(url, "accepted before the signal");
+    const slow = await slowClient(url);
+    const t0 = Date.now();
+    io.signal("SIGINT");
+    // Written at once, while the slow client still holds its request open.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(commentsIn(io.written.get("after.json"))).toContain("accepted before the signal");
+    expect(await done).toBe(EXIT.ok);
+    const ms = Date.now() - t0;
+    expect(ms).toBeGreaterThanOrEqual(1000);
+    expect(ms).toBeLessThan(10_000);
+    expect(io.err()).toMatch(/^stopped on SIGINT after 1 audit event; world written to after\.json\n$/);
+    slow.destroy();
+  });
+
+  it("a second signal cuts the wait short and still writes --out", async () => {
+    const io = memoryIO({ fallback: disk });
+    const done = runCli(["serve", "--world", "fixtures/world.json", "--port", "0", "--out", "after.json", "--shutdown-timeout", "300"], io);
+    const url = await started(io);
+    await commentOn(url, "kept through two signals");
+    const slow = await slowClient(url);
+    io.signal("SIGINT");
+    await new Promise((r) => setTimeout(r, 100));
+    const t0 = Date.now();
+    io.signal("SIGINT");
+    expect(await done).toBe(EXIT.ok);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(io.err()).toMatch(/^stopped on SIGINT \(twice: requests in progress were cut off\)/);
+    expect(commentsIn(io.written.get("after.json"))).toContain("kept through two signals");
+    slow.destroy();
+  });
+
+  it("--out is written to a temporary file renamed over it; a failed write is reported and the last good file kept", async () => {
+    const base = memoryIO({ fallback: disk });
+    base.written.set("after.json", "the last good world");
+    const steps: string[] = [];
+    const io: MemoryIO & CliIO = {
+      ...base,
+      writeFile(path, text) {
+        steps.push(`write ${path}`);
+        if (path !== "after.json") throw Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" });
+        base.writeFile(path, text);
+      },
+      rename(from, to) {
+        steps.push(`rename ${from} ${to}`);
+        base.rename?.(from, to);
+      },
+      removeFile(path) {
+        steps.push(`remove ${path}`);
+        base.removeFile?.(path);
+      },
+    };
+    const done = runCli(["serve", "--world", "fixtures/world.json", "--port", "0", "--out", "after.json"], io);
+    const url = await started(base);
+    await commentOn(url, "lost to a full disk");
+    base.signal("SIGTERM");
+    expect(await done).toBe(EXIT.findings);
+    expect(base.err()).toMatch(/could not write after\.json: ENOSPC: no space left on device; after\.json keeps its last good contents/);
+    expect(base.err()).not.toMatch(/world written to/);
+    expect(base.written.get("after.json")).toBe("the last good world");
+    // Never written in place: a temporary file, then (had it worked) a rename.
+    expect(steps).not.toContain("write after.json");
+    expect(steps).toContain("remove after.json.tmp-0");
+  });
+
+  it("with a working disk the sequence is write temporary, rename over --out", async () => {
+    const base = memoryIO({ fallback: disk });
+    const steps: string[] = [];
+    const io: MemoryIO & CliIO = {
+      ...base,
+      writeFile(path, text) {
+        steps.push(`write ${path}`);
+        base.writeFile(path, text);
+      },
+      rename(from, to) {
+        steps.push(`rename ${from} ${to}`);
+        base.rename?.(from, to);
+      },
+    };
+    const done = runCli(["serve", "--world", "fixtures/world.json", "--port", "0", "--out", "after.json"], io);
+    await started(base);
+    base.signal("SIGINT");
+    expect(await done).toBe(EXIT.ok);
+    expect(steps).toEqual(["write after.json.tmp-0", "rename after.json.tmp-0 after.json"]);
+    expect(loadWorld(JSON.parse(base.written.get("after.json") ?? "null")).ok).toBe(true);
   });
 });

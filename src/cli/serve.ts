@@ -2,10 +2,17 @@
  * `policy-sim serve`: the HTTP face (`policy-sim/http`) on a world file, until SIGINT or SIGTERM.
  * The process binding lives in the IO's `onShutdown`, so tests stop the server the same way a
  * Ctrl-C does, without signalling the test runner.
+ *
+ * Shutdown: the first signal writes `--out` at once, then lets requests in progress finish for at
+ * most `--shutdown-timeout`, and writes `--out` again if they changed the world. A second signal
+ * cuts the wait short and still writes. Every write goes to a temporary file renamed over `--out`,
+ * so the file is always a whole world: a write that fails is reported and the last good file kept.
  */
-import { serve, type RunningServer } from "../http/server.js";
+import type { ConnectionLimits, RunningServer } from "../http/server.js";
+import { DEFAULT_CONNECTION_LIMITS, serve } from "../http/server.js";
 import { createWorldStore } from "../http/world-store.js";
 import { saveWorld } from "../world/save-world.js";
+import type { World } from "../world/world.js";
 import { type CliIO, CliInputError, type Command, EXIT, plural, type ShutdownSignal, printJson, readWorld, str } from "./command.js";
 
 /**
@@ -34,6 +41,65 @@ function listenProblem(e: unknown, host: string, port: number): string {
 }
 
 /**
+ * A duration flag in seconds (fractions allowed) as milliseconds; throws {@link CliInputError} otherwise.
+ *
+ * @example
+ * ```ts
+ * parseSeconds("--header-timeout", "2.5", 10_000); // 2500
+ * parseSeconds("--header-timeout", undefined, 10_000); // 10000, the default
+ * ```
+ */
+export function parseSeconds(flag: string, value: string | undefined, defaultMs: number): number {
+  if (value === undefined) return defaultMs;
+  const n = /^\d{1,6}(\.\d{1,3})?$/.test(value) ? Math.round(Number(value) * 1000) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw new CliInputError(`${flag} must be a number of seconds greater than 0, such as 10 or 0.5, not "${value}"`);
+  return n;
+}
+
+/**
+ * A count flag as a positive integer; throws {@link CliInputError} otherwise.
+ *
+ * @example
+ * ```ts
+ * parseCount("--max-connections", "256", 1024); // 256
+ * ```
+ */
+export function parseCount(flag: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw new CliInputError(`${flag} must be a whole number greater than 0, not "${value}"`);
+  return n;
+}
+
+/** The default `--shutdown-timeout`: how long requests in progress may take after the first signal. */
+const DEFAULT_SHUTDOWN_MS = 10_000;
+
+/**
+ * Writes the world to `path` whole or not at all: a temporary file beside it, renamed over it.
+ * Returns the problem, or `undefined` when written; on failure the previous file is untouched.
+ */
+function writeWorldAtomically(io: CliIO, path: string, world: World, attempt: number): string | undefined {
+  const temporary = `${path}.tmp-${attempt}`;
+  try {
+    const text = `${JSON.stringify(saveWorld(world), null, 2)}\n`;
+    if (!io.rename) {
+      io.writeFile(path, text);
+      return undefined;
+    }
+    io.writeFile(temporary, text);
+    io.rename(temporary, path);
+    return undefined;
+  } catch (e: unknown) {
+    try {
+      io.removeFile?.(temporary);
+    } catch {
+      // Nothing more to do: the message below says what failed.
+    }
+    return e instanceof Error ? e.message : String(e);
+  }
+}
+
+/**
  * The `serve` command.
  *
  * @example
@@ -44,49 +110,115 @@ function listenProblem(e: unknown, host: string, port: number): string {
 export const serveCommand: Command = {
   usage: "policy-sim serve --world <file> [--port <n>] [--host <addr>] [--out <file>] [--json]",
   summary: "serve the service's API (task actions, reads, policy edits, OAuth token) on a world until Ctrl-C",
+  usage:
+    "policy-sim serve --world <file> [--port <n>] [--host <addr>] [--out <file>] [--json] [--header-timeout <s>] [--request-timeout <s>] " +
+    "[--keep-alive-timeout <s>] [--max-connections <n>] [--shutdown-timeout <s>]",
+  summary: "serve the service's task API over HTTP on a world until Ctrl-C",
   help: [
-    "--port <n>       TCP port, default 8080; 0 picks a free one (the URL printed says which)",
-    "--host <addr>    address to listen on, default 127.0.0.1 (not reachable from the network)",
-    "--out <file>     on shutdown, write the world with every accepted action to this file",
-    "--json           print { url } instead of the banner",
+    "--port <n>                TCP port, default 8080; 0 picks a free one (the URL printed says which)",
+    "--host <addr>             address to listen on, default 127.0.0.1 (not reachable from the network)",
+    "--out <file>              on shutdown, write the world with every accepted action to this file",
+    "                          (written whole: a temporary file renamed over it; a failed write keeps the last good file)",
+    "--json                    print { url } instead of the banner",
+    `--header-timeout <s>      seconds a client may take to send a request's headers, default ${DEFAULT_CONNECTION_LIMITS.headersTimeoutMs / 1000}`,
+    "                          (also a connection that sends nothing at all)",
+    `--request-timeout <s>     seconds a client may take to send a whole request, default ${DEFAULT_CONNECTION_LIMITS.requestTimeoutMs / 1000}`,
+    `--keep-alive-timeout <s>  seconds an idle keep-alive connection is kept, default ${DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs / 1000}`,
+    `--max-connections <n>     connections open at once, default ${DEFAULT_CONNECTION_LIMITS.maxConnections}; over it, the connection idle the longest is closed`,
+    `--shutdown-timeout <s>    seconds requests in progress may take after Ctrl-C, default ${DEFAULT_SHUTDOWN_MS / 1000}; a second Ctrl-C stops at once`,
     "",
     "Routes: the service's task actions, task/directory/policy reads and searches, policy edits and",
     "POST /auth/v1/token (README: \"Point your SDK at the simulation\"), authenticated with",
     "`Authorization: Bearer <token>`: a token from /auth/v1/token (register a client with",
     "`policy-sim client add`) or from the world's tokens. Stops on SIGINT or SIGTERM.",
+    "Routes: every task action (POST /api/v1/tasks/{id}/action/...), task creation (POST /api/v1/task/grant, ...),",
+    "and the rest listed in src/http/README.md; authenticated with `Authorization: Bearer <token>` from the",
+    "world's tokens. Stops on SIGINT or SIGTERM.",
     "",
     "  policy-sim serve --world fixtures/world.json --port 8080",
     "  curl -X POST -H 'authorization: Bearer tok-super' -H 'content-type: application/json' -d '{\"comment\":\"hi\"}' http://127.0.0.1:8080/api/v1/tasks/1001/action/comment",
   ],
-  options: { world: { type: "string" }, port: { type: "string" }, host: { type: "string" }, out: { type: "string" }, json: { type: "boolean" } },
+  options: {
+    world: { type: "string" },
+    port: { type: "string" },
+    host: { type: "string" },
+    out: { type: "string" },
+    json: { type: "boolean" },
+    "header-timeout": { type: "string" },
+    "request-timeout": { type: "string" },
+    "keep-alive-timeout": { type: "string" },
+    "max-connections": { type: "string" },
+    "shutdown-timeout": { type: "string" },
+  },
   async run({ values }, io) {
     const world = readWorld(io, str(values["world"]));
     const port = parsePort(str(values["port"]));
     const host = str(values["host"]) ?? "127.0.0.1";
     const out = str(values["out"]);
+    const limits: Required<ConnectionLimits> = {
+      headersTimeoutMs: parseSeconds("--header-timeout", str(values["header-timeout"]), DEFAULT_CONNECTION_LIMITS.headersTimeoutMs),
+      requestTimeoutMs: parseSeconds("--request-timeout", str(values["request-timeout"]), DEFAULT_CONNECTION_LIMITS.requestTimeoutMs),
+      keepAliveTimeoutMs: parseSeconds("--keep-alive-timeout", str(values["keep-alive-timeout"]), DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs),
+      maxConnections: parseCount("--max-connections", str(values["max-connections"]), DEFAULT_CONNECTION_LIMITS.maxConnections),
+    };
+    if (limits.headersTimeoutMs > limits.requestTimeoutMs)
+      throw new CliInputError(`--header-timeout (${limits.headersTimeoutMs / 1000}) must not exceed --request-timeout (${limits.requestTimeoutMs / 1000})`);
+    const shutdownMs = parseSeconds("--shutdown-timeout", str(values["shutdown-timeout"]), DEFAULT_SHUTDOWN_MS);
     if (!io.onShutdown) throw new CliInputError("serve needs a process to run in (no shutdown signal to wait for)");
     const store = createWorldStore(world);
     let server: RunningServer;
     try {
-      server = await serve({ store, port, host });
+      server = await serve({ store, port, host, ...limits });
     } catch (e: unknown) {
       throw new CliInputError(listenProblem(e, host, port));
     }
     if (values["json"] === true) printJson(io, { url: server.url });
     else {
       io.stdout(`policy-sim serving ${world.tasks.size} tasks at ${server.url}\n`);
-      io.stdout(`  POST ${server.url}/api/v1/tasks/{task_id}/action/reset    (and …/action/comment)\n`);
+      io.stdout(`  POST ${server.url}/api/v1/tasks/{task_id}/action/reset    (and every other task action: src/http/README.md)\n`);
       io.stdout("  Ctrl-C to stop\n");
     }
     const onShutdown = io.onShutdown.bind(io);
-    let unsubscribe = (): void => undefined;
-    const signal = await new Promise<ShutdownSignal>((resolve) => {
-      unsubscribe = onShutdown(resolve);
-    });
-    unsubscribe();
-    await server.close();
-    if (out !== undefined) io.writeFile(out, `${JSON.stringify(saveWorld(store.get()), null, 2)}\n`);
-    io.stderr(`stopped on ${signal} after ${plural(store.events().length, "audit event")}${out === undefined ? "" : `; world written to ${out}`}\n`);
-    return EXIT.ok;
+    const nextSignal = (): { signal: Promise<ShutdownSignal>; stop: () => void } => {
+      let stop = (): void => undefined;
+      const signal = new Promise<ShutdownSignal>((resolve) => {
+        stop = onShutdown(resolve);
+      });
+      return { signal, stop: () => stop() };
+    };
+
+    const first = nextSignal();
+    const signal = await first.signal;
+    first.stop();
+    // A second signal from here on cuts the wait for requests in progress short.
+    const second = nextSignal();
+    let attempt = 0;
+    let failed = false;
+    let written: World | undefined;
+    const save = (): void => {
+      if (out === undefined) return;
+      const current = store.get();
+      if (current === written) return;
+      const problem = writeWorldAtomically(io, out, current, attempt++);
+      if (problem === undefined) written = current;
+      else {
+        failed = true;
+        io.stderr(`could not write ${out}: ${problem}; ${out} keeps its last good contents\n`);
+      }
+    };
+    // The accepted actions are saved before anything waits on a client.
+    save();
+    const closing = server.close({ deadlineMs: shutdownMs });
+    const forced = await Promise.race([closing.then(() => false), second.signal.then(() => true)]);
+    second.stop();
+    if (forced) await server.close({ deadlineMs: 0 });
+    // What the requests in progress accepted meanwhile.
+    save();
+    const events = plural(store.events().length, "audit event");
+    io.stderr(
+      `stopped on ${signal}${forced ? " (twice: requests in progress were cut off)" : ""} after ${events}` +
+        `${out === undefined || failed ? "" : `; world written to ${out}`}\n`,
+    );
+    return failed ? EXIT.findings : EXIT.ok;
   },
 };

@@ -5,10 +5,10 @@
  * `nodeListener` still mounts any fetch handler on a server of your own.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { err, ok, type Result } from "../result.js";
+import { err, fail, ok, type Result } from "../result.js";
 import type { World } from "../world/world.js";
 import { createDispatcher, type Dispatch, type IncomingCall } from "./dispatch.js";
 import { errorBodyOf, type HttpFailure } from "./error-body.js";
@@ -26,10 +26,52 @@ import { createWorldStore, type WorldStore } from "./world-store.js";
  * const options: ServeOptions = { world, port: 8080, host: "0.0.0.0", clock: systemClock };
  * ```
  */
-export type ServeOptions = FetchHandlerOptions & {
-  readonly port?: number;
-  readonly host?: string;
-} & ({ readonly world: World; readonly store?: undefined } | { readonly store: WorldStore; readonly world?: undefined });
+export type ServeOptions = FetchHandlerOptions &
+  ConnectionLimits & {
+    readonly port?: number;
+    readonly host?: string;
+  } & ({ readonly world: World; readonly store?: undefined } | { readonly store: WorldStore; readonly world?: undefined });
+
+/**
+ * How long a client may take and how many may be connected, so that clients which connect and send
+ * nothing (or send slowly) cannot starve the others. Every field is optional; see
+ * {@link DEFAULT_CONNECTION_LIMITS}.
+ *
+ * @example
+ * ```ts
+ * const limits: ConnectionLimits = { headersTimeoutMs: 5_000, maxConnections: 256 };
+ * ```
+ */
+export interface ConnectionLimits {
+  /** Time from connecting (or from the previous response) to a request's complete headers; then the connection is closed (408). */
+  readonly headersTimeoutMs?: number;
+  /** Time to receive a whole request, body included; then 408 and the connection is closed. */
+  readonly requestTimeoutMs?: number;
+  /** How long an idle keep-alive connection is kept after a response. */
+  readonly keepAliveTimeoutMs?: number;
+  /**
+   * Connections open at once. A new connection over the cap closes the connection idle the longest
+   * (connected, or kept alive, with no request in progress) — so idle connections cannot lock new
+   * clients out — and is itself refused only when every connection has a request in progress.
+   */
+  readonly maxConnections?: number;
+}
+
+/**
+ * The defaults of {@link ConnectionLimits}: 10 s for headers, 30 s for a request, 5 s keep-alive,
+ * 1,024 connections.
+ *
+ * @example
+ * ```ts
+ * serve({ world, ...DEFAULT_CONNECTION_LIMITS, maxConnections: 64 });
+ * ```
+ */
+export const DEFAULT_CONNECTION_LIMITS: Required<ConnectionLimits> = Object.freeze({
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 1024,
+});
 
 /**
  * A running server: its base URL (`http://127.0.0.1:PORT`), the store it serves (the live world
@@ -46,8 +88,12 @@ export interface RunningServer {
   readonly url: string;
   readonly store: WorldStore;
   readonly server: Server;
-  /** Stops accepting connections and resolves once the open ones are done. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections, closes idle ones, and resolves once the requests in progress are
+   * done — or, with `deadlineMs`, once that much time has passed, closing whatever is still open
+   * (a slow client cannot hold shutdown). Calling it again with a shorter deadline shortens it.
+   */
+  close(options?: { readonly deadlineMs?: number }): Promise<void>;
 }
 
 /** The request body as a web stream that reads the socket only on demand. */
@@ -261,6 +307,7 @@ export function dispatchListener(dispatch: Dispatch): (req: IncomingMessage, res
 export async function serve(options: ServeOptions): Promise<RunningServer> {
   const store = options.store ?? createWorldStore(options.world);
   const host = options.host ?? "127.0.0.1";
+  const limits = limitsOf(options);
   const handlerOptions: FetchHandlerOptions = {
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.clock !== undefined ? { clock: options.clock } : {}),
@@ -270,7 +317,58 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     // A client assertion may name the address served as its audience, besides the Host it used.
     audiences: [host, ...(options.audiences ?? [])],
   };
-  const server = createServer(dispatchListener(createDispatcher(store, handlerOptions)));
+  const listener = dispatchListener(createDispatcher(store, handlerOptions));
+  const idle = new Set<Socket>();
+  const open = new Set<Socket>();
+  // node:http's header timeout starts with the first byte: a connection that sends nothing would
+  // stay open forever. Each connection gets the header timeout for its first request too.
+  const silent = new Map<Socket, ReturnType<typeof setTimeout>>();
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // How often node:http looks for connections past their timeouts (default 30 s: too coarse).
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
+    },
+    (req, res) => {
+      const timer = silent.get(req.socket);
+      if (timer !== undefined) {
+        clearTimeout(timer);
+        silent.delete(req.socket);
+      }
+      idle.delete(req.socket);
+      // Idle again once answered; re-added last, so the set stays ordered by time idle.
+      res.once("finish", () => {
+        if (!req.socket.destroyed && open.has(req.socket)) idle.add(req.socket);
+      });
+      listener(req, res);
+    },
+  );
+  server.on("connection", (socket: Socket) => {
+    if (open.size >= limits.maxConnections) {
+      const oldest = idle.values().next();
+      if (oldest.done === true) {
+        socket.destroy();
+        return;
+      }
+      forget(oldest.value);
+      oldest.value.destroy();
+    }
+    open.add(socket);
+    idle.add(socket);
+    const timer = setTimeout(() => socket.destroy(), limits.headersTimeoutMs);
+    timer.unref();
+    silent.set(socket, timer);
+    socket.once("close", () => forget(socket));
+  });
+  const forget = (socket: Socket): void => {
+    open.delete(socket);
+    idle.delete(socket);
+    const timer = silent.get(socket);
+    if (timer !== undefined) clearTimeout(timer);
+    silent.delete(socket);
+  };
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
@@ -279,15 +377,47 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     });
   });
   const { port } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   return {
     url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
     store,
     server,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((e) => (e ? reject(e) : resolve()));
-        // Keep-alive connections idle in a client's pool would otherwise hold close() open.
-        server.closeIdleConnections();
-      }),
+    close: (closeOptions = {}) => {
+      closing ??= new Promise<void>((resolve, reject) => {
+        server.close((e) => {
+          if (timer) clearTimeout(timer);
+          if (e) reject(e);
+          else resolve();
+        });
+      });
+      // Keep-alive connections idle in a client's pool would otherwise hold close() open.
+      server.closeIdleConnections();
+      const deadline = closeOptions.deadlineMs;
+      if (deadline !== undefined) {
+        if (timer) clearTimeout(timer);
+        timer = setTimeout(() => server.closeAllConnections(), Math.max(0, deadline));
+        timer.unref();
+      }
+      return closing;
+    },
+  };
+}
+
+function limitsOf(options: ConnectionLimits): Required<ConnectionLimits> {
+  const pick = (name: keyof ConnectionLimits, min: number): number => {
+    const v = options[name] ?? DEFAULT_CONNECTION_LIMITS[name];
+    if (!Number.isSafeInteger(v) || v < min) fail(`serve: ${name} must be an integer ≥ ${min}, not ${v}`);
+    return v;
+  };
+  const headersTimeoutMs = pick("headersTimeoutMs", 1);
+  const requestTimeoutMs = pick("requestTimeoutMs", 1);
+  // node:http refuses a header timeout longer than the request's.
+  if (headersTimeoutMs > requestTimeoutMs) fail(`serve: headersTimeoutMs (${headersTimeoutMs}) must not exceed requestTimeoutMs (${requestTimeoutMs})`);
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: pick("keepAliveTimeoutMs", 1),
+    maxConnections: pick("maxConnections", 1),
   };
 }

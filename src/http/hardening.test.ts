@@ -1,0 +1,115 @@
+/**
+ * Issue 12, "Harden", each on loopback: idle connections cannot starve new clients (point 8).
+ */
+import { readFileSync } from "node:fs";
+import { connect, type Socket } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadWorld } from "../world/load-world.js";
+import type { World } from "../world/world.js";
+import { DEFAULT_CONNECTION_LIMITS, type RunningServer, serve } from "./server.js";
+
+const fixture: World = (() => {
+  const r = loadWorld(JSON.parse(readFileSync(new URL("../../fixtures/world.json", import.meta.url), "utf8")));
+  if (!r.ok) throw new Error("fixtures/world.json does not load");
+  return r.value;
+})();
+
+const sockets: Socket[] = [];
+let server: RunningServer | undefined;
+afterEach(async () => {
+  for (const s of sockets.splice(0)) s.destroy();
+  await server?.close({ deadlineMs: 0 });
+  server = undefined;
+});
+
+function open(url: string): Promise<Socket> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const s = connect(Number(port), hostname, () => resolve(s));
+    s.on("error", () => undefined);
+    s.once("error", reject);
+    sockets.push(s);
+  });
+}
+const closed = (s: Socket): Promise<number> => {
+  const t0 = Date.now();
+  // Read whatever comes, or the socket never sees the server's FIN.
+  s.resume();
+  return new Promise((resolve) => (s.destroyed ? resolve(0) : s.once("close", () => resolve(Date.now() - t0))));
+};
+
+async function comment(url: string): Promise<number> {
+  const res = await fetch(`${url}/api/v1/tasks/1001/action/comment`, {
+    method: "POST",
+    headers: { authorization: "Bearer tok-super", "content-type": "application/json", connection: "close" },
+    body: JSON.stringify({ comment: "still served" }),
+    signal: AbortSignal.timeout(5000),
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+describe("issue 12 point 8: connections that send nothing cannot starve new clients", () => {
+  it("documents sane defaults", () => {
+    expect(DEFAULT_CONNECTION_LIMITS).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1024 });
+  });
+
+  it("2,000 idle connections over a cap of 1,024: a new client is still served, idle ones are closed first", async () => {
+    // Timeouts long enough not to matter here: the cap alone has to keep the server usable.
+    server = await serve({ world: fixture, port: 0, headersTimeoutMs: 60_000, requestTimeoutMs: 60_000 });
+    const url = server.url;
+    const idle: Socket[] = [];
+    for (let i = 0; i < 2000; i += 100) idle.push(...(await Promise.all(Array.from({ length: 100 }, () => open(url)))));
+    expect(await comment(url)).toBe(200);
+    expect(await comment(url)).toBe(200);
+    // The oldest idle connections made room: no more than the cap is open on the server side.
+    const live = await new Promise<number>((resolve, reject) => server?.server.getConnections((e, n) => (e ? reject(e) : resolve(n))));
+    expect(live).toBeLessThanOrEqual(DEFAULT_CONNECTION_LIMITS.maxConnections);
+    expect(idle[0]?.destroyed || (await Promise.race([closed(idle[0] as Socket).then(() => true), new Promise((r) => setTimeout(() => r(false), 2000))]))).toBe(true);
+  }, 60_000);
+
+  it("a connection that sends nothing is closed after the header timeout", async () => {
+    server = await serve({ world: fixture, port: 0, headersTimeoutMs: 300, requestTimeoutMs: 1000 });
+    const s = await open(server.url);
+    const ms = await closed(s);
+    expect(ms).toBeGreaterThanOrEqual(200);
+    expect(ms).toBeLessThan(5000);
+  });
+
+  it("a request whose body never finishes gets 408 after the request timeout", async () => {
+    server = await serve({ world: fixture, port: 0, headersTimeoutMs: 200, requestTimeoutMs: 400 });
+    const s = await open(server.url);
+    let answer = "";
+    s.on("data", (c: Buffer) => (answer += c.toString("latin1")));
+    s.write("POST /api/v1/tasks/1001/action/comment HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer tok-super\r\nContent-Length: 100\r\n\r\n{\"comm");
+    const ms = await closed(s);
+    expect(ms).toBeLessThan(5000);
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+  });
+
+  it("an idle keep-alive connection is closed after the keep-alive timeout", async () => {
+    server = await serve({ world: fixture, port: 0, keepAliveTimeoutMs: 200 });
+    const s = await open(server.url);
+    s.write("POST /nope HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
+    const ms = await closed(s);
+    expect(ms).toBeLessThan(5000);
+  });
+
+  it("refuses nonsensical limits as a programmer error", async () => {
+    await expect(serve({ world: fixture, port: 0, maxConnections: 0 })).rejects.toThrow(/maxConnections/);
+    await expect(serve({ world: fixture, port: 0, headersTimeoutMs: 5000, requestTimeoutMs: 1000 })).rejects.toThrow(/headersTimeoutMs/);
+  });
+});
+
+describe("issue 12 point 9 (the server's part): shutdown has a deadline", () => {
+  it("close({ deadlineMs }) resolves although a slow client is mid-request", async () => {
+    server = await serve({ world: fixture, port: 0 });
+    const s = await open(server.url);
+    s.write("POST /api/v1/tasks/1001/action/comment HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer tok-super\r\nContent-Length: 100\r\n\r\n{");
+    await new Promise((r) => setTimeout(r, 50));
+    const t0 = Date.now();
+    await server.close({ deadlineMs: 200 });
+    expect(Date.now() - t0).toBeLessThan(3000);
+    server = undefined;
+  });
+});
