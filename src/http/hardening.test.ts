@@ -1,11 +1,16 @@
 /**
- * Issue 12, "Harden", each on loopback: idle connections cannot starve new clients (point 8).
+ * Issue 12, "Harden", each on loopback: idle connections cannot starve new clients (point 8), shutdown
+ * has a deadline (point 9, the server's part), comments are bounded (point 10).
  */
 import { readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { MAX_COMMENT_CHARS, MAX_COMMENTS_PER_TASK } from "../reducers/limits.js";
+import { reduce } from "../reducers/reduce.js";
 import { loadWorld } from "../world/load-world.js";
-import type { World } from "../world/world.js";
+import { saveWorld } from "../world/save-world.js";
+import { findTask, type World } from "../world/world.js";
+import { type ErrorBody, GRPC_CODES } from "./error-body.js";
 import { DEFAULT_CONNECTION_LIMITS, type RunningServer, serve } from "./server.js";
 
 const fixture: World = (() => {
@@ -111,5 +116,50 @@ describe("issue 12 point 9 (the server's part): shutdown has a deadline", () => 
     await server.close({ deadlineMs: 200 });
     expect(Date.now() - t0).toBeLessThan(3000);
     server = undefined;
+  });
+});
+
+describe("issue 12 point 10: a comment size limit well below the body limit, and bounded comments per task", () => {
+  const post = (url: string, text: string) =>
+    fetch(`${url}/api/v1/tasks/1001/action/comment`, {
+      method: "POST",
+      headers: { authorization: "Bearer tok-contractor", "content-type": "application/json" },
+      body: JSON.stringify({ comment: text }),
+    });
+
+  it("over 10,000 characters is 400 INVALID_ARGUMENT on comment, for Comment and every action with a comment; over 1 MiB stays 413", async () => {
+    server = await serve({ world: fixture, port: 0 });
+    expect(MAX_COMMENT_CHARS).toBe(10_000);
+    expect((await post(server.url, "x".repeat(MAX_COMMENT_CHARS))).status).toBe(200);
+    // Characters, not UTF-16 units: 10,000 emoji are 20,000 units and still fit.
+    expect((await post(server.url, "🙂".repeat(MAX_COMMENT_CHARS))).status).toBe(200);
+    const long = await post(server.url, "x".repeat(MAX_COMMENT_CHARS + 1));
+    expect(long.status).toBe(400);
+    const body = (await long.json()) as ErrorBody;
+    expect(body.code).toBe(GRPC_CODES.INVALID_ARGUMENT);
+    expect(JSON.stringify(body.details)).toContain('"field":"comment"');
+    const reset = await fetch(`${server.url}/api/v1/tasks/1001/action/reset`, {
+      method: "POST",
+      headers: { authorization: "Bearer tok-super", "content-type": "application/json" },
+      body: JSON.stringify({ comment: "y".repeat(MAX_COMMENT_CHARS + 1) }),
+    });
+    expect(reset.status).toBe(400);
+    expect((await post(server.url, "z".repeat(1024 * 1024 + 1))).status).toBe(413);
+  });
+
+  it("a task keeps at most 1,000 comments from Comment: the next is 400 FAILED_PRECONDITION, and the world still saves", async () => {
+    let w = fixture;
+    for (let i = 0; w.comments.get(findTask(w, "1001")?.id ?? "")?.length !== MAX_COMMENTS_PER_TASK; i++) {
+      const r = reduce(w, { type: "comment", taskId: "1001", comment: `note ${i}` }, { actorId: "u-contractor" });
+      if (!r.ok) throw new Error(r.error.message);
+      w = r.value.world;
+    }
+    server = await serve({ world: w, port: 0 });
+    const res = await post(server.url, "one more");
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ErrorBody).code).toBe(GRPC_CODES.FAILED_PRECONDITION);
+    expect(server.store.get()).toBe(w);
+    // Bounded: the saved world holds at most the cap's worth of comment text for the task.
+    expect(JSON.stringify(saveWorld(w)).length).toBeLessThan(JSON.stringify(saveWorld(fixture)).length + MAX_COMMENTS_PER_TASK * 200);
   });
 });

@@ -5,11 +5,12 @@
 import { produce } from "immer";
 import { encodeCommentResponse } from "../codec/index.js";
 import type { JsonObject } from "../model/json.js";
-import { ok, type Result } from "../result.js";
+import { err, ok, type Result } from "../result.js";
 import type { AuditEvent } from "../workflow/events.js";
 import { type TaskComment, type World, withTaskTables } from "../world/world.js";
 import { appendComments } from "../world/comment-log.js";
 import { guarded, type SimError } from "./errors.js";
+import { MAX_COMMENTS_PER_TASK } from "./limits.js";
 import { type ActionContext, type ExpandMaskInput, optionalString, prelude } from "./prelude.js";
 import { buildTaskView, hideFromCaller } from "./task-view.js";
 import { seesInternals } from "./permissions.js";
@@ -99,6 +100,11 @@ export function comment(world: World, req: CommentInput, ctx: ActionContext): Re
     const pre = prelude(world, req, ctx, "TASK_ACTION_TYPE_COMMENT");
     if (!pre.ok) return pre;
     const { task, caller, relation, now, expandPaths } = pre.value;
+    if ((world.comments.get(task.id)?.length ?? 0) >= MAX_COMMENTS_PER_TASK)
+      return err<SimError>({
+        code: "FAILED_PRECONDITION",
+        message: `task "${task.numericId || task.id}" already has ${MAX_COMMENTS_PER_TASK.toLocaleString("en")} comments, the most a task keeps`,
+      });
 
     const ids = new IdSequence(world.seq);
     const commentId = ids.take("cmt");

@@ -8,6 +8,7 @@ import { err, ok, type Result } from "../result.js";
 import { findTask, type World } from "../world/world.js";
 import type { SimError } from "./errors.js";
 import { canRead, mayPerform, type Relation, relationTo, whoMay } from "./permissions.js";
+import { codePointsUpTo, MAX_COMMENT_CHARS } from "./limits.js";
 import { validateExpandPaths } from "./task-view.js";
 
 /**
@@ -68,6 +69,10 @@ export function prelude(world: World, req: unknown, ctx: unknown, action: string
   const taskId = r["taskId"];
   if (typeof taskId !== "string" || taskId.trim() === "")
     return invalid("taskId is required: the task's id or numericId", "taskId");
+
+  const text = r["comment"];
+  if (typeof text === "string" && text.length > MAX_COMMENT_CHARS && codePointsUpTo(text, MAX_COMMENT_CHARS) > MAX_COMMENT_CHARS)
+    return invalid(`comment is longer than ${MAX_COMMENT_CHARS.toLocaleString("en")} characters: shorten it, or link to a document`, "comment");
 
   let expandPaths: readonly string[] = [];
   const mask = r["expandMask"];

@@ -1,0 +1,53 @@
+/**
+ * The sizes the simulation holds a request to, so that no caller can make a task (or a saved world)
+ * grow without bound: one place for each, documented in the README ("Assumptions"). The service's
+ * own limits are not published; these are well below the HTTP face's 1 MiB body limit.
+ */
+
+/**
+ * The longest comment any task action accepts, in characters (Unicode code points): 10,000, at most
+ * 40 KB of UTF-8. Longer is `INVALID_ARGUMENT` on `comment`.
+ *
+ * @example
+ * ```ts
+ * "x".repeat(MAX_COMMENT_CHARS + 1); // refused by every action that takes a comment
+ * ```
+ */
+export const MAX_COMMENT_CHARS = 10_000;
+
+/**
+ * The most comments the Comment action posts on one task: 1,000. With {@link MAX_COMMENT_CHARS}
+ * a task's comments stay under 40 MB however many requests arrive; the Comment action on a task
+ * that has them is `FAILED_PRECONDITION`. Comments the workflow posts itself (a step's message,
+ * another action's reason) are bounded by the steps and actions, and still land.
+ *
+ * @example
+ * ```ts
+ * (world.comments.get(task.id)?.length ?? 0) >= MAX_COMMENTS_PER_TASK; // Comment refused
+ * ```
+ */
+export const MAX_COMMENTS_PER_TASK = 1_000;
+
+/**
+ * The number of code points of a string, counting no further than `stop` (so a 1 MiB string costs
+ * no more than the limit to check).
+ *
+ * @example
+ * ```ts
+ * codePointsUpTo("héllo", 100); // 5
+ * ```
+ */
+export function codePointsUpTo(s: string, stop: number): number {
+  // Code units bound code points from above: a short string needs no count.
+  if (s.length <= stop) {
+    let surrogates = 0;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0xdc00 && c <= 0xdfff) surrogates++;
+    }
+    return s.length - surrogates;
+  }
+  let n = 0;
+  for (const _ of s) if (++n > stop) break;
+  return n;
+}
