@@ -5,10 +5,13 @@
  *
  * Environment: BENCH_QUICK=1 for a fast smoke run (10k-task large world, short batches);
  * BENCH_ONLY=selection,explanation,compile,reducers,scaling,whatif,worldio,cost to run some sections; BENCH_DATE to
+ * BENCH_ONLY=selection,explanation,compile,reducers,scaling,whatif,worldio,http to run some sections; BENCH_DATE to
  * set the date recorded in the results (default: the clock — the bench is an adapter).
  *
  * The what-if section is bench/whatif.bench.ts, run last in a process of its own (its worlds of up
  * to 100k tasks would otherwise share a heap with this run's), storing its figures under `whatif`.
+ * The HTTP section (bench/http.bench.ts: Comment and Hard Reset over `serve` against the reducer
+ * and a bare node:http server) runs before it, also in its own process, under `http`.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -589,6 +592,7 @@ const results = {
 };
 // Only what-if asked for: keep the other figures of the last run.
 const ranHere = ONLY.size === 0 || [...ONLY].some((s) => s !== "whatif" && s !== "worldio" && s !== "cost");
+const ranHere = ONLY.size === 0 || [...ONLY].some((s) => s !== "whatif" && s !== "worldio" && s !== "http");
 if (ranHere) {
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`wrote ${out}`);
@@ -600,6 +604,16 @@ if (on("worldio")) {
   const child = spawnSync(process.execPath, ["--import", "tsx", script], { stdio: "inherit", env: process.env });
   if (child.status !== 0) {
     console.error(`world I/O bench failed (exit ${child.status ?? child.signal})`);
+    process.exitCode = 1;
+  }
+}
+
+if (on("http")) {
+  log("http: Comment and Hard Reset over serve vs the reducer and bare node:http (bench/http.bench.ts, own process)");
+  const script = join(dirname(fileURLToPath(import.meta.url)), "http.bench.ts");
+  const child = spawnSync(process.execPath, ["--import", "tsx", script], { stdio: "inherit", env: process.env });
+  if (child.status !== 0) {
+    console.error(`http bench failed (exit ${child.status ?? child.signal})`);
     process.exitCode = 1;
   }
 }

@@ -1,0 +1,229 @@
+/**
+ * The HTTP face's cost (issue 12, "Fast"): Comment and Hard Reset over `serve` on loopback, against
+ * the in-process reducer and a bare `node:http` server in the same run, in interleaved rounds.
+ * Run by `npm run bench` in its own process (BENCH_ONLY=http for it alone); stores its figures
+ * under `http` in bench/results/latest.json (other keys untouched). Asserts nothing about time.
+ *
+ * What is compared, per request, medians over rounds:
+ * - `reducer`: the reducer called in process on the world the previous call returned;
+ * - `bare`: a `node:http` server that reads the body, parses it, and answers a canned body of the
+ *   same size — what any HTTP server costs on this machine with this client;
+ * - `serve`: policy-sim's server doing the real work.
+ * The HTTP layer's cost is `serve − bare` (the client and the kernel cancel out); the target is
+ * that it stays within 2× the reducer (the reducer's own time included).
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { connect, type AddressInfo, type Socket } from "node:net";
+import { availableParallelism, loadavg } from "node:os";
+import { comment } from "../src/reducers/comment.js";
+import { hardReset } from "../src/reducers/hard-reset.js";
+import { serve } from "../src/http/server.js";
+import { createWorldStore } from "../src/http/world-store.js";
+import type { World } from "../src/world/world.js";
+import { loadSynthetic } from "./worlds.js";
+
+const QUICK = process.env["BENCH_QUICK"] === "1";
+const TASKS = 10_000;
+const ROUNDS = QUICK ? 3 : 7;
+const REQUESTS = QUICK ? 400 : 1500;
+const CONNECTIONS = 4;
+const TOKEN = "tok-bench";
+const ACTOR = { actorId: "u-1" }; // a Super Administrator in synthetic worlds
+const loadAtStart = loadavg();
+const log = (s: string): void => void process.stderr.write(`${s}\n`);
+
+log(`http: loading a ${TASKS.toLocaleString("en")}-task world…`);
+const loaded = loadSynthetic({ seed: 7, rulesPerPolicy: 16, matchAt: "last", tasks: TASKS }).world;
+const world: World = { ...loaded, tokens: { ...loaded.tokens, [TOKEN]: ACTOR.actorId } };
+const ids = [...world.tasks.values()].filter((t) => t.type?.kind === "grant" && t.state === "TASK_STATE_OPEN").slice(0, 64).map((t) => t.id);
+if (ids.length === 0) throw new Error("http bench: no open grant task");
+const COMMENT = "Checked with the team lead.";
+
+// -------------------------------------------------------------------------------------------------
+// A lean HTTP/1.1 client: keep-alive connections, one request in flight on each, responses read by
+// Content-Length. Cheaper and steadier than a general client, and the same for both servers.
+
+function connection(port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const s = connect(port, "127.0.0.1", () => resolve(s));
+    s.setNoDelay(true);
+    s.once("error", reject);
+  });
+}
+
+/** Sends `n` requests spread over the connections, one at a time on each; resolves with the wall ns. */
+async function run(sockets: readonly Socket[], n: number, request: (i: number) => Buffer): Promise<number> {
+  let next = 0;
+  let failures = 0;
+  const t0 = process.hrtime.bigint();
+  await Promise.all(
+    sockets.map(
+      (s) =>
+        new Promise<void>((resolve, reject) => {
+          let buf = Buffer.alloc(0);
+          const send = (): void => {
+            if (next >= n) {
+              s.off("data", onData);
+              resolve();
+              return;
+            }
+            s.write(request(next++));
+          };
+          const onData = (chunk: Buffer): void => {
+            buf = buf.length === 0 ? chunk : Buffer.concat([buf, chunk]);
+            for (;;) {
+              const end = buf.indexOf("\r\n\r\n");
+              if (end < 0) return;
+              const head = buf.subarray(0, end).toString("latin1");
+              const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? "0");
+              if (buf.length < end + 4 + length) return;
+              if (!head.startsWith("HTTP/1.1 200")) failures++;
+              buf = buf.subarray(end + 4 + length);
+              send();
+            }
+          };
+          s.on("data", onData);
+          s.once("error", reject);
+          send();
+        }),
+    ),
+  );
+  if (failures > 0) throw new Error(`http bench: ${failures} requests failed`);
+  return Number(process.hrtime.bigint() - t0);
+}
+
+function requestBytes(path: string, body: string): Buffer {
+  return Buffer.from(
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+const commentBody = JSON.stringify({ comment: COMMENT });
+const resetBody = JSON.stringify({});
+const commentRequest = (i: number) => requestBytes(`/api/v1/tasks/${ids[i % ids.length] ?? ""}/action/comment`, commentBody);
+const resetRequest = (i: number) => requestBytes(`/api/v1/tasks/${ids[i % ids.length] ?? ""}/action/reset`, resetBody);
+
+// -------------------------------------------------------------------------------------------------
+// The three sides.
+
+function reducerNs(kind: "comment" | "reset", n: number): number {
+  let w = world;
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) {
+    const id = ids[i % ids.length] ?? "";
+    const r = kind === "comment" ? comment(w, { taskId: id, comment: COMMENT }, ACTOR) : hardReset(w, { taskId: id }, ACTOR);
+    if (!r.ok) throw new Error(`http bench: ${r.error.message}`);
+    w = r.value.world;
+  }
+  return Number(process.hrtime.bigint() - t0) / n;
+}
+
+/** Canned answers of the real size: a bare server writes the same bytes policy-sim would. */
+function cannedBody(kind: "comment" | "reset"): string {
+  const id = ids[0] ?? "";
+  const r = kind === "comment" ? comment(world, { taskId: id, comment: COMMENT }, ACTOR) : hardReset(world, { taskId: id }, ACTOR);
+  if (!r.ok) throw new Error(r.error.message);
+  return JSON.stringify(r.value.response);
+}
+
+function bareServer(): Promise<Server> {
+  const bodies = { comment: cannedBody("comment"), reset: cannedBody("reset") };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      const body = req.url?.endsWith("/reset") ? bodies.reset : bodies.comment;
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+      res.end(body);
+    });
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? Number.NaN : ((s[(s.length - 1) >> 1] ?? 0) + (s[s.length >> 1] ?? 0)) / 2;
+};
+
+const bare = await bareServer();
+const bareSockets = await Promise.all(Array.from({ length: CONNECTIONS }, () => connection((bare.address() as AddressInfo).port)));
+
+interface Row {
+  readonly action: "comment" | "reset";
+  readonly reducerNs: number;
+  readonly bareNs: number;
+  readonly serveNs: number;
+}
+const samples: Record<"comment" | "reset", { reducer: number[]; bare: number[]; serve: number[] }> = {
+  comment: { reducer: [], bare: [], serve: [] },
+  reset: { reducer: [], bare: [], serve: [] },
+};
+
+log(`http: ${ROUNDS} interleaved rounds of ${REQUESTS} requests over ${CONNECTIONS} keep-alive connections`);
+for (let round = 0; round < ROUNDS + 1; round++) {
+  for (const action of ["comment", "reset"] as const) {
+    // A fresh server per round: the world grows with each comment, as the reducer's does.
+    const server = await serve({ store: createWorldStore(world), port: 0 });
+    const port = Number(new URL(server.url).port);
+    const sockets = await Promise.all(Array.from({ length: CONNECTIONS }, () => connection(port)));
+    const req = action === "comment" ? commentRequest : resetRequest;
+    const r = reducerNs(action, REQUESTS);
+    const b = (await run(bareSockets, REQUESTS, req)) / REQUESTS;
+    const s = (await run(sockets, REQUESTS, req)) / REQUESTS;
+    for (const sock of sockets) sock.destroy();
+    await server.close();
+    // Round 0 warms up the JIT on every path.
+    if (round === 0) continue;
+    samples[action].reducer.push(r);
+    samples[action].bare.push(b);
+    samples[action].serve.push(s);
+  }
+}
+for (const s of bareSockets) s.destroy();
+await new Promise((resolve) => bare.close(resolve));
+
+const rows: Row[] = (["comment", "reset"] as const).map((action) => ({
+  action,
+  reducerNs: median(samples[action].reducer),
+  bareNs: median(samples[action].bare),
+  serveNs: median(samples[action].serve),
+}));
+const TARGET = 2;
+const fmt = (ns: number): string => (ns >= 1000 ? `${(ns / 1000).toFixed(1)} µs` : `${ns.toFixed(0)} ns`);
+const cases = rows.map((r) => {
+  const layer = r.serveNs - r.bareNs;
+  const ratio = layer / r.reducerNs;
+  return {
+    name: `${r.action === "comment" ? "Comment" : "Hard Reset"} over serve, ${TASKS.toLocaleString("en")}-task world`,
+    reducerNsPerOp: Math.round(r.reducerNs),
+    bareNodeHttpNsPerRequest: Math.round(r.bareNs),
+    serveNsPerRequest: Math.round(r.serveNs),
+    httpLayerNsPerRequest: Math.round(layer),
+    ratioToReducer: Number(ratio.toFixed(2)),
+    shareOfBareThroughput: Number((r.bareNs / r.serveNs).toFixed(2)),
+    target: TARGET,
+    met: ratio <= TARGET,
+  };
+});
+for (const c of cases)
+  console.log(
+    `${c.name}: reducer ${fmt(c.reducerNsPerOp)}, bare node:http ${fmt(c.bareNodeHttpNsPerRequest)}, serve ${fmt(c.serveNsPerRequest)} → ` +
+      `HTTP cost ${fmt(c.httpLayerNsPerRequest)} = ${c.ratioToReducer.toFixed(2)}× the reducer (target ≤ ${TARGET}×: ${c.met ? "met" : "MISSED"}); ` +
+      `${Math.round(c.shareOfBareThroughput * 100)} % of bare throughput`,
+  );
+
+const results = {
+  node: process.version,
+  date: process.env["BENCH_DATE"] ?? new Date().toISOString(),
+  quick: QUICK,
+  machine: { cpus: availableParallelism(), loadavgAtStart: loadAtStart.map((x) => Number(x.toFixed(2))), loadavgAtEnd: loadavg().map((x) => Number(x.toFixed(2))) },
+  method: { rounds: ROUNDS, requestsPerRound: REQUESTS, connections: CONNECTIONS, httpCost: "serve − bare node:http, per request", target: `≤ ${TARGET}× the reducer` },
+  cases,
+};
+const latest = new URL("./results/latest.json", import.meta.url);
+const doc = existsSync(latest) ? (JSON.parse(readFileSync(latest, "utf8")) as Record<string, unknown>) : {};
+doc["http"] = results;
+mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
+writeFileSync(latest, `${JSON.stringify(doc, null, 2)}\n`);
+console.log(`figures stored under "http" in ${latest.pathname}`);
