@@ -61,7 +61,7 @@ async function run(sockets: readonly Socket[], n: number, request: (i: number) =
     sockets.map(
       (s) =>
         new Promise<void>((resolve, reject) => {
-          let buf = Buffer.alloc(0);
+          let buf: Buffer = Buffer.alloc(0);
           const send = (): void => {
             if (next >= n) {
               s.off("data", onData);

@@ -11,6 +11,7 @@
  * @packageDocumentation
  */
 export type { Diagnostic, DiagnosticCode } from "./diagnostic.js";
+export { jsonText, markSharedJson } from "./json-text.js";
 export { decodeForm, encodeForm } from "./form.js";
 export { decodePolicyInstance, encodePolicyInstance } from "./policy-instance.js";
 export { decodePolicyStep, encodePolicyStep } from "./policy-step.js";

@@ -17,6 +17,7 @@ import type { UnknownVariant } from "../model/common.js";
 import type { Result } from "../result.js";
 import { type Diagnostic, type DiagnosticCode, describeValue, pathIndex, pathKey } from "./diagnostic.js";
 import { cloneJson, freezeJson, hasOwn, isJsonObject, setOwn } from "./json-tools.js";
+import { markSharedJson } from "./json-text.js";
 import {
   type FieldSteps,
   type FieldsDecoder,
@@ -703,6 +704,7 @@ export function encodedOnce<T extends object>(inner: Codec<T>): Codec<T> {
       if (out !== undefined) return out;
       if (!Object.isFrozen(v)) return inner.encode(v);
       out = freezeJson(inner.encode(v));
+      markSharedJson(out);
       encoded.set(v, out);
       return out;
     },

@@ -7,6 +7,7 @@
  * Checks run in this order: target (400), route (404), method (405), credentials (401), media type
  * (415), size (413), body syntax (400), the route's decoding (400), then the reducer or the read.
  */
+import { jsonText } from "../codec/json-text.js";
 import type { JsonValue } from "../model/json.js";
 import type { AuditEvent } from "../workflow/events.js";
 import type { SimError } from "../reducers/errors.js";
@@ -219,7 +220,7 @@ export function createDispatcher(store: WorldStore, options: DispatchOptions = {
       const ctx = contextOf(actorId, clock);
       if (!ctx.ok) return refuse(ctx.error);
       const r = operation.read(store.get(), ctx.value, serverContext(call));
-      return r.ok ? reply(200, JSON.stringify(r.value), headers) : refuse(asFailure(r.error));
+      return r.ok ? reply(200, jsonText(r.value), headers) : refuse(asFailure(r.error));
     }
     // Only the reducer runs under the lock; bodies are read outside it, so a slow client cannot
     // hold up everyone else. The world is read inside it, so each write sees the previous one.
@@ -231,7 +232,8 @@ export function createDispatcher(store: WorldStore, options: DispatchOptions = {
       store.set(r.value.world, r.value.events);
       return ok(r.value.response);
     });
-    return result.ok ? reply(200, JSON.stringify(result.value), headers) : refuse(result.error);
+    // The policy snapshot a response carries is written once, not on every request (jsonText).
+    return result.ok ? reply(200, jsonText(result.value), headers) : refuse(result.error);
   }
 
   return async (call) => {

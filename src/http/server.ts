@@ -278,8 +278,10 @@ export function dispatchListener(dispatch: Dispatch): (req: IncomingMessage, res
     };
     dispatch(call)
       .then((reply) => {
-        res.writeHead(reply.status, { ...reply.headers, "content-length": Buffer.byteLength(reply.body) });
-        res.end(reply.body);
+        // Encoded once: the length and the bytes written come from the same buffer.
+        const bytes = Buffer.from(reply.body, "utf8");
+        res.writeHead(reply.status, { ...reply.headers, "content-length": bytes.byteLength });
+        res.end(bytes);
       })
       .catch((e: unknown) => plainError(res, 500, `policy-sim http: ${e instanceof Error ? e.message : String(e)}`));
   };

@@ -1,0 +1,51 @@
+import { readFileSync } from "node:fs";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { JsonValue } from "../model/json.js";
+import { comment } from "../reducers/comment.js";
+import { hardReset } from "../reducers/hard-reset.js";
+import { loadWorld } from "../world/load-world.js";
+import { freezeJson } from "./json-tools.js";
+import { jsonText, markSharedJson } from "./json-text.js";
+
+describe("jsonText: JSON.stringify's text, with shared JSON written once", () => {
+  it("equals JSON.stringify for any JSON value", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        expect(jsonText(v as JsonValue)).toBe(JSON.stringify(v));
+      }),
+    );
+  });
+
+  it("equals JSON.stringify when parts are shared, also once a shared part's text is cached", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
+        const part = freezeJson(structuredClone(a) as JsonValue);
+        markSharedJson(part);
+        const doc = { a: part, list: [part, b as JsonValue], b: b as JsonValue };
+        expect(jsonText(doc)).toBe(JSON.stringify(doc));
+        expect(jsonText(doc)).toBe(JSON.stringify(doc));
+      }),
+    );
+  });
+
+  it("leaves out undefined fields and writes null for undefined array items, as JSON.stringify does", () => {
+    const odd = { a: undefined, b: [undefined, 1], c: Number.NaN } as unknown as JsonValue;
+    expect(jsonText(odd)).toBe(JSON.stringify(odd));
+  });
+
+  it("writes the reducers' responses byte for byte as JSON.stringify (the HTTP face's 200 bodies)", () => {
+    const loaded = loadWorld(JSON.parse(readFileSync(new URL("../../fixtures/world.json", import.meta.url), "utf8")));
+    if (!loaded.ok) throw new Error("fixture does not load");
+    let w = loaded.value;
+    for (const id of ["1001", "1002", "1011", "1043", "1054", "1001"]) {
+      const c = comment(w, { taskId: id, comment: "checked", expandMask: { paths: ["*"] } }, { actorId: "u-it-dir" });
+      if (!c.ok) throw new Error(c.error.message);
+      expect(jsonText(c.value.response)).toBe(JSON.stringify(c.value.response));
+      const h = hardReset(c.value.world, { taskId: id }, { actorId: "u-it-dir" });
+      if (!h.ok) throw new Error(h.error.message);
+      expect(jsonText(h.value.response)).toBe(JSON.stringify(h.value.response));
+      w = h.value.world;
+    }
+  });
+});
