@@ -11,9 +11,8 @@
 import type { ConnectionLimits, RunningServer } from "../http/server.js";
 import { DEFAULT_CONNECTION_LIMITS, serve } from "../http/server.js";
 import { createWorldStore } from "../http/world-store.js";
-import { saveWorld } from "../world/save-world.js";
 import type { World } from "../world/world.js";
-import { type CliIO, CliInputError, type Command, EXIT, plural, type ShutdownSignal, printJson, readWorld, str } from "./command.js";
+import { type CliIO, CliInputError, type Command, EXIT, plural, type ShutdownSignal, printJson, readWorld, str, writeWorldFile } from "./command.js";
 
 /**
  * A `--port` value as a TCP port (0 picks a free one); throws {@link CliInputError} otherwise.
@@ -81,12 +80,12 @@ const DEFAULT_SHUTDOWN_MS = 10_000;
 function writeWorldAtomically(io: CliIO, path: string, world: World, attempt: number): string | undefined {
   const temporary = `${path}.tmp-${attempt}`;
   try {
-    const text = `${JSON.stringify(saveWorld(world), null, 2)}\n`;
+    // world-io's writer (streamed when the IO can), to a temporary file first.
     if (!io.rename) {
-      io.writeFile(path, text);
+      writeWorldFile(io, path, world);
       return undefined;
     }
-    io.writeFile(temporary, text);
+    writeWorldFile(io, temporary, world);
     io.rename(temporary, path);
     return undefined;
   } catch (e: unknown) {

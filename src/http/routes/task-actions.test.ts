@@ -1,7 +1,7 @@
 /**
  * Loopback tests of every task action route of openapi.yaml (`/api/v1/tasks/{task_id}/action/…`)
  * and of task creation (`/api/v1/task/grant`, `/revoke`, `/offboarding`), through `serve` on
- * 127.0.0.1, with the sample tenant.
+ * 127.0.0.1, with the sample tenant; every body validated against openapi.yaml.
  */
 import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -11,6 +11,7 @@ import { reduce } from "../../reducers/reduce.js";
 import { loadWorld } from "../../world/load-world.js";
 import { findTask, type World } from "../../world/world.js";
 import { type ErrorBody, GRPC_CODES } from "../error-body.js";
+import { errorProblems, responseProblems } from "../openapi-validate.test-helper.js";
 import { type RunningServer, serve } from "../server.js";
 import type { MemoryWorldStore } from "../world-store.js";
 import type { AuditEvent } from "../../workflow/events.js";
@@ -28,7 +29,18 @@ beforeEach(async () => {
 });
 afterEach(async () => server.close());
 
+/** The OpenAPI path template of a concrete path (`/api/v1/tasks/1001/action/approve` → `…/{task_id}/…`). */
+const templateOf = (path: string): string => path.replace(/^\/api\/v1\/tasks\/[^/]+\/action\//, "/api/v1/tasks/{task_id}/action/");
+
 async function post(path: string, body: unknown, token = "tok-super"): Promise<{ status: number; json: JsonObject }> {
+  const r = await send(path, body, token);
+  // openapi.yaml: every 2xx body validates against its operation's schema, every error body against google.rpc.Status.
+  if (r.status === 200) expect(responseProblems("POST", templateOf(path), r.json)).toEqual([]);
+  else expect(errorProblems(r.json)).toEqual([]);
+  return r;
+}
+
+async function send(path: string, body: unknown, token: string): Promise<{ status: number; json: JsonObject }> {
   const res = await fetch(`${server.url}${path}`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
