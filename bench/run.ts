@@ -4,8 +4,7 @@
  * in interleaved batches.
  *
  * Environment: BENCH_QUICK=1 for a fast smoke run (10k-task large world, short batches);
- * BENCH_ONLY=selection,explanation,compile,reducers,scaling,whatif,worldio,cost to run some sections; BENCH_DATE to
- * BENCH_ONLY=selection,explanation,compile,reducers,scaling,whatif,worldio,http to run some sections; BENCH_DATE to
+ * BENCH_ONLY=selection,explanation,compile,reducers,scaling,whatif,worldio,cost,http to run some sections; BENCH_DATE to
  * set the date recorded in the results (default: the clock — the bench is an adapter).
  *
  * The what-if section is bench/whatif.bench.ts, run last in a process of its own (its worlds of up
@@ -591,8 +590,7 @@ const results = {
   })),
 };
 // Only what-if asked for: keep the other figures of the last run.
-const ranHere = ONLY.size === 0 || [...ONLY].some((s) => s !== "whatif" && s !== "worldio" && s !== "cost");
-const ranHere = ONLY.size === 0 || [...ONLY].some((s) => s !== "whatif" && s !== "worldio" && s !== "http");
+const ranHere = ONLY.size === 0 || [...ONLY].some((s) => s !== "whatif" && s !== "worldio" && s !== "cost" && s !== "http");
 if (ranHere) {
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`wrote ${out}`);

@@ -107,12 +107,10 @@ function writeWorldAtomically(io: CliIO, path: string, world: World, attempt: nu
  * ```
  */
 export const serveCommand: Command = {
-  usage: "policy-sim serve --world <file> [--port <n>] [--host <addr>] [--out <file>] [--json]",
-  summary: "serve the service's API (task actions, reads, policy edits, OAuth token) on a world until Ctrl-C",
   usage:
     "policy-sim serve --world <file> [--port <n>] [--host <addr>] [--out <file>] [--json] [--header-timeout <s>] [--request-timeout <s>] " +
     "[--keep-alive-timeout <s>] [--max-connections <n>] [--shutdown-timeout <s>]",
-  summary: "serve the service's task API over HTTP on a world until Ctrl-C",
+  summary: "serve the service's API (task actions, task creation, reads, policy edits, OAuth token) on a world until Ctrl-C",
   help: [
     "--port <n>                TCP port, default 8080; 0 picks a free one (the URL printed says which)",
     "--host <addr>             address to listen on, default 127.0.0.1 (not reachable from the network)",
@@ -126,13 +124,11 @@ export const serveCommand: Command = {
     `--max-connections <n>     connections open at once, default ${DEFAULT_CONNECTION_LIMITS.maxConnections}; over it, the connection idle the longest is closed`,
     `--shutdown-timeout <s>    seconds requests in progress may take after Ctrl-C, default ${DEFAULT_SHUTDOWN_MS / 1000}; a second Ctrl-C stops at once`,
     "",
-    "Routes: the service's task actions, task/directory/policy reads and searches, policy edits and",
-    "POST /auth/v1/token (README: \"Point your SDK at the simulation\"), authenticated with",
-    "`Authorization: Bearer <token>`: a token from /auth/v1/token (register a client with",
-    "`policy-sim client add`) or from the world's tokens. Stops on SIGINT or SIGTERM.",
-    "Routes: every task action (POST /api/v1/tasks/{id}/action/...), task creation (POST /api/v1/task/grant, ...),",
-    "and the rest listed in src/http/README.md; authenticated with `Authorization: Bearer <token>` from the",
-    "world's tokens. Stops on SIGINT or SIGTERM.",
+    "Routes: the service's task actions, task creation (POST /api/v1/task/grant, /revoke, /offboarding),",
+    "task/directory/policy reads and searches, policy edits and POST /auth/v1/token (README: \"Point your",
+    "SDK at the simulation\"), authenticated with `Authorization: Bearer <token>`: a token from",
+    "/auth/v1/token (register a client with `policy-sim client add`) or from the world's tokens.",
+    "Stops on SIGINT or SIGTERM.",
     "",
     "  policy-sim serve --world fixtures/world.json --port 8080",
     "  curl -X POST -H 'authorization: Bearer tok-super' -H 'content-type: application/json' -d '{\"comment\":\"hi\"}' http://127.0.0.1:8080/api/v1/tasks/1001/action/comment",
