@@ -3,6 +3,7 @@
  * caret under the part of its condition that made it false or failed, the values of its parts,
  * the chain, the selected steps and their approvers. Colour only when asked (the CLI asks on a TTY).
  */
+import type { ConfigRuleEvaluation } from "../policy/config-rules.js";
 import { approversSummary } from "../workflow/approvers.js";
 import type { Explanation, ExplainedCondition, ExplainedNode, RuleExplanation } from "./explain.js";
 
@@ -123,6 +124,7 @@ export function formatExplanation(e: Explanation, options: FormatOptions = {}): 
   for (const c of e.resolution.checks) {
     const mark = c.status === "used" ? paint("32", "✓") : c.status === "missing" ? paint("31", "✗") : c.status === "notReached" ? paint("2", "·") : paint("2", "–");
     out.push(`  ${mark} ${c.source.padEnd(19)} ${c.status === "notReached" ? paint("2", c.detail) : c.detail}`);
+    for (const r of c.configRules ?? []) out.push(`      ${formatConfigRule(r)}`);
   }
 
   if (e.rules.length > 0) {
@@ -178,4 +180,17 @@ export function formatExplanation(e: Explanation, options: FormatOptions = {}): 
   if (e.policyWouldChange && e.resolution.ok)
     out.push(paint("33", `A Hard Reset would move the task from ${t.currentPolicyId} to ${e.resolution.policyId}.`));
   return out.join("\n");
+}
+
+/** One configuration rule under its source, like a policy rule: its condition, outcome and values. */
+function formatConfigRule(r: ConfigRuleEvaluation): string {
+  const condition = r.condition.trim() === "" ? "(empty: matches every entitlement)" : r.condition;
+  const s = r.settings;
+  const values = s
+    ? `requestPolicyId=${JSON.stringify(s.requestPolicyId)} emergencyGrantEnabled=${s.emergencyGrantEnabled}` +
+      `${s.emergencyGrantEnabled ? ` emergencyGrantPolicyId=${JSON.stringify(s.emergencyGrantPolicyId)}` : ""}` +
+      `${s.maxGrantDuration ? ` maxGrantDuration=${s.maxGrantDuration}` : ""}`
+    : "no settings";
+  const outcome = r.outcome === "error" ? `error: ${r.detail}` : r.outcome;
+  return `config rule ${r.priority} "${r.ruleId}"${r.displayName ? ` "${r.displayName}"` : ""} when ${condition} → ${outcome}; ${values}`;
 }

@@ -265,6 +265,11 @@ export interface ResourceTypeDefault {
   readonly appId: string;
   readonly resourceTypeIds: readonly string[];
   readonly requestPolicyId: string;
+  /** Emergency grants for these resource types (the API's `AppAccessRequestDefaults`); absent: not set. */
+  readonly emergencyGrantEnabled?: boolean;
+  readonly emergencyGrantPolicyId?: string;
+  /** A protobuf duration such as `"3600s"`; absent or null: no limit set. */
+  readonly maxGrantDuration?: string | null;
 }
 
 /**

@@ -7,6 +7,8 @@ import type { AppEntitlement } from "../model/directory.js";
 import type { Policy, Task } from "../model/index.js";
 import { err, ok, type Result } from "../result.js";
 import { findEntitlement, type World } from "../world/world.js";
+import type { EntitlementConfigRuleSettings } from "../model/config-rule.js";
+import { hasConfigRules, matchConfigRule, type ConfigRuleEvaluation } from "./config-rules.js";
 
 /**
  * Where a task's policy came from.
@@ -18,7 +20,10 @@ import { findEntitlement, type World } from "../world/world.js";
  */
 export type PolicySource =
   | "emergency"
+  | "emergencyConfigRule"
+  | "emergencyResourceTypeDefault"
   | "entitlement"
+  | "configRule"
   | "resourceTypeDefault"
   | "app"
   | "accessReview"
@@ -44,6 +49,8 @@ export interface SourceCheck {
   readonly status: "used" | "empty" | "missing" | "notApplicable" | "notReached";
   readonly policyId: string;
   readonly detail: string;
+  /** For a configuration-rule source: how each of the app's rules fared, in evaluation order. */
+  readonly configRules?: readonly ConfigRuleEvaluation[];
 }
 
 /**
@@ -83,19 +90,69 @@ interface Candidate {
   readonly what: string;
   /** When set, the source does not apply to the task, with the reason. */
   readonly notApplicable?: string;
+  readonly configRules?: readonly ConfigRuleEvaluation[];
+}
+
+/**
+ * The configuration-rule source of one request setting: the first matching enabled rule of the app
+ * (entitlement-config-rules page). It is not consulted for an entitlement that overrides the app's
+ * access-request defaults, as resource-type defaults are not; a matching rule that leaves the setting
+ * empty lets it fall through to the next source (README "Assumptions").
+ */
+function configRuleCandidate(
+  world: World,
+  ent: AppEntitlement,
+  entWhat: string,
+  source: "configRule" | "emergencyConfigRule",
+  pick: (s: EntitlementConfigRuleSettings) => { readonly policyId: string; readonly field: string },
+): Candidate {
+  const match = matchConfigRule(world, ent);
+  if (ent.overrideAccessRequestsDefaults)
+    return { source, policyId: "", what: entWhat, notApplicable: `${entWhat} overrides the app's access-request defaults`, configRules: match.evaluations };
+  const rule = match.rule;
+  if (!rule)
+    return { source, policyId: "", what: `configuration rules of app "${ent.appId}"`, notApplicable: `no enabled configuration rule of app "${ent.appId}" matches ${entWhat}`, configRules: match.evaluations };
+  const picked = rule.settings ? pick(rule.settings) : { policyId: "", field: "settings" };
+  const condition = rule.condition.trim() === "" ? "an empty condition (catch-all)" : `condition ${JSON.stringify(rule.condition)}`;
+  return {
+    source,
+    policyId: picked.policyId,
+    what: `configuration rule "${rule.id}"${rule.displayName ? ` "${rule.displayName}"` : ""} (priority ${rule.priority}, ${condition}) ${picked.field}`,
+    configRules: match.evaluations,
+  };
 }
 
 function grantCandidates(world: World, task: Task, ent: AppEntitlement | undefined, appId: string, entId: string): Candidate[] {
   const entWhat = `entitlement "${entId}" of app "${appId}"`;
   const app = world.index.apps.get(appId);
   const rtDefault = ent ? world.index.resourceTypeDefaults.get(`${appId}\u0000${ent.appResourceTypeId}`) : undefined;
+  const rtWhat = `request defaults of app "${appId}" for resource type "${ent?.appResourceTypeId ?? ""}"`;
+  const notEmergency = "the task is not an emergency-access request";
+  // An app without configuration rules shows no configuration-rule source.
+  const withRules = ent !== undefined && hasConfigRules(world, appId);
+  const emergency: Candidate[] = !task.emergencyAccess
+    ? [{ source: "emergency", policyId: "", what: entWhat, notApplicable: notEmergency }]
+    : [
+        !ent?.emergencyGrantEnabled
+          ? { source: "emergency", policyId: "", what: entWhat, notApplicable: `${entWhat} does not enable emergency grants` }
+          : { source: "emergency", policyId: ent.emergencyGrantPolicyId, what: `${entWhat} emergencyGrantPolicyId` },
+        ...(withRules
+          ? [
+              configRuleCandidate(world, ent, entWhat, "emergencyConfigRule", (s) =>
+                s.emergencyGrantEnabled ? { policyId: s.emergencyGrantPolicyId, field: "emergencyGrantPolicyId" } : { policyId: "", field: "emergencyGrantEnabled (off), so its emergencyGrantPolicyId" },
+              ),
+            ]
+          : []),
+        ent?.overrideAccessRequestsDefaults
+          ? { source: "emergencyResourceTypeDefault", policyId: "", what: rtWhat, notApplicable: `${entWhat} overrides the app's access-request defaults` }
+          : !rtDefault?.emergencyGrantEnabled
+            ? { source: "emergencyResourceTypeDefault", policyId: "", what: rtWhat, notApplicable: `${rtWhat} do not enable emergency grants` }
+            : { source: "emergencyResourceTypeDefault", policyId: rtDefault.emergencyGrantPolicyId ?? "", what: `${rtWhat} emergencyGrantPolicyId` },
+      ];
   return [
-    !task.emergencyAccess
-      ? { source: "emergency", policyId: "", what: entWhat, notApplicable: "the task is not an emergency-access request" }
-      : !ent?.emergencyGrantEnabled
-        ? { source: "emergency", policyId: "", what: entWhat, notApplicable: `${entWhat} does not enable emergency grants` }
-        : { source: "emergency", policyId: ent.emergencyGrantPolicyId, what: `${entWhat} emergencyGrantPolicyId` },
+    ...emergency,
     { source: "entitlement", policyId: ent?.grantPolicyId ?? "", what: `${entWhat} grantPolicyId` },
+    ...(withRules ? [configRuleCandidate(world, ent, entWhat, "configRule", (s) => ({ policyId: s.requestPolicyId, field: "requestPolicyId" }))] : []),
     ent?.overrideAccessRequestsDefaults
       ? {
           source: "resourceTypeDefault",
@@ -106,7 +163,7 @@ function grantCandidates(world: World, task: Task, ent: AppEntitlement | undefin
       : {
           source: "resourceTypeDefault",
           policyId: rtDefault?.requestPolicyId ?? "",
-          what: `request defaults of app "${appId}" for resource type "${ent?.appResourceTypeId ?? ""}"`,
+          what: rtWhat,
         },
     { source: "app", policyId: app?.grantPolicyId ?? "", what: `app "${appId}" grantPolicyId` },
     { source: "tenantDefault", policyId: world.tenant.defaultPolicies["grant"] ?? "", what: "the tenant's default grant policy" },
@@ -164,7 +221,9 @@ function candidatesFor(world: World, task: Task): Candidate[] | undefined {
 
 /**
  * Decides which policy applies to a task, following the service's order of sources for its type:
- * grant: emergency → entitlement → resource-type request default → app → tenant default;
+ * grant: (for emergency access: entitlement → configuration rule → resource-type default emergency
+ * policy, then) entitlement → first matching configuration rule → resource-type request default →
+ * app → tenant default;
  * revoke: entitlement → app → tenant default; certify: access review (or, with the review's policy
  * override, entitlement → app → review) → tenant default; offboarding, action, finding: tenant
  * default → the policy the task already carries. Never throws.
@@ -178,6 +237,8 @@ function candidatesFor(world: World, task: Task): Candidate[] | undefined {
 export function resolvePolicy(world: World, task: Task): Result<Resolution, ResolutionError> {
   const t = task.type;
   if (t?.kind !== "grant" && t?.kind !== "revoke" && t?.kind !== "certify") return resolveUncached(world, task);
+  // Configuration rule conditions may read now(), which the memo is not keyed by.
+  if (t.kind === "grant" && hasConfigRules(world, t.appId)) return resolveUncached(world, task);
   const memo = memoOf(world);
   const byApp = t.kind === "grant" ? (task.emergencyAccess ? memo.emergency : memo.grant) : t.kind === "revoke" ? memo.revoke : memo.certify;
   let byEntitlement = byApp.get(t.appId);
@@ -230,26 +291,27 @@ function resolveUncached(world: World, task: Task): Result<Resolution, Resolutio
   const checks: SourceCheck[] = [];
   let winner: { policy: Policy; source: PolicySource } | undefined;
   for (const c of candidates) {
+    const rules = c.configRules && !winner ? { configRules: c.configRules } : {};
     if (winner) {
       checks.push({ source: c.source, status: "notReached", policyId: c.policyId, detail: `${c.what}: not consulted, an earlier source won` });
       continue;
     }
     if (c.notApplicable !== undefined) {
-      checks.push({ source: c.source, status: "notApplicable", policyId: "", detail: c.notApplicable });
+      checks.push({ source: c.source, status: "notApplicable", policyId: "", detail: c.notApplicable, ...rules });
       continue;
     }
     if (!c.policyId) {
-      checks.push({ source: c.source, status: "empty", policyId: "", detail: `${c.what} is not set` });
+      checks.push({ source: c.source, status: "empty", policyId: "", detail: `${c.what} is not set`, ...rules });
       continue;
     }
     // The task's own snapshot is usable even when the policy no longer exists in the world.
     const policy =
       c.source === "taskSnapshot" ? (world.index.policies.get(c.policyId) ?? task.policy?.policy ?? undefined) : world.index.policies.get(c.policyId);
     if (!policy) {
-      checks.push({ source: c.source, status: "missing", policyId: c.policyId, detail: `${c.what} is "${c.policyId}", which does not exist` });
+      checks.push({ source: c.source, status: "missing", policyId: c.policyId, detail: `${c.what} is "${c.policyId}", which does not exist`, ...rules });
       continue;
     }
-    checks.push({ source: c.source, status: "used", policyId: c.policyId, detail: `${c.what} is "${c.policyId}"` });
+    checks.push({ source: c.source, status: "used", policyId: c.policyId, detail: `${c.what} is "${c.policyId}"`, ...rules });
     winner = { policy, source: c.source };
   }
   if (!winner)

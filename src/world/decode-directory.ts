@@ -281,6 +281,9 @@ export function decodeResourceTypeDefault(r: ObjectReader): ResourceTypeDefault 
     appId: r.string("appId"),
     resourceTypeIds: r.strings("resourceTypeIds"),
     requestPolicyId: r.string("requestPolicyId"),
+    ...(r.raw("emergencyGrantEnabled") === undefined ? {} : { emergencyGrantEnabled: r.boolean("emergencyGrantEnabled") }),
+    ...(r.raw("emergencyGrantPolicyId") === undefined ? {} : { emergencyGrantPolicyId: r.string("emergencyGrantPolicyId") }),
+    ...(r.raw("maxGrantDuration") === undefined ? {} : { maxGrantDuration: r.raw("maxGrantDuration") === null ? null : r.string("maxGrantDuration") }),
   };
 }
 

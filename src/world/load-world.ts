@@ -4,6 +4,8 @@
  */
 import { decodePolicy, decodeTask } from "../codec/index.js";
 import type { ApiClient } from "../model/directory.js";
+import type { EntitlementConfigRule } from "../model/config-rule.js";
+import { decodeConfigRule } from "./config-rule-codec.js";
 import type { AccessReview, App, AppEntitlement, AppUser, Grant, Group, ResourceTypeDefault, Role, User } from "../model/directory.js";
 import type { Policy, Task } from "../model/index.js";
 import { err, ok, type Result } from "../result.js";
@@ -271,6 +273,7 @@ const KNOWN_KEYS = new Set([
   "groups",
   "grants",
   "resourceTypeDefaults",
+  "entitlementConfigurationRules",
   "accessReviews",
   "policies",
   "tasks",
@@ -330,6 +333,7 @@ function load(json: unknown, options: LoadOptions): Result<World, Diagnostic[]> 
   for (const k of Object.keys(json)) if (!KNOWN_KEYS.has(k)) setOwn(unknown, k, adoptJson(json[k], pathKey("$", k), out));
   return assemble(
     {
+      entitlementConfigurationRules: decodeList(read("entitlementConfigurationRules"), "$.entitlementConfigurationRules", out, decodeConfigRule),
       version: read("version"), now: read("now"), seq: read("seq"), roles, users, apps, entitlements, appUsers, groups, grants, resourceTypeDefaults, accessReviews, policies, tasks, tenant, tokens, clients, comments, unknown,
       notes,
       warnings: options.warnings === false ? [] : worldWarnings(json, directoryFields(), KNOWN_KEYS),
@@ -352,6 +356,7 @@ interface DecodedParts {
   readonly groups: readonly Group[];
   readonly grants: readonly Grant[];
   readonly resourceTypeDefaults: readonly ResourceTypeDefault[];
+  readonly entitlementConfigurationRules: readonly EntitlementConfigRule[];
   readonly accessReviews: readonly AccessReview[];
   readonly policies: readonly Policy[];
   readonly tasks: readonly Task[];
@@ -368,7 +373,7 @@ interface DecodedParts {
 
 /** Checks, indexes and freezes decoded parts into a world: what every way of loading ends with. */
 function assemble(parts: DecodedParts, out: Diagnostic[], options: LoadOptions): Result<World, Diagnostic[]> {
-  const { roles, users, apps, entitlements, appUsers, groups, grants, resourceTypeDefaults, accessReviews, policies, tasks, tenant, tokens, clients, comments, unknown, notes } = parts;
+  const { roles, users, apps, entitlements, appUsers, groups, grants, resourceTypeDefaults, entitlementConfigurationRules, accessReviews, policies, tasks, tenant, tokens, clients, comments, unknown, notes } = parts;
   const version = parts.version;
   if (version !== undefined && version !== 1)
     out.push({ code: "UNSUPPORTED_VERSION", path: "$.version", message: `world file version ${JSON.stringify(version)} is not supported; use 1` });
@@ -395,7 +400,8 @@ function assemble(parts: DecodedParts, out: Diagnostic[], options: LoadOptions):
   duplicates(roles, (r) => r.id, "$.roles", "role", out);
   duplicates(clients, (c) => c.clientId, "$.clients", "client", out);
 
-  const index = buildIndex({ roles, users, apps, entitlements, appUsers, groups, grants, resourceTypeDefaults, accessReviews, policies });
+  duplicates(entitlementConfigurationRules, (r) => `${r.appId}/${r.id}`, "$.entitlementConfigurationRules", "entitlement configuration rule", out);
+  const index = buildIndex({ roles, users, apps, entitlements, appUsers, groups, grants, resourceTypeDefaults, entitlementConfigurationRules, accessReviews, policies });
   const references = [
     ...checkReferences({ index, users, apps, entitlements, appUsers, groups, grants, resourceTypeDefaults, accessReviews, tenant, tokens, tasks }),
     ...clients.flatMap((c, i) =>
@@ -428,6 +434,7 @@ function assemble(parts: DecodedParts, out: Diagnostic[], options: LoadOptions):
     groups,
     grants,
     resourceTypeDefaults,
+    ...(entitlementConfigurationRules.length > 0 ? { entitlementConfigurationRules } : {}),
     accessReviews,
     policies,
     tasks: Table.from(tasks.map((t) => [t.id, t] as const)),
@@ -445,7 +452,7 @@ function assemble(parts: DecodedParts, out: Diagnostic[], options: LoadOptions):
     ...(Object.keys(unknown).length > 0 ? { $unknown: unknown } : {}),
   };
   // Maps in the index cannot be frozen in place; they are only ever read.
-  for (const part of [roles, users, apps, entitlements, appUsers, groups, grants, resourceTypeDefaults, accessReviews, policies, tasks, comments])
+  for (const part of [roles, users, apps, entitlements, appUsers, groups, grants, resourceTypeDefaults, entitlementConfigurationRules, accessReviews, policies, tasks, comments])
     deepFreeze(part);
   deepFreeze(tenant);
   deepFreeze(tokens);
@@ -599,6 +606,7 @@ class StreamedWorld implements SplitterSink {
         groups: list<Group>("groups"),
         grants: list<Grant>("grants"),
         resourceTypeDefaults: list<ResourceTypeDefault>("resourceTypeDefaults"),
+        entitlementConfigurationRules: decodeList(get("entitlementConfigurationRules"), "$.entitlementConfigurationRules", out, decodeConfigRule),
         accessReviews: list<AccessReview>("accessReviews"),
         policies: list<Policy>("policies"),
         tasks: list<Task>("tasks"),

@@ -5,6 +5,7 @@
 import { encodePolicy, encodeTask } from "../codec/index.js";
 import type { JsonObject, JsonValue } from "../model/json.js";
 import { encodeAccessReview, encodeApp, encodeAppUser, encodeEntitlement, encodeUser } from "./encode-directory.js";
+import { encodeConfigRule } from "./config-rule-codec.js";
 import { jsonChunks, LazyList } from "./json-writer.js";
 import type { World } from "./world.js";
 
@@ -31,7 +32,10 @@ function worldMembers(world: World): [string, unknown][] {
     ["appUsers", world.appUsers.map(encodeAppUser)],
     ["groups", world.groups.map((g) => ({ id: g.id, appId: g.appId, displayName: g.displayName, memberUserIds: [...g.memberUserIds] }))],
     ["grants", world.grants.map((g) => ({ appId: g.appId, appEntitlementId: g.appEntitlementId, identityUserId: g.identityUserId, source: g.source }))],
-    ["resourceTypeDefaults", world.resourceTypeDefaults.map((d) => ({ appId: d.appId, resourceTypeIds: [...d.resourceTypeIds], requestPolicyId: d.requestPolicyId }))],
+    ["resourceTypeDefaults", world.resourceTypeDefaults.map((d) => ({ ...d, resourceTypeIds: [...d.resourceTypeIds] }))],
+    ...(world.entitlementConfigurationRules && world.entitlementConfigurationRules.length > 0
+      ? ([["entitlementConfigurationRules", world.entitlementConfigurationRules.map(encodeConfigRule)]] as [string, unknown][])
+      : []),
     ["accessReviews", world.accessReviews.map(encodeAccessReview)],
     ["policies", world.policies.map(encodePolicy)],
     [

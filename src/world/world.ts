@@ -16,6 +16,7 @@ import type {
   User,
 } from "../model/directory.js";
 import type { Policy, Task } from "../model/index.js";
+import type { EntitlementConfigRule } from "../model/config-rule.js";
 import type { Diagnostic } from "./read.js";
 import type { CommentLog } from "./comment-log.js";
 import { Table } from "./table.js";
@@ -98,6 +99,8 @@ export interface WorldIndex {
   readonly policies: ReadonlyMap<string, Policy>;
   /** Resource-type request defaults keyed by `${appId}\u0000${resourceTypeId}`. */
   readonly resourceTypeDefaults: ReadonlyMap<string, ResourceTypeDefault>;
+  /** Entitlement configuration rules by app id, in evaluation order (priority, then id). */
+  readonly configRulesByApp: ReadonlyMap<string, readonly EntitlementConfigRule[]>;
 }
 
 /**
@@ -123,6 +126,8 @@ export interface World {
   readonly groups: readonly Group[];
   readonly grants: readonly Grant[];
   readonly resourceTypeDefaults: readonly ResourceTypeDefault[];
+  /** Entitlement configuration rules of every app, as the file lists them (absent: none). */
+  readonly entitlementConfigurationRules?: readonly EntitlementConfigRule[];
   readonly accessReviews: readonly AccessReview[];
   readonly policies: readonly Policy[];
   /** Tasks by id, in file order. A persistent table: updating one task does not copy the rest. */
@@ -168,6 +173,7 @@ export function withTaskTables(world: World, tasks: Table<Task>, comments: Table
     groups: world.groups,
     grants: world.grants,
     resourceTypeDefaults: world.resourceTypeDefaults,
+    ...(world.entitlementConfigurationRules ? { entitlementConfigurationRules: world.entitlementConfigurationRules } : {}),
     accessReviews: world.accessReviews,
     policies: world.policies,
     tasks,
@@ -201,6 +207,7 @@ export function buildIndex(parts: {
   readonly groups: readonly Group[];
   readonly grants: readonly Grant[];
   readonly resourceTypeDefaults: readonly ResourceTypeDefault[];
+  readonly entitlementConfigurationRules?: readonly EntitlementConfigRule[] | undefined;
   readonly accessReviews: readonly AccessReview[];
   readonly policies: readonly Policy[];
 }): WorldIndex {
@@ -252,6 +259,13 @@ export function buildIndex(parts: {
   const resourceTypeDefaults = new Map<string, ResourceTypeDefault>();
   for (const d of parts.resourceTypeDefaults)
     for (const rt of d.resourceTypeIds) resourceTypeDefaults.set(`${d.appId}\u0000${rt}`, d);
+  const configRulesByApp = new Map<string, EntitlementConfigRule[]>();
+  for (const r of parts.entitlementConfigurationRules ?? []) {
+    const list = configRulesByApp.get(r.appId) ?? [];
+    list.push(r);
+    configRulesByApp.set(r.appId, list);
+  }
+  for (const list of configRulesByApp.values()) list.sort(byEvaluationOrder);
   return {
     users,
     usersByEmail,
@@ -272,7 +286,13 @@ export function buildIndex(parts: {
     accessReviews: new Map(parts.accessReviews.map((r) => [r.id, r])),
     policies: new Map(parts.policies.map((p) => [p.id, p])),
     resourceTypeDefaults,
+    configRulesByApp,
   };
+}
+
+/** Configuration rules are evaluated by priority (lower first), then by id (the API's order). */
+function byEvaluationOrder(a: EntitlementConfigRule, b: EntitlementConfigRule): number {
+  return a.priority - b.priority || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 /**
@@ -348,6 +368,8 @@ export interface WorldPatch {
   readonly apps?: readonly App[];
   /** Users to add or replace, matched by id. */
   readonly users?: readonly User[];
+  /** Entitlement configuration rules to add or replace, matched by app and id. */
+  readonly entitlementConfigurationRules?: readonly EntitlementConfigRule[];
   readonly tenant?: Tenant;
   readonly now?: string;
 }
@@ -382,6 +404,8 @@ export function replaceInWorld(world: World, patch: WorldPatch): World {
   const entitlements = upsert(world.entitlements, patch.entitlements, (e) => entitlementKey(e.appId, e.id));
   const apps = upsert(world.apps, patch.apps, (a) => a.id);
   const users = upsert(world.users, patch.users, (u) => u.id);
-  const index = buildIndex({ ...world, policies, entitlements, apps, users });
-  return Object.freeze({ ...world, policies, entitlements, apps, users, index, tenant: patch.tenant ?? world.tenant, now: patch.now ?? world.now });
+  const rules = upsert(world.entitlementConfigurationRules ?? [], patch.entitlementConfigurationRules, (r) => entitlementKey(r.appId, r.id));
+  const configRules = rules.length > 0 ? { entitlementConfigurationRules: rules } : {};
+  const index = buildIndex({ ...world, policies, entitlements, apps, users, ...configRules });
+  return Object.freeze({ ...world, policies, entitlements, apps, users, ...configRules, index, tenant: patch.tenant ?? world.tenant, now: patch.now ?? world.now });
 }
