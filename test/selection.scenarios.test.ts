@@ -111,7 +111,7 @@ describe("resolution: grant", () => {
   it("emergency: an emergency task on an entitlement with emergency grants", () => {
     const e = run({ ...all, entitlements: ent({ emergencyGrantEnabled: true, emergencyGrantPolicyId: "pol-emerg", grantPolicyId: "pol-ent" }), task: grantTask({ emergencyAccess: true }) });
     expect(source(e)).toBe("emergency:pol-emerg");
-    expect(e.resolution.checks.map((c) => c.status)).toEqual(["used", "notReached", "notReached", "notReached", "notReached"]);
+    expect(e.resolution.checks.map((c) => c.status)).toEqual(["used", "notReached", "notReached", "notReached", "notReached", "notReached"]);
   });
   it("an emergency task whose entitlement does not enable emergency grants uses the entitlement's policy", () => {
     const e = run({ ...all, entitlements: ent({ emergencyGrantPolicyId: "pol-emerg", grantPolicyId: "pol-ent" }), task: grantTask({ emergencyAccess: true }) });
@@ -236,7 +236,7 @@ describe("selection: outcomes, chains and their errors", () => {
 describe("the POLICY_REFERENCES_POLICY flag", () => {
   const policies = [policy("root", [{ condition: "true", policyId: "other" }, { condition: "true", stepKey: "own" }]), policy("other")];
   it("off: a policyId rule is passed over with its reason, and evaluation goes on", () => {
-    const e = run({ policies, entitlements: ent({ grantPolicyId: "root" }), tenant: { featureFlags: {} } });
+    const e = run({ policies, entitlements: ent({ grantPolicyId: "root" }), tenant: { featureFlags: { POLICY_REFERENCES_POLICY: false } } });
     expect(picked(e)).toBe("root/own");
     expect(ruleError(e)).toContain("POLICY_REFERENCES_POLICY");
   });
