@@ -3,6 +3,7 @@
  * through `lintPolicy`. Findings print with their code, the JSONPath in the file that was read, the
  * message and, for CEL, the caret excerpt; any error-severity finding makes the exit code 1.
  */
+import { lintConfigRule } from "../policy/lint-config-rules.js";
 import { decodePolicy } from "../codec/index.js";
 import type { Policy } from "../model/index.js";
 import { type Finding, lintDecodedPolicy, lintPolicy } from "../policy/lint.js";
@@ -80,7 +81,7 @@ export function lintDocuments(docs: readonly unknown[], world: World | undefined
 }
 
 /**
- * Lints every policy of a world, or only the one with `policyId`; paths point into the world file
+ * Lints every policy of a world and its entitlement configuration rules, or only the policy with `policyId`; paths point into the world file
  * (`$.policies[3].rules[0]`). An id the world does not have gives an empty list.
  *
  * @example
@@ -95,6 +96,12 @@ export function lintWorld(world: World, policyId?: string): LintedPolicy[] {
     if (policyId !== undefined && p.id !== policyId) return;
     const base = `$.policies[${i}]`;
     out.push({ id: p.id, displayName: p.displayName, base, findings: rebased(base, lintDecodedPolicy(p, world)) });
+  });
+  if (policyId !== undefined) return out;
+  // Entitlement configuration rules are linted with the policies (their conditions and policy ids).
+  (world.entitlementConfigurationRules ?? []).forEach((r, i) => {
+    const base = `$.entitlementConfigurationRules[${i}]`;
+    out.push({ id: r.id, displayName: `configuration rule of app ${r.appId}${r.displayName ? `: ${r.displayName}` : ""}`, base, findings: rebased(base, lintConfigRule(r, world)) });
   });
   return out;
 }

@@ -7,6 +7,7 @@
 import { type Draft, produce } from "immer";
 import type { App, AppEntitlement, User } from "../model/directory.js";
 import type { Policy } from "../model/index.js";
+import type { EntitlementConfigRule } from "../model/config-rule.js";
 import { policyReferencesEnabled } from "../policy/select-steps.js";
 import { buildIndex, entitlementKey, replaceInWorld, type Tenant, type World, type WorldPatch } from "../world/world.js";
 import { delegationWindow } from "../workflow/delegation.js";
@@ -19,7 +20,7 @@ import { sameValue } from "./same-value.js";
  * @example
  * ```ts
  * const view: EditableWorld = { policies: world.policies, entitlements: world.entitlements,
- *   apps: world.apps, users: world.users, tenant: world.tenant };
+ *   apps: world.apps, users: world.users, entitlementConfigurationRules: [], tenant: world.tenant };
  * ```
  */
 export interface EditableWorld {
@@ -27,6 +28,8 @@ export interface EditableWorld {
   readonly entitlements: readonly AppEntitlement[];
   readonly apps: readonly App[];
   readonly users: readonly User[];
+  /** Entitlement configuration rules of every app (entitlement-config-rules page). */
+  readonly entitlementConfigurationRules: readonly EntitlementConfigRule[];
   readonly tenant: Tenant;
 }
 
@@ -55,12 +58,15 @@ export type EditRecipe = (draft: Draft<EditableWorld>) => void;
  */
 export type WorldEdit = EditRecipe | WorldPatch;
 
+const NO_RULES: readonly EntitlementConfigRule[] = Object.freeze([]);
+
 function isEmptyPatch(p: WorldPatch): boolean {
   return (
     (p.policies?.length ?? 0) === 0 &&
     (p.entitlements?.length ?? 0) === 0 &&
     (p.apps?.length ?? 0) === 0 &&
     (p.users?.length ?? 0) === 0 &&
+    (p.entitlementConfigurationRules?.length ?? 0) === 0 &&
     p.tenant === undefined &&
     p.now === undefined
   );
@@ -103,6 +109,7 @@ export function applyEdit(world: World, edit: WorldEdit): World {
     entitlements: world.entitlements,
     apps: world.apps,
     users: world.users,
+    entitlementConfigurationRules: world.entitlementConfigurationRules ?? NO_RULES,
     tenant: world.tenant,
   };
   const next = produce(base, edit);
@@ -111,17 +118,25 @@ export function applyEdit(world: World, edit: WorldEdit): World {
   const entitlements = delta(base.entitlements, next.entitlements, (e) => entitlementKey(e.appId, e.id));
   const apps = delta(base.apps, next.apps, (a) => a.id);
   const users = delta(base.users, next.users, (u) => u.id);
-  if (!policies.removed && !entitlements.removed && !apps.removed && !users.removed) {
+  const rules = delta(base.entitlementConfigurationRules, next.entitlementConfigurationRules, (r) => entitlementKey(r.appId, r.id));
+  if (!policies.removed && !entitlements.removed && !apps.removed && !users.removed && !rules.removed) {
     const patch: WorldPatch = {
       ...(policies.changed.length > 0 ? { policies: policies.changed } : {}),
       ...(entitlements.changed.length > 0 ? { entitlements: entitlements.changed } : {}),
       ...(apps.changed.length > 0 ? { apps: apps.changed } : {}),
       ...(users.changed.length > 0 ? { users: users.changed } : {}),
+      ...(rules.changed.length > 0 ? { entitlementConfigurationRules: rules.changed } : {}),
       ...(next.tenant !== base.tenant ? { tenant: next.tenant } : {}),
     };
     return isEmptyPatch(patch) ? world : replaceInWorld(world, patch);
   }
-  const parts = { policies: next.policies, entitlements: next.entitlements, apps: next.apps, users: next.users };
+  const parts = {
+    policies: next.policies,
+    entitlements: next.entitlements,
+    apps: next.apps,
+    users: next.users,
+    ...(next.entitlementConfigurationRules.length > 0 || world.entitlementConfigurationRules ? { entitlementConfigurationRules: next.entitlementConfigurationRules } : {}),
+  };
   return Object.freeze({ ...world, ...parts, tenant: next.tenant, index: buildIndex({ ...world, ...parts }) });
 }
 
@@ -306,6 +321,9 @@ export function editImpact(before: World, after: World): EditImpact {
     before.grants !== after.grants ||
     before.roles !== after.roles ||
     before.resourceTypeDefaults !== after.resourceTypeDefaults ||
+    // A configuration rule edit moves tasks between policies by their entitlements' attributes.
+    (before.entitlementConfigurationRules !== after.entitlementConfigurationRules &&
+      !sameValue(before.entitlementConfigurationRules ?? NO_RULES, after.entitlementConfigurationRules ?? NO_RULES)) ||
     before.accessReviews !== after.accessReviews
   )
     visible = untraced = true;

@@ -798,14 +798,15 @@ function idOf(x: unknown, key = "id"): string {
 function badEdit(edit: WorldEdit): SimError | undefined {
   if (typeof edit === "function") return undefined;
   if (typeof edit !== "object" || edit === null) return { code: "INVALID_ARGUMENT", message: "the edit must be a patch ({ policies, entitlements, apps, users, tenant }) or a function of the world", field: "edit" };
-  for (const k of ["policies", "entitlements", "apps", "users"] as const) {
+  for (const k of ["policies", "entitlements", "apps", "users", "entitlementConfigurationRules"] as const) {
     const list: unknown = edit[k];
     if (list === undefined) continue;
     if (!Array.isArray(list)) return { code: "INVALID_ARGUMENT", message: `edit.${k} must be an array`, field: `edit.${k}` };
     for (let i = 0; i < list.length; i++) {
       const item: unknown = list[i];
-      if (idOf(item) === "" || (k === "entitlements" && idOf(item, "appId") === ""))
-        return { code: "INVALID_ARGUMENT", message: `edit.${k}[${i}] has no ${k === "entitlements" ? "appId and id" : "id"}: nothing in the world would be replaced`, field: `edit.${k}[${i}]` };
+      const byApp = k === "entitlements" || k === "entitlementConfigurationRules";
+      if (idOf(item) === "" || (byApp && idOf(item, "appId") === ""))
+        return { code: "INVALID_ARGUMENT", message: `edit.${k}[${i}] has no ${byApp ? "appId and id" : "id"}: nothing in the world would be replaced`, field: `edit.${k}[${i}]` };
     }
   }
   return undefined;

@@ -6,6 +6,7 @@
  * Visibility: a task is listed only when the caller may read it (the reducers' `canRead`); the
  * directory and policies are readable by every signed-in user, as in the service's own UI.
  */
+import { encodeConfigRule } from "../../world/config-rule-codec.js";
 import { encodeCommentResponse, encodePolicy } from "../../codec/index.js";
 import type { App, AppEntitlement, AppUser, User } from "../../model/directory.js";
 import type { Task } from "../../model/index.js";
@@ -751,8 +752,8 @@ export function getAccessRequestDefaults(world: World, appId: string): Read {
     defaultsEnabled: d !== undefined,
     durationGrant: null,
     durationUnset: null,
-    emergencyGrantEnabled: false,
-    emergencyGrantPolicyId: "",
+    emergencyGrantEnabled: d?.emergencyGrantEnabled ?? false,
+    emergencyGrantPolicyId: d?.emergencyGrantPolicyId ?? "",
     requestPolicyId: d?.requestPolicyId ?? "",
     requestSchemaId: "",
     resourceTypeIds: d ? [...d.resourceTypeIds] : [],
@@ -762,30 +763,30 @@ export function getAccessRequestDefaults(world: World, appId: string): Read {
 
 /**
  * `GET /api/v1/apps/{app_id}/entitlement_configuration_rules`: the app's entitlement configuration
- * rules. The world does not model them yet (README "Assumptions"), so the list is empty.
+ * rules from the world file, in evaluation order (priority, then id), as the API sorts them.
  *
  * @example
  * ```ts
- * listEntitlementConfigurationRules(world, "app-aws", page); // ok({ list: [], nextPageToken: "" })
+ * listEntitlementConfigurationRules(world, "app-aws", page); // ok({ list: [{ id: "ecr-…", … }], nextPageToken: "" })
  * ```
  */
 export function listEntitlementConfigurationRules(world: World, appId: string, page: PageRequest): Read {
   if (!world.index.apps.has(appId)) return notFound(`app "${appId}" not found`);
-  return ok(listBody([], page));
+  return ok(listBody((world.index.configRulesByApp.get(appId) ?? []).map(encodeConfigRule), page));
 }
 
 /**
- * `GET /api/v1/apps/{app_id}/entitlement_configuration_rules/{id}`: NOT_FOUND while the world
- * models no such rules.
+ * `GET /api/v1/apps/{app_id}/entitlement_configuration_rules/{id}`: one rule, as `routingRule`.
  *
  * @example
  * ```ts
- * getEntitlementConfigurationRule(world, "app-aws", "r-1").ok; // false
+ * getEntitlementConfigurationRule(world, "app-aws", "ecr-staging"); // ok({ routingRule: { id: "ecr-staging", … } })
  * ```
  */
 export function getEntitlementConfigurationRule(world: World, appId: string, id: string): Read {
   if (!world.index.apps.has(appId)) return notFound(`app "${appId}" not found`);
-  return notFound(`entitlement configuration rule "${id}" of app "${appId}" not found`);
+  const rule = world.index.configRulesByApp.get(appId)?.find((r) => r.id === id);
+  return rule ? ok({ routingRule: encodeConfigRule(rule) }) : notFound(`entitlement configuration rule "${id}" of app "${appId}" not found`);
 }
 
 // ---------------------------------------------------------------------------------------------
