@@ -39,6 +39,10 @@ export type { Diagnostic as WorldDiagnostic } from "./world/read.js";
 export { decide } from "./policy/decide.js";
 export type { Decision, DecideOptions } from "./policy/decide.js";
 export { resolvePolicy } from "./policy/resolve-policy.js";
+export { resolveMaxGrantDuration } from "./policy/max-grant-duration.js";
+export type { MaxGrantDuration } from "./policy/max-grant-duration.js";
+export type { ConfigRuleEvaluation } from "./policy/config-rules.js";
+export type { EntitlementConfigRule, EntitlementConfigRuleSettings } from "./model/config-rule.js";
 export type { PolicySource, Resolution, ResolutionError, SourceCheck } from "./policy/resolve-policy.js";
 export { baselineKey, MAX_CHAIN_DEPTH, POLICY_REFERENCES_FLAG, selectSteps } from "./policy/select-steps.js";
 export type {

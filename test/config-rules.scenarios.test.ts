@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { explain, formatExplanation, loadWorld, resolvePolicy, saveWorld, type World } from "policy-sim";
+import { explain, formatExplanation, loadWorld, resolveMaxGrantDuration, resolvePolicy, saveWorld, type World } from "policy-sim";
 import { sampleJson, worldOf, type Body } from "./helpers.js";
 
 /** app-aws's configuration rules: an Off catch-all first, a staging rule, then a catch-all. */
@@ -134,5 +134,25 @@ describe("product_admin_access-requests.mdx: request settings follow entitlement
     });
     // The resource type's emergency fields survive save and load.
     expect((JSON.parse(JSON.stringify(saveWorld(world))) as Body).resourceTypeDefaults).toEqual(defaults);
+  });
+});
+
+describe("product_admin_access-requests.mdx: the maximum grant duration follows entitlement → configuration rule → resource type", () => {
+  it("takes the entitlement's own durationGrant first, then the matching rule's, then none", () => {
+    const json: Body = { ...sampleJson(), entitlementConfigurationRules: RULES };
+    json.entitlements.find((e: Body) => e.id === "ent-aws-staging-dev").durationGrant = "3600s";
+    const world = worldOf(json);
+    expect(resolveMaxGrantDuration(world, "app-aws", "ent-aws-staging-dev")).toMatchObject({ duration: "3600s", source: "entitlement" });
+    expect(resolveMaxGrantDuration(world, "app-aws", "ent-aws-staging-admin")).toMatchObject({ duration: "28800s", source: "configRule" });
+    // The catch-all matches but sets no limit, and app-aws's resource type has no defaults.
+    expect(resolveMaxGrantDuration(world, "app-aws", "ent-aws-billing")).toMatchObject({ duration: null, source: "none" });
+    expect(resolveMaxGrantDuration(world, "app-aws", "ent-nope")).toMatchObject({ duration: null, source: "none" });
+  });
+
+  it("falls through to the resource type's default, which an entitlement overriding the defaults does not use", () => {
+    const defaults = [{ appId: "app-github", resourceTypeIds: ["rt-repo"], requestPolicyId: "pol-gh-repo-access", maxGrantDuration: "86400s" }];
+    const world = worldOf({ ...sampleJson(), resourceTypeDefaults: defaults });
+    expect(resolveMaxGrantDuration(world, "app-github", "ent-gh-repo-platform-write")).toMatchObject({ duration: "86400s", source: "resourceTypeDefault" });
+    expect(resolveMaxGrantDuration(world, "app-github", "ent-gh-repo-platform-admin")).toMatchObject({ duration: null, source: "none" });
   });
 });
