@@ -49,6 +49,7 @@ function apiSections(doc: Json): Json {
     appUsers: sorted("appUsers"),
     grants: sorted("grants", ["source"]),
     resourceTypeDefaults: sorted("resourceTypeDefaults"),
+    entitlementConfigurationRules: sorted("entitlementConfigurationRules"),
   };
 }
 
@@ -69,6 +70,20 @@ describe.skipIf(!served)("openapi.yaml reads: pull from policy-sim serve over lo
   it("the fixture world", async () => {
     const doc = JSON.parse(readFileSync("fixtures/world.json", "utf8")) as Json;
     const pulled = await pullFromServe(doc, { kind: "token", token: "tok-super" });
+    expect(apiSections(pulled)).toEqual(apiSections(doc));
+  });
+
+  it("product_admin_entitlement-config-rules.mdx: the fixture world with configuration rules, and emergency request defaults", async () => {
+    const settings = { requestPolicyId: "pol-prod-admin-eng", emergencyGrantEnabled: true, emergencyGrantPolicyId: "pol-emergency-breakglass", maxGrantDuration: "28800s", requestSchemaId: "" };
+    const rules = [
+      { id: "ecr-b", appId: "app-aws", displayName: "Staging", description: "", condition: 'entitlement.display_name.startsWith("Staging")', enabled: true, priority: 1, settings },
+      { id: "ecr-a", appId: "app-aws", displayName: "All", description: "", condition: "", enabled: false, priority: 2, settings: null },
+    ];
+    const base = JSON.parse(readFileSync("fixtures/world.json", "utf8")) as Json;
+    const defaults = [{ appId: "app-github", resourceTypeIds: ["rt-repo"], requestPolicyId: "pol-gh-repo-access", emergencyGrantEnabled: true, emergencyGrantPolicyId: "pol-emergency-breakglass" }];
+    const doc = { ...base, entitlementConfigurationRules: rules, resourceTypeDefaults: defaults };
+    const pulled = await pullFromServe(doc, { kind: "token", token: "tok-super" });
+    expect((pulled["entitlementConfigurationRules"] as Json[]).map((r) => r["id"])).toEqual(["ecr-b", "ecr-a"]);
     expect(apiSections(pulled)).toEqual(apiSections(doc));
   });
 

@@ -265,9 +265,16 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
     const policyId = body["requestPolicyId"];
     if (!enabled || typeof policyId !== "string" || policyId === "") return [];
     const types = body["resourceTypeIds"];
-    return [{ appId: d.appId, resourceTypeIds: Array.isArray(types) ? types.filter((t) => typeof t === "string") : [], requestPolicyId: policyId }];
+    const emergency = body["emergencyGrantEnabled"] === true && typeof body["emergencyGrantPolicyId"] === "string" ? { emergencyGrantEnabled: true, emergencyGrantPolicyId: body["emergencyGrantPolicyId"] } : {};
+    return [{ appId: d.appId, resourceTypeIds: Array.isArray(types) ? types.filter((t) => typeof t === "string") : [], requestPolicyId: policyId, ...emergency }];
   });
-  const configurationRules = appData.flatMap((d) => (d.rules ?? []).map((x) => unwrap(x, "entitlementConfigurationRule")).filter(isRecord));
+  // A rule's appId is read-only in the API; the world needs it to know whose rule it is.
+  const configurationRules = appData.flatMap((d) =>
+    (d.rules ?? [])
+      .map((x) => unwrap(x, "entitlementConfigurationRule") ?? unwrap(x, "routingRule"))
+      .filter(isRecord)
+      .map((r) => (typeof r["appId"] === "string" && r["appId"] !== "" ? r : { ...r, appId: d.appId })),
+  );
 
   const grantList: Json[] = [];
   let grantsWithoutUser = 0;
