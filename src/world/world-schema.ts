@@ -6,6 +6,7 @@
  * fields), and open enums suggest their members without refusing others. Like the decoders, it
  * takes `null` for an unset scalar (the API writes both).
  */
+import { decodeConfigRule } from "./config-rule-codec.js";
 import { policyCodec } from "../codec/policy.js";
 import { type FieldNode, type SchemaNode, schemaOf } from "../codec/schema.js";
 import { taskCodec } from "../codec/task.js";
@@ -191,6 +192,7 @@ export function worldSchema(): JsonObject {
       groups: list(directoryItem(decodeGroup, "(sim) a group of users")),
       grants: list(directoryItem((r) => decodeGrant(r, []), "(sim) who holds which entitlement")),
       resourceTypeDefaults: list(directoryItem(decodeResourceTypeDefault, "(sim) request defaults of an app's resource types")),
+      entitlementConfigurationRules: list(directoryItem(decodeConfigRule, "an AppEntitlementRoutingRule: an app's entitlement configuration rule (condition, priority, enabled, settings)")),
       accessReviews: list(directoryItem(decodeAccessReview, "(sim) an access review (campaign)")),
       policies: list(policy),
       tasks: list(task),
