@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { MAX_COMMENT_CHARS, MAX_COMMENTS_PER_TASK } from "../reducers/limits.js";
+import { MAX_COMMENT_CHARS, MAX_COMMENT_TEXT_PER_TASK } from "../reducers/limits.js";
 import { reduce } from "../reducers/reduce.js";
 import { loadWorld } from "../world/load-world.js";
 import { saveWorld } from "../world/save-world.js";
@@ -147,19 +147,24 @@ describe("issue 12 point 10: a comment size limit well below the body limit, and
     expect((await post(server.url, "z".repeat(1024 * 1024 + 1))).status).toBe(413);
   });
 
-  it("a task keeps at most 1,000 comments from Comment: the next is 400 FAILED_PRECONDITION, and the world still saves", async () => {
+  it("a task keeps at most MAX_COMMENT_TEXT_PER_TASK characters of comments from Comment: the next is 400 FAILED_PRECONDITION, and the world still saves", async () => {
     let w = fixture;
-    for (let i = 0; w.comments.get(findTask(w, "1001")?.id ?? "")?.length !== MAX_COMMENTS_PER_TASK; i++) {
-      const r = reduce(w, { type: "comment", taskId: "1001", comment: `note ${i}` }, { actorId: "u-contractor" });
+    const long = "x".repeat(MAX_COMMENT_CHARS);
+    // Fill the budget with the longest comments (400 of them), then one short one more is refused.
+    for (let i = 0; (w.comments.get(findTask(w, "1001")?.id ?? "")?.textLength ?? 0) + MAX_COMMENT_CHARS <= MAX_COMMENT_TEXT_PER_TASK; i++) {
+      const r = reduce(w, { type: "comment", taskId: "1001", comment: long }, { actorId: "u-contractor" });
       if (!r.ok) throw new Error(r.error.message);
       w = r.value.world;
     }
+    const filled = w.comments.get(findTask(w, "1001")?.id ?? "")?.textLength ?? 0;
+    expect(filled).toBeGreaterThan(MAX_COMMENT_TEXT_PER_TASK - MAX_COMMENT_CHARS);
+    const tail = "y".repeat(MAX_COMMENT_TEXT_PER_TASK - filled + 1);
     server = await serve({ world: w, port: 0 });
-    const res = await post(server.url, "one more");
+    const res = await post(server.url, tail);
     expect(res.status).toBe(400);
     expect(((await res.json()) as ErrorBody).code).toBe(GRPC_CODES.FAILED_PRECONDITION);
     expect(server.store.get()).toBe(w);
-    // Bounded: the saved world holds at most the cap's worth of comment text for the task.
-    expect(JSON.stringify(saveWorld(w)).length).toBeLessThan(JSON.stringify(saveWorld(fixture)).length + MAX_COMMENTS_PER_TASK * 200);
+    // Bounded: the saved world holds at most the budget's worth of comment text for the task.
+    expect(JSON.stringify(saveWorld(w)).length).toBeLessThan(JSON.stringify(saveWorld(fixture)).length + MAX_COMMENT_TEXT_PER_TASK + 400 * 300);
   });
 });

@@ -10,7 +10,7 @@ import type { AuditEvent } from "../workflow/events.js";
 import { type TaskComment, type World, withTaskTables } from "../world/world.js";
 import { appendComments } from "../world/comment-log.js";
 import { guarded, type SimError } from "./errors.js";
-import { MAX_COMMENTS_PER_TASK } from "./limits.js";
+import { MAX_COMMENT_TEXT_PER_TASK } from "./limits.js";
 import { type ActionContext, type ExpandMaskInput, optionalString, prelude } from "./prelude.js";
 import { buildTaskView, hideFromCaller } from "./task-view.js";
 import { seesInternals } from "./permissions.js";
@@ -100,10 +100,10 @@ export function comment(world: World, req: CommentInput, ctx: ActionContext): Re
     const pre = prelude(world, req, ctx, "TASK_ACTION_TYPE_COMMENT");
     if (!pre.ok) return pre;
     const { task, caller, relation, now, expandPaths } = pre.value;
-    if ((world.comments.get(task.id)?.length ?? 0) >= MAX_COMMENTS_PER_TASK)
+    if ((world.comments.get(task.id)?.textLength ?? 0) + text.value.length > MAX_COMMENT_TEXT_PER_TASK)
       return err<SimError>({
         code: "FAILED_PRECONDITION",
-        message: `task "${task.numericId || task.id}" already has ${MAX_COMMENTS_PER_TASK.toLocaleString("en")} comments, the most a task keeps`,
+        message: `task "${task.numericId || task.id}" has reached ${MAX_COMMENT_TEXT_PER_TASK.toLocaleString("en")} characters of comments, the most a task keeps`,
       });
 
     const ids = new IdSequence(world.seq);

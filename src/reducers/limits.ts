@@ -16,17 +16,19 @@
 export const MAX_COMMENT_CHARS = 10_000;
 
 /**
- * The most comments the Comment action posts on one task: 1,000. With {@link MAX_COMMENT_CHARS}
- * a task's comments stay under 40 MB however many requests arrive; the Comment action on a task
- * that has them is `FAILED_PRECONDITION`. Comments the workflow posts itself (a step's message,
- * another action's reason) are bounded by the steps and actions, and still land.
+ * The most comment text the Comment action adds to one task: 4,000,000 UTF-16 code units (at most
+ * 12 MB of UTF-8), however many requests arrive — e.g. 400 comments of the longest size, or 100,000
+ * of 40 characters. The Comment action on a task over it is `FAILED_PRECONDITION`. A budget of text
+ * rather than a count keeps memory bounded without refusing long discussions of short comments
+ * (tenant exports carry tasks with tens of thousands). Comments the workflow posts itself (a step's
+ * message, another action's reason) are bounded by the steps and actions, and still land.
  *
  * @example
  * ```ts
- * (world.comments.get(task.id)?.length ?? 0) >= MAX_COMMENTS_PER_TASK; // Comment refused
+ * (world.comments.get(task.id)?.textLength ?? 0) >= MAX_COMMENT_TEXT_PER_TASK; // Comment refused
  * ```
  */
-export const MAX_COMMENTS_PER_TASK = 1_000;
+export const MAX_COMMENT_TEXT_PER_TASK = 4_000_000;
 
 /**
  * The number of code points of a string, counting no further than `stop` (so a 1 MiB string costs

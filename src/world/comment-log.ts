@@ -27,15 +27,36 @@ import type { TaskComment } from "./world.js";
  * [...log];           // [first, second]
  * ```
  */
+function textOf(items: readonly TaskComment[]): number {
+  let n = 0;
+  for (const c of items) n += typeof c.comment === "string" ? c.comment.length : 0;
+  return n;
+}
+
 export class CommentLog implements Iterable<TaskComment> {
   readonly #items: TaskComment[];
+  readonly #textLength: number;
   /** Number of comments in this version. */
   readonly length: number;
 
-  private constructor(items: TaskComment[], length: number) {
+  private constructor(items: TaskComment[], length: number, textLength: number) {
     this.#items = items;
+    this.#textLength = textLength;
     this.length = length;
     Object.freeze(this);
+  }
+
+  /**
+   * The comments' text in UTF-16 code units, summed (kept up to date on append, so reading it is
+   * O(1)): what a per-task budget of comment text is measured in.
+   *
+   * @example
+   * ```ts
+   * CommentLog.of([{ ...c, comment: "hi" }]).textLength; // 2
+   * ```
+   */
+  get textLength(): number {
+    return this.#textLength;
   }
 
   /**
@@ -48,7 +69,7 @@ export class CommentLog implements Iterable<TaskComment> {
    */
   static of(items: Iterable<TaskComment>): CommentLog {
     const copy = [...items];
-    return new CommentLog(copy, copy.length);
+    return new CommentLog(copy, copy.length, textOf(copy));
   }
 
   /**
@@ -80,7 +101,7 @@ export class CommentLog implements Iterable<TaskComment> {
     const shared = this.#items;
     const store = shared.length === this.length ? shared : shared.slice(0, this.length);
     for (const c of items) store.push(c);
-    return new CommentLog(store, this.length + items.length);
+    return new CommentLog(store, this.length + items.length, this.#textLength + textOf(items));
   }
 
   /**
