@@ -1,5 +1,5 @@
 /**
- * The enums of the condition environment (DOMAIN.md §5) and how world values map onto them.
+ * The enums of the condition environment (docs/domain.md §5) and how world values map onto them.
  *
  * Representation: each enum is its own CEL type (`UserStatus`, `UserType`, `TaskOrigin`,
  * `AppUserType`, `AppUserStatus`) whose values are {@link CelEnumValue} objects compared by member

@@ -1,5 +1,5 @@
 /**
- * The three CEL environments of the service (DOMAIN.md §5, expressions and expressions-reference
+ * The three CEL environments of the service (docs/domain.md §5, expressions and expressions-reference
  * pages, entitlement-config-rules page):
  * - `condition`: policy rule and wait conditions. `subject` (also `user`), `task`, `entitlement`,
  *   `account`, `ip`; must return bool. The external-insights functions live here only.

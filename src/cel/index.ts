@@ -1,5 +1,5 @@
 /**
- * The service's CEL environments (DOMAIN.md §5) over @marcbachmann/cel-js: rule conditions and
+ * The service's CEL environments (docs/domain.md §5) over @marcbachmann/cel-js: rule conditions and
  * approver expressions, compiled once per source text, evaluated against values prepared once per
  * task, traced sub-expression by sub-expression for explanations. Nothing here throws; failures are
  * diagnostics (check time) or {@link CelRuntimeError} values (run time).

@@ -96,7 +96,7 @@ describe("duration", () => {
   it.each(["1h", "3600", "s", "1.1234567891s", "PT1H", 3600])("rejects %j with INVALID_DURATION", (s) => {
     expect(codes(scalar(duration, s))).toEqual(["INVALID_DURATION"]);
   });
-  it("escalation expiration takes a duration or an int64 string (DOMAIN.md §1)", () => {
+  it("escalation expiration takes a duration or an int64 string (docs/domain.md §1)", () => {
     expect(scalar(durationOrInt64, "86400s")).toEqual({ ok: true, value: "86400s" });
     expect(scalar(durationOrInt64, "86400")).toEqual({ ok: true, value: "86400" });
     expect(scalar(durationOrInt64, 86400)).toEqual({ ok: true, value: "86400" });

@@ -7,7 +7,7 @@
  * property, or a codec whose value type differs from the property's, is a compile error. Codecs are
  * invariant in their value type for that reason (`Codec<string>` is not a `Codec<string | null>`).
  *
- * Wire rules the derived codecs follow (docs/model-conventions.md, DOMAIN.md §1):
+ * Wire rules the derived codecs follow (docs/model-conventions.md, docs/domain.md §1):
  * - decoding fills every absent non-oneof field with its default, treats an explicit `null` field as
  *   absent, keeps unknown fields under `$unknown`, and collects every problem with its JSONPath;
  * - encoding writes every non-oneof field, a oneof as its one member, and `$unknown` back as it came.

@@ -1,6 +1,6 @@
 /**
  * Test helper: validates HTTP bodies against the service's own OpenAPI 3.1 description
- * (`../shared/reference/openapi.yaml`) with Ajv's JSON Schema 2020-12 validator, which is what
+ * (the service's OpenAPI description (`openapi.yaml`, in the reference material beside the repository)) with Ajv's JSON Schema 2020-12 validator, which is what
  * OpenAPI 3.1 schemas are. Used by the loopback tests of every route: a 2xx body against its
  * operation's response schema, each `expanded` item against the schema its `@type` names, and every
  * error body against the service's status schema.

@@ -1,7 +1,7 @@
 /**
  * The tenant directory as the world file carries it: the service's own User, App, AppEntitlement and
- * AppUser objects (DOMAIN.md §7), plus the simulation-only groups, grants, roles and access reviews
- * (ARCHITECTURE.md, "The world file"). Fields the service adds later are kept under `$unknown`.
+ * AppUser objects (docs/domain.md §7), plus the simulation-only groups, grants, roles and access reviews
+ * (README, "The world file"). Fields the service adds later are kept under `$unknown`.
  */
 import type { JsonObject } from "./json.js";
 

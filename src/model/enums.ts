@@ -1,5 +1,5 @@
 /**
- * The spec's enums, open as DOMAIN.md §1 asks: each type is its known members plus any other string,
+ * The spec's enums, open as docs/domain.md §1 asks: each type is its known members plus any other string,
  * because the service adds members and clients must keep them as they are. Each enum also has a
  * `const` object naming the known members (without the common prefix) and a `KNOWN_…` list.
  *
@@ -544,7 +544,7 @@ export type PolicyType = (typeof PolicyType)[keyof typeof PolicyType] | (string 
 export const KNOWN_POLICY_TYPES: readonly PolicyType[] = Object.values(PolicyType);
 
 /**
- * Slot of a scoped policy. `EMERGENCY` comes from the public description (DOMAIN.md §1).
+ * Slot of a scoped policy. `EMERGENCY` comes from the public description (docs/domain.md §1).
  *
  * @example
  * ```ts
@@ -556,7 +556,7 @@ export const PolicyScopeSlot = {
   EMERGENCY: "POLICY_SCOPE_SLOT_EMERGENCY",
 } as const;
 /**
- * Slot of a scoped policy. `EMERGENCY` comes from the public description (DOMAIN.md §1). Open: an unknown member is any other string.
+ * Slot of a scoped policy. `EMERGENCY` comes from the public description (docs/domain.md §1). Open: an unknown member is any other string.
  *
  * @example
  * ```ts
@@ -607,7 +607,7 @@ export type PolicyStepState = (typeof PolicyStepState)[keyof typeof PolicyStepSt
 export const KNOWN_POLICY_STEP_STATES: readonly PolicyStepState[] = Object.values(PolicyStepState);
 
 /**
- * What an approval agent does when it fails (members beyond UNSPECIFIED from DOMAIN.md §1).
+ * What an approval agent does when it fails (members beyond UNSPECIFIED from docs/domain.md §1).
  *
  * @example
  * ```ts
@@ -621,7 +621,7 @@ export const ApprovalAgentFailureAction = {
   SKIP_POLICY_STEP: "APPROVAL_AGENT_FAILURE_ACTION_SKIP_POLICY_STEP",
 } as const;
 /**
- * What an approval agent does when it fails (members beyond UNSPECIFIED from DOMAIN.md §1). Open: an unknown member is any other string.
+ * What an approval agent does when it fails (members beyond UNSPECIFIED from docs/domain.md §1). Open: an unknown member is any other string.
  *
  * @example
  * ```ts
@@ -640,7 +640,7 @@ export type ApprovalAgentFailureAction = (typeof ApprovalAgentFailureAction)[key
 export const KNOWN_APPROVAL_AGENT_FAILURE_ACTIONS: readonly ApprovalAgentFailureAction[] = Object.values(ApprovalAgentFailureAction);
 
 /**
- * How much an approval agent may do (members beyond UNSPECIFIED from DOMAIN.md §1).
+ * How much an approval agent may do (members beyond UNSPECIFIED from docs/domain.md §1).
  *
  * @example
  * ```ts
@@ -654,7 +654,7 @@ export const ApprovalAgentMode = {
   COMMENT_ONLY: "APPROVAL_AGENT_MODE_COMMENT_ONLY",
 } as const;
 /**
- * How much an approval agent may do (members beyond UNSPECIFIED from DOMAIN.md §1). Open: an unknown member is any other string.
+ * How much an approval agent may do (members beyond UNSPECIFIED from docs/domain.md §1). Open: an unknown member is any other string.
  *
  * @example
  * ```ts
@@ -673,7 +673,7 @@ export type ApprovalAgentMode = (typeof ApprovalAgentMode)[keyof typeof Approval
 export const KNOWN_APPROVAL_AGENT_MODES: readonly ApprovalAgentMode[] = Object.values(ApprovalAgentMode);
 
 /**
- * Internal state of an approval step instance (members beyond UNSPECIFIED from DOMAIN.md §1).
+ * Internal state of an approval step instance (members beyond UNSPECIFIED from docs/domain.md §1).
  *
  * @example
  * ```ts
@@ -688,7 +688,7 @@ export const ApprovalInstanceState = {
   DONE: "APPROVAL_INSTANCE_STATE_DONE",
 } as const;
 /**
- * Internal state of an approval step instance (members beyond UNSPECIFIED from DOMAIN.md §1). Open: an unknown member is any other string.
+ * Internal state of an approval step instance (members beyond UNSPECIFIED from docs/domain.md §1). Open: an unknown member is any other string.
  *
  * @example
  * ```ts
@@ -707,7 +707,7 @@ export type ApprovalInstanceState = (typeof ApprovalInstanceState)[keyof typeof 
 export const KNOWN_APPROVAL_INSTANCE_STATES: readonly ApprovalInstanceState[] = Object.values(ApprovalInstanceState);
 
 /**
- * Internal state of a form step instance (members beyond UNSPECIFIED from DOMAIN.md §1).
+ * Internal state of a form step instance (members beyond UNSPECIFIED from docs/domain.md §1).
  *
  * @example
  * ```ts
@@ -720,7 +720,7 @@ export const FormInstanceState = {
   DONE: "FORM_INSTANCE_STATE_DONE",
 } as const;
 /**
- * Internal state of a form step instance (members beyond UNSPECIFIED from DOMAIN.md §1). Open: an unknown member is any other string.
+ * Internal state of a form step instance (members beyond UNSPECIFIED from docs/domain.md §1). Open: an unknown member is any other string.
  *
  * @example
  * ```ts
@@ -739,7 +739,7 @@ export type FormInstanceState = (typeof FormInstanceState)[keyof typeof FormInst
 export const KNOWN_FORM_INSTANCE_STATES: readonly FormInstanceState[] = Object.values(FormInstanceState);
 
 /**
- * Internal state of a wait step instance (members beyond UNSPECIFIED from DOMAIN.md §1).
+ * Internal state of a wait step instance (members beyond UNSPECIFIED from docs/domain.md §1).
  *
  * @example
  * ```ts
@@ -753,7 +753,7 @@ export const WaitInstanceState = {
   TIMED_OUT: "WAIT_INSTANCE_STATE_TIMED_OUT",
 } as const;
 /**
- * Internal state of a wait step instance (members beyond UNSPECIFIED from DOMAIN.md §1). Open: an unknown member is any other string.
+ * Internal state of a wait step instance (members beyond UNSPECIFIED from docs/domain.md §1). Open: an unknown member is any other string.
  *
  * @example
  * ```ts
@@ -772,7 +772,7 @@ export type WaitInstanceState = (typeof WaitInstanceState)[keyof typeof WaitInst
 export const KNOWN_WAIT_INSTANCE_STATES: readonly WaitInstanceState[] = Object.values(WaitInstanceState);
 
 /**
- * Internal state of an action step instance (members beyond UNSPECIFIED from DOMAIN.md §1).
+ * Internal state of an action step instance (members beyond UNSPECIFIED from docs/domain.md §1).
  *
  * @example
  * ```ts
@@ -787,7 +787,7 @@ export const ActionInstanceState = {
   ERROR: "ACTION_INSTANCE_STATE_ERROR",
 } as const;
 /**
- * Internal state of an action step instance (members beyond UNSPECIFIED from DOMAIN.md §1). Open: an unknown member is any other string.
+ * Internal state of an action step instance (members beyond UNSPECIFIED from docs/domain.md §1). Open: an unknown member is any other string.
  *
  * @example
  * ```ts
@@ -806,7 +806,7 @@ export type ActionInstanceState = (typeof ActionInstanceState)[keyof typeof Acti
 export const KNOWN_ACTION_INSTANCE_STATES: readonly ActionInstanceState[] = Object.values(ActionInstanceState);
 
 /**
- * Internal state of a provision step instance (members beyond UNSPECIFIED from DOMAIN.md §1).
+ * Internal state of a provision step instance (members beyond UNSPECIFIED from docs/domain.md §1).
  *
  * @example
  * ```ts
@@ -829,7 +829,7 @@ export const ProvisionInstanceState = {
   DONE: "PROVISION_INSTANCE_STATE_DONE",
 } as const;
 /**
- * Internal state of a provision step instance (members beyond UNSPECIFIED from DOMAIN.md §1). Open: an unknown member is any other string.
+ * Internal state of a provision step instance (members beyond UNSPECIFIED from docs/domain.md §1). Open: an unknown member is any other string.
  *
  * @example
  * ```ts

@@ -18,7 +18,7 @@ import type { PolicyStepInstance } from "./step-instance.js";
 export interface PolicyInstance {
   readonly current: PolicyStepInstance | null;
   readonly history: readonly PolicyStepInstance[] | null;
-  /** Step definitions, not instances (DOMAIN.md §1). */
+  /** Step definitions, not instances (docs/domain.md §1). */
   readonly next: readonly PolicyStep[] | null;
   readonly policy: Policy | null;
   /**

@@ -1,5 +1,5 @@
 /**
- * The Policy resource (spec, "Policy") and the rule outcome helper (DOMAIN.md §2).
+ * The Policy resource (spec, "Policy") and the rule outcome helper (docs/domain.md §2).
  */
 import type { Timestamp, UnknownFields } from "./common.js";
 import type { PolicyScopeSlot, PolicyType } from "./enums.js";
@@ -84,7 +84,7 @@ export type RuleOutcome =
   | { readonly kind: "none" };
 
 /**
- * The outcome of a rule: `stepKey`, else `policyId`, else the legacy `policyKey` (DOMAIN.md §2).
+ * The outcome of a rule: `stepKey`, else `policyId`, else the legacy `policyKey` (docs/domain.md §2).
  *
  * @example
  * ```ts

@@ -1,5 +1,5 @@
 /**
- * Lint of policy annotations against the service's limits (DOMAIN.md §6). The limits live here as
+ * Lint of policy annotations against the service's limits (docs/domain.md §6). The limits live here as
  * constants so that, if the service changes them, one place changes.
  *
  * Assumed: "URL-safe ASCII" is RFC 3986's unreserved set (`A-Z a-z 0-9 - . _ ~`), the characters a

@@ -102,7 +102,7 @@ export const LINT_CODES = [
   { code: "UNKNOWN_ENTITLEMENT", severity: "warning", description: "A fallback group names an entitlement that is not in the world." },
   { code: "UNKNOWN_POLICY", severity: "warning", description: "A policy id in a step (escalation, agent) is not in the world." },
 
-  // Annotations (DOMAIN.md §6).
+  // Annotations (docs/domain.md §6).
   { code: "ANNOTATIONS_TOO_MANY", severity: "error", description: "More than 16 annotations." },
   { code: "ANNOTATIONS_TOO_LARGE", severity: "error", description: "Annotations take more than 4096 bytes serialized." },
   { code: "ANNOTATION_KEY_INVALID", severity: "error", description: "An annotation key must be 1-128 characters matching ^[A-Za-z][A-Za-z0-9._/-]{0,127}$." },

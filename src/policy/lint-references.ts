@@ -1,5 +1,5 @@
 /**
- * Lint of policy references (rule `policyId`, `baselinePolicyId`; DOMAIN.md §2): self-reference,
+ * Lint of policy references (rule `policyId`, `baselinePolicyId`; docs/domain.md §2): self-reference,
  * dangling ids, references across policy types, cycles and chains deeper than {@link MAX_CHAIN_DEPTH},
  * and references while the tenant flag is off.
  *

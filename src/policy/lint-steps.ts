@@ -1,6 +1,6 @@
 /**
  * Lint of the steps inside a policy's step sequences: CEL in wait conditions and approver
- * expressions, the 1–32 users of a users approval (DOMAIN.md §6), approvals with no approver, step
+ * expressions, the 1–32 users of a users approval (docs/domain.md §6), approvals with no approver, step
  * kinds this version does not know, and — with a world — ids that name no user, group, entitlement
  * or policy of the tenant. Directory ids are warnings, not errors: a policy may be written before
  * the people it names are synced, and the service resolves them at run time.
@@ -12,7 +12,7 @@ import { entitlementKey, type World } from "../world/world.js";
 import { celFindings, type Finding, finding } from "./lint-finding.js";
 
 /**
- * Fewest `users.userIds` a users approval may list (DOMAIN.md §6).
+ * Fewest `users.userIds` a users approval may list (docs/domain.md §6).
  *
  * @example
  * ```ts
@@ -21,7 +21,7 @@ import { celFindings, type Finding, finding } from "./lint-finding.js";
  */
 export const APPROVAL_USERS_MIN = 1;
 /**
- * Most `users.userIds` a users approval may list (DOMAIN.md §6).
+ * Most `users.userIds` a users approval may list (docs/domain.md §6).
  *
  * @example
  * ```ts

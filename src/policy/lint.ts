@@ -26,7 +26,7 @@ export type { LintCode, LintCodeInfo, LintSeverity } from "./lint-codes.js";
 export type { Finding, FindingCel } from "./lint-finding.js";
 
 /**
- * At most this many rules besides the baseline (DOMAIN.md §6).
+ * At most this many rules besides the baseline (docs/domain.md §6).
  *
  * @example
  * ```ts

@@ -1,5 +1,5 @@
 /**
- * Which policy governs a task (DOMAIN.md §3). The sources are tried in the service's order; the first
+ * Which policy governs a task (docs/domain.md §3). The sources are tried in the service's order; the first
  * that names an existing policy wins. Every source tried is reported, with why it did not win, so an
  * explanation can say "the entitlement names no grant policy; the app's is pol-aws".
  */

@@ -1,5 +1,5 @@
 /**
- * Which step sequence of a policy applies (DOMAIN.md §2): rules top to bottom, first match wins;
+ * Which step sequence of a policy applies (docs/domain.md §2): rules top to bottom, first match wins;
  * a rule's outcome is `stepKey`, else `policyId` (evaluated recursively: that policy's own rules,
  * then its baseline), else the legacy `policyKey`. When no rule matches, the baseline entry keyed by
  * the lowercased policy type applies, or `baselinePolicyId` when it is set.
@@ -19,7 +19,7 @@ import type { World } from "../world/world.js";
  */
 export const MAX_CHAIN_DEPTH = 5;
 
-/** The tenant flag behind rule `policyId` and `baselinePolicyId` (DOMAIN.md §2). */
+/** The tenant flag behind rule `policyId` and `baselinePolicyId` (docs/domain.md §2). */
 export const POLICY_REFERENCES_FLAG = "POLICY_REFERENCES_POLICY";
 
 /**
@@ -314,7 +314,7 @@ function walk(w: Walk, policy: Policy, depth: number): Step {
     const rule = rules[i] as Rule;
     const result = runner.runRule ? runner.runRule(rules, i) : runner.run(rule.condition);
     if (!result.ok) {
-      // DOMAIN.md §2: a condition that fails at run time does not match; evaluation goes on.
+      // docs/domain.md §2: a condition that fails at run time does not match; evaluation goes on.
       w.evaluations.push(ruleRecord(policy, depth, i, rule, false, result.error));
       continue;
     }

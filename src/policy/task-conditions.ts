@@ -75,7 +75,7 @@ function describeError(e: CelRuntimeError): string {
   return `${e.code}: ${e.message}${where}`;
 }
 
-/** What conditions see as `task` (DOMAIN.md §5). */
+/** What conditions see as `task` (docs/domain.md §5). */
 export function taskFacts(task: Task): TaskFacts {
   const t = task.type;
   const grant = t?.kind === "grant";

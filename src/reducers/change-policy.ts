@@ -1,10 +1,10 @@
 /**
  * Change Policy and Escalate to Emergency Access: putting a task on another policy.
  *
- * Change Policy (Super Administrators; not on request tasks, DOMAIN.md §4) puts an open task on a
+ * Change Policy (Super Administrators; not on request tasks, docs/domain.md §4) puts an open task on a
  * named policy of the matching type. Escalate to Emergency Access turns an open request into an
  * emergency-access request: `emergencyAccess` becomes true and the entitlement's emergency policy
- * applies (DOMAIN.md §3). Both retire the running and pending steps as `restarted`, issue a new
+ * applies (docs/domain.md §3). Both retire the running and pending steps as `restarted`, issue a new
  * `policyGenerationId`, reset decisions and run the new policy from its first step.
  */
 import type { JsonValue } from "../model/json.js";

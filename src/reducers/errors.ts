@@ -1,6 +1,6 @@
 /**
  * The errors a task action returns, tagged by the gRPC canonical code the service's HTTP gateway
- * maps to a status (ARCHITECTURE.md).
+ * maps to a status (docs/architecture.md).
  */
 
 /**

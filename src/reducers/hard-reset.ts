@@ -1,6 +1,6 @@
 /**
  * Hard Reset: "restore the task to its starting state and recalculate and apply the policy that
- * governs the task" (DOMAIN.md §4). Unlike Restart it re-decides which policy applies.
+ * governs the task" (docs/domain.md §4). Unlike Restart it re-decides which policy applies.
  *
  * In order: check the caller (Super Administrators only); resolve the policy and select its steps
  * (the same decision `explain` shows); retire the current and pending steps into history as

@@ -1,5 +1,5 @@
 /**
- * Restart: like Hard Reset, but the task keeps the policy it carries (DOMAIN.md §4) and the snapshot
+ * Restart: like Hard Reset, but the task keeps the policy it carries (docs/domain.md §4) and the snapshot
  * of its reference chain taken when that policy was put on it (policies page: "the policy locks in
  * when a task is created"); a task without a snapshot reads the world's policies. Its rules are
  * evaluated again at the clock, the running and pending steps are retired into history as

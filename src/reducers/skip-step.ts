@@ -1,7 +1,7 @@
 /**
  * Skip Step: a Super Administrator moves a task past its waiting approval or wait step. The step
  * ends `skipped` (naming the step that follows) and the workflow runs on; skipping the last step
- * closes the task with its approved outcome (DOMAIN.md §4, assumed: running out of steps approves).
+ * closes the task with its approved outcome (docs/domain.md §4, assumed: running out of steps approves).
  */
 import type { JsonValue } from "../model/json.js";
 import type { PolicyStepInstance } from "../model/index.js";

@@ -1,7 +1,7 @@
 /**
  * A `conductorone_policy` resource's attribute values (snake_case, as the Terraform provider names
  * them) as the API's Policy JSON (camelCase). Three things are not a plain rename (see
- * `../shared/reference/terraform/policy-resource.md`): keys of the two map attributes
+ * the provider's `conductorone_policy` resource schema): keys of the two map attributes
  * (`annotations`, `policy_steps`) are data and stay as written; three attributes hold JSON text
  * (`form`, `multi_step`, a connector account's `config`) and are parsed, their content already in
  * the API's names; and attributes the configuration leaves unset are `null` in a plan, which the API
@@ -96,7 +96,7 @@ function isZeroValue(v: unknown): boolean {
 
 /**
  * Wire fields of a policy that the provider's `conductorone_policy` schema does not have
- * (compared against `../shared/reference/terraform/policy-resource.md`): a plan cannot say
+ * (compared against the provider's `conductorone_policy` resource schema): a plan cannot say
  * anything about them, so an update keeps the world's values.
  */
 const OUTSIDE_PROVIDER_SCHEMA: ReadonlySet<string> = new Set(["implicit"]);

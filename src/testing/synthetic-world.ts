@@ -1,5 +1,5 @@
 /**
- * A synthetic tenant of any size in the world-file format (ARCHITECTURE.md, "The world file"), for
+ * A synthetic tenant of any size in the world-file format (README, "The world file"), for
  * benchmarks, what-if tests and property tests. Deterministic from a seed: the same options give a
  * deep-equal world, byte for byte once serialised. Pure: no clock, no `Math.random`, no I/O.
  *
@@ -13,7 +13,7 @@ import type { JsonObject, JsonValue } from "../model/json.js";
 
 /**
  * A world file as JSON: tasks and policies in the service's wire shape, directory objects in the
- * shapes of DOMAIN.md §7, plus the simulation's fields. What `loadWorld` takes.
+ * shapes of docs/domain.md §7, plus the simulation's fields. What `loadWorld` takes.
  *
  * @example
  * ```ts

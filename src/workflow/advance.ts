@@ -515,7 +515,7 @@ export function advance(ctx: AdvanceContext, start: Task): Task {
     let current = policy.current;
     if (!current) {
       const [first, ...rest]: readonly PolicyStep[] = policy.next ?? [];
-      // DOMAIN.md §4 (assumed): a policy whose steps run out without a reject has approved the task.
+      // docs/domain.md §4 (assumed): a policy whose steps run out without a reject has approved the task.
       if (!first) return closeTask(ctx, task, "approved");
       current = instantiate(first, ctx.ids.take("step"), task.policyGenerationId, ctx.now);
       task = { ...task, policy: { ...policy, current, next: rest } };

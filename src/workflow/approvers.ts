@@ -150,7 +150,7 @@ function primaryCandidates(world: World, task: Task, kind: ApproverKind, express
       let failed = "";
       for (const [i, expression] of (kind.expressions ?? []).entries()) {
         const result = expressions(expression);
-        // DOMAIN.md §5: the first expression that returns a non-empty list wins.
+        // docs/domain.md §5: the first expression that returns a non-empty list wins.
         if (result.ok && result.value.length > 0) return { ids: result.value, note: `expression ${i} \`${expression}\`` };
         if (!result.ok && !failed) failed = `expression ${i} failed: ${result.error}`;
       }

@@ -82,7 +82,7 @@ export function addTask(world: World, task: Task): World {
 /**
  * Creates and starts the revoke task of a decertified certify task: same entitlement and user, its
  * source the review (`certTicketId` is the certify task), `accessReviewSelection` carried over, the
- * `revocationTargets` of an app that revokes inherited access, the revoke policy DOMAIN.md §3
+ * `revocationTargets` of an app that revokes inherited access, the revoke policy docs/domain.md §3
  * resolves, run until a step waits. Returns the new task.
  *
  * @example

@@ -1,5 +1,5 @@
 /**
- * Audit events: what a reducer did, as data. Names follow the service's audit records (DOMAIN.md §4):
+ * Audit events: what a reducer did, as data. Names follow the service's audit records (docs/domain.md §4):
  * `hardReset {oldPolicyStepId}`, `policyChanged {oldPolicyId, newPolicyId}`,
  * `comment {comment, updatedAt, updatedBy}`, `stepSkipped`, and one
  * `conditionalPolicyExecutionResult` per rule evaluated.

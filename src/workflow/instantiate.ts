@@ -1,7 +1,7 @@
 /**
  * Turning step definitions (PolicyStep) into step instances (PolicyStepInstance), and retiring
  * instances that a restart replaces. Definitions live in a policy's `policySteps` and in a task's
- * `policy.next`; instances in `policy.current` and `policy.history` (DOMAIN.md §1).
+ * `policy.next`; instances in `policy.current` and `policy.history` (docs/domain.md §1).
  */
 import type {
   Approval,
@@ -56,7 +56,7 @@ export function addDuration(at: string, duration: string | null): string | null 
 function escalationInstance(approval: Approval, now: string): EscalationInstance | null {
   const e = approval.escalation;
   if (!approval.escalationEnabled || !e) return null;
-  // DOMAIN.md §1: expiration is an int64 (seconds) or a duration string.
+  // docs/domain.md §1: expiration is an int64 (seconds) or a duration string.
   const raw = e.expiration ?? "";
   const expiration = /^\d+$/.test(raw) ? `${raw}s` : raw;
   return {

@@ -100,7 +100,7 @@ function succeedWait(ctx: AdvanceContext, task: Task, step: PolicyStepInstance, 
 
 /**
  * Ends a condition wait when its condition now holds (evaluated at the context's clock). A condition
- * that fails to evaluate does not hold (DOMAIN.md §2, assumed) and the task keeps waiting.
+ * that fails to evaluate does not hold (docs/domain.md §2, assumed) and the task keeps waiting.
  *
  * @example
  * ```ts

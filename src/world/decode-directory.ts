@@ -1,7 +1,7 @@
 /**
  * Decoders for the directory part of the world file: the service's User, App, AppEntitlement and
- * AppUser objects (DOMAIN.md §7) and the simulation-only groups, grants, roles, resource-type
- * defaults and access reviews (ARCHITECTURE.md, "The world file").
+ * AppUser objects (docs/domain.md §7) and the simulation-only groups, grants, roles, resource-type
+ * defaults and access reviews (README, "The world file").
  */
 import type {
   AccessReview,

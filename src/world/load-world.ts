@@ -1,5 +1,5 @@
 /**
- * `loadWorld`: the world file (ARCHITECTURE.md) → an indexed, frozen {@link World}, or every problem
+ * `loadWorld`: the world file (docs/architecture.md) → an indexed, frozen {@link World}, or every problem
  * found, each with its JSON path.
  */
 import { decodePolicy, decodeTask } from "../codec/index.js";

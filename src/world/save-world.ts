@@ -62,7 +62,7 @@ function worldMembers(world: World): [string, unknown][] {
 }
 
 /**
- * Writes a world as a world file (ARCHITECTURE.md): tasks and policies in the service's wire JSON,
+ * Writes a world as a world file (docs/architecture.md): tasks and policies in the service's wire JSON,
  * the directory in its service shapes, plus the simulation's clock, id sequence and comments.
  * Unknown fields come back as they were loaded. For large worlds, write with
  * {@link worldJsonChunks}: the same document, streamed, never one string.

@@ -1,7 +1,7 @@
 /**
  * Approvers as the service documents them (issue 11, points 1–4 and 10): who reviews a step when
  * nobody is found, self-approval, distinct approvers, big groups and delegation windows. Each
- * describe names the page (or release note, ../shared/reference/README.md) it follows.
+ * describe names the page (or release note, the release notes the reference material lists) it follows.
  */
 import { describe, expect, it } from "vitest";
 import { explain } from "../../src/explain/explain.js";
