@@ -247,6 +247,23 @@ function readDescription(req: Fields): Result<string, SimError> {
   return readString(req, "description");
 }
 
+/** What a grant and a revoke request share: who asks, when, for which entitlement and user, the description and the expand paths. */
+function accessRequestOf(world: World, req: unknown, actx: ActionContext) {
+  const who = callerOf(world, actx);
+  if (!who.ok) return who;
+  const { caller, now } = who.value;
+  const r = (typeof req === "object" && req !== null ? req : {}) as Fields;
+  const ent = entitlementOf(world, r);
+  if (!ent.ok) return ent;
+  const subject = subjectOf(world, r, caller, ent.value.appId);
+  if (!subject.ok) return subject;
+  const description = readDescription(r);
+  if (!description.ok) return description;
+  const paths = expandPathsOf(r);
+  if (!paths.ok) return paths;
+  return ok({ caller, now, r, ent, subject, description, paths });
+}
+
 /**
  * Creates a grant task (an access request), as `POST /api/v1/task/grant`: resolved and started as
  * a Hard Reset would. Answers `{expanded, taskView}` (TaskServiceCreateGrantResponse).
@@ -266,18 +283,9 @@ function readDescription(req: Fields): Result<string, SimError> {
  */
 export function createGrantTask(world: World, req: CreateGrantTaskInput, actx: ActionContext): Result<Step<JsonValue>, SimError> {
   return guarded(() => {
-    const who = callerOf(world, actx);
-    if (!who.ok) return who;
-    const { caller, now } = who.value;
-    const r = (typeof req === "object" && req !== null ? req : {}) as Fields;
-    const ent = entitlementOf(world, r);
-    if (!ent.ok) return ent;
-    const subject = subjectOf(world, r, caller, ent.value.appId);
-    if (!subject.ok) return subject;
-    const description = readDescription(r);
-    if (!description.ok) return description;
-    const paths = expandPathsOf(r);
-    if (!paths.ok) return paths;
+    const read = accessRequestOf(world, req, actx);
+    if (!read.ok) return read;
+    const { caller, now, r, ent, subject, description, paths } = read.value;
     const emergency = r["emergencyAccess"];
     if (emergency !== undefined && emergency !== null && typeof emergency !== "boolean") return err(invalid("emergencyAccess must be a boolean", "emergencyAccess"));
     if (emergency === true && !ent.value.emergencyGrantEnabled)
@@ -327,18 +335,9 @@ export function createGrantTask(world: World, req: CreateGrantTaskInput, actx: A
  */
 export function createRevokeTask(world: World, req: CreateRevokeTaskInput, actx: ActionContext): Result<Step<JsonValue>, SimError> {
   return guarded(() => {
-    const who = callerOf(world, actx);
-    if (!who.ok) return who;
-    const { caller, now } = who.value;
-    const r = (typeof req === "object" && req !== null ? req : {}) as Fields;
-    const ent = entitlementOf(world, r);
-    if (!ent.ok) return ent;
-    const subject = subjectOf(world, r, caller, ent.value.appId);
-    if (!subject.ok) return subject;
-    const description = readDescription(r);
-    if (!description.ok) return description;
-    const paths = expandPathsOf(r);
-    if (!paths.ok) return paths;
+    const read = accessRequestOf(world, req, actx);
+    if (!read.ok) return read;
+    const { caller, now, r, ent, subject, description, paths } = read.value;
     const { userId } = subject.value;
     if (!world.grants.some((g) => g.identityUserId === userId && g.appId === ent.value.appId && g.appEntitlementId === ent.value.id))
       return err(precondition(`user "${userId}" holds no grant of entitlement "${ent.value.id}" in app "${ent.value.appId}": nothing to revoke`));
