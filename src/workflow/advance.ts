@@ -469,6 +469,8 @@ function startStep(ctx: AdvanceContext, task: Task, current: PolicyStepInstance)
         const approverIds = [...(task.approverIds ?? []).filter((id) => id !== userId), userId];
         return { kind: "continue", task: finishCurrent({ ...task, approverIds }, approved) };
       }
+      for (const d of resolution.delegations ?? [])
+        emit(ctx, task.id, "", { kind: "reassignedToDelegate", policyStepId: current.id, originalAssigneeUserId: d.originalUserId, delegatedAssigneeUserId: d.delegateUserId });
       if (resolution.via !== "primary" && resolution.via !== "system")
         emit(ctx, task.id, "", { kind: "reviewersRouted", policyStepId: current.id, via: resolution.via, reason: resolution.reason ?? "", userIds: resolution.userIds });
       return waiting(task, current, resolution.userIds);

@@ -72,6 +72,25 @@ export interface ApproverResolution {
    * ("no reviewer: reassigned to Super Administrators").
    */
   readonly reason?: string;
+  /**
+   * Reviewers replaced by their delegate (the step allows delegation and the delegation was in
+   * force when the task was created), in order; each becomes a `reassignedToDelegate` audit
+   * record (product_admin_delegate.mdx). Absent when nobody was replaced.
+   */
+  readonly delegations?: readonly Delegation[];
+}
+
+/**
+ * A reviewer the step would have asked, replaced by the user they delegated their tasks to.
+ *
+ * @example
+ * ```ts
+ * const d: Delegation = { originalUserId: "u-eng-mgr", delegateUserId: "u-sre-lead" };
+ * ```
+ */
+export interface Delegation {
+  readonly originalUserId: string;
+  readonly delegateUserId: string;
 }
 
 /**
@@ -175,6 +194,8 @@ function isActive(user: User | undefined): user is User {
 
 interface Filtered {
   readonly ids: string[];
+  /** The delegations behind the ids kept (a delegate dropped later by another rule is not one). */
+  readonly delegations: Delegation[];
   /** Candidates left out only because they approved an earlier step (distinct approvers). */
   readonly earlierApprovers: number;
 }
@@ -190,9 +211,11 @@ function filter(world: World, task: Task, approval: Approval, ids: readonly stri
   const subjectId = taskSubjectId(task);
   const earlier = distinct ? (task.approverIds ?? []) : [];
   const out: string[] = [];
+  const delegations: Delegation[] = [];
   let earlierApprovers = 0;
   for (const id of ids) {
     let user = world.index.users.get(id);
+    let delegatedFrom = "";
     if (!user) {
       notes.push(`${id}: not a user of this world`);
       continue;
@@ -203,6 +226,7 @@ function filter(world: World, task: Task, approval: Approval, ids: readonly stri
       if (d.note) notes.push(d.note);
       else if (isActive(delegate)) {
         notes.push(`${id}: delegated to ${delegate.id}`);
+        delegatedFrom = id;
         user = delegate;
       }
     }
@@ -220,8 +244,13 @@ function filter(world: World, task: Task, approval: Approval, ids: readonly stri
       continue;
     }
     if (!out.includes(user.id)) out.push(user.id);
+    if (delegatedFrom !== "") delegations.push({ originalUserId: delegatedFrom, delegateUserId: user.id });
   }
-  return { ids: out, earlierApprovers };
+  return { ids: out, delegations, earlierApprovers };
+}
+
+function withDelegations(r: ApproverResolution, f: Filtered): ApproverResolution {
+  return f.delegations.length === 0 ? r : { ...r, delegations: f.delegations };
 }
 
 function fallbackCandidates(world: World, kind: ApproverKind): readonly string[] | undefined {
@@ -303,7 +332,7 @@ export function resolveApprovers(world: World, task: Task, approval: Approval, e
   if (kind && first.ids.length > 0) {
     if (selfApproves(task, kind, allowSelf, first.ids))
       return { kind: name, userIds: [taskSubjectId(task)], via: "selfApproved", notes: [`from ${primary.note}`, ...notes], reason: REASON.selfApproved };
-    return { kind: name, userIds: first.ids, via: "primary", notes: [`from ${primary.note}`, ...notes] };
+    return withDelegations({ kind: name, userIds: first.ids, via: "primary", notes: [`from ${primary.note}`, ...notes] }, first);
   }
   let noDistinct = first.earlierApprovers > 0;
   const why = primary.bigGroup !== undefined ? `${primary.note} has ${primary.bigGroup} members, over ${APPROVER_POLICY.maxGroupMembers}` : `${primary.note} resolved to nobody`;
@@ -313,7 +342,7 @@ export function resolveApprovers(world: World, task: Task, approval: Approval, e
     noDistinct ||= second.earlierApprovers > 0;
     if (second.ids.length > 0) {
       const reason = primary.bigGroup !== undefined ? REASON.bigGroup(primary.bigGroup) : noDistinct ? REASON.distinctFallback : REASON.fallback;
-      return { kind: name, userIds: second.ids, via: "fallback", notes: [`${why}; using the fallback`, ...notes], reason };
+      return withDelegations({ kind: name, userIds: second.ids, via: "fallback", notes: [`${why}; using the fallback`, ...notes], reason }, second);
     }
   }
   const head = `${why}${fallback ? " and so did the fallback" : " and the step has no fallback"}`;
@@ -327,7 +356,7 @@ export function resolveApprovers(world: World, task: Task, approval: Approval, e
     if (last.ids.length === 0 && distinct) last = filter(world, task, approval, ids, allowSelf, false, notes);
     if (last.ids.length > 0) {
       const reason = route === "campaignOwners" ? (noDistinct ? REASON.distinctCampaignOwners : REASON.campaignOwners) : noDistinct ? REASON.distinctSuperAdmins : REASON.superAdmins;
-      return { kind: name, userIds: last.ids, via: route, notes: [head, ...notes], reason };
+      return withDelegations({ kind: name, userIds: last.ids, via: route, notes: [head, ...notes], reason }, last);
     }
   }
   return {

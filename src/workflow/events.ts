@@ -38,6 +38,14 @@ export type AuditEvent =
       readonly reason: string;
       readonly userIds: readonly string[];
     })
+  // A reviewer replaced by their delegate (product_admin_delegate.mdx: "Each task's audit log will
+  // contain an entry showing the delegation reassignment").
+  | (EventBase & {
+      readonly kind: "reassignedToDelegate";
+      readonly policyStepId: string;
+      readonly originalAssigneeUserId: string;
+      readonly delegatedAssigneeUserId: string;
+    })
   | (EventBase & { readonly kind: "stepAutoApproved"; readonly policyStepId: string; readonly userId: string; readonly reason: string })
   | (EventBase & { readonly kind: "taskClosed"; readonly outcome: string })
   // The workflow engine (docs/workflow.md): one record per task action, whose id is the response's

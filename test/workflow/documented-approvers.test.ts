@@ -227,6 +227,33 @@ describe("product_admin_delegate.mdx: only tasks created while a delegate is set
     expect(task(delegated(window), "1030").stepApproverIds).toEqual([who]);
   });
 
+  it("each task's audit log contains an entry showing the delegation reassignment", () => {
+    const setDelegate = (window: JsonObject) => (json: Record<string, unknown> & { tasks: JsonObject[] }) => {
+      const u = (json["users"] as JsonObject[]).find((x) => x["id"] === "u-eng-mgr") as Record<string, unknown>;
+      Object.assign(u, window);
+    };
+    const redirected = resetOn([usersApproval(["u-eng-mgr", "u-it2"], { allowDelegation: true }), PROVISION], setDelegate({}));
+    const step = task(redirected.world, "1030").policy?.current?.id;
+    expect(redirected.events.filter((e) => e.kind === "reassignedToDelegate")).toEqual([
+      expect.objectContaining({ kind: "reassignedToDelegate", taskId: task(redirected.world, "1030").id, policyStepId: step, originalAssigneeUserId: "u-eng-mgr", delegatedAssigneeUserId: "u-sre-lead" }),
+    ]);
+    // No delegation, no entry: the step does not allow it, or the window does not cover the task.
+    const notAllowed = resetOn([usersApproval(["u-eng-mgr"], { allowDelegation: false }), PROVISION], setDelegate({}));
+    expect(notAllowed.events.some((e) => e.kind === "reassignedToDelegate")).toBe(false);
+    const outside = resetOn([usersApproval(["u-eng-mgr"], { allowDelegation: true }), PROVISION], setDelegate({ delegationStartAt: "2026-11-21T00:00:00Z" }));
+    expect(outside.events.some((e) => e.kind === "reassignedToDelegate")).toBe(false);
+  });
+
+  it("a delegate another rule then leaves out (the subject, self-approval off) is no delegation entry", () => {
+    const steps = [usersApproval(["u-eng-mgr", "u-it2"], { allowDelegation: true }), PROVISION];
+    const r = resetOn(steps, (json) => {
+      const u = (json["users"] as JsonObject[]).find((x) => x["id"] === "u-eng-mgr") as Record<string, unknown>;
+      u["delegatedUserId"] = "u-hr1"; // u-hr1 is task 1030's subject
+    });
+    expect(task(r.world, "1030").stepApproverIds).toEqual(["u-it2"]);
+    expect(r.events.some((e) => e.kind === "reassignedToDelegate")).toBe(false);
+  });
+
   it("the window round-trips through the world file and a what-if edit of it reaches the task", () => {
     const w = delegated({ delegationStartAt: "2026-11-21T00:00:00Z" });
     const user = w.index.users.get("u-eng-mgr")!;

@@ -3,6 +3,7 @@ import { loadWorld } from "../../world/load-world.js";
 import { syntheticWorld } from "../../testing/synthetic-world.js";
 import { sampleWorld, SUPER, OUTSIDER, type Body } from "../../../test/helpers.js";
 import { responseProblems } from "../openapi-validate.test-helper.js";
+import type { AuditEvent } from "../../workflow/events.js";
 import {
   getAccessRequestDefaults,
   getApp,
@@ -11,6 +12,7 @@ import {
   getTask,
   getUser,
   listAppUsers,
+  listTaskAudits,
   listApps,
   listEntitlements,
   listPolicies,
@@ -103,5 +105,26 @@ describe("openapi.yaml over a generated world (policy-sim/testing syntheticWorld
     expect(responseProblems("POST", "/api/v1/search/entitlements", value(searchEntitlements(w, { pageSize: 100 })))).toEqual([]);
     expect(responseProblems("POST", "/api/v1/search/app_users", value(searchAppUsers(w, { pageSize: 100 })))).toEqual([]);
     expect(responseProblems("GET", "/api/v1/policies", value(listPolicies(w, page)))).toEqual([]);
+  });
+});
+
+describe("openapi.yaml TaskAuditView and product_admin_delegate.mdx: routing records", () => {
+  it("a delegation, the Super Administrator fallback and an automatic approval each answer their own audit record", () => {
+    const task = world.tasks.get([...world.tasks.keys()][0] as string);
+    if (!task) throw new Error("no task");
+    const base = { taskId: task.id, at: "2026-11-22T09:00:00Z", actorId: "" };
+    const events: AuditEvent[] = [
+      { ...base, id: "evt-1", kind: "reassignedToDelegate", policyStepId: "step-1", originalAssigneeUserId: "u-eng-mgr", delegatedAssigneeUserId: "u-sre-lead" },
+      { ...base, id: "evt-2", kind: "reviewersRouted", policyStepId: "step-1", via: "superAdmins", reason: "no reviewer: reassigned to Super Administrators", userIds: ["u-ciso", "u-it-dir"] },
+      { ...base, id: "evt-3", kind: "reviewersRouted", policyStepId: "step-1", via: "fallback", reason: "", userIds: ["u-it2"] },
+      { ...base, id: "evt-4", kind: "stepAutoApproved", policyStepId: "step-1", userId: "u-hr1", reason: "" },
+    ];
+    const body = value(listTaskAudits(world, user(SUPER), events, { taskId: task.id })) as Body;
+    expect(responseProblems("POST", "/api/v1/task/audits", body)).toEqual([]);
+    // The fallback to the step's own fallback users has no record of its own in the service.
+    expect(body.list.map((r: Body) => r.id)).toEqual(["evt-1", "evt-2", "evt-4"]);
+    expect(body.list[0].reassignedToDelegate).toMatchObject({ originalAssigneeUserId: "u-eng-mgr", delegatedAssigneeUserId: "u-sre-lead" });
+    expect(body.list[1].reassignmentFallbackToAdmin).toMatchObject({ adminUserIds: ["u-ciso", "u-it-dir"] });
+    expect(body.list[2].approvedAutomatically).toEqual({});
   });
 });

@@ -351,6 +351,20 @@ function auditPayload(e: AuditEvent): JsonObject | undefined {
       return { waitStepTimedOut: { condition: "", stepId: e.policyStepId, timedOutAt: e.at } };
     case "formCompleted":
       return { formInstanceChange: { isValid: true } };
+    case "reassignedToDelegate":
+      return {
+        reassignedToDelegate: {
+          originalAssigneeUserId: e.originalAssigneeUserId,
+          delegatedAssigneeUserId: e.delegatedAssigneeUserId,
+          originalAssigneeUser: null,
+          delegatedAssigneeUser: null,
+        },
+      };
+    case "reviewersRouted":
+      // Only the Super Administrator fallback has a record of its own in the service.
+      return e.via === "superAdmins" ? { reassignmentFallbackToAdmin: { adminUserIds: [...e.userIds], adminUsers: null } } : undefined;
+    case "stepAutoApproved":
+      return { approvedAutomatically: {} };
     case "conditionalPolicyExecutionResult":
       return {
         conditionalPolicyExecutionResult: {
