@@ -87,6 +87,18 @@ describe.skipIf(!served)("openapi.yaml reads: pull from policy-sim serve over lo
     expect(apiSections(pulled)).toEqual(apiSections(doc));
   });
 
+  it("openapi.yaml AppAccessRequestDefaults: enabled request defaults without a request policy come back with their emergency policy and maximum duration", async () => {
+    const base = JSON.parse(readFileSync("fixtures/world.json", "utf8")) as Json;
+    const defaults = [
+      { appId: "app-github", resourceTypeIds: ["rt-repo"], requestPolicyId: "", emergencyGrantEnabled: true, emergencyGrantPolicyId: "pol-emergency-breakglass", maxGrantDuration: "3600s" },
+      { appId: "app-aws", resourceTypeIds: ["rt-role"], requestPolicyId: "", maxGrantDuration: "28800s" },
+    ];
+    const doc = { ...base, resourceTypeDefaults: defaults };
+    const pulled = await pullFromServe(doc, { kind: "token", token: "tok-super" });
+    expect(pulled["resourceTypeDefaults"]).toHaveLength(2);
+    expect(apiSections(pulled)).toEqual(apiSections(doc));
+  });
+
   it.each([1, 2, 3])("a generated world (seed %i)", async (seed) => {
     const doc = syntheticWorld({ seed, tasks: 120 }) as Json;
     const admin = (doc["users"] as Json[]).find((u) => Array.isArray(u["roleIds"]) && (u["roleIds"] as string[]).includes("super-admin"));

@@ -262,11 +262,23 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
     if (!isRecord(x)) return [];
     const body = isRecord(x["accessRequestDefaults"]) ? x["accessRequestDefaults"] : x;
     const enabled = body["defaultsEnabled"] === true || body["state"] === "DEFAULTS_STATE_ENABLED";
+    if (!enabled) return [];
+    // Enabled defaults are kept as they came, an empty request policy too: their emergency policy
+    // and maximum grant duration still apply to the app's resource types.
     const policyId = body["requestPolicyId"];
-    if (!enabled || typeof policyId !== "string" || policyId === "") return [];
     const types = body["resourceTypeIds"];
     const emergency = body["emergencyGrantEnabled"] === true && typeof body["emergencyGrantPolicyId"] === "string" ? { emergencyGrantEnabled: true, emergencyGrantPolicyId: body["emergencyGrantPolicyId"] } : {};
-    return [{ appId: d.appId, resourceTypeIds: Array.isArray(types) ? types.filter((t) => typeof t === "string") : [], requestPolicyId: policyId, ...emergency }];
+    // The API's `max_grant_duration` oneof: `durationGrant` set, or `durationUnset` (no limit).
+    const duration = typeof body["durationGrant"] === "string" && body["durationGrant"] !== "" ? { maxGrantDuration: body["durationGrant"] } : {};
+    return [
+      {
+        appId: d.appId,
+        resourceTypeIds: Array.isArray(types) ? types.filter((t) => typeof t === "string") : [],
+        requestPolicyId: typeof policyId === "string" ? policyId : "",
+        ...emergency,
+        ...duration,
+      },
+    ];
   });
   // A rule's appId is read-only in the API; the world needs it to know whose rule it is.
   const configurationRules = appData.flatMap((d) =>
