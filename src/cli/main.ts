@@ -4,9 +4,8 @@
  */
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, watch, writeFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { runCli } from "./run.js";
 import { rememberWorld, stampBeforeRead, worldForTask } from "./world-cache.js";
-import type { ShutdownSignal } from "./command.js";
+import type { CliIO, ShutdownSignal } from "./command.js";
 
 // A reader that stops early (`policy-sim --help | head -1`) closes the pipe; what is left to write
 // has nowhere to go, so the command ends quietly instead of dying on an unhandled EPIPE.
@@ -17,7 +16,15 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-void runCli(process.argv.slice(2), {
+const argv = process.argv.slice(2);
+// `explain` runs from a module that imports only what it needs: a warm explain of a big world
+// (cli/world-cache.ts) is then mostly Node's own start-up, not loading every other command.
+const run: Promise<(io: CliIO) => Promise<number>> =
+  argv[0] === "explain"
+    ? import("./explain-command.js").then((m) => (io) => m.runExplain(argv.slice(1), io))
+    : import("./run.js").then((m) => (io) => m.runCli(argv, io));
+
+void run.then((runWith) => runWith({
   stdout: (s) => process.stdout.write(s),
   stderr: (s) => process.stderr.write(s),
   readFile: (p) => readFileSync(p, "utf8"),
@@ -87,6 +94,6 @@ void runCli(process.argv.slice(2), {
       for (const [signal, listener] of listeners) process.off(signal, listener);
     };
   },
-}).then((code) => {
+})).then((code) => {
   process.exitCode = code;
 });

@@ -508,8 +508,16 @@ class StreamedWorld implements SplitterSink {
     else this.members.set(key, []);
   }
 
-  /** Where each task lies in the file, by id and numericId (see {@link loadWorldChunksIndexed}). */
-  readonly taskRanges = new Map<string, ByteRange>();
+  /** Where each task lies in the file, by id and by numericId (see {@link loadWorldChunksIndexed}). */
+  private readonly rangesById = new Map<string, ByteRange>();
+  private readonly rangesByNumericId = new Map<string, ByteRange>();
+
+  /** Task ranges by numericId and by id; an id wins over another task's equal numericId, as `findTask` decides. */
+  taskRanges(): ReadonlyMap<string, ByteRange> {
+    const all = new Map(this.rangesByNumericId);
+    for (const [id, range] of this.rangesById) all.set(id, range);
+    return all;
+  }
 
   element(key: string, text: string, snapshot: string | undefined, range: ByteRange): void {
     if (!LIST_KEYS.has(key)) {
@@ -529,8 +537,8 @@ class StreamedWorld implements SplitterSink {
         list.push(decoded.value);
         if (key === "tasks") {
           const task = decoded.value as Task;
-          this.taskRanges.set(task.id, range);
-          if (task.numericId !== "") this.taskRanges.set(task.numericId, range);
+          this.rangesById.set(task.id, range);
+          if (task.numericId !== "") this.rangesByNumericId.set(task.numericId, range);
         }
       }
       else this.out.push(...reroot(decoded.error, at));
@@ -669,7 +677,7 @@ export function loadWorldChunksIndexed(
 ): Result<{ readonly world: World; readonly taskRanges: ReadonlyMap<string, ByteRange> }, Diagnostic[]> {
   const builder = new StreamedWorld(options.warnings !== false);
   const r = loadStreamed(builder, chunks, options);
-  return r.ok ? ok({ world: r.value, taskRanges: builder.taskRanges }) : r;
+  return r.ok ? ok({ world: r.value, taskRanges: builder.taskRanges() }) : r;
 }
 
 function loadStreamed(builder: StreamedWorld, chunks: Iterable<Uint8Array>, options: LoadOptions): Result<World, Diagnostic[]> {
