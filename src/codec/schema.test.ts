@@ -58,7 +58,6 @@ describe("timestamp (RFC 3339 only)", () => {
   it.each([
     "2026-11-22T09:00:00Z",
     "2026-11-22T09:00:00.123456789Z",
-    "2026-11-22t09:00:00z",
     "2024-02-29T23:59:59+05:30",
     "0001-01-01T00:00:00-00:00",
   ])("accepts %s", (s) => {
@@ -70,6 +69,11 @@ describe("timestamp (RFC 3339 only)", () => {
       expect(codes(scalar(timestamp, s))).toEqual(["INVALID_TIMESTAMP"]);
     },
   );
+  it("accepts a lower-case t and z and keeps them upper-case, as protobuf's JSON and the service's TypeScript SDK (zod datetime) want them", () => {
+    expect(scalar(timestamp, "2026-11-22t09:00:00z")).toEqual({ ok: true, value: "2026-11-22T09:00:00Z" });
+    expect(scalar(timestamp, "2026-11-22t09:00:00.5+01:00")).toEqual({ ok: true, value: "2026-11-22T09:00:00.5+01:00" });
+    expect(scalar(timestamp, "2026-11-22T09:00:00z")).toEqual({ ok: true, value: "2026-11-22T09:00:00Z" });
+  });
   it("accepts null", () => {
     expect(scalar(timestamp, null)).toEqual({ ok: true, value: null });
   });

@@ -443,7 +443,19 @@ function isRfc3339(s: string): boolean {
 }
 
 /**
- * An RFC 3339 timestamp or `null`; `null` when unset.
+ * A valid RFC 3339 timestamp as protobuf's JSON writes it: RFC 3339 allows a lower-case `t` and
+ * `z`, protobuf's JSON (and the service's TypeScript SDK, whose parser refuses them) wants them
+ * upper-case.
+ */
+function canonicalTimestamp(s: string): string {
+  const last = s.length - 1;
+  if (s.charCodeAt(10) !== 116 /* t */ && s.charCodeAt(last) !== 122 /* z */) return s;
+  return `${s.slice(0, 10)}T${s.slice(11, last)}${s.charCodeAt(last) === 122 ? "Z" : s.charAt(last)}`;
+}
+
+/**
+ * An RFC 3339 timestamp or `null`; `null` when unset. A lower-case `t` or `z` is read, and kept
+ * upper-case, as protobuf's JSON writes it.
  *
  * @example
  * ```ts
@@ -452,7 +464,7 @@ function isRfc3339(s: string): boolean {
  */
 export const timestamp: Codec<string | null> = scalar<string | null>({ t: "timestamp" }, null, (v, at, ctx) => {
   if (v === null) return null;
-  if (typeof v === "string" && isRfc3339(v)) return v;
+  if (typeof v === "string" && isRfc3339(v)) return canonicalTimestamp(v);
   report(ctx, "INVALID_TIMESTAMP", at, `expected an RFC 3339 timestamp, found ${describeValue(v)}`);
   return null;
 });

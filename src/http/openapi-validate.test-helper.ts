@@ -43,6 +43,18 @@ interface Operation {
 }
 
 const DOC_ID = "openapi";
+
+/**
+ * The date-times the service's TypeScript SDK accepts (zod's `datetime({ offset: true })`): a valid
+ * calendar date, `T`, a 24-hour time with seconds and any fraction, then `Z` or a `±hh[:mm]` offset.
+ *
+ * @example
+ * ```ts
+ * SDK_DATE_TIME.test("2026-11-25T12:00:00Z"); // true; "2026-11-25t12:00:00z" is false
+ * ```
+ */
+export const SDK_DATE_TIME =
+  /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|02-(?:0[1-9]|1\d|2[0-8])))T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:[+-]\d{2}(?::?\d{2})?|Z)$/;
 /** The schema of every non-2xx body of the service (`default` responses). */
 export const STATUS_SCHEMA = "google.rpc.Status";
 
@@ -61,6 +73,10 @@ function setup(): { ajv: Ajv2020; doc: Record<string, unknown> } {
   for (const f of ["int32", "uint32", "int64", "uint64", "double", "float", "base64"]) ajv.addFormat(f, true);
   // Protobuf's JSON writes a Duration as seconds with an "s" ("3600s", "0.5s"), not ISO 8601.
   ajv.addFormat("duration", /^-?\d+(\.\d{1,9})?s$/);
+  // The service's TypeScript SDK parses every date-time with zod's `datetime({ offset: true })`,
+  // which is stricter than RFC 3339 (and ajv-formats): an upper-case `T` and `Z`, seconds present,
+  // no leap second. A body the SDK would throw on must fail here too.
+  ajv.addFormat("date-time", SDK_DATE_TIME);
   ajv.addSchema({ $id: DOC_ID, components: openEnums((doc as { components: unknown }).components) }, DOC_ID);
   return { ajv, doc };
 }

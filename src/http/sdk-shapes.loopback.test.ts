@@ -1,0 +1,230 @@
+/**
+ * The service's own API clients against `serve`, request for request: each call is sent exactly as
+ * the service's TypeScript SDK (conductorone-sdk-typescript, Speakeasy-generated) sends it, and each
+ * answer is held to what that SDK's response parsers require. Read from its source (not copied):
+ *
+ * - URL: the `serverURL` option with its path ending in one `/`, the operation's path appended
+ *   (`http://127.0.0.1:PORT/` + `api/v1/…`); path parameters percent-encoded (`encodeURIComponent`).
+ * - Headers: `Accept: application/json`; `Content-Type: application/json` on every operation with a
+ *   request body, **also when that body is absent** (then no body at all); `Authorization: Bearer …`
+ *   from its `bearerAuth` or `oauth` security; an empty `cookie` header; its own `user-agent`.
+ * - GET lists: `page_size` and `page_token` in the query; POST searches `pageSize`/`pageToken`.
+ * - Responses: only `200` with media type `application/json` is parsed (anything else is its error);
+ *   each field is `nullable().optional()`, enums are open (unknown strings kept), a date-time must
+ *   pass zod's `datetime({ offset: true })` (upper-case `T`/`Z`, seconds present: the validator's
+ *   `date-time` format is that regex, `SDK_DATE_TIME`), int64 fields are strings (`numericId` is
+ *   `parseInt` of a string).
+ * - Tokens: the Go SDK's client-credentials hook posts `grant_type=client_credentials`,
+ *   `client_id`, `client_secret` as a form to the token URL and refuses a `token_type` other than
+ *   exactly `Bearer`; `expires_in` is a number of seconds.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadWorld } from "../world/load-world.js";
+import { sampleJson, SUPER, type Body } from "../../test/helpers.js";
+import { createApiClient } from "./auth/client-secret.js";
+import { responseProblems, SDK_DATE_TIME } from "./openapi-validate.test-helper.js";
+import { ROUTES } from "./routes/index.js";
+import { type RunningServer, serve } from "./server.js";
+
+const CLIENT_ID = "quiet-otter-51515@sim.conductor.one/pcc";
+const SDK_USER_AGENT = "speakeasy-sdk/typescript 2.2.52 2.709.0 0.1.0-alpha conductorone-sdk-typescript";
+let server: RunningServer;
+let secret = "";
+let token = "";
+const served: string[] = [];
+
+/** The request URL as the SDK builds it from `serverURL` and an operation path. */
+function sdkUrl(serverURL: string, path: string, query = ""): string {
+  const base = new URL(serverURL);
+  base.pathname = `${base.pathname.replace(/\/+$/, "")}/`;
+  const url = new URL(base);
+  url.pathname += new URL(path, base).pathname.replace(/^\/+/, "");
+  if (query !== "") url.search = `?${query}`;
+  return url.toString();
+}
+
+interface SdkCall {
+  readonly params?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, string | number | undefined>>;
+  /** The operation takes a request body; `undefined` sends none, as the SDK does for an absent optional body. */
+  readonly hasBody?: boolean;
+  readonly body?: unknown;
+}
+
+/** Sends one operation as the SDK does; answers the status, the media type and the parsed body. */
+async function sdk(method: "GET" | "POST" | "DELETE", template: string, call: SdkCall = {}): Promise<{ status: number; mediaType: string; body: Body }> {
+  const path = template.replace(/\{(\w+)\}/g, (_, n: string) => encodeURIComponent(call.params?.[n] ?? ""));
+  const query = Object.entries(call.query ?? {})
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+    .join("&");
+  const headers = new Headers({ Accept: "application/json" });
+  if (call.hasBody === true) headers.set("Content-Type", "application/json");
+  headers.set("Authorization", `Bearer ${token}`);
+  headers.set("cookie", "");
+  headers.set("user-agent", SDK_USER_AGENT);
+  const res = await fetch(sdkUrl(`${server.url}/`, path, query), {
+    method,
+    headers,
+    body: call.hasBody === true && call.body !== undefined ? JSON.stringify(call.body) : null,
+  });
+  served.push(`${method} ${template}`);
+  const text = await res.text();
+  return { status: res.status, mediaType: (res.headers.get("content-type") ?? "").split(";")[0]?.trim() ?? "", body: text === "" ? undefined : JSON.parse(text) };
+}
+
+/** What the SDK's parsers need beyond the OpenAPI's types: every `numericId` a string of digits. */
+function sdkParseProblems(body: unknown, at = "$"): string[] {
+  if (Array.isArray(body)) return body.flatMap((x, i) => sdkParseProblems(x, `${at}[${i}]`));
+  if (typeof body !== "object" || body === null) return [];
+  return Object.entries(body).flatMap(([k, v]) => [
+    ...(k === "numericId" && !(typeof v === "string" && /^\d+$/.test(v)) ? [`${at}.${k} is ${JSON.stringify(v)}, not an int64 string`] : []),
+    ...sdkParseProblems(v, `${at}.${k}`),
+  ]);
+}
+
+/** The SDK's success path: 200, `application/json`, a body its parsers take. */
+async function ok(method: "GET" | "POST" | "DELETE", template: string, call: SdkCall = {}): Promise<Body> {
+  const r = await sdk(method, template, call);
+  expect(r.status, `${method} ${template}: ${JSON.stringify(r.body).slice(0, 300)}`).toBe(200);
+  expect(r.mediaType).toBe("application/json");
+  expect(responseProblems(method, template, r.body), `${method} ${template}`).toEqual([]);
+  expect(sdkParseProblems(r.body), `${method} ${template}`).toEqual([]);
+  return r.body;
+}
+
+beforeAll(async () => {
+  const made = await createApiClient({ clientId: CLIENT_ID, userId: SUPER, displayName: "sdk shapes" });
+  secret = made.clientSecret;
+  const loaded = loadWorld({ ...sampleJson(), clients: [made.client] });
+  if (!loaded.ok) throw new Error(JSON.stringify(loaded.error));
+  server = await serve({ world: loaded.value, port: 0 });
+});
+afterAll(async () => server.close());
+
+describe("SDK_DATE_TIME is zod's datetime({ offset: true }), what the TypeScript SDK parses dates with", () => {
+  it.each(["2026-11-25T12:00:00Z", "2026-11-25T12:00:00.123456789Z", "2024-02-29T23:59:59+05:30", "2026-11-25T12:00:00-0800", "2026-11-25T12:00:00+01"])(
+    "takes %s",
+    (s) => expect(SDK_DATE_TIME.test(s)).toBe(true),
+  );
+  it.each(["2026-11-25t12:00:00Z", "2026-11-25T12:00:00z", "2026-11-25 12:00:00Z", "2026-11-25T12:00Z", "2023-02-29T00:00:00Z", "2026-11-25T23:59:60Z", "2026-11-25T12:00:00"])(
+    "refuses %s",
+    (s) => expect(SDK_DATE_TIME.test(s)).toBe(false),
+  );
+});
+
+describe("openapi.yaml oauth scheme as the SDKs' client-credentials hook posts it", () => {
+  it("client_id and client_secret as a form, no scope: token_type exactly Bearer, expires_in in seconds, and the token works", async () => {
+    const res = await fetch(sdkUrl(`${server.url}/`, "/auth/v1/token"), {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "client_credentials", client_id: CLIENT_ID, client_secret: secret }).toString(),
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Body;
+    expect(body.token_type).toBe("Bearer");
+    expect(Number.isInteger(body.expires_in) && body.expires_in > 60).toBe(true);
+    token = body.access_token;
+    const me = await ok("GET", "/api/v1/auth/introspect");
+    expect(me.userId).toBe(SUPER);
+  });
+  it("a wrong secret is the hook's non-2xx (401 invalid_client), never a 200 it would parse", async () => {
+    const res = await fetch(sdkUrl(`${server.url}/`, "/auth/v1/token"), {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "client_credentials", client_id: CLIENT_ID, client_secret: "secret-token:conductorone.com:v1:e30=" }).toString(),
+    });
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as Body).error).toBe("invalid_client");
+  });
+});
+
+describe("openapi.yaml reads, sent as the SDK sends them (query paging, percent-encoded ids)", () => {
+  it("task get (by numericId and by id), users, apps, entitlements, app users, defaults, configuration rules, policies", async () => {
+    const json = sampleJson() as Body;
+    const byNumber = await ok("GET", "/api/v1/tasks/{id}", { params: { id: "1001" } });
+    expect(byNumber.taskView.task.numericId).toBe("1001");
+    await ok("GET", "/api/v1/tasks/{id}", { params: { id: byNumber.taskView.task.id } });
+    expect((await ok("GET", "/api/v1/users", { query: { page_size: 10 } })).list.length).toBe(10);
+    await ok("GET", "/api/v1/users/{id}", { params: { id: SUPER } });
+    const apps = await ok("GET", "/api/v1/apps", { query: { page_size: undefined, page_token: undefined } });
+    const app = apps.list[0];
+    await ok("GET", "/api/v1/apps/{id}", { params: { id: app.id } });
+    const ents = await ok("GET", "/api/v1/apps/{app_id}/entitlements", { params: { app_id: app.id }, query: { page_size: 10 } });
+    await ok("GET", "/api/v1/apps/{app_id}/entitlements/{id}", { params: { app_id: app.id, id: ents.list[0].appEntitlement.id } });
+    await ok("GET", "/api/v1/apps/{app_id}/app_users", { params: { app_id: app.id } });
+    await ok("GET", "/api/v1/apps/{app_id}/access_request_defaults", { params: { app_id: app.id } });
+    await ok("GET", "/api/v1/apps/{app_id}/entitlement_configuration_rules", { params: { app_id: app.id } });
+    const policies = await ok("GET", "/api/v1/policies", { query: { page_size: 100 } });
+    expect(policies.list.map((p: Body) => p.id)).toEqual(json.policies.map((p: Body) => p.id));
+    await ok("GET", "/api/v1/policies/{id}", { params: { id: json.policies[0].id } });
+  });
+  it("a page token travels percent-encoded in the query and the listing ends with an empty nextPageToken", async () => {
+    const seen: string[] = [];
+    let pageToken: string | undefined;
+    for (let i = 0; i < 50; i++) {
+      const page = await ok("GET", "/api/v1/users", { query: { page_size: 10, page_token: pageToken } });
+      seen.push(...page.list.map((v: Body) => v.user.id));
+      if (page.nextPageToken === "") break;
+      pageToken = page.nextPageToken;
+    }
+    expect(seen).toEqual((sampleJson() as Body).users.map((u: Body) => u.id));
+  });
+  it("searches with the SDK's bodies, and with none at all (Content-Type sent, no body)", async () => {
+    const tasks = await ok("POST", "/api/v1/search/tasks", {
+      hasBody: true,
+      body: { pageSize: 5, taskStates: ["TASK_STATE_OPEN"], createdAfter: new Date(Date.UTC(2020, 0, 1)).toISOString(), expandMask: { paths: ["*"] } },
+    });
+    expect(tasks.list.length).toBeGreaterThan(0);
+    for (const path of ["/api/v1/search/tasks", "/api/v1/search/users", "/api/v1/search/apps", "/api/v1/search/entitlements", "/api/v1/search/app_users", "/api/v1/search/grants", "/api/v1/search/policies"])
+      await ok("POST", path, { hasBody: true });
+    await ok("POST", "/api/v1/task/audits", { hasBody: true, body: { taskId: "1001", pageSize: 10 } });
+  });
+});
+
+describe("openapi.yaml TaskActionsService and TaskService, as the SDK sends them", () => {
+  it("comment with an expand mask, and actions whose optional body the SDK leaves out", async () => {
+    const c = await ok("POST", "/api/v1/tasks/{task_id}/action/comment", { params: { task_id: "1001" }, hasBody: true, body: { comment: "from the SDK", expandMask: { paths: ["*"] } } });
+    expect(c.taskView.task.commentCount).toBeGreaterThan(0);
+    // Hard Reset and Process Now take an optional body: the SDK then sends Content-Type and nothing else.
+    const reset = await ok("POST", "/api/v1/tasks/{task_id}/action/reset", { params: { task_id: "1001" }, hasBody: true });
+    expect(reset.taskView.task.numericId).toBe("1001");
+  });
+  it("creates a grant task with the SDK's body (its dates as toISOString writes them)", async () => {
+    const json = sampleJson() as Body;
+    const ent = json.entitlements[0];
+    const created = await ok("POST", "/api/v1/task/grant", {
+      hasBody: true,
+      body: { appEntitlementId: ent.id, appId: ent.appId, identityUserId: SUPER, description: "via the SDK", grantDuration: "3600s" },
+    });
+    expect(created.taskView.task.state).toBe("TASK_STATE_OPEN");
+    expect(typeof created.taskView.task.numericId).toBe("string");
+  });
+});
+
+describe("a world written with a lower-case t and z answers the SDK upper-case (zod refuses the lower case)", () => {
+  it("task timestamps read from such a world parse in the SDK", async () => {
+    const json = sampleJson() as Body;
+    const lower = (s: unknown) => (typeof s === "string" ? s.replace("T", "t").replace(/Z$/, "z") : s);
+    const tasks = json.tasks.map((t: Body) => ({ ...t, createdAt: lower(t.createdAt), updatedAt: lower(t.updatedAt) }));
+    const loaded = loadWorld({ ...json, tasks, now: lower(json.now) });
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.error));
+    const other = await serve({ world: loaded.value, port: 0 });
+    try {
+      const res = await fetch(`${other.url}/api/v1/tasks/1001`, { headers: { Authorization: "Bearer tok-super", Accept: "application/json" } });
+      const body = (await res.json()) as Body;
+      expect(res.status).toBe(200);
+      expect(SDK_DATE_TIME.test(body.taskView.task.createdAt)).toBe(true);
+      expect(responseProblems("GET", "/api/v1/tasks/{id}", body)).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe("coverage", () => {
+  it("every GET and every search route was sent in the SDK's shape", () => {
+    const expected = ROUTES.filter((r) => (r.method === "GET" && !r.path.endsWith("/{id}")) || r.path.startsWith("/api/v1/search/")).map((r) => `${r.method} ${r.path}`);
+    expect(expected.filter((r) => !served.includes(r))).toEqual([]);
+  });
+});
