@@ -115,16 +115,78 @@ describe("conditions compiled to closures give cel-js's results", () => {
       'subject.profile.level > 3.0',
       'account.status.details == "synced"',
       'ip == ip',
+      // Arithmetic with CEL's int/uint/double rules: overflow, division and modulo by zero are errors.
+      "9223372036854775807 + 1 > 0",
+      "-9223372036854775808 - 1 < 0",
+      "9223372036854775807 * 2 > 0",
+      "1 / 0 == 0",
+      "1 % 0 == 0",
+      "7 / 2 == 3 && -7 / 2 == -3 && -7 % 3 == -1",
+      "1u - 2u > 0u",
+      "18446744073709551615u + 1u > 0u",
+      "1.0 / 0.0 > 1e308 && -1.0 / 0.0 < -1e308",
+      "0.0 * -1.0 == 0.0",
+      "int(subject.profile.level) + 1 == 5",
+      "double(size(subject.managerIds)) / 2.0 == 1.0",
+      "int('12') * 3 == 36 && uint(7) == 7u && string(3) == '3'",
+      "int('nope') == 0",
+      // Literals, has(), the string functions, matches on RE2.
+      "[1, 2, 3][1] == 2 && [1, 2][5] == 0",
+      "{'a': 1, 'b': 2}['b'] == 2 && size({'a': 1}) == 1",
+      "{'a': 1}['z'] == 1",
+      "has(subject.profile.clearance) && !has(subject.profile.absent)",
+      "has(subject.profile.nested.city)",
+      "has(subject.department)",
+      "subject.email.lowerAscii().upperAscii().size() > 3 && subject.email.indexOf('@') > 0",
+      "subject.email.split('@')[1] == 'synthetic.example'",
+      "subject.email.replace('@', ' at ').contains(' at ') && ' x '.trim() == 'x'",
+      "subject.email.substring(2) != '' && subject.email.substring(50) == ''",
+      "subject.department.matches('^[A-Z][a-z]+$')",
+      "matches(subject.email, '(a|b)+@')",
+      "subject.jobTitle.ifEmpty('none') != ''",
+      // Timestamps and durations.
+      "now() > timestamp('2020-01-01T00:00:00Z') && now() - duration('24h') < now()",
+      "timestamp('2026-11-22T09:00:00Z').getHours() == 9 && duration('90m').getMinutes() == 90",
+      "time.format(now(), 'RFC3339') != '' && now().getDayOfYear('Europe/Oslo') >= 0",
+      "timestamp('9999-12-31T23:59:59Z') + duration('1s') > now()",
+      "duration('1h') + duration('30m') == duration('90m')",
+      // Comprehensions, with error absorption left to cel-js.
+      "subject.emails.exists(e, e.endsWith('.example'))",
+      "subject.emails.all(e, e.contains('@'))",
+      "subject.emails.exists_one(e, e == subject.email)",
+      "subject.emails.map(e, e.size()).all(n, n > 3)",
+      "subject.emails.filter(e, e.startsWith('x')).size() == 0",
+      "[1, 2, 3].map(x, x > 1, x * 2) == [4, 6]",
+      "[0, 1].all(x, 1 / x > 0)",
+      "[0, 1].exists(x, 1 / x > 0)",
+      "[1, 0].exists(x, 1 / x > 0)",
+      "[0, 1].exists_one(x, 1 / x > 0)",
+      "{'a': 1, 'b': 2}.all(k, k.size() == 1)",
+      "[[1, 2], [3]].all(l, l.all(x, x > 0))",
+      "[1, 2].exists(subject, subject == 2)",
+      // The environment's functions.
+      "c1.directory.users.v1.GetManagers(subject).exists(m, m.department == 'Engineering')",
+      "c1.directory.users.v1.FindByEmail('nobody@nowhere') == subject",
+      "c1.user.v1.HasApp(subject, 'app-aws')",
+      "ip.isPrivate() || ip.within(cidr('10.0.0.0/8'))",
+      "cidr('10.0.0.0/8').containsIP(ip('10.1.2.3'))",
+      "UserStatus.ENABLED == subject.status",
     ]) {
+      const b = bothWays(s);
+      expect(b?.compiled.evaluation, s).toBe("compiled");
       expectSame(s);
     }
   });
 
   it("tells which conditions run compiled", () => {
     const c = compileCondition('subject.department == "Security"');
-    const i = compileCondition("subject.emails.exists(e, e.endsWith('x'))");
+    const l = compileCondition("subject.emails.exists(e, e.endsWith('x'))");
+    const i = compileCondition("cel.bind(d, subject.department, d == 'IT')");
     expect(c.ok && c.value.evaluation).toBe("compiled");
+    expect(c.ok && c.value.interpretedBecause).toBeUndefined();
+    expect(l.ok && l.value.evaluation).toBe("compiled");
     expect(i.ok && i.value.evaluation).toBe("interpreted");
+    expect(i.ok && i.value.interpretedBecause).toEqual({ node: "cel.bind", start: 0, end: 42 });
   });
 });
 

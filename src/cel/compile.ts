@@ -6,8 +6,8 @@ import type { TypeDeclaration } from "@marcbachmann/cel-js";
 import { err, ok, type Result } from "../result.js";
 import { celTypeNames, closest, diagnostic, errorParts, type CelDiagnostic, type ErrorParts } from "./diagnostics.js";
 import { celEnvironment, type CelEnvironment, type CelEnvironmentKind } from "./environment.js";
-import { compileClosures, type Closure } from "./closures.js";
-import { COST_LIMIT_KEY, CostMeter, DEFAULT_CEL_COST_LIMIT, estimateCost, instrumentCost, WORST_CASE_SIZES, type CostEstimate } from "./cost.js";
+import { compileClosuresOrReason, type Closure, type InterpretedReason } from "./closures.js";
+import { COST_LIMIT_KEY, CostMeter, costPlan, DEFAULT_CEL_COST_LIMIT, estimateCost, instrumentCost, WORST_CASE_SIZES, type CostEstimate } from "./cost.js";
 import { desugar, type ExtensionArgs } from "./extensions.js";
 import { isCelNode, qualifiedName, type CelNode } from "./internals.js";
 
@@ -34,6 +34,8 @@ export interface Compiled {
   readonly evaluation: Evaluation;
   /** What every evaluation costs before any loop (its node count; see cost.ts). */
   readonly baseCost: number;
+  /** For an interpreted expression, the first node the closures do not compile (closures.ts). */
+  readonly interpretedBecause: InterpretedReason | undefined;
 }
 
 /**
@@ -72,6 +74,11 @@ export class CompiledCondition {
   readonly resultType: string;
   /** Whether it runs compiled to closures or interpreted by cel-js (same results). */
   readonly evaluation: Evaluation;
+  /**
+   * Why it runs interpreted: the first node outside the compiled subset (its kind and source span);
+   * `undefined` when compiled.
+   */
+  readonly interpretedBecause: InterpretedReason | undefined;
 
   /** @internal */
   constructor(compiled: Compiled) {
@@ -80,6 +87,7 @@ export class CompiledCondition {
     this.source = compiled.source;
     this.resultType = compiled.type;
     this.evaluation = compiled.evaluation;
+    this.interpretedBecause = compiled.interpretedBecause;
     Object.freeze(this);
   }
 
@@ -173,14 +181,18 @@ export function compileFresh(env: CelEnvironment, source: string, options: { rea
     if (resultProblem) {
       return err([diagnostic(source, wantsBool ? "CEL_NOT_BOOL" : "CEL_NOT_USERS", resultProblem, { start: ast.start, end: ast.end })]);
     }
+    // One cost plan for both evaluators: cel-js's instrumented nodes and the closures charge alike.
+    const plan = costPlan(ast, extensionArgs);
     const meter = new CostMeter();
-    instrumentCost(ast, extensionArgs, meter);
+    instrumentCost(ast, extensionArgs, meter, plan);
     const cost = estimateCost(ast, extensionArgs);
     // The tracer's copy stays on cel-js: its instrumented nodes are what record the trace.
-    const closure = options.closures === false ? undefined : compileClosures(ast, extensionArgs);
+    const closures = options.closures === false ? undefined : compileClosuresOrReason(ast, extensionArgs, { evaluator: env.evaluator, meter, plan });
+    const closure = closures?.ok ? closures.closure : undefined;
     const run = meteredRun(parsed as (context: object) => unknown, meter, closure);
     const evaluation: Evaluation = closure ? "compiled" : "interpreted";
-    return ok(Object.freeze({ source, kind: env.kind, type, root: ast, run, extensionArgs, cost, evaluation, baseCost: meter.base }));
+    const interpretedBecause = closures && !closures.ok ? Object.freeze(closures.reason) : undefined;
+    return ok(Object.freeze({ source, kind: env.kind, type, root: ast, run, extensionArgs, cost, evaluation, baseCost: meter.base, interpretedBecause }));
   } catch (e: unknown) {
     const message = e instanceof Error ? e.message : String(e);
     return err([diagnostic(source, "CEL_INTERNAL", `internal error while compiling: ${message}`, { start: 0, end: source.length })]);
@@ -195,13 +207,16 @@ export function compileFresh(env: CelEnvironment, source: string, options: { rea
 function meteredRun(parsed: (context: object) => unknown, meter: CostMeter, closure: Closure | undefined): (context: object) => unknown {
   return (context) => {
     const limit: unknown = (context as Record<string, unknown>)[COST_LIMIT_KEY];
-    meter.start(typeof limit === "number" ? limit : DEFAULT_CEL_COST_LIMIT);
+    const budget = typeof limit === "number" ? limit : DEFAULT_CEL_COST_LIMIT;
+    meter.start(budget);
     if (closure) {
-      // Closures have no loops: their cost is the node count `start` just charged.
+      // The closures charge the meter as cel-js's instrumented nodes do (the same cost plan).
       try {
         return closure(context as Readonly<Record<string, unknown>>);
       } catch {
-        // BAIL (or, were a closure wrong, anything else): cel-js decides, as if never compiled.
+        // BAIL, an error or a budget run out: cel-js decides afresh, as if never compiled, under
+        // the same budget (it runs out at the same point, or reports the error the service would).
+        meter.start(budget);
       }
     }
     let value: unknown;

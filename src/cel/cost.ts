@@ -309,13 +309,6 @@ function wrapNode(node: CelNode, around: (inner: Evaluate, ev: unknown, ast: unk
   node.evaluate = wrapper;
 }
 
-function sizeUnits(v: unknown): number {
-  if (typeof v === "string") return (v.length / CHARS_PER_UNIT) | 0;
-  if (Array.isArray(v)) return v.length;
-  if (v instanceof Map || v instanceof Set) return v.size;
-  if (v instanceof Uint8Array) return (v.length / CHARS_PER_UNIT) | 0;
-  return 0;
-}
 
 /** Nodes counted once per evaluation of their step: all but nested loops' steps. */
 function weight(node: CelNode, extensionArgs: ExtensionArgs): number {
@@ -327,8 +320,77 @@ function weight(node: CelNode, extensionArgs: ExtensionArgs): number {
 }
 
 /**
- * Instruments a checked expression so that every evaluation charges `meter`: comprehension steps
- * per iteration, and inside them every node producing a string, list or map by its size.
+ * What one evaluation of an expression is charged, wherever it runs: the one rule both evaluators
+ * follow (cel-js through {@link instrumentCost}, the compiled closures of closures.ts directly).
+ * - `base`: the expression's node count, charged when the evaluation starts;
+ * - `steps`: per comprehension step node, the units charged each time it runs (one iteration);
+ * - `sized`: the nodes inside a loop whose value is charged by its size ({@link sizeUnits}) each
+ *   time they produce one.
+ * Both evaluators evaluate the same nodes on a plain run (closures.ts keeps cel-js's order and
+ * short circuits), so they charge the same total and run out at the same point.
+ *
+ * @example
+ * ```ts
+ * const plan = costPlan(ast, extensionArgs);
+ * plan.steps.get(stepNode); // units per iteration
+ * ```
+ */
+export interface CostPlan {
+  readonly base: number;
+  readonly steps: ReadonlyMap<CelNode, { readonly units: number; readonly comprehension: CelNode }>;
+  readonly sized: ReadonlySet<CelNode>;
+}
+
+/**
+ * The {@link CostPlan} of a checked expression.
+ *
+ * @example
+ * ```ts
+ * costPlan(ast, extensionArgs).base; // 3 for `subject.department == "IT"`
+ * ```
+ */
+export function costPlan(root: CelNode, extensionArgs: ExtensionArgs): CostPlan {
+  const steps = new Map<CelNode, { readonly units: number; readonly comprehension: CelNode }>();
+  const sized = new Set<CelNode>();
+  const visit = (node: CelNode, inLoop: boolean, parentOp: string): void => {
+    const comp = comprehensionOf(node);
+    if (comp) {
+      visit(comp.iterable, inLoop, "comprehension");
+      visit(comp.init, inLoop, "comprehension");
+      steps.set(comp.step, { units: weight(comp.step, extensionArgs), comprehension: node });
+      // The step itself and the accumulator nodes are the macro's machinery: they return the
+      // accumulated list, whose growth the iterations already pay for.
+      for (const c of childrenOf(comp.step, extensionArgs)) visit(c, true, comp.step.op);
+      return;
+    }
+    if (inLoop && !MACHINERY.has(node.op) && parentOp !== "." && parentOp !== ".?" && isSized(typeName(node))) sized.add(node);
+    for (const c of childrenOf(node, extensionArgs)) visit(c, inLoop, node.op);
+  };
+  visit(root, false, "");
+  return { base: weight(root, extensionArgs), steps, sized };
+}
+
+/**
+ * Units for a value a charged node produced: list items and map entries one each, string and
+ * bytes characters a tenth (rounded down).
+ *
+ * @example
+ * ```ts
+ * sizeUnits("a".repeat(25)); // 2
+ * ```
+ */
+export function sizeUnits(v: unknown): number {
+  if (typeof v === "string") return (v.length / CHARS_PER_UNIT) | 0;
+  if (Array.isArray(v)) return v.length;
+  if (v instanceof Map || v instanceof Set) return v.size;
+  if (v instanceof Uint8Array) return (v.length / CHARS_PER_UNIT) | 0;
+  return 0;
+}
+
+/**
+ * Instruments a checked expression so that every evaluation by cel-js charges `meter` as its
+ * {@link costPlan} says: comprehension steps per iteration, and inside them every node producing a
+ * string, list or map by its size.
  *
  * @example
  * ```ts
@@ -336,33 +398,20 @@ function weight(node: CelNode, extensionArgs: ExtensionArgs): number {
  * instrumentCost(ast, extensionArgs, meter);
  * ```
  */
-export function instrumentCost(root: CelNode, extensionArgs: ExtensionArgs, meter: CostMeter): void {
-  meter.base = weight(root, extensionArgs);
-  const visit = (node: CelNode, inLoop: boolean, parentOp: string): void => {
-    const comp = comprehensionOf(node);
-    if (comp) {
-      visit(comp.iterable, inLoop, "comprehension");
-      visit(comp.init, inLoop, "comprehension");
-      const units = weight(comp.step, extensionArgs);
-      const step = comp.step;
-      wrapNode(step, (inner, ev, ast, scope) => {
-        meter.charge(units, node);
-        return inner.call(step, ev, ast, scope);
-      });
-      // The step itself and the accumulator nodes are the macro's machinery: they return the
-      // accumulated list, whose growth the iterations already pay for.
-      for (const c of childrenOf(step, extensionArgs)) visit(c, true, step.op);
-      return;
-    }
-    if (inLoop && !MACHINERY.has(node.op) && parentOp !== "." && parentOp !== ".?" && isSized(typeName(node))) {
-      wrapNode(node, (inner, ev, ast, scope) => {
-        const v = inner.call(node, ev, ast, scope);
-        const units = sizeUnits(v);
-        if (units > 0) meter.charge(units, node);
-        return v;
-      });
-    }
-    for (const c of childrenOf(node, extensionArgs)) visit(c, inLoop, node.op);
-  };
-  visit(root, false, "");
+export function instrumentCost(root: CelNode, extensionArgs: ExtensionArgs, meter: CostMeter, plan: CostPlan = costPlan(root, extensionArgs)): void {
+  meter.base = plan.base;
+  for (const [step, { units, comprehension }] of plan.steps) {
+    wrapNode(step, (inner, ev, ast, scope) => {
+      meter.charge(units, comprehension);
+      return inner.call(step, ev, ast, scope);
+    });
+  }
+  for (const node of plan.sized) {
+    wrapNode(node, (inner, ev, ast, scope) => {
+      const v = inner.call(node, ev, ast, scope);
+      const units = sizeUnits(v);
+      if (units > 0) meter.charge(units, node);
+      return v;
+    });
+  }
 }

@@ -149,6 +149,12 @@ export interface CelEnvironment {
   readonly methodNames: ReadonlySet<string>;
   /** Field names of each message type, for hints. */
   readonly fields: ReadonlyMap<string, readonly string[]>;
+  /**
+   * cel-js's evaluator of this environment, as its macros receive it: the compiled closures
+   * (closures.ts) call cel-js's own operator and function handlers with it, so that both
+   * evaluators share every overload's code.
+   */
+  readonly evaluator: unknown;
 }
 
 const sync = { async: false } as const;
@@ -412,6 +418,7 @@ function build(kind: CelEnvironmentKind): CelEnvironment {
   for (const name of ["has", "all", "exists", "exists_one", "map", "filter", "bind"]) methodNames.add(name);
   functionNames.add("has");
   const env: CelEnvironment = {
+    evaluator: undefined,
     kind,
     spec,
     cel,
@@ -423,12 +430,15 @@ function build(kind: CelEnvironmentKind): CelEnvironment {
     methodNames,
     fields: FIELDS,
   };
-  selfTest(env);
-  return Object.freeze(env);
+  return Object.freeze({ ...env, evaluator: selfTest(env) });
 }
 
-/** Fails at construction, not in the middle of an evaluation, if cel-js's internals moved. */
-function selfTest(env: CelEnvironment): void {
+/**
+ * Fails at construction, not in the middle of an evaluation, if cel-js's internals moved. Returns
+ * the environment's evaluator, as the probe macro received it.
+ */
+function selfTest(env: CelEnvironment): unknown {
+  let evaluator: unknown;
   const parsed = env.cel.parse("now() == now()");
   const ast: unknown = parsed.ast;
   if (!isCelNode(ast)) fail("cel-js AST has an unexpected shape");
@@ -438,13 +448,14 @@ function selfTest(env: CelEnvironment): void {
   probeAst.setMeta("macro", {
     async: false,
     typeCheck: (chk: { getType(n: string): unknown }) => chk.getType("bool"),
-    evaluate: (ev: unknown, _m: unknown, ctx: unknown) => (assertEvaluatorShape(ev, ctx), true),
+    evaluate: (ev: unknown, _m: unknown, ctx: unknown) => (assertEvaluatorShape(ev, ctx), (evaluator = ev), true),
   });
   probeAst.setMeta("async", false);
   desugar(ast, env.extensions, env.services);
   if (!parsed.check().valid || !probe.check().valid) fail("cel-js rejected the environment's self-test");
   const runtime = { now: new Date(0), directory: undefined };
   if (parsed({ [RUNTIME_KEY]: runtime }) !== true || probe({}) !== true) fail("cel-js self-test evaluated wrongly");
+  return evaluator;
 }
 
 // One slot per kind rather than a Map: preparing every task's input asks for one.

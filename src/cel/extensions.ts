@@ -212,7 +212,7 @@ function callMacro(node: CelNode, fn: ExtensionFunction, args: readonly CelNode[
   // Set by typeCheck, read by evaluate: a macro object belongs to one node of one parse.
   let candidates: readonly ExtensionOverload[] = [];
   let checkAtRuntime = true;
-  return {
+  const macro: CelMacro = {
     async: false,
     typeCheck(checker: unknown, _macro: unknown, ctx: unknown): TypeDeclaration {
       const chk = asChecker(checker);
@@ -233,19 +233,44 @@ function callMacro(node: CelNode, fn: ExtensionFunction, args: readonly CelNode[
     },
     evaluate(ev: unknown, _macro: unknown, scope: unknown): unknown {
       const e = asEvaluator(ev);
-      const values = args.map((a) => e.run(a, scope));
-      let o = candidates[0];
-      if (checkAtRuntime) o = candidates.find((c) => c.params.every((p, i) => runtimeMatch(values[i], p)));
-      if (!o) {
-        throw new EvaluationError({
-          code: "no_matching_overload",
-          message: `found no matching overload for '${fn.name}' applied to '(${values.map(runtimeTypeName).join(", ")})'`,
-          node: errorAt(node),
-        });
-      }
-      return o.impl(values, runtimeOf(scope), node);
+      return invoke(
+        args.map((a) => e.run(a, scope)),
+        runtimeOf(scope),
+      );
     },
   };
+  // The overload chosen for the evaluated arguments, called: cel-js's evaluation and the compiled
+  // closures (closures.ts) share it.
+  function invoke(values: readonly unknown[], rt: CelRuntime): unknown {
+    let o = candidates[0];
+    if (checkAtRuntime) o = candidates.find((c) => c.params.every((p, i) => runtimeMatch(values[i], p)));
+    if (!o) {
+      throw new EvaluationError({
+        code: "no_matching_overload",
+        message: `found no matching overload for '${fn.name}' applied to '(${values.map(runtimeTypeName).join(", ")})'`,
+        node: errorAt(node),
+      });
+    }
+    return o.impl(values, rt, node);
+  }
+  invokers.set(node, invoke);
+  return macro;
+}
+
+const invokers = new WeakMap<CelNode, (values: readonly unknown[], rt: CelRuntime) => unknown>();
+
+/**
+ * How an extension call node is evaluated once its arguments are: the overload is chosen and
+ * called exactly as in cel-js's evaluation (the same function). `undefined` for other nodes.
+ *
+ * @example
+ * ```ts
+ * const invoke = extensionInvoker(callNode);
+ * invoke?.([email], context[RUNTIME_KEY]);
+ * ```
+ */
+export function extensionInvoker(node: CelNode): ((values: readonly unknown[], rt: CelRuntime) => unknown) | undefined {
+  return invokers.get(node);
 }
 
 function undeclaredMacro(node: CelNode, name: string): CelMacro {

@@ -294,6 +294,7 @@ function instrument(compiled: Compiled): TraceTable {
   };
   build(compiled.root, -1, 0, "not-reached");
   const closure = compileClosures(compiled.root, compiled.extensionArgs, {
+    evaluator: celEnvironment(compiled.kind).evaluator,
     record: (node) => {
       const id = ids.get(node);
       return id === undefined ? undefined : (value: unknown) => store(id, value === undefined ? UNDEFINED : value);
