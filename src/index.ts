@@ -32,6 +32,7 @@ export { saveWorld, worldJsonChunks } from "./world/save-world.js";
 export { entitlementKey, findEntitlement, findTask, replaceInWorld } from "./world/world.js";
 export type { Tenant, TaskComment, World, WorldIndex, WorldPatch } from "./world/world.js";
 export { Table } from "./world/table.js";
+export { AppendLog } from "./world/append-log.js";
 export { CommentLog } from "./world/comment-log.js";
 export type { Diagnostic as WorldDiagnostic } from "./world/read.js";
 

@@ -3,17 +3,22 @@
  *
  * Why not a frozen array: appending to an immutable array copies it, so the n-th comment on a task
  * cost O(n) and loading or posting n comments O(n²) (80k comments on one task took a minute to
- * load). A log shares one backing array among its versions, as a Go slice does: a version sees the
- * first `length` items; appending to the newest version pushes onto the backing array, which no
- * older version can see (each reads only up to its own length); appending to an older version
- * copies its items first. Every version reads as it did when it was made, so a world that holds a
- * log is as immutable as one that holds an array.
+ * load). The comments are an {@link AppendLog} (the list the world keeps wherever a list only
+ * grows, a task's step history too), with the sum of their text kept beside it.
  *
- * The backing array is an ES private field: it is invisible to `Object.keys`, to equality in tests
- * (which compare logs item by item through the iterator) and to anyone who could write to it.
+ * The log is an ES private field: it is invisible to `Object.keys`, to equality in tests (which
+ * compare logs item by item through the iterator) and to anyone who could write to it.
  */
+import { AppendLog } from "./append-log.js";
 import type { Table } from "./table.js";
 import type { TaskComment } from "./world.js";
+
+/** UTF-16 code units of the comments' text, summed. */
+function textOf(items: Iterable<TaskComment>): number {
+  let n = 0;
+  for (const c of items) n += typeof c.comment === "string" ? c.comment.length : 0;
+  return n;
+}
 
 /**
  * An immutable list of a task's comments, oldest first; read it like a read-only array (`length`,
@@ -27,22 +32,16 @@ import type { TaskComment } from "./world.js";
  * [...log];           // [first, second]
  * ```
  */
-function textOf(items: readonly TaskComment[]): number {
-  let n = 0;
-  for (const c of items) n += typeof c.comment === "string" ? c.comment.length : 0;
-  return n;
-}
-
 export class CommentLog implements Iterable<TaskComment> {
-  readonly #items: TaskComment[];
+  readonly #log: AppendLog<TaskComment>;
   readonly #textLength: number;
   /** Number of comments in this version. */
   readonly length: number;
 
-  private constructor(items: TaskComment[], length: number, textLength: number) {
-    this.#items = items;
+  private constructor(log: AppendLog<TaskComment>, textLength: number) {
+    this.#log = log;
     this.#textLength = textLength;
-    this.length = length;
+    this.length = log.length;
     Object.freeze(this);
   }
 
@@ -60,7 +59,7 @@ export class CommentLog implements Iterable<TaskComment> {
   }
 
   /**
-   * A log of `items`, in order (the array is copied, never kept).
+   * A log of `items`, in order (the iterable is read once, never kept).
    *
    * @example
    * ```ts
@@ -68,13 +67,13 @@ export class CommentLog implements Iterable<TaskComment> {
    * ```
    */
   static of(items: Iterable<TaskComment>): CommentLog {
-    const copy = [...items];
-    return new CommentLog(copy, copy.length, textOf(copy));
+    const log = AppendLog.of(items);
+    return new CommentLog(log, textOf(log));
   }
 
   /**
-   * A new log with `items` after this one's; this one is unchanged. O(1) amortised per item when
-   * this is the newest version of its log (the usual case), O(length) once otherwise.
+   * A new log with `items` after this one's; this one is unchanged. O(1) amortised per item,
+   * whichever version is appended to (see {@link AppendLog}).
    *
    * @example
    * ```ts
@@ -98,10 +97,7 @@ export class CommentLog implements Iterable<TaskComment> {
    */
   appendAll(items: readonly TaskComment[]): CommentLog {
     if (items.length === 0) return this;
-    const shared = this.#items;
-    const store = shared.length === this.length ? shared : shared.slice(0, this.length);
-    for (const c of items) store.push(c);
-    return new CommentLog(store, this.length + items.length, this.#textLength + textOf(items));
+    return new CommentLog(this.#log.appendAll(items), this.#textLength + textOf(items));
   }
 
   /**
@@ -113,8 +109,7 @@ export class CommentLog implements Iterable<TaskComment> {
    * ```
    */
   at(index: number): TaskComment | undefined {
-    const i = Math.trunc(index) < 0 ? this.length + Math.trunc(index) : Math.trunc(index);
-    return i >= 0 && i < this.length ? this.#items[i] : undefined;
+    return this.#log.at(index);
   }
 
   /**
@@ -125,9 +120,8 @@ export class CommentLog implements Iterable<TaskComment> {
    * for (const c of log) console.log(c.comment);
    * ```
    */
-  *[Symbol.iterator](): IterableIterator<TaskComment> {
-    const items = this.#items;
-    for (let i = 0; i < this.length; i++) yield items[i] as TaskComment;
+  [Symbol.iterator](): IterableIterator<TaskComment> {
+    return this.#log[Symbol.iterator]();
   }
 
   /**
@@ -139,7 +133,7 @@ export class CommentLog implements Iterable<TaskComment> {
    * ```
    */
   toArray(): TaskComment[] {
-    return this.#items.slice(0, this.length);
+    return this.#log.toArray();
   }
 
   /**
@@ -163,9 +157,7 @@ export class CommentLog implements Iterable<TaskComment> {
    * ```
    */
   map<U>(f: (c: TaskComment, index: number) => U): U[] {
-    const out: U[] = [];
-    for (let i = 0; i < this.length; i++) out.push(f(this.#items[i] as TaskComment, i));
-    return out;
+    return this.#log.map(f);
   }
 
   /**
@@ -177,9 +169,7 @@ export class CommentLog implements Iterable<TaskComment> {
    * ```
    */
   filter(f: (c: TaskComment, index: number) => boolean): TaskComment[] {
-    const out: TaskComment[] = [];
-    for (let i = 0; i < this.length; i++) if (f(this.#items[i] as TaskComment, i)) out.push(this.#items[i] as TaskComment);
-    return out;
+    return this.#log.filter(f);
   }
 
   /**
@@ -191,8 +181,7 @@ export class CommentLog implements Iterable<TaskComment> {
    * ```
    */
   some(f: (c: TaskComment, index: number) => boolean): boolean {
-    for (let i = 0; i < this.length; i++) if (f(this.#items[i] as TaskComment, i)) return true;
-    return false;
+    return this.#log.some(f);
   }
 
   /**
@@ -204,8 +193,7 @@ export class CommentLog implements Iterable<TaskComment> {
    * ```
    */
   find(f: (c: TaskComment, index: number) => boolean): TaskComment | undefined {
-    for (let i = 0; i < this.length; i++) if (f(this.#items[i] as TaskComment, i)) return this.#items[i];
-    return undefined;
+    return this.#log.find(f);
   }
 }
 
