@@ -113,7 +113,7 @@ describe("reducer properties over generated worlds", () => {
         expect(h1).toBeGreaterThanOrEqual(h0);
         expect(h2).toBeGreaterThanOrEqual(h1);
         // Earlier history is kept as it was, entry by entry.
-        expect(t2.policy?.history?.slice(0, h0)).toEqual(t0.policy?.history ?? []);
+        expect(t2.policy?.history?.slice(0, h0)).toEqual(t0.policy?.history?.toArray() ?? []);
         return true;
       }),
       { numRuns: 150 },

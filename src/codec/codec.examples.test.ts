@@ -171,7 +171,7 @@ describe("a realistic grant task", () => {
     expect(current.approval?.escalation?.escalationPolicy).toEqual({ kind: "reassignToApprovers", approverIds: ["u-oncall"] });
     expect(current.outcome).toBeNull();
     expect(current.escalationInstance?.expiresAt).toBe("2026-11-23T08:00:00Z");
-    const done = t.policy?.history?.[0]?.instance;
+    const done = t.policy?.history?.at(0)?.instance;
     expect(done).toMatchObject({ kind: "form", outcome: { kind: "completed", userId: "u-ada" }, data: { reason: "INC-42" } });
     const next = t.policy?.next?.[0];
     expect(next?.kind === "provision" && next.provisionPolicy).toEqual({

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { AppendLog } from "../world/append-log.js";
 import { describe, expect, it } from "vitest";
 import type { Task } from "../model/index.js";
 import type { JsonObject, JsonValue } from "../model/json.js";
@@ -21,7 +22,7 @@ function frozenTask(): Task {
   if (!r.ok) throw new Error("fixture does not decode");
   const p = decodePolicy(wire("policy-every-step.json"));
   if (!p.ok) throw new Error("fixture does not decode");
-  return deepFreeze({ ...r.value, policy: { current: null, history: [], next: [], ...r.value.policy, policy: p.value } });
+  return deepFreeze({ ...r.value, policy: { current: null, history: AppendLog.empty(), next: [], ...r.value.policy, policy: p.value } });
 }
 
 const view = (task: Task) => ({
@@ -95,7 +96,7 @@ describe("task views share the policy snapshot's JSON", () => {
     const definition = Object.values(steps)[0]!.steps![0]!;
     const past = deepFreeze({ id: "s-1", policyGenerationId: "g-1", state: "POLICY_STEP_STATE_DONE" as const, instance: { kind: "accept" as const, acceptMessage: "ok" } });
     const fresh = { ...past, id: "s-2" };
-    const withSteps = { ...task, policy: { ...task.policy!, current: fresh, history: [past], next: [definition] } };
+    const withSteps = { ...task, policy: { ...task.policy!, current: fresh, history: AppendLog.of([past]), next: [definition] } };
     const policyOf = (v: JsonValue) => ((v as JsonObject)["task"] as JsonObject)["policy"] as JsonObject;
     const a = policyOf(encodeTaskView(view(withSteps)));
     const b = policyOf(encodeTaskView(view(withSteps)));

@@ -7,7 +7,7 @@ import type { Result } from "../result.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { policyStepCodec } from "./policy-step.js";
 import { policyCodec } from "./policy.js";
-import { type Codec, encodedOnce, type FieldSpecs, list, message, nullable, opt, runDecode } from "./schema.js";
+import { appendLog, type Codec, encodedOnce, type FieldSpecs, list, message, nullable, opt, runDecode } from "./schema.js";
 import { policyStepInstanceCodec, sharedPolicyStepInstanceCodec } from "./step-instance.js";
 
 /**
@@ -37,7 +37,7 @@ export const sharedSnapshotInstanceCodec: Codec<PolicyInstance> = message<Policy
 function policyInstanceFields(shared: boolean): FieldSpecs<PolicyInstance> {
   return {
     current: nullable(shared ? encodedOnce(sharedPolicyStepInstanceCodec) : policyStepInstanceCodec),
-    history: list(shared ? encodedOnce(sharedPolicyStepInstanceCodec) : policyStepInstanceCodec),
+    history: appendLog(shared ? encodedOnce(sharedPolicyStepInstanceCodec) : policyStepInstanceCodec),
     next: list(shared ? encodedOnce(policyStepCodec) : policyStepCodec),
     policy: nullable(shared ? encodedOnce(policyCodec) : policyCodec),
     // (sim) The chain snapshot: written when set (world files); task views leave it out.

@@ -15,6 +15,7 @@
 import type { JsonObject, JsonValue } from "../model/json.js";
 import type { UnknownVariant } from "../model/common.js";
 import type { Result } from "../result.js";
+import { AppendLog } from "../world/append-log.js";
 import { type Diagnostic, type DiagnosticCode, describeValue, pathIndex, pathKey } from "./diagnostic.js";
 import { cloneJson, freezeJson, hasOwn, isJsonObject, setOwn } from "./json-tools.js";
 import { markSharedJson } from "./json-text.js";
@@ -654,6 +655,30 @@ export function list<T>(item: Codec<T>): Codec<readonly T[] | null> {
       for (let i = 0; i < v.length; i++) out[i] = item.encode(v[i] as T);
       return out;
     },
+    missing: () => null,
+  };
+}
+
+/**
+ * A list the model keeps as an {@link AppendLog} (a task's step history): the same wire array and
+ * schema as {@link list}; decoding builds the log, encoding writes its items in order.
+ *
+ * @example
+ * ```ts
+ * const fields = { history: appendLog(policyStepInstanceCodec) };
+ * ```
+ */
+export function appendLog<T>(item: Codec<T>): Codec<AppendLog<T> | null> {
+  const inner = list(item);
+  return {
+    "~tag": "codec",
+    "~node": inner["~node"],
+    optional: false,
+    decode: (v, at, ctx) => {
+      const items = inner.decode(v, at, ctx);
+      return items === null ? null : AppendLog.of(items);
+    },
+    encode: (v) => (v === null ? null : v.map((x): JsonValue => item.encode(x))),
     missing: () => null,
   };
 }

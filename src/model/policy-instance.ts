@@ -1,6 +1,7 @@
 /**
  * The policy a task carries (spec, "PolicyInstance").
  */
+import type { AppendLog } from "../world/append-log.js";
 import type { UnknownFields } from "./common.js";
 import type { Policy } from "./policy.js";
 import type { PolicyStep } from "./policy-step.js";
@@ -13,11 +14,17 @@ import type { PolicyStepInstance } from "./step-instance.js";
  * @example
  * ```ts
  * const pending = (p: PolicyInstance) => (p.next ?? []).map((s) => s.kind);
+ * const lastDone = (p: PolicyInstance) => p.history?.at(-1)?.state;
  * ```
  */
 export interface PolicyInstance {
   readonly current: PolicyStepInstance | null;
-  readonly history: readonly PolicyStepInstance[] | null;
+  /**
+   * The steps done, oldest first: an append-only log (read it like a read-only array: `length`,
+   * `at(i)`, iteration, `map`, `filter`, `some`, `find`, `slice`), so that retiring steps into it
+   * costs the same however long it is. JSON writes it as an array.
+   */
+  readonly history: AppendLog<PolicyStepInstance> | null;
   /** Step definitions, not instances (docs/domain.md §1). */
   readonly next: readonly PolicyStep[] | null;
   readonly policy: Policy | null;

@@ -18,6 +18,7 @@ import type { AuditEvent } from "../workflow/events.js";
 import { instantiate, retire } from "../workflow/instantiate.js";
 import { reopened } from "../workflow/restart.js";
 import { type TaskComment, type World, withTaskTables } from "../world/world.js";
+import { AppendLog } from "../world/append-log.js";
 import { appendComments } from "../world/comment-log.js";
 import type { HardResetResponseJson, Step } from "./comment.js";
 import { guarded, type SimError } from "./errors.js";
@@ -155,12 +156,14 @@ export function resetTask(
   const first = steps[0];
   const firstId = first ? ids.take("step") : "";
   const retiredBy = { at: now, userId: actorId, replacedBy: firstId };
-  const history: PolicyStepInstance[] = old?.history ? copyFrom(old.history, 0) : [];
-  if (old?.current) history.push(retire(old.current, retiredBy));
+  // Appended to the task's log, not copied: a reset costs the same however many came before it.
+  const retired: PolicyStepInstance[] = [];
+  if (old?.current) retired.push(retire(old.current, retiredBy));
   const pendingSteps = old?.next;
   if (pendingSteps)
     for (let i = 0; i < pendingSteps.length; i++)
-      history.push(retire(instantiate(pendingSteps[i] as PolicyStep, ids.take("step"), task.policyGenerationId, now), retiredBy));
+      retired.push(retire(instantiate(pendingSteps[i] as PolicyStep, ids.take("step"), task.policyGenerationId, now), retiredBy));
+  const history = (old?.history ?? AppendLog.empty<PolicyStepInstance>()).appendAll(retired);
 
   const current = first ? instantiate(first, firstId, generation, now) : null;
   const next = copyFrom(steps, 1);

@@ -15,6 +15,7 @@
  * task (retiring the manual fallback, or reopening the closed task); the approvals already collected
  * stay in its history and `approverIds`.
  */
+import { AppendLog } from "../world/append-log.js";
 import type { JsonValue } from "../model/json.js";
 import type { AppEntitlementReference, PolicyStepInstance, Task } from "../model/index.js";
 import { err, ok, type Result } from "../result.js";
@@ -248,7 +249,7 @@ const retrySpec: ActionSpec<{ readonly comment: string }> = {
       processing: "TASK_PROCESSING_TYPE_PROCESSING",
       type: retired.type ? withOutcome(retired.type, null, null) : null,
       updatedAt: ctx.now,
-      policy: retired.policy ? { ...retired.policy, current } : { current, history: [], next: [], policy: null },
+      policy: retired.policy ? { ...retired.policy, current } : { current, history: AppendLog.empty(), next: [], policy: null },
     };
     return ok({ task: advance(ctx, reopened), ticketActionId });
   },

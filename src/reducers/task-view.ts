@@ -16,6 +16,7 @@ import {
   encodeUser,
   TYPE_URLS,
 } from "../world/encode-directory.js";
+import { AppendLog } from "../world/append-log.js";
 import { findEntitlement, type World } from "../world/world.js";
 import { objectPermissionsFor, type Relation, taskActionsFor } from "./permissions.js";
 
@@ -173,37 +174,45 @@ export function buildTaskView(
 }
 
 /**
+ * The most steps of a task's history a response carries: {@link viewedHistory}'s bound. Two runs of
+ * any policy the fixtures, the synthetic worlds or the reference pages show fit well under it.
+ */
+export const VIEWED_HISTORY_MAX_STEPS = 50;
+
+/**
  * The history a task view carries: the steps of the task's current policy generation and of the
  * generation before it (what the last Hard Reset or Change Policy retired), never the runs before
- * those. The world keeps every step (the spec's `history` holds every completed step); a response
- * carrying them all grew with the task's past (3.9 MB after 2,000 resets of one task), while the
- * service keeps "the task's history prior to the hard reset" in the task's audit log
- * (product_how-to_access-change-tasks.mdx), and OpenAPI's `history` is read-only output with no
- * promise of completeness. Costs the steps it keeps, not the task's whole history.
+ * those, and of those at most the newest {@link VIEWED_HISTORY_MAX_STEPS}. The world keeps every
+ * step (the spec's `history` holds every completed step; `saveWorld` writes them all); a response
+ * carrying them all grew with the task's past (3.9 MB after 2,000 resets of one task). The service
+ * keeps "the task's history prior to the hard reset" — and prior to a restart or a policy change —
+ * in the task's audit log (product_how-to_access-change-tasks.mdx), and OpenAPI's `history` is
+ * read-only output with no promise of completeness. The step bound is what keeps a response
+ * bounded where generations do not: a Restart keeps the generation, and reassigning or retrying a
+ * provision adds steps without a new one. Costs the steps it keeps, not the task's whole history;
+ * a history that fits is returned as it is.
  *
  * @example
  * ```ts
- * viewedHistory(task).length; // the current and the previous run's steps
+ * viewedHistory(task)?.length; // ≤ VIEWED_HISTORY_MAX_STEPS: the current and the previous run's steps
  * ```
  */
-export function viewedHistory(task: Task): readonly PolicyStepInstance[] | null {
+export function viewedHistory(task: Task): AppendLog<PolicyStepInstance> | null {
   const history = task.policy?.history ?? null;
   if (history === null || history.length === 0) return history;
   const current = task.policyGenerationId;
+  const oldest = Math.max(0, history.length - VIEWED_HISTORY_MAX_STEPS);
   let previous: string | undefined;
   let from = history.length;
-  while (from > 0) {
-    const gen = (history[from - 1] as PolicyStepInstance).policyGenerationId;
+  while (from > oldest) {
+    const gen = (history.at(from - 1) as PolicyStepInstance).policyGenerationId;
     if (gen !== current) {
       if (previous === undefined) previous = gen;
       else if (gen !== previous) break;
     }
     from--;
   }
-  if (from === 0) return history;
-  const kept: PolicyStepInstance[] = [];
-  for (let i = from; i < history.length; i++) kept.push(history[i] as PolicyStepInstance);
-  return kept;
+  return from === 0 ? history : AppendLog.of(history.slice(from));
 }
 
 /** The task's policy without the simulation's chain snapshot, which the service's responses do not carry. */

@@ -16,6 +16,7 @@
  *   (release notes 6, 7), other actions wait for their outcome;
  * - when the last step is done the task closes with its type's approved outcome.
  */
+import { AppendLog } from "../world/append-log.js";
 import type { AppEntitlementReference, PolicyStep, PolicyStepInstance, ProvisionInstance, ProvisionPolicy, Task } from "../model/index.js";
 import type { TaskComment, World } from "../world/world.js";
 import { findEntitlement } from "../world/world.js";
@@ -216,7 +217,7 @@ export function finishCurrent(task: Task, done: PolicyStepInstance): Task {
     ...task,
     policy: {
       current: null,
-      history: [...(p?.history ?? []), done],
+      history: (p?.history ?? AppendLog.empty<PolicyStepInstance>()).append(done),
       next: p?.next ?? [],
       policy: p?.policy ?? null,
       ...(p?.$unknown ? { $unknown: p.$unknown } : {}),
@@ -361,7 +362,7 @@ export function fallBackToManualProvisioning(ctx: AdvanceContext, task: Task, er
   postSystemComment(ctx, task, `Routed to manual provisioning by ${owners.length > 0 ? "the app's owners" : "the Super Administrators (the app has no owners)"}: ${reason}.`);
   emit(ctx, task.id, "", { kind: "provisionRoutedToManual", policyStepId: current.id, reason, provisionerIds });
   stepStarted(ctx, task.id, current.id, "provision");
-  const withCurrent: Task = { ...task, policy: task.policy ? { ...task.policy, current } : { current, history: [], next: [], policy: null } };
+  const withCurrent: Task = { ...task, policy: task.policy ? { ...task.policy, current } : { current, history: AppendLog.empty(), next: [], policy: null } };
   return waiting(withCurrent, current, provisionerIds, "TASK_PROCESSING_TYPE_WAITING").task;
 }
 

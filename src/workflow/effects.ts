@@ -4,6 +4,7 @@
  * `CERTIFY_OUTCOME_DECERTIFIED` creates its revoke task. A reducer runs the workflow, then hands its
  * events here; what a created task does is appended to the same events and applied in turn.
  */
+import { AppendLog } from "../world/append-log.js";
 import type { Grant } from "../model/directory.js";
 import type { Task, TaskTypeRevoke } from "../model/index.js";
 import { decide } from "../policy/decide.js";
@@ -152,7 +153,7 @@ export function createRevokeForDecertified(ctx: AdvanceContext, certify: Task): 
   if (!resolution.ok || !selection?.ok) {
     const why = !resolution.ok ? resolution.error.message : selection && !selection.ok ? selection.error.message : "no steps";
     postComment(taskCtx, draft, "", `No revoke policy could be applied: ${why}`);
-    started = closeTask(taskCtx, { ...draft, policy: { current: null, history: [], next: [], policy: null } }, "error");
+    started = closeTask(taskCtx, { ...draft, policy: { current: null, history: AppendLog.empty(), next: [], policy: null } }, "error");
   } else {
     emitRuleEvaluations(taskCtx, id, selection.value.evaluations);
     started = restartOn(taskCtx, draft, { policy: resolution.value.policy, steps: selection.value.steps, newGeneration: true, userId: "" });

@@ -5,6 +5,7 @@
  * creates all go through here; Hard Reset has its own copy (`resetTask`) that also re-decides which
  * policy applies.
  */
+import { AppendLog } from "../world/append-log.js";
 import type { Policy, PolicyInstance, PolicyStep, PolicyStepInstance, Task } from "../model/index.js";
 import { chainSnapshot, type PolicyLookup, type RuleEvaluation, selectSteps, type Selection } from "../policy/select-steps.js";
 import { taskConditions } from "../policy/task-conditions.js";
@@ -101,7 +102,8 @@ export function restartOn(ctx: AdvanceContext, task: Task, how: RestartHow): Tas
   const referencedPolicies = how.referencedPolicies === undefined ? chainSnapshot(ctx.world, how.policy) : how.referencedPolicies;
   const policy: PolicyInstance = {
     current: first ? instantiate(first, firstId, generation, ctx.now) : null,
-    history: [...(old?.history ?? []), ...retired],
+    // Appended to the task's log, not copied: a restart costs the same however many came before.
+    history: (old?.history ?? AppendLog.empty<PolicyStepInstance>()).appendAll(retired),
     next: rest,
     policy: how.policy,
     ...(referencedPolicies !== null ? { referencedPolicies } : {}),

@@ -268,7 +268,7 @@ describe("restart", () => {
     expect(t.type?.kind === "grant" && t.type.outcome).toBe("GRANT_OUTCOME_UNSPECIFIED");
     expect(t.policy?.policy?.id).toBe(before.policy?.policy?.id);
     expect(t.policyGenerationId).toBe(before.policyGenerationId);
-    expect(t.policy?.history?.slice(0, before.policy?.history?.length ?? 0)).toEqual(before.policy?.history);
+    expect(t.policy?.history?.slice(0, before.policy?.history?.length ?? 0)).toEqual(before.policy?.history?.toArray());
     expect(t.approverIds).toEqual([]);
     expect(kinds(s)[0]).toBe("restarted");
     expect(body(s)["ticketActionId"]).toBe(s.events[0]?.id);
@@ -456,7 +456,7 @@ describe("retry provisioning (release note 2)", () => {
     expect(t.state).toBe("TASK_STATE_OPEN");
     expect(t.approverIds).toEqual(["u-it2", "u-sre-lead"]);
     // The history is kept; the manual fallback step joins it, cancelled by the retry.
-    expect(t.policy?.history?.slice(0, -1)).toEqual(failed.policy?.history);
+    expect(t.policy?.history?.slice(0, -1)).toEqual(failed.policy?.history?.toArray());
     const fallback = t.policy?.history?.at(-1)?.instance;
     expect(fallback?.kind === "provision" && fallback.outcome).toMatchObject({ kind: "cancelled", cancelledByUserId: "u-it-dir" });
     const retried = t.policy?.current?.instance;

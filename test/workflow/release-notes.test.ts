@@ -45,7 +45,7 @@ describe("release note 2 and product_how-to_access-change-tasks.mdx: a failed co
     const retried = task(run.frames[3]?.world as World, "1031");
     expect(retried.id).toBe(failed.id);
     expect(retried.approverIds).toEqual(failed.approverIds);
-    expect(retried.policy?.history?.slice(0, -1)).toEqual(failed.policy?.history);
+    expect(retried.policy?.history?.slice(0, -1)).toEqual(failed.policy?.history?.toArray());
     expect(run.frames[3]?.events[0]).toMatchObject({ kind: "provisioningRetried", erroredPolicyStepId: failed.policy?.history?.at(-1)?.id });
   });
 });
