@@ -8,6 +8,7 @@
  * (415), size (413), body syntax (400), the route's decoding (400), then the reducer or the read.
  */
 import { jsonText } from "../codec/json-text.js";
+import { toSpecNames } from "../codec/spec-names.js";
 import type { JsonValue } from "../model/json.js";
 import type { AuditEvent } from "../workflow/events.js";
 import type { SimError } from "../reducers/errors.js";
@@ -206,7 +207,8 @@ export function createDispatcher(store: WorldStore, options: DispatchOptions = {
       const asForm = route.body === "form" && !/^\s*application\/json\b/i.test(call.header("content-type") ?? "");
       const parsed = asForm ? parseForm(bytes.value) : parseJsonObject(bytes.value);
       if (!parsed.ok) return refuse(parsed.error);
-      body = parsed.value;
+      // The API's `baton…`/`c1UserPicker` names are read as the spec's, in every route's body.
+      body = asForm ? parsed.value : (toSpecNames(parsed.value) as Readonly<Record<string, unknown>>);
     }
     const op = route.handle({ params, query: target.value.query, body, actorId, header: call.header });
     if (!op.ok) return refuse(op.error);
