@@ -4,7 +4,7 @@
  * in interleaved batches.
  *
  * Environment: BENCH_QUICK=1 for a fast smoke run (10k-task large world, short batches);
- * BENCH_ONLY=selection,explanation,compile,reducers,scaling,whatif,worldio,cost,http to run some sections; BENCH_DATE to
+ * BENCH_ONLY=selection,explanation,compile,reducers,scaling,whatif,worldio,cost,http,cli to run some sections; BENCH_DATE to
  * set the date recorded in the results (default: the clock — the bench is an adapter).
  *
  * The what-if section is bench/whatif.bench.ts, run last in a process of its own (its worlds of up
@@ -590,7 +590,7 @@ const results = {
   })),
 };
 // Only what-if asked for: keep the other figures of the last run.
-const ranHere = ONLY.size === 0 || [...ONLY].some((s) => s !== "whatif" && s !== "worldio" && s !== "cost" && s !== "http");
+const ranHere = ONLY.size === 0 || [...ONLY].some((s) => s !== "whatif" && s !== "worldio" && s !== "cost" && s !== "http" && s !== "cli");
 if (ranHere) {
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`wrote ${out}`);
@@ -602,6 +602,16 @@ if (on("worldio")) {
   const child = spawnSync(process.execPath, ["--import", "tsx", script], { stdio: "inherit", env: process.env });
   if (child.status !== 0) {
     console.error(`world I/O bench failed (exit ${child.status ?? child.signal})`);
+    process.exitCode = 1;
+  }
+}
+
+if (on("cli")) {
+  log("cli: a warm explain on a 100k-task world through the built executable (bench/cli.bench.ts, own process)");
+  const script = join(dirname(fileURLToPath(import.meta.url)), "cli.bench.ts");
+  const child = spawnSync(process.execPath, ["--import", "tsx", script], { stdio: "inherit", env: process.env });
+  if (child.status !== 0) {
+    console.error(`cli bench failed (exit ${child.status ?? child.signal})`);
     process.exitCode = 1;
   }
 }

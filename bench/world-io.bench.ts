@@ -222,34 +222,10 @@ if (PARTS.has("load")) {
     const parse = underLimit ? measure("parse") : undefined;
     const viaParse = underLimit ? measure("loadWorld") : undefined;
     const chunked = measure("loadWorldChunks");
-    // The CLI's explain of task 1001 (every synthetic world has it): the first call loads the file (and fills the cache), the next ones
-    // read the cache's skeleton and one task. Through tsx, as `npm run cli` does.
-    const cacheDir = join(tmpdir(), `policy-sim-bench-cache-${process.pid}`);
-    const cli = new URL("../src/cli/main.ts", import.meta.url).pathname;
-    const explainOnce = (): number => {
-      const t0 = performance.now();
-      const child = spawnSync(process.execPath, ["--max-old-space-size=16384", "--import", "tsx", cli, "explain", "--world", file, "--task", "1001"], {
-        encoding: "utf8",
-        maxBuffer: 1 << 24,
-        env: { ...process.env, POLICY_SIM_CACHE_DIR: cacheDir },
-      });
-      if (child.status !== 0 && child.status !== 1) log(`  explain failed: ${child.stderr.slice(0, 300)}`);
-      return performance.now() - t0;
-    };
-    const coldExplainMs = explainOnce();
-    const warmExplainMs = median([explainOnce(), explainOnce(), explainOnce()]);
-    const t0 = performance.now();
-    spawnSync(process.execPath, ["--import", "tsx", cli, "--help"], { encoding: "utf8" });
-    const cliStartupMs = performance.now() - t0;
-    log(`  CLI explain: cold ${coldExplainMs.toFixed(0)} ms, warm ${warmExplainMs.toFixed(0)} ms (CLI start-up alone ${cliStartupMs.toFixed(0)} ms)`);
-    rmSync(cacheDir, { recursive: true, force: true });
     rmSync(file, { force: true });
     const parseMsPerMiB = parse ? (parse["ms"] as number) / (bytes / 2 ** 20) : undefined;
     const row: Record<string, unknown> = {
       tasks: n,
-      cliExplainColdMs: Math.round(coldExplainMs),
-      cliExplainWarmMs: Math.round(warmExplainMs),
-      cliStartupMs: Math.round(cliStartupMs),
       fileMiB: Math.round(bytes / 2 ** 20),
       ...(parse ? { jsonParseMs: Math.round(parse["ms"] as number), jsonParsePeakRssMiB: Math.round(parse["peakRssMB"] as number) } : { jsonParse: "not possible: the file is over V8's 512 MiB string limit" }),
       ...(viaParse ? { loadWorldOfParsedMs: Math.round(viaParse["ms"] as number), loadWorldOfParsedPeakRssMiB: Math.round(viaParse["peakRssMB"] as number) } : {}),

@@ -167,44 +167,12 @@ export class WorldSplitter {
   write(chunk: Uint8Array): void {
     const n = chunk.length;
     for (let i = 0; i < n; i++) {
-      const b = chunk[i] as number;
       if (this.capture !== Capture.None) {
         // Inside a captured piece only strings and nesting matter, until the piece ends.
-        if (this.inString) {
-          if (this.escaped) this.escaped = false;
-          else if (b === BACKSLASH) this.escaped = true;
-          else if (b === QUOTE) {
-            this.inString = false;
-            if (this.capture === Capture.Key) {
-              this.key = JSON.parse(this.decoder.decode(this.take(chunk, i + 1))) as string;
-              this.at = At.Colon;
-            } else if (this.depth === 0 && !this.container) {
-              // A string scalar ends here; its delimiter follows.
-            }
-          }
-          continue;
-        }
-        if (b === QUOTE) {
-          this.inString = true;
-          continue;
-        }
-        if (b === OPEN_OBJ || b === OPEN_ARR) {
-          if (this.depth === 0 && !this.container && i > this.from) this.fail("unexpected [ or { after a value", i);
-          this.depth++;
-          continue;
-        }
-        if (b === CLOSE_OBJ || b === CLOSE_ARR) {
-          if (this.depth > 0) {
-            this.depth--;
-            if (this.depth === 0 && this.container) this.emit(chunk, i + 1);
-            continue;
-          }
-          // A scalar ends at its parent's closer, which the structure below reads again.
-          this.emit(chunk, i);
-        } else if (b === COMMA && this.depth === 0) {
-          this.emit(chunk, i);
-        } else continue;
+        i = this.scanCapture(chunk, i, n);
+        if (i >= n) break;
       }
+      const b = chunk[i] as number;
       if (isSpace(b)) continue;
       const comma = this.afterComma;
       this.afterComma = false;
@@ -267,6 +235,67 @@ export class WorldSplitter {
       this.from = 0;
     }
     this.offset += n;
+  }
+
+  /**
+   * Reads the captured piece from index `i` of `chunk` (of length `n`) until it ends, with the
+   * scanner's state in locals (the hot loop of a load: every byte of the file passes here). Returns
+   * the index of the first byte the outer structure must read (the piece has then been handed
+   * out), or `n` when the piece goes on in the next chunk.
+   */
+  private scanCapture(chunk: Uint8Array, i: number, n: number): number {
+    let inString = this.inString;
+    let escaped = this.escaped;
+    let depth = this.depth;
+    const container = this.container;
+    const key = this.capture === Capture.Key;
+    const save = (): void => {
+      this.inString = inString;
+      this.escaped = escaped;
+      this.depth = depth;
+    };
+    for (; i < n; i++) {
+      const b = chunk[i] as number;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (b === BACKSLASH) escaped = true;
+        else if (b === QUOTE) {
+          inString = false;
+          if (key) {
+            save();
+            this.key = JSON.parse(this.decoder.decode(this.take(chunk, i + 1))) as string;
+            this.at = At.Colon;
+            return i + 1;
+          }
+        }
+        continue;
+      }
+      if (b === QUOTE) inString = true;
+      else if (b === OPEN_OBJ || b === OPEN_ARR) {
+        if (depth === 0 && !container && i > this.from) this.fail("unexpected [ or { after a value", i);
+        depth++;
+      } else if (b === CLOSE_OBJ || b === CLOSE_ARR) {
+        if (depth > 0) {
+          depth--;
+          if (depth === 0 && container) {
+            save();
+            this.emit(chunk, i + 1);
+            return i + 1;
+          }
+          continue;
+        }
+        // A scalar ends at its parent's closer, which the outer structure reads next.
+        save();
+        this.emit(chunk, i);
+        return i;
+      } else if (b === COMMA && depth === 0) {
+        save();
+        this.emit(chunk, i);
+        return i;
+      }
+    }
+    save();
+    return n;
   }
 
   /** Hands out the captured member or element ending before index `end` of `chunk`. */
