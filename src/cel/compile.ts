@@ -4,7 +4,7 @@
  */
 import type { TypeDeclaration } from "@marcbachmann/cel-js";
 import { err, ok, type Result } from "../result.js";
-import { celTypeNames, closest, diagnostic, errorParts, type CelDiagnostic, type ErrorParts } from "./diagnostics.js";
+import { celTypeNames, closest, diagnostic, errorParts, locate, type CelDiagnostic, type ErrorParts, type SourceLocation } from "./diagnostics.js";
 import { celEnvironment, type CelEnvironment, type CelEnvironmentKind } from "./environment.js";
 import { compileClosuresOrReason, type Closure, type InterpretedReason } from "./closures.js";
 import { COST_LIMIT_KEY, CostMeter, costPlan, DEFAULT_CEL_COST_LIMIT, estimateCost, instrumentCost, WORST_CASE_SIZES, type CostEstimate } from "./cost.js";
@@ -111,12 +111,18 @@ export class CompiledApproverExpression {
   readonly #compiled: Compiled;
   readonly source: string;
   readonly resultType: string;
+  /** Whether it runs compiled to closures or interpreted by cel-js (same results). */
+  readonly evaluation: Evaluation;
+  /** Why it runs interpreted (see {@link CompiledCondition.interpretedBecause}); `undefined` when compiled. */
+  readonly interpretedBecause: InterpretedReason | undefined;
 
   /** @internal */
   constructor(compiled: Compiled) {
     this.#compiled = compiled;
     this.source = compiled.source;
     this.resultType = compiled.type;
+    this.evaluation = compiled.evaluation;
+    this.interpretedBecause = compiled.interpretedBecause;
     Object.freeze(this);
   }
 
@@ -527,4 +533,36 @@ const formatUnits = (n: number): string => (n >= Number.MAX_SAFE_INTEGER ? "more
 export function estimateExpressionCost(source: string, kind: CelEnvironmentKind): Result<CostEstimate, readonly CelDiagnostic[]> {
   const r = kind === "condition" ? compileCondition(source) : compileApproverExpression(source);
   return r.ok ? ok(compiledOf(r.value).cost) : r;
+}
+
+/**
+ * How an expression that compiles runs: `compiled` to closures, or `interpreted` by cel-js with the
+ * node that keeps it so (its kind) and where it is. Same results either way; `lint` reports the
+ * interpreted ones as notes (code `CEL_INTERPRETED`).
+ *
+ * @example
+ * ```ts
+ * const e: ExpressionEvaluation = { evaluation: "interpreted", node: "cel.bind", location };
+ * ```
+ */
+export type ExpressionEvaluation =
+  | { readonly evaluation: "compiled" }
+  | { readonly evaluation: "interpreted"; readonly node: string; readonly location: SourceLocation };
+
+/**
+ * Whether an expression runs compiled or interpreted, and why; `undefined` when it does not compile
+ * at all (its diagnostics say why). Never throws.
+ *
+ * @example
+ * ```ts
+ * expressionEvaluation('subject.department == "IT"', "condition"); // { evaluation: "compiled" }
+ * expressionEvaluation("cel.bind(d, subject.department, d == 'IT')", "condition")?.evaluation; // "interpreted"
+ * ```
+ */
+export function expressionEvaluation(source: string, kind: CelEnvironmentKind): ExpressionEvaluation | undefined {
+  const r = kind === "approver" ? compileApproverExpression(source) : compileCondition(source, kind);
+  if (!r.ok) return undefined;
+  const why = r.value.interpretedBecause;
+  if (r.value.evaluation === "compiled" || why === undefined) return { evaluation: "compiled" };
+  return { evaluation: "interpreted", node: why.node, location: locate(source, { start: why.start, end: why.end }) };
 }

@@ -20,8 +20,10 @@ export {
   CompiledApproverExpression,
   CompiledCondition,
   estimateExpressionCost,
+  expressionEvaluation,
 } from "./compile.js";
-export type { ConditionEnvironment } from "./compile.js";
+export type { ConditionEnvironment, Evaluation, ExpressionEvaluation } from "./compile.js";
+export type { InterpretedReason } from "./closures.js";
 export { ENVIRONMENT_SPECS } from "./environment.js";
 export type { CelEnvironmentKind, CelEnvironmentSpec } from "./environment.js";
 export type { CheckOptions } from "./compile.js";

@@ -55,6 +55,22 @@ describe("policy-sim lint", () => {
     expect(r.out).toMatch(/0 errors, 1 warning in 1 policy\n$/);
   });
 
+  it("a condition that runs interpreted is an info note, listed and counted, and exits 0 (issue 16)", async () => {
+    const policy = {
+      id: "pol-bind",
+      displayName: "bind",
+      policyType: "POLICY_TYPE_GRANT",
+      policySteps: { grant: { steps: [{ accept: { acceptMessage: "" } }] }, it: { steps: [{ accept: { acceptMessage: "it" } }] } },
+      rules: [{ condition: "cel.bind(d, subject.department, d == 'IT')", stepKey: "it" }],
+      annotations: { managed_by: "terraform" },
+    };
+    const r = await run(["lint", "--policy", "p.json"], { "p.json": JSON.stringify(policy) });
+    expect(r.code).toBe(EXIT.ok);
+    expect(r.out).toContain("  info    CEL_INTERPRETED at $.rules[0].condition\n");
+    expect(r.out).toContain("(cel.bind is not in the compiled subset)");
+    expect(r.out).toMatch(/ok: 1 policy, no errors or warnings, 1 note\n$/);
+  });
+
   it("without a world a policy is linted alone (references it cannot follow are said so)", async () => {
     const r = await run(["lint", "--policy", "fixtures/broken/dangling-step-key.json", "--json"]);
     expect(r.code).toBe(EXIT.findings);

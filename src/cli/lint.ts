@@ -118,18 +118,19 @@ export function lintWorld(world: World, policyId?: string): LintedPolicy[] {
  */
 export function formatFinding(f: Finding, color = false): string {
   const paint = (code: string, s: string): string => (color ? `\u001b[${code}m${s}\u001b[0m` : s);
-  const severity = f.severity === "error" ? paint("31", "error  ") : paint("33", "warning");
+  const severity = f.severity === "error" ? paint("31", "error  ") : f.severity === "warning" ? paint("33", "warning") : paint("36", "info   ");
   const lines = [`  ${severity} ${paint("1", f.code)} at ${f.path}`, `          ${f.message}`];
   if (f.cel) for (const l of f.cel.excerpt.split("\n")) lines.push(`          ${l}`);
   if (f.related && f.related.length > 0) lines.push(`          see ${f.related.join(", ")}`);
   return lines.join("\n");
 }
 
-function counts(results: readonly LintedPolicy[]): { errors: number; warnings: number } {
+function counts(results: readonly LintedPolicy[]): { errors: number; warnings: number; infos: number } {
   let errors = 0;
   let warnings = 0;
-  for (const r of results) for (const f of r.findings) f.severity === "error" ? errors++ : warnings++;
-  return { errors, warnings };
+  let infos = 0;
+  for (const r of results) for (const f of r.findings) f.severity === "error" ? errors++ : f.severity === "warning" ? warnings++ : infos++;
+  return { errors, warnings, infos };
 }
 
 function report(io: CliIO, results: readonly LintedPolicy[], source: string, asJson: boolean, world?: { path: string; warnings: readonly Diagnostic[] }): number {
@@ -151,7 +152,10 @@ function report(io: CliIO, results: readonly LintedPolicy[], source: string, asJ
       for (const f of r.findings) io.stdout(`${formatFinding(f, io.isTTY)}\n`);
     }
     const total = plural(results.length, "policy").replace(/policys$/, "policies");
-    io.stdout(errors + warnings === 0 ? `ok: ${total}, no findings\n` : `${plural(errors, "error")}, ${plural(warnings, "warning")} in ${total}\n`);
+    // Notes (info: e.g. a condition that runs interpreted) are listed, and counted only when there are some.
+    const notes = c.infos > 0 ? `, ${plural(c.infos, "note")}` : "";
+    const clean = c.infos === 0 ? `ok: ${total}, no findings` : `ok: ${total}, no errors or warnings${notes}`;
+    io.stdout(errors + warnings === 0 ? `${clean}\n` : `${plural(errors, "error")}, ${plural(warnings, "warning")}${notes} in ${total}\n`);
   }
   return errors > 0 ? EXIT.findings : EXIT.ok;
 }

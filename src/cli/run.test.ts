@@ -189,6 +189,14 @@ describe("runCli check", () => {
     expect((await run(["check"])).code).toBe(EXIT.badInput);
   });
 
+  it("says when an expression that checks runs interpreted instead of compiled, and where (issue 16)", async () => {
+    const compiled = await run(["check", "--json", 'subject.department == "Engineering"']);
+    expect(JSON.parse(compiled.out)).toEqual({ diagnostics: [], evaluation: { evaluation: "compiled" } });
+    const bound = await run(["check", "cel.bind(d, subject.department, d == 'IT')"]);
+    expect(bound.code).toBe(EXIT.ok);
+    expect(bound.out).toContain("note: runs on the cel-js interpreter, not compiled (cel.bind at 1:1 is not in the compiled subset)");
+  });
+
   it("--json: { diagnostics } with codes and locations", async () => {
     const r = await run(["check", "--json", "subject.departmnt == 'x'"]);
     const j = JSON.parse(r.out) as { diagnostics: { code: string; line: number; column: number }[] };

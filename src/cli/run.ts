@@ -7,7 +7,7 @@
  * internal failure. Errors are one clear line on
  * stderr, never a stack trace.
  */
-import { checkCondition } from "../cel/index.js";
+import { checkCondition, expressionEvaluation } from "../cel/index.js";
 import type { JsonValue } from "../model/json.js";
 import { comment } from "../reducers/comment.js";
 import { hardReset } from "../reducers/hard-reset.js";
@@ -151,8 +151,16 @@ const commands: Record<string, Command> = {
       if (env !== "condition" && env !== "approver" && env !== "config-rule") throw new CliInputError(`--env must be condition, approver or config-rule, not ${JSON.stringify(env)}`);
       const diagnostics = checkCondition(source, env);
       const returns = env === "approver" ? "returns users" : "returns bool";
-      if (values["json"]) json(io, { diagnostics });
-      else if (diagnostics.length === 0) io.stdout(env === "condition" ? "ok: the condition type-checks and returns bool\n" : `ok: the expression type-checks in the ${env} environment and ${returns}\n`);
+      // How it would run (compiled or interpreted, and why), once it checks: a note, never a finding.
+      const evaluation = diagnostics.length === 0 ? expressionEvaluation(source, env) : undefined;
+      if (values["json"]) json(io, evaluation ? { diagnostics, evaluation } : { diagnostics });
+      else if (diagnostics.length === 0) {
+        io.stdout(env === "condition" ? "ok: the condition type-checks and returns bool\n" : `ok: the expression type-checks in the ${env} environment and ${returns}\n`);
+        if (evaluation?.evaluation === "interpreted") {
+          const l = evaluation.location;
+          io.stdout(`note: runs on the cel-js interpreter, not compiled (${evaluation.node} at ${l.line}:${l.column} is not in the compiled subset); same results, slower\n${l.excerpt}\n`);
+        }
+      }
       else for (const d of diagnostics) io.stdout(`${d.code} at ${d.line}:${d.column}: ${d.message}${d.hint ? ` (${d.hint})` : ""}\n${d.excerpt}\n`);
       return diagnostics.length === 0 ? EXIT.ok : EXIT.findings;
     },

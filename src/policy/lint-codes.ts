@@ -6,14 +6,15 @@
 
 /**
  * How bad a finding is: an `error` is something the service refuses on save or that breaks rule
- * selection at run time; a `warning` is legal but almost certainly not what the author meant.
+ * selection at run time; a `warning` is legal but almost certainly not what the author meant; an
+ * `info` is a note about how the simulator runs it (nothing to fix).
  *
  * @example
  * ```ts
  * const s: LintSeverity = "warning";
  * ```
  */
-export type LintSeverity = "error" | "warning";
+export type LintSeverity = "error" | "warning" | "info";
 
 /**
  * One entry of {@link LINT_CODES}.
@@ -63,6 +64,7 @@ export const LINT_CODES = [
   { code: "CEL_LIMIT_EXCEEDED", severity: "error", description: "A CEL expression is too large or too deeply nested." },
   { code: "CEL_COST_LIMIT", severity: "error", description: "A CEL expression's worst-case cost exceeds the cost limit (its evaluation could be stopped with CEL_COST_EXCEEDED)." },
   { code: "CEL_INTERNAL", severity: "error", description: "The CEL checker failed on this expression (a bug in policy-sim; please report it)." },
+  { code: "CEL_INTERPRETED", severity: "info", description: "A CEL expression runs on the cel-js interpreter instead of compiled closures (same results, slower); the note names the construct that keeps it interpreted." },
 
   // Policy type and baseline.
   { code: "POLICY_TYPE_UNSET", severity: "error", description: "policyType is unset, so the policy has no baseline key and no task kind." },

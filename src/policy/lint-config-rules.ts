@@ -6,7 +6,7 @@
 import { checkCondition } from "../cel/index.js";
 import type { EntitlementConfigRule } from "../model/config-rule.js";
 import type { World } from "../world/world.js";
-import { celFindings, finding, type Finding } from "./lint-finding.js";
+import { celFindings, finding, interpretedFindings, type Finding } from "./lint-finding.js";
 
 /**
  * Findings for one configuration rule, with paths relative to the rule (`$.condition`,
@@ -21,6 +21,7 @@ export function lintConfigRule(rule: EntitlementConfigRule, world: World): Findi
   const out: Finding[] = [];
   if (rule.condition.trim() !== "")
     out.push(...celFindings(checkCondition(rule.condition, "config-rule", { costLimit: world.tenant.celCostLimit }), "$.condition", `configuration rule "${rule.id}" condition`));
+    out.push(...interpretedFindings(rule.condition, "config-rule", "$.condition", `configuration rule "${rule.id}" condition`));
   const s = rule.settings;
   const named: [string, string][] = s ? [["requestPolicyId", s.requestPolicyId], ...(s.emergencyGrantEnabled ? ([["emergencyGrantPolicyId", s.emergencyGrantPolicyId]] as [string, string][]) : [])] : [];
   for (const [field, id] of named)

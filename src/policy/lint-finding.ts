@@ -2,7 +2,7 @@
  * The shape of a lint finding and the helpers every lint check builds findings with, so a code's
  * severity and the CEL location format are decided in one place.
  */
-import type { CelDiagnostic, CelDiagnosticCode, Span } from "../cel/index.js";
+import { expressionEvaluation, type CelDiagnostic, type CelDiagnosticCode, type CelEnvironmentKind, type Span } from "../cel/index.js";
 import { type LintCode, type LintSeverity, severityOf } from "./lint-codes.js";
 
 /**
@@ -23,7 +23,8 @@ export interface FindingCel {
   readonly endLine: number;
   readonly endColumn: number;
   readonly excerpt: string;
-  readonly celCode: CelDiagnosticCode;
+  /** The CEL layer's code: a check-time diagnostic's, or `CEL_INTERPRETED` for the note of {@link interpretedFindings}. */
+  readonly celCode: CelDiagnosticCode | "CEL_INTERPRETED";
   readonly hint?: string;
 }
 
@@ -113,4 +114,24 @@ export function celFindings(diagnostics: readonly CelDiagnostic[], path: string,
     const code = celCode(d.code);
     return { code, severity: severityOf(code), path, message: `${what}, line ${d.line} column ${d.column}: ${d.message}${hint}`, cel };
   });
+}
+
+/**
+ * The note that an expression runs interpreted by cel-js rather than compiled (code
+ * `CEL_INTERPRETED`, severity info), pointing at the construct that keeps it so; nothing for an
+ * expression that compiles to closures or does not compile at all (its errors say why).
+ *
+ * @example
+ * ```ts
+ * interpretedFindings("cel.bind(d, subject.department, d == 'IT')", "condition", "$.rules[0].condition", "rule 0 condition");
+ * // [{ code: "CEL_INTERPRETED", severity: "info", message: "rule 0 condition, line 1 column 1: runs on the interpreter …", … }]
+ * ```
+ */
+export function interpretedFindings(source: string, kind: CelEnvironmentKind, path: string, what: string): Finding[] {
+  const e = expressionEvaluation(source, kind);
+  if (e === undefined || e.evaluation === "compiled") return [];
+  const l = e.location;
+  const cel: FindingCel = { span: l.span, line: l.line, column: l.column, endLine: l.endLine, endColumn: l.endColumn, excerpt: l.excerpt, celCode: "CEL_INTERPRETED" };
+  const message = `${what}, line ${l.line} column ${l.column}: runs on the cel-js interpreter, not compiled (${e.node} is not in the compiled subset); same results, slower`;
+  return [{ code: "CEL_INTERPRETED", severity: severityOf("CEL_INTERPRETED"), path, message, cel }];
 }

@@ -9,7 +9,7 @@ import { checkApproverExpression, checkCondition } from "../cel/index.js";
 import { pathIndex } from "../codec/diagnostic.js";
 import type { Approval, ApproverKind, AppEntitlementReference, PolicyStep, ProvisionPolicy } from "../model/index.js";
 import { entitlementKey, type World } from "../world/world.js";
-import { celFindings, type Finding, finding } from "./lint-finding.js";
+import { celFindings, type Finding, finding, interpretedFindings } from "./lint-finding.js";
 
 /**
  * Fewest `users.userIds` a users approval may list (docs/domain.md §6).
@@ -57,8 +57,10 @@ export function checkStep(step: PolicyStep, path: string, world: World | undefin
       if (step.provisionPolicy) checkProvisionPolicy(ctx, step.provisionPolicy, `${path}.provision.provisionPolicy`, 0);
       return;
     case "wait":
-      if (step.until?.kind === "condition")
+      if (step.until?.kind === "condition") {
         out.push(...celFindings(checkCondition(step.until.condition, "condition", { costLimit: world?.tenant.celCostLimit }), `${path}.wait.condition.condition`, `wait step "${step.name}" condition`));
+        out.push(...interpretedFindings(step.until.condition, "condition", `${path}.wait.condition.condition`, `wait step "${step.name}" condition`));
+      }
       return;
     case "accept":
     case "reject":
@@ -116,6 +118,7 @@ function checkFallbackGroups(ctx: Ctx, refs: readonly AppEntitlementReference[] 
 function checkExpressions(ctx: Ctx, expressions: readonly string[] | null, path: string): void {
   (expressions ?? []).forEach((source, j) => {
     ctx.out.push(...celFindings(checkApproverExpression(source, { costLimit: ctx.world?.tenant.celCostLimit }), pathIndex(path, j), `approver expression ${j}`));
+    ctx.out.push(...interpretedFindings(source, "approver", pathIndex(path, j), `approver expression ${j}`));
   });
 }
 

@@ -15,7 +15,7 @@ import { KNOWN_POLICY_TYPES, type Policy, ruleOutcome } from "../model/index.js"
 import type { World } from "../world/world.js";
 import { checkAnnotations } from "./lint-annotations.js";
 import type { LintCode } from "./lint-codes.js";
-import { type Finding, celFindings, finding } from "./lint-finding.js";
+import { type Finding, celFindings, finding, interpretedFindings } from "./lint-finding.js";
 import { canonicalCondition, foldCondition } from "./lint-fold.js";
 import { checkReferences } from "./lint-references.js";
 import { checkStep } from "./lint-steps.js";
@@ -164,6 +164,7 @@ function checkRules(policy: Policy, out: Finding[], world: World | undefined): v
   rules.forEach((rule, i) => {
     const at = `$.rules[${i}]`;
     out.push(...celFindings(checkCondition(rule.condition, "condition", { costLimit: world?.tenant.celCostLimit }), `${at}.condition`, `rule ${i} condition`));
+    out.push(...interpretedFindings(rule.condition, "condition", `${at}.condition`, `rule ${i} condition`));
 
     const outcome = ruleOutcome(rule);
     switch (outcome.kind) {
