@@ -4,7 +4,8 @@
  * in interleaved batches.
  *
  * Environment: BENCH_QUICK=1 for a fast smoke run (10k-task large world, short batches);
- * BENCH_ONLY=selection,explanation,compile,reducers,scaling,whatif,worldio,cost,http,cli to run some sections; BENCH_DATE to
+ * BENCH_ONLY=selection,explanation,compile,reducers,history,scaling,whatif,worldio,cost,http,cli to run some sections
+ * (history runs with reducers, or alone); BENCH_DATE to
  * set the date recorded in the results (default: the clock — the bench is an adapter).
  *
  * The what-if section is bench/whatif.bench.ts, run last in a process of its own (its worlds of up
@@ -27,6 +28,7 @@ import { selectSteps } from "../src/policy/select-steps.js";
 import { taskConditions } from "../src/policy/task-conditions.js";
 import { comment } from "../src/reducers/comment.js";
 import { hardReset } from "../src/reducers/hard-reset.js";
+import { restartTask } from "../src/reducers/restart.js";
 import type { World } from "../src/world/world.js";
 import {
   bareCompile,
@@ -441,6 +443,71 @@ function hardResetFloorCases(): void {
 }
 
 // -------------------------------------------------------------------------------------------------
+// 5b. History depth (issue 15.3): a Hard Reset / Restart after 1 … 10,000 prior ones of the same task.
+
+/** Prior resets (or restarts) of one task before the timed one. */
+const HISTORY_DEPTHS = QUICK ? [1, 10, 100, 1_000] : [1, 10, 100, 1_000, 10_000];
+
+/**
+ * Hard Reset and Restart of a task that was hard-reset (restarted) 1 … 10,000 times before, each
+ * timed from the same world (every call appends to the same old history: the branching case, the
+ * one a Go-style shared slice copies), interleaved, as a ratio to the 1-prior figure; with the
+ * response bytes and the history the world keeps. A short-history task is the first row.
+ */
+function historyDepthCases(): void {
+  const { world } = loadSynthetic({ ...SYNTH, tasks: 100 });
+  const taskId = [...world.tasks.values()].find((t) => t.type?.kind === "grant" && t.state === "TASK_STATE_OPEN")?.id;
+  if (taskId === undefined) throw new Error("history: no open grant task");
+  const reset = (w: World) => hardReset(w, { taskId }, ACTOR);
+  const again = (w: World) => restartTask(w, { taskId }, ACTOR);
+  const worlds = new Map<string, World>();
+  const bytes = new Map<string, number>();
+  const steps = new Map<string, number>();
+  for (const [kind, act] of [["hardReset", reset], ["restart", again]] as const) {
+    let w = world;
+    let done = 0;
+    for (const depth of HISTORY_DEPTHS) {
+      for (; done < depth; done++) {
+        const r = act(w);
+        if (!r.ok) throw new Error(`history: ${kind} #${done + 1}: ${r.error.message}`);
+        w = r.value.world;
+      }
+      const r = act(w);
+      if (!r.ok) throw new Error(`history: ${kind} after ${depth}: ${r.error.message}`);
+      worlds.set(`${kind}${depth}`, w);
+      bytes.set(`${kind}${depth}`, Buffer.byteLength(JSON.stringify(r.value.response)));
+      steps.set(`${kind}${depth}`, w.tasks.get(taskId)?.policy?.history?.length ?? 0);
+    }
+  }
+  // Ratios to the 1-prior figure, and to the 100-prior one: a response carries at most 50 steps
+  // (VIEWED_HISTORY_MAX_STEPS), so from 100 prior runs on it is as large as it gets; the target is
+  // that nothing grows after that: ≤ 1.3× the 100-prior figure at 1,000 and 10,000.
+  const fns: Record<string, () => unknown> = {};
+  const pairs: [string, string][] = [];
+  const [first, , plateau] = HISTORY_DEPTHS;
+  for (const [key, w] of worlds) {
+    const kind = key.startsWith("hardReset") ? "hardReset" : "restart";
+    fns[key] = kind === "hardReset" ? () => reset(w) : () => again(w);
+    if (key !== `${kind}${first}`) pairs.push([key, `${kind}${first}`]);
+    if (key !== `${kind}${plateau}`) pairs.push([key, `${kind}${plateau}`]);
+  }
+  const g = measureGroup(fns, pairs, groupOptions({ budgetMs: 12000 }));
+  for (const kind of ["hardReset", "restart"] as const)
+    for (const depth of HISTORY_DEPTHS) {
+      const key = `${kind}${depth}`;
+      const name = `${kind} after ${depth.toLocaleString("en")} prior ${kind === "hardReset" ? "resets" : "restarts"}`;
+      const toPlateau = g.ratios[`${key}/${kind}${plateau}`];
+      const note = `response ${bytes.get(key)} bytes; the world keeps ${steps.get(key)} steps${toPlateau === undefined ? "" : `; ${toPlateau.toFixed(2)}× after ${plateau} prior`}`;
+      if (depth === first) add(row(name, "history", "call", g.results[key], { note }));
+      else {
+        const ratio = need(g.ratios[`${key}/${kind}${first}`], "ratio");
+        const target = depth > (plateau ?? 0) && toPlateau !== undefined ? withTarget(toPlateau, 1.3) : {};
+        add(row(name, "history", "call", g.results[key], { ratio, ratioTo: `${kind} after ${first} prior`, ...target, note }));
+      }
+    }
+}
+
+// -------------------------------------------------------------------------------------------------
 // 6. Scaling: decide() over every task of a world.
 
 function decideAll(world: World): number {
@@ -509,6 +576,10 @@ if (on("explanation")) {
 if (on("compile")) {
   log("compile: cold vs cached");
   compileCases();
+}
+if (on("reducers") || on("history")) {
+  log(`history: Hard Reset and Restart after ${HISTORY_DEPTHS.join(" / ")} prior ones of the same task`);
+  historyDepthCases();
 }
 if (on("reducers") || on("scaling")) {
   log(`loading a ${LARGE.toLocaleString("en")}-task world (generate + loadWorld)…`);
