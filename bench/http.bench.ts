@@ -8,6 +8,8 @@
  * - `reducer`: the reducer called in process on the world the previous call returned;
  * - `bare`: a `node:http` server that reads the body, parses it, and answers a canned body of the
  *   same size — what any HTTP server costs on this machine with this client;
+ * - `dispatcher`: the same server without node:http and the socket (`createDispatcher` called in
+ *   process), which splits the HTTP cost into what our layer adds and what the transport glue adds;
  * - `serve`: policy-sim's server doing the real work.
  * The HTTP layer's cost is `serve − bare` (the client and the kernel cancel out); the target is
  * that it stays within 2× the reducer (the reducer's own time included).
@@ -18,7 +20,9 @@ import { connect, type AddressInfo, type Socket } from "node:net";
 import { availableParallelism, loadavg } from "node:os";
 import { comment } from "../src/reducers/comment.js";
 import { hardReset } from "../src/reducers/hard-reset.js";
+import { createDispatcher } from "../src/http/dispatch.js";
 import { serve } from "../src/http/server.js";
+import { ok } from "../src/result.js";
 import { createWorldStore } from "../src/http/world-store.js";
 import type { World } from "../src/world/world.js";
 import { loadSynthetic } from "./worlds.js";
@@ -62,9 +66,11 @@ async function run(sockets: readonly Socket[], n: number, request: (i: number) =
       (s) =>
         new Promise<void>((resolve, reject) => {
           let buf: Buffer = Buffer.alloc(0);
+          let done = (): void => undefined;
           const send = (): void => {
             if (next >= n) {
               s.off("data", onData);
+              done();
               resolve();
               return;
             }
@@ -83,8 +89,13 @@ async function run(sockets: readonly Socket[], n: number, request: (i: number) =
               send();
             }
           };
+          const onError = (e: Error): void => {
+            s.off("data", onData);
+            reject(e);
+          };
           s.on("data", onData);
-          s.once("error", reject);
+          s.once("error", onError);
+          done = () => s.off("error", onError);
           send();
         }),
     ),
@@ -114,6 +125,25 @@ function reducerNs(kind: "comment" | "reset", n: number): number {
     const r = kind === "comment" ? comment(w, { taskId: id, comment: COMMENT }, ACTOR) : hardReset(w, { taskId: id }, ACTOR);
     if (!r.ok) throw new Error(`http bench: ${r.error.message}`);
     w = r.value.world;
+  }
+  return Number(process.hrtime.bigint() - t0) / n;
+}
+
+/**
+ * The dispatcher in process, without a socket: routing, the bearer check, reading the JSON body,
+ * the reducer under the store's lock, and writing the answer's bytes — everything of `serve` but
+ * node:http and the socket. Run on a fresh store per round, as `serve` is.
+ */
+async function dispatcherNs(kind: "comment" | "reset", n: number): Promise<number> {
+  const dispatch = createDispatcher(createWorldStore(world));
+  const body = new TextEncoder().encode(kind === "comment" ? commentBody : resetBody);
+  const headers: Readonly<Record<string, string>> = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", host: "127.0.0.1" };
+  const header = (name: string): string | undefined => headers[name];
+  const readBody = () => Promise.resolve(ok(body));
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) {
+    const reply = await dispatch({ method: "POST", target: `/api/v1/tasks/${ids[i % ids.length] ?? ""}/action/${kind}`, header, readBody });
+    if (reply.status !== 200) throw new Error(`http bench: dispatcher answered ${reply.status}`);
   }
   return Number(process.hrtime.bigint() - t0) / n;
 }
@@ -152,12 +182,13 @@ const bareSockets = await Promise.all(Array.from({ length: CONNECTIONS }, () => 
 interface Row {
   readonly action: "comment" | "reset";
   readonly reducerNs: number;
+  readonly dispatcherNs: number;
   readonly bareNs: number;
   readonly serveNs: number;
 }
-const samples: Record<"comment" | "reset", { reducer: number[]; bare: number[]; serve: number[] }> = {
-  comment: { reducer: [], bare: [], serve: [] },
-  reset: { reducer: [], bare: [], serve: [] },
+const samples: Record<"comment" | "reset", { reducer: number[]; dispatcher: number[]; bare: number[]; serve: number[] }> = {
+  comment: { reducer: [], dispatcher: [], bare: [], serve: [] },
+  reset: { reducer: [], dispatcher: [], bare: [], serve: [] },
 };
 
 log(`http: ${ROUNDS} interleaved rounds of ${REQUESTS} requests over ${CONNECTIONS} keep-alive connections`);
@@ -169,6 +200,7 @@ for (let round = 0; round < ROUNDS + 1; round++) {
     const sockets = await Promise.all(Array.from({ length: CONNECTIONS }, () => connection(port)));
     const req = action === "comment" ? commentRequest : resetRequest;
     const r = reducerNs(action, REQUESTS);
+    const d = await dispatcherNs(action, REQUESTS);
     const b = (await run(bareSockets, REQUESTS, req)) / REQUESTS;
     const s = (await run(sockets, REQUESTS, req)) / REQUESTS;
     for (const sock of sockets) sock.destroy();
@@ -176,6 +208,7 @@ for (let round = 0; round < ROUNDS + 1; round++) {
     // Round 0 warms up the JIT on every path.
     if (round === 0) continue;
     samples[action].reducer.push(r);
+    samples[action].dispatcher.push(d);
     samples[action].bare.push(b);
     samples[action].serve.push(s);
   }
@@ -186,6 +219,7 @@ await new Promise((resolve) => bare.close(resolve));
 const rows: Row[] = (["comment", "reset"] as const).map((action) => ({
   action,
   reducerNs: median(samples[action].reducer),
+  dispatcherNs: median(samples[action].dispatcher),
   bareNs: median(samples[action].bare),
   serveNs: median(samples[action].serve),
 }));
@@ -197,6 +231,10 @@ const cases = rows.map((r) => {
   return {
     name: `${r.action === "comment" ? "Comment" : "Hard Reset"} over serve, ${TASKS.toLocaleString("en")}-task world`,
     reducerNsPerOp: Math.round(r.reducerNs),
+    dispatcherNsPerRequest: Math.round(r.dispatcherNs),
+    // What the layer adds in process (routing, auth, body, lock, answer bytes), and on the socket.
+    dispatcherOverReducer: Number((r.dispatcherNs / r.reducerNs).toFixed(2)),
+    nodeGlueNsPerRequest: Math.round(layer - r.dispatcherNs),
     bareNodeHttpNsPerRequest: Math.round(r.bareNs),
     serveNsPerRequest: Math.round(r.serveNs),
     httpLayerNsPerRequest: Math.round(layer),
@@ -208,8 +246,8 @@ const cases = rows.map((r) => {
 });
 for (const c of cases)
   console.log(
-    `${c.name}: reducer ${fmt(c.reducerNsPerOp)}, bare node:http ${fmt(c.bareNodeHttpNsPerRequest)}, serve ${fmt(c.serveNsPerRequest)} → ` +
-      `HTTP cost ${fmt(c.httpLayerNsPerRequest)} = ${c.ratioToReducer.toFixed(2)}× the reducer (target ≤ ${TARGET}×: ${c.met ? "met" : "MISSED"}); ` +
+    `${c.name}: reducer ${fmt(c.reducerNsPerOp)}, dispatcher in process ${fmt(c.dispatcherNsPerRequest)} (${c.dispatcherOverReducer.toFixed(2)}× the reducer), bare node:http ${fmt(c.bareNodeHttpNsPerRequest)}, serve ${fmt(c.serveNsPerRequest)} → ` +
+      `HTTP cost ${fmt(c.httpLayerNsPerRequest)} (node glue ${fmt(c.nodeGlueNsPerRequest)}) = ${c.ratioToReducer.toFixed(2)}× the reducer (target ≤ ${TARGET}×: ${c.met ? "met" : "MISSED"}); ` +
       `${Math.round(c.shareOfBareThroughput * 100)} % of bare throughput`,
   );
 

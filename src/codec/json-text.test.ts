@@ -6,7 +6,7 @@ import { comment } from "../reducers/comment.js";
 import { hardReset } from "../reducers/hard-reset.js";
 import { loadWorld } from "../world/load-world.js";
 import { freezeJson } from "./json-tools.js";
-import { jsonText, markSharedJson } from "./json-text.js";
+import { jsonBytes, jsonText, markSharedJson } from "./json-text.js";
 
 describe("jsonText: JSON.stringify's text, with shared JSON written once", () => {
   it("equals JSON.stringify for any JSON value", () => {
@@ -47,5 +47,57 @@ describe("jsonText: JSON.stringify's text, with shared JSON written once", () =>
       expect(jsonText(h.value.response)).toBe(JSON.stringify(h.value.response));
       w = h.value.world;
     }
+  });
+});
+
+describe("jsonBytes: JSON.stringify's bytes, with shared JSON encoded once", () => {
+  const text = (b: Uint8Array) => new TextDecoder().decode(b);
+  it("decodes to JSON.stringify for any JSON value (unicode included)", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        expect(text(jsonBytes(v as JsonValue))).toBe(JSON.stringify(v));
+      }),
+    );
+  });
+  it("decodes to JSON.stringify when parts are shared, before and after their bytes are cached, nested in arrays and objects", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
+        const part = freezeJson(structuredClone(a) as JsonValue);
+        markSharedJson(part);
+        const doc = { a: part, list: [part, b as JsonValue, [part]], b: b as JsonValue, n: { deeper: { part } } };
+        expect(text(jsonBytes(doc))).toBe(JSON.stringify(doc));
+        jsonText(doc);
+        expect(text(jsonBytes(doc))).toBe(JSON.stringify(doc));
+      }),
+    );
+  });
+  it("leaves out undefined fields, writes null for undefined array items, and keeps toJSON, as JSON.stringify does", () => {
+    const odd = { a: undefined, b: [undefined, 1, { c: undefined }], c: Number.NaN, d: { toJSON: () => "x" }, e: { f: { toJSON: () => undefined } } } as unknown as JsonValue;
+    expect(text(jsonBytes(odd))).toBe(JSON.stringify(odd));
+    expect(text(jsonBytes(undefined as unknown as JsonValue))).toBe("null");
+  });
+  it("writes the reducers' responses byte for byte (the HTTP face's 200 bodies)", () => {
+    const loaded = loadWorld(JSON.parse(readFileSync(new URL("../../fixtures/world.json", import.meta.url), "utf8")));
+    if (!loaded.ok) throw new Error("fixture does not load");
+    let w = loaded.value;
+    for (const id of ["1001", "1002", "1011", "1043", "1054", "1001"]) {
+      const c = comment(w, { taskId: id, comment: "checked ✓", expandMask: { paths: ["*"] } }, { actorId: "u-it-dir" });
+      if (!c.ok) throw new Error(c.error.message);
+      expect(text(jsonBytes(c.value.response))).toBe(JSON.stringify(c.value.response));
+      const h = hardReset(c.value.world, { taskId: id }, { actorId: "u-it-dir" });
+      if (!h.ok) throw new Error(h.error.message);
+      expect(text(jsonBytes(h.value.response))).toBe(JSON.stringify(h.value.response));
+      w = h.value.world;
+    }
+  });
+});
+
+describe("jsonBytes never hands out its cache", () => {
+  it("a shared value written alone comes back as a copy: writing to it changes no later answer", () => {
+    const part = freezeJson({ a: [1, 2, 3] } as JsonValue);
+    markSharedJson(part);
+    const first = jsonBytes(part);
+    first.fill(0);
+    expect(new TextDecoder().decode(jsonBytes(part))).toBe('{"a":[1,2,3]}');
   });
 });

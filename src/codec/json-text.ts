@@ -11,6 +11,9 @@ import type { JsonValue } from "../model/json.js";
 const shared = new WeakSet<object>();
 /** Their text, written the first time one is serialised. */
 const texts = new WeakMap<object, string>();
+/** Their UTF-8 bytes, encoded the first time one is written as bytes ({@link jsonBytes}). */
+const bytesOf = new WeakMap<object, Uint8Array>();
+const encoder = new TextEncoder();
 
 /**
  * Marks deep-frozen JSON as shared, so {@link jsonText} writes its text once. Only for JSON that can
@@ -92,4 +95,107 @@ function write(v: unknown): string | undefined {
       // undefined, functions and symbols: left out of objects, null in arrays.
       return undefined;
   }
+}
+
+/** Where {@link emit} writes: text, or a shared JSON value (written from its cache). */
+interface JsonSink {
+  text(s: string): void;
+  shared(v: object): void;
+}
+
+/** Writes `v` as JSON.stringify would into `sink`; false (nothing written) for a value JSON leaves out. */
+function emit(v: unknown, sink: JsonSink): boolean {
+  if (typeof v !== "object" || v === null || typeof (v as { toJSON?: unknown }).toJSON === "function") {
+    const t = write(v);
+    if (t === undefined) return false;
+    sink.text(t);
+    return true;
+  }
+  if (shared.has(v)) {
+    sink.shared(v);
+    return true;
+  }
+  if (Array.isArray(v)) {
+    if (v.every((x) => typeof x !== "object" || x === null)) {
+      sink.text(JSON.stringify(v));
+      return true;
+    }
+    sink.text("[");
+    for (let i = 0; i < v.length; i++) {
+      if (i > 0) sink.text(",");
+      if (!emit(v[i], sink)) sink.text("null");
+    }
+    sink.text("]");
+    return true;
+  }
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  if (keys.every((k) => typeof o[k] !== "object" || o[k] === null)) {
+    sink.text(JSON.stringify(o));
+    return true;
+  }
+  sink.text("{");
+  let first = true;
+  for (const key of keys) {
+    const x = o[key];
+    const nested = typeof x === "object" && x !== null && typeof (x as { toJSON?: unknown }).toJSON !== "function";
+    const t = nested ? "" : write(x);
+    if (t === undefined) continue;
+    sink.text(`${first ? "" : ","}${JSON.stringify(key)}:${t}`);
+    if (nested) emit(x, sink);
+    first = false;
+  }
+  sink.text("}");
+  return true;
+}
+
+/**
+ * `JSON.stringify(value)` as UTF-8 bytes, with the bytes of shared JSON (see
+ * {@link markSharedJson}) encoded once and copied into every answer that carries them: a transport
+ * then encodes only what is new in a response, instead of flattening and encoding one long string.
+ *
+ * @example
+ * ```ts
+ * new TextDecoder().decode(jsonBytes({ ok: true })); // '{"ok":true}'
+ * ```
+ */
+export function jsonBytes(value: JsonValue): Uint8Array {
+  const parts: Uint8Array[] = [];
+  let pending = "";
+  let total = 0;
+  let pendingOnly = true;
+  const flush = (): void => {
+    if (pending === "") return;
+    const e = encoder.encode(pending);
+    parts.push(e);
+    total += e.byteLength;
+    pending = "";
+  };
+  const sink: JsonSink = {
+    text(s) {
+      pending += s;
+    },
+    shared(v) {
+      let bytes = bytesOf.get(v);
+      if (bytes === undefined) {
+        bytes = encoder.encode(texts.get(v) ?? JSON.stringify(v));
+        bytesOf.set(v, bytes);
+      }
+      flush();
+      parts.push(bytes);
+      total += bytes.byteLength;
+      pendingOnly = false;
+    },
+  };
+  if (!emit(value, sink)) pending = "null";
+  flush();
+  // A part of its own is returned as it is, unless it is a cached one (the caller may write to it).
+  if (parts.length === 1 && parts[0] !== undefined) return pendingOnly ? parts[0] : parts[0].slice();
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
 }

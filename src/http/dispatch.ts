@@ -7,7 +7,7 @@
  * Checks run in this order: target (400), route (404), method (405), credentials (401), media type
  * (415), size (413), body syntax (400), the route's decoding (400), then the reducer or the read.
  */
-import { jsonText } from "../codec/json-text.js";
+import { jsonBytes } from "../codec/json-text.js";
 import { toSpecNames } from "../codec/spec-names.js";
 import type { JsonValue } from "../model/json.js";
 import type { AuditEvent } from "../workflow/events.js";
@@ -44,17 +44,18 @@ export interface IncomingCall {
 }
 
 /**
- * A reply: the status, the headers (lower-case names), and the JSON body as text.
+ * A reply: the status, the headers (lower-case names), and the JSON body's UTF-8 bytes (encoded
+ * once, shared JSON such as a policy snapshot copied from bytes encoded once: `jsonBytes`).
  *
  * @example
  * ```ts
- * const r: Reply = { status: 200, headers: { "content-type": "application/json" }, body: "{}" };
+ * const r: Reply = { status: 200, headers: { "content-type": "application/json" }, body: new TextEncoder().encode("{}") };
  * ```
  */
 export interface Reply {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
+  readonly body: Uint8Array;
 }
 
 /**
@@ -122,12 +123,14 @@ function exclusive<T>(store: WorldStore, work: () => T): Promise<T> {
 
 const JSON_HEADERS = { "content-type": "application/json", "cache-control": "no-store" } as const;
 
-function reply(status: number, body: string, extra: Readonly<Record<string, string>>): Reply {
+const encoder = new TextEncoder();
+
+function reply(status: number, body: Uint8Array, extra: Readonly<Record<string, string>>): Reply {
   return { status, headers: { ...extra, ...JSON_HEADERS }, body };
 }
 
 function failureReply(failure: HttpFailure, extra: Readonly<Record<string, string>>): Reply {
-  return reply(failure.status, JSON.stringify(errorBodyOf(failure)), { ...extra, ...failure.headers });
+  return reply(failure.status, encoder.encode(JSON.stringify(errorBodyOf(failure))), { ...extra, ...failure.headers });
 }
 
 /** Echoed so a caller can match a response to its request in logs; only a sane-looking id. */
@@ -216,13 +219,13 @@ export function createDispatcher(store: WorldStore, options: DispatchOptions = {
 
     if (operation.kind === "reply") {
       const r = await operation.reply(store.get(), serverContext(call));
-      return reply(r.status, JSON.stringify(r.body), { ...headers, ...r.headers });
+      return reply(r.status, encoder.encode(JSON.stringify(r.body)), { ...headers, ...r.headers });
     }
     if (operation.kind === "read") {
       const ctx = contextOf(actorId, clock);
       if (!ctx.ok) return refuse(ctx.error);
       const r = operation.read(store.get(), ctx.value, serverContext(call));
-      return r.ok ? reply(200, jsonText(r.value), headers) : refuse(asFailure(r.error));
+      return r.ok ? reply(200, jsonBytes(r.value), headers) : refuse(asFailure(r.error));
     }
     // Only the reducer runs under the lock; bodies are read outside it, so a slow client cannot
     // hold up everyone else. The world is read inside it, so each write sees the previous one.
@@ -234,8 +237,8 @@ export function createDispatcher(store: WorldStore, options: DispatchOptions = {
       store.set(r.value.world, r.value.events);
       return ok(r.value.response);
     });
-    // The policy snapshot a response carries is written once, not on every request (jsonText).
-    return result.ok ? reply(200, jsonText(result.value), headers) : refuse(result.error);
+    // The policy snapshot a response carries is written and encoded once, not on every request (jsonBytes).
+    return result.ok ? reply(200, jsonBytes(result.value), headers) : refuse(result.error);
   }
 
   return async (call) => {

@@ -86,7 +86,6 @@ export function createFetchHandler(store: WorldStore, options: FetchHandlerOptio
   const dispatch = createDispatcher(store, options);
   return async (request) => {
     const reply = await dispatch(callOf(request));
-    const bytes = new TextEncoder().encode(reply.body);
-    return new Response(bytes, { status: reply.status, headers: { ...reply.headers, "content-length": String(bytes.byteLength) } });
+    return new Response(reply.body, { status: reply.status, headers: { ...reply.headers, "content-length": String(reply.body.byteLength) } });
   };
 }

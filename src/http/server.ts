@@ -278,10 +278,9 @@ export function dispatchListener(dispatch: Dispatch): (req: IncomingMessage, res
     };
     dispatch(call)
       .then((reply) => {
-        // Encoded once: the length and the bytes written come from the same buffer.
-        const bytes = Buffer.from(reply.body, "utf8");
-        res.writeHead(reply.status, { ...reply.headers, "content-length": bytes.byteLength });
-        res.end(bytes);
+        // The dispatcher's bytes as they are: the length and the bytes written are the same buffer's.
+        res.writeHead(reply.status, { ...reply.headers, "content-length": reply.body.byteLength });
+        res.end(reply.body);
       })
       .catch((e: unknown) => plainError(res, 500, `policy-sim http: ${e instanceof Error ? e.message : String(e)}`));
   };
