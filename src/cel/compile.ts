@@ -36,6 +36,12 @@ export interface Compiled {
   readonly baseCost: number;
   /** For an interpreted expression, the first node the closures do not compile (closures.ts). */
   readonly interpretedBecause: InterpretedReason | undefined;
+  /**
+   * What `run` tries first, when the expression compiled to closures (closures.ts): the closures
+   * under a started meter. It throws whenever they leave their plain path (then `run` decides), so
+   * a caller may try it first itself, without `run`'s fallback (evaluate.ts, `plainValue`).
+   */
+  readonly plain: ((context: object) => unknown) | undefined;
 }
 
 /**
@@ -198,7 +204,8 @@ export function compileFresh(env: CelEnvironment, source: string, options: { rea
     const run = meteredRun(parsed as (context: object) => unknown, meter, closure);
     const evaluation: Evaluation = closure ? "compiled" : "interpreted";
     const interpretedBecause = closures && !closures.ok ? Object.freeze(closures.reason) : undefined;
-    return ok(Object.freeze({ source, kind: env.kind, type, root: ast, run, extensionArgs, cost, evaluation, baseCost: meter.base, interpretedBecause }));
+    const plain = closure && plainRun(meter, closure);
+    return ok(Object.freeze({ source, kind: env.kind, type, root: ast, run, extensionArgs, cost, evaluation, baseCost: meter.base, interpretedBecause, plain }));
   } catch (e: unknown) {
     const message = e instanceof Error ? e.message : String(e);
     return err([diagnostic(source, "CEL_INTERNAL", `internal error while compiling: ${message}`, { start: 0, end: source.length })]);
@@ -233,6 +240,15 @@ function meteredRun(parsed: (context: object) => unknown, meter: CostMeter, clos
     }
     if (meter.error) throw meter.error;
     return value;
+  };
+}
+
+/** The closures alone, under the budget the context carries: `meteredRun`'s first try, without its fallback. */
+function plainRun(meter: CostMeter, closure: Closure): (context: object) => unknown {
+  return (context) => {
+    const limit: unknown = (context as Record<string, unknown>)[COST_LIMIT_KEY];
+    meter.start(typeof limit === "number" ? limit : DEFAULT_CEL_COST_LIMIT);
+    return closure(context as Readonly<Record<string, unknown>>);
   };
 }
 

@@ -430,6 +430,56 @@ export function evaluateCondition(compiled: CompiledCondition, input: PreparedCo
 }
 
 /**
+ * What {@link evaluateCondition} tries first, taken out once per compiled condition for a caller
+ * that evaluates it against many contexts (a selection, rule after rule): the closures the
+ * condition compiled to (closures.ts), under the budget the context carries.
+ *
+ * @example
+ * ```ts
+ * const fast = plainRunOf(compiled); // undefined when the condition runs interpreted
+ * ```
+ */
+export interface PlainRun {
+  readonly run: (context: object) => unknown;
+}
+
+/**
+ * The plain run of a compiled condition, or `undefined` when it has none (it runs on cel-js).
+ *
+ * @example
+ * ```ts
+ * const fast = plainRunOf(compiled);
+ * const v = fast ? plainValue(fast, context) : undefined; // true, false, or undefined: evaluate in full
+ * ```
+ */
+export function plainRunOf(compiled: CompiledCondition): PlainRun | undefined {
+  const plain = compiledOf(compiled).plain;
+  return plain ? Object.freeze({ run: plain }) : undefined;
+}
+
+/**
+ * A condition's value on its plain path: `true` or `false` exactly when {@link evaluateCondition}
+ * would give that value, `undefined` whenever anything else might happen (the closures leave their
+ * plain path, the budget runs out, the value is not a bool) — the caller then evaluates in full,
+ * which decides as if this had never run (evaluation is pure, and the full run starts its budget
+ * afresh). It is what the metered run tries first (compile.ts), without the wrapping around it.
+ *
+ * @example
+ * ```ts
+ * const v = plainValue(fast, contextOf(prepared));
+ * const outcome = v === undefined ? evaluateCondition(compiled, prepared) : { ok: true, value: v };
+ * ```
+ */
+export function plainValue(plain: PlainRun, context: CelContext): boolean | undefined {
+  try {
+    const v = plain.run(context);
+    return v === true ? true : v === false ? false : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Turns an approver expression's raw value into user ids (shared with tests and tools).
  *
  * @example

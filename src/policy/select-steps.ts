@@ -213,7 +213,9 @@ function chainText(chain: readonly ChainLink[], next?: string): string {
 }
 
 interface Walk {
-  readonly lookup: PolicyLookup;
+  /** Where references lead: `lookup` when given, else the world's policies (no closure per walk). */
+  readonly lookup: PolicyLookup | undefined;
+  readonly policies: World["index"]["policies"];
   readonly runner: ConditionRunner;
   readonly evaluations: RuleEvaluation[];
   readonly chain: ChainLink[];
@@ -228,7 +230,7 @@ function fault(w: Walk, code: SelectionError["code"], policyId: string, message:
 
 /** Follows a reference from `from` to `targetId`, checking the chain rules first. */
 function follow(w: Walk, from: Policy, depth: number, targetId: string, via: ChainLink["via"]): Step {
-  const target = w.lookup(targetId);
+  const target = w.lookup ? w.lookup(targetId) : w.policies.get(targetId);
   if (targetId === from.id)
     return fault(w, "SELF_REFERENCE", from.id, `policy "${from.id}" refers to itself (${chainText(w.chain, targetId)})`);
   if (!target)
@@ -281,6 +283,13 @@ function ruleRecord(policy: Policy, depth: number, i: number, rule: Rule, condit
 interface Shared {
   readonly passedOver: (RuleEvaluation | undefined)[];
   readonly matched: (StepKeyMatch | undefined)[];
+  /**
+   * At depth 0, the whole selection of a walk that passed over every rule before `i` and matched
+   * rule `i` by step key, or (at `i` = the number of rules) passed over them all and took the
+   * policy's own baseline entry: nothing in it depends on the task but `i`, so it is built once,
+   * frozen, and returned as it is — no record pushed, no array or result allocated.
+   */
+  readonly whole: (WholeSelection | undefined)[];
 }
 
 interface StepKeyMatch {
@@ -291,45 +300,93 @@ interface StepKeyMatch {
 
 const sharedByPolicy = new WeakMap<Policy, Shared[] | null>();
 
+// The policy asked about last and its entry: most selections in a row walk the same policy.
+let lastPolicy: Policy | undefined;
+let lastByDepth: Shared[] | null = null;
+
 function sharedAt(policy: Policy, depth: number): Shared | undefined {
-  let byDepth = sharedByPolicy.get(policy);
+  let byDepth = policy === lastPolicy ? lastByDepth : sharedByPolicy.get(policy);
   if (byDepth === undefined) {
     const rules = policy.rules;
     const frozen = Object.isFrozen(policy) && (rules === null || (Object.isFrozen(rules) && rules.every((r) => Object.isFrozen(r))));
     byDepth = frozen ? [] : null;
     sharedByPolicy.set(policy, byDepth);
   }
+  lastPolicy = policy;
+  lastByDepth = byDepth;
   if (byDepth === null) return undefined;
-  return (byDepth[depth] ??= { passedOver: [], matched: [] });
+  return (byDepth[depth] ??= { passedOver: [], matched: [], whole: [] });
 }
 
 const ROOT: ChainLink["via"] = Object.freeze({ kind: "root" });
 
+/** The record of a rule passed over (no match, no error): shared when the policy's records are. */
+function passedOverRecord(policy: Policy, depth: number, i: number, rule: Rule, passedOver: (RuleEvaluation | undefined)[] | undefined): RuleEvaluation {
+  let record = passedOver?.[i];
+  if (record === undefined) {
+    record = ruleRecord(policy, depth, i, rule, false, "");
+    if (passedOver) passedOver[i] = Object.freeze(record);
+  }
+  return record;
+}
+
+/**
+ * What every walk that reaches a rule (or the baseline) alike selects: built once, frozen. Each
+ * selection still gets its own lists (a copy of the records, a chain of the shared root link), so a
+ * caller may keep or extend them as before; copying 16 references costs less than pushing them.
+ */
+interface WholeSelection {
+  readonly decidedBy: DecidedBy;
+  readonly steps: readonly PolicyStep[];
+  readonly evaluations: readonly RuleEvaluation[];
+  readonly root: ChainLink;
+}
+
+function wholeOf(w: Walk, decidedBy: DecidedBy, steps: readonly PolicyStep[]): WholeSelection {
+  // The records' list is never handed out (only copies): not frozen, since V8 copies a frozen array
+  // element by element, ten times slower than a plain one.
+  return Object.freeze({ decidedBy, steps, evaluations: w.evaluations.slice(), root: Object.freeze(w.chain[0] as ChainLink) });
+}
+
+function fromWhole(policy: Policy, whole: WholeSelection): Step {
+  return ok({ decidedBy: whole.decidedBy, policy, steps: whole.steps, evaluations: whole.evaluations.slice(), chain: [whole.root] });
+}
+
 function walk(w: Walk, policy: Policy, depth: number): Step {
   const rules: readonly Rule[] = policy.rules ?? [];
-  const shared = rules.length > 0 ? sharedAt(policy, depth) : undefined;
+  const shared = sharedAt(policy, depth);
   const passedOver = shared?.passedOver;
   const runner = w.runner;
+  // Audit records on demand: while every rule so far was passed over on a policy whose records are
+  // shared, none is pushed; when something else happens, the `skipped` ones are pushed first (the
+  // same records, in the same order). A walk that ends without anything else returns a whole
+  // shared selection (`Shared.whole`).
+  let skipped = shared === undefined ? -1 : 0;
   for (let i = 0; i < rules.length; i++) {
     const rule = rules[i] as Rule;
     const result = runner.runRule ? runner.runRule(rules, i) : runner.run(rule.condition);
+    if (result.ok && !result.value) {
+      if (skipped >= 0) skipped++;
+      else w.evaluations.push(passedOverRecord(policy, depth, i, rule, passedOver));
+      continue;
+    }
+    // Every rule before this one was passed over, and the walk started here at the root.
+    const untouched = skipped >= 0 && depth === 0;
+    if (untouched && result.ok) {
+      const whole = shared?.whole[i];
+      if (whole !== undefined) return fromWhole(policy, whole);
+    }
+    if (skipped > 0) for (let k = 0; k < skipped; k++) w.evaluations.push(passedOverRecord(policy, depth, k, rules[k] as Rule, passedOver));
+    skipped = -1;
     if (!result.ok) {
       // docs/domain.md §2: a condition that fails at run time does not match; evaluation goes on.
       w.evaluations.push(ruleRecord(policy, depth, i, rule, false, result.error));
       continue;
     }
-    if (!result.value) {
-      let record = passedOver?.[i];
-      if (record === undefined) {
-        record = ruleRecord(policy, depth, i, rule, false, "");
-        if (passedOver) passedOver[i] = Object.freeze(record);
-      }
-      w.evaluations.push(record);
-      continue;
-    }
     const known = shared?.matched[i];
     if (known) {
       w.evaluations.push(known.record);
+      if (untouched && shared) shared.whole[i] = wholeOf(w, known.decidedBy, known.steps);
       return ok({ decidedBy: known.decidedBy, policy, steps: known.steps, evaluations: w.evaluations, chain: w.chain });
     }
     const outcome = ruleOutcome(rule);
@@ -343,7 +400,10 @@ function walk(w: Walk, policy: Policy, depth: number): Step {
           return fault(w, "MISSING_STEP_KEY", policy.id, `rule ${i} of policy "${policy.id}" selects step key "${outcome.stepKey}", which is not in its policySteps`);
         const decidedBy: DecidedBy = { kind: "rule", policyId: policy.id, chainDepth: depth, ruleIndex: i, stepKey: outcome.stepKey, field: outcome.kind };
         // Steps of a frozen policy are frozen with it: the match can be shared as it is.
-        if (shared && Object.isFrozen(steps)) shared.matched[i] = Object.freeze({ record: Object.freeze(record), decidedBy: Object.freeze(decidedBy), steps });
+        if (shared && Object.isFrozen(steps)) {
+          shared.matched[i] = Object.freeze({ record: Object.freeze(record), decidedBy: Object.freeze(decidedBy), steps });
+          if (untouched) shared.whole[i] = wholeOf(w, decidedBy, steps);
+        }
         return ok({ decidedBy, policy, steps, evaluations: w.evaluations, chain: w.chain });
       }
       case "policyId": {
@@ -368,6 +428,13 @@ function walk(w: Walk, policy: Policy, depth: number): Step {
     }
   }
 
+  // Every rule passed over: the policy's own baseline entry, when it has one, is shared whole.
+  const untouched = skipped >= 0 && depth === 0 && !policy.baselinePolicyId;
+  if (untouched) {
+    const whole = shared?.whole[rules.length];
+    if (whole !== undefined) return fromWhole(policy, whole);
+  }
+  if (skipped > 0) for (let k = 0; k < skipped; k++) w.evaluations.push(passedOverRecord(policy, depth, k, rules[k] as Rule, passedOver));
   const key = baselineKey(policy);
   if (policy.baselinePolicyId) {
     w.evaluations.push({
@@ -406,13 +473,12 @@ function walk(w: Walk, policy: Policy, depth: number): Step {
   });
   if (!steps)
     return fault(w, "MISSING_BASELINE", policy.id, `no rule of policy "${policy.id}" matched and it has no baseline entry "${key}" in policySteps`);
-  return ok({
-    decidedBy: { kind: "baseline", policyId: policy.id, chainDepth: depth, stepKey: key },
-    policy,
-    steps,
-    evaluations: w.evaluations,
-    chain: w.chain,
-  });
+  const decidedBy: DecidedBy = { kind: "baseline", policyId: policy.id, chainDepth: depth, stepKey: key };
+  if (untouched && shared && Object.isFrozen(steps)) {
+    Object.freeze(w.evaluations[w.evaluations.length - 1]);
+    shared.whole[rules.length] = wholeOf(w, Object.freeze(decidedBy), steps);
+  }
+  return ok({ decidedBy, policy, steps, evaluations: w.evaluations, chain: w.chain });
 }
 
 /**
@@ -430,9 +496,9 @@ function walk(w: Walk, policy: Policy, depth: number): Step {
  * ```
  */
 export function selectSteps(world: World, policy: Policy, runner: ConditionRunner, lookup?: PolicyLookup): Result<Selection, SelectionError> {
-  const policies = world.index.policies;
   const w: Walk = {
-    lookup: lookup ?? ((id) => policies.get(id)),
+    lookup,
+    policies: world.index.policies,
     runner,
     evaluations: [],
     chain: [{ policyId: policy.id, chainDepth: 0, via: ROOT }],

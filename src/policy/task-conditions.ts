@@ -17,14 +17,14 @@ import {
   type TaskFacts,
   traceCondition,
 } from "../cel/index.js";
-import { preparedConditionInputOrError } from "../cel/evaluate.js";
+import { type CelContext, contextOf, type PlainRun, plainRunOf, plainValue, preparedConditionInputOrError } from "../cel/evaluate.js";
 import type { InputSignatures } from "../cel/input-signature.js";
 import { type AppEntitlement, type AppUser, blankUser, type User } from "../model/directory.js";
 import type { JsonObject, Rule, Task } from "../model/index.js";
 import { taskSubjectId } from "../model/task-refs.js";
 import type { ExpressionEvaluator } from "../workflow/approvers.js";
 import { celDirectoryOf } from "../world/cel-directory.js";
-import { findEntitlement, type World } from "../world/world.js";
+import { findAppUserOf, findEntitlement, type World } from "../world/world.js";
 import type { ConditionResult, ConditionRunner } from "./select-steps.js";
 
 export type { ConditionTrace };
@@ -149,14 +149,15 @@ export function conditionsSignature(conditions: TaskConditions, signatures: Inpu
  * One `Map.get` on the (hash-cached) source string is a few ns. Bounded like the cache behind it,
  * oldest out first. Holding a handle longer than that cache does is harmless: a handle is immutable.
  */
-const compiledConditions = new Map<string, CompiledConditionResult>();
+const compiledConditions = new Map<string, RuleCondition>();
 const COMPILED_MAX = 10_000;
 type CompiledConditionResult = ReturnType<typeof compileCondition>;
 
-function compiledCondition(source: string): CompiledConditionResult {
+function compiledCondition(source: string): RuleCondition {
   let r = compiledConditions.get(source);
   if (r === undefined) {
-    r = compileCondition(source);
+    const compiled = compileCondition(source);
+    r = { compiled, plain: compiled.ok ? plainRunOf(compiled.value) : undefined };
     if (compiledConditions.size >= COMPILED_MAX) {
       const oldest = compiledConditions.keys().next();
       if (!oldest.done) compiledConditions.delete(oldest.value);
@@ -167,86 +168,132 @@ function compiledCondition(source: string): CompiledConditionResult {
 }
 
 /**
+ * One rule's condition, compiled, with its plain run (evaluate.ts, `plainRunOf`) taken out once:
+ * what a selection needs to evaluate it against a task's context without the layers of
+ * `evaluateCondition` (the handle's accessors, the result wrapping, the meter's bookkeeping).
+ */
+interface RuleCondition {
+  readonly compiled: CompiledConditionResult;
+  readonly plain: PlainRun | undefined;
+}
+
+/**
  * A loaded policy's rule conditions compiled, by rule index, so that selecting steps finds each by
  * its index (`runRule`) instead of hashing its source text: with the rest of the adapter down to a
  * few ns a rule, the lookup by text had become its largest part. Filled as rules are first reached.
  * Kept only for a frozen list of frozen rules (a loaded world's), whose conditions cannot change
  * under an index; any other list is `null` here and looked up by text as `run` does.
  */
-const compiledRuleLists = new WeakMap<readonly Rule[], CompiledConditionResult[] | null>();
+const compiledRuleLists = new WeakMap<readonly Rule[], RuleCondition[] | null>();
 
-function compiledRuleList(rules: readonly Rule[]): CompiledConditionResult[] | null {
+// The rule list asked about last, and its conditions: a fresh runner per task would otherwise pay
+// the WeakMap lookup once per task for the policy every task of a world shares.
+let lastRules: readonly Rule[] | undefined;
+let lastRuleList: RuleCondition[] | null = null;
+
+function compiledRuleList(rules: readonly Rule[]): RuleCondition[] | null {
+  if (rules === lastRules) return lastRuleList;
   let list = compiledRuleLists.get(rules);
   if (list === undefined) {
     list = Object.isFrozen(rules) && rules.every((r) => Object.isFrozen(r)) ? [] : null;
     compiledRuleLists.set(rules, list);
   }
+  lastRules = rules;
+  lastRuleList = list;
   return list;
 }
 
 const TRUE: ConditionResult = Object.freeze({ ok: true, value: true });
 const FALSE: ConditionResult = Object.freeze({ ok: true, value: false });
 
+/** What a task's conditions read of the world: found on first need, once. */
+interface TaskParts {
+  readonly directory: CelDirectory;
+  readonly subject: User;
+  readonly appId: string;
+  readonly entitlement: AppEntitlement | null;
+  readonly account: AppUser | null;
+}
+
 /**
  * {@link TaskConditions} as a class rather than a bundle of closures: built once per task on the
  * decision hot path, it allocates one object instead of four functions (each of which tsx's
- * `keepNames` also renames through `Object.defineProperty`).
+ * `keepNames` also renames through `Object.defineProperty`). Everything else is made on first
+ * need: the task's subject, entitlement and account, its facts, its prepared input. A runner whose
+ * approver evaluator is asked for takes them at that moment (the task may be an immer draft that
+ * changes later, see `expressions`).
  */
 class ConditionsOfTask implements TaskConditions {
-  readonly facts: TaskFacts;
   readonly #world: World;
   readonly #task: Task;
   readonly #trace: boolean;
   // Made on first use: a decision without explanation records none.
   #traces: (ConditionTrace | null)[] | undefined;
-  readonly #directory: CelDirectory;
-  readonly #subject: User;
-  readonly #appId: string;
-  readonly #entitlement: AppEntitlement | null;
-  readonly #account: AppUser | null;
+  #facts: TaskFacts | undefined;
+  #parts: TaskParts | undefined;
   // Prepared lazily: a task that never reaches a condition pays nothing for CEL values.
   #prepared: PreparedConditionInput | CelRuntimeError | undefined;
+  // The context behind `#prepared`, for plain runs; `null` when the input did not prepare.
+  #context: CelContext | null | undefined;
   #expressions: ExpressionEvaluator | undefined;
   // The compiled conditions of the rule list `runRule` was last given: a selection walks one policy
-  // at a time, so this saves even the WeakMap lookup for all its rules but the first.
+  // at a time, so this saves even the lookup for all its rules but the first.
   #rulesOf: readonly Rule[] | undefined;
-  #compiledRules: CompiledConditionResult[] | null = null;
+  #compiledRules: RuleCondition[] | null = null;
 
   constructor(world: World, task: Task, trace: boolean) {
     this.#world = world;
     this.#task = task;
     this.#trace = trace;
-    this.#directory = celDirectoryOf(world);
+  }
+
+  get facts(): TaskFacts {
+    return (this.#facts ??= taskFacts(this.#task));
+  }
+
+  #taskParts(): TaskParts {
+    const known = this.#parts;
+    if (known !== undefined) return known;
+    const world = this.#world;
+    const task = this.#task;
     const subject = world.index.users.get(taskSubjectId(task)) ?? NOBODY;
-    this.#subject = subject;
     const t = task.type;
     const scoped = t && (t.kind === "grant" || t.kind === "revoke" || t.kind === "certify") ? t : null;
     const appId = scoped ? scoped.appId : "";
-    this.#appId = appId;
-    this.#entitlement = scoped ? (findEntitlement(world, scoped.appId, scoped.appEntitlementId) ?? null) : null;
     const appUserId = scoped ? scoped.appUserId : "";
-    this.#account =
-      (appUserId !== "" ? world.index.appUsers.get(appUserId) : undefined) ??
-      (appId ? world.index.appUserByUserAndApp.get(`${subject.id}\u0000${appId}`) : undefined) ??
-      (appId ? NO_ACCOUNT : null);
-    this.facts = taskFacts(task);
+    const parts: TaskParts = {
+      directory: celDirectoryOf(world),
+      subject,
+      appId,
+      entitlement: scoped ? (findEntitlement(world, scoped.appId, scoped.appEntitlementId) ?? null) : null,
+      account:
+        (appUserId !== "" ? world.index.appUsers.get(appUserId) : undefined) ??
+        (appId ? findAppUserOf(world, subject.id, appId) : undefined) ??
+        (appId ? NO_ACCOUNT : null),
+    };
+    return (this.#parts = parts);
   }
 
   #input(): PreparedConditionInput | CelRuntimeError {
-    return (this.#prepared ??= preparedConditionInputOrError({
-      subject: this.#subject,
+    const known = this.#prepared;
+    if (known !== undefined) return known;
+    const parts = this.#taskParts();
+    const p = preparedConditionInputOrError({
+      subject: parts.subject,
       task: this.facts,
-      entitlement: this.#entitlement,
-      account: this.#account,
+      entitlement: parts.entitlement,
+      account: parts.account,
       ip: requesterIp(this.#task),
       now: this.#world.now,
-      directory: this.#directory,
+      directory: parts.directory,
       costLimit: this.#world.tenant.celCostLimit,
-    }));
+    });
+    this.#context = p instanceof PreparedConditionInput ? contextOf(p) : null;
+    return (this.#prepared = p);
   }
 
   run(condition: string): ConditionResult {
-    return this.#evaluate(compiledCondition(condition));
+    return this.#evaluateRule(compiledCondition(condition));
   }
 
   runRule(rules: readonly Rule[], index: number): ConditionResult {
@@ -255,14 +302,32 @@ class ConditionsOfTask implements TaskConditions {
       this.#compiledRules = compiledRuleList(rules);
     }
     const list = this.#compiledRules;
-    let compiled = list?.[index];
-    if (compiled === undefined) {
+    let entry = list?.[index];
+    if (entry === undefined) {
       const rule = rules[index];
       if (rule === undefined) return { ok: false, error: `no rule at index ${index}` };
-      compiled = compiledCondition(rule.condition);
-      if (list) list[index] = compiled;
+      entry = compiledCondition(rule.condition);
+      if (list) list[index] = entry;
     }
-    return this.#evaluate(compiled);
+    return this.#evaluateRule(entry);
+  }
+
+  #evaluateRule(entry: RuleCondition): ConditionResult {
+    const plain = entry.plain;
+    if (plain !== undefined && !this.#trace) {
+      // The plain path: the closures straight on the task's context. Anything off it (an error, a
+      // budget smaller than the expression) is evaluated in full below, as if this had not run.
+      let context = this.#context;
+      if (context === undefined) {
+        this.#input();
+        context = this.#context;
+      }
+      if (context) {
+        const v = plainValue(plain, context);
+        if (v !== undefined) return v ? TRUE : FALSE;
+      }
+    }
+    return this.#evaluate(entry.compiled);
   }
 
   #evaluate(compiled: CompiledConditionResult): ConditionResult {
@@ -300,14 +365,22 @@ class ConditionsOfTask implements TaskConditions {
     return (this.#traces ??= []);
   }
 
-  /** A plain function (callers pass it around unbound), made on first use: most decisions never need it. */
+  /**
+   * A plain function (callers pass it around unbound), made on first use: most decisions never need
+   * it. What it reads of the task is taken now: a caller may hand an immer draft and ask for this
+   * right away, then change the draft before calling it.
+   */
   get expressions(): ExpressionEvaluator {
-    return (this.#expressions ??= (expression) => {
+    const known = this.#expressions;
+    if (known !== undefined) return known;
+    const { directory, subject, appId, entitlement } = this.#taskParts();
+    const facts = this.facts;
+    const world = this.#world;
+    return (this.#expressions = (expression) => {
       const compiled = compileApproverExpression(expression);
       if (!compiled.ok) return { ok: false, error: compiled.error[0]?.message ?? "the expression does not compile" };
-      const directory = this.#directory;
-      const appOwners = this.#appId ? (directory.appOwners(this.#appId) ?? []) : [];
-      const p = prepareApproverInput({ subject: this.#subject, appOwners, entitlement: this.#entitlement, task: this.facts, now: this.#world.now, directory, costLimit: this.#world.tenant.celCostLimit });
+      const appOwners = appId ? (directory.appOwners(appId) ?? []) : [];
+      const p = prepareApproverInput({ subject, appOwners, entitlement, task: facts, now: world.now, directory, costLimit: world.tenant.celCostLimit });
       if (!p.ok) return { ok: false, error: describeError(p.error) };
       const r = evaluateApproverExpression(compiled.value, p.value);
       return r.ok ? r : { ok: false, error: describeError(r.error) };

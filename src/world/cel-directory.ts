@@ -7,6 +7,9 @@ import type { User } from "../model/directory.js";
 import { entitlementKey, type World } from "./world.js";
 
 const cache = new WeakMap<World["index"], CelDirectory>();
+// The index asked about last and its directory (a cache of the cache; see celDirectoryOf).
+let lastIndex: World["index"] | undefined;
+let lastDirectory: CelDirectory | undefined;
 
 function usersOf(world: World, ids: readonly string[]): User[] {
   const out: User[] = [];
@@ -27,8 +30,14 @@ function usersOf(world: World, ids: readonly string[]): User[] {
  * ```
  */
 export function celDirectoryOf(world: World): CelDirectory {
+  // Every task of a world asks for the same directory: one comparison instead of a WeakMap lookup.
+  if (world.index === lastIndex && lastDirectory !== undefined) return lastDirectory;
   const hit = cache.get(world.index);
-  if (hit) return hit;
+  if (hit) {
+    lastIndex = world.index;
+    lastDirectory = hit;
+    return hit;
+  }
   const { index } = world;
   const dir: CelDirectory = {
     userById: (id) => index.users.get(id),
