@@ -156,6 +156,19 @@ describe("openapi.yaml reads: a tenant export reads back the whole world, page b
     expect((await call("GET", "/api/v1/policies/{id}", { params: { id: json.policies[0].id } })).policy.id).toBe(json.policies[0].id);
     expect((await call("GET", "/api/v1/tasks/{id}", { params: { id: "1001" } })).taskView.task.numericId).toBe("1001");
     await call("GET", "/api/v1/users/{id}", { params: { id: "u-nobody" }, expect: 404 });
+    // Who holds what, per account and per entitlement, as the world's grants say.
+    const grant = json.grants.find((g: Body) => json.appUsers.some((a: Body) => a.appId === g.appId && a.identityUserId === g.identityUserId));
+    const account = json.appUsers.find((a: Body) => a.appId === grant.appId && a.identityUserId === grant.identityUserId);
+    const accounts = await call("GET", "/api/v1/apps/{app_id}/users/{user_id}/app_users", { params: { app_id: grant.appId, user_id: grant.identityUserId } });
+    expect(accounts.list.map((v: Body) => v.appUser.id)).toContain(account.id);
+    const held = await call("GET", "/api/v1/apps/{app_id}/entitlements/users/{app_user_id}", { params: { app_id: grant.appId, app_user_id: account.id } });
+    expect(held.list.map((v: Body) => v.appEntitlement.id).sort()).toEqual(
+      [...new Set(json.grants.filter((g: Body) => g.appId === grant.appId && g.identityUserId === grant.identityUserId).map((g: Body) => g.appEntitlementId))].sort(),
+    );
+    const holders = await call("GET", "/api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/users", { params: { app_id: grant.appId, app_entitlement_id: grant.appEntitlementId }, query: "page_size=100" });
+    expect(holders.list.length).toBe(json.grants.filter((g: Body) => g.appId === grant.appId && g.appEntitlementId === grant.appEntitlementId).length);
+    expect(holders.list.map((v: Body) => v.appUserId)).toContain(account.id);
+    await call("GET", "/api/v1/apps/{app_id}/entitlements/users/{app_user_id}", { params: { app_id: grant.appId, app_user_id: "au-nobody" }, expect: 404 });
     await call("GET", "/api/v1/apps/{app_id}/entitlement_configuration_rules/{id}", { params: { app_id: ent.appId, id: "r-none" }, expect: 404 });
   });
   it("search filters: open grant tasks of one app, by text, by created time", async () => {

@@ -153,6 +153,11 @@ describe("openapi.yaml reads, sent as the SDK sends them (query paging, percent-
     const ents = await ok("GET", "/api/v1/apps/{app_id}/entitlements", { params: { app_id: app.id }, query: { page_size: 10 } });
     await ok("GET", "/api/v1/apps/{app_id}/entitlements/{id}", { params: { app_id: app.id, id: ents.list[0].appEntitlement.id } });
     await ok("GET", "/api/v1/apps/{app_id}/app_users", { params: { app_id: app.id } });
+    const grant = json.grants.find((g: Body) => json.appUsers.some((a: Body) => a.appId === g.appId && a.identityUserId === g.identityUserId));
+    const account = json.appUsers.find((a: Body) => a.appId === grant.appId && a.identityUserId === grant.identityUserId);
+    await ok("GET", "/api/v1/apps/{app_id}/users/{user_id}/app_users", { params: { app_id: grant.appId, user_id: grant.identityUserId }, query: { page_size: 10 } });
+    await ok("GET", "/api/v1/apps/{app_id}/entitlements/users/{app_user_id}", { params: { app_id: grant.appId, app_user_id: account.id } });
+    await ok("GET", "/api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/users", { params: { app_id: grant.appId, app_entitlement_id: grant.appEntitlementId } });
     await ok("GET", "/api/v1/apps/{app_id}/access_request_defaults", { params: { app_id: app.id } });
     await ok("GET", "/api/v1/apps/{app_id}/entitlement_configuration_rules", { params: { app_id: app.id } });
     const policies = await ok("GET", "/api/v1/policies", { query: { page_size: 100 } });

@@ -91,6 +91,15 @@ export const DIRECTORY_ROUTES: readonly Route[] = [
   list("/api/v1/apps/{app_id}/entitlements", "c1.api.app.v1.AppEntitlements.List", (w, i, p) => reads.listEntitlements(w, param(i, "app_id"), p)),
   route("POST", "/api/v1/search/entitlements", "c1.api.app.v1.AppEntitlementSearchService.Search", (w, _c, i) => reads.searchEntitlements(w, i.body)),
   list("/api/v1/apps/{app_id}/app_users", "c1.api.app.v1.AppUserService.List", (w, i, p) => reads.listAppUsers(w, param(i, "app_id"), p)),
+  list("/api/v1/apps/{app_id}/users/{user_id}/app_users", "c1.api.app.v1.AppUserService.ListAppUsersForUser", (w, i, p) =>
+    reads.listAppUsersForUser(w, param(i, "app_id"), param(i, "user_id"), p),
+  ),
+  list("/api/v1/apps/{app_id}/entitlements/users/{app_user_id}", "c1.api.app.v1.AppEntitlements.ListForAppUser", (w, i, p) =>
+    reads.listEntitlementsForAppUser(w, param(i, "app_id"), param(i, "app_user_id"), p),
+  ),
+  list("/api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/users", "c1.api.app.v1.AppEntitlements.ListUsers", (w, i, p) =>
+    reads.listEntitlementUsers(w, param(i, "app_id"), param(i, "app_entitlement_id"), p),
+  ),
   route("POST", "/api/v1/search/app_users", "c1.api.app.v1.AppUserService.Search", (w, _c, i) => reads.searchAppUsers(w, i.body)),
   route("POST", "/api/v1/search/grants", "c1.api.app.v1.AppEntitlementSearchService.SearchGrants", (w, _c, i) => reads.searchGrants(w, i.body)),
   route("GET", "/api/v1/apps/{app_id}/access_request_defaults", "c1.api.app.v1.AppAccessRequestsDefaultsService.GetAppAccessRequestsDefaults", (w, _c, i) =>

@@ -700,6 +700,72 @@ export function searchAppUsers(world: World, body: Body): Read {
   return ok(listBody(found.map(appUserView), page, { expanded: [] }));
 }
 
+/** A grant as the API's AppEntitlementUserView: who (the account) holds which entitlement. */
+function bindingView(g: { readonly appId: string; readonly appEntitlementId: string }, account: AppUser | undefined): JsonObject {
+  return {
+    appId: g.appId,
+    appEntitlementId: g.appEntitlementId,
+    appUserId: account?.id ?? "",
+    appUser: account ? appUserView(account) : null,
+    appEntitlementUserBindingCreatedAt: null,
+    appEntitlementUserBindingDeprovisionAt: null,
+    grantSources: [],
+    originatingTicketId: "",
+  };
+}
+
+/**
+ * `GET /api/v1/apps/{app_id}/users/{user_id}/app_users` (`AppUserService.ListAppUsersForUser`):
+ * the accounts an identity user has in an app, paged.
+ *
+ * @example
+ * ```ts
+ * listAppUsersForUser(world, "app-aws", "u-ada", { size: 25, offset: 0 });
+ * ```
+ */
+export function listAppUsersForUser(world: World, appId: string, userId: string, page: PageRequest): Read {
+  if (!world.index.apps.has(appId)) return notFound(`app "${appId}" not found`);
+  return ok(listBody(world.appUsers.filter((a) => a.appId === appId && a.identityUserId === userId).map(appUserView), page, { expanded: [] }));
+}
+
+/**
+ * `GET /api/v1/apps/{app_id}/entitlements/users/{app_user_id}` (`AppEntitlements.ListForAppUser`):
+ * the entitlements of an app the account's user holds, paged.
+ *
+ * @example
+ * ```ts
+ * listEntitlementsForAppUser(world, "app-aws", "au-aws-ada", { size: 25, offset: 0 });
+ * ```
+ */
+export function listEntitlementsForAppUser(world: World, appId: string, appUserId: string, page: PageRequest): Read {
+  const account = world.appUsers.find((a) => a.appId === appId && a.id === appUserId);
+  if (!account) return notFound(`app user "${appUserId}" of app "${appId}" not found`);
+  const held: AppEntitlement[] = [];
+  for (const g of world.grants) {
+    if (g.appId !== appId || g.identityUserId !== account.identityUserId) continue;
+    const e = findEntitlement(world, g.appId, g.appEntitlementId);
+    if (e && !held.includes(e)) held.push(e);
+  }
+  return ok(listBody(held.map(entitlementView), page, { expanded: [] }));
+}
+
+/**
+ * `GET /api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/users` (`AppEntitlements.ListUsers`):
+ * who holds an entitlement, one binding per grant, paged.
+ *
+ * @example
+ * ```ts
+ * listEntitlementUsers(world, "app-aws", "ent-aws-prod-admin", { size: 25, offset: 0 });
+ * ```
+ */
+export function listEntitlementUsers(world: World, appId: string, entitlementId: string, page: PageRequest): Read {
+  if (!findEntitlement(world, appId, entitlementId)) return notFound(`entitlement "${entitlementId}" of app "${appId}" not found`);
+  const list = world.grants
+    .filter((g) => g.appId === appId && g.appEntitlementId === entitlementId)
+    .map((g) => bindingView(g, world.index.appUserByUserAndApp.get(`${g.identityUserId}\u0000${g.appId}`)));
+  return ok(listBody(list, page, { expanded: [] }));
+}
+
 /**
  * `POST /api/v1/search/grants`: who holds what, as `{entitlement, appEntitlementUserBinding}`
  * pairs, by `appIds`, `entitlementRefs`, `appUserIds`, `userId`, `resourceTypeIds`, `resourceIds`; paged.
@@ -733,16 +799,7 @@ export function searchGrants(world: World, body: Body): Read {
     if (!anyOf(types, e.appResourceTypeId) || !anyOf(resources, e.appResourceId)) continue;
     list.push({
       entitlement: entitlementView(e),
-      appEntitlementUserBinding: {
-        appId: g.appId,
-        appEntitlementId: g.appEntitlementId,
-        appUserId: account?.id ?? "",
-        appUser: account ? appUserView(account) : null,
-        appEntitlementUserBindingCreatedAt: null,
-        appEntitlementUserBindingDeprovisionAt: null,
-        grantSources: [],
-        originatingTicketId: "",
-      },
+      appEntitlementUserBinding: bindingView(g, account),
     });
   }
   return ok(listBody(list, page, { expanded: [] }));
