@@ -61,6 +61,8 @@ export const explainCommand: Command = {
     const worldPath = str(values["world"]);
     // A world loaded before is not loaded again: the cache has its skeleton and this task's place.
     const cached = typeof target === "string" && worldPath ? io.worldCache?.forTask(worldPath, target) : undefined;
+    // The warnings the full load printed, kept with the cache entry: the same output either way.
+    if (cached && worldPath) for (const w of cached.warnings) io.stderr(`${worldPath}: ${formatWorldWarning(w)}\n`);
     const world = cached ?? readWorld(io, worldPath);
     const r = explain(world, target);
     if (!r.ok) {

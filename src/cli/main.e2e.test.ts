@@ -3,6 +3,9 @@
  * streams, exit code, signals) is exercised, not only runCli.
  */
 import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const CLI = ["--import", "tsx", "src/cli/main.ts"];
@@ -17,6 +20,32 @@ describe("policy-sim as a process", () => {
     // Not a terminal: no colours.
     expect(r.stdout).not.toContain("\u001b[");
     expect(r.stderr).toBe("");
+  });
+
+  it("issue 13: a second explain of a world is served from the cache with the same output, warnings included; a changed file is loaded again", () => {
+    const dir = mkdtempSync(join(tmpdir(), "policy-sim-e2e-cache-"));
+    try {
+      const world = JSON.parse(readFileSync("fixtures/world.json", "utf8")) as { users: Record<string, unknown>[] };
+      // A near-miss field name: a warning on stderr at every load.
+      world.users[0]!["managerId"] = "u-x";
+      const file = join(dir, "world.json");
+      writeFileSync(file, JSON.stringify(world));
+      const env = { ...process.env, NO_COLOR: "1", POLICY_SIM_CACHE_DIR: join(dir, "cache") };
+      const explain = () => spawnSync(process.execPath, [...CLI, "explain", "--world", file, "--task", "1001"], { encoding: "utf8", env });
+      const cold = explain();
+      expect(cold.status).toBe(0);
+      expect(cold.stderr).toContain("managerId");
+      expect(readdirSync(join(dir, "cache"))).toHaveLength(1);
+      const warm = explain();
+      expect([warm.status, warm.stdout, warm.stderr]).toEqual([cold.status, cold.stdout, cold.stderr]);
+      // The same file with the contractor moved to Security: the explanation follows the file.
+      writeFileSync(file, JSON.stringify(world).replace('"employmentType":"Contractor"', '"employmentType":"Employee"'));
+      const changed = explain();
+      expect(changed.stdout).not.toBe(cold.stdout);
+      expect(changed.stdout).not.toContain("Selected: rule #2 of pol-prod-admin");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("explain --json parses", () => {
