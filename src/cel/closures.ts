@@ -29,7 +29,8 @@
  *   work than the budget allows.
  *
  * What stays interpreted, per expression ({@link compileClosuresOrReason} says why): optional
- * selection (`.?`, `[?]`), `cel.bind`, and — in a recording compile for traces — comprehensions.
+ * values (`optional.*`, `.?`, `[?]`, `orValue`…) and — in a recording compile for traces —
+ * comprehensions.
  */
 import type { CostMeter, CostPlan } from "./cost.js";
 import { sizeUnits } from "./cost.js";
@@ -283,6 +284,7 @@ function compileNode(n: CelNode, cx: Cx): Closure {
       if (typeof name !== "string") return unsupported("identifier", n);
       const cell = cx.scope.get(name);
       if (cell) return () => cell.v;
+      if (name === "optional") return unsupported("optional values (optional.*)", n);
       if (!VARIABLES.has(name)) return unsupported(`identifier ${name}`, n);
       return (c) => {
         const v = c[name];
@@ -416,8 +418,33 @@ function macro(n: CelNode, m: unknown, cx: Cx): Closure {
       return obj !== undefined;
     };
   }
-  if (n.op === "rcall" && name === "bind") return unsupported("cel.bind", n);
+  if (n.op === "rcall" && name === "bind") return bind(n, m, cx);
+  if (name === "or" || name === "orValue") return unsupported(`optional values (${name})`, n);
   return unsupported(typeof name === "string" ? `${name}()` : "macro", n);
+}
+
+/** `cel.bind(v, value, expr)`, as cel-js's macro evaluates it: the value (type-checked as cel-js does), then the expression with `v` bound. */
+function bind(n: CelNode, m: unknown, cx: Cx): Closure {
+  const b = (typeof m === "object" && m !== null ? m : {}) as { readonly var?: unknown; readonly val?: unknown; readonly exp?: unknown; readonly bindCtx?: unknown };
+  const iterType: unknown = typeof b.bindCtx === "object" && b.bindCtx !== null ? (b.bindCtx as { readonly iterType?: unknown }).iterType : undefined;
+  const matches = typeof iterType === "object" && iterType !== null ? (iterType as Record<string, unknown>)["matchesValueType"] : undefined;
+  if (typeof b.var !== "string" || !isCelNode(b.val) || !isCelNode(b.exp) || typeof matches !== "function" || cx.ev === undefined) return unsupported("cel.bind", n);
+  const type = iterType as ComprehensionArgs["iterType"];
+  const val = compile(b.val, cx);
+  const cell: Cell = { v: undefined };
+  const exp = compile(b.exp, { ...cx, scope: new Map(cx.scope).set(b.var, cell) });
+  const ev = cx.ev;
+  return (c) => {
+    const v = val(c);
+    if (!type.matchesValueType(v, ev)) return bail();
+    const outer = cell.v;
+    cell.v = v;
+    try {
+      return exp(c);
+    } finally {
+      cell.v = outer;
+    }
+  };
 }
 
 /** An extension function (`c1.*`, time, `matches`…): its arguments, then the same invoker as cel-js's. */

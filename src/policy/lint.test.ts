@@ -146,11 +146,11 @@ describe("lintPolicy on fixtures/broken", () => {
   });
 
   it("a condition that runs interpreted instead of compiled is a CEL_INTERPRETED note (info) naming the construct (issue 16)", () => {
-    const fs = lintPolicy(pol({ rules: [{ condition: 'subject.department == "IT"', stepKey: "it" }, { condition: "cel.bind(d, subject.department, d == 'Ops')", stepKey: "ops" }] }));
+    const fs = lintPolicy(pol({ rules: [{ condition: 'subject.department == "IT"', stepKey: "it" }, { condition: "optional.of(subject.department).orValue('') == 'Ops'", stepKey: "ops" }] }));
     const notes = only(fs, "CEL_INTERPRETED");
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatchObject({ severity: "info", path: "$.rules[1].condition", cel: { line: 1, column: 1, celCode: "CEL_INTERPRETED" } });
-    expect(notes[0]?.message).toContain("cel.bind is not in the compiled subset");
+    expect(notes[0]?.message).toContain("optional values (orValue) is not in the compiled subset");
     expect(errors(fs)).toEqual([]);
     // Comprehensions, arithmetic, has() and the c1.* functions compile: no note.
     const compiled = lintPolicy(pol({ rules: [{ condition: "subject.emails.exists(e, e.endsWith('@x.example')) && size(subject.managerIds) + 1 > 1 && has(subject.profile.level)", stepKey: "a" }] }));
