@@ -165,13 +165,14 @@ type CompileResult = Result<Compiled, readonly CelDiagnostic[]>;
 
 /**
  * Compiles a source in an environment, without the cache (the tracer needs its own copy of the AST).
+ * `closures: false` keeps it on cel-js; `anyResultType` skips the environment's result-type check.
  *
  * @example
  * ```ts
  * compileFresh(celEnvironment("condition"), "true").ok; // true
  * ```
  */
-export function compileFresh(env: CelEnvironment, source: string, options: { readonly closures?: boolean } = {}): CompileResult {
+export function compileFresh(env: CelEnvironment, source: string, options: { readonly closures?: boolean; readonly anyResultType?: boolean } = {}): CompileResult {
   try {
     if (typeof source !== "string") return err([diagnostic("", "CEL_SYNTAX", "Syntax error: the expression must be a string", { start: 0, end: 0 })]);
     let parsed;
@@ -189,7 +190,8 @@ export function compileFresh(env: CelEnvironment, source: string, options: { rea
     if (!checked.valid) return err([checkDiagnostic(env, source, errorParts(checked.error), checked.error)]);
     const type = celTypeNames(typeNameOf(ast.checkedType) ?? checked.type ?? "dyn");
     const wantsBool = env.spec.result === "bool";
-    const resultProblem = wantsBool ? notBool(type) : notUsers(type);
+    // Any result type: for tests that evaluate plain expressions (the CEL conformance cases) in an environment.
+    const resultProblem = options.anyResultType ? undefined : wantsBool ? notBool(type) : notUsers(type);
     if (resultProblem) {
       return err([diagnostic(source, wantsBool ? "CEL_NOT_BOOL" : "CEL_NOT_USERS", resultProblem, { start: ast.start, end: ast.end })]);
     }
