@@ -670,6 +670,7 @@ export function list<T>(item: Codec<T>): Codec<readonly T[] | null> {
  */
 export function appendLog<T>(item: Codec<T>): Codec<AppendLog<T> | null> {
   const inner = list(item);
+  const encodeItem = (x: T): JsonValue => item.encode(x);
   return {
     "~tag": "codec",
     "~node": inner["~node"],
@@ -678,7 +679,7 @@ export function appendLog<T>(item: Codec<T>): Codec<AppendLog<T> | null> {
       const items = inner.decode(v, at, ctx);
       return items === null ? null : AppendLog.of(items);
     },
-    encode: (v) => (v === null ? null : v.map((x): JsonValue => item.encode(x))),
+    encode: (v) => (v === null ? null : v.map(encodeItem)),
     missing: () => null,
   };
 }

@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AppendLog } from "./append-log.js";
@@ -87,6 +88,7 @@ describe("AppendLog (issue 15.3: append O(1) amortised from any version; version
     expect(Object.keys(log)).toEqual(["length"]);
     expect(log).toEqual(AppendLog.of([1, 2, 3]));
     expect(log).not.toEqual(AppendLog.of([1, 2, 4]));
+    expect(inspect({ log })).toBe("{ log: [ 1, 2, 3 ] }");
   });
 
   it("of() keeps no reference to what it was given", () => {

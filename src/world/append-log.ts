@@ -233,6 +233,8 @@ export class AppendLog<T> implements Iterable<T> {
     };
     const from = norm(start);
     const to = norm(end);
+    const offset = this.#tailOffset();
+    if (from >= offset) return this.#tail.slice(from - offset, Math.max(from, to) - offset);
     const out: T[] = [];
     if (from < to) this.#scan(from, to, (x) => void out.push(x));
     return out;
@@ -263,6 +265,19 @@ export class AppendLog<T> implements Iterable<T> {
   }
 
   /**
+   * What Node's `console.log`, `util.inspect` and the REPL show: the items, as for an array (a
+   * registered symbol, so the core imports nothing from Node).
+   *
+   * @example
+   * ```ts
+   * console.log(AppendLog.of([1, 2])); // [ 1, 2 ]
+   * ```
+   */
+  [Symbol.for("nodejs.util.inspect.custom")](): T[] {
+    return this.toArray();
+  }
+
+  /**
    * Like `Array.prototype.forEach`.
    *
    * @example
@@ -283,8 +298,15 @@ export class AppendLog<T> implements Iterable<T> {
    * ```
    */
   map<U>(f: (item: T, index: number) => U): U[] {
-    const out: U[] = [];
-    this.#scan(0, this.length, (x, i) => void out.push(f(x, i)));
+    // Loops rather than #scan: encoding a task's history maps it on every response.
+    const out = new Array<U>(this.length);
+    const offset = this.#tailOffset();
+    for (let i = 0; i < offset; i += WIDTH) {
+      const leaf = this.#leaf(i);
+      for (let j = 0; j < WIDTH; j++) out[i + j] = f(leaf[j] as T, i + j);
+    }
+    const tail = this.#tail;
+    for (let j = 0; j < tail.length; j++) out[offset + j] = f(tail[j] as T, offset + j);
     return out;
   }
 

@@ -14,9 +14,12 @@ import type { Table } from "./table.js";
 import type { TaskComment } from "./world.js";
 
 /** UTF-16 code units of the comments' text, summed. */
-function textOf(items: Iterable<TaskComment>): number {
+function textOf(items: readonly TaskComment[]): number {
   let n = 0;
-  for (const c of items) n += typeof c.comment === "string" ? c.comment.length : 0;
+  for (let i = 0; i < items.length; i++) {
+    const text = (items[i] as TaskComment).comment;
+    n += typeof text === "string" ? text.length : 0;
+  }
   return n;
 }
 
@@ -67,8 +70,8 @@ export class CommentLog implements Iterable<TaskComment> {
    * ```
    */
   static of(items: Iterable<TaskComment>): CommentLog {
-    const log = AppendLog.of(items);
-    return new CommentLog(log, textOf(log));
+    const list: readonly TaskComment[] = Array.isArray(items) ? items : [...items];
+    return new CommentLog(AppendLog.of(list), textOf(list));
   }
 
   /**
@@ -145,6 +148,18 @@ export class CommentLog implements Iterable<TaskComment> {
    * ```
    */
   toJSON(): TaskComment[] {
+    return this.toArray();
+  }
+
+  /**
+   * What Node's `console.log`, `util.inspect` and the REPL show: the comments, as for an array.
+   *
+   * @example
+   * ```ts
+   * console.log(log); // [ { id: "cmt-000001", … } ]
+   * ```
+   */
+  [Symbol.for("nodejs.util.inspect.custom")](): TaskComment[] {
     return this.toArray();
   }
 
