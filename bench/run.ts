@@ -491,7 +491,7 @@ function historyDepthCases(): void {
     if (key !== `${kind}${first}`) pairs.push([key, `${kind}${first}`]);
     if (key !== `${kind}${plateau}`) pairs.push([key, `${kind}${plateau}`]);
   }
-  const g = measureGroup(fns, pairs, groupOptions({ budgetMs: 12000 }));
+  const g = measureGroup(fns, pairs, groupOptions({ budgetMs: 25000, batches: 41 }));
   for (const kind of ["hardReset", "restart"] as const)
     for (const depth of HISTORY_DEPTHS) {
       const key = `${kind}${depth}`;
