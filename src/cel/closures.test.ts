@@ -224,10 +224,21 @@ describe("random well-typed conditions (fast-check)", () => {
   });
 });
 
+/** Comprehensions (every iteration recorded), errors they absorb or not, cel.bind. */
+const LOOPS = [
+  "subject.emails.exists(e, e.endsWith('.example'))",
+  "subject.emails.all(e, e.contains('@')) && subject.emails.exists_one(e, e == subject.email)",
+  "[0, 1].exists(x, 1 / x > 0)",
+  "[0, 1].all(x, 1 / x > 0)",
+  "[1, 2, 3].map(x, x > 1, x * 2) == [4, 6] && subject.emails.filter(e, e.size() > 3).size() >= 0",
+  "[[1, 2], [3]].all(l, l.all(x, x > 0))",
+  "cel.bind(d, subject.department, d == 'Engineering')",
+];
+
 describe("traces recorded by the compiled evaluation", () => {
   it("record the same value for every node as cel-js's instrumented run, on every fixture condition and subject", () => {
     let compiledTraces = 0;
-    for (const source of [...fixtureConditions(), 'subject.profile.missing == "x" || subject.department != ""', 'size(subject.managerIds) > 0 ? subject.email.endsWith("@x") : !(subject.department in ["A", "B"])']) {
+    for (const source of [...fixtureConditions(), 'subject.profile.missing == "x" || subject.department != ""', 'size(subject.managerIds) > 0 ? subject.email.endsWith("@x") : !(subject.department in ["A", "B"])', ...LOOPS]) {
       const c = compileCondition(source);
       if (!c.ok) continue;
       const table = traceTableOf(compiledOf(c.value));
@@ -251,5 +262,9 @@ describe("traces recorded by the compiled evaluation", () => {
       }
     }
     expect(compiledTraces).toBeGreaterThan(10);
+    for (const source of LOOPS) {
+      const c = compileCondition(source);
+      expect(c.ok && traceTableOf(compiledOf(c.value))?.closure, source).toBeTypeOf("function");
+    }
   });
 });

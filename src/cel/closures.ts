@@ -29,8 +29,8 @@
  *   work than the budget allows.
  *
  * What stays interpreted, per expression ({@link compileClosuresOrReason} says why): optional
- * values (`optional.*`, `.?`, `[?]`, `orValue`…) and — in a recording compile for traces —
- * comprehensions.
+ * values (`optional.*`, `.?`, `[?]`, `orValue`…). A recording compile (traces) records each node's
+ * value when cel-js's instrumented copy would, every iteration included.
  */
 import type { CostMeter, CostPlan } from "./cost.js";
 import { sizeUnits } from "./cost.js";
@@ -507,7 +507,6 @@ function comprehension(n: CelNode, alt: CelNode, cx: Cx): Closure {
   const label = `${String(argsOf(n)[0])}()`;
   const meter = cx.options.meter;
   const plan = cx.options.plan;
-  if (cx.options.record !== undefined) return unsupported(`${label} in a traced evaluation`, n);
   if (meter === undefined || plan === undefined || cx.ev === undefined) return unsupported(label, n);
   const a = comprehensionArgs(alt) ?? unsupported(label, n);
   const charge = plan.steps.get(a.step) ?? unsupported(label, n);

@@ -7,7 +7,7 @@
  */
 import { compileClosures, type Closure } from "./closures.js";
 import { compileFresh, type Compiled } from "./compile.js";
-import { COST_LIMIT_KEY, DEFAULT_CEL_COST_LIMIT } from "./cost.js";
+import { COST_LIMIT_KEY, CostMeter, costPlan, DEFAULT_CEL_COST_LIMIT } from "./cost.js";
 import { SourceLines, type SourcePosition } from "./diagnostics.js";
 import { celEnvironment } from "./environment.js";
 import type { ExtensionArgs } from "./extensions.js";
@@ -293,13 +293,26 @@ function instrument(compiled: Compiled): TraceTable {
     return id;
   };
   build(compiled.root, -1, 0, "not-reached");
-  const closure = compileClosures(compiled.root, compiled.extensionArgs, {
+  // The recording closures charge their own meter on the same cost plan as the instrumented copy,
+  // so a traced comprehension runs out of budget exactly where cel-js's would (closures.ts).
+  const plan = costPlan(compiled.root, compiled.extensionArgs);
+  const meter = new CostMeter();
+  meter.base = plan.base;
+  const recording = compileClosures(compiled.root, compiled.extensionArgs, {
     evaluator: celEnvironment(compiled.kind).evaluator,
+    meter,
+    plan,
     record: (node) => {
       const id = ids.get(node);
       return id === undefined ? undefined : (value: unknown) => store(id, value === undefined ? UNDEFINED : value);
     },
   });
+  const closure: Closure | undefined =
+    recording &&
+    ((context) => {
+      meter.start(limitOf(context));
+      return recording(context);
+    });
   return new TraceTable(compiled, rows, closure);
 }
 
