@@ -97,6 +97,20 @@ function write(v: unknown): string | undefined {
   }
 }
 
+/** Keys as JSON writes them: the field names of a response are a small set, quoted once each. */
+const quotedKeys = new Map<string, string>();
+const MAX_QUOTED_KEYS = 4096;
+
+function quotedKey(key: string): string {
+  let q = quotedKeys.get(key);
+  if (q === undefined) {
+    q = JSON.stringify(key);
+    // Bounded: map keys (annotations, profiles) are anyone's; past the bound they are quoted each time.
+    if (quotedKeys.size < MAX_QUOTED_KEYS) quotedKeys.set(key, q);
+  }
+  return q;
+}
+
 /** Where {@link emit} writes: text, or a shared JSON value (written from its cache). */
 interface JsonSink {
   text(s: string): void;
@@ -141,7 +155,7 @@ function emit(v: unknown, sink: JsonSink): boolean {
     const nested = typeof x === "object" && x !== null && typeof (x as { toJSON?: unknown }).toJSON !== "function";
     const t = nested ? "" : write(x);
     if (t === undefined) continue;
-    sink.text(`${first ? "" : ","}${JSON.stringify(key)}:${t}`);
+    sink.text(`${first ? "" : ","}${quotedKey(key)}:${t}`);
     if (nested) emit(x, sink);
     first = false;
   }
