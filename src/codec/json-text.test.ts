@@ -101,3 +101,11 @@ describe("jsonBytes never hands out its cache", () => {
     expect(new TextDecoder().decode(jsonBytes(part))).toBe('{"a":[1,2,3]}');
   });
 });
+
+describe("jsonBytes with more distinct field names than it keeps quoted", () => {
+  it("writes them all as JSON.stringify does, past the bound too", () => {
+    const many = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k"${i}\u2028`, { v: i, nested: { w: [i] } }]));
+    const doc = { many, again: many } as unknown as JsonValue;
+    expect(new TextDecoder().decode(jsonBytes(doc))).toBe(JSON.stringify(doc));
+  });
+});
