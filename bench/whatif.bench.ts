@@ -10,6 +10,8 @@
  *   taskset -c 0 node --import tsx bench/whatif.bench.ts   # one core, GC helpers included
  *   BENCH_QUICK=1 node --import tsx bench/whatif.bench.ts  # 10k and 25k tasks only
  *   BENCH_SIZES=25000,100000 node --import tsx bench/whatif.bench.ts
+ *   BENCH_WHATIF_SIZES=1000000 node --max-old-space-size=12000 --import tsx bench/whatif.bench.ts  # 1M tasks:
+ *     the reference and the worst case only (BENCH_WHATIF_CASES=all for every case), generated in memory
  *
  * Each case runs once untimed (JIT, compile cache, the world's task order), then `RUNS` timed
  * runs; the table shows the median wall time, the median CPU time of the process (user + system,
@@ -29,19 +31,34 @@ import { loadWorld } from "../src/world/load-world.js";
 import type { World, WorldPatch } from "../src/world/world.js";
 
 const QUICK = process.env["BENCH_QUICK"] === "1";
-const SIZES = process.env["BENCH_SIZES"]
-  ? process.env["BENCH_SIZES"].split(",").map(Number)
+// BENCH_WHATIF_SIZES (or BENCH_SIZES) picks sizes; 1,000,000 only when asked for (≈ 3 GB of heap, minutes).
+const SIZES_ENV = process.env["BENCH_WHATIF_SIZES"] ?? process.env["BENCH_SIZES"];
+const SIZES = SIZES_ENV
+  ? SIZES_ENV.split(",").map(Number)
   : QUICK
     ? [10_000, 25_000]
     : [10_000, 25_000, 50_000, 100_000];
 const TARGET_MS = 1000;
+const TARGET_1M_MS = 2000;
 const ALL: WhatIfOptions = { scope: { states: "any" } };
 
-function load(tasks: number): World {
-  const r = loadWorld(syntheticWorld({ seed: 7, tasks, rulesPerPolicy: 16, policySnapshots: false }));
+/** Generates the synthetic tenant in memory and loads it; how long each part took. */
+function load(tasks: number): { readonly world: World; readonly generateMs: number; readonly loadMs: number } {
+  const t0 = performance.now();
+  const json = syntheticWorld({ seed: 7, tasks, rulesPerPolicy: 16, policySnapshots: false });
+  const t1 = performance.now();
+  const r = loadWorld(json);
+  const t2 = performance.now();
   if (!r.ok) throw new Error(`bench world does not load: ${JSON.stringify(r.error.slice(0, 3))}`);
-  return r.value;
+  return { world: r.value, generateMs: t1 - t0, loadMs: t2 - t1 };
 }
+
+/**
+ * Sizes from this many tasks up run the reference and the worst case only, once after the untimed
+ * first run (BENCH_WHATIF_CASES=all runs every case): a 1M-task world takes minutes to generate.
+ */
+const LARGE_SIZE = 500_000;
+const ALL_CASES_LARGE = process.env["BENCH_WHATIF_CASES"] === "all";
 
 const cpuMs = (): number => {
   const u = process.cpuUsage();
@@ -150,19 +167,26 @@ interface Row {
 }
 
 const rows: Row[] = [];
+const WORST_CASE = "every grant policy: last rule's condition negated";
+/** How long each size took to generate (in memory) and load, and the heap after loading. */
+const setups: { readonly tasks: number; readonly generateMs: number; readonly loadMs: number; readonly heapMB: number }[] = [];
 let sink = 0;
 const started = performance.now();
 const loadAtStart = loadavg();
 
 let largestWorld: World | undefined;
 for (const n of SIZES) {
-  const t0 = performance.now();
-  const world = load(n);
-  largestWorld = world;
-  const loadMs = performance.now() - t0;
+  const loaded = load(n);
+  const world = loaded.world;
+  const large = n >= LARGE_SIZE;
+  // The pool loads the world once per thread from a file: not at a size made for one process.
+  if (!large) largestWorld = world;
   const tasks = [...world.tasks.values()];
-  const runs = n >= 100_000 ? 3 : 5;
-  process.stderr.write(`${n.toLocaleString("en")} tasks: world generated and loaded in ${(loadMs / 1000).toFixed(1)} s\n`);
+  const runs = large ? 1 : n >= 100_000 ? 3 : 5;
+  setups.push({ tasks: n, generateMs: loaded.generateMs, loadMs: loaded.loadMs, heapMB: process.memoryUsage().heapUsed / 2 ** 20 });
+  process.stderr.write(
+    `${n.toLocaleString("en")} tasks: world generated in ${(loaded.generateMs / 1000).toFixed(1)} s, loaded in ${(loaded.loadMs / 1000).toFixed(1)} s\n`,
+  );
 
   // The reference cost: one decision per task.
   {
@@ -188,6 +212,7 @@ for (const n of SIZES) {
   }
 
   for (const c of CASES) {
+    if (large && !ALL_CASES_LARGE && c.name !== WORST_CASE) continue;
     const walls: number[] = [];
     const cpus: number[] = [];
     let first = 0;
@@ -212,7 +237,9 @@ for (const n of SIZES) {
       }
     }
     const wallMs = median(walls);
-    const held = c.targeted && n === 100_000;
+    // Issue 16: the worst case over 1M tasks within 2 s on one core (CPU time, as above).
+    const held = (c.targeted && n === 100_000) || (c.name === WORST_CASE && n === 1_000_000);
+    const target = n === 1_000_000 ? TARGET_1M_MS : TARGET_MS;
     rows.push({
       name: c.name,
       tasks: n,
@@ -223,7 +250,7 @@ for (const n of SIZES) {
       nsPerTask: (wallMs * 1e6) / n,
       ...stats,
       // CPU time, cold and warm: on a shared machine wall time also counts other processes.
-      ...(held ? { target: TARGET_MS, met: firstCpu <= TARGET_MS && median(cpus) <= TARGET_MS } : {}),
+      ...(held ? { target, met: firstCpu <= target && median(cpus) <= target } : {}),
     });
   }
 }
@@ -338,6 +365,8 @@ if (poolRows.length > 0) {
   console.log(`\n${POOL_THREADS} threads (policy-sim/whatif-pool, ${fmtInt(poolRows[0]?.tasks ?? 0)} tasks; pool ready in ${(poolStartMs / 1000).toFixed(1)} s: every thread loads the world), wall ms:`);
   for (const r of poolRows) console.log(`  ${fmt(r.oneThreadWallMs, 1).padStart(8)} → ${fmt(r.poolWallMs, 1).padStart(8)}  ${r.speedup.toFixed(2)}×  ${r.name}`);
 }
+for (const x of setups)
+  console.log(`\n${fmtInt(x.tasks)} tasks: generated in memory in ${(x.generateMs / 1000).toFixed(1)} s, loaded in ${(x.loadMs / 1000).toFixed(1)} s; heap ${x.heapMB.toFixed(0)} MB after loading`);
 console.log(`\nsink ${sink}; ${availableParallelism()} CPUs, load average ${loadAtStart.map((x) => x.toFixed(2)).join(" ")} at start`);
 
 const results = {
@@ -349,6 +378,7 @@ const results = {
   world: { generator: "syntheticWorld", seed: 7, rulesPerPolicy: 16, policies: 20, matchAt: "mixed (about 60% of grant tasks match a rule)" },
   cases: rows.map((r) => ({ ...r, wallMs: Number(r.wallMs.toFixed(2)), cpuMs: Number(r.cpuMs.toFixed(2)), firstWallMs: Number(r.firstWallMs.toFixed(2)), firstCpuMs: Number(r.firstCpuMs.toFixed(2)), nsPerTask: Math.round(r.nsPerTask) })),
   scaling,
+  setups: setups.map((x) => ({ tasks: x.tasks, generateMs: Math.round(x.generateMs), loadMs: Math.round(x.loadMs), heapMB: Math.round(x.heapMB) })),
   pool: { threads: POOL_THREADS, readyMs: Number(poolStartMs.toFixed(0)), cases: poolRows.map((r) => ({ ...r, oneThreadWallMs: Number(r.oneThreadWallMs.toFixed(2)), poolWallMs: Number(r.poolWallMs.toFixed(2)), speedup: Number(r.speedup.toFixed(2)) })) },
 };
 const latest = new URL("./results/latest.json", import.meta.url);
