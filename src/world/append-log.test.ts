@@ -1,7 +1,9 @@
 import { inspect } from "node:util";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
 import { AppendLog } from "./append-log.js";
+import { deepFreeze, loadWorld } from "./load-world.js";
 
 /** Every reading of `log` agrees with `model`. */
 function expectReads<T>(log: AppendLog<T>, model: readonly T[]): void {
@@ -97,5 +99,25 @@ describe("AppendLog (issue 15.3: append O(1) amortised from any version; version
     source.push(2);
     expect(log.toArray()).toEqual([1]);
     expect(AppendLog.of(new Set([1, 2])).toArray()).toEqual([1, 2]);
+  });
+});
+
+describe("a loaded world's histories are frozen through, as its arrays were", () => {
+  it("deepFreeze freezes the items a log holds", () => {
+    const item = { a: { b: 1 } };
+    deepFreeze({ log: AppendLog.of([item]) });
+    expect(Object.isFrozen(item)).toBe(true);
+    expect(Object.isFrozen(item.a)).toBe(true);
+  });
+
+  it("every past step of every task of the sample world is frozen after loadWorld", () => {
+    const r = loadWorld(JSON.parse(readFileSync(new URL("../../fixtures/world.json", import.meta.url), "utf8")));
+    if (!r.ok) throw new Error("the sample world does not load");
+    const steps = [...r.value.tasks.values()].flatMap((t) => [...(t.policy?.history ?? [])]);
+    expect(steps.length).toBeGreaterThan(0);
+    for (const s of steps) {
+      expect(Object.isFrozen(s)).toBe(true);
+      if (s.instance) expect(Object.isFrozen(s.instance)).toBe(true);
+    }
   });
 });

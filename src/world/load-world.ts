@@ -24,6 +24,7 @@ import {
 } from "./decode-directory.js";
 import { setOwn } from "../codec/json-tools.js";
 import { adoptJson, type Diagnostic, isObject, ObjectReader, pathIndex, pathKey } from "./read.js";
+import { AppendLog } from "./append-log.js";
 import { CommentLog } from "./comment-log.js";
 import { checkReferences } from "./references.js";
 import { type ByteRange, SplitError, type SplitterSink, WorldSplitter } from "./world-splitter.js";
@@ -233,6 +234,8 @@ export function deepFreeze<T>(value: T): T {
   // Iterative: a value nested deeper than the call stack (from a reducer's input, say) freezes too.
   const work: unknown[] = [value];
   for (let next = work.pop(); next !== undefined; next = work.pop()) {
+    // A log is frozen when made, but the items it holds (a task's past steps) are not.
+    if (next instanceof AppendLog) next.forEach((item) => void work.push(item));
     if (typeof next !== "object" || next === null || Object.isFrozen(next)) continue;
     Object.freeze(next);
     for (const v of Object.values(next)) work.push(v);
