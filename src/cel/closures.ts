@@ -186,7 +186,8 @@ export function compileClosuresOrReason(
     return { ok: true, closure: compile(root, cx) };
   } catch (e: unknown) {
     if (e instanceof Unsupported) return { ok: false, reason: { node: e.what, start: e.at?.start ?? root.start, end: e.at?.end ?? root.end } };
-    throw e;
+    // A compiler bug must not refuse a valid expression: it runs interpreted, and lint says why.
+    return { ok: false, reason: { node: `compiler error: ${e instanceof Error ? e.message : String(e)}`, start: root.start, end: root.end } };
   }
 }
 
