@@ -128,6 +128,21 @@ describe("openapi.yaml oauth scheme as the SDKs' client-credentials hook posts i
     const me = await ok("GET", "/api/v1/auth/introspect");
     expect(me.userId).toBe(SUPER);
   });
+  it("RFC 6749 §2.3.1 client_secret_basic, what generic OAuth clients send: id and secret form-encoded in Authorization: Basic", async () => {
+    const basic = (id: string, sec: string) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(sec)}`).toString("base64")}`;
+    const post = (authorization: string) =>
+      fetch(sdkUrl(`${server.url}/`, "/auth/v1/token"), {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Authorization: authorization },
+        body: "grant_type=client_credentials",
+      });
+    const good = await post(basic(CLIENT_ID, secret));
+    expect(good.status).toBe(200);
+    expect(((await good.json()) as Body).token_type).toBe("Bearer");
+    const wrong = await post(basic(CLIENT_ID, "secret-token:conductorone.com:v1:e30="));
+    expect(wrong.status).toBe(401);
+    expect((await post("Basic !!!")).status).toBe(401);
+  });
   it("a wrong secret is the hook's non-2xx (401 invalid_client), never a 200 it would parse", async () => {
     const res = await fetch(sdkUrl(`${server.url}/`, "/auth/v1/token"), {
       method: "POST",
