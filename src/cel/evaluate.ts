@@ -311,6 +311,34 @@ export function preparedConditionInputOrError(input: ConditionInput): PreparedCo
 }
 
 /**
+ * {@link preparedConditionInputOrError} for the policy layer's fast path: the context itself, from
+ * the input's fields, without the input object or the prepared wrapper (wrap it in
+ * `new PreparedConditionInput(context)` when a full evaluation needs one). Same checks, same errors.
+ *
+ * @example
+ * ```ts
+ * const c = conditionContextOrError(subject, facts, entitlement, account, null, now, directory, undefined);
+ * if (c instanceof CelContext) plainValue(fast, c);
+ * ```
+ */
+export function conditionContextOrError(
+  subject: User,
+  task: TaskFacts | null,
+  entitlement: AppEntitlement | null,
+  account: AppUser | null,
+  ip: string | null,
+  now: string,
+  directory: CelDirectory,
+  costLimit: number | undefined,
+): CelContext | CelRuntimeError {
+  try {
+    return contextFrom("condition", subject, task, entitlement, now, directory, account, ip, null, costLimit);
+  } catch (e: unknown) {
+    return inputError(`malformed condition input: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/**
  * Converts an approver input to CEL values once.
  *
  * @example

@@ -110,3 +110,24 @@ describe("selection: the fast path and the full (explaining) path agree", () => 
     );
   });
 });
+
+describe("selection: a task whose condition input does not prepare", () => {
+  it("fails every condition alike on both paths, naming the input (data.ip not an address)", () => {
+    const world = worldOf({ seed: 3, tasks: 4, policies: 1, conditions: ['subject.department == "IT"', "true"], mutations: [], costLimit: undefined });
+    const base = [...world.tasks.values()].find((t) => resolvePolicy(world, t).ok);
+    if (!base) throw new Error("no task resolves");
+    const task: Task = { ...base, data: { ...(base.data ?? {}), ip: "not an address" } };
+    const resolved = resolvePolicy(world, task);
+    if (!resolved.ok) throw new Error("no policy");
+    const policy = resolved.value.policy;
+    const fast = selectSteps(world, policy, taskConditions(world, task));
+    expect(fast).toEqual(fullSelection(world, policy, task));
+    const evaluations = fast.ok ? fast.value.evaluations : fast.error.evaluations;
+    const rules = evaluations.filter((e) => !e.defaultCondition);
+    expect(rules.length).toBe(policy.rules?.length ?? 0);
+    for (const e of rules) {
+      expect(e.conditionMatched).toBe(false);
+      expect(e.error).toContain("not an IP address");
+    }
+  });
+});

@@ -17,7 +17,7 @@ import {
   type TaskFacts,
   traceCondition,
 } from "../cel/index.js";
-import { type CelContext, contextOf, type PlainRun, plainRunOf, plainValue, preparedConditionInputOrError } from "../cel/evaluate.js";
+import { CelContext, conditionContextOrError, type PlainRun, plainRunOf, plainValue } from "../cel/evaluate.js";
 import type { InputSignatures } from "../cel/input-signature.js";
 import { type AppEntitlement, type AppUser, blankUser, type User } from "../model/directory.js";
 import type { JsonObject, Rule, Task } from "../model/index.js";
@@ -231,7 +231,8 @@ class ConditionsOfTask implements TaskConditions {
   #traces: (ConditionTrace | null)[] | undefined;
   #facts: TaskFacts | undefined;
   #parts: TaskParts | undefined;
-  // Prepared lazily: a task that never reaches a condition pays nothing for CEL values.
+  // Prepared lazily: a task that never reaches a condition pays nothing for CEL values. The
+  // wrapper a full evaluation takes, or why the input does not prepare.
   #prepared: PreparedConditionInput | CelRuntimeError | undefined;
   // The context behind `#prepared`, for plain runs; `null` when the input did not prepare.
   #context: CelContext | null | undefined;
@@ -274,22 +275,24 @@ class ConditionsOfTask implements TaskConditions {
     return (this.#parts = parts);
   }
 
+  /** The task's context (or why it does not prepare), once: all a plain run needs. */
+  #prepareContext(): CelContext | null {
+    const parts = this.#taskParts();
+    const world = this.#world;
+    const c = conditionContextOrError(parts.subject, this.facts, parts.entitlement, parts.account, requesterIp(this.#task), world.now, parts.directory, world.tenant.celCostLimit);
+    if (c instanceof CelContext) return (this.#context = c);
+    this.#prepared = c;
+    return (this.#context = null);
+  }
+
+  /** The prepared input a full evaluation or a trace takes: the same context, wrapped on first need. */
   #input(): PreparedConditionInput | CelRuntimeError {
     const known = this.#prepared;
     if (known !== undefined) return known;
-    const parts = this.#taskParts();
-    const p = preparedConditionInputOrError({
-      subject: parts.subject,
-      task: this.facts,
-      entitlement: parts.entitlement,
-      account: parts.account,
-      ip: requesterIp(this.#task),
-      now: this.#world.now,
-      directory: parts.directory,
-      costLimit: this.#world.tenant.celCostLimit,
-    });
-    this.#context = p instanceof PreparedConditionInput ? contextOf(p) : null;
-    return (this.#prepared = p);
+    const context = this.#context === undefined ? this.#prepareContext() : this.#context;
+    // A context that did not prepare left its error in `#prepared` (see #prepareContext).
+    if (context === null) return this.#prepared as CelRuntimeError;
+    return (this.#prepared = new PreparedConditionInput(context));
   }
 
   run(condition: string): ConditionResult {
@@ -317,11 +320,7 @@ class ConditionsOfTask implements TaskConditions {
     if (plain !== undefined && !this.#trace) {
       // The plain path: the closures straight on the task's context. Anything off it (an error, a
       // budget smaller than the expression) is evaluated in full below, as if this had not run.
-      let context = this.#context;
-      if (context === undefined) {
-        this.#input();
-        context = this.#context;
-      }
+      const context = this.#context === undefined ? this.#prepareContext() : this.#context;
       if (context) {
         const v = plainValue(plain, context);
         if (v !== undefined) return v ? TRUE : FALSE;
