@@ -68,6 +68,10 @@ export const MAX_JSON_DEPTH = 512;
  */
 export function adoptJson(value: unknown, path: string, out: Diagnostic[]): JsonValue {
   if (typeof value !== "object" || value === null) return scalar(value);
+  // Most kept values (profiles, attributes) are one level of scalars: no cycle, no depth, no
+  // sharing to keep, so no bookkeeping either (it was most of the cost of loading a directory).
+  const flat = copyFlat(value);
+  if (flat !== undefined) return flat;
   // Depth-first with explicit enter/leave steps, so the objects on the current path are known: a
   // cycle (impossible from JSON.parse, possible from a caller's objects) is refused, an object
   // shared by two fields is copied once and stays shared.
@@ -112,6 +116,27 @@ export function adoptJson(value: unknown, path: string, out: Diagnostic[]): Json
   return null;
 }
 
+
+/** A copy of an object or array whose members are all scalars, as {@link adoptJson} makes it; else undefined. */
+function copyFlat(value: object): JsonValue | undefined {
+  if (Array.isArray(value)) {
+    const copy: JsonValue[] = [];
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      if (typeof v === "object" && v !== null) return undefined;
+      copy.push(scalar(v));
+    }
+    return copy;
+  }
+  const copy: Record<string, JsonValue> = {};
+  const source = value as Record<string, unknown>;
+  for (const key of Object.keys(source)) {
+    const v = source[key];
+    if (typeof v === "object" && v !== null) return undefined;
+    setOwn(copy, key, scalar(v));
+  }
+  return copy;
+}
 
 function scalar(v: unknown): JsonValue {
   if (typeof v === "string" || typeof v === "boolean") return v;
