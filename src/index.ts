@@ -190,7 +190,7 @@ export { nextTimer } from "./workflow/timers.js";
 export type { Timer } from "./workflow/timers.js";
 export { canRead, objectPermissionsFor, relationTo, taskActionsFor } from "./reducers/permissions.js";
 export type { Relation } from "./reducers/permissions.js";
-export { HIDDEN_TASK_FIELDS } from "./reducers/task-view.js";
+export { HIDDEN_TASK_FIELDS, VIEWED_HISTORY_MAX_STEPS } from "./reducers/task-view.js";
 export { APPROVER_POLICY, approversSummary, resolveApprovers } from "./workflow/approvers.js";
 export type { ApproverResolution, ApproverVia, ExpressionEvaluator } from "./workflow/approvers.js";
 export type { AuditEvent, AuditEventKind } from "./workflow/events.js";

@@ -16,7 +16,7 @@ import { saveWorld } from "../src/world/save-world.js";
 import { findTask, type World } from "../src/world/world.js";
 import { SUPER, sampleWorld } from "./helpers.js";
 
-/** The most steps a response carries (`VIEWED_HISTORY_MAX_STEPS`). */
+/** The most steps a response carries (`VIEWED_HISTORY_MAX_STEPS`, 50), written out so the test reads without it. */
 const MAX_STEPS = 50;
 
 type Outcome = { readonly world: World; readonly response: unknown } | null;

@@ -175,7 +175,14 @@ export function buildTaskView(
 
 /**
  * The most steps of a task's history a response carries: {@link viewedHistory}'s bound. Two runs of
- * any policy the fixtures, the synthetic worlds or the reference pages show fit well under it.
+ * any policy the fixtures, the synthetic worlds or the reference pages show fit well under it. The
+ * world keeps every step; read `task.policy.history` (or the saved world file) for all of them.
+ *
+ * @example
+ * ```ts
+ * const r = restartTask(world, { taskId: "1001" }, { actorId: "u-it-dir" });
+ * // r.value.response.taskView.task.policy.history.length <= VIEWED_HISTORY_MAX_STEPS
+ * ```
  */
 export const VIEWED_HISTORY_MAX_STEPS = 50;
 
