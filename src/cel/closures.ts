@@ -23,10 +23,10 @@
  *   would. Comprehensions (`all`, `exists`, `exists_one`, `map`, `filter`) run cel-js's own
  *   expansion (its step, accumulator, stop condition and result) as closures.
  * - The cost budget (cost.ts) is charged from the same {@link CostPlan} as cel-js's instrumented
- *   nodes: the same units at the same nodes, so a compiled run runs out exactly when cel-js would;
- *   when it runs out the compiled run is abandoned like any other error and cel-js, starting afresh
- *   under the same budget, gives the outcome (`CEL_COST_EXCEEDED`). A compiled run never does more
- *   work than the budget allows.
+ *   nodes, in cel-js's evaluation order (a call's and a list's last operand first): the same units
+ *   at the same nodes, so a compiled run runs out exactly when and where cel-js would, and its
+ *   `CEL_COST_EXCEEDED` is cel-js's (compile.ts reports it without running cel-js again). A
+ *   compiled run never does more work than the budget allows.
  *
  * What stays interpreted, per expression ({@link compileClosuresOrReason} says why): optional
  * values (`optional.*`, `.?`, `[?]`, `orValue`…). A recording compile (traces) records each node's
@@ -298,7 +298,13 @@ function compileNode(n: CelNode, cx: Cx): Closure {
       return index(n, cx);
     case "list": {
       const items = argsOf(n).map((x) => (isCelNode(x) ? compile(x, cx) : unsupported("list element", n)));
-      return (c) => items.map((f) => f(c));
+      return (c) => {
+        // Last element first, as cel-js evaluates a list (operators.js `resolveAstArray`): the
+        // budget is charged in the same order, so it runs out at the same node.
+        const out = new Array<unknown>(items.length);
+        for (let i = items.length - 1; i >= 0; i--) out[i] = (items[i] as Closure)(c);
+        return out;
+      };
     }
     case "map":
       return mapLiteral(n, cx);
@@ -793,8 +799,9 @@ function method(n: CelNode, cx: Cx): Closure {
     const rf = compile(receiver, cx);
     const pf = compile(p, cx);
     return (c) => {
-      const s = rf(c);
+      // The argument before the receiver, as cel-js evaluates a method call.
       const x = pf(c);
+      const s = rf(c);
       return typeof s === "string" && typeof x === "string" ? test(s, x) : bail();
     };
   }

@@ -229,8 +229,10 @@ function meteredRun(parsed: (context: object) => unknown, meter: CostMeter, clos
       try {
         return closure(context as Readonly<Record<string, unknown>>);
       } catch {
-        // BAIL, an error or a budget run out: cel-js decides afresh, as if never compiled, under
-        // the same budget (it runs out at the same point, or reports the error the service would).
+        // The budget ran out: the closures charge cel-js's units at cel-js's nodes in its order
+        // (closures.ts), so cel-js would stop at the same node with the same error.
+        if (meter.error) throw meter.error;
+        // BAIL or an error: cel-js decides afresh, as if never compiled, under the same budget.
         meter.start(budget);
       }
     }

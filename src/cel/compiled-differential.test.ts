@@ -172,6 +172,25 @@ describe("issue 15's cost budget holds identically for compiled comprehensions",
     expect(within).toBeGreaterThan(10);
     expect(exceeded).toBeGreaterThan(10);
   });
+
+  it("strings and lists charged by size inside loops run out at the same node, with the same error and location", () => {
+    const text = fc.integer({ min: 0, max: 60 }).map((n) => `'${"s".repeat(n)}'`);
+    let exceeded = 0;
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 40 }), fc.array(text, { minLength: 1, maxLength: 4 }), text, fc.integer({ min: 1, max: 3_000 }), (n, items, prefix, costLimit) => {
+        const p = prepareConditionInput(adaInput({ costLimit }));
+        if (!p.ok) throw new Error(p.error.message);
+        const range = `[${Array.from({ length: n }, (_, i) => i).join(", ")}]`;
+        const source = `${range}.all(x, [${items.join(", ")}].exists(s, s.startsWith(${prefix}) || (s + subject.email).size() > x) || x >= 0)`;
+        const d = differential(source, "condition", [contextOf(p.value)]);
+        if (!d) throw new Error(`does not compile: ${source}`);
+        expect(d.mismatches).toEqual([]);
+        if (d.answered === 0) exceeded++;
+      }),
+      { numRuns: 200 },
+    );
+    expect(exceeded).toBeGreaterThan(10);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -193,14 +193,14 @@ export function canonical(v: unknown, depth = 0): string {
 }
 
 /**
- * One evaluation's outcome: the value (canonical), or the error code and message.
+ * One evaluation's outcome: the value (canonical), or the error code, message and where it is.
  *
  * @example
  * ```ts
  * const o: Outcome = { value: "bool:true" };
  * ```
  */
-export type Outcome = { readonly value: string } | { readonly code: string; readonly message: string };
+export type Outcome = { readonly value: string } | { readonly code: string; readonly message: string; readonly at: string };
 
 /**
  * Runs a compiled expression's `run` on a context.
@@ -215,7 +215,7 @@ export function outcomeOf(c: Compiled, context: object): Outcome {
     return { value: canonical(c.run(context)) };
   } catch (e: unknown) {
     const r = runtimeError(c.source, e);
-    return { code: r.code, message: r.message };
+    return { code: r.code, message: r.message, at: r.location ? `${r.location.span.start}-${r.location.span.end}` : "" };
   }
 }
 
