@@ -8,7 +8,14 @@ import { parseArgs } from "node:util";
 import { closest } from "../text/closest.js";
 import { type CliIO, CliInputError, type Command, type CommandArgs, EXIT, InputFileError } from "./command.js";
 
-/** The last line of every help text. */
+/**
+ * The last line of every help text.
+ *
+ * @example
+ * ```ts
+ * io.stdout(`${EXIT_CODES_LINE}\n`);
+ * ```
+ */
 export const EXIT_CODES_LINE = "Exit codes: 0 ok, 1 findings or a refused action, 2 bad input, 70 an internal failure (please report it).";
 
 /**
