@@ -6,6 +6,7 @@
  * policy applies.
  */
 import { AppendLog } from "../world/append-log.js";
+import { API_NAMED, isApiNamed } from "../codec/spec-names.js";
 import type { Policy, PolicyInstance, PolicyStep, PolicyStepInstance, Task } from "../model/index.js";
 import { chainSnapshot, type PolicyLookup, type RuleEvaluation, selectSteps, type Selection } from "../policy/select-steps.js";
 import { taskConditions } from "../policy/task-conditions.js";
@@ -156,6 +157,8 @@ export function reopened(task: Task, policy: PolicyInstance, generation: string,
     updatedAt: now,
     deletedAt: task.deletedAt,
     ...(task.$unknown ? { $unknown: task.$unknown } : {}),
+    // A task written with the API's names is saved with them after a reset too.
+    ...(isApiNamed(task) ? { [API_NAMED]: true } : {}),
   };
 }
 

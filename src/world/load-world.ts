@@ -3,6 +3,7 @@
  * found, each with its JSON path.
  */
 import { decodePolicy, decodeTask } from "../codec/index.js";
+import { decodeAsWritten, toSpecNames } from "../codec/spec-names.js";
 import type { ApiClient } from "../model/directory.js";
 import type { EntitlementConfigRule } from "../model/config-rule.js";
 import { decodeConfigRule } from "./config-rule-codec.js";
@@ -167,7 +168,9 @@ function decodeComments(value: unknown, out: Diagnostic[]): TaskComment[] {
  */
 function taskDecoderWithSharedSnapshots(): (json: unknown) => ReturnType<typeof decodeTask> {
   const snapshots = new Map<string, Policy>();
-  return (json) => {
+  // Renamed to the spec's names first (the task marked when it had the API's), so equal snapshots
+  // share one policy whichever names they were written with.
+  const decodeSharing = (json: unknown): ReturnType<typeof decodeTask> => {
     const instance = isObject(json) ? json["policy"] : undefined;
     const snapshot = isObject(instance) ? instance["policy"] : undefined;
     if (!isObject(json) || !isObject(instance) || !isObject(snapshot)) return decodeTask(json);
@@ -187,6 +190,7 @@ function taskDecoderWithSharedSnapshots(): (json: unknown) => ReturnType<typeof 
     (decoded.value.policy as { policy: Policy | null }).policy = shared;
     return decoded;
   };
+  return (json) => decodeAsWritten(decodeSharing, json);
 }
 
 /** The clock when the file sets none: the latest timestamp on any task, so results stay reproducible. */
@@ -325,7 +329,7 @@ function load(json: unknown, options: LoadOptions): Result<World, Diagnostic[]> 
   const grants = decodeList(read("grants"), "$.grants", out, (r) => decodeGrant(r, out));
   const resourceTypeDefaults = decodeList(read("resourceTypeDefaults"), "$.resourceTypeDefaults", out, decodeResourceTypeDefault);
   const accessReviews = decodeList(read("accessReviews"), "$.accessReviews", out, decodeAccessReview);
-  const policies: Policy[] = decodeTopList(read("policies"), "$.policies", out, decodePolicy);
+  const policies: Policy[] = decodeTopList(read("policies"), "$.policies", out, (p) => decodeAsWritten(decodePolicy, p));
   const tasks: Task[] = decodeTopList(read("tasks"), "$.tasks", out, taskDecoderWithSharedSnapshots());
   const tenant = decodeTenant(read("tenant"), out);
   const tokens = decodeTokens(read("tokens"), out);
@@ -488,6 +492,8 @@ class StreamedWorld implements SplitterSink {
   private readonly members = new Map<string, unknown>();
   private readonly counts = new Map<string, number>();
   private readonly snapshots = new Map<string, Policy>();
+  /** Snapshot texts written with the API's names (see `decodeAsWritten`). */
+  private readonly apiNamedSnapshots = new Set<string>();
   private readonly decodeSharing = taskDecoderWithSharedSnapshots();
 
   member(key: string, text: string): void {
@@ -535,7 +541,7 @@ class StreamedWorld implements SplitterSink {
     // Before decoding: a task's snapshot is not in `json` yet, so equal snapshots are not walked again.
     if (this.directoryKnown) itemWarnings(key, json, at, this.directoryKnown, this.warnings);
     if (key === "tasks" || key === "policies") {
-      const decoded = key === "policies" ? decodePolicy(json) : this.decodeTask(json, snapshot);
+      const decoded = key === "policies" ? decodeAsWritten(decodePolicy, json) : this.decodeTask(json, snapshot);
       if (decoded.ok) {
         list.push(decoded.value);
         if (key === "tasks") {
@@ -587,13 +593,16 @@ class StreamedWorld implements SplitterSink {
     if (snapshot === undefined || !isObject(json) || !isObject(instance)) return this.decodeSharing(json);
     const shared = this.snapshots.get(snapshot);
     if (shared === undefined) {
-      (instance as Record<string, unknown>)["policy"] = JSON.parse(snapshot) as unknown;
-      const decoded = decodeTask(json);
+      const parsed = JSON.parse(snapshot) as unknown;
+      (instance as Record<string, unknown>)["policy"] = parsed;
+      const decoded = decodeAsWritten(decodeTask, json);
       const policy = decoded.ok ? decoded.value.policy?.policy : undefined;
       if (policy) this.snapshots.set(snapshot, policy);
+      if (toSpecNames(parsed) !== parsed) this.apiNamedSnapshots.add(snapshot);
       return decoded;
     }
-    const decoded = decodeTask(json);
+    // The snapshot is not in `json`: whether it was written with the API's names was noted above.
+    const decoded = decodeAsWritten(decodeTask, json, this.apiNamedSnapshots.has(snapshot));
     if (decoded.ok && decoded.value.policy) (decoded.value.policy as { policy: Policy | null }).policy = shared;
     return decoded;
   }

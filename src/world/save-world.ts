@@ -3,6 +3,7 @@
  * diffed and loaded again. `loadWorld(saveWorld(w))` gives back an equal world.
  */
 import { encodePolicy, encodeTask } from "../codec/index.js";
+import { encodeAsWritten } from "../codec/spec-names.js";
 import type { JsonObject, JsonValue } from "../model/json.js";
 import { encodeAccessReview, encodeApp, encodeAppUser, encodeEntitlement, encodeUser } from "./encode-directory.js";
 import { encodeConfigRule } from "./config-rule-codec.js";
@@ -37,11 +38,12 @@ function worldMembers(world: World): [string, unknown][] {
       ? ([["entitlementConfigurationRules", world.entitlementConfigurationRules.map(encodeConfigRule)]] as [string, unknown][])
       : []),
     ["accessReviews", world.accessReviews.map(encodeAccessReview)],
-    ["policies", world.policies.map(encodePolicy)],
+    // Each in the names it was written with (README Assumptions, "Spec vs API names").
+    ["policies", world.policies.map((p) => encodeAsWritten(encodePolicy, p))],
     [
       "tasks",
       new LazyList(function* () {
-        for (const t of world.tasks.values()) yield encodeTask(t);
+        for (const t of world.tasks.values()) yield encodeAsWritten(encodeTask, t);
       }),
     ],
     [
