@@ -261,7 +261,8 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
     const x = d.defaults;
     if (!isRecord(x)) return [];
     const body = isRecord(x["accessRequestDefaults"]) ? x["accessRequestDefaults"] : x;
-    const enabled = body["defaultsEnabled"] === true || body["state"] === "DEFAULTS_STATE_ENABLED";
+    // `defaultsEnabled` says whether they are on; `state` is only how the last apply went (openapi.yaml).
+    const enabled = body["defaultsEnabled"] === true;
     if (!enabled) return [];
     // Enabled defaults are kept as they came, an empty request policy too: their emergency policy
     // and maximum grant duration still apply to the app's resource types.

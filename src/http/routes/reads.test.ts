@@ -128,3 +128,15 @@ describe("openapi.yaml TaskAuditView and product_admin_delegate.mdx: routing rec
     expect(body.list[2].approvedAutomatically).toEqual({});
   });
 });
+
+describe("openapi.yaml AppAccessRequestDefaults: defaultsEnabled says whether they are on, state how the last apply went", () => {
+  it("an app with defaults answers enabled and a last-apply state of the OpenAPI's enum; one without, neither", () => {
+    const withDefaults = world.resourceTypeDefaults[0];
+    if (!withDefaults) throw new Error("the sample has request defaults");
+    const on = value(getAccessRequestDefaults(world, withDefaults.appId)) as Body;
+    expect(on).toMatchObject({ defaultsEnabled: true, state: "APP_ACCESS_REQUEST_DEFAULTS_LAST_APPLY_STATE_SUCCESS" });
+    const bare = [...world.index.apps.keys()].find((id) => !world.resourceTypeDefaults.some((d) => d.appId === id));
+    if (!bare) throw new Error("the sample has an app without defaults");
+    expect(value(getAccessRequestDefaults(world, bare))).toMatchObject({ defaultsEnabled: false, state: "APP_ACCESS_REQUEST_DEFAULTS_LAST_APPLY_STATE_UNSPECIFIED" });
+  });
+});

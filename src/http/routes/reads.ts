@@ -828,7 +828,9 @@ export function getAccessRequestDefaults(world: World, appId: string): Read {
     requestPolicyId: d?.requestPolicyId ?? "",
     requestSchemaId: "",
     resourceTypeIds: d ? [...d.resourceTypeIds] : [],
-    state: d ? "DEFAULTS_STATE_ENABLED" : "DEFAULTS_STATE_UNSPECIFIED",
+    // openapi.yaml: `state` is the last *apply* of the defaults to the app's entitlements (an enum of
+    // APP_ACCESS_REQUEST_DEFAULTS_LAST_APPLY_STATE_*); whether they are on is `defaultsEnabled`.
+    state: d ? "APP_ACCESS_REQUEST_DEFAULTS_LAST_APPLY_STATE_SUCCESS" : "APP_ACCESS_REQUEST_DEFAULTS_LAST_APPLY_STATE_UNSPECIFIED",
   });
 }
 
