@@ -125,19 +125,129 @@ function renameToApi(v: unknown, depth: number): unknown {
 
 /**
  * The mark a world file's task or policy carries when it was written with the API's names, so that
- * saving the world writes it back with them (README Assumptions, "Spec vs API names"). A symbol
- * key: JSON, `Object.keys` and the codecs never see it, and copies (spreads, immer) keep it.
+ * saving the world writes them back (README Assumptions, "Spec vs API names"): `"all"` for a
+ * document that uses the API's names only (everything it holds is written with them, steps a reset
+ * adds too), or the paths of the renamed keys for a document that mixes both (exactly those are
+ * written back with the API's names). A symbol key: JSON, `Object.keys` and the codecs never see
+ * it, and copies (spreads, immer) keep it.
  *
  * @example
  * ```ts
- * const task = { ...decoded, [API_NAMED]: true };
+ * const task = { ...decoded, [API_NAMED]: "all" };
  * ```
  */
 export const API_NAMED: unique symbol = Symbol("policy-sim.apiNamed");
 
 /**
+ * The value of the {@link API_NAMED} mark.
+ *
+ * @example
+ * ```ts
+ * const mark: ApiNamedMark = [["policySteps", "grant", "steps", "0", "action", "batonResourceAction"]];
+ * ```
+ */
+export type ApiNamedMark = "all" | RenamedPaths;
+
+/**
+ * Where a document's keys were renamed: one path of keys per renamed key.
+ *
+ * @example
+ * ```ts
+ * const paths: RenamedPaths = [["action", "batonResourceAction"]];
+ * ```
+ */
+export type RenamedPaths = readonly (readonly string[])[];
+
+/**
+ * How a document names the fields the spec and the API name differently: the paths of the keys
+ * {@link toSpecNames} renames (each ending in the API's name), and whether it also uses any of the
+ * spec's names (a mixed document).
+ *
+ * @example
+ * ```ts
+ * scanNames({ action: { batonResourceAction: {} } }); // { paths: [["action", "batonResourceAction"]], specNamed: false }
+ * ```
+ */
+export function scanNames(json: unknown): { readonly paths: RenamedPaths; readonly specNamed: boolean } {
+  const found = { paths: [] as string[][], specNamed: false };
+  collect(json, [], found, 0);
+  return found;
+}
+
+function collect(v: unknown, path: string[], found: { paths: string[][]; specNamed: boolean }, depth: number): void {
+  if (typeof v !== "object" || v === null || depth > MAX_DEPTH) return;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      path.push(String(i));
+      collect(v[i], path, found, depth + 1);
+      path.pop();
+    }
+    return;
+  }
+  const o = v as Readonly<Record<string, unknown>>;
+  for (const key of Object.keys(o)) {
+    const spec = Object.hasOwn(API_TO_SPEC_NAMES, key) ? API_TO_SPEC_NAMES[key] : undefined;
+    path.push(key);
+    if (spec !== undefined && !Object.hasOwn(o, spec)) found.paths.push([...path]);
+    if (SPEC_TO_API_NAMES.has(key)) found.specNamed = true;
+    collect(o[key], path, found, depth + 1);
+    path.pop();
+  }
+}
+
+/**
+ * `wire` with the spec-named key at each of `paths` renamed back to the API's name, in its place;
+ * the rest is untouched (and shared). A path that no longer leads anywhere is skipped.
+ *
+ * @example
+ * ```ts
+ * toApiNamesAt({ action: { svcResourceAction: {} } }, [["action", "batonResourceAction"]]);
+ * // { action: { batonResourceAction: {} } }
+ * ```
+ */
+export function toApiNamesAt(wire: unknown, paths: RenamedPaths): unknown {
+  let out = wire;
+  for (const path of paths) if (path.length > 0) out = renameAt(out, path, 0);
+  return out;
+}
+
+function renameAt(node: unknown, path: readonly string[], i: number): unknown {
+  if (typeof node !== "object" || node === null) return node;
+  const seg = path[i] as string;
+  if (Array.isArray(node)) {
+    const index = Number(seg);
+    if (i === path.length - 1 || !Number.isInteger(index) || index < 0 || index >= node.length) return node;
+    const child: unknown = node[index];
+    const renamed = renameAt(child, path, i + 1);
+    if (renamed === child) return node;
+    const copy = node.slice();
+    copy[index] = renamed;
+    return copy;
+  }
+  const o = node as Readonly<Record<string, unknown>>;
+  const spec = Object.hasOwn(API_TO_SPEC_NAMES, seg) ? (API_TO_SPEC_NAMES[seg] as string) : seg;
+  if (i === path.length - 1) {
+    if (spec === seg || !Object.hasOwn(o, spec) || Object.hasOwn(o, seg)) return node;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(o))
+      Object.defineProperty(out, key === spec ? seg : key, { value: o[key], enumerable: true, writable: true, configurable: true });
+    return out;
+  }
+  // An enclosing key renamed earlier in this pass has its API name again; otherwise it has the spec's.
+  const key = Object.hasOwn(o, seg) ? seg : Object.hasOwn(o, spec) ? spec : undefined;
+  if (key === undefined) return node;
+  const child = o[key];
+  const renamed = renameAt(child, path, i + 1);
+  if (renamed === child) return node;
+  const out = copyOf(o);
+  Object.defineProperty(out, key, { value: renamed, enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+/**
  * Decodes `json` with `decode` after renaming the API's names to the spec's; a value that had any
- * to rename comes back marked {@link API_NAMED}.
+ * to rename comes back marked {@link API_NAMED}. `snapshot` adds how a part decoded elsewhere (a
+ * task's shared policy snapshot, at `policy.policy`) was named.
  *
  * @example
  * ```ts
@@ -147,17 +257,23 @@ export const API_NAMED: unique symbol = Symbol("policy-sim.apiNamed");
 export function decodeAsWritten<T extends object, E>(
   decode: (json: unknown) => { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E },
   json: unknown,
-  apiNamed = false,
+  snapshot?: ReturnType<typeof scanNames>,
 ): { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E } {
   const renamed = toSpecNames(json);
   const r = decode(renamed);
-  if (r.ok && (apiNamed || renamed !== json)) Object.defineProperty(r.value, API_NAMED, { value: true, enumerable: true, writable: true, configurable: true });
+  const snapshotRenamed = snapshot !== undefined && snapshot.paths.length > 0;
+  if (!r.ok || (renamed === json && !snapshotRenamed)) return r;
+  const own = scanNames(json);
+  const paths = snapshotRenamed ? [...own.paths, ...snapshot.paths.map((p) => ["policy", "policy", ...p])] : own.paths;
+  const mixed = own.specNamed || (snapshot?.specNamed ?? false);
+  const mark: ApiNamedMark = mixed ? Object.freeze(paths) : "all";
+  Object.defineProperty(r.value, API_NAMED, { value: mark, enumerable: true, writable: true, configurable: true });
   return r;
 }
 
 /**
- * `value` encoded with `encode`, in the names it was written with: the API's for a value marked
- * {@link API_NAMED}, the spec's otherwise.
+ * `value` encoded with `encode`, in the names it was written with ({@link API_NAMED}): the API's
+ * throughout, or at the keys written with them, or the spec's.
  *
  * @example
  * ```ts
@@ -166,7 +282,23 @@ export function decodeAsWritten<T extends object, E>(
  */
 export function encodeAsWritten<T extends object, J>(encode: (value: T) => J, value: T): J {
   const wire = encode(value);
-  return isApiNamed(value) ? (toApiNames(wire) as J) : wire;
+  const mark = apiNamedMark(value);
+  if (mark === undefined) return wire;
+  return (mark === "all" ? toApiNames(wire) : toApiNamesAt(wire, mark)) as J;
+}
+
+/**
+ * The {@link API_NAMED} mark of `value`, or `undefined` when it was written with the spec's names.
+ *
+ * @example
+ * ```ts
+ * const mark = apiNamedMark(task);
+ * const rebuilt = { ...fields, ...(mark !== undefined ? { [API_NAMED]: mark } : {}) };
+ * ```
+ */
+export function apiNamedMark(value: object): ApiNamedMark | undefined {
+  const mark = (value as { readonly [API_NAMED]?: unknown })[API_NAMED];
+  return mark === "all" || (Array.isArray(mark) && mark.length > 0) ? (mark as ApiNamedMark) : undefined;
 }
 
 /**
@@ -174,9 +306,9 @@ export function encodeAsWritten<T extends object, J>(encode: (value: T) => J, va
  *
  * @example
  * ```ts
- * const rebuilt = { ...fields, ...(isApiNamed(task) ? { [API_NAMED]: true } : {}) };
+ * isApiNamed(task); // true for a task a pulled tenant wrote with batonResourceAction
  * ```
  */
 export function isApiNamed(value: object): boolean {
-  return (value as { readonly [API_NAMED]?: boolean })[API_NAMED] === true;
+  return apiNamedMark(value) !== undefined;
 }

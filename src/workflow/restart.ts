@@ -6,7 +6,7 @@
  * policy applies.
  */
 import { AppendLog } from "../world/append-log.js";
-import { API_NAMED, isApiNamed } from "../codec/spec-names.js";
+import { API_NAMED, apiNamedMark, isApiNamed } from "../codec/spec-names.js";
 import type { Policy, PolicyInstance, PolicyStep, PolicyStepInstance, Task } from "../model/index.js";
 import { chainSnapshot, type PolicyLookup, type RuleEvaluation, selectSteps, type Selection } from "../policy/select-steps.js";
 import { taskConditions } from "../policy/task-conditions.js";
@@ -158,7 +158,7 @@ export function reopened(task: Task, policy: PolicyInstance, generation: string,
     deletedAt: task.deletedAt,
     ...(task.$unknown ? { $unknown: task.$unknown } : {}),
     // A task written with the API's names is saved with them after a reset too.
-    ...(isApiNamed(task) ? { [API_NAMED]: true } : {}),
+    ...(isApiNamed(task) ? { [API_NAMED]: apiNamedMark(task) } : {}),
   };
 }
 

@@ -3,7 +3,7 @@
  * found, each with its JSON path.
  */
 import { decodePolicy, decodeTask } from "../codec/index.js";
-import { decodeAsWritten, toSpecNames } from "../codec/spec-names.js";
+import { decodeAsWritten, scanNames, toSpecNames } from "../codec/spec-names.js";
 import type { ApiClient } from "../model/directory.js";
 import type { EntitlementConfigRule } from "../model/config-rule.js";
 import { decodeConfigRule } from "./config-rule-codec.js";
@@ -492,8 +492,8 @@ class StreamedWorld implements SplitterSink {
   private readonly members = new Map<string, unknown>();
   private readonly counts = new Map<string, number>();
   private readonly snapshots = new Map<string, Policy>();
-  /** Snapshot texts written with the API's names (see `decodeAsWritten`). */
-  private readonly apiNamedSnapshots = new Set<string>();
+  /** How snapshot texts written with the API's names name them (see `decodeAsWritten`). */
+  private readonly apiNamedSnapshots = new Map<string, ReturnType<typeof scanNames>>();
   private readonly decodeSharing = taskDecoderWithSharedSnapshots();
 
   member(key: string, text: string): void {
@@ -598,11 +598,12 @@ class StreamedWorld implements SplitterSink {
       const decoded = decodeAsWritten(decodeTask, json);
       const policy = decoded.ok ? decoded.value.policy?.policy : undefined;
       if (policy) this.snapshots.set(snapshot, policy);
-      if (toSpecNames(parsed) !== parsed) this.apiNamedSnapshots.add(snapshot);
+      const inSnapshot = scanNames(parsed);
+      if (inSnapshot.paths.length > 0) this.apiNamedSnapshots.set(snapshot, inSnapshot);
       return decoded;
     }
     // The snapshot is not in `json`: whether it was written with the API's names was noted above.
-    const decoded = decodeAsWritten(decodeTask, json, this.apiNamedSnapshots.has(snapshot));
+    const decoded = decodeAsWritten(decodeTask, json, this.apiNamedSnapshots.get(snapshot));
     if (decoded.ok && decoded.value.policy) (decoded.value.policy as { policy: Policy | null }).policy = shared;
     return decoded;
   }
