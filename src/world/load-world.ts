@@ -167,30 +167,29 @@ function decodeComments(value: unknown, out: Diagnostic[]): TaskComment[] {
  * byte are decoded separately and nothing is lost.
  */
 function taskDecoderWithSharedSnapshots(): (json: unknown) => ReturnType<typeof decodeTask> {
-  const snapshots = new Map<string, Policy>();
-  // Renamed to the spec's names first (the task marked when it had the API's), so equal snapshots
-  // share one policy whichever names they were written with.
-  const decodeSharing = (json: unknown): ReturnType<typeof decodeTask> => {
+  // Keyed by the snapshot as written; how it names the API's fields is scanned once per distinct
+  // snapshot, so a task after the first walks only its own fields (as the streamed loader does).
+  const snapshots = new Map<string, { readonly policy: Policy; readonly naming: ReturnType<typeof scanNames> }>();
+  return (json) => {
     const instance = isObject(json) ? json["policy"] : undefined;
     const snapshot = isObject(instance) ? instance["policy"] : undefined;
-    if (!isObject(json) || !isObject(instance) || !isObject(snapshot)) return decodeTask(json);
+    if (!isObject(json) || !isObject(instance) || !isObject(snapshot)) return decodeAsWritten(decodeTask, json);
     const key = JSON.stringify(snapshot);
     const shared = snapshots.get(key);
     if (!shared) {
-      const decoded = decodeTask(json);
+      const decoded = decodeAsWritten(decodeTask, json);
       const policy = decoded.ok ? decoded.value.policy?.policy : undefined;
-      if (policy) snapshots.set(key, policy);
+      if (policy) snapshots.set(key, { policy, naming: scanNames(snapshot) });
       return decoded;
     }
-    const decoded = decodeTask({ ...json, policy: { ...instance, policy: null } });
+    const decoded = decodeAsWritten(decodeTask, { ...json, policy: { ...instance, policy: null } }, shared.naming);
     if (!decoded.ok || !decoded.value.policy) return decoded;
     // Written into the instance the decoder just made (ours alone until the world is frozen), not
     // spread into copies: V8 gives a spread copy a map that Object.freeze cannot share, so every
     // task of a loaded world had a map of its own and every read of a task field went megamorphic.
-    (decoded.value.policy as { policy: Policy | null }).policy = shared;
+    (decoded.value.policy as { policy: Policy | null }).policy = shared.policy;
     return decoded;
   };
-  return (json) => decodeAsWritten(decodeSharing, json);
 }
 
 /** The clock when the file sets none: the latest timestamp on any task, so results stay reproducible. */
