@@ -127,6 +127,24 @@ describe("openapi.yaml TaskAuditView and product_admin_delegate.mdx: routing rec
     expect(body.list[1].reassignmentFallbackToAdmin).toMatchObject({ adminUserIds: ["u-ciso", "u-it-dir"] });
     expect(body.list[2].approvedAutomatically).toEqual({});
   });
+
+  it("TaskAuditListRequest.refs answers only the records it names, in the log's order", () => {
+    const task = world.tasks.get([...world.tasks.keys()][0] as string);
+    if (!task) throw new Error("no task");
+    const base = { taskId: task.id, at: "2026-11-22T09:00:00Z", actorId: "" };
+    const events: AuditEvent[] = [
+      { ...base, id: "evt-1", kind: "stepAutoApproved", policyStepId: "step-1", userId: "u-hr1", reason: "" },
+      { ...base, id: "evt-2", kind: "stepAutoApproved", policyStepId: "step-2", userId: "u-hr1", reason: "" },
+      { ...base, id: "evt-3", kind: "stepAutoApproved", policyStepId: "step-3", userId: "u-hr1", reason: "" },
+    ];
+    const ids = (b: Body) => (value(listTaskAudits(world, user(SUPER), events, b)) as Body).list.map((r: Body) => r.id);
+    expect(ids({ taskId: task.id, refs: [{ id: "evt-3" }, { id: "evt-1" }] })).toEqual(["evt-1", "evt-3"]);
+    expect(ids({ taskId: task.id, refs: [{ id: "evt-3" }, { id: "evt-1" }], newestFirst: true })).toEqual(["evt-3", "evt-1"]);
+    expect(ids({ taskId: task.id, refs: null })).toEqual(["evt-1", "evt-2", "evt-3"]);
+    expect(ids({ taskId: task.id, refs: [{ id: "nope" }] })).toEqual([]);
+    const bad = listTaskAudits(world, user(SUPER), events, { taskId: task.id, refs: "evt-1" });
+    expect(bad.ok).toBe(false);
+  });
 });
 
 describe("openapi.yaml AppAccessRequestDefaults: defaultsEnabled says whether they are on, state how the last apply went", () => {

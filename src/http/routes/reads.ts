@@ -414,7 +414,8 @@ export function auditRecord(world: World, e: AuditEvent, task: Task): JsonObject
 
 /**
  * `POST /api/v1/task/audits`: the audit records of one task the caller may read, oldest first
- * (`newestFirst` reverses), `commentsOnly` keeps comments; paged. `events` is the server's log.
+ * (`newestFirst` reverses), `commentsOnly` keeps comments, `refs` keeps the records it names; paged.
+ * `events` is the server's log.
  *
  * @example
  * ```ts
@@ -431,10 +432,14 @@ export function listTaskAudits(world: World, caller: User, events: readonly Audi
   if (!task) return notFound(`task "${taskId.value}" not found (by id or numericId)`);
   if (!canRead(relationTo(world, task, caller)))
     return err({ status: 403, code: "PERMISSION_DENIED", reason: "PERMISSION_DENIED", message: `user "${caller.id}" cannot see task "${taskId.value}"` });
+  const refs = refIds(body, "refs");
+  if (!refs.ok) return refs;
+  const wanted = refs.value.length > 0 ? new Set(refs.value) : undefined;
   const records: JsonValue[] = [];
   for (const e of events) {
     if (e.taskId !== task.id) continue;
     if (body["commentsOnly"] === true && e.kind !== "comment") continue;
+    if (wanted && !wanted.has(e.id)) continue;
     const r = auditRecord(world, e, task);
     if (r) records.push(r);
   }
