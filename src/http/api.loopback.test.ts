@@ -139,6 +139,18 @@ describe("openapi.yaml reads: a tenant export reads back the whole world, page b
     }
     expect(ents).toBe(json.entitlements.length);
     expect(accounts).toBe(json.appUsers.length);
+    // Owners of every app and entitlement, and every grant read entitlement by entitlement.
+    let grants = 0;
+    for (const a of apps) {
+      expect((await call("GET", "/api/v1/apps/{app_id}/ownerids", { params: { app_id: a.id } })).userIds).toEqual(json.apps.find((x: Body) => x.id === a.id).ownerUserIds);
+      await readAll("GET", "/api/v1/apps/{app_id}/owners", { app_id: a.id });
+    }
+    for (const e of json.entitlements) {
+      grants += (await readAll("GET", "/api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/grants", { app_id: e.appId, app_entitlement_id: e.id })).length;
+      await call("GET", "/api/v1/apps/{app_id}/entitlements/{entitlement_id}/ownerids", { params: { app_id: e.appId, entitlement_id: e.id } });
+      await readAll("GET", "/api/v1/apps/{app_id}/entitlements/{entitlement_id}/owners", { app_id: e.appId, entitlement_id: e.id });
+    }
+    expect(grants).toBe(json.grants.length);
     expect((await readAll("POST", "/api/v1/search/entitlements")).length).toBe(json.entitlements.length);
     expect((await readAll("POST", "/api/v1/search/app_users")).length).toBe(json.appUsers.length);
     expect((await readAll("POST", "/api/v1/search/grants")).length).toBe(json.grants.length);
@@ -169,6 +181,12 @@ describe("openapi.yaml reads: a tenant export reads back the whole world, page b
     expect(holders.list.length).toBe(json.grants.filter((g: Body) => g.appId === grant.appId && g.appEntitlementId === grant.appEntitlementId).length);
     expect(holders.list.map((v: Body) => v.appUserId)).toContain(account.id);
     await call("GET", "/api/v1/apps/{app_id}/entitlements/users/{app_user_id}", { params: { app_id: grant.appId, app_user_id: "au-nobody" }, expect: 404 });
+    const searched = await call("GET", "/api/v1/search/apps/{app_id}/entitlements/users/{app_user_id}", { params: { app_id: grant.appId, app_user_id: account.id } });
+    expect(searched.list).toEqual(held.list);
+    const bindings = await call("GET", "/api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/users/{identity_user_id}/grants", {
+      params: { app_id: grant.appId, app_entitlement_id: grant.appEntitlementId, identity_user_id: grant.identityUserId },
+    });
+    expect(bindings.bindings.find((b: Body) => b.appUserId === account.id)?.appEntitlementId).toBe(grant.appEntitlementId);
     await call("GET", "/api/v1/apps/{app_id}/entitlement_configuration_rules/{id}", { params: { app_id: ent.appId, id: "r-none" }, expect: 404 });
   });
   it("search filters: open grant tasks of one app, by text, by created time", async () => {

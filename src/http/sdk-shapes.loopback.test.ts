@@ -202,6 +202,34 @@ describe("openapi.yaml reads, sent as the SDK sends them (query paging, percent-
   });
 });
 
+describe("openapi.yaml grant and owner reads, as the SDK's GET operations send them (path ids percent-encoded, page_size/page_token in the query)", () => {
+  it("SearchAppEntitlementsWithExpired, ListAppUsersForIdentityWithGrant, SearchAppEntitlementsForAppUser", async () => {
+    const json = sampleJson() as Body;
+    const grant = json.grants.find((g: Body) => json.appUsers.some((a: Body) => a.appId === g.appId && a.identityUserId === g.identityUserId));
+    const account = json.appUsers.find((a: Body) => a.appId === grant.appId && a.identityUserId === grant.identityUserId);
+    const expired = await ok("GET", "/api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/grants", {
+      params: { app_id: grant.appId, app_entitlement_id: grant.appEntitlementId },
+      query: { page_size: 10, page_token: undefined },
+    });
+    expect(expired.list.some((r: Body) => r.appUserId === account.id)).toBe(true);
+    const bindings = await ok("GET", "/api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/users/{identity_user_id}/grants", {
+      params: { app_id: grant.appId, app_entitlement_id: grant.appEntitlementId, identity_user_id: grant.identityUserId },
+    });
+    expect(bindings.bindings[0]).toMatchObject({ appUserId: account.id, appEntitlementId: grant.appEntitlementId });
+    const held = await ok("GET", "/api/v1/search/apps/{app_id}/entitlements/users/{app_user_id}", { params: { app_id: grant.appId, app_user_id: account.id }, query: { page_size: 10 } });
+    expect(held.list.map((v: Body) => v.appEntitlement.id)).toContain(grant.appEntitlementId);
+  });
+  it("AppOwners and AppEntitlementOwners List and ListOwnerIDs", async () => {
+    const json = sampleJson() as Body;
+    const ent = json.entitlements.find((e: Body) => (e.ownerUserIds ?? []).length > 0);
+    expect((await ok("GET", "/api/v1/apps/{app_id}/ownerids", { params: { app_id: json.apps[0].id } })).userIds.length).toBeGreaterThan(0);
+    expect((await ok("GET", "/api/v1/apps/{app_id}/owners", { params: { app_id: json.apps[0].id }, query: { page_size: 10 } })).list.length).toBeGreaterThan(0);
+    const params = { app_id: ent.appId, entitlement_id: ent.id };
+    expect((await ok("GET", "/api/v1/apps/{app_id}/entitlements/{entitlement_id}/ownerids", { params })).userIds).toEqual(ent.ownerUserIds);
+    expect((await ok("GET", "/api/v1/apps/{app_id}/entitlements/{entitlement_id}/owners", { params })).list.length).toBeGreaterThan(0);
+  });
+});
+
 describe("openapi.yaml TaskActionsService and TaskService, as the SDK sends them", () => {
   it("comment with an expand mask, and actions whose optional body the SDK leaves out", async () => {
     const c = await ok("POST", "/api/v1/tasks/{task_id}/action/comment", { params: { task_id: "1001" }, hasBody: true, body: { comment: "from the SDK", expandMask: { paths: ["*"] } } });

@@ -11,6 +11,8 @@ import type { World } from "../../world/world.js";
 import { type HttpFailure, refusal } from "../error-body.js";
 import { pageFromQuery, type PageRequest } from "../paging.js";
 import type { Operation, Route, RouteInput, ServerContext } from "../route.js";
+import * as grants from "./grant-reads.js";
+import * as owners from "./owner-reads.js";
 import * as reads from "./reads.js";
 
 /**
@@ -101,6 +103,27 @@ export const DIRECTORY_ROUTES: readonly Route[] = [
     reads.listEntitlementUsers(w, param(i, "app_id"), param(i, "app_entitlement_id"), p),
   ),
   route("POST", "/api/v1/search/app_users", "c1.api.app.v1.AppUserService.Search", (w, _c, i) => reads.searchAppUsers(w, i.body)),
+  list("/api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/grants", "c1.api.app.v1.AppEntitlementSearchService.SearchAppEntitlementsWithExpired", (w, i, p) =>
+    grants.searchAppEntitlementsWithExpired(w, param(i, "app_id"), param(i, "app_entitlement_id"), p),
+  ),
+  route(
+    "GET",
+    "/api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/users/{identity_user_id}/grants",
+    "c1.api.app.v1.AppEntitlementUserBindingService.ListAppUsersForIdentityWithGrant",
+    (w, _c, i) => grants.listAppUsersForIdentityWithGrant(w, param(i, "app_id"), param(i, "app_entitlement_id"), param(i, "identity_user_id")),
+  ),
+  list("/api/v1/search/apps/{app_id}/entitlements/users/{app_user_id}", "c1.api.app.v1.AppEntitlementSearchService.SearchAppEntitlementsForAppUser", (w, i, p) =>
+    grants.searchAppEntitlementsForAppUser(w, param(i, "app_id"), param(i, "app_user_id"), p),
+  ),
+  list("/api/v1/apps/{app_id}/owners", "c1.api.app.v1.AppOwners.List", (w, i, p) => owners.listAppOwners(w, param(i, "app_id"), p)),
+  route("GET", "/api/v1/apps/{app_id}/ownerids", "c1.api.app.v1.AppOwners.ListOwnerIDs", (w, _c, i) => owners.listAppOwnerIds(w, param(i, "app_id"))),
+  list("/api/v1/apps/{app_id}/entitlements/{entitlement_id}/owners", "c1.api.app.v1.AppEntitlementOwners.List", (w, i, p) =>
+    owners.listEntitlementOwners(w, param(i, "app_id"), param(i, "entitlement_id"), p),
+  ),
+  route("GET", "/api/v1/apps/{app_id}/entitlements/{entitlement_id}/ownerids", "c1.api.app.v1.AppEntitlementOwners.ListOwnerIDs", (w, _c, i) =>
+    owners.listEntitlementOwnerIds(w, param(i, "app_id"), param(i, "entitlement_id")),
+  ),
+
   route("POST", "/api/v1/search/grants", "c1.api.app.v1.AppEntitlementSearchService.SearchGrants", (w, _c, i) => reads.searchGrants(w, i.body)),
   route("GET", "/api/v1/apps/{app_id}/access_request_defaults", "c1.api.app.v1.AppAccessRequestsDefaultsService.GetAppAccessRequestsDefaults", (w, _c, i) =>
     reads.getAccessRequestDefaults(w, param(i, "app_id")),

@@ -153,19 +153,52 @@ export function appUserWire(a: AppUser): JsonObject {
   return { ...o, appUserType: a.appUserType === "" ? "APP_USER_TYPE_UNSPECIFIED" : a.appUserType };
 }
 
-function userView(u: User): JsonObject {
+/**
+ * A UserView: the user and its id, with no expansion paths.
+ *
+ * @example
+ * ```ts
+ * userView(user).userId; // user.id
+ * ```
+ */
+export function userView(u: User): JsonObject {
   return { user: userWire(u), userId: u.id, delegatedUserPath: "", directoriesPath: "", managersPath: "", rolesPath: "", objectPermissions: null };
 }
 
-function entitlementView(e: AppEntitlement): JsonObject {
+/**
+ * An AppEntitlementView: the entitlement, with no expansion paths.
+ *
+ * @example
+ * ```ts
+ * entitlementView(ent).appEntitlement; // entitlementWire(ent)
+ * ```
+ */
+export function entitlementView(e: AppEntitlement): JsonObject {
   return { appEntitlement: entitlementWire(e), appPath: "", appResourcePath: "", appResourceTypePath: "", objectPermissions: null };
 }
 
-function appUserView(a: AppUser): JsonObject {
+/**
+ * An AppUserView: the account, with no expansion paths.
+ *
+ * @example
+ * ```ts
+ * appUserView(account).appUser; // appUserWire(account)
+ * ```
+ */
+export function appUserView(a: AppUser): JsonObject {
   return { appUser: appUserWire(a), appPath: "", identityUserPath: "", lastUsagePath: "" };
 }
 
-function listBody(items: readonly JsonValue[], page: PageRequest, extra: JsonObject = {}): JsonObject {
+/**
+ * A list answer: the page of `items` the request asks for, its `nextPageToken`, and `extra` fields
+ * (`expanded: []` for the operations that have one).
+ *
+ * @example
+ * ```ts
+ * listBody(users.map(userView), page, { expanded: [] }); // { expanded: [], list: [...], nextPageToken: "" }
+ * ```
+ */
+export function listBody(items: readonly JsonValue[], page: PageRequest, extra: JsonObject = {}): JsonObject {
   const p = pageOf(items, page);
   return { ...extra, list: [...p.list], nextPageToken: p.nextPageToken };
 }

@@ -1,0 +1,149 @@
+/**
+ * Loopback tests of the directory reads a tenant export walks beyond the basic lists: grants by
+ * entitlement, an identity's accounts with their grant, an account's entitlements, owners of apps
+ * and entitlements, roles, access reviews and the caller's own user. Each 2xx body is validated
+ * against its operation's schema in openapi.yaml, each error body against google.rpc.Status, and
+ * each answer against the world it was read from (issue 12, point 3).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sampleJson, sampleWorld, SUPER, type Body } from "../../test/helpers.js";
+import { errorProblems, responseProblems } from "./openapi-validate.test-helper.js";
+import { type RunningServer, serve } from "./server.js";
+
+const world = sampleWorld();
+const json = sampleJson() as Body;
+let server: RunningServer;
+
+async function call(method: string, template: string, opts: { params?: Record<string, string>; query?: string; body?: unknown; expect?: number } = {}): Promise<Body> {
+  const path = template.replace(/\{(\w+)\}/g, (_, n: string) => encodeURIComponent(opts.params?.[n] ?? ""));
+  const res = await fetch(`${server.url}${path}${opts.query ? `?${opts.query}` : ""}`, {
+    method,
+    headers: { authorization: "Bearer tok-super", ...(opts.body !== undefined ? { "content-type": "application/json" } : {}) },
+    ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
+  });
+  const body: Body = await res.json();
+  expect(res.status, `${method} ${path}: ${JSON.stringify(body).slice(0, 300)}`).toBe(opts.expect ?? 200);
+  if (res.status === 200) expect(responseProblems(method, template, body), `${method} ${template}`).toEqual([]);
+  else expect(errorProblems(body), `${method} ${template} error`).toEqual([]);
+  return body;
+}
+
+/** A GET list read to its end with `page_size`/`page_token`, as a tenant export reads it. */
+async function readAll(template: string, params: Record<string, string>, size = 10): Promise<Body[]> {
+  const items: Body[] = [];
+  let pageToken = "";
+  for (let i = 0; i < 100; i++) {
+    const body = await call("GET", template, { params, query: `page_size=${size}${pageToken ? `&page_token=${encodeURIComponent(pageToken)}` : ""}` });
+    items.push(...body.list);
+    pageToken = body.nextPageToken;
+    if (pageToken === "") return items;
+  }
+  throw new Error("paging did not end");
+}
+
+/** The account that holds a user's grants in an app: the user's first account there. */
+const accountOf = (appId: string, userId: string): Body | undefined => json.appUsers.find((a: Body) => a.appId === appId && a.identityUserId === userId);
+
+beforeAll(async () => {
+  server = await serve({ world, port: 0 });
+});
+afterAll(async () => server.close());
+
+const WITH_EXPIRED = "/api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/grants";
+const FOR_IDENTITY = "/api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/users/{identity_user_id}/grants";
+const SEARCH_FOR_APP_USER = "/api/v1/search/apps/{app_id}/entitlements/users/{app_user_id}";
+
+describe("openapi.yaml AppEntitlementSearchService.SearchAppEntitlementsWithExpired: GET …/entitlements/{app_entitlement_id}/grants", () => {
+  it("lists every grant of every entitlement with its account and user, paged by page_size/page_token until nextPageToken is empty", async () => {
+    for (const e of json.entitlements) {
+      const rows = await readAll(WITH_EXPIRED, { app_id: e.appId, app_entitlement_id: e.id });
+      const grants = json.grants.filter((g: Body) => g.appId === e.appId && g.appEntitlementId === e.id);
+      expect(rows.map((r) => r.user?.id ?? "")).toEqual(grants.map((g: Body) => g.identityUserId));
+      for (const r of rows) {
+        expect(r).toMatchObject({ appId: e.appId, appEntitlementId: e.id, expired: null });
+        expect(r.appUserId).toBe(accountOf(e.appId, r.user.id)?.id ?? "");
+        if (r.appUserId !== "") expect(r.appUser.identityUserId).toBe(r.user.id);
+      }
+    }
+  });
+  it("the 21 holders of ent-okta-mfa come in three pages of 10, 10 and 1", async () => {
+    const params = { app_id: "app-okta", app_entitlement_id: "ent-okta-mfa" };
+    const first = await call("GET", WITH_EXPIRED, { params, query: "page_size=10" });
+    expect(first.list).toHaveLength(10);
+    const second = await call("GET", WITH_EXPIRED, { params, query: `page_size=10&page_token=${encodeURIComponent(first.nextPageToken)}` });
+    const third = await call("GET", WITH_EXPIRED, { params, query: `page_size=10&page_token=${encodeURIComponent(second.nextPageToken)}` });
+    expect([second.list.length, third.list.length, third.nextPageToken]).toEqual([10, 1, ""]);
+  });
+  it("an unknown app or entitlement is NOT_FOUND (404); a bad page_size is INVALID_ARGUMENT (400)", async () => {
+    expect((await call("GET", WITH_EXPIRED, { params: { app_id: "app-nope", app_entitlement_id: "ent-okta-mfa" }, expect: 404 })).code).toBe(5);
+    expect((await call("GET", WITH_EXPIRED, { params: { app_id: "app-okta", app_entitlement_id: "ent-nope" }, expect: 404 })).code).toBe(5);
+    expect((await call("GET", WITH_EXPIRED, { params: { app_id: "app-okta", app_entitlement_id: "ent-okta-mfa" }, query: "page_size=ten", expect: 400 })).code).toBe(3);
+  });
+});
+
+describe("openapi.yaml AppEntitlementUserBindingService.ListAppUsersForIdentityWithGrant: every account of the identity, grant data only where it holds the entitlement", () => {
+  it("a holder's account carries the entitlement; a non-holder's accounts only the app and account ids", async () => {
+    for (const e of json.entitlements) {
+      for (const u of json.users) {
+        const accounts = json.appUsers.filter((a: Body) => a.appId === e.appId && a.identityUserId === u.id);
+        const body = await call("GET", FOR_IDENTITY, { params: { app_id: e.appId, app_entitlement_id: e.id, identity_user_id: u.id } });
+        expect(body.bindings.map((b: Body) => b.appUserId)).toEqual(accounts.map((a: Body) => a.id));
+        const holds = json.grants.some((g: Body) => g.appId === e.appId && g.appEntitlementId === e.id && g.identityUserId === u.id);
+        const granted = body.bindings.filter((b: Body) => b.appEntitlementId === e.id).map((b: Body) => b.appUserId);
+        expect(granted, `${e.id} ${u.id}`).toEqual(holds && accounts.length > 0 ? [accounts[0].id] : []);
+      }
+    }
+  });
+  it("unknown app, entitlement or user is NOT_FOUND (404)", async () => {
+    for (const params of [
+      { app_id: "app-nope", app_entitlement_id: "ent-okta-mfa", identity_user_id: SUPER },
+      { app_id: "app-okta", app_entitlement_id: "ent-nope", identity_user_id: SUPER },
+      { app_id: "app-okta", app_entitlement_id: "ent-okta-mfa", identity_user_id: "u-nope" },
+    ])
+      expect((await call("GET", FOR_IDENTITY, { params, expect: 404 })).code).toBe(5);
+  });
+});
+
+describe("openapi.yaml AppEntitlementSearchService.SearchAppEntitlementsForAppUser: GET /api/v1/search/apps/{app_id}/entitlements/users/{app_user_id}", () => {
+  it("answers the entitlements each account holds, as AppEntitlements.ListForAppUser does", async () => {
+    for (const a of json.appUsers) {
+      const params = { app_id: a.appId, app_user_id: a.id };
+      const searched = await readAll(SEARCH_FOR_APP_USER, params, 10);
+      const listed = await readAll("/api/v1/apps/{app_id}/entitlements/users/{app_user_id}", params, 10);
+      expect(searched).toEqual(listed);
+      const held = new Set(json.grants.filter((g: Body) => g.appId === a.appId && g.identityUserId === a.identityUserId).map((g: Body) => g.appEntitlementId));
+      expect(new Set(searched.map((v) => v.appEntitlement.id))).toEqual(new Set([...held].filter((id) => json.entitlements.some((e: Body) => e.appId === a.appId && e.id === id))));
+    }
+  });
+  it("an unknown app or account is NOT_FOUND (404)", async () => {
+    expect((await call("GET", SEARCH_FOR_APP_USER, { params: { app_id: "app-nope", app_user_id: json.appUsers[0].id }, expect: 404 })).code).toBe(5);
+    expect((await call("GET", SEARCH_FOR_APP_USER, { params: { app_id: "app-okta", app_user_id: "au-nope" }, expect: 404 })).code).toBe(5);
+  });
+});
+
+describe("openapi.yaml AppOwners and AppEntitlementOwners: List and ListOwnerIDs", () => {
+  it("every app's owners, as ids and as Users", async () => {
+    for (const app of json.apps) {
+      const ids = await call("GET", "/api/v1/apps/{app_id}/ownerids", { params: { app_id: app.id } });
+      expect(ids.userIds).toEqual(world.index.apps.get(app.id)?.ownerUserIds);
+      const users = await readAll("/api/v1/apps/{app_id}/owners", { app_id: app.id });
+      expect(users.map((u) => u.id)).toEqual(ids.userIds.filter((id: string) => world.index.users.has(id)));
+    }
+  });
+  it("every entitlement's owners, as ids and as Users", async () => {
+    for (const e of json.entitlements) {
+      const params = { app_id: e.appId, entitlement_id: e.id };
+      const ids = await call("GET", "/api/v1/apps/{app_id}/entitlements/{entitlement_id}/ownerids", { params });
+      expect(ids.userIds).toEqual(e.ownerUserIds ?? []);
+      const users = await readAll("/api/v1/apps/{app_id}/entitlements/{entitlement_id}/owners", params);
+      expect(users.map((u) => u.id)).toEqual(ids.userIds.filter((id: string) => world.index.users.has(id)));
+    }
+  });
+  it("an unknown app or entitlement is NOT_FOUND (404)", async () => {
+    expect((await call("GET", "/api/v1/apps/{app_id}/ownerids", { params: { app_id: "app-nope" }, expect: 404 })).code).toBe(5);
+    expect((await call("GET", "/api/v1/apps/{app_id}/owners", { params: { app_id: "app-nope" }, expect: 404 })).code).toBe(5);
+    const params = { app_id: "app-aws", entitlement_id: "ent-nope" };
+    expect((await call("GET", "/api/v1/apps/{app_id}/entitlements/{entitlement_id}/ownerids", { params, expect: 404 })).code).toBe(5);
+    expect((await call("GET", "/api/v1/apps/{app_id}/entitlements/{entitlement_id}/owners", { params, expect: 404 })).code).toBe(5);
+  });
+});

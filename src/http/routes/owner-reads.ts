@@ -1,0 +1,88 @@
+/**
+ * Who owns an app or an entitlement (`c1.api.app.v1.AppOwners`, `AppEntitlementOwners`): the
+ * world's `ownerUserIds`, as ids (`ListOwnerIDs`) or as the service's User objects (`List`, paged).
+ * An owner id that names no user of the world is listed by `ListOwnerIDs` as stored, and left out
+ * of `List`, which has no User to write for it.
+ */
+import type { JsonObject } from "../../model/json.js";
+import { err, ok, type Result } from "../../result.js";
+import { findEntitlement, type World } from "../../world/world.js";
+import type { HttpFailure } from "../error-body.js";
+import type { PageRequest } from "../paging.js";
+import { listBody, userWire } from "./reads.js";
+
+type Read = Result<JsonObject, HttpFailure>;
+
+const notFound = (message: string) => err<HttpFailure>({ status: 404, code: "NOT_FOUND", reason: "NOT_FOUND", message });
+
+function ownersOf(world: World, ids: readonly string[], page: PageRequest): JsonObject {
+  const users = ids.flatMap((id) => {
+    const u = world.index.users.get(id);
+    return u ? [userWire(u)] : [];
+  });
+  return listBody(users, page);
+}
+
+function appOwnerIds(world: World, appId: string): Result<readonly string[], HttpFailure> {
+  const app = world.index.apps.get(appId);
+  return app ? ok(app.ownerUserIds) : notFound(`app "${appId}" not found`);
+}
+
+function entitlementOwnerIds(world: World, appId: string, entitlementId: string): Result<readonly string[], HttpFailure> {
+  if (!world.index.apps.has(appId)) return notFound(`app "${appId}" not found`);
+  const e = findEntitlement(world, appId, entitlementId);
+  return e ? ok(e.ownerUserIds) : notFound(`entitlement "${entitlementId}" of app "${appId}" not found`);
+}
+
+/**
+ * `GET /api/v1/apps/{app_id}/owners` (`AppOwners.List`): the app's owners as Users, paged.
+ *
+ * @example
+ * ```ts
+ * listAppOwners(world, "app-aws", page); // ok({ list: [{ id: "u-sre-lead", … }], nextPageToken: "" })
+ * ```
+ */
+export function listAppOwners(world: World, appId: string, page: PageRequest): Read {
+  const ids = appOwnerIds(world, appId);
+  return ids.ok ? ok(ownersOf(world, ids.value, page)) : ids;
+}
+
+/**
+ * `GET /api/v1/apps/{app_id}/ownerids` (`AppOwners.ListOwnerIDs`): the app's owner ids. Not paged.
+ *
+ * @example
+ * ```ts
+ * listAppOwnerIds(world, "app-aws"); // ok({ userIds: ["u-sre-lead", "u-it-dir"] })
+ * ```
+ */
+export function listAppOwnerIds(world: World, appId: string): Read {
+  const ids = appOwnerIds(world, appId);
+  return ids.ok ? ok({ userIds: [...ids.value] }) : ids;
+}
+
+/**
+ * `GET /api/v1/apps/{app_id}/entitlements/{entitlement_id}/owners` (`AppEntitlementOwners.List`):
+ * the entitlement's owners as Users, paged.
+ *
+ * @example
+ * ```ts
+ * listEntitlementOwners(world, "app-aws", "ent-aws-prod-admin", page); // ok({ list: [{ id: "u-sre-lead", … }, …], nextPageToken: "" })
+ * ```
+ */
+export function listEntitlementOwners(world: World, appId: string, entitlementId: string, page: PageRequest): Read {
+  const ids = entitlementOwnerIds(world, appId, entitlementId);
+  return ids.ok ? ok(ownersOf(world, ids.value, page)) : ids;
+}
+
+/**
+ * `GET /api/v1/apps/{app_id}/entitlements/{entitlement_id}/ownerids` (`AppEntitlementOwners.ListOwnerIDs`).
+ *
+ * @example
+ * ```ts
+ * listEntitlementOwnerIds(world, "app-aws", "ent-aws-prod-admin"); // ok({ userIds: ["u-sre-lead", "u-ciso"] })
+ * ```
+ */
+export function listEntitlementOwnerIds(world: World, appId: string, entitlementId: string): Read {
+  const ids = entitlementOwnerIds(world, appId, entitlementId);
+  return ids.ok ? ok({ userIds: [...ids.value] }) : ids;
+}
