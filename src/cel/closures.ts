@@ -51,10 +51,10 @@ export const BAIL: unique symbol = Symbol("policy-sim/cel-bail");
 export type Closure = (context: Readonly<Record<string, unknown>>) => unknown;
 
 /** The variables of the evaluation context (evaluate.ts's CelContext fields). */
-const VARIABLES: ReadonlySet<string> = new Set(["subject", "user", "task", "entitlement", "account", "ip", "appOwners"]);
+export const VARIABLES: ReadonlySet<string> = new Set(["subject", "user", "task", "entitlement", "account", "ip", "appOwners"]);
 
-const PRIMITIVE_EQ: ReadonlySet<string> = new Set(["string", "bool", "int", "double"]);
-const ORDERED: ReadonlySet<string> = new Set(["string", "int", "double"]);
+export const PRIMITIVE_EQ: ReadonlySet<string> = new Set(["string", "bool", "int", "double"]);
+export const ORDERED: ReadonlySet<string> = new Set(["string", "int", "double"]);
 
 const bail = (): never => {
   throw BAIL;
@@ -68,7 +68,7 @@ function isPlainObject(o: object): boolean {
 }
 
 /** A value from a map-typed value (a JS Map or any object, as cel-js reads a `map`), or bail. */
-function mapGet(o: unknown, key: string): unknown {
+export function mapGet(o: unknown, key: string): unknown {
   if (o instanceof Map) {
     const v: unknown = o.get(key);
     return v === undefined ? bail() : v;
@@ -81,7 +81,7 @@ function mapGet(o: unknown, key: string): unknown {
 }
 
 /** A value from a dyn: a map only when cel-js would see a map (a Map or a plain object), or bail. */
-function dynGet(o: unknown, key: string): unknown {
+export function dynGet(o: unknown, key: string): unknown {
   if (o instanceof Map) {
     const v: unknown = o.get(key);
     return v === undefined ? bail() : v;
@@ -93,13 +93,13 @@ function dynGet(o: unknown, key: string): unknown {
   return bail();
 }
 
-const typeOf = (n: CelNode): string => n.checkedType?.name ?? "dyn";
+export const typeOf = (n: CelNode): string => n.checkedType?.name ?? "dyn";
 
-function argsOf(n: CelNode): readonly unknown[] {
+export function argsOf(n: CelNode): readonly unknown[] {
   return Array.isArray(n.args) ? n.args : [];
 }
 
-function child(n: CelNode, i: number): CelNode | undefined {
+export function child(n: CelNode, i: number): CelNode | undefined {
   const c = argsOf(n)[i];
   return isCelNode(c) ? c : undefined;
 }
@@ -115,7 +115,7 @@ function metaOf(n: CelNode): Meta {
   return typeof m === "object" && m !== null ? (m as Meta) : {};
 }
 
-function isMacro(n: CelNode): boolean {
+export function isMacro(n: CelNode): boolean {
   const meta = metaOf(n);
   return meta.alternate !== undefined || meta.macro !== undefined;
 }
@@ -616,7 +616,7 @@ function rootVariable(n: CelNode, cx: Cx): string | undefined {
 }
 
 /** The value of a literal node of a primitive type, or `undefined`. */
-function literalOf(n: CelNode): string | boolean | bigint | number | undefined {
+export function literalOf(n: CelNode): string | boolean | bigint | number | undefined {
   if (n.op !== "value" || isMacro(n)) return undefined;
   const v: unknown = n.args;
   return typeof v === "string" || typeof v === "boolean" || typeof v === "bigint" || typeof v === "number" ? v : undefined;

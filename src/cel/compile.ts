@@ -7,6 +7,7 @@ import { err, ok, type Result } from "../result.js";
 import { celTypeNames, closest, diagnostic, errorParts, locate, type CelDiagnostic, type ErrorParts, type SourceLocation } from "./diagnostics.js";
 import { celEnvironment, type CelEnvironment, type CelEnvironmentKind } from "./environment.js";
 import { compileClosuresOrReason, type Closure, type InterpretedReason } from "./closures.js";
+import { generateClosure } from "./generate.js";
 import { COST_LIMIT_KEY, CostMeter, costPlan, DEFAULT_CEL_COST_LIMIT, estimateCost, instrumentCost, WORST_CASE_SIZES, type CostEstimate } from "./cost.js";
 import { desugar, type ExtensionArgs } from "./extensions.js";
 import { isCelNode, qualifiedName, type CelNode } from "./internals.js";
@@ -202,7 +203,8 @@ export function compileFresh(env: CelEnvironment, source: string, options: { rea
     const cost = estimateCost(ast, extensionArgs);
     // The tracer's copy stays on cel-js: its instrumented nodes are what record the trace.
     const closures = options.closures === false ? undefined : compileClosuresOrReason(ast, extensionArgs, { evaluator: env.evaluator, meter, plan });
-    const closure = closures?.ok ? closures.closure : undefined;
+    // The closures' plain path written out as one function (generate.ts) where code can be generated.
+    const closure = closures?.ok ? (generateClosure(ast, extensionArgs, { evaluator: env.evaluator, meter, plan }) ?? closures.closure) : undefined;
     const run = meteredRun(parsed as (context: object) => unknown, meter, closure);
     const evaluation: Evaluation = closure ? "compiled" : "interpreted";
     const interpretedBecause = closures && !closures.ok ? Object.freeze(closures.reason) : undefined;

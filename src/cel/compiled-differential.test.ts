@@ -1,8 +1,9 @@
 /**
- * Issue 16's proof: every expression is evaluated compiled (closures, cel-js as fallback) and
+ * Issue 16's proof: every expression is evaluated compiled (generated code or closures, cel-js as fallback) and
  * interpreted (cel-js alone) on varied inputs, and the two must give identical values and identical
  * errors. Besides, the closures are run alone (no fallback): whenever they answer by themselves,
- * their value must be cel-js's, so the fallback cannot hide a wrong compiled answer.
+ * their value must be cel-js's, so the fallback cannot hide a wrong compiled answer; and the function
+ * generate.ts writes for them, alone, must answer exactly when they do, with the same value.
  * (a) every expression of the project: fixtures, documentation examples, test files;
  * (b) random well-typed expressions generated from the declared environment (fast-check);
  * (c) the official CEL conformance cases (cel-spec, from `@bufbuild/cel-spec`) that fit the
@@ -19,16 +20,19 @@ import { contextsOf, corpus, differential, type Differential } from "./test-diff
 interface Tally {
   expressions: number;
   compiled: number;
+  /** Compiled expressions generate.ts wrote a function for (checked alone against the closures). */
+  generated: number;
   answered: number;
   bailed: number;
   mismatches: string[];
 }
 
-const tally = (): Tally => ({ expressions: 0, compiled: 0, answered: 0, bailed: 0, mismatches: [] });
+const tally = (): Tally => ({ expressions: 0, compiled: 0, generated: 0, answered: 0, bailed: 0, mismatches: [] });
 
 function add(t: Tally, d: Differential): void {
   t.expressions++;
   if (d.evaluation === "compiled") t.compiled++;
+  if (d.generated) t.generated++;
   t.answered += d.answered;
   t.bailed += d.bailed;
   t.mismatches.push(...d.mismatches);
@@ -53,6 +57,8 @@ describe("(a) the project's own expressions, compiled vs interpreted", () => {
     }
     expect(t.mismatches).toEqual([]);
     expect(t.compiled / t.expressions, interpreted.join("\n")).toBeGreaterThanOrEqual(share);
+    // Every expression the closures compile is also generated (generate.ts calls their closures for the rest).
+    expect(t.generated).toBe(t.compiled);
     // The closures answer most evaluations by themselves (the rest are errors or unusual values).
     expect(t.answered).toBeGreaterThan(t.bailed);
     // What still runs interpreted is only what the closures leave out on purpose.
@@ -146,6 +152,7 @@ describe("(b) random well-typed conditions from the declared environment (fast-c
     );
     expect(t.expressions).toBeGreaterThan(illTyped * 3);
     expect(t.answered).toBeGreaterThan(0);
+    expect(t.generated).toBe(t.compiled);
   });
 });
 
@@ -280,5 +287,6 @@ describe("(c) cel-spec conformance cases (@bufbuild/cel-spec) that fit the envir
     expect(t.mismatches).toEqual([]);
     expect(t.expressions).toBeGreaterThan(500);
     expect(t.compiled).toBeGreaterThan(t.expressions * 0.9);
+    expect(t.generated).toBe(t.compiled);
   });
 });

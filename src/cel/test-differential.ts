@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import ts from "typescript";
 import type { User } from "../model/directory.js";
 import { compileClosuresOrReason } from "./closures.js";
+import { generateClosure } from "./generate.js";
 import { compileFresh, type Compiled } from "./compile.js";
 import { COST_LIMIT_KEY, CostMeter, costPlan, DEFAULT_CEL_COST_LIMIT } from "./cost.js";
 import { runtimeError } from "./diagnostics.js";
@@ -220,27 +221,41 @@ export function outcomeOf(c: Compiled, context: object): Outcome {
 }
 
 /**
- * The compiled closures of an expression alone, without the fallback to cel-js, with their own
+ * The compiled closures (or, with `"generated"`, the function generate.ts writes for them) of an expression alone, without the fallback to cel-js, with their own
  * meter on the same cost plan: a value means the compiled path answered by itself; a throw means it
  * left its plain path. `undefined` for an expression that does not compile to closures.
  *
  * @example
  * ```ts
  * rawClosures(compiled)?.(context); // true, or throws
+ * rawClosures(compiled, "generated")?.(context); // the same from the generated function (generate.ts)
  * ```
  */
-export function rawClosures(c: Compiled): ((context: object) => unknown) | undefined {
+export function rawClosures(c: Compiled, how: "closures" | "generated" = "closures"): ((context: object) => unknown) | undefined {
   const plan = costPlan(c.root, c.extensionArgs);
   const meter = new CostMeter();
   meter.base = plan.base;
-  const r = compileClosuresOrReason(c.root, c.extensionArgs, { evaluator: celEnvironment(c.kind).evaluator, meter, plan });
+  const options = { evaluator: celEnvironment(c.kind).evaluator, meter, plan };
+  const r = compileClosuresOrReason(c.root, c.extensionArgs, options);
   if (!r.ok) return undefined;
-  const closure = r.closure;
+  const closure = how === "closures" ? r.closure : generateClosure(c.root, c.extensionArgs, options);
+  if (closure === undefined) return undefined;
   return (context) => {
     const limit: unknown = (context as Record<string, unknown>)[COST_LIMIT_KEY];
     meter.start(typeof limit === "number" ? limit : DEFAULT_CEL_COST_LIMIT);
     return closure(context as Readonly<Record<string, unknown>>);
   };
+}
+
+const BAILED = "(left its plain path)";
+
+/** What a compiled path alone gives: the canonical value, or {@link BAILED} when it throws. */
+function alone(f: (context: object) => unknown, context: object): string {
+  try {
+    return canonical(f(context));
+  } catch {
+    return BAILED;
+  }
 }
 
 /**
@@ -272,6 +287,8 @@ export function bothWays(source: string, kind: CelEnvironmentKind, anyResultType
  */
 export interface Differential {
   readonly evaluation: "compiled" | "interpreted";
+  /** Whether generate.ts wrote a function for it (checked alone against the closures alone). */
+  readonly generated: boolean;
   readonly mismatches: string[];
   /** Evaluations the closures answered by themselves (equal to cel-js's value). */
   readonly answered: number;
@@ -292,6 +309,7 @@ export function differential(source: string, kind: CelEnvironmentKind, contexts:
   const b = bothWays(source, kind, anyResultType);
   if (!b) return undefined;
   const raw = rawClosures(b.compiled);
+  const generated = rawClosures(b.compiled, "generated");
   const mismatches: string[] = [];
   let answered = 0;
   let bailed = 0;
@@ -300,16 +318,14 @@ export function differential(source: string, kind: CelEnvironmentKind, contexts:
     const got = outcomeOf(b.compiled, context);
     if (JSON.stringify(got) !== JSON.stringify(want)) mismatches.push(`${source} on context ${i}: compiled ${JSON.stringify(got)}, interpreted ${JSON.stringify(want)}`);
     if (!raw) return;
-    let alone: unknown;
-    try {
-      alone = raw(context);
-    } catch {
-      bailed++;
-      return;
+    const closures = alone(raw, context);
+    if (closures === BAILED) bailed++;
+    else {
+      answered++;
+      if (!("value" in want) || want.value !== closures) mismatches.push(`${source} on context ${i}: closures alone ${closures}, interpreted ${JSON.stringify(want)}`);
     }
-    answered++;
-    const v = canonical(alone);
-    if (!("value" in want) || want.value !== v) mismatches.push(`${source} on context ${i}: closures alone ${v}, interpreted ${JSON.stringify(want)}`);
+    // The generated function answers exactly when the closures do, with their value.
+    if (generated && alone(generated, context) !== closures) mismatches.push(`${source} on context ${i}: generated alone ${alone(generated, context)}, closures alone ${closures}`);
   });
-  return { evaluation: b.compiled.evaluation, mismatches, answered, bailed };
+  return { evaluation: b.compiled.evaluation, generated: generated !== undefined, mismatches, answered, bailed };
 }

@@ -1,0 +1,104 @@
+import fc from "fast-check";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { makeUser } from "./test-fixtures.js";
+import { contextsOf, differential } from "./test-differential.js";
+import { contextOf, prepareConditionInput } from "./evaluate.js";
+import { adaInput } from "./test-fixtures.js";
+
+/** The shapes generate.ts writes out, as the policies of the selection benchmark use them. */
+const terms = fc.constantFrom(
+  'subject.department == "Security"',
+  'subject.department != "Engineering"',
+  'subject.department in ["Security", "Platform"]',
+  "subject.department in []",
+  'subject.department in subject.emails',
+  'subject.employmentType == "Contractor"',
+  'subject.profile.clearance == "high"',
+  'subject.profile["clearance"] == "high"',
+  'subject.profile["level"] == 4',
+  "subject.profile.flag == true",
+  'subject.profile.nested.city == "Oslo"',
+  'entitlement.riskLevelValueId == "high"',
+  'subject.email.endsWith("@synthetic.example")',
+  'subject.email.startsWith(subject.department)',
+  'subject.email.contains("@")',
+  "size(subject.managerIds) > 0",
+  "size(subject.managerIds) >= 2",
+  "size(subject.emails) < 9223372036854775807",
+  'subject.department < "M"',
+  "account.displayName == subject.displayName",
+  'has(subject.profile.clearance)',
+  "subject.user == subject",
+);
+
+const condition: fc.Arbitrary<string> = fc.letrec<{ c: string }>((tie) => ({
+  c: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    terms,
+    fc.tuple(tie("c"), fc.constantFrom("&&", "||"), tie("c")).map(([a, op, b]) => `(${a} ${op} ${b})`),
+    tie("c").map((a) => `!(${a})`),
+    fc.tuple(tie("c"), tie("c"), tie("c")).map(([c, a, b]) => `(${c} ? ${a} : ${b})`),
+  ),
+})).c;
+
+describe("generated conditions (generate.ts)", () => {
+  it("answer exactly when the closures answer, with their value, and compiled outcomes stay cel-js's (property)", () => {
+    const contexts = contextsOf("condition");
+    let generated = 0;
+    fc.assert(
+      fc.property(condition, (source) => {
+        const d = differential(source, "condition", contexts);
+        if (!d) return; // `subject.user == subject` compares messages: refused by the checker in some combinations
+        expect(d.mismatches).toEqual([]);
+        if (d.generated) generated++;
+      }),
+      { numRuns: 300 },
+    );
+    expect(generated).toBeGreaterThan(200);
+  });
+
+  it("read map keys and fields written anywhere in the source as data, never as code", () => {
+    // Not "constructor": cel-js itself fails on a map with that own key ("Unsupported type: object",
+    // it reads the map's type from it), where the closures read the key; closures.ts's matter.
+    const hostile = ['"); throw 1; //', "\u2028", "__proto__", "`${1}`", "\\", "'", "\n"];
+    const subject = makeUser({ id: "u-h", profile: Object.fromEntries(hostile.map((k, i) => [k, `v${i}`])) });
+    const p = prepareConditionInput(adaInput({ subject }));
+    if (!p.ok) throw new Error(p.error.message);
+    const contexts = [contextOf(p.value), ...contextsOf("condition")];
+    for (const [i, key] of hostile.entries()) {
+      for (const source of [`subject.profile[${JSON.stringify(key)}] == "v${i}"`, `${JSON.stringify(key)} in ["a", ${JSON.stringify(key)}]`]) {
+        const d = differential(source, "condition", contexts);
+        expect(d, source).toBeDefined();
+        expect(d?.generated, source).toBe(true);
+        expect(d?.mismatches, source).toEqual([]);
+      }
+    }
+  });
+});
+
+describe("where code cannot be generated", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.resetModules();
+  });
+
+  it("conditions run as closures, with the same outcomes (a Content-Security-Policy without unsafe-eval)", async () => {
+    vi.resetModules();
+    vi.stubGlobal(
+      "Function",
+      new Proxy(globalThis.Function, {
+        construct: () => {
+          throw new EvalError("Code generation from strings disallowed for this context");
+        },
+      }),
+    );
+    const fresh = await import("./test-differential.js");
+    const source = '(subject.department in ["Security", "Platform"] && subject.profile.clearance == "high") || size(subject.managerIds) > 1';
+    const d = fresh.differential(source, "condition", fresh.contextsOf("condition"));
+    vi.unstubAllGlobals();
+    expect(d?.evaluation).toBe("compiled");
+    expect(d?.generated).toBe(false);
+    expect(d?.mismatches).toEqual([]);
+    expect(d?.answered).toBeGreaterThan(0);
+  });
+});
