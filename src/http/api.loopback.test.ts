@@ -151,6 +151,26 @@ describe("openapi.yaml reads: a tenant export reads back the whole world, page b
       await readAll("GET", "/api/v1/apps/{app_id}/entitlements/{entitlement_id}/owners", { app_id: e.appId, entitlement_id: e.id });
     }
     expect(grants).toBe(json.grants.length);
+    // Roles, campaigns, and the resources the entitlements are on.
+    expect((await readAll("GET", "/api/v1/iam/roles")).map((r: Body) => r.id)).toEqual(json.roles.map((r: Body) => r.id));
+    await call("GET", "/api/v1/iam/roles/{role_id}", { params: { role_id: json.roles[0].id } });
+    expect((await readAll("GET", "/api/v1/access_reviews")).map((v: Body) => v.accessReview.id)).toEqual(json.accessReviews.map((r: Body) => r.id));
+    await call("GET", "/api/v1/access_review/{id}", { params: { id: json.accessReviews[0].id } });
+    let onResources = 0;
+    for (const a of apps)
+      for (const t of await readAll("GET", "/api/v1/apps/{app_id}/resource_types", { app_id: a.id })) {
+        const typeId = t.appResourceType.id;
+        await call("GET", "/api/v1/apps/{app_id}/resource_types/{id}", { params: { app_id: a.id, id: typeId } });
+        for (const r of await readAll("GET", "/api/v1/apps/{app_id}/resource_types/{app_resource_type_id}/resources", { app_id: a.id, app_resource_type_id: typeId })) {
+          await call("GET", "/api/v1/apps/{app_id}/resource_types/{app_resource_type_id}/resources/{id}", { params: { app_id: a.id, app_resource_type_id: typeId, id: r.appResource.id } });
+          const path = "/api/v1/apps/{app_id}/entitlements/resource_types/{app_resource_type_id}/resources/{app_resource_id}";
+          onResources += (await readAll("GET", path, { app_id: a.id, app_resource_type_id: typeId, app_resource_id: r.appResource.id })).length;
+        }
+      }
+    expect(onResources).toBe(json.entitlements.filter((e: Body) => e.appResourceTypeId && e.appResourceId).length);
+    expect((await readAll("POST", "/api/v1/search/app_resource_types")).length).toBeGreaterThan(0);
+    expect((await readAll("POST", "/api/v1/search/app_resources")).length).toBeGreaterThan(0);
+    expect((await call("POST", "/api/v1/users/introspect", { body: {} })).userView.user.id).toBe(SUPER);
     expect((await readAll("POST", "/api/v1/search/entitlements")).length).toBe(json.entitlements.length);
     expect((await readAll("POST", "/api/v1/search/app_users")).length).toBe(json.appUsers.length);
     expect((await readAll("POST", "/api/v1/search/grants")).length).toBe(json.grants.length);

@@ -147,3 +147,102 @@ describe("openapi.yaml AppOwners and AppEntitlementOwners: List and ListOwnerIDs
     expect((await call("GET", "/api/v1/apps/{app_id}/entitlements/{entitlement_id}/owners", { params, expect: 404 })).code).toBe(5);
   });
 });
+
+describe("openapi.yaml Roles.List and Roles.Get: GET /api/v1/iam/roles", () => {
+  it("lists the world's roles, paged, and gets each by id", async () => {
+    const listed = await readAll("/api/v1/iam/roles", {}, 10);
+    expect(listed.map((r) => [r.id, r.displayName, r.name])).toEqual(json.roles.map((r: Body) => [r.id, r.displayName, r.kind]));
+    for (const r of json.roles) expect((await call("GET", "/api/v1/iam/roles/{role_id}", { params: { role_id: r.id } })).role.id).toBe(r.id);
+    expect((await call("GET", "/api/v1/iam/roles/{role_id}", { params: { role_id: "r-nope" }, expect: 404 })).code).toBe(5);
+  });
+});
+
+describe("openapi.yaml AccessReviewService.List and Get: GET /api/v1/access_reviews, /api/v1/access_review/{id}", () => {
+  it("lists the world's campaigns, paged, and gets each by id", async () => {
+    const listed = await readAll("/api/v1/access_reviews", {}, 10);
+    expect(listed.map((v) => v.accessReview.id)).toEqual(json.accessReviews.map((r: Body) => r.id));
+    for (const r of json.accessReviews) {
+      const got = await call("GET", "/api/v1/access_review/{id}", { params: { id: r.id } });
+      expect(got.accessReview.accessReview).toMatchObject({ id: r.id, displayName: r.displayName, policyId: r.policyId, usePolicyOverride: r.usePolicyOverride });
+    }
+    expect((await call("GET", "/api/v1/access_review/{id}", { params: { id: "ar-nope" }, expect: 404 })).code).toBe(5);
+  });
+});
+
+describe("openapi.yaml UserService.Introspect: POST /api/v1/users/introspect answers the caller's UserView", () => {
+  it("with an expand mask and with an empty body", async () => {
+    expect((await call("POST", "/api/v1/users/introspect", { body: { expandMask: { paths: ["*"] } } })).userView.user.id).toBe(SUPER);
+    expect((await call("POST", "/api/v1/users/introspect", { body: {} })).userView.userId).toBe(SUPER);
+  });
+});
+
+describe("openapi.yaml app resources and resource types, as the world's entitlements name them", () => {
+  const typesOf = (appId: string) => [...new Set(json.entitlements.filter((e: Body) => e.appId === appId && e.appResourceTypeId).map((e: Body) => e.appResourceTypeId))];
+  const resourcesOf = (appId: string, typeId: string) => [
+    ...new Set(json.entitlements.filter((e: Body) => e.appId === appId && e.appResourceTypeId === typeId && e.appResourceId).map((e: Body) => e.appResourceId)),
+  ];
+  it("every app's resource types and every type's resources, listed, got, and the entitlements on each resource", async () => {
+    let total = 0;
+    for (const app of json.apps) {
+      const types = await readAll("/api/v1/apps/{app_id}/resource_types", { app_id: app.id });
+      expect(types.map((t) => t.appResourceType.id)).toEqual(typesOf(app.id));
+      for (const t of types) {
+        const typeId = t.appResourceType.id;
+        await call("GET", "/api/v1/apps/{app_id}/resource_types/{id}", { params: { app_id: app.id, id: typeId } });
+        const listed = await readAll("/api/v1/apps/{app_id}/resource_types/{app_resource_type_id}/resources", { app_id: app.id, app_resource_type_id: typeId });
+        expect(listed.map((r) => r.appResource.id)).toEqual(resourcesOf(app.id, typeId));
+        for (const r of listed) {
+          const params = { app_id: app.id, app_resource_type_id: typeId, id: r.appResource.id };
+          expect((await call("GET", "/api/v1/apps/{app_id}/resource_types/{app_resource_type_id}/resources/{id}", { params })).appResourceView).toEqual(r);
+          const ents = await readAll("/api/v1/apps/{app_id}/entitlements/resource_types/{app_resource_type_id}/resources/{app_resource_id}", {
+            app_id: app.id,
+            app_resource_type_id: typeId,
+            app_resource_id: r.appResource.id,
+          });
+          const on = json.entitlements.filter((e: Body) => e.appId === app.id && e.appResourceTypeId === typeId && e.appResourceId === r.appResource.id);
+          expect(ents.map((v) => v.appEntitlement.id)).toEqual(on.map((e: Body) => e.id));
+          const grants = json.grants.filter((g: Body) => g.appId === app.id && on.some((e: Body) => e.id === g.appEntitlementId)).length;
+          expect(r.appResource.grantCount).toBe(String(grants));
+          total += ents.length;
+        }
+      }
+    }
+    expect(total).toBe(json.entitlements.filter((e: Body) => e.appResourceTypeId && e.appResourceId).length);
+  });
+  it("searches: by app, by type, by text, by account; unmodelled restrictions match nothing", async () => {
+    const types = await call("POST", "/api/v1/search/app_resource_types", { body: { appIds: ["app-aws"], pageSize: 100 } });
+    expect(types.list.map((t: Body) => t.id)).toEqual(typesOf("app-aws"));
+    expect((await call("POST", "/api/v1/search/app_resource_types", { body: { resourceTypeTraitIds: ["t-group"] } })).list).toEqual([]);
+    const prod = await call("POST", "/api/v1/search/app_resources", { body: { appId: "app-aws", query: "prod", pageSize: 100 } });
+    expect(prod.list.length).toBeGreaterThan(0);
+    for (const v of prod.list) expect(v.appResource.id).toMatch(/prod/);
+    const account = json.appUsers.find((a: Body) => a.appId === "app-aws");
+    const held = await call("POST", "/api/v1/search/app_resources", { body: { appUserIds: [account.id], pageSize: 100 } });
+    const mine = new Set(
+      json.grants
+        .filter((g: Body) => g.appId === "app-aws" && g.identityUserId === account.identityUserId)
+        .map((g: Body) => json.entitlements.find((e: Body) => e.appId === "app-aws" && e.id === g.appEntitlementId)?.appResourceId)
+        .filter(Boolean),
+    );
+    expect(new Set(held.list.map((v: Body) => v.appResource.id))).toEqual(mine);
+    expect((await call("POST", "/api/v1/search/app_resources", { body: { nhiTypes: ["NHI_TYPE_ASSUMABLE_ROLE"] } })).list).toEqual([]);
+    expect((await call("POST", "/api/v1/search/app_resources", { body: { ownerUserIds: [SUPER] } })).list).toEqual([]);
+    expect((await call("POST", "/api/v1/search/app_resources", { body: { ownerUserIds: ["none"], pageSize: 100 } })).list.length).toBeGreaterThan(0);
+    expect((await call("POST", "/api/v1/search/app_resources", { body: { resourceIds: "x" }, expect: 400 })).code).toBe(3);
+  });
+  it("unknown app, type or resource is NOT_FOUND (404)", async () => {
+    expect((await call("GET", "/api/v1/apps/{app_id}/resource_types", { params: { app_id: "app-nope" }, expect: 404 })).code).toBe(5);
+    expect((await call("GET", "/api/v1/apps/{app_id}/resource_types/{id}", { params: { app_id: "app-aws", id: "rt-nope" }, expect: 404 })).code).toBe(5);
+    const params = { app_id: "app-aws", app_resource_type_id: "rt-role", id: "res-nope" };
+    expect((await call("GET", "/api/v1/apps/{app_id}/resource_types/{app_resource_type_id}/resources/{id}", { params, expect: 404 })).code).toBe(5);
+    expect((await call("GET", "/api/v1/apps/{app_id}/resource_types/{app_resource_type_id}/resources", { params: { app_id: "app-aws", app_resource_type_id: "rt-nope" }, expect: 404 })).code).toBe(5);
+    expect(
+      (
+        await call("GET", "/api/v1/apps/{app_id}/entitlements/resource_types/{app_resource_type_id}/resources/{app_resource_id}", {
+          params: { app_id: "app-aws", app_resource_type_id: "rt-role", app_resource_id: "res-nope" },
+          expect: 404,
+        })
+      ).code,
+    ).toBe(5);
+  });
+});

@@ -230,6 +230,37 @@ describe("openapi.yaml grant and owner reads, as the SDK's GET operations send t
   });
 });
 
+describe("openapi.yaml roles, access reviews, resources and introspection, as the SDK sends them", () => {
+  it("GET lists with page_size/page_token, GETs by percent-encoded id, searches and introspect with a body or none", async () => {
+    const json = sampleJson() as Body;
+    const roles = await ok("GET", "/api/v1/iam/roles", { query: { page_size: 10, page_token: undefined } });
+    await ok("GET", "/api/v1/iam/roles/{role_id}", { params: { role_id: roles.list[0].id } });
+    const reviews = await ok("GET", "/api/v1/access_reviews", { query: { page_size: 10 } });
+    await ok("GET", "/api/v1/access_review/{id}", { params: { id: reviews.list[0].accessReview.id } });
+    const ent = json.entitlements.find((e: Body) => e.appResourceTypeId && e.appResourceId);
+    const types = await ok("GET", "/api/v1/apps/{app_id}/resource_types", { params: { app_id: ent.appId }, query: { page_size: 10 } });
+    expect(types.list.map((t: Body) => t.appResourceType.id)).toContain(ent.appResourceTypeId);
+    await ok("GET", "/api/v1/apps/{app_id}/resource_types/{id}", { params: { app_id: ent.appId, id: ent.appResourceTypeId } });
+    const resources = await ok("GET", "/api/v1/apps/{app_id}/resource_types/{app_resource_type_id}/resources", {
+      params: { app_id: ent.appId, app_resource_type_id: ent.appResourceTypeId },
+      query: { page_size: 10 },
+    });
+    expect(resources.list.map((r: Body) => r.appResource.id)).toContain(ent.appResourceId);
+    await ok("GET", "/api/v1/apps/{app_id}/resource_types/{app_resource_type_id}/resources/{id}", {
+      params: { app_id: ent.appId, app_resource_type_id: ent.appResourceTypeId, id: ent.appResourceId },
+    });
+    const on = await ok("GET", "/api/v1/apps/{app_id}/entitlements/resource_types/{app_resource_type_id}/resources/{app_resource_id}", {
+      params: { app_id: ent.appId, app_resource_type_id: ent.appResourceTypeId, app_resource_id: ent.appResourceId },
+      query: { page_size: 10 },
+    });
+    expect(on.list.map((v: Body) => v.appEntitlement.id)).toContain(ent.id);
+    for (const path of ["/api/v1/search/app_resource_types", "/api/v1/search/app_resources"]) await ok("POST", path, { hasBody: true });
+    await ok("POST", "/api/v1/search/app_resources", { hasBody: true, body: { appId: ent.appId, resourceTypeIds: [ent.appResourceTypeId], pageSize: 10 } });
+    expect((await ok("POST", "/api/v1/users/introspect", { hasBody: true })).userView.user.id).toBe(SUPER);
+    expect((await ok("POST", "/api/v1/users/introspect", { hasBody: true, body: { expandMask: { paths: ["*"] } } })).userView.userId).toBe(SUPER);
+  });
+});
+
 describe("openapi.yaml TaskActionsService and TaskService, as the SDK sends them", () => {
   it("comment with an expand mask, and actions whose optional body the SDK leaves out", async () => {
     const c = await ok("POST", "/api/v1/tasks/{task_id}/action/comment", { params: { task_id: "1001" }, hasBody: true, body: { comment: "from the SDK", expandMask: { paths: ["*"] } } });

@@ -5,7 +5,7 @@
 import type { Route } from "../route.js";
 import { AUTH_ROUTES } from "./auth.js";
 import { POLICY_WRITE_ROUTES } from "./policies.js";
-import { DIRECTORY_ROUTES, POLICY_READ_ROUTES, TASK_READ_ROUTES } from "./reads-routes.js";
+import { DIRECTORY_ROUTES, POLICY_READ_ROUTES, TASK_READ_ROUTES, TENANT_READ_ROUTES } from "./reads-routes.js";
 import { TASK_ACTION_ROUTES } from "./task-actions.js";
 import { TASK_CREATION_ROUTES } from "./task-creation.js";
 
@@ -26,6 +26,8 @@ export const ROUTES: readonly Route[] = [
   ...TASK_READ_ROUTES,
   // c1.api.user.v1.*, c1.api.app.v1.*
   ...DIRECTORY_ROUTES,
+  // c1.api.iam.v1.Roles, c1.api.accessreview.v1.AccessReviewService
+  ...TENANT_READ_ROUTES,
   // c1.api.policy.v1.Policies, PolicySearch, PolicyValidate
   ...POLICY_READ_ROUTES,
   ...POLICY_WRITE_ROUTES,

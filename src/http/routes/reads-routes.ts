@@ -11,9 +11,12 @@ import type { World } from "../../world/world.js";
 import { type HttpFailure, refusal } from "../error-body.js";
 import { pageFromQuery, type PageRequest } from "../paging.js";
 import type { Operation, Route, RouteInput, ServerContext } from "../route.js";
+import * as reviews from "./access-review-reads.js";
 import * as grants from "./grant-reads.js";
 import * as owners from "./owner-reads.js";
 import * as reads from "./reads.js";
+import * as resources from "./resource-reads.js";
+import * as roles from "./role-reads.js";
 
 /**
  * The signed-in caller as a user of the world (a token may name a user since disabled).
@@ -82,6 +85,8 @@ export const TASK_READ_ROUTES: readonly Route[] = [
  */
 export const DIRECTORY_ROUTES: readonly Route[] = [
   route("GET", "/api/v1/users/{id}", "c1.api.user.v1.UserService.Get", (w, _c, i) => reads.getUser(w, param(i, "id"))),
+  // The caller's own UserView; the SDK sends `expandMask` or no body, and the user has no expansions here.
+  route("POST", "/api/v1/users/introspect", "c1.api.user.v1.UserService.Introspect", (w, c) => reads.getUser(w, c.id)),
   list("/api/v1/users", "c1.api.user.v1.UserService.List", (w, _i, p) => reads.listUsers(w, p)),
   route("POST", "/api/v1/search/users", "c1.api.user.v1.UserSearch.Search", (w, _c, i) => reads.searchUsers(w, i.body)),
   route("GET", "/api/v1/apps/{id}", "c1.api.app.v1.Apps.Get", (w, _c, i) => reads.getApp(w, param(i, "id"))),
@@ -103,6 +108,23 @@ export const DIRECTORY_ROUTES: readonly Route[] = [
     reads.listEntitlementUsers(w, param(i, "app_id"), param(i, "app_entitlement_id"), p),
   ),
   route("POST", "/api/v1/search/app_users", "c1.api.app.v1.AppUserService.Search", (w, _c, i) => reads.searchAppUsers(w, i.body)),
+  list(
+    "/api/v1/apps/{app_id}/entitlements/resource_types/{app_resource_type_id}/resources/{app_resource_id}",
+    "c1.api.app.v1.AppEntitlements.ListForAppResource",
+    (w, i, p) => resources.listEntitlementsForResource(w, param(i, "app_id"), param(i, "app_resource_type_id"), param(i, "app_resource_id"), p),
+  ),
+  list("/api/v1/apps/{app_id}/resource_types", "c1.api.app.v1.AppResourceTypeService.List", (w, i, p) => resources.listResourceTypes(w, param(i, "app_id"), p)),
+  route("GET", "/api/v1/apps/{app_id}/resource_types/{id}", "c1.api.app.v1.AppResourceTypeService.Get", (w, _c, i) =>
+    resources.getResourceType(w, param(i, "app_id"), param(i, "id")),
+  ),
+  list("/api/v1/apps/{app_id}/resource_types/{app_resource_type_id}/resources", "c1.api.app.v1.AppResourceService.List", (w, i, p) =>
+    resources.listResources(w, param(i, "app_id"), param(i, "app_resource_type_id"), p),
+  ),
+  route("GET", "/api/v1/apps/{app_id}/resource_types/{app_resource_type_id}/resources/{id}", "c1.api.app.v1.AppResourceService.Get", (w, _c, i) =>
+    resources.getResource(w, param(i, "app_id"), param(i, "app_resource_type_id"), param(i, "id")),
+  ),
+  route("POST", "/api/v1/search/app_resource_types", "c1.api.app.v1.AppResourceSearch.SearchAppResourceTypes", (w, _c, i) => resources.searchResourceTypes(w, i.body)),
+  route("POST", "/api/v1/search/app_resources", "c1.api.app.v1.AppResourceSearch.SearchAppResources", (w, _c, i) => resources.searchResources(w, i.body)),
   list("/api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/grants", "c1.api.app.v1.AppEntitlementSearchService.SearchAppEntitlementsWithExpired", (w, i, p) =>
     grants.searchAppEntitlementsWithExpired(w, param(i, "app_id"), param(i, "app_entitlement_id"), p),
   ),
@@ -134,6 +156,22 @@ export const DIRECTORY_ROUTES: readonly Route[] = [
   route("GET", "/api/v1/apps/{app_id}/entitlement_configuration_rules/{id}", "c1.api.app.v1.AppEntitlementRoutingRuleService.GetAppEntitlementRoutingRule", (w, _c, i) =>
     reads.getEntitlementConfigurationRule(w, param(i, "app_id"), param(i, "id")),
   ),
+];
+
+/**
+ * The tenant's roles (`c1.api.iam.v1.Roles` List and Get) and access review campaigns
+ * (`c1.api.accessreview.v1.AccessReviewService` List and Get).
+ *
+ * @example
+ * ```ts
+ * TENANT_READ_ROUTES.some((r) => r.path === "/api/v1/access_reviews"); // true
+ * ```
+ */
+export const TENANT_READ_ROUTES: readonly Route[] = [
+  list("/api/v1/iam/roles", "c1.api.iam.v1.Roles.List", (w, _i, p) => roles.listRoles(w, p)),
+  route("GET", "/api/v1/iam/roles/{role_id}", "c1.api.iam.v1.Roles.Get", (w, _c, i) => roles.getRole(w, param(i, "role_id"))),
+  list("/api/v1/access_reviews", "c1.api.accessreview.v1.AccessReviewService.List", (w, _i, p) => reviews.listAccessReviews(w, p)),
+  route("GET", "/api/v1/access_review/{id}", "c1.api.accessreview.v1.AccessReviewService.Get", (w, _c, i) => reviews.getAccessReview(w, param(i, "id"))),
 ];
 
 /**
