@@ -619,6 +619,22 @@ function taskProblem(path: string, message: string): Converted<CelTask> {
 }
 
 /**
+ * Whether {@link celTask} converts facts with this grant duration and creation time: the only two
+ * of its checks that can fail for facts of the declared types (both strings or null). For callers
+ * that must know a task's input prepares without converting it (what-if's task classes).
+ *
+ * @example
+ * ```ts
+ * taskTextsConvert("3600s", "2026-01-01T00:00:00Z"); // true
+ * taskTextsConvert(null, "yesterday"); // false
+ * ```
+ */
+export function taskTextsConvert(grantDuration: string | null, createdAt: string | null): boolean {
+  if (grantDuration !== null && grantDuration !== "" && (typeof grantDuration !== "string" || !durationOf(grantDuration))) return false;
+  return createdAt === null || createdAt === "" || (typeof createdAt === "string" && isTimestampText(createdAt));
+}
+
+/**
  * Converts task facts to the CEL `task`. Every field is checked here; the conversions that cost
  * (bigint, enum, Date) are left to the first read when the input is of the declared type.
  *

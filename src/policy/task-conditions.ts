@@ -107,8 +107,16 @@ function conflictsOf(task: Task): { readonly hasConflictViolations: boolean; rea
 }
 
 
-/** The requester's address, when the task's free-form data carries one (`data.ip`). */
-function requesterIp(task: Task): string | null {
+/**
+ * The requester's address, when the task's free-form data carries one (`data.ip`): what conditions
+ * see as `ip`.
+ *
+ * @example
+ * ```ts
+ * requesterIp(task); // "10.1.2.3" or null
+ * ```
+ */
+export function requesterIp(task: Task): string | null {
   const ip = task.data?.["ip"];
   return typeof ip === "string" && ip !== "" ? ip : null;
 }

@@ -50,6 +50,7 @@ import { ReachMemo } from "./closure.js";
 import { applyEdit, editImpact, type EditImpact, type WorldEdit } from "./edit.js";
 import { DirectoryFootprint, type KeyFootprint } from "./footprint.js";
 import { changedPrefix, type PrefixRule } from "./prefix.js";
+import { SharedParts, TaskClasses } from "./task-classes.js";
 import { decisionInput, RouteComparer, type RouteAspect, type RouteInput, routeLabel, routeOf, type RouteOutcome, sameStrings } from "./route.js";
 
 /**
@@ -309,6 +310,11 @@ class SharedConditions implements ConditionRunner {
     this.#results = results;
   }
 
+  /** Whether a condition outside the slots was run: its inputs are not among those a class or signature stands for. */
+  get strayed(): boolean {
+    return this.#others !== undefined;
+  }
+
   /** `run(condition)` for a condition whose slot the caller has looked up already. */
   runAt(slot: number, condition: string): ConditionResult {
     let r = this.#results[slot];
@@ -383,8 +389,12 @@ class SignatureMemo {
 class ConditionSlots {
   readonly #slots = new Map<string, number>();
   readonly memo: SignatureMemo | null;
+  /** The task classes of these conditions in the original world (`task-classes.ts`), when they can be told. */
+  readonly classes: TaskClasses | null;
+  // Condition results by task class, dense from 0.
+  readonly #byClass: (ConditionResult | undefined)[][] = [];
 
-  constructor(sources: Iterable<string>) {
+  constructor(world: World, sources: Iterable<string>, parts: SharedParts) {
     for (const c of sources) if (!this.#slots.has(c)) this.#slots.set(c, this.#slots.size);
     const paths: InputPath[] = [];
     const seen = new Set<string>();
@@ -404,6 +414,14 @@ class ConditionSlots {
       }
     }
     this.memo = memo && this.#slots.size > 0 ? new SignatureMemo(paths) : null;
+    this.classes = memo ? TaskClasses.of(world, paths, parts) : null;
+  }
+
+  /** The condition results of the tasks of one class (`classes`), shared by them. */
+  resultsOfClass(id: number): (ConditionResult | undefined)[] {
+    let r = this.#byClass[id];
+    if (r === undefined) this.#byClass[id] = r = new Array<ConditionResult | undefined>(this.#slots.size).fill(undefined);
+    return r;
   }
 
   get size(): number {
@@ -488,6 +506,86 @@ interface Verdict {
   readonly sound: boolean;
   readonly footprint: KeyFootprint | null;
   readonly slots: ConditionSlots;
+  /** The outcomes of the key's task classes, when both resolutions succeed and the slots have classes. */
+  readonly byClass: ClassOutcomes | null;
+}
+
+/**
+ * The walk of a `prefix` verdict's changed prefix, in both versions at once: `twice` if the first
+ * condition that holds is of a rule that differs, else `skip` or `once` as for an unchanged policy.
+ */
+function prefixVerdict(verdict: Verdict, shared: SharedConditions): "skip" | "once" | "twice" {
+  const prefixSlots = verdict.prefixSlots;
+  for (let k = 0; k < verdict.prefix.length; k++) {
+    const rule = verdict.prefix[k] as PrefixRule;
+    const ruleSlots = prefixSlots[k] as readonly number[];
+    for (let j = 0; j < rule.conditions.length; j++) {
+      const c = rule.conditions[j] as string;
+      const slot = ruleSlots[j] as number;
+      const r = slot >= 0 ? shared.runAt(slot, c) : shared.run(c);
+      if (r.ok && r.value) return rule.same ? (verdict.sound ? "skip" : "once") : "twice";
+    }
+  }
+  return verdict.sound ? "skip" : "once";
+}
+
+/**
+ * What the tasks of one class (`task-classes.ts`) of one verdict come to: their conditions see the
+ * same values, so the prefix walk, both selections and the aspects that differ are the same for all
+ * of them; only the parts of a route that read the task itself (approvers) are made per task.
+ * `none`: the first task's walk ran a condition outside the slots, which the class does not vouch
+ * for; its tasks are decided one by one.
+ */
+interface ClassOutcome {
+  readonly kind: "none" | "skip" | "once" | "twice";
+  /** `once`: the route when it is an error (the same for every task of the class), else null. */
+  readonly error: RouteOutcome | null;
+  readonly res0: RouteInput["resolution"];
+  readonly res1: RouteInput["resolution"];
+  readonly sel0: RouteInput["selection"];
+  readonly sel1: RouteInput["selection"];
+  readonly aspects: readonly RouteAspect[];
+  readonly errored: boolean;
+}
+
+const NO_RESOLUTION: RouteInput["resolution"] = { ok: false, code: "", message: "" };
+const NO_CLASS: ClassOutcome = { kind: "none", error: null, res0: NO_RESOLUTION, res1: NO_RESOLUTION, sel0: null, sel1: null, aspects: [], errored: false };
+const SKIP_CLASS: ClassOutcome = { ...NO_CLASS, kind: "skip" };
+
+/**
+ * A task's approver expressions, evaluated by its conditions environment made on first use: most
+ * first steps name no expression, and making the environment looks up the task's subject,
+ * entitlement and account. (The tasks of a world are frozen: nothing changes before the first use.)
+ */
+class TaskExpressions {
+  readonly #world: World;
+  readonly #task: Task;
+  #conditions: TaskConditions | undefined;
+
+  constructor(world: World, task: Task) {
+    this.#world = world;
+    this.#task = task;
+  }
+
+  readonly expressions = (expression: string): ReturnType<TaskConditions["expressions"]> =>
+    (this.#conditions ??= taskConditions(this.#world, this.#task)).expressions(expression);
+}
+
+/** The class outcomes of one verdict, and the part of a class its entitlement fixes (-1 until known). */
+class ClassOutcomes {
+  entitlementPart = -1;
+  readonly outcomes = new Map<number, ClassOutcome>();
+  readonly p0: Policy;
+  readonly p1: Policy;
+  readonly res0: RouteInput["resolution"];
+  readonly res1: RouteInput["resolution"];
+
+  constructor(r0: Resolution, r1: Resolution) {
+    this.p0 = r0.policy;
+    this.p1 = r1.policy;
+    this.res0 = { ok: true, policyId: r0.policy.id, source: r0.source };
+    this.res1 = { ok: true, policyId: r1.policy.id, source: r1.source };
+  }
 }
 
 const ordered = new WeakMap<World["tasks"], readonly Task[]>();
@@ -538,13 +636,14 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
   // One slot set (and signature memo) per pair of resolved policies, shared by every resolution key
   // that resolves to them: the results a signature stands for do not depend on the key.
   const slotSets = new Map<Policy | null, Map<Policy | null, ConditionSlots>>();
+  const classParts = new SharedParts();
   const slotsFor = (p0: Policy | null, p1: Policy | null): ConditionSlots => {
     let byAfter = slotSets.get(p0);
     if (!byAfter) slotSets.set(p0, (byAfter = new Map()));
     let slots = byAfter.get(p1);
     if (!slots) {
       const sources = [...(p0 ? reachConditions(world, p0, reaches) : []), ...(p1 ? reachConditions(after, p1, reachesAfter) : [])];
-      byAfter.set(p1, (slots = new ConditionSlots(sources)));
+      byAfter.set(p1, (slots = new ConditionSlots(world, sources, classParts)));
     }
     return slots;
   };
@@ -555,19 +654,54 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
     const p1 = r1.ok ? r1.value.policy : null;
     const fp = footprint ? footprint.ofKey(task, [p0, p1]) : null;
     const slots = slotsFor(p0, p1);
-    const twice: Verdict = { policy: "twice", prefix: [], prefixSlots: [], prefixBySignature: false, sound: false, footprint: fp, slots };
+    const twice: Verdict = { policy: "twice", prefix: [], prefixSlots: [], prefixBySignature: false, sound: false, footprint: fp, slots, byClass: null };
     if (!r0.ok || !r1.ok) return twice;
+    // Tasks of one resolution key (kinds resolved by key) are sorted into classes when their conditions allow it.
+    const kind = task.type?.kind;
+    const byClass = slots.classes && (kind === "grant" || kind === "revoke" || kind === "certify") ? new ClassOutcomes(r0.value, r1.value) : null;
     const p = r0.value.policy;
-    if (p.id !== r1.value.policy.id || r0.value.source !== r1.value.source) return twice;
+    if (p.id !== r1.value.policy.id || r0.value.source !== r1.value.source) return { ...twice, byClass };
     const prefix = changedPrefix(world, p, after, r1.value.policy, impact.policies, reaches);
-    if (!prefix) return twice;
+    if (!prefix) return { ...twice, byClass };
     const sound = reaches.of(p).sound;
     if (prefix.length > 0) {
       const prefixSlots = prefix.rules.map((r) => r.conditions.map((c) => slots.of(c) ?? -1));
       const prefixBySignature = prefixSlots.reduce((n, c) => n + c.length, 0) >= MEMO_MIN_PREFIX;
-      return { policy: "prefix", prefix: prefix.rules, prefixSlots, prefixBySignature, sound, footprint: fp, slots };
+      return { policy: "prefix", prefix: prefix.rules, prefixSlots, prefixBySignature, sound, footprint: fp, slots, byClass };
     }
-    return { policy: sound ? "skip" : "once", prefix: [], prefixSlots: [], prefixBySignature: false, sound, footprint: fp, slots };
+    return { policy: sound ? "skip" : "once", prefix: [], prefixSlots: [], prefixBySignature: false, sound, footprint: fp, slots, byClass };
+  };
+  /** What every task of one class of a verdict comes to, from the first of them (see {@link ClassOutcome}). */
+  const outcomeOf = (task: Task, verdict: Verdict, byClass: ClassOutcomes, results: (ConditionResult | undefined)[]): ClassOutcome => {
+    const conditions = taskConditions(world, task);
+    const shared = new SharedConditions(conditions, verdict.slots, results);
+    const policy = verdict.policy === "prefix" ? prefixVerdict(verdict, shared) : verdict.policy;
+    if (policy === "skip") return shared.strayed ? NO_CLASS : SKIP_CLASS;
+    const i0: RouteInput = { task, resolution: byClass.res0, selection: selectSteps(world, byClass.p0, shared), conditions };
+    if (policy === "once") {
+      if (shared.strayed) return NO_CLASS;
+      // Same route in both worlds; an error is listed per task, the route itself needs no approvers.
+      return { kind: "once", error: i0.selection?.ok ? null : routeOf(world, i0), res0: byClass.res0, res1: byClass.res1, sel0: i0.selection, sel1: i0.selection, aspects: [], errored: false };
+    }
+    const i1: RouteInput = { task, resolution: byClass.res1, selection: selectSteps(after, byClass.p1, shared), conditions };
+    if (shared.strayed) return NO_CLASS;
+    const errored = i0.selection?.ok !== true || i1.selection?.ok !== true;
+    return { kind: "twice", error: null, res0: byClass.res0, res1: byClass.res1, sel0: i0.selection, sel1: i1.selection, aspects: comparer.aspects(i0, i1), errored };
+  };
+  /** The outcome of the task's class, or null when the task has none (it is decided on its own). */
+  const classOutcome = (task: Task, verdict: Verdict, byClass: ClassOutcomes): ClassOutcome | null => {
+    const classes = verdict.slots.classes as TaskClasses;
+    let part = byClass.entitlementPart;
+    if (part < 0) {
+      part = classes.entitlementPart(task);
+      if (part < 0) return null;
+      byClass.entitlementPart = part;
+    }
+    const id = classes.classOf(task, part);
+    if (id < 0) return null;
+    let o = byClass.outcomes.get(id);
+    if (o === undefined) byClass.outcomes.set(id, (o = outcomeOf(task, verdict, byClass, verdict.slots.resultsOfClass(id))));
+    return o.kind === "none" ? null : o;
   };
   const verdicts = new KeyMemo<Verdict>(verdictOf);
   const changed: TaskRouteChange[] = [];
@@ -590,30 +724,43 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
     // Both sides from the shared parts; null when they come from two plain `decide` calls (no
     // pruning, or the edit reaches what the task's conditions or approvers see).
     let sides: [RouteInput, RouteInput] | null = null;
+    // The aspects that differ, when the task's class knows them.
+    let known: readonly RouteAspect[] | null = null;
     if (prune) {
       const verdict = verdicts.get(task);
-      if (!verdict.footprint || !footprint?.reaches(task, verdict.footprint)) {
+      const o = verdict.byClass !== null && verdict.policy !== "skip" && (!verdict.footprint || !footprint?.reaches(task, verdict.footprint)) ? classOutcome(task, verdict, verdict.byClass) : null;
+      if (o !== null) {
+        // The task's class decided it (the same walk and selections as below, made once per class).
+        if (o.kind === "skip") {
+          unchanged++;
+          pruned++;
+          continue;
+        }
+        if (o.kind === "once") {
+          decisions++;
+          if (o.error) unchangedErrors.push(routeChange(task, o.error, o.error, []));
+          else unchanged++;
+          continue;
+        }
+        if (o.aspects.length === 0 && !o.errored) {
+          decisions += 2;
+          unchanged++;
+          continue;
+        }
+        const conditions = new TaskExpressions(world, task);
+        sides = [
+          { task, resolution: o.res0, selection: o.sel0, conditions },
+          { task, resolution: o.res1, selection: o.sel1, conditions },
+        ];
+        known = o.aspects;
+      } else if (!verdict.footprint || !footprint?.reaches(task, verdict.footprint)) {
         let policy = verdict.policy;
         let run: SharedRun | undefined;
         if (policy === "prefix") {
           // The walk of the changed prefix, in both versions at once: decided twice if the first
           // condition that holds is of a rule that differs, else handled as an unchanged policy.
-          const shared = (run = sharedRun(task, world, verdict.slots, verdict.prefixBySignature)).shared;
-          policy = verdict.sound ? "skip" : "once";
-          const prefixSlots = verdict.prefixSlots;
-          walk: for (let k = 0; k < verdict.prefix.length; k++) {
-            const rule = verdict.prefix[k] as PrefixRule;
-            const ruleSlots = prefixSlots[k] as readonly number[];
-            for (let j = 0; j < rule.conditions.length; j++) {
-              const c = rule.conditions[j] as string;
-              const slot = ruleSlots[j] as number;
-              const r = slot >= 0 ? shared.runAt(slot, c) : shared.run(c);
-              if (r.ok && r.value) {
-                if (!rule.same) policy = "twice";
-                break walk;
-              }
-            }
-          }
+          run = sharedRun(task, world, verdict.slots, verdict.prefixBySignature);
+          policy = prefixVerdict(verdict, run.shared);
         }
         if (policy === "skip") {
           unchanged++;
@@ -633,7 +780,7 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
     }
     decisions += 2;
     const [i0, i1] = sides ?? [decisionInput(decide(world, task)), decisionInput(decide(after, task))];
-    const aspects = comparer.aspects(i0, i1);
+    const aspects = known ? [...known] : comparer.aspects(i0, i1);
     // Unless the edit reaches what approver resolution reads, equal steps resolve to equal approvers.
     if (aspects.length === 0 && sides === null && impact.conditionsMayChange && comparer.approversDiffer(world, i0, after, i1)) aspects.push("approvers");
     const errored = i0.selection?.ok !== true || i1.selection?.ok !== true;

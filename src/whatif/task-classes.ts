@@ -1,0 +1,235 @@
+/**
+ * Task classes: tasks whose rule conditions provably see the same values, numbered, so that a
+ * what-if run evaluates and walks a policy once per class instead of once per task.
+ *
+ * A condition is a function of its input (`subject`, `task`, `entitlement`, `account`, `ip`) and
+ * of the world (clock, directory, cost budget). When every condition of a slot set selects only
+ * fields of its input (`cel/input-signature.ts`), two tasks whose inputs agree at those paths get
+ * the same result from every condition. The signature that says so is read from a task's prepared
+ * CEL context, which costs a context per task; a class is read from the task itself, without one:
+ * - `subject`/`user`: the subject's values at the paths, read once per subject id from the first
+ *   task of that subject (the subject's CEL value is a function of the user the id names);
+ * - `entitlement`: its values at the paths, once per resolution key (the key fixes the entitlement),
+ *   handed in by the caller;
+ * - `task`: the task's own field behind each selected field (`origin`, `createdAt`, …), as it is;
+ * - `account`: the task's app, account id and subject id, from which the account is looked up;
+ * - `ip`: the task's `data.ip`, as it is.
+ * Equal parts mean equal values at every path, so a class is never coarser than a signature. A
+ * task whose input would not prepare (a malformed creation time, grant duration or address: its
+ * conditions fail with errors of its own) has no class, nor has any task when a condition selects a
+ * task field this module does not know: the caller decides those tasks one by one.
+ */
+import { InputSignatures, type InputPath } from "../cel/input-signature.js";
+import { parseIp } from "../cel/net.js";
+import { taskTextsConvert } from "../cel/values.js";
+import type { Task } from "../model/index.js";
+import { taskSubjectId } from "../model/task-refs.js";
+import { conditionsSignature, requesterIp, taskConditions } from "../policy/task-conditions.js";
+import type { World } from "../world/world.js";
+
+type TaskRead = (task: Task) => unknown;
+
+function grantDurationOf(task: Task): unknown {
+  const t = task.type;
+  // Not a grant: `isGrantPermanent` false and `grantDuration` null whatever the task holds.
+  return t?.kind === "grant" ? t.grantDuration : undefined;
+}
+
+/**
+ * What each field of the CEL `task` is made from (`taskFacts`, `celTask`), by its camelCase and
+ * snake_case names: tasks equal here have equal `task` values at that field.
+ */
+const TASK_FIELDS: ReadonlyMap<string, TaskRead> = new Map<string, TaskRead>([
+  ["id", (t) => t.id],
+  ["numericId", (t) => t.numericId],
+  ["numeric_id", (t) => t.numericId],
+  ["displayName", (t) => t.displayName],
+  ["display_name", (t) => t.displayName],
+  ["origin", (t) => t.origin],
+  ["isGrantPermanent", grantDurationOf],
+  ["is_grant_permanent", grantDurationOf],
+  ["grantDuration", grantDurationOf],
+  ["grant_duration", grantDurationOf],
+  ["subjectUserId", taskSubjectId],
+  ["subject_user_id", taskSubjectId],
+  ["requestorUserId", (t) => t.createdByUserId],
+  ["requestor_user_id", (t) => t.createdByUserId],
+  ["createdAt", (t) => t.createdAt],
+  ["created_at", (t) => t.createdAt],
+]);
+
+function scopedOf(task: Task): { readonly appId: string; readonly appUserId: string } | null {
+  const t = task.type;
+  return t && (t.kind === "grant" || t.kind === "revoke" || t.kind === "certify") ? t : null;
+}
+
+/** The subject parts of one set of subject paths: a number per subject id. */
+interface SubjectParts {
+  readonly signatures: InputSignatures;
+  readonly byId: Map<string, number>;
+}
+
+/**
+ * What the task classes of one run share: the subject parts, by the subject paths they are for, so
+ * that policies testing the same subject fields read each subject once, not once per policy.
+ *
+ * @example
+ * ```ts
+ * const shared = new SharedParts();
+ * TaskClasses.of(world, paths, shared);
+ * ```
+ */
+export class SharedParts {
+  readonly #subjects = new Map<string, SubjectParts>();
+
+  subjectParts(paths: readonly InputPath[]): SubjectParts {
+    const key = paths.map((p) => p.join("\u0000")).sort().join("\u0001");
+    let parts = this.#subjects.get(key);
+    if (!parts) this.#subjects.set(key, (parts = { signatures: new InputSignatures(paths), byId: new Map() }));
+    return parts;
+  }
+}
+
+/** After this many lookups with fewer than one in eight finding a known class, classes stop (see `classOf`). */
+const PROBE = 4096;
+
+type Trie = Map<unknown, unknown>;
+
+/**
+ * The classes of the tasks of one slot set in one world. Class ids are dense from 0. Holds one
+ * number per subject and per class; nothing about a task outlives the call.
+ *
+ * @example
+ * ```ts
+ * const classes = TaskClasses.of(world, [["subject", "department"], ["task", "origin"]], new SharedParts());
+ * classes?.classOf(task, classes.entitlementPart(task)); // the same for tasks of one department and origin
+ * ```
+ */
+export class TaskClasses {
+  readonly #world: World;
+  readonly #subject: SubjectParts | null;
+  readonly #entitlement: InputSignatures | null;
+  readonly #account: boolean;
+  readonly #ip: boolean;
+  readonly #taskReads: readonly TaskRead[];
+  readonly #ips = new Map<string, boolean>();
+  readonly #root: Trie = new Map();
+  #next = 0;
+  #asked = 0;
+  #off = false;
+
+  private constructor(world: World, subject: SubjectParts | null, entitlement: InputPath[], account: boolean, ip: boolean, taskReads: TaskRead[]) {
+    this.#world = world;
+    this.#subject = subject;
+    this.#entitlement = entitlement.length > 0 ? new InputSignatures(entitlement) : null;
+    this.#account = account;
+    this.#ip = ip;
+    this.#taskReads = taskReads;
+  }
+
+  /**
+   * The classes for conditions selecting these paths, or `null` when a path reads something a class
+   * cannot be told from the task (a task field not listed above, another variable).
+   */
+  static of(world: World, paths: readonly InputPath[], shared: SharedParts): TaskClasses | null {
+    const subject: InputPath[] = [];
+    const entitlement: InputPath[] = [];
+    const taskReads = new Set<TaskRead>();
+    let account = false;
+    let ip = false;
+    for (const p of paths) {
+      switch (p[0]) {
+        case "subject":
+        case "user":
+          subject.push(p);
+          break;
+        case "entitlement":
+          entitlement.push(p);
+          break;
+        case "account":
+          account = true;
+          break;
+        case "ip":
+          ip = true;
+          break;
+        case "task": {
+          const read = TASK_FIELDS.get(p[1] ?? "");
+          if (!read) return null;
+          taskReads.add(read);
+          break;
+        }
+        default:
+          return null;
+      }
+    }
+    return new TaskClasses(world, subject.length > 0 ? shared.subjectParts(subject) : null, entitlement, account, ip, [...taskReads]);
+  }
+
+  /**
+   * The part of a task's class its entitlement fixes: the same for every task of one resolution key
+   * (kind, app, entitlement), so the caller asks once per key. -1 when this task's input does not
+   * prepare (ask again with another task).
+   */
+  entitlementPart(task: Task): number {
+    if (this.#entitlement === null) return 0;
+    return this.#preparable(task) ? conditionsSignature(taskConditions(this.#world, task), this.#entitlement) : -1;
+  }
+
+  /**
+   * The task's class (with `entitlementPart` of its resolution key), or -1: no class for this task
+   * (its input does not prepare), or none for any task any more — after 4,096 lookups with fewer
+   * than one in eight sharing a class (conditions reading `task.id`), numbering them costs more
+   * than it saves. Which tasks get a class changes the cost of a run, never its result.
+   */
+  classOf(task: Task, entitlementPart: number): number {
+    if (this.#off || entitlementPart < 0 || !this.#preparable(task)) return -1;
+    let node = this.#step(this.#root, entitlementPart);
+    if (this.#subject !== null) {
+      const part = this.#subjectPart(task);
+      if (part < 0) return -1;
+      node = this.#step(node, part);
+    }
+    if (this.#account) {
+      const s = scopedOf(task);
+      node = this.#step(this.#step(this.#step(node, s?.appId), s?.appUserId), taskSubjectId(task));
+    }
+    if (this.#ip) node = this.#step(node, requesterIp(task));
+    const reads = this.#taskReads;
+    for (let i = 0; i < reads.length; i++) node = this.#step(node, (reads[i] as TaskRead)(task));
+    // The class sits under a key no task value can be.
+    let id = node.get(this) as number | undefined;
+    if (id === undefined) node.set(this, (id = this.#next++));
+    if (++this.#asked === PROBE && this.#next > PROBE - PROBE / 8) this.#off = true;
+    return id;
+  }
+
+  #step(node: Trie, key: unknown): Trie {
+    let next = node.get(key) as Trie | undefined;
+    if (next === undefined) node.set(key, (next = new Map()));
+    return next;
+  }
+
+  /** The subject's values at the subject paths, once per subject id; -1 when this task's input does not prepare. */
+  #subjectPart(task: Task): number {
+    const subject = this.#subject as SubjectParts;
+    const id = taskSubjectId(task);
+    let part = subject.byId.get(id);
+    if (part === undefined) {
+      part = conditionsSignature(taskConditions(this.#world, task), subject.signatures);
+      if (part < 0) return part;
+      subject.byId.set(id, part);
+    }
+    return part;
+  }
+
+  /** Whether the task's own input converts (`celTask`'s checks and the address): else its conditions fail with its own errors. */
+  #preparable(task: Task): boolean {
+    const t = task.type;
+    if (!taskTextsConvert(t?.kind === "grant" ? t.grantDuration : null, task.createdAt)) return false;
+    const ip = requesterIp(task);
+    if (ip === null) return true;
+    let fine = this.#ips.get(ip);
+    if (fine === undefined) this.#ips.set(ip, (fine = parseIp(ip) !== undefined));
+    return fine;
+  }
+}
