@@ -21,6 +21,7 @@ import { fileURLToPath } from "node:url";
 import { compileCondition, type CompiledCondition } from "../src/cel/compile.js";
 import { evaluateCondition, prepareConditionInput } from "../src/cel/evaluate.js";
 import type { Task } from "../src/model/index.js";
+import { traceRecordOf } from "../src/cel/trace.js";
 import { decide } from "../src/policy/decide.js";
 import { explain } from "../src/explain/explain.js";
 import { formatExplanation } from "../src/explain/format.js";
@@ -312,6 +313,12 @@ function explanationCases(n: number): void {
     {
       off: () => decide(sw.world, nextTask()),
       on: () => decide(sw.world, nextTask(), { trace: true }),
+      // The same, with every trace's values read (recorded on first read): what coverage pays.
+      read: () => {
+        let t = 0;
+        for (const tr of decide(sw.world, nextTask(), { trace: true }).traces) if (traceRecordOf(tr)?.truth(0) === "true") t++;
+        return t;
+      },
       // What the CLI's `explain` prints: the whole explanation (approvers included), rendered.
       explain: () => {
         const e = explain(sw.world, nextTask().id);
@@ -320,6 +327,7 @@ function explanationCases(n: number): void {
     },
     [
       ["on", "off"],
+      ["read", "off"],
       ["explain", "off"],
     ],
     groupOptions({ budgetMs: 5000 }),
@@ -328,6 +336,13 @@ function explanationCases(n: number): void {
   add(row(off, "explanation", "task", g.results["off"]));
   const ratio = need(g.ratios["on/off"], "ratio");
   add(row(`decide, trace on: ${n} rules`, "explanation", "task", g.results["on"], { ratio, ratioTo: off, ...withTarget(ratio, 2) }));
+  add(
+    row(`decide, trace on, every trace read: ${n} rules`, "explanation", "task", g.results["read"], {
+      ratio: need(g.ratios["read/off"], "ratio"),
+      ratioTo: off,
+      note: "each trace's values read (recorded on first read), as rule coverage reads them; no node tree, no displays",
+    }),
+  );
   add(
     row(`explain + format: ${n} rules`, "explanation", "task", g.results["explain"], {
       ratio: need(g.ratios["explain/off"], "ratio"),

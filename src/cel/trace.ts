@@ -1,14 +1,18 @@
 /**
- * The value of every sub-expression, with its source span, for explanations. The same evaluator
- * that decides runs: the condition is evaluated by cel-js (one run, which is the decision) on a
- * second copy of its AST whose nodes record what they return or throw (`trace-table.ts`). Nodes
+ * The value of every sub-expression, with its source span, for explanations. The same compiled
+ * evaluation that decides runs: the condition's closures (closures.ts), compiled to record what each
+ * node returns, or off their plain path cel-js on a second copy of the AST whose nodes record what
+ * they return or throw (`trace-table.ts`). Nodes
  * cel-js skips (the right side of a decided `&&`/`||`, the branch of `?:` not taken) are marked
  * "not evaluated"; nodes inside a comprehension record every iteration.
  *
  * Recording is kept to what cannot be had later: each node's raw value or error, in one array slot
  * by node id (`trace-record.ts`). Positions, texts and the tree's shape are per expression and
  * computed once; displays, located errors and the frozen {@link TraceNode} tree are derived from
- * the record when first read.
+ * the record when first read. When the condition's plain compiled run decided (the common case in
+ * a traced decision), even the values are recorded when first read, by the recording closures on
+ * the same immutable context ({@link traceOfPlainRun}): a decision pays for the traces it keeps,
+ * not for recording them.
  */
 import { err, type Result } from "../result.js";
 import { compiledOf, type Compiled, type CompiledApproverExpression, type CompiledCondition } from "./compile.js";
@@ -145,18 +149,28 @@ let recordOfTrace: (t: unknown) => TraceRecord | null;
  * frozen {@link TraceNode} tree, with its displays, is built from the record on first access and
  * kept; readers that need less (explanations, rule coverage) read the record through
  * {@link traceRecordOf} and never build it.
+ *
+ * A trace of a condition that its plain compiled run decided ({@link traceOfPlainRun}) holds the
+ * expression and the context it ran on instead, and records on first read: the recording closures
+ * run on that same immutable context, which gives the values the decision saw (evaluation is pure).
+ * A decision whose traces nobody reads records nothing.
  */
 class RecordedTrace<O> implements Trace<O> {
   readonly source: string;
   readonly outcome: O;
-  readonly #record: TraceRecord;
-  // Private fields stay writable on a frozen object: the memo does not need the trace unfrozen.
+  // Private fields stay writable on a frozen object: the memos do not need the trace unfrozen.
+  // `undefined` until recorded (a lazy trace), `null` when the expression has no node table.
+  #record: TraceRecord | null | undefined;
+  #pending: Compiled | undefined;
+  #context: CelContext | undefined;
   #nodes: readonly TraceNode[] | undefined;
 
-  constructor(source: string, outcome: O, record: TraceRecord) {
+  constructor(source: string, outcome: O, record: TraceRecord | undefined, pending?: Compiled, context?: CelContext) {
     this.source = source;
     this.outcome = outcome;
     this.#record = record;
+    this.#pending = pending;
+    this.#context = context;
     Object.freeze(this);
   }
 
@@ -165,7 +179,10 @@ class RecordedTrace<O> implements Trace<O> {
   }
 
   get nodes(): readonly TraceNode[] {
-    return (this.#nodes ??= materialise(this.#record));
+    const known = this.#nodes;
+    if (known !== undefined) return known;
+    const record = this.#recorded();
+    return (this.#nodes = record === null ? EMPTY_NODES : materialise(record));
   }
 
   /** The same fields as a plain trace, for `JSON.stringify`. */
@@ -173,9 +190,34 @@ class RecordedTrace<O> implements Trace<O> {
     return { source: this.source, outcome: this.outcome, root: this.root, nodes: this.nodes };
   }
 
-  static {
-    recordOfTrace = (t) => (t instanceof RecordedTrace ? t.#record : null);
+  #recorded(): TraceRecord | null {
+    const known = this.#record;
+    if (known !== undefined) return known;
+    const compiled = this.#pending;
+    const context = this.#context;
+    this.#pending = undefined;
+    this.#context = undefined;
+    return (this.#record = compiled === undefined || context === undefined ? null : recordOnRead(compiled, context));
   }
+
+  static {
+    recordOfTrace = (t) => (t instanceof RecordedTrace ? t.#recorded() : null);
+  }
+}
+
+const EMPTY_NODES: readonly TraceNode[] = Object.freeze([]);
+
+/** The record of a run that already decided: the same expression on the same context, recording. */
+function recordOnRead(compiled: Compiled, context: CelContext): TraceRecord | null {
+  const table = traceTableOf(compiled);
+  if (table === null) return null;
+  const record = new TraceRecord(compiled.source, table);
+  try {
+    recordRun(table, context, record);
+  } catch {
+    // Not expected (the plain run answered on this context); what was recorded up to there stays.
+  }
+  return record;
 }
 
 /**
@@ -251,6 +293,23 @@ function runTraced<O>(
     outcome = failed(e);
   }
   return new RecordedTrace(compiled.source, outcome, record);
+}
+
+/**
+ * The trace of a condition whose plain compiled run (evaluate.ts, `plainValue`) decided `value` on
+ * `context`: its outcome is that decision, and its nodes are recorded on first read, from the same
+ * context (see {@link RecordedTrace}). What a traced decision costs over an untraced one is this
+ * object; the recording is paid by whoever reads it.
+ *
+ * @example
+ * ```ts
+ * const v = plainValue(plain, context);
+ * if (v !== undefined) traces.push(traceOfPlainRun(compiled, context, v));
+ * ```
+ */
+export function traceOfPlainRun(compiled: CompiledCondition, context: CelContext, value: boolean): ConditionTrace {
+  const c = compiledOf(compiled);
+  return new RecordedTrace<ConditionOutcome>(c.source, conditionOutcome(c.source, value), undefined, c, context);
 }
 
 /**

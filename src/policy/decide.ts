@@ -41,8 +41,10 @@ export interface Decision {
  */
 export interface DecideOptions {
   /**
-   * Record the value of every sub-expression of each evaluated condition (for explanations). Only
-   * raw values are recorded while deciding; displays and each trace's node tree are built when read.
+   * Record the value of every sub-expression of each evaluated condition (for explanations). While
+   * deciding, only which conditions ran and what they gave is kept (and each node's raw value, for a
+   * condition evaluated off the compiled plain path); each trace, its recorded values, displays and
+   * node tree are made when first read, from the same compiled expression on the same context.
    */
   readonly trace?: boolean;
 }
@@ -60,5 +62,22 @@ export function decide(world: World, task: Task, options: DecideOptions = {}): D
   const conditions = taskConditions(world, task, { trace: options.trace === true });
   const resolution = resolvePolicy(world, task);
   const selection = resolution.ok ? selectSteps(world, resolution.value.policy, conditions) : null;
-  return { task, resolution, selection, traces: conditions.traces(), conditions };
+  if (options.trace !== true) return { task, resolution, selection, traces: conditions.traces(), conditions };
+  // Traced: the list is made when first read (task-conditions.ts keeps each plain run's condition
+  // and value until then), so a decision pays for the traces its readers look at.
+  return new TracedDecision(task, resolution, selection, conditions);
+}
+
+/** A traced decision: its traces are made when first read (see task-conditions.ts). */
+class TracedDecision implements Decision {
+  constructor(
+    readonly task: Task,
+    readonly resolution: Result<Resolution, ResolutionError>,
+    readonly selection: Result<Selection, SelectionError> | null,
+    readonly conditions: TaskConditions,
+  ) {}
+
+  get traces(): readonly (ConditionTrace | null)[] {
+    return this.conditions.traces();
+  }
 }

@@ -2,12 +2,14 @@
  * The fast selection path (issue 16) against the full one, on generated worlds. Fast: a loaded
  * world's frozen policies (audit records on demand, whole selections shared by every task that
  * reaches the same rule), rule conditions run as closures straight on the task's context. Full: the
- * same policies as unfrozen copies (every record built and pushed), each condition traced by the
- * explaining path (`trace: true`, no plain closures). They must agree on everything a selection
- * holds, for every task, the first time and again once the shared parts exist.
+ * same policies as unfrozen copies (every record built and pushed), each condition traced as for
+ * an explanation (`trace: true`). They must agree on everything a selection holds, for every task,
+ * the first time and again once the shared parts exist; and each trace, recorded when read, must
+ * say what its rule's evaluation decided.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { traceRecordOf } from "../cel/trace.js";
 import type { Policy, Task } from "../model/index.js";
 import { applyPolicyMutation, arbPolicyMutation, type PolicyMutation } from "../testing/arb-world.js";
 import { syntheticWorld } from "../testing/synthetic-world.js";
@@ -103,7 +105,17 @@ describe("selection: the fast path and the full (explaining) path agree", () => 
           expect(plain.selection).toEqual(full);
           // A traced decision has one trace per evaluated rule (none for the baseline).
           const evaluated = traced.selection?.ok ? traced.selection.value.evaluations : traced.selection?.error.evaluations ?? [];
-          expect(traced.traces.length).toBe(evaluated.filter((e) => !e.defaultCondition).length);
+          const ruled = evaluated.filter((e) => !e.defaultCondition);
+          expect(traced.traces.length).toBe(ruled.length);
+          // Each trace's root, recorded when read, is what decided its rule: true, false, or neither
+          // when the condition failed (an error there, or nothing: a budget spent before it began).
+          ruled.forEach((e, i) => {
+            const r = traceRecordOf(traced.traces[i]);
+            if (!r) return;
+            if (e.conditionMatched) expect(r.truth(0)).toBe("true");
+            else if (e.error === "") expect(r.truth(0)).toBe("false");
+            else expect(["error", "not-evaluated", "value"]).toContain(r.truth(0));
+          });
         }
       }),
       { numRuns: 60 },

@@ -2,11 +2,13 @@
  * The CEL side of a decision for one task: the task's condition input prepared once (so a policy
  * with 16 rules converts the task, subject, entitlement and account to CEL values once, not 16
  * times), each condition compiled once per source text for the whole process, and — for
- * explanations — a trace of every evaluated condition recorded from the same evaluation.
+ * explanations — a trace of every evaluated condition from the same evaluation (its values
+ * recorded, on the same context, when the trace is first read).
  */
 import {
   type CelDirectory,
   type CelRuntimeError,
+  CompiledCondition,
   compileApproverExpression,
   compileCondition,
   type ConditionTrace,
@@ -18,6 +20,7 @@ import {
   traceCondition,
 } from "../cel/index.js";
 import { CelContext, conditionContextOrError, type PlainRun, plainRunOf, plainValue } from "../cel/evaluate.js";
+import { traceOfPlainRun } from "../cel/trace.js";
 import type { InputSignatures } from "../cel/input-signature.js";
 import { type AppEntitlement, type AppUser, blankUser, type User } from "../model/directory.js";
 import type { JsonObject, Rule, Task } from "../model/index.js";
@@ -235,8 +238,13 @@ class ConditionsOfTask implements TaskConditions {
   readonly #world: World;
   readonly #task: Task;
   readonly #trace: boolean;
-  // Made on first use: a decision without explanation records none.
-  #traces: (ConditionTrace | null)[] | undefined;
+  // Made on first use: a decision without explanation records none. While nobody has asked for
+  // the traces, a condition its plain run decided is kept as its handle (its value beside it, in
+  // `#tracedValues`), and becomes a trace when `traces()` is first called (see `traces`).
+  #traces: (ConditionTrace | null | CompiledCondition)[] | undefined;
+  #tracedValues: boolean[] | undefined;
+  // Whether `traces()` handed the list out: from then on every entry is a trace when pushed.
+  #tracesRead = false;
   #facts: TaskFacts | undefined;
   #parts: TaskParts | undefined;
   // Prepared lazily: a task that never reaches a condition pays nothing for CEL values. The
@@ -325,13 +333,17 @@ class ConditionsOfTask implements TaskConditions {
 
   #evaluateRule(entry: RuleCondition): ConditionResult {
     const plain = entry.plain;
-    if (plain !== undefined && !this.#trace) {
+    if (plain !== undefined) {
       // The plain path: the closures straight on the task's context. Anything off it (an error, a
       // budget smaller than the expression) is evaluated in full below, as if this had not run.
       const context = this.#context === undefined ? this.#prepareContext() : this.#context;
       if (context) {
         const v = plainValue(plain, context);
-        if (v !== undefined) return v ? TRUE : FALSE;
+        if (v !== undefined) {
+          // Traced, the same run decides: its trace records the values on this context when read.
+          if (this.#trace && entry.compiled.ok) this.#pushPlainTrace(entry.compiled.value, context, v);
+          return v ? TRUE : FALSE;
+        }
       }
     }
     return this.#evaluate(entry.compiled);
@@ -359,7 +371,32 @@ class ConditionsOfTask implements TaskConditions {
   }
 
   traces(): readonly (ConditionTrace | null)[] {
-    return this.#traceList();
+    const list = this.#traceList();
+    if (!this.#tracesRead) {
+      this.#tracesRead = true;
+      const values = this.#tracedValues;
+      const context = this.#context;
+      if (values !== undefined && context) {
+        for (let i = 0; i < list.length; i++) {
+          const e = list[i];
+          if (e instanceof CompiledCondition) list[i] = traceOfPlainRun(e, context, values[i] === true);
+        }
+      }
+    }
+    // Every entry is a trace (or null) now: pending ones were replaced above.
+    return list as (ConditionTrace | null)[];
+  }
+
+  /** A plain run's trace: its handle and value until the traces are read, the trace itself after. */
+  #pushPlainTrace(compiled: CompiledCondition, context: CelContext, value: boolean): void {
+    const list = this.#traceList();
+    if (this.#tracesRead) {
+      list.push(traceOfPlainRun(compiled, context, value));
+      return;
+    }
+    const values = (this.#tracedValues ??= []);
+    values[list.length] = value;
+    list.push(compiled);
   }
 
   /** See {@link conditionsSignature}. */
@@ -368,7 +405,7 @@ class ConditionsOfTask implements TaskConditions {
     return p instanceof PreparedConditionInput ? signatures.of(p) : -1;
   }
 
-  #traceList(): (ConditionTrace | null)[] {
+  #traceList(): (ConditionTrace | null | CompiledCondition)[] {
     return (this.#traces ??= []);
   }
 
