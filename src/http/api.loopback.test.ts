@@ -171,6 +171,8 @@ describe("openapi.yaml reads: a tenant export reads back the whole world, page b
     expect((await readAll("POST", "/api/v1/search/app_resource_types")).length).toBeGreaterThan(0);
     expect((await readAll("POST", "/api/v1/search/app_resources")).length).toBeGreaterThan(0);
     expect((await call("POST", "/api/v1/users/introspect", { body: {} })).userView.user.id).toBe(SUPER);
+    const owned = await call("POST", "/api/v1/search/user-ownership", { body: { userId: json.apps[0].ownerUserIds[0], pageSize: 100 } });
+    expect(owned.list.map((x: Body) => x.appId)).toContain(json.apps[0].id);
     expect((await readAll("POST", "/api/v1/search/entitlements")).length).toBe(json.entitlements.length);
     expect((await readAll("POST", "/api/v1/search/app_users")).length).toBe(json.appUsers.length);
     expect((await readAll("POST", "/api/v1/search/grants")).length).toBe(json.grants.length);

@@ -246,3 +246,27 @@ describe("openapi.yaml app resources and resource types, as the world's entitlem
     ).toBe(5);
   });
 });
+
+describe("openapi.yaml AppSearch.SearchUserOwnership: POST /api/v1/search/user-ownership", () => {
+  it("every user's apps and entitlements owned, as the world's ownerUserIds say, paged", async () => {
+    for (const u of json.users) {
+      const entries: Body[] = [];
+      let pageToken = "";
+      do {
+        const body = await call("POST", "/api/v1/search/user-ownership", { body: { userId: u.id, pageSize: 10, pageToken } });
+        entries.push(...body.list);
+        pageToken = body.nextPageToken;
+      } while (pageToken !== "");
+      const apps = json.apps.filter((a: Body) => (a.ownerUserIds ?? []).includes(u.id)).map((a: Body) => `app ${a.id}`);
+      const ents = json.entitlements.filter((e: Body) => (e.ownerUserIds ?? []).includes(u.id)).map((e: Body) => `ent ${e.appId}/${e.id}`);
+      expect(entries.map((x) => (x.ownershipType === "USER_OWNERSHIP_TYPE_APP" ? `app ${x.appId}` : `ent ${x.appId}/${x.entitlementId}`))).toEqual([...apps, ...ents]);
+    }
+  });
+  it("ownershipTypes narrows to one kind; a missing userId is INVALID_ARGUMENT (400), an unknown one NOT_FOUND (404)", async () => {
+    const onlyApps = await call("POST", "/api/v1/search/user-ownership", { body: { userId: "u-sre-lead", ownershipTypes: ["USER_OWNERSHIP_TYPE_APP"], pageSize: 100 } });
+    expect(onlyApps.list.length).toBeGreaterThan(0);
+    expect(onlyApps.list.every((x: Body) => x.ownershipType === "USER_OWNERSHIP_TYPE_APP")).toBe(true);
+    expect((await call("POST", "/api/v1/search/user-ownership", { body: {}, expect: 400 })).code).toBe(3);
+    expect((await call("POST", "/api/v1/search/user-ownership", { body: { userId: "u-nope" }, expect: 404 })).code).toBe(5);
+  });
+});

@@ -256,6 +256,8 @@ describe("openapi.yaml roles, access reviews, resources and introspection, as th
     expect(on.list.map((v: Body) => v.appEntitlement.id)).toContain(ent.id);
     for (const path of ["/api/v1/search/app_resource_types", "/api/v1/search/app_resources"]) await ok("POST", path, { hasBody: true });
     await ok("POST", "/api/v1/search/app_resources", { hasBody: true, body: { appId: ent.appId, resourceTypeIds: [ent.appResourceTypeId], pageSize: 10 } });
+    const owner = json.apps[0].ownerUserIds[0];
+    expect((await ok("POST", "/api/v1/search/user-ownership", { hasBody: true, body: { userId: owner, ownershipTypes: ["USER_OWNERSHIP_TYPE_APP"], pageSize: 10 } })).list[0].appId).toBe(json.apps[0].id);
     expect((await ok("POST", "/api/v1/users/introspect", { hasBody: true })).userView.user.id).toBe(SUPER);
     expect((await ok("POST", "/api/v1/users/introspect", { hasBody: true, body: { expandMask: { paths: ["*"] } } })).userView.userId).toBe(SUPER);
   });

@@ -2,13 +2,14 @@
  * Who owns an app or an entitlement (`c1.api.app.v1.AppOwners`, `AppEntitlementOwners`): the
  * world's `ownerUserIds`, as ids (`ListOwnerIDs`) or as the service's User objects (`List`, paged).
  * An owner id that names no user of the world is listed by `ListOwnerIDs` as stored, and left out
- * of `List`, which has no User to write for it.
+ * of `List`, which has no User to write for it. `SearchUserOwnership` answers the other way round:
+ * what one user owns.
  */
 import type { JsonObject } from "../../model/json.js";
 import { err, ok, type Result } from "../../result.js";
 import { findEntitlement, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
-import type { PageRequest } from "../paging.js";
+import { pageFromBody, type PageRequest } from "../paging.js";
 import { listBody, userWire } from "./reads.js";
 
 type Read = Result<JsonObject, HttpFailure>;
@@ -85,4 +86,51 @@ export function listEntitlementOwners(world: World, appId: string, entitlementId
 export function listEntitlementOwnerIds(world: World, appId: string, entitlementId: string): Read {
   const ids = entitlementOwnerIds(world, appId, entitlementId);
   return ids.ok ? ok({ userIds: [...ids.value] }) : ids;
+}
+
+type Body = Readonly<Record<string, unknown>>;
+
+const OWNERSHIP_TYPES = ["USER_OWNERSHIP_TYPE_APP", "USER_OWNERSHIP_TYPE_ENTITLEMENT", "USER_OWNERSHIP_TYPE_RESOURCE"] as const;
+
+const invalid = (field: string, message: string) =>
+  err<HttpFailure>({ status: 400, code: "INVALID_ARGUMENT", reason: "INVALID_ARGUMENT", message, field });
+
+/**
+ * `POST /api/v1/search/user-ownership` (`AppSearch.SearchUserOwnership`): what one user owns, the
+ * apps (in world order) then the entitlements, each a UserOwnershipEntry, filtered by
+ * `ownershipTypes`; paged. The world has no resource owners, so a resource entry never appears.
+ *
+ * @example
+ * ```ts
+ * searchUserOwnership(world, { userId: "u-sre-lead" }); // ok({ list: [{ ownershipType: "USER_OWNERSHIP_TYPE_APP", appId: "app-aws", … }, …], nextPageToken: "" })
+ * ```
+ */
+export function searchUserOwnership(world: World, body: Body): Read {
+  const page = pageFromBody(body);
+  if (!page.ok) return page;
+  const userId = body["userId"];
+  if (userId !== undefined && userId !== null && typeof userId !== "string") return invalid("userId", "userId must be a string");
+  if (typeof userId !== "string" || userId === "") return invalid("userId", "userId is required: the user whose ownership to search");
+  if (!world.index.users.has(userId)) return notFound(`user "${userId}" not found`);
+  const types = body["ownershipTypes"];
+  if (types !== undefined && types !== null && (!Array.isArray(types) || types.some((t) => typeof t !== "string")))
+    return invalid("ownershipTypes", `ownershipTypes must be an array of ${OWNERSHIP_TYPES.join(", ")}`);
+  const wanted = (t: string) => !Array.isArray(types) || types.length === 0 || types.includes(t);
+  const blank = { appId: "", appDisplayName: "", entitlementId: "", entitlementDisplayName: "", resourceId: "", resourceDisplayName: "", resourceTypeId: "" };
+  const entries: JsonObject[] = [];
+  if (wanted("USER_OWNERSHIP_TYPE_APP"))
+    for (const a of world.apps)
+      if (a.ownerUserIds.includes(userId)) entries.push({ ...blank, ownershipType: "USER_OWNERSHIP_TYPE_APP", appId: a.id, appDisplayName: a.displayName });
+  if (wanted("USER_OWNERSHIP_TYPE_ENTITLEMENT"))
+    for (const e of world.entitlements)
+      if (e.ownerUserIds.includes(userId))
+        entries.push({
+          ...blank,
+          ownershipType: "USER_OWNERSHIP_TYPE_ENTITLEMENT",
+          appId: e.appId,
+          appDisplayName: world.index.apps.get(e.appId)?.displayName ?? "",
+          entitlementId: e.id,
+          entitlementDisplayName: e.displayName,
+        });
+  return ok(listBody(entries, page.value));
 }

@@ -139,6 +139,7 @@ export const DIRECTORY_ROUTES: readonly Route[] = [
   ),
   list("/api/v1/apps/{app_id}/owners", "c1.api.app.v1.AppOwners.List", (w, i, p) => owners.listAppOwners(w, param(i, "app_id"), p)),
   route("GET", "/api/v1/apps/{app_id}/ownerids", "c1.api.app.v1.AppOwners.ListOwnerIDs", (w, _c, i) => owners.listAppOwnerIds(w, param(i, "app_id"))),
+  route("POST", "/api/v1/search/user-ownership", "c1.api.app.v1.AppSearch.SearchUserOwnership", (w, _c, i) => owners.searchUserOwnership(w, i.body)),
   list("/api/v1/apps/{app_id}/entitlements/{entitlement_id}/owners", "c1.api.app.v1.AppEntitlementOwners.List", (w, i, p) =>
     owners.listEntitlementOwners(w, param(i, "app_id"), param(i, "entitlement_id"), p),
   ),
