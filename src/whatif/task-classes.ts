@@ -113,7 +113,8 @@ export class TaskClasses {
   readonly #ip: boolean;
   readonly #taskReads: readonly TaskRead[];
   readonly #ips = new Map<string, boolean>();
-  readonly #root: Trie = new Map();
+  // By entitlement part, then subject part, then a trie of the task's own values.
+  readonly #root: (Trie | undefined)[][] = [];
   #next = 0;
   #asked = 0;
   #off = false;
@@ -183,12 +184,13 @@ export class TaskClasses {
    */
   classOf(task: Task, entitlementPart: number): number {
     if (this.#off || entitlementPart < 0 || !this.#preparable(task)) return -1;
-    let node = this.#step(this.#root, entitlementPart);
-    if (this.#subject !== null) {
-      const part = this.#subjectPart(task);
-      if (part < 0) return -1;
-      node = this.#step(node, part);
-    }
+    // The parts that are numbers index arrays; the task's own values key maps.
+    let byEntitlement = this.#root[entitlementPart];
+    if (byEntitlement === undefined) this.#root[entitlementPart] = byEntitlement = [];
+    const subject = this.#subject === null ? 0 : this.#subjectPart(task);
+    if (subject < 0) return -1;
+    let node = byEntitlement[subject];
+    if (node === undefined) byEntitlement[subject] = node = new Map();
     if (this.#account) {
       const s = scopedOf(task);
       node = this.#step(this.#step(this.#step(node, s?.appId), s?.appUserId), taskSubjectId(task));

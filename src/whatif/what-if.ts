@@ -546,11 +546,15 @@ interface ClassOutcome {
   readonly sel1: RouteInput["selection"];
   readonly aspects: readonly RouteAspect[];
   readonly errored: boolean;
+  /** `twice`: the summary group of its re-routed tasks, once the first is grouped. */
+  group?: GroupAcc;
 }
 
 const NO_RESOLUTION: RouteInput["resolution"] = { ok: false, code: "", message: "" };
 const NO_CLASS: ClassOutcome = { kind: "none", error: null, res0: NO_RESOLUTION, res1: NO_RESOLUTION, sel0: null, sel1: null, aspects: [], errored: false };
 const SKIP_CLASS: ClassOutcome = { ...NO_CLASS, kind: "skip" };
+Object.freeze(NO_CLASS);
+Object.freeze(SKIP_CLASS);
 
 /**
  * A task's approver expressions, evaluated by its conditions environment made on first use: most
@@ -726,6 +730,7 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
     let sides: [RouteInput, RouteInput] | null = null;
     // The aspects that differ, when the task's class knows them.
     let known: readonly RouteAspect[] | null = null;
+    let byOutcome: ClassOutcome | null = null;
     if (prune) {
       const verdict = verdicts.get(task);
       const o = verdict.byClass !== null && verdict.policy !== "skip" && (!verdict.footprint || !footprint?.reaches(task, verdict.footprint)) ? classOutcome(task, verdict, verdict.byClass) : null;
@@ -753,6 +758,7 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
           { task, resolution: o.res1, selection: o.sel1, conditions },
         ];
         known = o.aspects;
+        byOutcome = o;
       } else if (!verdict.footprint || !footprint?.reaches(task, verdict.footprint)) {
         let policy = verdict.policy;
         let run: SharedRun | undefined;
@@ -801,13 +807,18 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
     }
     const changes = ASPECT_ORDER.filter((a) => aspects.includes(a));
     changed.push(routeChange(task, before, afterRoute, changes));
-    const bl = routeLabel(before);
-    const al = routeLabel(afterRoute);
-    const key = `${bl}\u0000${al}`;
-    let g = groups.get(key);
+    // A class's tasks share their labels (approvers are not in a label), hence their group.
+    let g = byOutcome?.group;
     if (!g) {
-      g = { before: bl, after: al, changes: new Set(), taskIds: [] };
-      groups.set(key, g);
+      const bl = routeLabel(before);
+      const al = routeLabel(afterRoute);
+      const key = `${bl}\u0000${al}`;
+      g = groups.get(key);
+      if (!g) {
+        g = { before: bl, after: al, changes: new Set(), taskIds: [] };
+        groups.set(key, g);
+      }
+      if (byOutcome) byOutcome.group = g;
     }
     for (const c of changes) g.changes.add(c);
     g.taskIds.push(task.id);
