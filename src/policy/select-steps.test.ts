@@ -167,13 +167,18 @@ describe("selectSteps: records of rules passed over", () => {
     expect(s2.value.evaluations[0]).toBe(s1.value.evaluations[0]);
     expect(Object.isFrozen(s1.value.evaluations[1])).toBe(true);
     // A step-key match depends on nothing else either: its record, what it decided and its steps
-    // are shared too, frozen; each selection has its own list of records and its own chain.
+    // are shared too, frozen; and so is the whole selection, lists included (a selection is a value).
     expect(s2.value.evaluations[2]).toBe(s1.value.evaluations[2]);
     expect(Object.isFrozen(s1.value.evaluations[2])).toBe(true);
     expect(s2.value.decidedBy).toBe(s1.value.decidedBy);
     expect(Object.isFrozen(s1.value.decidedBy)).toBe(true);
-    expect(s2.value.evaluations).not.toBe(s1.value.evaluations);
-    expect(s2.value.chain).not.toBe(s1.value.chain);
+    expect(s2).toBe(s1);
+    expect(Object.isFrozen(s1.value.evaluations)).toBe(true);
+    expect(Object.isFrozen(s1.value.chain)).toBe(true);
+    // Another task that takes another rule gets its own selection.
+    const s3 = selectSteps(w, policy(w, "p"), runner({ a: false, b: true, c: true }));
+    expect(s3).not.toBe(s1);
+    expect(s3.ok && s3.value.evaluations).toEqual(fresh(1));
   });
 
   it("are built afresh for a policy that is not frozen", () => {
@@ -208,6 +213,47 @@ describe("selectSteps properties", () => {
         );
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it("a runner that passes over plainly false rules in one call (passOver) selects exactly what one asked rule by rule does", () => {
+    // Rules over three policies with references between them; conditions true, false or erroring.
+    const value = fc.constantFrom<boolean | "error">(true, false, false, "error");
+    const arbRule = fc.record({ v: value, to: fc.option(fc.constantFrom("p1", "p2"), { nil: undefined }) });
+    fc.assert(
+      fc.property(fc.array(fc.array(arbRule, { maxLength: 6 }), { minLength: 3, maxLength: 3 }), fc.boolean(), (byPolicy, frozen) => {
+        const table: Record<string, boolean | "error"> = {};
+        const policies = byPolicy.map((rules, p) =>
+          wirePolicy(
+            `p${p}`,
+            rules.map((r, i) => {
+              table[`p${p}c${i}`] = r.v;
+              return r.to === undefined ? { condition: `p${p}c${i}`, stepKey: `k${i}` } : { condition: `p${p}c${i}`, policyId: r.to };
+            }),
+            { keys: rules.map((_, i) => `k${i}`) },
+          ),
+        );
+        const w = world(policies);
+        const root = frozen ? policy(w, "p0") : structuredClone(policy(w, "p0"));
+        let passedOver = 0;
+        const byRule = runner(table);
+        const inRuns: ConditionRunner = {
+          run: byRule.run,
+          passOver: (rules, from) => {
+            let i = from;
+            while (i < rules.length && table[(rules[i] as { condition: string }).condition] === false) i++;
+            passedOver += i - from;
+            return i;
+          },
+        };
+        const want = selectSteps(w, root, byRule);
+        expect(selectSteps(w, root, inRuns)).toEqual(want);
+        // Again, now that a frozen policy's selections are shared.
+        expect(selectSteps(w, root, inRuns)).toEqual(want);
+        const evaluated = want.ok ? want.value.evaluations : want.error.evaluations;
+        expect(passedOver).toBe(2 * evaluated.filter((e) => !e.defaultCondition && !e.conditionMatched && e.error === "").length);
+      }),
+      { numRuns: 300 },
     );
   });
 

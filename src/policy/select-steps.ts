@@ -76,6 +76,15 @@ export interface ConditionRunner {
    * adapter). `selectSteps` calls it when it is there.
    */
   runRule?(rules: readonly Rule[], index: number): ConditionResult;
+  /**
+   * Optional: evaluates `rules[from]`, `rules[from + 1]`, … while each is plainly false (no match, no
+   * error) and returns the index of the first that is not — true, an error, or anything else `run`
+   * must decide — or `rules.length`. The rules before that index are passed over exactly as if
+   * `run` had answered false for each; the one at it is then asked of `runRule`/`run` as usual. A
+   * runner that evaluates conditions one by one (a trace) returns `from`. `selectSteps` calls it
+   * when it is there: one call for a run of rules that do not match, instead of one per rule.
+   */
+  passOver?(rules: readonly Rule[], from: number): number;
 }
 
 /**
@@ -287,9 +296,9 @@ interface Shared {
    * At depth 0, the whole selection of a walk that passed over every rule before `i` and matched
    * rule `i` by step key, or (at `i` = the number of rules) passed over them all and took the
    * policy's own baseline entry: nothing in it depends on the task but `i`, so it is built once,
-   * frozen, and returned as it is — no record pushed, no array or result allocated.
+   * frozen (its lists too), and returned as it is — no record pushed, no array or result allocated.
    */
-  readonly whole: (WholeSelection | undefined)[];
+  readonly whole: (Step | undefined)[];
 }
 
 interface StepKeyMatch {
@@ -298,22 +307,17 @@ interface StepKeyMatch {
   readonly steps: readonly PolicyStep[];
 }
 
+/** Per frozen policy, by chain depth (`null`: the policy is not frozen; nothing is shared). */
 const sharedByPolicy = new WeakMap<Policy, Shared[] | null>();
 
-// The policy asked about last and its entry: most selections in a row walk the same policy.
-let lastPolicy: Policy | undefined;
-let lastByDepth: Shared[] | null = null;
-
 function sharedAt(policy: Policy, depth: number): Shared | undefined {
-  let byDepth = policy === lastPolicy ? lastByDepth : sharedByPolicy.get(policy);
+  let byDepth = sharedByPolicy.get(policy);
   if (byDepth === undefined) {
     const rules = policy.rules;
     const frozen = Object.isFrozen(policy) && (rules === null || (Object.isFrozen(rules) && rules.every((r) => Object.isFrozen(r))));
     byDepth = frozen ? [] : null;
     sharedByPolicy.set(policy, byDepth);
   }
-  lastPolicy = policy;
-  lastByDepth = byDepth;
   if (byDepth === null) return undefined;
   return (byDepth[depth] ??= { passedOver: [], matched: [], whole: [] });
 }
@@ -331,25 +335,13 @@ function passedOverRecord(policy: Policy, depth: number, i: number, rule: Rule, 
 }
 
 /**
- * What every walk that reaches a rule (or the baseline) alike selects: built once, frozen. Each
- * selection still gets its own lists (a copy of the records, a chain of the shared root link), so a
- * caller may keep or extend them as before; copying 16 references costs less than pushing them.
+ * What every walk that reaches a rule (or the baseline) alike selects, as the result itself: built
+ * once, frozen with its lists (records, chain), and handed to every such selection. A selection is
+ * a value: its lists are read-only (`readonly` in its type, frozen here).
  */
-interface WholeSelection {
-  readonly decidedBy: DecidedBy;
-  readonly steps: readonly PolicyStep[];
-  readonly evaluations: readonly RuleEvaluation[];
-  readonly root: ChainLink;
-}
-
-function wholeOf(w: Walk, decidedBy: DecidedBy, steps: readonly PolicyStep[]): WholeSelection {
-  // The records' list is never handed out (only copies): not frozen, since V8 copies a frozen array
-  // element by element, ten times slower than a plain one.
-  return Object.freeze({ decidedBy, steps, evaluations: w.evaluations.slice(), root: Object.freeze(w.chain[0] as ChainLink) });
-}
-
-function fromWhole(policy: Policy, whole: WholeSelection): Step {
-  return ok({ decidedBy: whole.decidedBy, policy, steps: whole.steps, evaluations: whole.evaluations.slice(), chain: [whole.root] });
+function wholeOf(w: Walk, policy: Policy, decidedBy: DecidedBy, steps: readonly PolicyStep[]): Step {
+  const chain = Object.freeze([Object.freeze(w.chain[0] as ChainLink)]);
+  return Object.freeze(ok(Object.freeze({ decidedBy, policy, steps, evaluations: Object.freeze(w.evaluations.slice()), chain })));
 }
 
 function walk(w: Walk, policy: Policy, depth: number): Step {
@@ -363,6 +355,16 @@ function walk(w: Walk, policy: Policy, depth: number): Step {
   // shared selection (`Shared.whole`).
   let skipped = shared === undefined ? -1 : 0;
   for (let i = 0; i < rules.length; i++) {
+    if (runner.passOver) {
+      // A run of rules that are plainly false, in one call: passed over as one by one below.
+      const j = runner.passOver(rules, i);
+      if (j > i) {
+        if (skipped >= 0) skipped += j - i;
+        else for (let k = i; k < j; k++) w.evaluations.push(passedOverRecord(policy, depth, k, rules[k] as Rule, passedOver));
+        i = j;
+        if (i >= rules.length) break;
+      }
+    }
     const rule = rules[i] as Rule;
     const result = runner.runRule ? runner.runRule(rules, i) : runner.run(rule.condition);
     if (result.ok && !result.value) {
@@ -374,7 +376,7 @@ function walk(w: Walk, policy: Policy, depth: number): Step {
     const untouched = skipped >= 0 && depth === 0;
     if (untouched && result.ok) {
       const whole = shared?.whole[i];
-      if (whole !== undefined) return fromWhole(policy, whole);
+      if (whole !== undefined) return whole;
     }
     if (skipped > 0) for (let k = 0; k < skipped; k++) w.evaluations.push(passedOverRecord(policy, depth, k, rules[k] as Rule, passedOver));
     skipped = -1;
@@ -386,7 +388,7 @@ function walk(w: Walk, policy: Policy, depth: number): Step {
     const known = shared?.matched[i];
     if (known) {
       w.evaluations.push(known.record);
-      if (untouched && shared) shared.whole[i] = wholeOf(w, known.decidedBy, known.steps);
+      if (untouched && shared) return (shared.whole[i] = wholeOf(w, policy, known.decidedBy, known.steps));
       return ok({ decidedBy: known.decidedBy, policy, steps: known.steps, evaluations: w.evaluations, chain: w.chain });
     }
     const outcome = ruleOutcome(rule);
@@ -402,7 +404,7 @@ function walk(w: Walk, policy: Policy, depth: number): Step {
         // Steps of a frozen policy are frozen with it: the match can be shared as it is.
         if (shared && Object.isFrozen(steps)) {
           shared.matched[i] = Object.freeze({ record: Object.freeze(record), decidedBy: Object.freeze(decidedBy), steps });
-          if (untouched) shared.whole[i] = wholeOf(w, decidedBy, steps);
+          if (untouched) return (shared.whole[i] = wholeOf(w, policy, decidedBy, steps));
         }
         return ok({ decidedBy, policy, steps, evaluations: w.evaluations, chain: w.chain });
       }
@@ -432,7 +434,7 @@ function walk(w: Walk, policy: Policy, depth: number): Step {
   const untouched = skipped >= 0 && depth === 0 && !policy.baselinePolicyId;
   if (untouched) {
     const whole = shared?.whole[rules.length];
-    if (whole !== undefined) return fromWhole(policy, whole);
+    if (whole !== undefined) return whole;
   }
   if (skipped > 0) for (let k = 0; k < skipped; k++) w.evaluations.push(passedOverRecord(policy, depth, k, rules[k] as Rule, passedOver));
   const key = baselineKey(policy);
@@ -476,7 +478,7 @@ function walk(w: Walk, policy: Policy, depth: number): Step {
   const decidedBy: DecidedBy = { kind: "baseline", policyId: policy.id, chainDepth: depth, stepKey: key };
   if (untouched && shared && Object.isFrozen(steps)) {
     Object.freeze(w.evaluations[w.evaluations.length - 1]);
-    shared.whole[rules.length] = wholeOf(w, Object.freeze(decidedBy), steps);
+    return (shared.whole[rules.length] = wholeOf(w, policy, Object.freeze(decidedBy), steps));
   }
   return ok({ decidedBy, policy, steps, evaluations: w.evaluations, chain: w.chain });
 }

@@ -12,6 +12,7 @@ function sample(): World {
 }
 
 const world = sample();
+const isFalse = (r: { ok: boolean; value?: boolean } | undefined): boolean => r?.ok === true && r.value === false;
 const tasks = [...world.tasks.values()];
 const policies = [...world.index.policies.values()].filter((p) => (p.rules?.length ?? 0) > 0);
 
@@ -28,6 +29,46 @@ describe("taskConditions: runRule", () => {
           for (let i = 0; i < rules.length; i++) expect(byRule.runRule(rules, i)).toEqual(byText.run((rules[i] as Rule).condition));
       }
     }
+  });
+
+  it("passOver passes over only rules run answers false for, from `from` on, for every start, policy and task", () => {
+    let stops = 0;
+    let exact = 0;
+    let early = 0;
+    for (const task of tasks) {
+      const byText = taskConditions(world, task);
+      for (const p of policies) {
+        const rules = p.rules ?? [];
+        const answers = rules.map((r) => byText.run(r.condition));
+        for (let from = 0; from <= rules.length; from++) {
+          const c = taskConditions(world, task);
+          let want = from;
+          while (want < rules.length && isFalse(answers[want])) want++;
+          // It may stop early, at a rule whose plain run cannot answer (an error cel-js absorbs,
+          // an interpreted condition): run decides that one. It never passes over one run does not.
+          const got = c.passOver(rules, from);
+          expect(got).toBeGreaterThanOrEqual(from);
+          expect(got).toBeLessThanOrEqual(want);
+          if (got === want) exact++;
+          else early++;
+          // The rule it stopped at is then answered as run answers it.
+          if (got < rules.length) {
+            expect(c.runRule(rules, got)).toEqual(answers[got]);
+            expect(c.runRule(rules, got)).toEqual(answers[got]);
+            stops++;
+          }
+        }
+      }
+    }
+    expect(stops).toBeGreaterThan(10);
+    expect(exact).toBeGreaterThan(early * 4);
+  });
+
+  it("passOver passes nothing over for a traced runner, which evaluates rule by rule", () => {
+    const task = tasks[0];
+    const p = policies[0];
+    if (!task || !p) throw new Error("sample world without tasks or rules");
+    expect(taskConditions(world, task, { trace: true }).passOver(p.rules ?? [], 0)).toBe(0);
   });
 
   it("records the same traces as run", () => {

@@ -51,6 +51,8 @@ export interface TaskConditions extends ConditionRunner {
   readonly facts: TaskFacts;
   /** Rule `index` of `rules`, evaluated: what `run` gives for its condition (always there here). */
   runRule(rules: readonly Rule[], index: number): ConditionResult;
+  /** The rules from `from` on that are plainly false, passed over in one call (see {@link ConditionRunner}). */
+  passOver(rules: readonly Rule[], from: number): number;
 }
 
 /** A user with every field empty: the `subject` of a task whose target is not in the directory. */
@@ -197,20 +199,12 @@ interface RuleCondition {
  */
 const compiledRuleLists = new WeakMap<readonly Rule[], RuleCondition[] | null>();
 
-// The rule list asked about last, and its conditions: a fresh runner per task would otherwise pay
-// the WeakMap lookup once per task for the policy every task of a world shares.
-let lastRules: readonly Rule[] | undefined;
-let lastRuleList: RuleCondition[] | null = null;
-
 function compiledRuleList(rules: readonly Rule[]): RuleCondition[] | null {
-  if (rules === lastRules) return lastRuleList;
   let list = compiledRuleLists.get(rules);
   if (list === undefined) {
     list = Object.isFrozen(rules) && rules.every((r) => Object.isFrozen(r)) ? [] : null;
     compiledRuleLists.set(rules, list);
   }
-  lastRules = rules;
-  lastRuleList = list;
   return list;
 }
 
@@ -257,6 +251,9 @@ class ConditionsOfTask implements TaskConditions {
   // at a time, so this saves even the lookup for all its rules but the first.
   #rulesOf: readonly Rule[] | undefined;
   #compiledRules: RuleCondition[] | null = null;
+  // The rule `passOver` stopped at because it was plainly true: `runRule` answers it without
+  // evaluating it again (-1: none). Only for `#rulesOf`.
+  #trueAt = -1;
 
   constructor(world: World, task: Task, trace: boolean) {
     this.#world = world;
@@ -316,19 +313,54 @@ class ConditionsOfTask implements TaskConditions {
   }
 
   runRule(rules: readonly Rule[], index: number): ConditionResult {
-    if (rules !== this.#rulesOf) {
-      this.#rulesOf = rules;
-      this.#compiledRules = compiledRuleList(rules);
+    if (rules !== this.#rulesOf) this.#useRules(rules);
+    else if (index === this.#trueAt) {
+      this.#trueAt = -1;
+      return TRUE;
     }
+    const entry = this.#ruleCondition(rules, index);
+    return entry === undefined ? { ok: false, error: `no rule at index ${index}` } : this.#evaluateRule(entry);
+  }
+
+  passOver(rules: readonly Rule[], from: number): number {
+    if (this.#trace) return from;
+    if (rules !== this.#rulesOf) this.#useRules(rules);
+    const context = this.#context === undefined ? this.#prepareContext() : this.#context;
+    if (context === null) return from;
+    // The plain path of each condition, as `#evaluateRule` takes it, without a result per rule.
+    for (let i = from; i < rules.length; i++) {
+      const plain = this.#ruleCondition(rules, i)?.plain;
+      if (plain === undefined) return i;
+      let v: unknown;
+      try {
+        v = plain.run(context);
+      } catch {
+        return i;
+      }
+      if (v === false) continue;
+      if (v === true) this.#trueAt = i;
+      return i;
+    }
+    return rules.length;
+  }
+
+  #useRules(rules: readonly Rule[]): void {
+    this.#rulesOf = rules;
+    this.#compiledRules = compiledRuleList(rules);
+    this.#trueAt = -1;
+  }
+
+  /** The compiled condition of `rules[index]` (`#rulesOf`), kept by index for a frozen list. */
+  #ruleCondition(rules: readonly Rule[], index: number): RuleCondition | undefined {
     const list = this.#compiledRules;
     let entry = list?.[index];
     if (entry === undefined) {
       const rule = rules[index];
-      if (rule === undefined) return { ok: false, error: `no rule at index ${index}` };
+      if (rule === undefined) return undefined;
       entry = compiledCondition(rule.condition);
       if (list) list[index] = entry;
     }
-    return this.#evaluateRule(entry);
+    return entry;
   }
 
   #evaluateRule(entry: RuleCondition): ConditionResult {
