@@ -52,7 +52,7 @@ interface SdkCall {
 }
 
 /** Sends one operation as the SDK does; answers the status, the media type and the parsed body. */
-async function sdk(method: "GET" | "POST" | "DELETE", template: string, call: SdkCall = {}): Promise<{ status: number; mediaType: string; body: Body }> {
+async function sdk(method: "GET" | "POST" | "PUT" | "DELETE", template: string, call: SdkCall = {}): Promise<{ status: number; mediaType: string; body: Body }> {
   const path = template.replace(/\{(\w+)\}/g, (_, n: string) => encodeURIComponent(call.params?.[n] ?? ""));
   const query = Object.entries(call.query ?? {})
     .filter(([, v]) => v !== undefined)
@@ -84,7 +84,7 @@ function sdkParseProblems(body: unknown, at = "$"): string[] {
 }
 
 /** The SDK's success path: 200, `application/json`, a body its parsers take. */
-async function ok(method: "GET" | "POST" | "DELETE", template: string, call: SdkCall = {}): Promise<Body> {
+async function ok(method: "GET" | "POST" | "PUT" | "DELETE", template: string, call: SdkCall = {}): Promise<Body> {
   const r = await sdk(method, template, call);
   expect(r.status, `${method} ${template}: ${JSON.stringify(r.body).slice(0, 300)}`).toBe(200);
   expect(r.mediaType).toBe("application/json");
@@ -260,6 +260,28 @@ describe("openapi.yaml roles, access reviews, resources and introspection, as th
     expect((await ok("POST", "/api/v1/search/user-ownership", { hasBody: true, body: { userId: owner, ownershipTypes: ["USER_OWNERSHIP_TYPE_APP"], pageSize: 10 } })).list[0].appId).toBe(json.apps[0].id);
     expect((await ok("POST", "/api/v1/users/introspect", { hasBody: true })).userView.user.id).toBe(SUPER);
     expect((await ok("POST", "/api/v1/users/introspect", { hasBody: true, body: { expandMask: { paths: ["*"] } } })).userView.userId).toBe(SUPER);
+  });
+});
+
+describe("openapi.yaml AppOwners and AppEntitlementOwners writes, as the SDK sends them (Content-Type always, DELETE with its JSON body)", () => {
+  it("Add, Remove, Set, Delete answer {} and the owner ids follow", async () => {
+    const json = sampleJson() as Body;
+    const app = json.apps.find((a: Body) => a.id === "app-salesforce");
+    const ids = async () => (await ok("GET", "/api/v1/apps/{app_id}/ownerids", { params: { app_id: app.id } })).userIds;
+    expect(await ok("POST", "/api/v1/apps/{app_id}/owners/{user_id}", { params: { app_id: app.id, user_id: SUPER }, hasBody: true })).toEqual({});
+    expect(await ids()).toEqual([...app.ownerUserIds, SUPER]);
+    await ok("DELETE", "/api/v1/apps/{app_id}/owners/{user_id}", { params: { app_id: app.id, user_id: SUPER }, hasBody: true });
+    await ok("PUT", "/api/v1/apps/{app_id}/owners", { params: { app_id: app.id }, hasBody: true, body: { userIds: [SUPER, ...app.ownerUserIds] } });
+    await ok("DELETE", "/api/v1/apps/{app_id}/owners", { params: { app_id: app.id }, hasBody: true, body: { userIds: [SUPER] } });
+    expect(await ids()).toEqual(app.ownerUserIds);
+    const ent = json.entitlements.find((e: Body) => e.appId === app.id);
+    const params = { app_id: ent.appId, entitlement_id: ent.id };
+    await ok("POST", "/api/v1/apps/{app_id}/entitlements/{entitlement_id}/owners", { params, hasBody: true, body: { userId: SUPER } });
+    await ok("DELETE", "/api/v1/apps/{app_id}/entitlements/{entitlement_id}/owners/{user_id}", { params: { ...params, user_id: SUPER }, hasBody: true });
+    await ok("PUT", "/api/v1/apps/{app_id}/entitlements/{entitlement_id}/owners", { params, hasBody: true, body: { userIds: [SUPER] } });
+    expect((await ok("GET", "/api/v1/apps/{app_id}/entitlements/{entitlement_id}/ownerids", { params })).userIds).toEqual([SUPER]);
+    await ok("DELETE", "/api/v1/apps/{app_id}/entitlements/{entitlement_id}/owners", { params, hasBody: true });
+    expect((await ok("GET", "/api/v1/apps/{app_id}/entitlements/{entitlement_id}/ownerids", { params })).userIds).toEqual([]);
   });
 });
 

@@ -204,6 +204,21 @@ export function maySyncApp(roles: readonly RoleKind[], callerId: string, app: Ap
 }
 
 /**
+ * Whether the caller may manage an app and its entitlements (their owners, say): the user-roles
+ * page gives "Applications: view, create, manage" to Super Administrators, and to Application
+ * Administrators for "the applications that they own".
+ *
+ * @example
+ * ```ts
+ * mayManageApp(rolesOf(world, caller), caller.id, world.index.apps.get("app-aws"));
+ * ```
+ */
+export function mayManageApp(roles: readonly RoleKind[], callerId: string, app: App | undefined): boolean {
+  if (roles.includes("SUPER_ADMIN")) return true;
+  return roles.includes("APPLICATION_ADMIN") && app !== undefined && callerId !== "" && app.ownerUserIds.includes(callerId);
+}
+
+/**
  * Whether the caller may report the outcome of an action step, standing in for the system that runs
  * it: Super Administrators, who manage every task (user-roles page).
  *

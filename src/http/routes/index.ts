@@ -4,6 +4,7 @@
  */
 import type { Route } from "../route.js";
 import { AUTH_ROUTES } from "./auth.js";
+import { OWNER_WRITE_ROUTES } from "./owners.js";
 import { POLICY_WRITE_ROUTES } from "./policies.js";
 import { DIRECTORY_ROUTES, POLICY_READ_ROUTES, TASK_READ_ROUTES, TENANT_READ_ROUTES } from "./reads-routes.js";
 import { TASK_ACTION_ROUTES } from "./task-actions.js";
@@ -28,6 +29,8 @@ export const ROUTES: readonly Route[] = [
   ...DIRECTORY_ROUTES,
   // c1.api.iam.v1.Roles, c1.api.accessreview.v1.AccessReviewService
   ...TENANT_READ_ROUTES,
+  // c1.api.app.v1.AppOwners, AppEntitlementOwners: writes
+  ...OWNER_WRITE_ROUTES,
   // c1.api.policy.v1.Policies, PolicySearch, PolicyValidate
   ...POLICY_READ_ROUTES,
   ...POLICY_WRITE_ROUTES,
