@@ -41,20 +41,39 @@ function canGenerate(): boolean {
 }
 
 /**
+ * Where a recording function writes (trace-table.ts): the slot of each node it writes out, and the
+ * holder of the running trace's slots, read once per run. Nodes it hands to closures record
+ * through `ClosureOptions.record`, as a recording compile's closures do.
+ *
+ * @example
+ * ```ts
+ * const recording: GeneratedRecording = { slotOf: (node) => ids.get(node), holder: { slots: [] } };
+ * ```
+ */
+export interface GeneratedRecording {
+  readonly slotOf: (node: CelNode) => number | undefined;
+  readonly holder: { slots: unknown[] };
+}
+
+/**
  * The plain path of a checked expression as one generated function, or `undefined` where code
- * cannot be generated, for a recording compile (traces keep their closures), or when a node does
- * not compile to closures either. Called like a closure: returns the value, or throws (BAIL, an
- * error) when the expression leaves its plain path.
+ * cannot be generated, or when a node does not compile to closures either. Called like a closure:
+ * returns the value, or throws (BAIL, an error) when the expression leaves its plain path.
+ *
+ * A recording compile (`options.record`, for traces) is generated only with `recording`: the
+ * function then also writes each node's value into its slot, node for node as the recording
+ * closures do, without the shortcuts that skip a node (a literal compared with, a flattened `&&`
+ * chain, a context variable read inside a field read), so every node cel-js evaluates is written.
  *
  * @example
  * ```ts
  * const f = generateClosure(ast, extensionArgs, { evaluator, meter, plan }) ?? compileClosures(ast, extensionArgs, { evaluator, meter, plan });
  * ```
  */
-export function generateClosure(root: CelNode, extensionArgs: ExtensionArgs, options: ClosureOptions): Closure | undefined {
-  if (options.record !== undefined || !canGenerate()) return undefined;
+export function generateClosure(root: CelNode, extensionArgs: ExtensionArgs, options: ClosureOptions, recording?: GeneratedRecording): Closure | undefined {
+  if ((options.record !== undefined) !== (recording !== undefined) || !canGenerate()) return undefined;
   try {
-    const g = new Source(extensionArgs, options);
+    const g = new Source(extensionArgs, options, recording);
     const out = g.node(root);
     return g.build(out);
   } catch {
@@ -75,16 +94,25 @@ const ORDER_OPS: ReadonlySet<string> = new Set(["<", "<=", ">", ">="]);
 class Source {
   readonly #ext: ExtensionArgs;
   readonly #options: ClosureOptions;
+  readonly #recording: GeneratedRecording | undefined;
   readonly #lines: string[] = [];
   readonly #constants: unknown[] = [];
   readonly #delegates: Closure[] = [];
+  /** The nodes handed whole to a delegate (which records them itself when recording). */
+  readonly #delegated = new Set<CelNode>();
   #vars = 0;
   #labels = 0;
   #depth = 1;
 
-  constructor(ext: ExtensionArgs, options: ClosureOptions) {
+  constructor(ext: ExtensionArgs, options: ClosureOptions, recording: GeneratedRecording | undefined) {
     this.#ext = ext;
     this.#options = options;
+    this.#recording = recording;
+  }
+
+  /** Whether shortcuts that skip a node are allowed: not when every node's value is recorded. */
+  get #fused(): boolean {
+    return this.#recording === undefined;
   }
 
   build(out: string): Closure {
@@ -94,14 +122,16 @@ class Source {
       "const B = $.B, mapGet = $.mapGet, dynGet = $.dynGet;",
       ...this.#constants.map((_, i) => `const k${i} = $.k[${i}];`),
       ...this.#delegates.map((_, i) => `const d${i} = $.d[${i}];`),
+      ...(this.#recording ? ["const R = $.R;"] : []),
       "return function celCondition(c) {",
+      ...(this.#recording ? ["  const s = R.slots;"] : []),
       ...(names.length > 0 ? [`  let ${names.join(", ")};`] : []),
       ...this.#lines,
       `  return ${out};`,
       "};",
     ].join("\n");
     const factory = new Function("$", source) as (inputs: object) => Closure;
-    return factory({ B: BAIL, mapGet, dynGet, k: this.#constants, d: this.#delegates });
+    return factory({ B: BAIL, mapGet, dynGet, k: this.#constants, d: this.#delegates, R: this.#recording?.holder });
   }
 
   #emit(line: string): void {
@@ -124,6 +154,7 @@ class Source {
   #delegate(n: CelNode): string {
     const f = compileClosures(n, this.#ext, this.#options);
     if (f === undefined) throw new NotCompiled();
+    this.#delegated.add(n);
     this.#delegates.push(f);
     const v = this.#fresh();
     this.#emit(`${v} = d${this.#delegates.length - 1}(c);`);
@@ -135,7 +166,16 @@ class Source {
    * value. Each case mirrors the closure closures.ts builds for the same node.
    */
   node(n: CelNode): string {
+    // A delegate's closure records its node itself (a recording compile wraps every node it makes).
     if (this.#ext.has(n) || isMacro(n) || this.#options.plan?.sized.has(n) === true) return this.#delegate(n);
+    const v = this.#written(n);
+    const id = this.#recording?.slotOf(n);
+    // Written out here (not handed whole to a delegate): its value goes into its slot.
+    if (id !== undefined && !this.#delegated.has(n)) this.#emit(`s[${id}] = ${v};`);
+    return v;
+  }
+
+  #written(n: CelNode): string {
     switch (n.op) {
       case "value":
         return this.#constant(n.args);
@@ -193,7 +233,7 @@ class Source {
     const t = typeOf(obj);
     const isMap = t === "dyn" || t.startsWith("map<string,");
     if (!isMap && !/^[A-Z][A-Za-z]*$/.test(t)) return this.#delegate(n);
-    if (!isMap && obj.op === "id" && typeof obj.args === "string" && VARIABLES.has(obj.args) && !isMacro(obj)) {
+    if (this.#fused && !isMap && obj.op === "id" && typeof obj.args === "string" && VARIABLES.has(obj.args) && !isMacro(obj)) {
       // `subject.department`: the context's variable read without its own undefined test, as the closure does.
       const o = this.#fresh();
       this.#emit(`${o} = c[${literal(obj.args)}];`);
@@ -226,7 +266,7 @@ class Source {
     if (!l || !r || typeOf(l) !== "string" || typeOf(r) !== "list<string>") return this.#delegate(n);
     const lv = this.node(l);
     const v = this.#fresh();
-    const items = this.#stringLiterals(r);
+    const items = this.#fused ? this.#stringLiterals(r) : undefined;
     if (items !== undefined) {
       // `x in ["a", "b"]`: the closure builds the list and walks it; its items are constants.
       this.#emit(`if (typeof ${lv} !== "string") throw B;`);
@@ -263,7 +303,8 @@ class Source {
     const lt = typeOf(l);
     const rt = typeOf(r);
     const op = n.op === "!=" ? "!==" : "===";
-    const k = literalOf(r);
+    // A literal on the right is written into the comparison, unless its own value is recorded.
+    const k = this.#fused ? literalOf(r) : undefined;
     const v = this.#fresh();
     if (lt === rt && PRIMITIVE_EQ.has(lt)) {
       const want = literal(lt === "string" ? "string" : lt === "bool" ? "boolean" : lt === "int" ? "bigint" : "number");
@@ -303,7 +344,7 @@ class Source {
     if (lt !== typeOf(r) || !ORDERED.has(lt)) return this.#delegate(n);
     const want = literal(lt === "string" ? "string" : lt === "int" ? "bigint" : "number");
     const v = this.#fresh();
-    const list = this.#sizeOperand(l);
+    const list = this.#fused ? this.#sizeOperand(l) : undefined;
     if (list !== undefined) {
       // `size(list) > 0`: the closure's `BigInt(list.length)` compared as a number (the same order:
       // a safe integer against a bigint compares exactly), without allocating the bigint.
@@ -334,7 +375,14 @@ class Source {
     // `a && b && c` as one chain, as the closure runs it: the first decisive operand decides; an
     // operand that is not a bool leaves it to cel-js.
     const terms: CelNode[] = [];
-    flatten(n, n.op, terms);
+    if (this.#fused) flatten(n, n.op, terms);
+    else {
+      // Recording: each `&&` node is one, with its own value (cel-js evaluates them one by one).
+      const l = child(n, 0);
+      const r = child(n, 1);
+      if (!l || !r) return this.#delegate(n);
+      terms.push(l, r);
+    }
     const decisive = n.op === "||" ? "true" : "false";
     const other = n.op === "||" ? "false" : "true";
     const v = this.#fresh();
@@ -377,6 +425,9 @@ class Source {
     this.#emit(`${v} = ${this.node(r)};`);
     this.#depth--;
     this.#emit("} else throw B;");
+    // A slot holding `undefined` reads "not evaluated": a branch's value that is `undefined` (none
+    // on the plain path) is left to cel-js, which records it as it is.
+    if (!this.#fused) this.#emit(`if (${v} === undefined) throw B;`);
     return v;
   }
 

@@ -5,12 +5,13 @@
  * writes only one slot per node into an array of that table's size; everything a reader shows is
  * derived from the table and those slots when it is read (see `trace-record.ts`).
  */
-import { compileClosures, type Closure } from "./closures.js";
+import { compileClosures, type Closure, type ClosureOptions } from "./closures.js";
 import { compileFresh, type Compiled } from "./compile.js";
 import { COST_LIMIT_KEY, CostMeter, costPlan, DEFAULT_CEL_COST_LIMIT } from "./cost.js";
 import { SourceLines, type SourcePosition } from "./diagnostics.js";
 import { celEnvironment } from "./environment.js";
 import type { ExtensionArgs } from "./extensions.js";
+import { generateClosure } from "./generate.js";
 import { isCelNode, qualifiedName, syntacticChildren, type CelNode } from "./internals.js";
 import type { NotEvaluatedReason, TraceNodeKind } from "./trace.js";
 
@@ -150,6 +151,12 @@ export interface RecordingTarget {
 let current: RecordingTarget | null = null;
 
 /**
+ * The running target's slots, for the generated recording functions (generate.ts), which read
+ * them once per run and write each node's value straight into its slot.
+ */
+const generatedSlots: { slots: unknown[] } = { slots: [] };
+
+/**
  * Runs the instrumented copy of an expression on a context, filling `target` (one slot per node
  * id). Returns what the expression returned and throws what it threw.
  *
@@ -161,7 +168,9 @@ let current: RecordingTarget | null = null;
  */
 export function recordRun(table: TraceTable, context: object, target: RecordingTarget): unknown {
   const previous = current;
+  const previousSlots = generatedSlots.slots;
   current = target;
+  generatedSlots.slots = target.slots;
   try {
     const closure = table.closure;
     if (closure !== undefined && table.compiled.baseCost <= limitOf(context)) {
@@ -176,6 +185,7 @@ export function recordRun(table: TraceTable, context: object, target: RecordingT
     return table.compiled.run(context);
   } finally {
     current = previous;
+    generatedSlots.slots = previousSlots;
   }
 }
 
@@ -298,7 +308,7 @@ function instrument(compiled: Compiled): TraceTable {
   const plan = costPlan(compiled.root, compiled.extensionArgs);
   const meter = new CostMeter();
   meter.base = plan.base;
-  const recording = compileClosures(compiled.root, compiled.extensionArgs, {
+  const options: ClosureOptions = {
     evaluator: celEnvironment(compiled.kind).evaluator,
     meter,
     plan,
@@ -306,7 +316,12 @@ function instrument(compiled: Compiled): TraceTable {
       const id = ids.get(node);
       return id === undefined ? undefined : (value: unknown) => store(id, value === undefined ? UNDEFINED : value);
     },
-  });
+  };
+  // Written out as one function where code can be generated (its nodes write their slots
+  // directly); the closures where it cannot. Both record what cel-js's instrumented copy would.
+  const recording =
+    generateClosure(compiled.root, compiled.extensionArgs, options, { slotOf: (node) => ids.get(node), holder: generatedSlots }) ??
+    compileClosures(compiled.root, compiled.extensionArgs, options);
   const closure: Closure | undefined =
     recording &&
     ((context) => {
