@@ -85,7 +85,8 @@ describe("policy-sim as a process", () => {
     child.stdout.on("data", (c: Buffer) => (out += c.toString()));
     child.stderr.on("data", (c: Buffer) => (err += c.toString()));
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-    for (let i = 0; i < 300 && !out.includes("Ctrl-C"); i++) await new Promise((r) => setTimeout(r, 20));
+    // Starting through tsx takes seconds on a busy machine: wait up to 30 s for the banner.
+    for (let i = 0; i < 1500 && !out.includes("Ctrl-C") && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 20));
     const url = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
     expect(url, `stdout: ${out}\nstderr: ${err}`).toBeDefined();
     const res = await fetch(`${url ?? ""}/api/v1/tasks/1001/action/comment`, {
