@@ -285,6 +285,16 @@ describe("openapi.yaml AppOwners and AppEntitlementOwners writes, as the SDK sen
   });
 });
 
+describe("openapi.yaml UserService.SetExpiringUserDelegationBindingByAdmin, as the SDK sends it", () => {
+  it("sets a delegate with the SDK's dates (toISOString), answers the binding, and removes it with an empty delegatedUserId", async () => {
+    const params = { user_id: "u-sre-lead" };
+    const path = "/api/v1/users/{user_id}/set-delegation-by-admin";
+    const set = await ok("POST", path, { params, hasBody: true, body: { delegatedUserId: "u-dev3", delegationExpireAt: new Date(Date.UTC(2999, 0, 1)).toISOString() } });
+    expect(set.item).toMatchObject({ userId: "u-sre-lead", delegatedUserId: "u-dev3", expirationAt: "2999-01-01T00:00:00.000Z" });
+    expect((await ok("POST", path, { params, hasBody: true, body: { delegatedUserId: "" } })).item).toBeNull();
+  });
+});
+
 describe("openapi.yaml TaskActionsService and TaskService, as the SDK sends them", () => {
   it("comment with an expand mask, and actions whose optional body the SDK leaves out", async () => {
     const c = await ok("POST", "/api/v1/tasks/{task_id}/action/comment", { params: { task_id: "1001" }, hasBody: true, body: { comment: "from the SDK", expandMask: { paths: ["*"] } } });

@@ -1,0 +1,88 @@
+/**
+ * `POST /api/v1/users/{user_id}/set-delegation-by-admin` (`c1.api.user.v1.UserService.
+ * SetExpiringUserDelegationBindingByAdmin`): an administrator sets or removes a user's delegate and
+ * its window (product_admin_delegate.mdx). The world keeps the delegate on the user
+ * (`delegatedUserId`) and the window in the fields `workflow/delegation.ts` reads, so tasks created
+ * afterwards inside the window go to the delegate.
+ *
+ * Who may: Super Administrators (product_admin_user-roles.mdx: "Users: View, manage" for Super
+ * Administrators only). A delegation set without `delegationStartAt` starts at the time of the
+ * request, since only tasks created while the delegate is set are redirected (README "Assumptions").
+ */
+import type { User } from "../../model/directory.js";
+import type { JsonObject } from "../../model/json.js";
+import { rolesOf } from "../../reducers/permissions.js";
+import { err, ok, type Result } from "../../result.js";
+import { DELEGATION_EXPIRE_FIELD, DELEGATION_START_FIELD } from "../../workflow/delegation.js";
+import { replaceInWorld, type World } from "../../world/world.js";
+import type { HttpFailure } from "../error-body.js";
+
+type Body = Readonly<Record<string, unknown>>;
+
+/**
+ * A successful delegation edit: the next world and the 200 body (`{item}`).
+ *
+ * @example
+ * ```ts
+ * const r = setDelegationByAdmin(world, caller, "u-eng-mgr", { delegatedUserId: "u-sre-lead" }, world.now);
+ * if (r.ok) store.set(r.value.world);
+ * ```
+ */
+export interface DelegationWrite {
+  readonly world: World;
+  readonly body: JsonObject;
+}
+
+const invalid = (field: string, message: string) =>
+  err<HttpFailure>({ status: 400, code: "INVALID_ARGUMENT", reason: "INVALID_ARGUMENT", message, field });
+const notFound = (message: string) => err<HttpFailure>({ status: 404, code: "NOT_FOUND", reason: "NOT_FOUND", message });
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+function timestamp(body: Body, key: string): Result<string | null, HttpFailure> {
+  const v = body[key];
+  if (v === undefined || v === null || v === "") return ok(null);
+  if (typeof v !== "string" || !RFC3339.test(v) || Number.isNaN(Date.parse(v))) return invalid(key, `${key} must be an RFC 3339 timestamp such as "2026-11-22T09:00:00Z"`);
+  // The SDKs parse an upper-case T and Z only; the instant is the same.
+  return ok(v.toUpperCase());
+}
+
+/**
+ * Sets (or, with an empty `delegatedUserId`, removes) `userId`'s delegate, from `delegationStartAt`
+ * (default `now`) until `delegationExpireAt` (default: no end).
+ *
+ * @example
+ * ```ts
+ * setDelegationByAdmin(world, caller, "u-eng-mgr", { delegatedUserId: "u-sre-lead", delegationExpireAt: "2026-12-01T00:00:00Z" }, world.now);
+ * ```
+ */
+export function setDelegationByAdmin(world: World, caller: User, userId: string, body: Body, now: string): Result<DelegationWrite, HttpFailure> {
+  if (!rolesOf(world, caller).includes("SUPER_ADMIN"))
+    return err({ status: 403, code: "PERMISSION_DENIED", reason: "PERMISSION_DENIED", message: `user "${caller.id}" may not manage users' delegation (Super Administrators only)` });
+  const user = world.index.users.get(userId);
+  if (!user) return notFound(`user "${userId}" not found`);
+  const delegate = body["delegatedUserId"];
+  if (delegate !== undefined && delegate !== null && typeof delegate !== "string") return invalid("delegatedUserId", "delegatedUserId must be a string");
+  const delegateId = typeof delegate === "string" ? delegate : "";
+  const start = timestamp(body, "delegationStartAt");
+  if (!start.ok) return start;
+  const expire = timestamp(body, "delegationExpireAt");
+  if (!expire.ok) return expire;
+
+  const { [DELEGATION_START_FIELD]: _start, [DELEGATION_EXPIRE_FIELD]: _expire, ...rest } = user.$unknown ?? {};
+  if (delegateId === "") {
+    const cleared: User = { ...user, delegatedUserId: "", $unknown: rest };
+    return ok({ world: replaceInWorld(world, { users: [cleared] }), body: { item: null } });
+  }
+  if (delegateId === userId) return invalid("delegatedUserId", "a user cannot be their own delegate");
+  if (!world.index.users.has(delegateId)) return notFound(`delegate "${delegateId}" not found`);
+  const startAt = start.value ?? now.toUpperCase();
+  if (expire.value !== null && Date.parse(expire.value) <= Date.parse(startAt))
+    return invalid("delegationExpireAt", `delegationExpireAt (${expire.value}) must be after the start (${startAt})`);
+  const window = { [DELEGATION_START_FIELD]: startAt, ...(expire.value === null ? {} : { [DELEGATION_EXPIRE_FIELD]: expire.value }) };
+  const next: User = { ...user, delegatedUserId: delegateId, $unknown: { ...rest, ...window } };
+  return ok({
+    world: replaceInWorld(world, { users: [next] }),
+    body: { item: { userId, delegatedUserId: delegateId, startAt, expirationAt: expire.value, createdAt: null, updatedAt: null, deletedAt: null } },
+  });
+}
