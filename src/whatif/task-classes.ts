@@ -35,6 +35,9 @@ function grantDurationOf(task: Task): unknown {
   return t?.kind === "grant" ? t.grantDuration : undefined;
 }
 
+const origin: TaskRead = (t) => t.origin;
+const requestor: TaskRead = (t) => t.createdByUserId;
+
 /**
  * What each field of the CEL `task` is made from (`taskFacts`, `celTask`), by its camelCase and
  * snake_case names: tasks equal here have equal `task` values at that field.
@@ -45,18 +48,21 @@ const TASK_FIELDS: ReadonlyMap<string, TaskRead> = new Map<string, TaskRead>([
   ["numeric_id", (t) => t.numericId],
   ["displayName", (t) => t.displayName],
   ["display_name", (t) => t.displayName],
-  ["origin", (t) => t.origin],
+  ["origin", origin],
   ["isGrantPermanent", grantDurationOf],
   ["is_grant_permanent", grantDurationOf],
   ["grantDuration", grantDurationOf],
   ["grant_duration", grantDurationOf],
   ["subjectUserId", taskSubjectId],
   ["subject_user_id", taskSubjectId],
-  ["requestorUserId", (t) => t.createdByUserId],
-  ["requestor_user_id", (t) => t.createdByUserId],
+  ["requestorUserId", requestor],
+  ["requestor_user_id", requestor],
   ["createdAt", (t) => t.createdAt],
   ["created_at", (t) => t.createdAt],
 ]);
+
+/** The task fields {@link taskGroups} keys tasks by: a class reading only these is the same for a whole group. */
+const GROUP_READS: ReadonlySet<TaskRead> = new Set([origin, grantDurationOf, taskSubjectId, requestor]);
 
 function scopedOf(task: Task): { readonly appId: string; readonly appUserId: string } | null {
   const t = task.type;
@@ -112,6 +118,8 @@ export class TaskClasses {
   readonly #account: boolean;
   readonly #ip: boolean;
   readonly #taskReads: readonly TaskRead[];
+  /** Whether every task of one group ({@link taskGroups}) is of one class. */
+  readonly groupable: boolean;
   readonly #ips = new Map<string, boolean>();
   // By entitlement part, then subject part, then a trie of the task's own values.
   readonly #root: (Trie | undefined)[][] = [];
@@ -126,6 +134,7 @@ export class TaskClasses {
     this.#account = account;
     this.#ip = ip;
     this.#taskReads = taskReads;
+    this.groupable = taskReads.every((r) => GROUP_READS.has(r));
   }
 
   /**
@@ -224,14 +233,66 @@ export class TaskClasses {
     return part;
   }
 
-  /** Whether the task's own input converts (`celTask`'s checks and the address): else its conditions fail with its own errors. */
   #preparable(task: Task): boolean {
-    const t = task.type;
-    if (!taskTextsConvert(t?.kind === "grant" ? t.grantDuration : null, task.createdAt)) return false;
-    const ip = requesterIp(task);
-    if (ip === null) return true;
-    let fine = this.#ips.get(ip);
-    if (fine === undefined) this.#ips.set(ip, (fine = parseIp(ip) !== undefined));
-    return fine;
+    return preparable(task, this.#ips);
   }
+}
+
+/** Whether the task's own input converts (`celTask`'s checks and the address): else its conditions fail with its own errors. */
+function preparable(task: Task, ips: Map<string, boolean>): boolean {
+  const t = task.type;
+  if (!taskTextsConvert(t?.kind === "grant" ? t.grantDuration : null, task.createdAt)) return false;
+  const ip = requesterIp(task);
+  if (ip === null) return true;
+  let fine = ips.get(ip);
+  if (fine === undefined) ips.set(ip, (fine = parseIp(ip) !== undefined));
+  return fine;
+}
+
+/**
+ * A group number per task (in the order given): equal for two tasks exactly when they agree on
+ * everything of a task that a resolution or a class (`TaskClasses.groupable`) may read — the
+ * resolution key (kind, emergency access, access review, app, entitlement), subject, account id,
+ * origin, grant duration, requester, address, and whether their input prepares — that is, on all
+ * but their id, number, name and creation time. -1 for kinds without a resolution key. Made once
+ * per task table and kept with it, so that a run over a world already grouped costs an array read
+ * per task to find what its class came to; which tasks share a group changes the cost of a run,
+ * never its result.
+ *
+ * @example
+ * ```ts
+ * const groups = taskGroups([...world.tasks.values()]);
+ * groups[0] === groups[1]; // the same request by the same person for the same entitlement
+ * ```
+ */
+export function taskGroups(tasks: readonly Task[]): Int32Array {
+  const out = new Int32Array(tasks.length);
+  const root: Trie = new Map();
+  let next = 0;
+  const ips = new Map<string, boolean>();
+  for (let i = 0; i < tasks.length; i++) {
+    const task = tasks[i] as Task;
+    const t = task.type;
+    let kind: string;
+    if (t?.kind === "grant") kind = task.emergencyAccess ? "G" : "g";
+    else if (t?.kind === "revoke") kind = "r";
+    else if (t?.kind === "certify") kind = `c${t.accessReviewId}`;
+    else {
+      out[i] = -1;
+      continue;
+    }
+    // A trie of maps, one level per part: no key text to build, and no two tuples can collide.
+    const parts = [kind, t.appId, t.appEntitlementId, t.appUserId, taskSubjectId(task), task.origin, grantDurationOf(task), task.createdByUserId, requesterIp(task)];
+    let node = root;
+    for (const p of parts) {
+      let child = node.get(p) as Trie | undefined;
+      if (child === undefined) node.set(p, (child = new Map()));
+      node = child;
+    }
+    const fine = preparable(task, ips);
+    let id = node.get(fine) as number | undefined;
+    if (id === undefined) node.set(fine, (id = next++));
+    out[i] = id;
+  }
+  return out;
 }

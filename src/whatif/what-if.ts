@@ -29,6 +29,9 @@
  * - Condition results by signature: tasks whose conditions see the same input values (the fields
  *   the conditions select, `cel/input-signature.ts`) share one evaluation per condition, where a
  *   task may walk a whole policy.
+ * - Task classes (`task-classes.ts`): tasks of one resolution key whose conditions provably see the
+ *   same values — read from the task itself, not from a prepared context — share the prefix walk,
+ *   both selections and their comparison; only a re-routed task's approvers are made per task.
  * - The clock, the references flag, and (between worlds given to `whatIfWorlds`) groups, grants,
  *   accounts, roles, resource-type defaults and access reviews are not traced per task: such an edit
  *   decides every task twice.
@@ -50,7 +53,7 @@ import { ReachMemo } from "./closure.js";
 import { applyEdit, editImpact, type EditImpact, type WorldEdit } from "./edit.js";
 import { DirectoryFootprint, type KeyFootprint } from "./footprint.js";
 import { changedPrefix, type PrefixRule } from "./prefix.js";
-import { SharedParts, TaskClasses } from "./task-classes.js";
+import { SharedParts, TaskClasses, taskGroups } from "./task-classes.js";
 import { decisionInput, RouteComparer, type RouteAspect, type RouteInput, routeLabel, routeOf, type RouteOutcome, sameStrings } from "./route.js";
 
 /**
@@ -593,6 +596,14 @@ class ClassOutcomes {
 }
 
 const ordered = new WeakMap<World["tasks"], readonly Task[]>();
+const grouped = new WeakMap<World["tasks"], Int32Array>();
+
+/** The world's tasks' groups (`taskGroups`), in the order of {@link tasksInOrder}, once per task table. */
+function groupsInOrder(world: World, all: readonly Task[]): Int32Array {
+  let groups = grouped.get(world.tasks);
+  if (!groups) grouped.set(world.tasks, (groups = taskGroups(all)));
+  return groups;
+}
 
 /** The world's tasks in order, once per task table: listing a table sorts it, a run over the same world need not. */
 function tasksInOrder(world: World): readonly Task[] {
@@ -717,6 +728,17 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
   let pruned = 0;
 
   const all = tasksInOrder(world);
+  // Tasks equal in all a class may read share a group (`taskGroups`); what a group came to, by group.
+  const groupOf = prune ? groupsInOrder(world, all) : null;
+  const byGroup: (ClassOutcome | undefined)[] = [];
+  /** What every task of the task's group comes to, or NO_CLASS: each is decided on its own. */
+  const groupOutcome = (task: Task, verdict: Verdict): ClassOutcome => {
+    // A footprint is checked task by task; a verdict that skips skips them all.
+    if (verdict.footprint !== null) return NO_CLASS;
+    if (verdict.policy === "skip") return SKIP_CLASS;
+    if (verdict.byClass === null || verdict.slots.classes?.groupable !== true) return NO_CLASS;
+    return classOutcome(task, verdict, verdict.byClass) ?? NO_CLASS;
+  };
   const onProgress = options.onProgress;
   const [from, to] = shardRange(all.length, options.shard);
   let seen = 0;
@@ -732,8 +754,19 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
     let known: readonly RouteAspect[] | null = null;
     let byOutcome: ClassOutcome | null = null;
     if (prune) {
-      const verdict = verdicts.get(task);
-      const o = verdict.byClass !== null && verdict.policy !== "skip" && (!verdict.footprint || !footprint?.reaches(task, verdict.footprint)) ? classOutcome(task, verdict, verdict.byClass) : null;
+      // What the task's group came to (the first task of the group found it), unless it is decided on its own.
+      let o: ClassOutcome | null = null;
+      let verdict: Verdict | undefined;
+      const group = groupOf !== null ? (groupOf[t] as number) : -1;
+      if (group >= 0) {
+        let e = byGroup[group];
+        if (e === undefined) byGroup[group] = e = groupOutcome(task, (verdict = verdicts.get(task)));
+        if (e !== NO_CLASS) o = e;
+      }
+      if (o === null) {
+        verdict ??= verdicts.get(task);
+        o = verdict.byClass !== null && verdict.policy !== "skip" && (!verdict.footprint || !footprint?.reaches(task, verdict.footprint)) ? classOutcome(task, verdict, verdict.byClass) : null;
+      }
       if (o !== null) {
         // The task's class decided it (the same walk and selections as below, made once per class).
         if (o.kind === "skip") {
@@ -759,7 +792,8 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
         ];
         known = o.aspects;
         byOutcome = o;
-      } else if (!verdict.footprint || !footprint?.reaches(task, verdict.footprint)) {
+      } else if (!(verdict as Verdict).footprint || !footprint?.reaches(task, (verdict as Verdict).footprint as KeyFootprint)) {
+        verdict = verdict as Verdict;
         let policy = verdict.policy;
         let run: SharedRun | undefined;
         if (policy === "prefix") {
