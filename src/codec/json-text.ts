@@ -1,9 +1,12 @@
 /**
- * Writing wire JSON as text, reusing the text of JSON that is shared between responses. The codec
- * encodes a frozen value (a world's policy snapshot, its steps, past step instances) once, and every
- * response that carries it refers to the same deep-frozen JSON (`encodedOnce`); this module writes
- * that JSON's text once too, so a response costs what is new in it, not the 18 KB policy it
- * carries. The output is `JSON.stringify`'s, byte for byte.
+ * Writing wire JSON as text or bytes, reusing the text and bytes of JSON that is shared between
+ * responses. The codec encodes a frozen value (a world's policy snapshot, its steps, past step
+ * instances) once, and every response that carries it refers to the same deep-frozen JSON
+ * (`encodedOnce`); this module writes that JSON's text, and encodes its UTF-8 bytes, once too (both
+ * cached in WeakMaps keyed by the frozen JSON itself, so they live as long as it does). A response
+ * then costs what is new in it, not the 18 KB policy it carries: its fresh part is written by one
+ * `JSON.stringify` of a copy in which each shared value is a marker, and cut at the markers. The
+ * output is `JSON.stringify`'s, byte for byte.
  */
 import type { JsonValue } from "../model/json.js";
 
@@ -37,130 +40,140 @@ export function markSharedJson(json: JsonValue): void {
  * ```
  */
 export function jsonText(value: JsonValue): string {
-  return write(value) ?? "null";
+  let out = "";
+  for (const p of split(value, sharedText)) out += p;
+  return out;
 }
 
-function write(v: unknown): string | undefined {
-  switch (typeof v) {
-    case "string":
-      return JSON.stringify(v);
-    case "number":
-    case "boolean":
-      return JSON.stringify(v);
-    case "object": {
-      if (v === null) return "null";
-      const known = texts.get(v);
-      if (known !== undefined) return known;
-      if (shared.has(v)) {
-        const text = JSON.stringify(v);
-        texts.set(v, text);
-        return text;
-      }
-      // Anything that is not plain JSON (toJSON) gets JSON.stringify's own treatment.
-      if (typeof (v as { toJSON?: unknown }).toJSON === "function") return JSON.stringify(v);
-      if (Array.isArray(v)) {
-        if (v.every((x) => typeof x !== "object" || x === null)) return JSON.stringify(v);
-        let out = "[";
-        for (let i = 0; i < v.length; i++) {
-          if (i > 0) out += ",";
-          out += write(v[i]) ?? "null";
-        }
-        return `${out}]`;
-      }
-      const keys = Object.keys(v);
-      // A fresh object of primitives only (most of a task view): the native writer is faster.
-      let leaf = true;
-      for (const key of keys) {
-        const x = (v as Record<string, unknown>)[key];
-        if (typeof x === "object" && x !== null) {
-          leaf = false;
-          break;
-        }
-      }
-      if (leaf) return JSON.stringify(v);
-      let out = "{";
-      let first = true;
-      for (const key of keys) {
-        const text = write((v as Record<string, unknown>)[key]);
-        if (text === undefined) continue;
-        out += `${first ? "" : ","}${JSON.stringify(key)}:${text}`;
-        first = false;
-      }
-      return `${out}}`;
-    }
-    case "bigint":
-      // What JSON.stringify does (a TypeError): wire JSON has no bigint.
-      return JSON.stringify(v);
-    default:
-      // undefined, functions and symbols: left out of objects, null in arrays.
-      return undefined;
+/** The cached text of a shared JSON value, written the first time it is asked for. */
+function sharedText(v: object): string {
+  let text = texts.get(v);
+  if (text === undefined) {
+    text = JSON.stringify(v);
+    texts.set(v, text);
   }
+  return text;
 }
 
-/** Keys as JSON writes them: the field names of a response are a small set, quoted once each. */
-const quotedKeys = new Map<string, string>();
-const MAX_QUOTED_KEYS = 4096;
-
-function quotedKey(key: string): string {
-  let q = quotedKeys.get(key);
-  if (q === undefined) {
-    q = JSON.stringify(key);
-    // Bounded: map keys (annotations, profiles) are anyone's; past the bound they are quoted each time.
-    if (quotedKeys.size < MAX_QUOTED_KEYS) quotedKeys.set(key, q);
+/** The cached UTF-8 bytes of a shared JSON value, encoded the first time they are asked for. */
+function sharedBytes(v: object): Uint8Array {
+  let bytes = bytesOf.get(v);
+  if (bytes === undefined) {
+    bytes = encoder.encode(sharedText(v));
+    bytesOf.set(v, bytes);
   }
-  return q;
+  return bytes;
 }
 
-/** Where {@link emit} writes: text, or a shared JSON value (written from its cache). */
-interface JsonSink {
-  text(s: string): void;
-  shared(v: object): void;
-}
+const hasToJson = (v: object): boolean => typeof (v as { toJSON?: unknown }).toJSON === "function";
 
-/** Writes `v` as JSON.stringify would into `sink`; false (nothing written) for a value JSON leaves out. */
-function emit(v: unknown, sink: JsonSink): boolean {
-  if (typeof v !== "object" || v === null || typeof (v as { toJSON?: unknown }).toJSON === "function") {
-    const t = write(v);
-    if (t === undefined) return false;
-    sink.text(t);
-    return true;
-  }
-  if (shared.has(v)) {
-    sink.shared(v);
-    return true;
-  }
+/**
+ * Whether shared JSON is reachable from `v` (an object that is not itself shared). A subtree
+ * without any is written by `JSON.stringify` in one native call. Stops at the first one found.
+ */
+function holdsShared(v: object): boolean {
   if (Array.isArray(v)) {
-    if (v.every((x) => typeof x !== "object" || x === null)) {
-      sink.text(JSON.stringify(v));
-      return true;
-    }
-    sink.text("[");
     for (let i = 0; i < v.length; i++) {
-      if (i > 0) sink.text(",");
-      if (!emit(v[i], sink)) sink.text("null");
+      const x: unknown = v[i];
+      if (walked(x)) return true;
     }
-    sink.text("]");
-    return true;
+    return false;
   }
-  const o = v as Record<string, unknown>;
-  const keys = Object.keys(o);
-  if (keys.every((k) => typeof o[k] !== "object" || o[k] === null)) {
-    sink.text(JSON.stringify(o));
-    return true;
+  for (const key in v) {
+    if (!Object.hasOwn(v, key)) continue;
+    const x: unknown = (v as Record<string, unknown>)[key];
+    if (walked(x)) return true;
   }
-  sink.text("{");
-  let first = true;
-  for (const key of keys) {
-    const x = o[key];
-    const nested = typeof x === "object" && x !== null && typeof (x as { toJSON?: unknown }).toJSON !== "function";
-    const t = nested ? "" : write(x);
-    if (t === undefined) continue;
-    sink.text(`${first ? "" : ","}${quotedKey(key)}:${t}`);
-    if (nested) emit(x, sink);
-    first = false;
+  return false;
+}
+
+/** A value that must be walked: an object with shared JSON in or under it (toJSON values never are). */
+const walked = (x: unknown): x is object => typeof x === "object" && x !== null && (shared.has(x) || (!hasToJson(x) && holdsShared(x)));
+
+/**
+ * Stands in for a shared value in the masked copy that `JSON.stringify` writes. Control characters
+ * are escaped in JSON text, so the marker is written as `"\u0000…\u0000"`. Text a caller wrote could
+ * contain the same sequence; then the markers found outnumber the values masked, and the value is
+ * written whole instead (`jsonParts`).
+ */
+const MARK = "\u0000policy-sim:shared-json\u0000";
+const MARK_TEXT = JSON.stringify(MARK);
+
+/**
+ * A shallow copy of `v` (walked, not shared) in which every shared value is {@link MARK}, recorded
+ * in `found` in the order `JSON.stringify` writes them (own keys in `Object.keys` order, items in
+ * order), and every value holding shared JSON is masked the same way. Spreading a fresh object is a
+ * native clone; only the path down to the shared values is copied.
+ */
+function masked(v: object, found: object[]): unknown {
+  if (Array.isArray(v)) {
+    const out: unknown[] = v.slice();
+    for (let i = 0; i < out.length; i++) {
+      const x = out[i];
+      if (typeof x !== "object" || x === null) continue;
+      if (shared.has(x)) {
+        out[i] = MARK;
+        found.push(x);
+      } else if (!hasToJson(x) && holdsShared(x)) out[i] = masked(x, found);
+    }
+    return out;
   }
-  sink.text("}");
-  return true;
+  const out: Record<string, unknown> = { ...(v as Record<string, unknown>) };
+  for (const key of Object.keys(out)) {
+    const x = out[key];
+    if (typeof x !== "object" || x === null) continue;
+    let mask: unknown;
+    if (shared.has(x)) {
+      mask = MARK;
+      found.push(x);
+    } else if (!hasToJson(x) && holdsShared(x)) mask = masked(x, found);
+    else continue;
+    // An own "__proto__" key stays a key (assignment would set the copy's prototype).
+    if (key === "__proto__") Object.defineProperty(out, key, { value: mask, enumerable: true, writable: true, configurable: true });
+    else out[key] = mask;
+  }
+  return out;
+}
+
+/**
+ * `JSON.stringify(value)` as parts: strings of text written for this value, and the UTF-8 bytes of
+ * the shared JSON it carries (see {@link markSharedJson}), cached and never to be written to. The
+ * UTF-8 encoding of the strings followed by the bytes, in order, is exactly `JSON.stringify(value)`
+ * encoded (`"null"` for a value JSON leaves out). A transport that assembles these copies the bytes
+ * of a policy snapshot instead of writing and encoding its text again.
+ *
+ * @example
+ * ```ts
+ * jsonParts({ ok: true }); // ['{"ok":true}']
+ * ```
+ */
+export function jsonParts(value: JsonValue): readonly (string | Uint8Array)[] {
+  return split(value, sharedBytes);
+}
+
+/**
+ * `JSON.stringify(value)` cut where the shared values in it go: the text around them, and `cached`
+ * of each shared value in their place.
+ */
+function split<T>(value: JsonValue, cached: (v: object) => T): (string | T)[] {
+  if (typeof value !== "object" || value === null || !walked(value)) return [JSON.stringify(value) ?? "null"];
+  if (shared.has(value)) return [cached(value)];
+  // The fresh part is written by one native call, with markers where the shared values go.
+  const found: object[] = [];
+  const text = JSON.stringify(masked(value, found));
+  const parts: (string | T)[] = [];
+  let from = 0;
+  for (const v of found) {
+    const at = text.indexOf(MARK_TEXT, from);
+    if (at < 0) return [JSON.stringify(value)];
+    if (at > from) parts.push(text.slice(from, at));
+    parts.push(cached(v));
+    from = at + MARK_TEXT.length;
+  }
+  // One marker more means a caller's text spelled one: the positions cannot be trusted.
+  if (text.indexOf(MARK_TEXT, from) >= 0) return [JSON.stringify(value)];
+  if (from < text.length) parts.push(text.slice(from));
+  return parts;
 }
 
 /**
@@ -174,42 +187,17 @@ function emit(v: unknown, sink: JsonSink): boolean {
  * ```
  */
 export function jsonBytes(value: JsonValue): Uint8Array {
-  const parts: Uint8Array[] = [];
-  let pending = "";
-  let total = 0;
-  let pendingOnly = true;
-  const flush = (): void => {
-    if (pending === "") return;
-    const e = encoder.encode(pending);
-    parts.push(e);
-    total += e.byteLength;
-    pending = "";
-  };
-  const sink: JsonSink = {
-    text(s) {
-      pending += s;
-    },
-    shared(v) {
-      let bytes = bytesOf.get(v);
-      if (bytes === undefined) {
-        bytes = encoder.encode(texts.get(v) ?? JSON.stringify(v));
-        bytesOf.set(v, bytes);
-      }
-      flush();
-      parts.push(bytes);
-      total += bytes.byteLength;
-      pendingOnly = false;
-    },
-  };
-  if (!emit(value, sink)) pending = "null";
-  flush();
-  // A part of its own is returned as it is, unless it is a cached one (the caller may write to it).
-  if (parts.length === 1 && parts[0] !== undefined) return pendingOnly ? parts[0] : parts[0].slice();
-  const out = new Uint8Array(total);
+  const parts = jsonParts(value);
+  let bound = 0;
+  for (const p of parts) bound += typeof p === "string" ? p.length * 3 : p.byteLength;
+  const out = new Uint8Array(bound);
   let at = 0;
   for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
+    if (typeof p === "string") at += encoder.encodeInto(p, out.subarray(at)).written;
+    else {
+      out.set(p, at);
+      at += p.byteLength;
+    }
   }
-  return out;
+  return at === bound ? out : out.subarray(0, at);
 }

@@ -45,7 +45,7 @@ export interface IncomingCall {
 
 /**
  * A reply: the status, the headers (lower-case names), and the JSON body's UTF-8 bytes (encoded
- * once, shared JSON such as a policy snapshot copied from bytes encoded once: `jsonBytes`).
+ * once, shared JSON such as a policy snapshot copied from bytes encoded once: `jsonParts`).
  *
  * @example
  * ```ts
@@ -165,6 +165,20 @@ const asFailure = (e: SimError | HttpFailure): HttpFailure => (isHttpFailure(e) 
  * ```
  */
 export function createDispatcher(store: WorldStore, options: DispatchOptions = {}): Dispatch {
+  return dispatcherWith(store, options, jsonBytes);
+}
+
+/**
+ * {@link createDispatcher} writing its 200 bodies with `encode` (the JSON value's UTF-8 bytes):
+ * `serve` passes buffers it takes back once a response is sent (`ReplyBuffers`).
+ *
+ * @example
+ * ```ts
+ * const buffers = new ReplyBuffers();
+ * const dispatch = dispatcherWith(store, {}, (v) => buffers.bytes(v));
+ * ```
+ */
+export function dispatcherWith(store: WorldStore, options: DispatchOptions, encode: (value: JsonValue) => Uint8Array): Dispatch {
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (!Number.isSafeInteger(limit) || limit < 0) fail(`maxBodyBytes must be a non-negative integer, not ${limit}`);
   const table: RouteTable = routeTable(options.routes ?? ROUTES);
@@ -181,16 +195,15 @@ export function createDispatcher(store: WorldStore, options: DispatchOptions = {
   });
 
   async function handle(call: IncomingCall, headers: Readonly<Record<string, string>>): Promise<Reply> {
-    const refuse = (f: HttpFailure): Reply => failureReply(f, headers);
     const target = parseRequestTarget(call.target);
-    if (!target.ok) return refuse(target.error);
+    if (!target.ok) return failureReply(target.error, headers);
     const match = table.match(call.method, target.value.segments);
     if (match.kind === "none")
-      return refuse({ status: 404, code: "NOT_FOUND", reason: "ROUTE_NOT_FOUND", message: `Not Found: no route for ${target.value.path}` });
+      return failureReply({ status: 404, code: "NOT_FOUND", reason: "ROUTE_NOT_FOUND", message: `Not Found: no route for ${target.value.path}` }, headers);
     if (match.kind === "method") {
       const allow = match.allow.join(", ");
       // grpc-gateway's own routing answers UNIMPLEMENTED; the status stays the HTTP one, 405.
-      return refuse({ status: 405, code: "UNIMPLEMENTED", reason: "METHOD_NOT_ALLOWED", message: `Method Not Allowed: ${call.method}; use ${allow}`, headers: { allow } });
+      return failureReply({ status: 405, code: "UNIMPLEMENTED", reason: "METHOD_NOT_ALLOWED", message: `Method Not Allowed: ${call.method}; use ${allow}`, headers: { allow } }, headers);
     }
     const { route, params } = match;
 
@@ -198,23 +211,23 @@ export function createDispatcher(store: WorldStore, options: DispatchOptions = {
     let actorId = "";
     if (route.public !== true) {
       const actor = authenticate(call.header("authorization"), store.get(), accessTokens, authClock());
-      if (!actor.ok) return refuse(actor.error);
+      if (!actor.ok) return failureReply(actor.error, headers);
       actorId = actor.value;
     }
     let body: Readonly<Record<string, unknown>> = EMPTY_BODY;
     if (route.body !== "none") {
       const media = mediaTypeFailure(call.header, route.body);
-      if (media) return refuse(media);
+      if (media) return failureReply(media, headers);
       const bytes = await call.readBody(limit);
-      if (!bytes.ok) return refuse(bytes.error);
+      if (!bytes.ok) return failureReply(bytes.error, headers);
       const asForm = route.body === "form" && !/^\s*application\/json\b/i.test(call.header("content-type") ?? "");
       const parsed = asForm ? parseForm(bytes.value) : parseJsonObject(bytes.value);
-      if (!parsed.ok) return refuse(parsed.error);
+      if (!parsed.ok) return failureReply(parsed.error, headers);
       // The API's `baton…`/`c1UserPicker` names are read as the spec's, in every route's body.
       body = asForm ? parsed.value : (toSpecNames(parsed.value) as Readonly<Record<string, unknown>>);
     }
     const op = route.handle({ params, query: target.value.query, body, actorId, header: call.header });
-    if (!op.ok) return refuse(op.error);
+    if (!op.ok) return failureReply(op.error, headers);
     const operation = op.value;
 
     if (operation.kind === "reply") {
@@ -223,9 +236,9 @@ export function createDispatcher(store: WorldStore, options: DispatchOptions = {
     }
     if (operation.kind === "read") {
       const ctx = contextOf(actorId, clock);
-      if (!ctx.ok) return refuse(ctx.error);
+      if (!ctx.ok) return failureReply(ctx.error, headers);
       const r = operation.read(store.get(), ctx.value, serverContext(call));
-      return r.ok ? reply(200, jsonBytes(r.value), headers) : refuse(asFailure(r.error));
+      return r.ok ? reply(200, encode(r.value), headers) : failureReply(asFailure(r.error), headers);
     }
     // Only the reducer runs under the lock; bodies are read outside it, so a slow client cannot
     // hold up everyone else. The world is read inside it, so each write sees the previous one.
@@ -237,8 +250,8 @@ export function createDispatcher(store: WorldStore, options: DispatchOptions = {
       store.set(r.value.world, r.value.events);
       return ok(r.value.response);
     });
-    // The policy snapshot a response carries is written and encoded once, not on every request (jsonBytes).
-    return result.ok ? reply(200, jsonBytes(result.value), headers) : refuse(result.error);
+    // The policy snapshot a response carries is written and encoded once, not on every request (jsonParts).
+    return result.ok ? reply(200, encode(result.value), headers) : failureReply(result.error, headers);
   }
 
   return async (call) => {

@@ -10,10 +10,11 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { err, fail, ok, type Result } from "../result.js";
 import type { World } from "../world/world.js";
-import { createDispatcher, type Dispatch, type IncomingCall } from "./dispatch.js";
+import { type Dispatch, dispatcherWith, type IncomingCall } from "./dispatch.js";
 import { errorBodyOf, type HttpFailure } from "./error-body.js";
 import type { FetchHandler, FetchHandlerOptions } from "./fetch-handler.js";
 import { tooLarge } from "./read-body.js";
+import { ReplyBuffers } from "./reply-buffers.js";
 import { createWorldStore, type WorldStore } from "./world-store.js";
 
 /**
@@ -210,54 +211,109 @@ export function nodeListener(handler: FetchHandler): (req: IncomingMessage, res:
 }
 
 /**
- * The body of a node request, refusing (413) as soon as more than `limit` bytes arrived. A declared
- * `Content-Length` over the limit is refused unread. Past the limit the rest is drained off the
- * socket and discarded, so the 413 reaches the client and a keep-alive connection stays usable;
+ * Reads the body of a node request, refusing (413) as soon as more than `limit` bytes arrived. A
+ * declared `Content-Length` over the limit is refused unread. Past the limit the rest is drained off
+ * the socket and discarded, so the 413 reaches the client and a keep-alive connection stays usable;
  * the server's request timeout bounds a client that never stops sending.
  */
+class NodeBodyRead {
+  private readonly chunks: Buffer[] = [];
+  private total = 0;
+  private readonly onData: (chunk: Buffer) => void;
+  private readonly onEnd: () => void;
+  private readonly onError: (e: Error) => void;
+  private readonly onClose: () => void;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly limit: number,
+    private readonly resolve: (r: Result<Uint8Array, HttpFailure>) => void,
+  ) {
+    // Assigned, not declared as fields or methods: no function is named (or bound) per request.
+    this.onData = (chunk) => this.data(chunk);
+    this.onEnd = () => this.done(ok(this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.total)));
+    this.onError = (e) =>
+      this.done(err({ status: 400, code: "INVALID_ARGUMENT", reason: "BODY_UNREADABLE", message: `the request body could not be read: ${e.message}` }));
+    this.onClose = () => {
+      if (!this.req.readableEnded)
+        this.done(err({ status: 400, code: "INVALID_ARGUMENT", reason: "BODY_UNREADABLE", message: "the client closed the connection mid-body" }));
+    };
+    req.on("data", this.onData);
+    req.on("end", this.onEnd);
+    req.on("error", this.onError);
+    req.on("close", this.onClose);
+  }
+
+  private data(chunk: Buffer): void {
+    this.total += chunk.byteLength;
+    if (this.total > this.limit) {
+      this.chunks.length = 0;
+      this.done(err(tooLarge(this.limit)));
+      // Keep reading, keep nothing.
+      this.req.resume();
+      return;
+    }
+    this.chunks.push(chunk);
+  }
+
+  private done(r: Result<Uint8Array, HttpFailure>): void {
+    this.req.off("data", this.onData);
+    this.req.off("end", this.onEnd);
+    this.req.off("error", this.onError);
+    this.req.off("close", this.onClose);
+    this.resolve(r);
+  }
+}
+
 function readNodeBody(req: IncomingMessage, limit: number): Promise<Result<Uint8Array, HttpFailure>> {
   const declared = req.headers["content-length"];
   if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > limit) return Promise.resolve(err(tooLarge(limit)));
   if (req.readableEnded) return Promise.resolve(ok(new Uint8Array(0)));
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const done = (r: Result<Uint8Array, HttpFailure>): void => {
-      req.off("data", onData);
-      req.off("end", onEnd);
-      req.off("error", onError);
-      req.off("close", onClose);
-      resolve(r);
-    };
-    const onData = (chunk: Buffer): void => {
-      total += chunk.byteLength;
-      if (total > limit) {
-        chunks.length = 0;
-        done(err(tooLarge(limit)));
-        // Keep reading, keep nothing.
-        req.resume();
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = (): void => done(ok(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total)));
-    const onError = (e: Error): void =>
-      done(err({ status: 400, code: "INVALID_ARGUMENT", reason: "BODY_UNREADABLE", message: `the request body could not be read: ${e.message}` }));
-    const onClose = (): void => {
-      if (!req.readableEnded)
-        done(err({ status: 400, code: "INVALID_ARGUMENT", reason: "BODY_UNREADABLE", message: "the client closed the connection mid-body" }));
-    };
-    req.on("data", onData);
-    req.on("end", onEnd);
-    req.on("error", onError);
-    req.on("close", onClose);
-  });
+  return new Promise((resolve) => void new NodeBodyRead(req, limit, resolve));
 }
 
 function headerOf(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v.join(", ") : v;
 }
+
+/** A node request as the dispatcher's call: the raw target, Node's parsed headers, the socket's body. */
+class NodeCall implements IncomingCall {
+  readonly method: string;
+  readonly target: string;
+  readonly header: (name: string) => string | undefined;
+
+  constructor(private readonly req: IncomingMessage) {
+    this.method = req.method ?? "GET";
+    this.target = req.url ?? "/";
+    // Routes receive `header` on its own, so it carries its request with it.
+    this.header = (name) => headerOf(req, name);
+  }
+
+  readBody(limit: number): Promise<Result<Uint8Array, HttpFailure>> {
+    return readNodeBody(this.req, limit);
+  }
+}
+
+/** Runs one request through the dispatcher and writes its reply: one `writeHead`, one `end`. */
+async function answer(dispatch: Dispatch, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  try {
+    const reply = await dispatch(new NodeCall(req));
+    // The dispatcher's bytes as they are: the length and the bytes written are the same buffer's.
+    const head: string[] = [];
+    for (const name in reply.headers) head.push(name, reply.headers[name] ?? "");
+    head.push("content-length", String(reply.body.byteLength));
+    res.writeHead(reply.status, head);
+    // Whoever lent the body takes it back once the socket has it (`finish`), never before.
+    sentBodies.set(res, reply.body);
+    res.end(reply.body);
+  } catch (e: unknown) {
+    plainError(res, 500, `policy-sim http: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** The body each response in flight was given, for `serve` to take back on `finish`. */
+const sentBodies = new WeakMap<ServerResponse, Uint8Array>();
 
 /**
  * The `node:http` request listener for the dispatcher: what `serve` runs.
@@ -269,21 +325,7 @@ function headerOf(req: IncomingMessage, name: string): string | undefined {
  * ```
  */
 export function dispatchListener(dispatch: Dispatch): (req: IncomingMessage, res: ServerResponse) => void {
-  return (req, res) => {
-    const call: IncomingCall = {
-      method: req.method ?? "GET",
-      target: req.url ?? "/",
-      header: (name) => headerOf(req, name),
-      readBody: (limit) => readNodeBody(req, limit),
-    };
-    dispatch(call)
-      .then((reply) => {
-        // The dispatcher's bytes as they are: the length and the bytes written are the same buffer's.
-        res.writeHead(reply.status, { ...reply.headers, "content-length": reply.body.byteLength });
-        res.end(reply.body);
-      })
-      .catch((e: unknown) => plainError(res, 500, `policy-sim http: ${e instanceof Error ? e.message : String(e)}`));
-  };
+  return (req, res) => void answer(dispatch, req, res);
 }
 
 /**
@@ -318,7 +360,9 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     // A client assertion may name the address served as its audience, besides the Host it used.
     audiences: [host, ...(options.audiences ?? [])],
   };
-  const listener = dispatchListener(createDispatcher(store, handlerOptions));
+  // 200 bodies are assembled in blocks that come back once each response is sent.
+  const buffers = new ReplyBuffers();
+  const dispatch = dispatcherWith(store, handlerOptions, (value) => buffers.bytes(value));
   const idle = new Set<Socket>();
   const open = new Set<Socket>();
   // node:http's header timeout starts with the first byte: a connection that sends nothing would
@@ -339,13 +383,18 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         silent.delete(req.socket);
       }
       idle.delete(req.socket);
-      // Idle again once answered; re-added last, so the set stays ordered by time idle.
-      res.once("finish", () => {
-        if (!req.socket.destroyed && open.has(req.socket)) idle.add(req.socket);
-      });
-      listener(req, res);
+      res.on("finish", finished);
+      void answer(dispatch, req, res);
     },
   );
+  // One listener for every response: `this` is the response (its socket is already detached).
+  function finished(this: ServerResponse): void {
+    const body = sentBodies.get(this);
+    if (body !== undefined) buffers.release(body);
+    // Idle again once answered; re-added last, so the set stays ordered by time idle.
+    const socket = this.req.socket;
+    if (!socket.destroyed && open.has(socket)) idle.add(socket);
+  }
   server.on("connection", (socket: Socket) => {
     if (open.size >= limits.maxConnections) {
       const oldest = idle.values().next();
