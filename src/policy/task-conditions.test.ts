@@ -64,11 +64,26 @@ describe("taskConditions: runRule", () => {
     expect(exact).toBeGreaterThan(early * 4);
   });
 
-  it("passOver passes nothing over for a traced runner, which evaluates rule by rule", () => {
-    const task = tasks[0];
-    const p = policies[0];
-    if (!task || !p) throw new Error("sample world without tasks or rules");
-    expect(taskConditions(world, task, { trace: true }).passOver(p.rules ?? [], 0)).toBe(0);
+  it("passOver, traced, leaves the traces runRule leaves: one per rule passed over, and the true one it stopped at", () => {
+    const seen = (c: ReturnType<typeof taskConditions>) => c.traces().map((t) => t && { source: t.source, outcome: t.outcome, nodes: t.nodes });
+    let passed = 0;
+    for (const task of tasks) {
+      // A loaded world's frozen lists (a run passed over is kept as one entry), and a thawed copy.
+      for (const rules of policies.flatMap((p) => [p.rules ?? [], structuredClone(p.rules ?? [])])) {
+        const fast = taskConditions(world, task, { trace: true });
+        const slow = taskConditions(world, task, { trace: true });
+        for (let i = 0; i < rules.length; i++) {
+          const j = fast.passOver(rules, i);
+          passed += j - i;
+          for (let k = i; k < j; k++) expect(slow.runRule(rules, k)).toEqual({ ok: true, value: false });
+          if (j >= rules.length) break;
+          expect(fast.runRule(rules, j)).toEqual(slow.runRule(rules, j));
+          i = j;
+        }
+        expect(seen(fast)).toEqual(seen(slow));
+      }
+    }
+    expect(passed).toBeGreaterThan(10);
   });
 
   it("records the same traces as run", () => {

@@ -211,6 +211,25 @@ function compiledRuleList(rules: readonly Rule[]): RuleCondition[] | null {
 const TRUE: ConditionResult = Object.freeze({ ok: true, value: true });
 const FALSE: ConditionResult = Object.freeze({ ok: true, value: false });
 
+/**
+ * Rules `from` to `to` − 1 of a frozen rule list, each passed over by its plain run (false) in one
+ * `passOver` call: a traced runner keeps this, not a trace per rule, until its traces are read.
+ */
+class PassedOver {
+  constructor(
+    /** The compiled conditions of a frozen rule list, by index (filled up to `to` by the run). */
+    readonly compiled: readonly (RuleCondition | undefined)[],
+    readonly from: number,
+    readonly to: number,
+  ) {}
+
+  /** Rule `k`'s trace: false on `context` (its plain run answered, so its condition compiled). */
+  trace(k: number, context: CelContext): ConditionTrace | null {
+    const entry = this.compiled[k];
+    return entry?.compiled.ok ? traceOfPlainRun(entry.compiled.value, context, false) : null;
+  }
+}
+
 /** What a task's conditions read of the world: found on first need, once. */
 interface TaskParts {
   readonly directory: CelDirectory;
@@ -235,7 +254,8 @@ class ConditionsOfTask implements TaskConditions {
   // Made on first use: a decision without explanation records none. While nobody has asked for
   // the traces, a condition its plain run decided is kept as its handle (its value beside it, in
   // `#tracedValues`), and becomes a trace when `traces()` is first called (see `traces`).
-  #traces: (ConditionTrace | null | CompiledCondition)[] | undefined;
+  // A run of rules `passOver` passed over is one `PassedOver` entry until then.
+  #traces: (ConditionTrace | null | CompiledCondition | PassedOver)[] | undefined;
   #tracedValues: boolean[] | undefined;
   // Whether `traces()` handed the list out: from then on every entry is a trace when pushed.
   #tracesRead = false;
@@ -316,6 +336,8 @@ class ConditionsOfTask implements TaskConditions {
     if (rules !== this.#rulesOf) this.#useRules(rules);
     else if (index === this.#trueAt) {
       this.#trueAt = -1;
+      // `passOver` ran it on the plain path and stopped here: it was true (traced, it is one now).
+      if (this.#trace) this.#pushTrueAt(rules, index);
       return TRUE;
     }
     const entry = this.#ruleCondition(rules, index);
@@ -323,25 +345,53 @@ class ConditionsOfTask implements TaskConditions {
   }
 
   passOver(rules: readonly Rule[], from: number): number {
-    if (this.#trace) return from;
     if (rules !== this.#rulesOf) this.#useRules(rules);
     const context = this.#context === undefined ? this.#prepareContext() : this.#context;
     if (context === null) return from;
     // The plain path of each condition, as `#evaluateRule` takes it, without a result per rule.
-    for (let i = from; i < rules.length; i++) {
+    let i = from;
+    for (; i < rules.length; i++) {
       const plain = this.#ruleCondition(rules, i)?.plain;
-      if (plain === undefined) return i;
+      if (plain === undefined) break;
       let v: unknown;
       try {
         v = plain.run(context);
       } catch {
-        return i;
+        break;
       }
       if (v === false) continue;
       if (v === true) this.#trueAt = i;
-      return i;
+      break;
     }
-    return rules.length;
+    // Traced, the rules passed over have the traces `runRule` would give them, made when read: one
+    // entry for the run when its list is frozen (kept by index), else each rule's condition now.
+    if (this.#trace && i > from) {
+      const list = this.#compiledRules;
+      if (list) this.#pushPassedOver(new PassedOver(list, from, i));
+      else for (let k = from; k < i; k++) this.#pushFalse(rules, k);
+    }
+    return i;
+  }
+
+  /** The trace of the rule `passOver` stopped at because it was true (its condition compiled: it has one). */
+  #pushTrueAt(rules: readonly Rule[], index: number): void {
+    const compiled = this.#ruleCondition(rules, index)?.compiled;
+    const context = this.#context;
+    if (compiled?.ok && context) this.#pushPlainTrace(compiled.value, context, true);
+  }
+
+  /** The trace of a rule `passOver` passed over (its condition compiled: it has one). */
+  #pushFalse(rules: readonly Rule[], index: number): void {
+    const compiled = this.#ruleCondition(rules, index)?.compiled;
+    const context = this.#context;
+    if (compiled?.ok && context) this.#pushPlainTrace(compiled.value, context, false);
+  }
+
+  #pushPassedOver(run: PassedOver): void {
+    const list = this.#traceList();
+    const context = this.#context;
+    if (!this.#tracesRead) list.push(run);
+    else if (context) for (let k = run.from; k < run.to; k++) list.push(run.trace(k, context));
   }
 
   #useRules(rules: readonly Rule[]): void {
@@ -403,20 +453,22 @@ class ConditionsOfTask implements TaskConditions {
   }
 
   traces(): readonly (ConditionTrace | null)[] {
+    if (this.#tracesRead) return this.#traceList() as (ConditionTrace | null)[];
+    this.#tracesRead = true;
     const list = this.#traceList();
-    if (!this.#tracesRead) {
-      this.#tracesRead = true;
-      const values = this.#tracedValues;
-      const context = this.#context;
-      if (values !== undefined && context) {
-        for (let i = 0; i < list.length; i++) {
-          const e = list[i];
-          if (e instanceof CompiledCondition) list[i] = traceOfPlainRun(e, context, values[i] === true);
-        }
-      }
+    const values = this.#tracedValues;
+    const context = this.#context;
+    // Each pending entry becomes its trace (a run passed over, one per rule), in order; from now on
+    // every entry is a trace (or null) when pushed.
+    const out: (ConditionTrace | null)[] = [];
+    for (let i = 0; i < list.length; i++) {
+      const e = list[i];
+      if (e instanceof CompiledCondition) out.push(context ? traceOfPlainRun(e, context, values?.[i] === true) : null);
+      else if (e instanceof PassedOver) for (let k = e.from; k < e.to; k++) out.push(context ? e.trace(k, context) : null);
+      else out.push(e ?? null);
     }
-    // Every entry is a trace (or null) now: pending ones were replaced above.
-    return list as (ConditionTrace | null)[];
+    this.#traces = out;
+    return out;
   }
 
   /** A plain run's trace: its handle and value until the traces are read, the trace itself after. */
@@ -437,7 +489,7 @@ class ConditionsOfTask implements TaskConditions {
     return p instanceof PreparedConditionInput ? signatures.of(p) : -1;
   }
 
-  #traceList(): (ConditionTrace | null | CompiledCondition)[] {
+  #traceList(): (ConditionTrace | null | CompiledCondition | PassedOver)[] {
     return (this.#traces ??= []);
   }
 
