@@ -13,6 +13,7 @@ import { JWT_BEARER_ASSERTION } from "./auth/token.js";
 import { errorProblems, responseProblems } from "./openapi-validate.test-helper.js";
 import { ROUTES } from "./routes/index.js";
 import { DELEGATION_ROUTES } from "./routes/delegation.js";
+import { DIRECTORY_WRITE_ROUTES } from "./routes/directory-writes.js";
 import { OWNER_WRITE_ROUTES } from "./routes/owners.js";
 import { TASK_CREATION_ROUTES } from "./routes/task-creation.js";
 import { type RunningServer, serve } from "./server.js";
@@ -257,8 +258,8 @@ describe("000 spec, Policy: edits over HTTP change what later resets see", () =>
 
 describe("coverage", () => {
   it("every read, policy and auth route was called above", () => {
-    // Task actions and task creation are called, and validated, in routes/task-actions.test.ts; owner writes in owner-edits.loopback.test.ts; delegation in delegation.loopback.test.ts.
-    const elsewhere = (r: (typeof ROUTES)[number]) => r.path.includes("/action/") || TASK_CREATION_ROUTES.includes(r) || OWNER_WRITE_ROUTES.includes(r) || DELEGATION_ROUTES.includes(r) || r.path === "/auth/v1/token";
+    // Task actions and task creation are called, and validated, in routes/task-actions.test.ts; owner writes in owner-edits.loopback.test.ts; delegation in delegation.loopback.test.ts; app and entitlement updates in directory-edits.loopback.test.ts.
+    const elsewhere = (r: (typeof ROUTES)[number]) => r.path.includes("/action/") || TASK_CREATION_ROUTES.includes(r) || OWNER_WRITE_ROUTES.includes(r) || DELEGATION_ROUTES.includes(r) || DIRECTORY_WRITE_ROUTES.includes(r) || r.path === "/auth/v1/token";
     const mine = ROUTES.filter((r) => !elsewhere(r)).map((r) => `${r.method} ${r.path}`);
     expect(mine.filter((r) => !called.has(r))).toEqual([]);
   });

@@ -295,6 +295,19 @@ describe("openapi.yaml UserService.SetExpiringUserDelegationBindingByAdmin, as t
   });
 });
 
+describe("openapi.yaml Apps.Update and AppEntitlements.Update, as the SDK sends them ({app|entitlement, updateMask} as a string)", () => {
+  it("updates the salesforce app's display name and one entitlement's risk level", async () => {
+    const json = sampleJson() as Body;
+    const app = json.apps.find((a: Body) => a.id === "app-salesforce");
+    const updated = await ok("POST", "/api/v1/apps/{id}", { params: { id: app.id }, hasBody: true, body: { app: { displayName: `${app.displayName} (sim)` }, updateMask: "displayName" } });
+    expect(updated.app.displayName).toBe(`${app.displayName} (sim)`);
+    const ent = json.entitlements.find((e: Body) => e.appId === app.id);
+    const body = { entitlement: { riskLevelValueId: "high" }, updateMask: "riskLevelValueId", expandMask: { paths: [] }, overrideAccessRequestsDefaults: false };
+    const e = await ok("POST", "/api/v1/apps/{app_id}/entitlements/{id}", { params: { app_id: app.id, id: ent.id }, hasBody: true, body });
+    expect(e.appEntitlementView.appEntitlement.riskLevelValueId).toBe("high");
+  });
+});
+
 describe("openapi.yaml TaskActionsService and TaskService, as the SDK sends them", () => {
   it("comment with an expand mask, and actions whose optional body the SDK leaves out", async () => {
     const c = await ok("POST", "/api/v1/tasks/{task_id}/action/comment", { params: { task_id: "1001" }, hasBody: true, body: { comment: "from the SDK", expandMask: { paths: ["*"] } } });

@@ -5,6 +5,7 @@
 import type { Route } from "../route.js";
 import { AUTH_ROUTES } from "./auth.js";
 import { DELEGATION_ROUTES } from "./delegation.js";
+import { DIRECTORY_WRITE_ROUTES } from "./directory-writes.js";
 import { OWNER_WRITE_ROUTES } from "./owners.js";
 import { POLICY_WRITE_ROUTES } from "./policies.js";
 import { DIRECTORY_ROUTES, POLICY_READ_ROUTES, TASK_READ_ROUTES, TENANT_READ_ROUTES } from "./reads-routes.js";
@@ -32,6 +33,8 @@ export const ROUTES: readonly Route[] = [
   ...TENANT_READ_ROUTES,
   // c1.api.app.v1.AppOwners, AppEntitlementOwners: writes
   ...OWNER_WRITE_ROUTES,
+  // c1.api.app.v1.Apps.Update, AppEntitlements.Update
+  ...DIRECTORY_WRITE_ROUTES,
   // c1.api.user.v1.UserService: an administrator sets a user's delegate
   ...DELEGATION_ROUTES,
   // c1.api.policy.v1.Policies, PolicySearch, PolicyValidate

@@ -1,0 +1,87 @@
+/**
+ * Apps.Update and AppEntitlements.Update over HTTP: each answers its operation's schema, the reads
+ * follow, and the policies they name are what later Hard Resets and new tasks resolve (000 spec,
+ * policy resolution: entitlement, then app, then the tenant default). Refusals answer google.rpc.Status.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sampleJson, worldOf, type Body } from "../../test/helpers.js";
+import { errorProblems, responseProblems } from "./openapi-validate.test-helper.js";
+import { type RunningServer, serve } from "./server.js";
+
+let server: RunningServer;
+const APP = "/api/v1/apps/{id}";
+const ENT = "/api/v1/apps/{app_id}/entitlements/{id}";
+
+async function call(method: string, template: string, opts: { params?: Record<string, string>; body?: unknown; token?: string; expect?: number } = {}): Promise<Body> {
+  const path = template.replace(/\{(\w+)\}/g, (_, n: string) => encodeURIComponent(opts.params?.[n] ?? ""));
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${opts.token ?? "tok-super"}`, "content-type": "application/json" },
+    ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
+  });
+  const body: Body = await res.json();
+  expect(res.status, `${method} ${path}: ${JSON.stringify(body).slice(0, 300)}`).toBe(opts.expect ?? 200);
+  if (res.status === 200) expect(responseProblems(method, template, body), `${method} ${template}`).toEqual([]);
+  else expect(errorProblems(body), `${method} ${template} error`).toEqual([]);
+  return body;
+}
+
+const policyOf = (task: Body): string => task.policy.policy.id;
+const newTask = async (appId: string, appEntitlementId: string, identityUserId: string) =>
+  (await call("POST", "/api/v1/task/grant", { body: { appId, appEntitlementId, identityUserId } })).taskView.task;
+
+beforeAll(async () => {
+  const json = sampleJson() as Body;
+  server = await serve({ world: worldOf({ ...json, tokens: { ...json.tokens, "tok-app-admin": "u-it2" } }), port: 0 });
+});
+afterAll(async () => server.close());
+
+describe("openapi.yaml AppEntitlements.Update: the entitlement's grant policy decides new tasks", () => {
+  it("updateMask grantPolicyId: GET answers it, and a new request resolves that policy", async () => {
+    const params = { app_id: "app-aws", id: "ent-aws-staging-admin" };
+    expect(policyOf(await newTask("app-aws", "ent-aws-staging-admin", "u-sre1"))).toBe("pol-aws-access");
+    const updated = await call("POST", ENT, { params, body: { entitlement: { grantPolicyId: "pol-default-grant", displayName: "ignored" }, updateMask: "grantPolicyId" } });
+    expect(updated.appEntitlementView.appEntitlement.grantPolicyId).toBe("pol-default-grant");
+    const got = await call("GET", ENT, { params });
+    expect(got.appEntitlementView.appEntitlement.grantPolicyId).toBe("pol-default-grant");
+    expect(got.appEntitlementView.appEntitlement.displayName).not.toBe("ignored");
+    expect(policyOf(await newTask("app-aws", "ent-aws-staging-admin", "u-sre1"))).toBe("pol-default-grant");
+  });
+  it("snake_case masks, several fields, and no mask (every writable field set)", async () => {
+    const params = { app_id: "app-aws", id: "ent-aws-billing" };
+    await call("POST", ENT, { params, body: { entitlement: { risk_level_value_id: "x", riskLevelValueId: "critical", emergencyGrantEnabled: true }, updateMask: "risk_level_value_id,emergency_grant_enabled" } });
+    expect((await call("GET", ENT, { params })).appEntitlementView.appEntitlement).toMatchObject({ riskLevelValueId: "critical", emergencyGrantEnabled: true });
+    await call("POST", ENT, { params, body: { entitlement: { displayName: "AWS billing (renamed)" } } });
+    expect((await call("GET", ENT, { params })).appEntitlementView.appEntitlement).toMatchObject({ displayName: "AWS billing (renamed)", riskLevelValueId: "critical" });
+  });
+  it("refusals: unknown app or entitlement (404), a missing policy, an unmodelled field or a wrong type (400), not a manager of the app (403)", async () => {
+    const params = { app_id: "app-aws", id: "ent-aws-billing" };
+    expect((await call("POST", ENT, { params: { ...params, id: "ent-nope" }, body: { entitlement: {} }, expect: 404 })).code).toBe(5);
+    expect((await call("POST", ENT, { params: { ...params, app_id: "app-nope" }, body: { entitlement: {} }, expect: 404 })).code).toBe(5);
+    expect((await call("POST", ENT, { params, body: { entitlement: { grantPolicyId: "pol-nope" }, updateMask: "grantPolicyId" }, expect: 400 })).code).toBe(3);
+    expect((await call("POST", ENT, { params, body: { entitlement: { slug: "x" }, updateMask: "slug" }, expect: 400 })).code).toBe(3);
+    expect((await call("POST", ENT, { params, body: { entitlement: { emergencyGrantEnabled: "yes" }, updateMask: "emergencyGrantEnabled" }, expect: 400 })).code).toBe(3);
+    expect((await call("POST", ENT, { params, body: {}, expect: 400 })).code).toBe(3);
+    expect((await call("POST", ENT, { params, body: { entitlement: { displayName: "x" } }, token: "tok-app-admin", expect: 403 })).code).toBe(7);
+  });
+});
+
+describe("openapi.yaml Apps.Update: the app's grant policy decides requests for entitlements without one", () => {
+  it("a new request and a Hard Reset of an open one resolve the app's new grant policy", async () => {
+    expect(policyOf(await newTask("app-pagerduty", "ent-pd-responder", "u-dev2"))).toBe("pol-default-grant");
+    const updated = await call("POST", APP, { params: { id: "app-pagerduty" }, body: { app: { grantPolicyId: "pol-security-review" }, updateMask: "grantPolicyId" } });
+    expect(updated.app).toMatchObject({ id: "app-pagerduty", grantPolicyId: "pol-security-review" });
+    expect((await call("GET", APP, { params: { id: "app-pagerduty" } })).app.grantPolicyId).toBe("pol-security-review");
+    expect(policyOf(await newTask("app-pagerduty", "ent-pd-responder", "u-dev2"))).toBe("pol-security-review");
+    const reset = await call("POST", "/api/v1/tasks/{task_id}/action/reset", { params: { task_id: "1008" }, body: {} });
+    expect(policyOf(reset.taskView.task)).toBe("pol-security-review");
+  });
+  it("an Application Administrator updates the app they own; refusals answer the status body", async () => {
+    const r = await call("POST", APP, { params: { id: "app-okta" }, body: { app: { displayName: "Okta (prod)" }, updateMask: "display_name" }, token: "tok-app-admin" });
+    expect(r.app.displayName).toBe("Okta (prod)");
+    expect((await call("POST", APP, { params: { id: "app-aws" }, body: { app: { displayName: "x" } }, token: "tok-app-admin", expect: 403 })).code).toBe(7);
+    expect((await call("POST", APP, { params: { id: "app-nope" }, body: { app: {} }, expect: 404 })).code).toBe(5);
+    expect((await call("POST", APP, { params: { id: "app-aws" }, body: { app: { id: "app-github" } }, expect: 400 })).code).toBe(3);
+    expect((await call("POST", APP, { params: { id: "app-aws" }, body: { app: {}, updateMask: 7 }, expect: 400 })).code).toBe(3);
+  });
+});

@@ -1,0 +1,161 @@
+/**
+ * Updates of an app and of an entitlement (`c1.api.app.v1.Apps.Update`, `AppEntitlements.Update`)
+ * for the fields the world models, above all the policies they name: a client can point an
+ * entitlement at another grant policy and see which steps a later Hard Reset or new task selects.
+ *
+ * The body is `{app | entitlement, updateMask}`; the mask (a comma-separated field mask, camelCase
+ * or snake_case) names the fields to write, and without one every writable field the object sets is
+ * written. A field the world does not model is refused (INVALID_ARGUMENT) rather than dropped. Who
+ * may: Super Administrators, and Application Administrators on the apps they own
+ * (product_admin_user-roles.mdx; `mayManageApp`).
+ */
+import type { App, AppEntitlement, User } from "../../model/directory.js";
+import type { JsonObject } from "../../model/json.js";
+import { mayManageApp, rolesOf } from "../../reducers/permissions.js";
+import { err, ok, type Result } from "../../result.js";
+import { findEntitlement, replaceInWorld, type World } from "../../world/world.js";
+import type { HttpFailure } from "../error-body.js";
+import { appWire, entitlementView } from "./reads.js";
+
+type Body = Readonly<Record<string, unknown>>;
+
+/**
+ * A successful update: the next world and the 200 body.
+ *
+ * @example
+ * ```ts
+ * const r = updateApp(world, caller, "app-aws", { app: { grantPolicyId: "pol-x" }, updateMask: "grantPolicyId" });
+ * if (r.ok) store.set(r.value.world);
+ * ```
+ */
+export interface DirectoryWrite {
+  readonly world: World;
+  readonly body: JsonObject;
+}
+
+const invalid = (field: string, message: string) =>
+  err<HttpFailure>({ status: 400, code: "INVALID_ARGUMENT", reason: "INVALID_ARGUMENT", message, field });
+const notFound = (message: string) => err<HttpFailure>({ status: 404, code: "NOT_FOUND", reason: "NOT_FOUND", message });
+
+/** How one writable field is read from the request: a string, a boolean, or a policy id of the world ("" unsets). */
+type FieldKind = "string" | "boolean" | "policy";
+
+const APP_FIELDS = {
+  displayName: "string",
+  grantPolicyId: "policy",
+  revokePolicyId: "policy",
+  certifyPolicyId: "policy",
+  revokeGrantSources: "boolean",
+} as const satisfies Readonly<Record<string, FieldKind>>;
+
+const ENTITLEMENT_FIELDS = {
+  displayName: "string",
+  grantPolicyId: "policy",
+  revokePolicyId: "policy",
+  certifyPolicyId: "policy",
+  emergencyGrantEnabled: "boolean",
+  emergencyGrantPolicyId: "policy",
+  overrideAccessRequestsDefaults: "boolean",
+  riskLevelValueId: "string",
+  requestSchemaId: "string",
+} as const satisfies Readonly<Record<string, FieldKind>>;
+
+const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** The mask's field names (camelCase); with no mask, the writable fields `object` sets. */
+function maskOf(mask: unknown, object: Body, fields: Readonly<Record<string, FieldKind>>, what: string): Result<readonly string[], HttpFailure> {
+  let paths: string[];
+  if (mask === undefined || mask === null || mask === "") paths = Object.keys(object).filter((k) => Object.hasOwn(fields, k));
+  else if (typeof mask === "string") paths = mask.split(",").map((p) => camel(p.trim())).filter((p) => p !== "");
+  else if (typeof mask === "object" && !Array.isArray(mask) && Array.isArray((mask as Body)["paths"]))
+    paths = ((mask as Body)["paths"] as unknown[]).filter((p): p is string => typeof p === "string").map(camel);
+  else return invalid("updateMask", 'updateMask must be a field mask: a comma-separated string such as "grantPolicyId,displayName"');
+  for (const p of paths)
+    if (!Object.hasOwn(fields, p)) return invalid("updateMask", `updateMask names "${p}", which is not a writable ${what} field here (${Object.keys(fields).join(", ")})`);
+  return ok(paths);
+}
+
+/** The decoded values of the masked fields, checked against their kinds and the world's policies. */
+function valuesOf(world: World, object: Body, paths: readonly string[], fields: Readonly<Record<string, FieldKind>>, what: string): Result<Record<string, string | boolean>, HttpFailure> {
+  const out: Record<string, string | boolean> = {};
+  for (const p of paths) {
+    const kind = fields[p];
+    const v = object[p];
+    const field = `${what}.${p}`;
+    if (kind === "boolean") {
+      if (v !== undefined && v !== null && typeof v !== "boolean") return invalid(field, `${field} must be true or false`);
+      out[p] = v === true;
+    } else {
+      if (v !== undefined && v !== null && typeof v !== "string") return invalid(field, `${field} must be a string`);
+      const s = typeof v === "string" ? v : "";
+      if (kind === "policy" && s !== "" && !world.index.policies.has(s)) return invalid(field, `${field} names policy "${s}", which does not exist`);
+      out[p] = s;
+    }
+  }
+  return ok(out);
+}
+
+function managed(world: World, caller: User, appId: string): Result<App, HttpFailure> {
+  const app = world.index.apps.get(appId);
+  if (!app) return notFound(`app "${appId}" not found`);
+  if (!mayManageApp(rolesOf(world, caller), caller.id, app))
+    return err({ status: 403, code: "PERMISSION_DENIED", reason: "PERMISSION_DENIED", message: `user "${caller.id}" may not manage app "${appId}" (Super Administrators, or Application Administrators who own it)` });
+  return ok(app);
+}
+
+function objectOf(body: Body, key: string): Result<Body, HttpFailure> {
+  const o = body[key];
+  if (typeof o !== "object" || o === null || Array.isArray(o)) return invalid(key, `${key} is required: the fields to write`);
+  return ok(o as Body);
+}
+
+/**
+ * `POST /api/v1/apps/{id}` (`Apps.Update`): `{app, updateMask}` → `{app}`.
+ *
+ * @example
+ * ```ts
+ * updateApp(world, admin, "app-aws", { app: { grantPolicyId: "pol-aws-access" }, updateMask: "grantPolicyId" });
+ * ```
+ */
+export function updateApp(world: World, caller: User, appId: string, body: Body): Result<DirectoryWrite, HttpFailure> {
+  const app = managed(world, caller, appId);
+  if (!app.ok) return app;
+  const patch = objectOf(body, "app");
+  if (!patch.ok) return patch;
+  if (typeof patch.value["id"] === "string" && patch.value["id"] !== "" && patch.value["id"] !== appId)
+    return invalid("app.id", `app.id "${patch.value["id"]}" does not match the path's "${appId}"`);
+  const paths = maskOf(body["updateMask"], patch.value, APP_FIELDS, "app");
+  if (!paths.ok) return paths;
+  const values = valuesOf(world, patch.value, paths.value, APP_FIELDS, "app");
+  if (!values.ok) return values;
+  const next: App = { ...app.value, ...values.value };
+  return ok({ world: replaceInWorld(world, { apps: [next] }), body: { app: appWire(next) } });
+}
+
+/**
+ * `POST /api/v1/apps/{app_id}/entitlements/{id}` (`AppEntitlements.Update`): `{entitlement,
+ * updateMask}` → `{appEntitlementView, expanded}`. The request's own `overrideAccessRequestsDefaults:
+ * true` also sets the entitlement's.
+ *
+ * @example
+ * ```ts
+ * updateEntitlement(world, admin, "app-aws", "ent-aws-billing", { entitlement: { grantPolicyId: "pol-finance-form" }, updateMask: "grantPolicyId" });
+ * ```
+ */
+export function updateEntitlement(world: World, caller: User, appId: string, id: string, body: Body): Result<DirectoryWrite, HttpFailure> {
+  const app = managed(world, caller, appId);
+  if (!app.ok) return app;
+  const current = findEntitlement(world, appId, id);
+  if (!current) return notFound(`entitlement "${id}" of app "${appId}" not found`);
+  const patch = objectOf(body, "entitlement");
+  if (!patch.ok) return patch;
+  if (typeof patch.value["id"] === "string" && patch.value["id"] !== "" && patch.value["id"] !== id)
+    return invalid("entitlement.id", `entitlement.id "${patch.value["id"]}" does not match the path's "${id}"`);
+  const paths = maskOf(body["updateMask"], patch.value, ENTITLEMENT_FIELDS, "entitlement");
+  if (!paths.ok) return paths;
+  const values = valuesOf(world, patch.value, paths.value, ENTITLEMENT_FIELDS, "entitlement");
+  if (!values.ok) return values;
+  const override = body["overrideAccessRequestsDefaults"] === true ? { overrideAccessRequestsDefaults: true } : {};
+  const next: AppEntitlement = { ...current, ...values.value, ...override };
+  return ok({ world: replaceInWorld(world, { entitlements: [next] }), body: { appEntitlementView: entitlementView(next), expanded: [] } });
+}

@@ -1,0 +1,47 @@
+/**
+ * `c1.api.app.v1.Apps.Update` and `AppEntitlements.Update`, bound to their OpenAPI paths. A write
+ * runs under the store's lock like a task action, so a later Hard Reset or new task resolves its
+ * policy from the updated app or entitlement.
+ */
+import { ok } from "../../result.js";
+import type { Route, RouteInput } from "../route.js";
+import { type DirectoryWrite, updateApp, updateEntitlement } from "./directory-edits.js";
+import { callerOf } from "./reads-routes.js";
+import type { User } from "../../model/directory.js";
+import type { Result } from "../../result.js";
+import type { World } from "../../world/world.js";
+import type { HttpFailure } from "../error-body.js";
+
+const p = (input: RouteInput, name: string) => input.params[name] ?? "";
+
+function route(path: string, operationId: string, edit: (world: World, caller: User, input: RouteInput) => Result<DirectoryWrite, HttpFailure>): Route {
+  return {
+    method: "POST",
+    path,
+    operationId,
+    body: "json",
+    handle: (input) =>
+      ok({
+        kind: "write",
+        apply: (world, ctx) => {
+          const caller = callerOf(world, ctx.actorId);
+          if (!caller.ok) return caller;
+          const r = edit(world, caller.value, input);
+          return r.ok ? ok({ world: r.value.world, response: r.value.body, events: [] }) : r;
+        },
+      }),
+  };
+}
+
+/**
+ * Update an app, update an entitlement.
+ *
+ * @example
+ * ```ts
+ * DIRECTORY_WRITE_ROUTES.map((r) => r.operationId); // ["c1.api.app.v1.Apps.Update", "c1.api.app.v1.AppEntitlements.Update"]
+ * ```
+ */
+export const DIRECTORY_WRITE_ROUTES: readonly Route[] = [
+  route("/api/v1/apps/{id}", "c1.api.app.v1.Apps.Update", (w, c, i) => updateApp(w, c, p(i, "id"), i.body)),
+  route("/api/v1/apps/{app_id}/entitlements/{id}", "c1.api.app.v1.AppEntitlements.Update", (w, c, i) => updateEntitlement(w, c, p(i, "app_id"), p(i, "id"), i.body)),
+];
