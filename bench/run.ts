@@ -309,6 +309,11 @@ function explanationCases(n: number): void {
   const nextTask = cycler(sw.tasks.slice(0, TASK_POOL));
   const traced = decide(sw.world, nextTask(), { trace: true });
   if (traced.traces.length !== n || traced.traces.some((t) => t === null)) throw new Error("trace: one trace per evaluated rule expected");
+  // Each expression's trace table is compiled on its first read: done here, not in the warm-up,
+  // whose first calls would otherwise make one call look ~1 s and the batches one call long.
+  if (traced.traces.some((t) => traceRecordOf(t)?.truth(0) === undefined)) throw new Error("trace: every trace records its root");
+  const e = explain(sw.world, traced.task.id);
+  if (!e.ok || formatExplanation(e.value) === "") throw new Error("explain: an explanation expected");
   const g = measureGroup(
     {
       off: () => decide(sw.world, nextTask()),
