@@ -39,7 +39,7 @@ export interface Compiled {
   readonly interpretedBecause: InterpretedReason | undefined;
   /**
    * What `run` tries first, when the expression compiled to closures (closures.ts): the closures
-   * under a started meter. It throws whenever they leave their plain path (then `run` decides), so
+   * (after a few evaluations, the function generate.ts writes for them) under a started meter. It throws whenever they leave their plain path (then `run` decides), so
    * a caller may try it first itself, without `run`'s fallback (evaluate.ts, `plainValue`).
    */
   readonly plain: ((context: object) => unknown) | undefined;
@@ -203,8 +203,8 @@ export function compileFresh(env: CelEnvironment, source: string, options: { rea
     const cost = estimateCost(ast, extensionArgs);
     // The tracer's copy stays on cel-js: its instrumented nodes are what record the trace.
     const closures = options.closures === false ? undefined : compileClosuresOrReason(ast, extensionArgs, { evaluator: env.evaluator, meter, plan });
-    // The closures' plain path written out as one function (generate.ts) where code can be generated.
-    const closure = closures?.ok ? (generateClosure(ast, extensionArgs, { evaluator: env.evaluator, meter, plan }) ?? closures.closure) : undefined;
+    // The closures, then their plain path written out as one function (generate.ts) once used.
+    const closure = closures?.ok ? new Tier(closures.closure, () => generateClosure(ast, extensionArgs, { evaluator: env.evaluator, meter, plan })) : undefined;
     const run = meteredRun(parsed as (context: object) => unknown, meter, closure);
     const evaluation: Evaluation = closure ? "compiled" : "interpreted";
     const interpretedBecause = closures && !closures.ok ? Object.freeze(closures.reason) : undefined;
@@ -216,20 +216,51 @@ export function compileFresh(env: CelEnvironment, source: string, options: { rea
   }
 }
 
+/** Evaluations of an expression on its closures before its generated function is written. */
+const GENERATE_AFTER = 8;
+
+/**
+ * What a compiled expression runs first: its closures for its first {@link GENERATE_AFTER}
+ * evaluations, then the function generate.ts writes for them (the same answers; see there), or the
+ * closures still where none can be generated. Generating costs about half as much again as the rest
+ * of a compile, which an expression that is only checked (lint, `check`) or evaluated once or twice
+ * (one decision, the CLI) never pays back.
+ */
+class Tier {
+  /** The function evaluations call now. */
+  current: Closure;
+  #calls = 0;
+  readonly #closure: Closure;
+  readonly #generate: () => Closure | undefined;
+  constructor(closure: Closure, generate: () => Closure | undefined) {
+    this.current = closure;
+    this.#closure = closure;
+    this.#generate = generate;
+  }
+  /** Counts an evaluation; at the {@link GENERATE_AFTER}th, switches to the generated function. */
+  count(): void {
+    if (++this.#calls === GENERATE_AFTER) this.current = this.#generate() ?? this.#closure;
+  }
+  get counting(): boolean {
+    return this.#calls < GENERATE_AFTER;
+  }
+}
+
 /**
  * Runs cel-js within the budget the context carries (under {@link COST_LIMIT_KEY}; the default
  * when absent). A budget that ran out fails the evaluation even when an error-absorbing `||`,
  * `&&` or quantifier swallowed the error it threw.
  */
-function meteredRun(parsed: (context: object) => unknown, meter: CostMeter, closure: Closure | undefined): (context: object) => unknown {
+function meteredRun(parsed: (context: object) => unknown, meter: CostMeter, closure: Tier | undefined): (context: object) => unknown {
   return (context) => {
     const limit: unknown = (context as Record<string, unknown>)[COST_LIMIT_KEY];
     const budget = typeof limit === "number" ? limit : DEFAULT_CEL_COST_LIMIT;
     meter.start(budget);
     if (closure) {
+      if (closure.counting) closure.count();
       // The closures charge the meter as cel-js's instrumented nodes do (the same cost plan).
       try {
-        return closure(context as Readonly<Record<string, unknown>>);
+        return closure.current(context as Readonly<Record<string, unknown>>);
       } catch {
         // The budget ran out: the closures charge cel-js's units at cel-js's nodes in its order
         // (closures.ts), so cel-js would stop at the same node with the same error.
@@ -250,11 +281,12 @@ function meteredRun(parsed: (context: object) => unknown, meter: CostMeter, clos
 }
 
 /** The closures alone, under the budget the context carries: `meteredRun`'s first try, without its fallback. */
-function plainRun(meter: CostMeter, closure: Closure): (context: object) => unknown {
+function plainRun(meter: CostMeter, closure: Tier): (context: object) => unknown {
   return (context) => {
     const limit: unknown = (context as Record<string, unknown>)[COST_LIMIT_KEY];
     meter.start(typeof limit === "number" ? limit : DEFAULT_CEL_COST_LIMIT);
-    return closure(context as Readonly<Record<string, unknown>>);
+    if (closure.counting) closure.count();
+    return closure.current(context as Readonly<Record<string, unknown>>);
   };
 }
 

@@ -102,3 +102,38 @@ describe("where code cannot be generated", () => {
     expect(d?.answered).toBeGreaterThan(0);
   });
 });
+
+describe("when code is generated", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.resetModules();
+  });
+
+  it("only for an expression evaluated a few times: a compile alone generates nothing, and the answers never change", async () => {
+    vi.resetModules();
+    let generated = 0;
+    vi.stubGlobal(
+      "Function",
+      new Proxy(globalThis.Function, {
+        construct: (target, args: unknown[]) => {
+          generated++;
+          return Reflect.construct(target, args) as object;
+        },
+      }),
+    );
+    const cel = await import("./index.js");
+    const fixtures = await import("./test-fixtures.js");
+    const c = cel.compileCondition('subject.department == "Security" || size(subject.managerIds) > 1');
+    if (!c.ok) throw new Error("does not compile");
+    expect(generated).toBe(0);
+    const inputs = [fixtures.adaInput(), fixtures.adaInput({ subject: fixtures.tenant.bob }), fixtures.adaInput({ subject: fixtures.tenant.cy })].map((i) => {
+      const p = cel.prepareConditionInput(i);
+      if (!p.ok) throw new Error(p.error.message);
+      return p.value;
+    });
+    const first = inputs.map((p) => cel.evaluateCondition(c.value, p));
+    for (let round = 0; round < 10; round++) expect(inputs.map((p) => cel.evaluateCondition(c.value, p))).toEqual(first);
+    vi.unstubAllGlobals();
+    expect(generated).toBeGreaterThan(0);
+  });
+});
