@@ -107,26 +107,22 @@ export type Dispatch = (call: IncomingCall) => Promise<Reply>;
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /**
- * One lock per store, shared by every dispatcher over it: a promise chain, each write starting when
- * the previous one settled. Reducers and `set` are synchronous today, so get-reduce-set cannot
- * interleave anyway; the chain keeps "no update is lost" true for stores whose hooks do more, and
- * states the guarantee in code instead of leaving it to the event loop.
+ * Runs a write on `store` as one step: the world is read, reduced and replaced with nothing awaited
+ * in between, so no other request's write can interleave and no update is lost. Reducers and
+ * `WorldStore.set` are synchronous by contract (`set` returns void), which is what makes this a
+ * lock; a store that persists asynchronously must queue its own work in `set`.
  */
-const tails = new WeakMap<WorldStore, Promise<unknown>>();
-
-function exclusive<T>(store: WorldStore, work: () => T): Promise<T> {
-  const run = (tails.get(store) ?? Promise.resolve()).then(work);
-  // The next write waits for this one to settle, fulfilled or not.
-  tails.set(store, run.catch(() => undefined));
-  return run;
+function exclusive<T>(work: () => T): T {
+  return work();
 }
 
-const JSON_HEADERS = { "content-type": "application/json", "cache-control": "no-store" } as const;
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "content-type": "application/json", "cache-control": "no-store" });
 
 const encoder = new TextEncoder();
 
 function reply(status: number, body: Uint8Array, extra: Readonly<Record<string, string>>): Reply {
-  return { status, headers: { ...extra, ...JSON_HEADERS }, body };
+  // Most replies add no header of their own: they share one frozen set.
+  return { status, headers: extra === NO_HEADERS ? JSON_HEADERS : { ...extra, ...JSON_HEADERS }, body };
 }
 
 function failureReply(failure: HttpFailure, extra: Readonly<Record<string, string>>): Reply {
@@ -242,7 +238,7 @@ export function dispatcherWith(store: WorldStore, options: DispatchOptions, enco
     }
     // Only the reducer runs under the lock; bodies are read outside it, so a slow client cannot
     // hold up everyone else. The world is read inside it, so each write sees the previous one.
-    const result = await exclusive(store, (): Result<JsonValue, HttpFailure> => {
+    const result = exclusive((): Result<JsonValue, HttpFailure> => {
       const ctx = contextOf(actorId, clock);
       if (!ctx.ok) return ctx;
       const r = operation.apply(store.get(), ctx.value);

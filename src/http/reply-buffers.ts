@@ -33,20 +33,12 @@ export class ReplyBuffers {
   /** `JSON.stringify(value)` as UTF-8 bytes, in a block of this list when it fits. */
   bytes(value: JsonValue): Uint8Array {
     const parts = jsonParts(value);
-    let size = 0;
-    for (const p of parts) size += typeof p === "string" ? Buffer.byteLength(p) : p.byteLength;
-    const pooled = size <= BLOCK_BYTES;
-    const block = pooled ? (this.free.pop() ?? Buffer.allocUnsafeSlow(BLOCK_BYTES)) : Buffer.allocUnsafe(size);
-    let at = 0;
-    for (const p of parts) {
-      if (typeof p === "string") at += block.write(p, at);
-      else {
-        block.set(p, at);
-        at += p.byteLength;
-      }
-    }
-    if (!pooled) return block;
-    const body = block.subarray(0, size);
+    // At most three UTF-8 bytes per UTF-16 unit: a reply under the bound fits a block unmeasured.
+    let bound = 0;
+    for (const p of parts) bound += typeof p === "string" ? p.length * 3 : p.byteLength;
+    if (bound > BLOCK_BYTES) return exactly(parts);
+    const block = this.free.pop() ?? Buffer.allocUnsafeSlow(BLOCK_BYTES);
+    const body = block.subarray(0, write(parts, block));
     this.lent.set(body, block);
     return body;
   }
@@ -61,4 +53,26 @@ export class ReplyBuffers {
     this.lent.delete(body);
     if (this.free.length < KEEP_BLOCKS) this.free.push(block);
   }
+}
+
+/** Writes the parts one after the other from the start of `out`; the number of bytes written. */
+function write(parts: readonly (string | Uint8Array)[], out: Buffer): number {
+  let at = 0;
+  for (const p of parts) {
+    if (typeof p === "string") at += out.write(p, at);
+    else {
+      out.set(p, at);
+      at += p.byteLength;
+    }
+  }
+  return at;
+}
+
+/** A reply too large for a block, in a buffer of its own of the exact size. */
+function exactly(parts: readonly (string | Uint8Array)[]): Buffer {
+  let size = 0;
+  for (const p of parts) size += typeof p === "string" ? Buffer.byteLength(p) : p.byteLength;
+  const out = Buffer.allocUnsafe(size);
+  write(parts, out);
+  return out;
 }
