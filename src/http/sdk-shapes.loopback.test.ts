@@ -308,6 +308,19 @@ describe("openapi.yaml Apps.Update and AppEntitlements.Update, as the SDK sends 
   });
 });
 
+describe("openapi.yaml AppEntitlementRoutingRuleService writes, as the SDK sends them", () => {
+  it("create, update, reorder, delete on an app without rules leave it without rules", async () => {
+    const params = { app_id: "app-pagerduty" };
+    const path = "/api/v1/apps/{app_id}/entitlement_configuration_rules";
+    const made = await ok("POST", path, { params, hasBody: true, body: { displayName: "SDK", condition: "", enabled: false, priority: 0, settings: { requestPolicyId: "pol-default-grant" } } });
+    const id = made.routingRule.id;
+    await ok("POST", `${path}/{id}`, { params: { ...params, id }, hasBody: true, body: { description: "from the SDK" } });
+    expect((await ok("POST", `${path}/reorder`, { params, hasBody: true, body: { ruleIds: [id] } })).list[0].description).toBe("from the SDK");
+    expect(await ok("DELETE", `${path}/{id}`, { params: { ...params, id }, hasBody: true })).toEqual({});
+    expect((await ok("GET", path, { params })).list).toEqual([]);
+  });
+});
+
 describe("openapi.yaml TaskActionsService and TaskService, as the SDK sends them", () => {
   it("comment with an expand mask, and actions whose optional body the SDK leaves out", async () => {
     const c = await ok("POST", "/api/v1/tasks/{task_id}/action/comment", { params: { task_id: "1001" }, hasBody: true, body: { comment: "from the SDK", expandMask: { paths: ["*"] } } });

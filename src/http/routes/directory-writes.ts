@@ -1,10 +1,11 @@
 /**
- * `c1.api.app.v1.Apps.Update` and `AppEntitlements.Update`, bound to their OpenAPI paths. A write
- * runs under the store's lock like a task action, so a later Hard Reset or new task resolves its
- * policy from the updated app or entitlement.
+ * `c1.api.app.v1.Apps.Update`, `AppEntitlements.Update` and the entitlement configuration rule
+ * writes, bound to their OpenAPI paths. A write runs under the store's lock like a task action, so
+ * a later Hard Reset or new task resolves its policy from the updated app, entitlement or rules.
  */
 import { ok } from "../../result.js";
 import type { Route, RouteInput } from "../route.js";
+import * as rules from "./config-rule-edits.js";
 import { type DirectoryWrite, updateApp, updateEntitlement } from "./directory-edits.js";
 import { callerOf } from "./reads-routes.js";
 import type { User } from "../../model/directory.js";
@@ -14,9 +15,14 @@ import type { HttpFailure } from "../error-body.js";
 
 const p = (input: RouteInput, name: string) => input.params[name] ?? "";
 
-function route(path: string, operationId: string, edit: (world: World, caller: User, input: RouteInput) => Result<DirectoryWrite, HttpFailure>): Route {
+function route(
+  path: string,
+  operationId: string,
+  edit: (world: World, caller: User, input: RouteInput) => Result<DirectoryWrite | rules.ConfigRuleWrite, HttpFailure>,
+  method: "POST" | "DELETE" = "POST",
+): Route {
   return {
-    method: "POST",
+    method,
     path,
     operationId,
     body: "json",
@@ -33,15 +39,30 @@ function route(path: string, operationId: string, edit: (world: World, caller: U
   };
 }
 
+const RULES = "/api/v1/apps/{app_id}/entitlement_configuration_rules";
+
 /**
- * Update an app, update an entitlement.
+ * Update an app, update an entitlement; create, update, delete and reorder configuration rules.
  *
  * @example
  * ```ts
- * DIRECTORY_WRITE_ROUTES.map((r) => r.operationId); // ["c1.api.app.v1.Apps.Update", "c1.api.app.v1.AppEntitlements.Update"]
+ * DIRECTORY_WRITE_ROUTES[0]?.operationId; // "c1.api.app.v1.Apps.Update"
  * ```
  */
 export const DIRECTORY_WRITE_ROUTES: readonly Route[] = [
   route("/api/v1/apps/{id}", "c1.api.app.v1.Apps.Update", (w, c, i) => updateApp(w, c, p(i, "id"), i.body)),
   route("/api/v1/apps/{app_id}/entitlements/{id}", "c1.api.app.v1.AppEntitlements.Update", (w, c, i) => updateEntitlement(w, c, p(i, "app_id"), p(i, "id"), i.body)),
+  route(RULES, "c1.api.app.v1.AppEntitlementRoutingRuleService.CreateAppEntitlementRoutingRule", (w, c, i) => rules.createConfigRule(w, c, p(i, "app_id"), i.body)),
+  route(`${RULES}/{id}`, "c1.api.app.v1.AppEntitlementRoutingRuleService.UpdateAppEntitlementRoutingRule", (w, c, i) =>
+    rules.updateConfigRule(w, c, p(i, "app_id"), p(i, "id"), i.body),
+  ),
+  route(
+    `${RULES}/{id}`,
+    "c1.api.app.v1.AppEntitlementRoutingRuleService.DeleteAppEntitlementRoutingRule",
+    (w, c, i) => rules.deleteConfigRule(w, c, p(i, "app_id"), p(i, "id")),
+    "DELETE",
+  ),
+  route(`${RULES}/reorder`, "c1.api.app.v1.AppEntitlementRoutingRuleService.ReorderAppEntitlementRoutingRules", (w, c, i) =>
+    rules.reorderConfigRules(w, c, p(i, "app_id"), i.body),
+  ),
 ];
