@@ -13,10 +13,11 @@
  *   BENCH_WHATIF_SIZES=1000000 node --max-old-space-size=12000 --import tsx bench/whatif.bench.ts  # 1M tasks:
  *     the reference and the worst case only (BENCH_WHATIF_CASES=all for every case), generated in memory
  *
- * Each case runs once untimed (JIT, compile cache, the world's task order), then `RUNS` timed
+ * Each case runs once untimed (JIT, compile cache, the world's task order and task groups), then `RUNS` timed
  * runs; the table shows the median wall time, the median CPU time of the process (user + system,
  * which includes the GC's helper threads) and the first (cold) run's wall and CPU time. Nothing is
- * cached between runs over the same world beyond the compiled conditions and the world's task order.
+ * cached between runs over the same world beyond the compiled conditions and the world's task order
+ * and task groups (`whatif/task-classes.ts`, made by the first run: its figures include them).
  * The 1 s target is held on CPU time, of the cold run and the median.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { applyEdit, decide, routeOf, whatIf, type WhatIfOptions, type WhatIfResult, type World, type WorldEdit } from "policy-sim";
+import { applyEdit, decide, replaceInWorld, routeOf, taskSubjectId, whatIf, type WhatIfOptions, type WhatIfResult, type World, type WorldEdit } from "policy-sim";
 import { syntheticWorld } from "../src/testing/synthetic-world.js";
 import { Table } from "../src/world/table.js";
 import { worldOf } from "./helpers.js";
@@ -138,6 +138,38 @@ function checkAgainstDecide(world: World, after: World, r: WhatIfResult): void {
 }
 
 describe("whatIf by task class", () => {
+  it("resolves approvers task by task where a delegation window makes the creation time matter", () => {
+    // Every grant step starts with a manager approval allowing delegation; every manager delegates
+    // from the median creation time on, so like tasks (same subject and entitlement) created before
+    // and after it go to different reviewers.
+    const json = syntheticWorld({ seed: 5, tasks: 480, users: 60, rulesPerPolicy: 4, policies: 3, policySnapshots: false }) as unknown as { tasks: Json[]; users: Json[] };
+    const times = json.tasks.map((t) => String(t["createdAt"])).sort();
+    const middle = times[Math.floor(times.length / 2)] as string;
+    json.users.forEach((u, i) => {
+      u["delegatedUserId"] = (json.users[(i + 7) % json.users.length] as Json)["id"];
+      u["delegationStartAt"] = middle;
+    });
+    let world = worldOf(json);
+    const patched = world.policies.map((p) => {
+      if (p.policyType !== "POLICY_TYPE_GRANT") return p;
+      const policySteps = Object.fromEntries(
+        Object.entries(p.policySteps ?? {}).map(([k, e]) => {
+          const first = e?.steps?.[0];
+          const step = first && first.kind === "approval" ? { ...first, allowDelegation: true, approvers: { kind: "manager" as const, allowSelfApproval: false, requireDistinctApprovers: false, fallback: false, fallbackUserIds: [], fallbackGroupIds: [], isGroupFallbackEnabled: false, assignedUserIds: [] } } : first;
+          return [k, e && step ? { ...e, steps: [step, ...(e.steps ?? []).slice(1)] } : e];
+        }),
+      );
+      return { ...p, policySteps };
+    });
+    world = replaceInWorld(world, { policies: patched });
+    const edit = EDITS["last rule negated"] as WorldEdit;
+    const grouped = run(world, edit);
+    const delegated = grouped.changed.filter((c) => c.before.kind === "route" && c.before.approvers?.userIds.length && !world.index.users.get(taskSubjectId(world.tasks.get(c.taskId)!))?.managerIds.includes(c.before.approvers.userIds[0]!));
+    expect(delegated.length).toBeGreaterThan(5);
+    expect(grouped.changed).toEqual(run(world, edit, { ...ANY, prune: false }).changed);
+    checkAgainstDecide(world, applyEdit(world, edit), grouped);
+  });
+
   it("tells apart tasks of one subject and entitlement that differ only in their origin, under a rule reading it", () => {
     const json = syntheticWorld({ seed: 3, tasks: 480, users: 60, rulesPerPolicy: 4, policies: 3, policySnapshots: false }) as unknown as { tasks: Json[]; policies: Json[] };
     json.tasks.forEach((t, i) => (t["origin"] = i % 2 ? "TASK_ORIGIN_COPILOT" : "TASK_ORIGIN_WEBAPP"));

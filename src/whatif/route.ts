@@ -140,7 +140,15 @@ export function decisionInput(d: Decision): RouteInput {
   };
 }
 
-function approversOf(world: World, input: RouteInput): RouteApprovers | null {
+/**
+ * Who reviews the route input's first step when it is an approval; null otherwise.
+ *
+ * @example
+ * ```ts
+ * approversOf(world, decisionInput(decide(world, task)))?.userIds; // ["u-sre-lead"]
+ * ```
+ */
+export function approversOf(world: World, input: RouteInput): RouteApprovers | null {
   const sel = input.selection;
   const step = sel?.ok ? sel.value.steps[0] : undefined;
   if (!step || step.kind !== "approval") return null;
@@ -180,7 +188,19 @@ function summariesOf(steps: readonly PolicyStep[]): StepSummaries {
  * ```
  */
 export function routeOf(world: World, d: Decision | RouteInput): RouteOutcome {
-  const input = "traces" in d ? decisionInput(d) : d;
+  return routeWith(world, "traces" in d ? decisionInput(d) : d, undefined);
+}
+
+/**
+ * {@link routeOf} of a route input, with the first step's approvers given when the caller has them
+ * (resolved for another task that provably resolves alike); `undefined`: resolve them here.
+ *
+ * @example
+ * ```ts
+ * routeWith(world, input, undefined); // = routeOf(world, input)
+ * ```
+ */
+export function routeWith(world: World, input: RouteInput, approvers: RouteApprovers | null | undefined): RouteOutcome {
   const res = input.resolution;
   if (!res.ok) return { kind: "error", stage: "resolution", code: res.code, message: res.message, policyId: "" };
   const sel = input.selection;
@@ -196,7 +216,7 @@ export function routeOf(world: World, d: Decision | RouteInput): RouteOutcome {
     chain: v.chain.map((l) => l.policyId),
     steps: s.steps,
     firstStep: s.firstStep,
-    approvers: approversOf(world, input),
+    approvers: approvers === undefined ? approversOf(world, input) : approvers,
   };
 }
 

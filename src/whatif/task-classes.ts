@@ -262,12 +262,13 @@ function preparable(task: Task, ips: Map<string, boolean>): boolean {
  * @example
  * ```ts
  * const groups = taskGroups([...world.tasks.values()]);
- * groups[0] === groups[1]; // the same request by the same person for the same entitlement
+ * groups.of[0] === groups.of[1]; // the same request by the same person for the same entitlement
  * ```
  */
-export function taskGroups(tasks: readonly Task[]): Int32Array {
+export function taskGroups(tasks: readonly Task[]): { readonly of: Int32Array; readonly count: number } {
   const out = new Int32Array(tasks.length);
-  const root: Trie = new Map();
+  // By kind, app and entitlement (few), then by the rest written out as one text.
+  const root = new Map<string, Map<string, Map<string, Map<string, number>>>>();
   let next = 0;
   const ips = new Map<string, boolean>();
   for (let i = 0; i < tasks.length; i++) {
@@ -281,18 +282,21 @@ export function taskGroups(tasks: readonly Task[]): Int32Array {
       out[i] = -1;
       continue;
     }
-    // A trie of maps, one level per part: no key text to build, and no two tuples can collide.
-    const parts = [kind, t.appId, t.appEntitlementId, t.appUserId, taskSubjectId(task), task.origin, grantDurationOf(task), task.createdByUserId, requesterIp(task)];
-    let node = root;
-    for (const p of parts) {
-      let child = node.get(p) as Trie | undefined;
-      if (child === undefined) node.set(p, (child = new Map()));
-      node = child;
-    }
-    const fine = preparable(task, ips);
-    let id = node.get(fine) as number | undefined;
-    if (id === undefined) node.set(fine, (id = next++));
+    let byApp = root.get(kind);
+    if (byApp === undefined) root.set(kind, (byApp = new Map()));
+    let byEntitlement = byApp.get(t.appId);
+    if (byEntitlement === undefined) byApp.set(t.appId, (byEntitlement = new Map()));
+    let byRest = byEntitlement.get(t.appEntitlementId);
+    if (byRest === undefined) byEntitlement.set(t.appEntitlementId, (byRest = new Map()));
+    const key = `${text(t.appUserId)}${text(taskSubjectId(task))}${text(task.origin)}${text(grantDurationOf(task))}${text(task.createdByUserId)}${text(requesterIp(task))}${preparable(task, ips) ? "T" : "F"}`;
+    let id = byRest.get(key);
+    if (id === undefined) byRest.set(key, (id = next++));
     out[i] = id;
   }
-  return out;
+  return { of: out, count: next };
+}
+
+/** One part of a group's text: a string with its length before it, so that no two tuples write alike. */
+function text(v: unknown): string {
+  return typeof v === "string" ? `${v.length}:${v}` : v === null ? "n" : v === undefined ? "u" : `?${String(v)};`;
 }

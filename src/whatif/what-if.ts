@@ -54,7 +54,19 @@ import { applyEdit, editImpact, type EditImpact, type WorldEdit } from "./edit.j
 import { DirectoryFootprint, type KeyFootprint } from "./footprint.js";
 import { changedPrefix, type PrefixRule } from "./prefix.js";
 import { SharedParts, TaskClasses, taskGroups } from "./task-classes.js";
-import { decisionInput, RouteComparer, type RouteAspect, type RouteInput, routeLabel, routeOf, type RouteOutcome, sameStrings } from "./route.js";
+import {
+  approversOf,
+  decisionInput,
+  type RouteApprovers,
+  RouteComparer,
+  type RouteAspect,
+  type RouteInput,
+  routeLabel,
+  routeOf,
+  type RouteOutcome,
+  routeWith,
+  sameStrings,
+} from "./route.js";
 
 /**
  * The kind of a task, as scopes name it.
@@ -596,10 +608,10 @@ class ClassOutcomes {
 }
 
 const ordered = new WeakMap<World["tasks"], readonly Task[]>();
-const grouped = new WeakMap<World["tasks"], Int32Array>();
+const grouped = new WeakMap<World["tasks"], ReturnType<typeof taskGroups>>();
 
 /** The world's tasks' groups (`taskGroups`), in the order of {@link tasksInOrder}, once per task table. */
-function groupsInOrder(world: World, all: readonly Task[]): Int32Array {
+function groupsInOrder(world: World, all: readonly Task[]): ReturnType<typeof taskGroups> {
   let groups = grouped.get(world.tasks);
   if (!groups) grouped.set(world.tasks, (groups = taskGroups(all)));
   return groups;
@@ -729,8 +741,13 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
 
   const all = tasksInOrder(world);
   // Tasks equal in all a class may read share a group (`taskGroups`); what a group came to, by group.
-  const groupOf = prune ? groupsInOrder(world, all) : null;
-  const byGroup: (ClassOutcome | undefined)[] = [];
+  const taskGroupsOf = prune ? groupsInOrder(world, all) : null;
+  const groupOf = taskGroupsOf ? taskGroupsOf.of : null;
+  // Sized up front: filled out of order, a growing array would turn into a dictionary.
+  const byGroup = new Array<ClassOutcome | undefined>(taskGroupsOf?.count ?? 0).fill(undefined);
+  // The approvers of each group's first step, before and after, where the group's tasks share them.
+  const approvers0 = new Array<RouteApprovers | null | undefined>(taskGroupsOf?.count ?? 0).fill(undefined);
+  const approvers1 = new Array<RouteApprovers | null | undefined>(taskGroupsOf?.count ?? 0).fill(undefined);
   /** What every task of the task's group comes to, or NO_CLASS: each is decided on its own. */
   const groupOutcome = (task: Task, verdict: Verdict): ClassOutcome => {
     // A footprint is checked task by task; a verdict that skips skips them all.
@@ -753,15 +770,18 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
     // The aspects that differ, when the task's class knows them.
     let known: readonly RouteAspect[] | null = null;
     let byOutcome: ClassOutcome | null = null;
+    // The task's group when its group's outcome decided it, else -1.
+    let group = -1;
     if (prune) {
       // What the task's group came to (the first task of the group found it), unless it is decided on its own.
       let o: ClassOutcome | null = null;
       let verdict: Verdict | undefined;
-      const group = groupOf !== null ? (groupOf[t] as number) : -1;
+      group = groupOf !== null ? (groupOf[t] as number) : -1;
       if (group >= 0) {
         let e = byGroup[group];
         if (e === undefined) byGroup[group] = e = groupOutcome(task, (verdict = verdicts.get(task)));
         if (e !== NO_CLASS) o = e;
+        else group = -1;
       }
       if (o === null) {
         verdict ??= verdicts.get(task);
@@ -828,8 +848,9 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
       unchanged++;
       continue;
     }
-    const before = routeOf(world, i0);
-    const afterRoute = routeOf(after, i1);
+    // Tasks of one group (same subject, entitlement, kind) share approvers when the step reads nothing else of the task.
+    const before = group >= 0 ? routeWith(world, i0, groupApprovers(approvers0, group, world, i0)) : routeOf(world, i0);
+    const afterRoute = group >= 0 ? routeWith(after, i1, groupApprovers(approvers1, group, after, i1)) : routeOf(after, i1);
     if (aspects.length > 0 && !aspects.includes("approvers") && before.kind === "route" && afterRoute.kind === "route") {
       const a = before.approvers;
       const b = afterRoute.approvers;
@@ -869,6 +890,26 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
     summary,
     stats: { decisions, pruned },
   };
+}
+
+/**
+ * The approvers of a route input's first step for a task of `group`, shared by the tasks of the
+ * group, or `undefined` (resolve them for this task). Tasks of one group agree on everything
+ * approver resolution reads of a task (subject, app, entitlement, kind, campaign) but the ids of
+ * earlier approvers, the creation time and the task's own facts, which it reads only for a step
+ * requiring distinct approvers, allowing delegation, or naming an approver expression: such steps
+ * are resolved per task.
+ */
+function groupApprovers(memo: (RouteApprovers | null | undefined)[], group: number, world: World, input: RouteInput): RouteApprovers | null | undefined {
+  const sel = input.selection;
+  const step = sel?.ok ? sel.value.steps[0] : undefined;
+  if (!step || step.kind !== "approval") return null;
+  const kind = step.approvers;
+  if (step.allowDelegation || kind?.kind === "expression") return undefined;
+  if (kind && "requireDistinctApprovers" in kind && kind.requireDistinctApprovers) return undefined;
+  let a = memo[group];
+  if (a === undefined) memo[group] = a = approversOf(world, input);
+  return a;
 }
 
 /** The task indexes `[from, to)` of one shard of `n` tasks; all of them without a shard. */
