@@ -68,16 +68,32 @@ export function decide(world: World, task: Task, options: DecideOptions = {}): D
   return new TracedDecision(task, resolution, selection, conditions);
 }
 
-/** A traced decision: its traces are made when first read (see task-conditions.ts). */
+/**
+ * A traced decision: its traces are made when first read (see task-conditions.ts). `traces` is an
+ * own enumerable accessor, in the same place among the keys as a plain decision's, so a spread
+ * copy, `JSON.stringify` or a deep comparison sees it as it sees the other fields. (An object
+ * literal with a getter was ~10 µs a decision on Node 20; one shared descriptor, ~0.3 µs.)
+ */
 class TracedDecision implements Decision {
-  constructor(
-    readonly task: Task,
-    readonly resolution: Result<Resolution, ResolutionError>,
-    readonly selection: Result<Selection, SelectionError> | null,
-    readonly conditions: TaskConditions,
-  ) {}
+  // Declared, not initialised as class fields: the constructor defines them, in this order.
+  declare readonly task: Task;
+  declare readonly resolution: Result<Resolution, ResolutionError>;
+  declare readonly selection: Result<Selection, SelectionError> | null;
+  declare readonly traces: readonly (ConditionTrace | null)[];
+  declare readonly conditions: TaskConditions;
 
-  get traces(): readonly (ConditionTrace | null)[] {
-    return this.conditions.traces();
+  constructor(task: Task, resolution: Result<Resolution, ResolutionError>, selection: Result<Selection, SelectionError> | null, conditions: TaskConditions) {
+    this.task = task;
+    this.resolution = resolution;
+    this.selection = selection;
+    Object.defineProperty(this, "traces", TRACES);
+    this.conditions = conditions;
   }
 }
+
+const TRACES: PropertyDescriptor = Object.freeze({
+  get(this: TracedDecision): readonly (ConditionTrace | null)[] {
+    return this.conditions.traces();
+  },
+  enumerable: true,
+});

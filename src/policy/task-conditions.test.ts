@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Rule } from "../model/index.js";
 import { loadWorld } from "../world/load-world.js";
 import type { World } from "../world/world.js";
+import { decide } from "./decide.js";
 import { taskConditions } from "./task-conditions.js";
 
 function sample(): World {
@@ -117,5 +118,20 @@ describe("taskConditions: runRule", () => {
     const task = tasks[0];
     if (!task) throw new Error("sample world without tasks");
     expect(taskConditions(world, task).runRule([], 3)).toEqual({ ok: false, error: "no rule at index 3" });
+  });
+});
+
+describe("decide(…, { trace: true }): traces made when read", () => {
+  it("shows them as a field like any other: keys in the same order, a spread copy, JSON", () => {
+    const task = tasks.find((t) => decide(world, t).selection !== null);
+    if (!task) throw new Error("sample world without a task that reaches a policy");
+    const plain = decide(world, task);
+    const traced = decide(world, task, { trace: true });
+    expect(Object.keys(traced)).toEqual(Object.keys(plain));
+    expect(traced.traces.length).toBeGreaterThan(0);
+    expect({ ...traced }.traces).toBe(traced.traces);
+    const json = JSON.parse(JSON.stringify({ traces: traced.traces })) as { traces: { source: string; nodes: unknown[] }[] };
+    expect(JSON.parse(JSON.stringify(traced)).traces).toEqual(json.traces);
+    expect(json.traces.every((t) => t.nodes.length > 0)).toBe(true);
   });
 });
