@@ -321,6 +321,17 @@ describe("openapi.yaml AppEntitlementRoutingRuleService writes, as the SDK sends
   });
 });
 
+describe("openapi.yaml AppAccessRequestsDefaultsService writes, as the SDK sends them", () => {
+  it("create or replace, then cancel, on an app the other tests do not route", async () => {
+    const params = { app_id: "app-pagerduty" };
+    const body = { defaultsEnabled: true, resourceTypeIds: ["rt-team"], requestPolicyId: "pol-default-grant", emergencyGrantEnabled: false, emergencyGrantPolicyId: "", catalogIds: [], durationUnset: {} };
+    const set = await ok("POST", "/api/v1/apps/{app_id}/access_request_defaults", { params, hasBody: true, body });
+    expect(set).toMatchObject({ appId: "app-pagerduty", defaultsEnabled: true, resourceTypeIds: ["rt-team"] });
+    expect(await ok("POST", "/api/v1/apps/{app_id}/access_request_defaults/cancel", { params, hasBody: true })).toEqual(set);
+    await ok("POST", "/api/v1/apps/{app_id}/access_request_defaults", { params, hasBody: true, body: { defaultsEnabled: false } });
+  });
+});
+
 describe("openapi.yaml TaskActionsService and TaskService, as the SDK sends them", () => {
   it("comment with an expand mask, and actions whose optional body the SDK leaves out", async () => {
     const c = await ok("POST", "/api/v1/tasks/{task_id}/action/comment", { params: { task_id: "1001" }, hasBody: true, body: { comment: "from the SDK", expandMask: { paths: ["*"] } } });

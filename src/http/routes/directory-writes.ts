@@ -7,6 +7,7 @@ import { ok } from "../../result.js";
 import type { Route, RouteInput } from "../route.js";
 import * as rules from "./config-rule-edits.js";
 import { type DirectoryWrite, updateApp, updateEntitlement } from "./directory-edits.js";
+import * as defaults from "./request-defaults-edits.js";
 import { callerOf } from "./reads-routes.js";
 import type { User } from "../../model/directory.js";
 import type { Result } from "../../result.js";
@@ -18,7 +19,7 @@ const p = (input: RouteInput, name: string) => input.params[name] ?? "";
 function route(
   path: string,
   operationId: string,
-  edit: (world: World, caller: User, input: RouteInput) => Result<DirectoryWrite | rules.ConfigRuleWrite, HttpFailure>,
+  edit: (world: World, caller: User, input: RouteInput) => Result<DirectoryWrite | rules.ConfigRuleWrite | defaults.RequestDefaultsWrite, HttpFailure>,
   method: "POST" | "DELETE" = "POST",
 ): Route {
   return {
@@ -42,7 +43,8 @@ function route(
 const RULES = "/api/v1/apps/{app_id}/entitlement_configuration_rules";
 
 /**
- * Update an app, update an entitlement; create, update, delete and reorder configuration rules.
+ * Update an app, update an entitlement; create, update, delete and reorder configuration rules;
+ * set the app's access-request defaults.
  *
  * @example
  * ```ts
@@ -64,5 +66,11 @@ export const DIRECTORY_WRITE_ROUTES: readonly Route[] = [
   ),
   route(`${RULES}/reorder`, "c1.api.app.v1.AppEntitlementRoutingRuleService.ReorderAppEntitlementRoutingRules", (w, c, i) =>
     rules.reorderConfigRules(w, c, p(i, "app_id"), i.body),
+  ),
+  route("/api/v1/apps/{app_id}/access_request_defaults", "c1.api.app.v1.AppAccessRequestsDefaultsService.CreateAppAccessRequestsDefaults", (w, c, i) =>
+    defaults.setAccessRequestDefaults(w, c, p(i, "app_id"), i.body),
+  ),
+  route("/api/v1/apps/{app_id}/access_request_defaults/cancel", "c1.api.app.v1.AppAccessRequestsDefaultsService.CancelAppAccessRequestsDefaults", (w, c, i) =>
+    defaults.cancelAccessRequestDefaults(w, c, p(i, "app_id")),
   ),
 ];
