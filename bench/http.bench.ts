@@ -12,6 +12,11 @@
  * - `bare (bytes)`: the same server answering the same body as a canned Buffer. Node writes a
  *   string by flattening and encoding it on every request, so this floor is lower; the HTTP cost is
  *   reported against it too (`httpLayerOverBareBytes…`), the headline stays against `bare`;
+ * - `bare + reducer`: the bytes server calling the reducer in its handler (one world per round, as
+ *   `serve`'s) before answering the canned Buffer: no routing, no auth, no encoding. What it costs
+ *   over `bare (bytes)` is the reducer as a server runs it, between requests that leave the CPU's
+ *   caches and the young generation to HTTP objects, which is more than the hot in-process loop's
+ *   figure; `serve − (bare + reducer)` is then what our layer adds beyond running the reducer;
  * - `dispatcher`: the same server without node:http and the socket (the dispatcher `serve` builds,
  *   called in process, its reply buffers taken back after each call as `serve` does once the socket
  *   has them), which splits the HTTP cost into what our layer adds and what the transport glue adds;
@@ -31,6 +36,7 @@ import { serve } from "../src/http/server.js";
 import { ok } from "../src/result.js";
 import { createWorldStore } from "../src/http/world-store.js";
 import type { World } from "../src/world/world.js";
+import { collectYoung } from "./harness.js";
 import { loadSynthetic } from "./worlds.js";
 
 const QUICK = process.env["BENCH_QUICK"] === "1";
@@ -166,7 +172,15 @@ function cannedBody(kind: "comment" | "reset"): string {
   return JSON.stringify(r.value.response);
 }
 
-function bareServer(asBytes: boolean): Promise<Server> {
+/** The bytes server running the reducer on its own world (reset each round by `resetReducerWorld`). */
+let reducerWorld: World = world;
+let reducerNext = 0;
+const resetReducerWorld = (): void => {
+  reducerWorld = world;
+  reducerNext = 0;
+};
+
+function bareServer(asBytes: boolean, withReducer = false): Promise<Server> {
   const text = { comment: cannedBody("comment"), reset: cannedBody("reset") };
   const bodies = asBytes ? { comment: Buffer.from(text.comment), reset: Buffer.from(text.reset) } : text;
   const server = createServer((req, res) => {
@@ -174,7 +188,14 @@ function bareServer(asBytes: boolean): Promise<Server> {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       JSON.parse(Buffer.concat(chunks).toString("utf8"));
-      const body = req.url?.endsWith("/reset") ? bodies.reset : bodies.comment;
+      const reset = req.url?.endsWith("/reset") === true;
+      if (withReducer) {
+        const id = ids[reducerNext++ % ids.length] ?? "";
+        const r = reset ? hardReset(reducerWorld, { taskId: id }, ACTOR) : comment(reducerWorld, { taskId: id, comment: COMMENT }, ACTOR);
+        if (!r.ok) throw new Error(`http bench: ${r.error.message}`);
+        reducerWorld = r.value.world;
+      }
+      const body = reset ? bodies.reset : bodies.comment;
       res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
       res.end(body);
     });
@@ -193,6 +214,8 @@ const bare = await bareServer(false);
 const bareSockets = await Promise.all(Array.from({ length: CONNECTIONS }, () => connection((bare.address() as AddressInfo).port)));
 const bareBytes = await bareServer(true);
 const bareBytesSockets = await Promise.all(Array.from({ length: CONNECTIONS }, () => connection((bareBytes.address() as AddressInfo).port)));
+const bareReducer = await bareServer(true, true);
+const bareReducerSockets = await Promise.all(Array.from({ length: CONNECTIONS }, () => connection((bareReducer.address() as AddressInfo).port)));
 
 interface Row {
   readonly action: "comment" | "reset";
@@ -200,11 +223,12 @@ interface Row {
   readonly dispatcherNs: number;
   readonly bareNs: number;
   readonly bareBytesNs: number;
+  readonly bareReducerNs: number;
   readonly serveNs: number;
 }
-const samples: Record<"comment" | "reset", { reducer: number[]; dispatcher: number[]; bare: number[]; bareBytes: number[]; serve: number[] }> = {
-  comment: { reducer: [], dispatcher: [], bare: [], bareBytes: [], serve: [] },
-  reset: { reducer: [], dispatcher: [], bare: [], bareBytes: [], serve: [] },
+const samples: Record<"comment" | "reset", { reducer: number[]; dispatcher: number[]; bare: number[]; bareBytes: number[]; bareReducer: number[]; serve: number[] }> = {
+  comment: { reducer: [], dispatcher: [], bare: [], bareBytes: [], bareReducer: [], serve: [] },
+  reset: { reducer: [], dispatcher: [], bare: [], bareBytes: [], bareReducer: [], serve: [] },
 };
 
 log(`http: ${ROUNDS} interleaved rounds of ${REQUESTS} requests over ${CONNECTIONS} keep-alive connections`);
@@ -217,9 +241,23 @@ for (let round = 0; round < ROUNDS + 1; round++) {
     const req = action === "comment" ? commentRequest : resetRequest;
     const r = reducerNs(action, REQUESTS);
     const d = await dispatcherNs(action, REQUESTS);
-    const b = (await run(bareSockets, REQUESTS, req)) / REQUESTS;
-    const s = (await run(sockets, REQUESTS, req)) / REQUESTS;
-    const bb = (await run(bareBytesSockets, REQUESTS, req)) / REQUESTS;
+    // The network sides in a rotating order, a young-generation collection before each (as the
+    // harness does between batches): none pays for garbage another left, and none always runs
+    // right after serve.
+    const sides = [
+      { name: "bare", sockets: bareSockets },
+      { name: "serve", sockets },
+      { name: "bareBytes", sockets: bareBytesSockets },
+      { name: "bareReducer", sockets: bareReducerSockets },
+    ] as const;
+    const ns: Record<(typeof sides)[number]["name"], number> = { bare: 0, serve: 0, bareBytes: 0, bareReducer: 0 };
+    for (let k = 0; k < sides.length; k++) {
+      const side = sides[(k + round) % sides.length] ?? sides[0];
+      if (side.name === "bareReducer") resetReducerWorld();
+      collectYoung();
+      ns[side.name] = (await run(side.sockets, REQUESTS, req)) / REQUESTS;
+    }
+    const { bare: b, serve: s, bareBytes: bb, bareReducer: br } = ns;
     for (const sock of sockets) sock.destroy();
     await server.close();
     // Round 0 warms up the JIT on every path.
@@ -228,12 +266,14 @@ for (let round = 0; round < ROUNDS + 1; round++) {
     samples[action].dispatcher.push(d);
     samples[action].bare.push(b);
     samples[action].bareBytes.push(bb);
+    samples[action].bareReducer.push(br);
     samples[action].serve.push(s);
   }
 }
-for (const s of [...bareSockets, ...bareBytesSockets]) s.destroy();
+for (const s of [...bareSockets, ...bareBytesSockets, ...bareReducerSockets]) s.destroy();
 await new Promise((resolve) => bare.close(resolve));
 await new Promise((resolve) => bareBytes.close(resolve));
+await new Promise((resolve) => bareReducer.close(resolve));
 
 const rows: Row[] = (["comment", "reset"] as const).map((action) => ({
   action,
@@ -241,6 +281,7 @@ const rows: Row[] = (["comment", "reset"] as const).map((action) => ({
   dispatcherNs: median(samples[action].dispatcher),
   bareNs: median(samples[action].bare),
   bareBytesNs: median(samples[action].bareBytes),
+  bareReducerNs: median(samples[action].bareReducer),
   serveNs: median(samples[action].serve),
 }));
 const TARGET = 2;
@@ -260,6 +301,10 @@ const cases = rows.map((r) => {
     // The same cost against the lower floor (a canned Buffer): not the target's measure, shown beside it.
     httpLayerOverBareBytesNsPerRequest: Math.round(r.serveNs - r.bareBytesNs),
     ratioToReducerOverBareBytes: Number(((r.serveNs - r.bareBytesNs) / r.reducerNs).toFixed(2)),
+    // The reducer run inside a bare server's handler: its cost there, and what serve adds beyond it.
+    bareWithReducerNsPerRequest: Math.round(r.bareReducerNs),
+    reducerInServerNsPerRequest: Math.round(r.bareReducerNs - r.bareBytesNs),
+    beyondReducerInServerNsPerRequest: Math.round(r.serveNs - r.bareReducerNs),
     serveNsPerRequest: Math.round(r.serveNs),
     httpLayerNsPerRequest: Math.round(layer),
     ratioToReducer: Number(ratio.toFixed(2)),
@@ -273,7 +318,8 @@ for (const c of cases)
     `${c.name}: reducer ${fmt(c.reducerNsPerOp)}, dispatcher in process ${fmt(c.dispatcherNsPerRequest)} (${c.dispatcherOverReducer.toFixed(2)}× the reducer), bare node:http ${fmt(c.bareNodeHttpNsPerRequest)}, serve ${fmt(c.serveNsPerRequest)} → ` +
       `HTTP cost ${fmt(c.httpLayerNsPerRequest)} (node glue ${fmt(c.nodeGlueNsPerRequest)}) = ${c.ratioToReducer.toFixed(2)}× the reducer (target ≤ ${TARGET}×: ${c.met ? "met" : "MISSED"}); ` +
       `${Math.round(c.shareOfBareThroughput * 100)} % of bare throughput; against bare (bytes) ${fmt(c.bareNodeHttpBytesNsPerRequest)}: ` +
-      `${fmt(c.httpLayerOverBareBytesNsPerRequest)} = ${c.ratioToReducerOverBareBytes.toFixed(2)}×`,
+      `${fmt(c.httpLayerOverBareBytesNsPerRequest)} = ${c.ratioToReducerOverBareBytes.toFixed(2)}×; the reducer inside a bare handler costs ` +
+      `${fmt(c.reducerInServerNsPerRequest)} (${(c.reducerInServerNsPerRequest / c.reducerNsPerOp).toFixed(2)}× its in-process figure), serve adds ${fmt(c.beyondReducerInServerNsPerRequest)} beyond that`,
   );
 
 const results = {
