@@ -250,50 +250,68 @@ function preparable(task: Task, ips: Map<string, boolean>): boolean {
 }
 
 /**
- * A group number per task (in the order given): equal for two tasks exactly when they agree on
- * everything of a task that a resolution or a class (`TaskClasses.groupable`) may read — the
- * resolution key (kind, emergency access, access review, app, entitlement), subject, account id,
- * origin, grant duration, requester, address, and whether their input prepares — that is, on all
- * but their id, number, name and creation time. -1 for kinds without a resolution key. Made once
- * per task table and kept with it, so that a run over a world already grouped costs an array read
- * per task to find what its class came to; which tasks share a group changes the cost of a run,
- * never its result.
+ * A group number per task of one task list (a world's, in its order), given on first asking and
+ * kept: equal for two tasks exactly when they agree on everything of a task that a resolution or a
+ * class (`TaskClasses.groupable`) may read — the resolution key (kind, emergency access, access
+ * review, app, entitlement), subject, account id, origin, grant duration, requester, address, and
+ * whether their input prepares — that is, on all but their id, number, name and creation time. -1
+ * for kinds without a resolution key. Kept with the world's task table, so that a run over a world
+ * whose tasks were grouped costs an array read per task to find what its class came to, and only
+ * the tasks a run asks about are grouped (an edit that skips every task groups none). Which tasks
+ * share a group changes the cost of a run, never its result. The keys are dropped once every task
+ * has its number.
  *
  * @example
  * ```ts
- * const groups = taskGroups([...world.tasks.values()]);
- * groups.of[0] === groups.of[1]; // the same request by the same person for the same entitlement
+ * const groups = new TaskGroups([...world.tasks.values()]);
+ * groups.of(0) === groups.of(1); // the same request by the same person for the same entitlement
  * ```
  */
-export function taskGroups(tasks: readonly Task[]): { readonly of: Int32Array; readonly count: number } {
-  const out = new Int32Array(tasks.length);
+export class TaskGroups {
+  readonly #tasks: readonly Task[];
+  // -2: not asked yet.
+  readonly #ids: Int32Array;
+  #left: number;
   // By kind, app and entitlement (few), then by the rest written out as one text.
-  const root = new Map<string, Map<string, Map<string, Map<string, number>>>>();
-  let next = 0;
-  const ips = new Map<string, boolean>();
-  for (let i = 0; i < tasks.length; i++) {
-    const task = tasks[i] as Task;
+  #root: Map<string, Map<string, Map<string, Map<string, number>>>> | null = new Map();
+  #next = 0;
+  readonly #ips = new Map<string, boolean>();
+
+  constructor(tasks: readonly Task[]) {
+    this.#tasks = tasks;
+    this.#ids = new Int32Array(tasks.length).fill(-2);
+    this.#left = tasks.length;
+  }
+
+  /** The group of task `i` of the list. */
+  of(i: number): number {
+    const known = this.#ids[i] as number;
+    if (known !== -2) return known;
+    const id = this.#group(this.#tasks[i] as Task);
+    this.#ids[i] = id;
+    if (--this.#left === 0) this.#root = null;
+    return id;
+  }
+
+  #group(task: Task): number {
     const t = task.type;
     let kind: string;
     if (t?.kind === "grant") kind = task.emergencyAccess ? "G" : "g";
     else if (t?.kind === "revoke") kind = "r";
     else if (t?.kind === "certify") kind = `c${t.accessReviewId}`;
-    else {
-      out[i] = -1;
-      continue;
-    }
+    else return -1;
+    const root = this.#root as Map<string, Map<string, Map<string, Map<string, number>>>>;
     let byApp = root.get(kind);
     if (byApp === undefined) root.set(kind, (byApp = new Map()));
     let byEntitlement = byApp.get(t.appId);
     if (byEntitlement === undefined) byApp.set(t.appId, (byEntitlement = new Map()));
     let byRest = byEntitlement.get(t.appEntitlementId);
     if (byRest === undefined) byEntitlement.set(t.appEntitlementId, (byRest = new Map()));
-    const key = `${text(t.appUserId)}${text(taskSubjectId(task))}${text(task.origin)}${text(grantDurationOf(task))}${text(task.createdByUserId)}${text(requesterIp(task))}${preparable(task, ips) ? "T" : "F"}`;
+    const key = `${text(t.appUserId)}${text(taskSubjectId(task))}${text(task.origin)}${text(grantDurationOf(task))}${text(task.createdByUserId)}${text(requesterIp(task))}${preparable(task, this.#ips) ? "T" : "F"}`;
     let id = byRest.get(key);
-    if (id === undefined) byRest.set(key, (id = next++));
-    out[i] = id;
+    if (id === undefined) byRest.set(key, (id = this.#next++));
+    return id;
   }
-  return { of: out, count: next };
 }
 
 /** One part of a group's text: a string with its length before it, so that no two tuples write alike. */

@@ -53,7 +53,7 @@ import { ReachMemo } from "./closure.js";
 import { applyEdit, editImpact, type EditImpact, type WorldEdit } from "./edit.js";
 import { DirectoryFootprint, type KeyFootprint } from "./footprint.js";
 import { changedPrefix, type PrefixRule } from "./prefix.js";
-import { SharedParts, TaskClasses, taskGroups } from "./task-classes.js";
+import { SharedParts, TaskClasses, TaskGroups } from "./task-classes.js";
 import {
   approversOf,
   decisionInput,
@@ -608,12 +608,12 @@ class ClassOutcomes {
 }
 
 const ordered = new WeakMap<World["tasks"], readonly Task[]>();
-const grouped = new WeakMap<World["tasks"], ReturnType<typeof taskGroups>>();
+const grouped = new WeakMap<World["tasks"], TaskGroups>();
 
 /** The world's tasks' groups (`taskGroups`), in the order of {@link tasksInOrder}, once per task table. */
-function groupsInOrder(world: World, all: readonly Task[]): ReturnType<typeof taskGroups> {
+function groupsInOrder(world: World, all: readonly Task[]): TaskGroups {
   let groups = grouped.get(world.tasks);
-  if (!groups) grouped.set(world.tasks, (groups = taskGroups(all)));
+  if (!groups) grouped.set(world.tasks, (groups = new TaskGroups(all)));
   return groups;
 }
 
@@ -741,13 +741,12 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
 
   const all = tasksInOrder(world);
   // Tasks equal in all a class may read share a group (`taskGroups`); what a group came to, by group.
-  const taskGroupsOf = prune ? groupsInOrder(world, all) : null;
-  const groupOf = taskGroupsOf ? taskGroupsOf.of : null;
-  // Sized up front: filled out of order, a growing array would turn into a dictionary.
-  const byGroup = new Array<ClassOutcome | undefined>(taskGroupsOf?.count ?? 0).fill(undefined);
+  const groupOf = prune ? groupsInOrder(world, all) : null;
+  // By group: maps, since a run meets the groups of an earlier run's numbering in any order.
+  const byGroup = new Map<number, ClassOutcome>();
   // The approvers of each group's first step, before and after, where the group's tasks share them.
-  const approvers0 = new Array<RouteApprovers | null | undefined>(taskGroupsOf?.count ?? 0).fill(undefined);
-  const approvers1 = new Array<RouteApprovers | null | undefined>(taskGroupsOf?.count ?? 0).fill(undefined);
+  const approvers0 = new Map<number, RouteApprovers | null>();
+  const approvers1 = new Map<number, RouteApprovers | null>();
   /** What every task of the task's group comes to, or NO_CLASS: each is decided on its own. */
   const groupOutcome = (task: Task, verdict: Verdict): ClassOutcome => {
     // A footprint is checked task by task; a verdict that skips skips them all.
@@ -776,10 +775,14 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
       // What the task's group came to (the first task of the group found it), unless it is decided on its own.
       let o: ClassOutcome | null = null;
       let verdict: Verdict | undefined;
-      group = groupOf !== null ? (groupOf[t] as number) : -1;
+      if (groupOf !== null) {
+        verdict = verdicts.get(task);
+        // A task its verdict skips needs no group (an edit that reaches no task groups none).
+        group = verdict.policy === "skip" && verdict.footprint === null ? -1 : groupOf.of(t);
+      }
       if (group >= 0) {
-        let e = byGroup[group];
-        if (e === undefined) byGroup[group] = e = groupOutcome(task, (verdict = verdicts.get(task)));
+        let e = byGroup.get(group);
+        if (e === undefined) byGroup.set(group, (e = groupOutcome(task, verdict as Verdict)));
         if (e !== NO_CLASS) o = e;
         else group = -1;
       }
@@ -900,15 +903,15 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
  * requiring distinct approvers, allowing delegation, or naming an approver expression: such steps
  * are resolved per task.
  */
-function groupApprovers(memo: (RouteApprovers | null | undefined)[], group: number, world: World, input: RouteInput): RouteApprovers | null | undefined {
+function groupApprovers(memo: Map<number, RouteApprovers | null>, group: number, world: World, input: RouteInput): RouteApprovers | null | undefined {
   const sel = input.selection;
   const step = sel?.ok ? sel.value.steps[0] : undefined;
   if (!step || step.kind !== "approval") return null;
   const kind = step.approvers;
   if (step.allowDelegation || kind?.kind === "expression") return undefined;
   if (kind && "requireDistinctApprovers" in kind && kind.requireDistinctApprovers) return undefined;
-  let a = memo[group];
-  if (a === undefined) memo[group] = a = approversOf(world, input);
+  let a = memo.get(group);
+  if (a === undefined) memo.set(group, (a = approversOf(world, input)));
   return a;
 }
 
