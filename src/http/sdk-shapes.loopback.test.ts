@@ -332,6 +332,15 @@ describe("openapi.yaml AppAccessRequestsDefaultsService writes, as the SDK sends
   });
 });
 
+describe("openapi.yaml AccessReviewService Create and Update, as the SDK sends them", () => {
+  it("creates a campaign and renames it with an updateMask string", async () => {
+    const made = await ok("POST", "/api/v1/access_review", { hasBody: true, body: { displayName: "SDK campaign", policyId: "pol-certify-default", ownerIds: [SUPER] } });
+    const id = made.accessReview.accessReview.id;
+    const renamed = await ok("POST", "/api/v1/access_review/{id}", { params: { id }, hasBody: true, body: { accessReview: { displayName: "SDK campaign (renamed)" }, updateMask: "displayName" } });
+    expect(renamed.accessReview.accessReview).toMatchObject({ id, displayName: "SDK campaign (renamed)", policyId: "pol-certify-default" });
+  });
+});
+
 describe("openapi.yaml TaskActionsService and TaskService, as the SDK sends them", () => {
   it("comment with an expand mask, and actions whose optional body the SDK leaves out", async () => {
     const c = await ok("POST", "/api/v1/tasks/{task_id}/action/comment", { params: { task_id: "1001" }, hasBody: true, body: { comment: "from the SDK", expandMask: { paths: ["*"] } } });

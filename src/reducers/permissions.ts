@@ -10,7 +10,7 @@
  * restart, reassign and remove their campaign's review tasks (product_admin_manage-campaigns.mdx).
  * Assumed (README, Assumptions): the rest of the table in {@link taskActionsFor}.
  */
-import type { App, RoleKind, User } from "../model/directory.js";
+import type { AccessReview, App, RoleKind, User } from "../model/directory.js";
 import { taskSubjectId } from "../model/task-refs.js";
 import type { Approval, StepInstance, Task } from "../model/index.js";
 import { taskConditions } from "../policy/task-conditions.js";
@@ -216,6 +216,22 @@ export function maySyncApp(roles: readonly RoleKind[], callerId: string, app: Ap
 export function mayManageApp(roles: readonly RoleKind[], callerId: string, app: App | undefined): boolean {
   if (roles.includes("SUPER_ADMIN")) return true;
   return roles.includes("APPLICATION_ADMIN") && app !== undefined && callerId !== "" && app.ownerUserIds.includes(callerId);
+}
+
+/**
+ * Whether the caller may create a campaign (`review` undefined) or manage one: the user-roles page
+ * gives "Campaigns: view, create, manage" to Super Administrators, and to Campaign Administrators
+ * for "the campaigns that they own".
+ *
+ * @example
+ * ```ts
+ * mayManageCampaign(rolesOf(world, caller), caller.id, world.index.accessReviews.get("ar-2026-q3"));
+ * ```
+ */
+export function mayManageCampaign(roles: readonly RoleKind[], callerId: string, review: AccessReview | undefined): boolean {
+  if (roles.includes("SUPER_ADMIN")) return true;
+  if (!roles.includes("CAMPAIGN_ADMIN")) return false;
+  return review === undefined || (callerId !== "" && (review.ownerUserIds ?? []).includes(callerId));
 }
 
 /**

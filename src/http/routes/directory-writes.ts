@@ -5,6 +5,7 @@
  */
 import { ok } from "../../result.js";
 import type { Route, RouteInput } from "../route.js";
+import * as reviews from "./access-review-edits.js";
 import * as rules from "./config-rule-edits.js";
 import { type DirectoryWrite, updateApp, updateEntitlement } from "./directory-edits.js";
 import * as defaults from "./request-defaults-edits.js";
@@ -19,7 +20,7 @@ const p = (input: RouteInput, name: string) => input.params[name] ?? "";
 function route(
   path: string,
   operationId: string,
-  edit: (world: World, caller: User, input: RouteInput) => Result<DirectoryWrite | rules.ConfigRuleWrite | defaults.RequestDefaultsWrite, HttpFailure>,
+  edit: (world: World, caller: User, input: RouteInput) => Result<DirectoryWrite | rules.ConfigRuleWrite | defaults.RequestDefaultsWrite | reviews.AccessReviewWrite, HttpFailure>,
   method: "POST" | "DELETE" = "POST",
 ): Route {
   return {
@@ -44,7 +45,7 @@ const RULES = "/api/v1/apps/{app_id}/entitlement_configuration_rules";
 
 /**
  * Update an app, update an entitlement; create, update, delete and reorder configuration rules;
- * set the app's access-request defaults.
+ * set the app's access-request defaults; create and update campaigns.
  *
  * @example
  * ```ts
@@ -73,4 +74,6 @@ export const DIRECTORY_WRITE_ROUTES: readonly Route[] = [
   route("/api/v1/apps/{app_id}/access_request_defaults/cancel", "c1.api.app.v1.AppAccessRequestsDefaultsService.CancelAppAccessRequestsDefaults", (w, c, i) =>
     defaults.cancelAccessRequestDefaults(w, c, p(i, "app_id")),
   ),
+  route("/api/v1/access_review", "c1.api.accessreview.v1.AccessReviewService.Create", (w, c, i) => reviews.createAccessReview(w, c, i.body)),
+  route("/api/v1/access_review/{id}", "c1.api.accessreview.v1.AccessReviewService.Update", (w, c, i) => reviews.updateAccessReview(w, c, p(i, "id"), i.body)),
 ];
