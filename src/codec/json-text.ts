@@ -68,29 +68,6 @@ function sharedBytes(v: object): Uint8Array {
 const hasToJson = (v: object): boolean => typeof (v as { toJSON?: unknown }).toJSON === "function";
 
 /**
- * Whether shared JSON is reachable from `v` (an object that is not itself shared). A subtree
- * without any is written by `JSON.stringify` in one native call. Stops at the first one found.
- */
-function holdsShared(v: object): boolean {
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      const x: unknown = v[i];
-      if (walked(x)) return true;
-    }
-    return false;
-  }
-  for (const key in v) {
-    if (!Object.hasOwn(v, key)) continue;
-    const x: unknown = (v as Record<string, unknown>)[key];
-    if (walked(x)) return true;
-  }
-  return false;
-}
-
-/** A value that must be walked: an object with shared JSON in or under it (toJSON values never are). */
-const walked = (x: unknown): x is object => typeof x === "object" && x !== null && (shared.has(x) || (!hasToJson(x) && holdsShared(x)));
-
-/**
  * Stands in for a shared value in the masked copy that `JSON.stringify` writes. Control characters
  * are escaped in JSON text, so the marker is written as `"\u0000…\u0000"`. Text a caller wrote could
  * contain the same sequence; then the markers found outnumber the values masked, and the value is
@@ -100,39 +77,43 @@ const MARK = "\u0000policy-sim:shared-json\u0000";
 const MARK_TEXT = JSON.stringify(MARK);
 
 /**
- * A shallow copy of `v` (walked, not shared) in which every shared value is {@link MARK}, recorded
- * in `found` in the order `JSON.stringify` writes them (own keys in `Object.keys` order, items in
- * order), and every value holding shared JSON is masked the same way. Spreading a fresh object is a
- * native clone; only the path down to the shared values is copied.
+ * `v` with every shared value in or under it replaced by {@link MARK}, each recorded in `found` in
+ * the order `JSON.stringify` writes them (own keys in `Object.keys` order, items in order): one walk
+ * of the fresh part. Only objects on the way to a shared value are copied (a spread of a fresh object
+ * is a native clone); anything holding none is returned as it is, and so is `v`.
  */
-function masked(v: object, found: object[]): unknown {
+function masked(v: object, found: object[]): object {
   if (Array.isArray(v)) {
-    const out: unknown[] = v.slice();
-    for (let i = 0; i < out.length; i++) {
-      const x = out[i];
-      if (typeof x !== "object" || x === null) continue;
-      if (shared.has(x)) {
-        out[i] = MARK;
-        found.push(x);
-      } else if (!hasToJson(x) && holdsShared(x)) out[i] = masked(x, found);
+    let out: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      const m = maskedValue(x, found);
+      if (m !== x) (out ??= v.slice())[i] = m;
     }
-    return out;
+    return out ?? v;
   }
-  const out: Record<string, unknown> = { ...(v as Record<string, unknown>) };
-  for (const key of Object.keys(out)) {
-    const x = out[key];
-    if (typeof x !== "object" || x === null) continue;
-    let mask: unknown;
-    if (shared.has(x)) {
-      mask = MARK;
-      found.push(x);
-    } else if (!hasToJson(x) && holdsShared(x)) mask = masked(x, found);
-    else continue;
+  let out: Record<string, unknown> | undefined;
+  for (const key of Object.keys(v)) {
+    const x: unknown = (v as Record<string, unknown>)[key];
+    const m = maskedValue(x, found);
+    if (m === x) continue;
+    out ??= { ...(v as Record<string, unknown>) };
     // An own "__proto__" key stays a key (assignment would set the copy's prototype).
-    if (key === "__proto__") Object.defineProperty(out, key, { value: mask, enumerable: true, writable: true, configurable: true });
-    else out[key] = mask;
+    if (key === "__proto__") Object.defineProperty(out, key, { value: m, enumerable: true, writable: true, configurable: true });
+    else out[key] = m;
   }
-  return out;
+  return out ?? v;
+}
+
+/** One value of {@link masked}: the marker for a shared value, a masked copy, or the value itself. */
+function maskedValue(x: unknown, found: object[]): unknown {
+  if (typeof x !== "object" || x === null) return x;
+  if (shared.has(x)) {
+    found.push(x);
+    return MARK;
+  }
+  // JSON.stringify writes what toJSON returns: not walked, as shared values never have one.
+  return hasToJson(x) ? x : masked(x, found);
 }
 
 /**
@@ -156,11 +137,13 @@ export function jsonParts(value: JsonValue): readonly (string | Uint8Array)[] {
  * of each shared value in their place.
  */
 function split<T>(value: JsonValue, cached: (v: object) => T): (string | T)[] {
-  if (typeof value !== "object" || value === null || !walked(value)) return [JSON.stringify(value) ?? "null"];
+  if (typeof value !== "object" || value === null || hasToJson(value)) return [JSON.stringify(value) ?? "null"];
   if (shared.has(value)) return [cached(value)];
   // The fresh part is written by one native call, with markers where the shared values go.
   const found: object[] = [];
-  const text = JSON.stringify(masked(value, found));
+  const copy = masked(value, found);
+  if (found.length === 0) return [JSON.stringify(value)];
+  const text = JSON.stringify(copy);
   const parts: (string | T)[] = [];
   let from = 0;
   for (const v of found) {
