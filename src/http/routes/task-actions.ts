@@ -11,7 +11,7 @@ import { reduce, type WorkflowAction } from "../../reducers/reduce.js";
 import type { ExpandMaskInput } from "../../reducers/prelude.js";
 import { err, ok, type Result } from "../../result.js";
 import { type HttpFailure, refusal } from "../error-body.js";
-import type { Operation, Route, RouteInput } from "../route.js";
+import type { Operation, Route, RouteInput, WriteOperation } from "../route.js";
 
 /**
  * The failure for codec diagnostics of a request body: the first problem, with its field.
@@ -32,16 +32,18 @@ const maskOf = (m: TaskExpandMask | null): ExpandMaskInput | null => (m === null
 
 /** A write running one action of `reduce`, its response reshaped for the operation when it differs. */
 function write(action: WorkflowAction, reshape?: (body: JsonObject) => JsonObject): Result<Operation, HttpFailure> {
-  return ok({
-    kind: "write",
-    apply: (world, ctx) => {
-      const r = reduce(world, action, ctx);
-      if (!r.ok || reshape === undefined) return r;
-      const body = r.value.response;
-      if (typeof body !== "object" || body === null || Array.isArray(body)) return r;
-      return ok({ ...r.value, response: reshape(body as JsonObject) as JsonValue });
-    },
-  });
+  return ok({ kind: "write", apply: applying(action, reshape) });
+}
+
+/** The write's reducer run. Returned, not written inline in the operation, so no function is named per request. */
+function applying(action: WorkflowAction, reshape?: (body: JsonObject) => JsonObject): WriteOperation["apply"] {
+  return (world, ctx) => {
+    const r = reduce(world, action, ctx);
+    if (!r.ok || reshape === undefined) return r;
+    const body = r.value.response;
+    if (typeof body !== "object" || body === null || Array.isArray(body)) return r;
+    return ok({ ...r.value, response: reshape(body as JsonObject) as JsonValue });
+  };
 }
 
 /** The request body plus the path's task id, for the reducers that read their own fields. */
