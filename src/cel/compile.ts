@@ -426,9 +426,22 @@ function operatorMessage(node: CelNode): string | undefined {
 // Caches
 
 const CACHE_MAX = 10_000;
-const caches = new WeakMap<CelEnvironment, Map<string, CompileResult>>();
 
-function compileCached(env: CelEnvironment, source: string): CompileResult {
+/**
+ * Per environment, each source's result with its public handle made once. The handle sits in the
+ * cache entry itself: a WeakMap from compiled forms to handles (as before) made every young
+ * collection of a compile-heavy run (lint of a large tenant) pay for its ephemerons, which was most
+ * of a cold compile's time.
+ */
+const conditionCaches = new WeakMap<CelEnvironment, Map<string, Result<CompiledCondition, readonly CelDiagnostic[]>>>();
+const approverCaches = new WeakMap<CelEnvironment, Map<string, Result<CompiledApproverExpression, readonly CelDiagnostic[]>>>();
+
+function compileCached<H>(
+  caches: WeakMap<CelEnvironment, Map<string, Result<H, readonly CelDiagnostic[]>>>,
+  env: CelEnvironment,
+  source: string,
+  handle: (c: Compiled) => H,
+): Result<H, readonly CelDiagnostic[]> {
   let cache = caches.get(env);
   if (!cache) {
     cache = new Map();
@@ -436,8 +449,8 @@ function compileCached(env: CelEnvironment, source: string): CompileResult {
   }
   const hit = cache.get(source);
   if (hit) return hit;
-  const result = compileFresh(env, source);
-  if (!result.ok) Object.freeze(result.error);
+  const compiled = compileFresh(env, source);
+  const result: Result<H, readonly CelDiagnostic[]> = Object.freeze(compiled.ok ? ok(handle(compiled.value)) : err(Object.freeze(compiled.error)));
   // Oldest first out: what-if runs over many policies must not grow memory without bound.
   if (cache.size >= CACHE_MAX) {
     const oldest = cache.keys().next();
@@ -456,8 +469,6 @@ function safeEnv(kind: CelEnvironmentKind): Result<CelEnvironment, readonly CelD
   }
 }
 
-const conditions = new WeakMap<Compiled, CompiledCondition>();
-const approvers = new WeakMap<Compiled, CompiledApproverExpression>();
 
 /**
  * The environments whose expressions are conditions (they must return bool).
@@ -484,14 +495,7 @@ export type ConditionEnvironment = "condition" | "config-rule";
 export function compileCondition(source: string, environment: ConditionEnvironment = "condition"): Result<CompiledCondition, readonly CelDiagnostic[]> {
   const env = safeEnv(environment === "config-rule" ? "config-rule" : "condition");
   if (!env.ok) return env;
-  const r = compileCached(env.value, source);
-  if (!r.ok) return r;
-  let handle = conditions.get(r.value);
-  if (!handle) {
-    handle = new CompiledCondition(r.value);
-    conditions.set(r.value, handle);
-  }
-  return ok(handle);
+  return compileCached(conditionCaches, env.value, source, (c) => new CompiledCondition(c));
 }
 
 /**
@@ -525,14 +529,7 @@ export function checkCondition(source: string, environment: CelEnvironmentKind =
 export function compileApproverExpression(source: string): Result<CompiledApproverExpression, readonly CelDiagnostic[]> {
   const env = safeEnv("approver");
   if (!env.ok) return env;
-  const r = compileCached(env.value, source);
-  if (!r.ok) return r;
-  let handle = approvers.get(r.value);
-  if (!handle) {
-    handle = new CompiledApproverExpression(r.value);
-    approvers.set(r.value, handle);
-  }
-  return ok(handle);
+  return compileCached(approverCaches, env.value, source, (c) => new CompiledApproverExpression(c));
 }
 
 /**

@@ -206,7 +206,7 @@ function runtimeTypeName(v: unknown): string {
  * desugar(ast, table, services).get(callNode); // [the node of `subject.manager`]
  * ```
  */
-export type ExtensionArgs = WeakMap<CelNode, readonly CelNode[]>;
+export type ExtensionArgs = Map<CelNode, readonly CelNode[]>;
 
 function callMacro(node: CelNode, fn: ExtensionFunction, args: readonly CelNode[], services: ExtensionServices): CelMacro {
   // Set by typeCheck, read by evaluate: a macro object belongs to one node of one parse.
@@ -303,7 +303,7 @@ function attach(node: CelNode, macro: CelMacro): void {
  * ```
  */
 export function desugar(root: CelNode, table: ExtensionTable, services: ExtensionServices): ExtensionArgs {
-  const out: ExtensionArgs = new WeakMap();
+  const out: ExtensionArgs = new Map();
   // Names bound by enclosing comprehensions and cel.bind: `time` there is a variable, as in cel-go.
   const none: ReadonlySet<string> = new Set();
   const stack: Array<readonly [CelNode, ReadonlySet<string>]> = [[root, none]];
