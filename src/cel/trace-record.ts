@@ -39,7 +39,7 @@ export class TraceRecord implements RecordingTarget {
   /** @internal One slot per node id, written by the instrumented nodes while the run is under way. */
   readonly slots: unknown[];
   /** @internal Outcomes of the nodes evaluated more than once, by id; `null` when none was. */
-  repeats: (Repeat | undefined)[] | null = null;
+  repeats: (Repeat | undefined)[] | null;
 
   constructor(
     /** The expression's source text. */
@@ -47,6 +47,7 @@ export class TraceRecord implements RecordingTarget {
     readonly table: TraceTable,
   ) {
     this.slots = new Array<unknown>(table.size);
+    this.repeats = null;
   }
 
   /** Whether the node produced a value, threw, or was skipped (its last evaluation). */

@@ -98,11 +98,17 @@ export class TraceTable {
    * run is then the compiled evaluation itself, with cel-js's instrumented copy only off its plain path.
    */
   readonly closure: Closure | undefined;
+  /** @internal The recording function behind {@link closure}, called without its wrapper by {@link recordRun}. */
+  readonly recording: Closure | undefined;
+  /** @internal The meter {@link recording} charges (started by {@link recordRun}). */
+  readonly meter: CostMeter | undefined;
 
   /** @internal */
-  constructor(compiled: Compiled, rows: Rows, closure: Closure | undefined) {
+  constructor(compiled: Compiled, rows: Rows, closure: Closure | undefined, recording?: Closure, meter?: CostMeter) {
     this.compiled = compiled;
     this.closure = closure;
+    this.recording = recording;
+    this.meter = meter;
     this.size = rows.kinds.length;
     this.kinds = rows.kinds;
     this.labels = rows.labels;
@@ -172,10 +178,14 @@ export function recordRun(table: TraceTable, context: object, target: RecordingT
   current = target;
   generatedSlots.slots = target.slots;
   try {
-    const closure = table.closure;
-    if (closure !== undefined && table.compiled.baseCost <= limitOf(context)) {
+    // The recording function straight, its meter started here: the limit is read once per run.
+    const recording = table.recording;
+    const meter = table.meter;
+    const limit = recording !== undefined && meter !== undefined ? limitOf(context) : -1;
+    if (recording !== undefined && meter !== undefined && table.compiled.baseCost <= limit) {
       try {
-        return closure(context as Readonly<Record<string, unknown>>);
+        meter.start(limit);
+        return recording(context as Readonly<Record<string, unknown>>);
       } catch {
         // Off the closures' plain path: cel-js records the trace afresh, as for any interpreted one.
         target.slots.fill(undefined);
@@ -328,7 +338,7 @@ function instrument(compiled: Compiled): TraceTable {
       meter.start(limitOf(context));
       return recording(context);
     });
-  return new TraceTable(compiled, rows, closure);
+  return new TraceTable(compiled, rows, closure, recording, meter);
 }
 
 type Evaluate = (ev: unknown, ast: unknown, scope: unknown) => unknown;

@@ -31,7 +31,7 @@ import {
   type ConditionOutcome,
 } from "./evaluate.js";
 import { TraceRecord } from "./trace-record.js";
-import { recordRun, traceTableOf } from "./trace-table.js";
+import { recordRun, traceTableOf, type TraceTable } from "./trace-table.js";
 
 /**
  * What one sub-expression produced.
@@ -161,16 +161,18 @@ class RecordedTrace<O> implements Trace<O> {
   // Private fields stay writable on a frozen object: the memos do not need the trace unfrozen.
   // `undefined` until recorded (a lazy trace), `null` when the expression has no node table.
   #record: TraceRecord | null | undefined;
-  #pending: Compiled | undefined;
+  // A lazy trace's expression and context, until it records (then both `undefined`).
+  #tracer: PlainTracer | undefined;
   #context: CelContext | undefined;
   #nodes: readonly TraceNode[] | undefined;
 
-  constructor(source: string, outcome: O, record: TraceRecord | undefined, pending?: Compiled, context?: CelContext) {
+  constructor(source: string, outcome: O, record: TraceRecord | undefined, tracer?: PlainTracer, context?: CelContext) {
     this.source = source;
     this.outcome = outcome;
     this.#record = record;
-    this.#pending = pending;
+    this.#tracer = tracer;
     this.#context = context;
+    this.#nodes = undefined;
     Object.freeze(this);
   }
 
@@ -193,11 +195,11 @@ class RecordedTrace<O> implements Trace<O> {
   #recorded(): TraceRecord | null {
     const known = this.#record;
     if (known !== undefined) return known;
-    const compiled = this.#pending;
+    const tracer = this.#tracer;
     const context = this.#context;
-    this.#pending = undefined;
+    this.#tracer = undefined;
     this.#context = undefined;
-    return (this.#record = compiled === undefined || context === undefined ? null : recordOnRead(compiled, context));
+    return (this.#record = tracer === undefined || context === undefined ? null : tracer.record(context));
   }
 
   static {
@@ -207,17 +209,68 @@ class RecordedTrace<O> implements Trace<O> {
 
 const EMPTY_NODES: readonly TraceNode[] = Object.freeze([]);
 
-/** The record of a run that already decided: the same expression on the same context, recording. */
-function recordOnRead(compiled: Compiled, context: CelContext): TraceRecord | null {
-  const table = traceTableOf(compiled);
-  if (table === null) return null;
-  const record = new TraceRecord(compiled.source, table);
-  try {
-    recordRun(table, context, record);
-  } catch {
-    // Not expected (the plain run answered on this context); what was recorded up to there stays.
+/**
+ * What the traces of one condition's plain runs share: the expression, and its node table once the
+ * first of them is read (looked up once per condition, not once per trace). Made once per compiled
+ * condition ({@link plainTracerOf}); a caller that keeps compiled conditions keeps this beside them.
+ *
+ * @example
+ * ```ts
+ * const tracer = plainTracerOf(compiled);
+ * const t = tracer.trace(context, plainValue(plain, context) === true);
+ * ```
+ */
+export class PlainTracer {
+  readonly #compiled: Compiled;
+  readonly #true: ConditionOutcome;
+  readonly #false: ConditionOutcome;
+  #table: TraceTable | null | undefined;
+
+  /** @internal */
+  constructor(compiled: Compiled) {
+    this.#compiled = compiled;
+    this.#true = conditionOutcome(compiled.source, true);
+    this.#false = conditionOutcome(compiled.source, false);
+    this.#table = undefined;
   }
-  return record;
+
+  /** The trace of a plain run that decided `value` on `context`; its nodes are recorded when first read. */
+  trace(context: CelContext, value: boolean): ConditionTrace {
+    return new RecordedTrace<ConditionOutcome>(this.#compiled.source, value ? this.#true : this.#false, undefined, this, context);
+  }
+
+  /** @internal The record of a run that already decided: the same expression on the same context, recording. */
+  record(context: CelContext): TraceRecord | null {
+    let table = this.#table;
+    if (table === undefined) table = this.#table = traceTableOf(this.#compiled);
+    if (table === null) return null;
+    const record = new TraceRecord(this.#compiled.source, table);
+    try {
+      recordRun(table, context, record);
+    } catch {
+      // Not expected (the plain run answered on this context); what was recorded up to there stays.
+    }
+    return record;
+  }
+}
+
+const tracers = new WeakMap<CompiledCondition, PlainTracer>();
+
+/**
+ * The {@link PlainTracer} of a compiled condition, made on first use and kept beside it.
+ *
+ * @example
+ * ```ts
+ * plainTracerOf(compiled).trace(context, true).outcome; // { ok: true, value: true }
+ * ```
+ */
+export function plainTracerOf(compiled: CompiledCondition): PlainTracer {
+  let t = tracers.get(compiled);
+  if (t === undefined) {
+    t = new PlainTracer(compiledOf(compiled));
+    tracers.set(compiled, t);
+  }
+  return t;
 }
 
 /**
@@ -308,8 +361,7 @@ function runTraced<O>(
  * ```
  */
 export function traceOfPlainRun(compiled: CompiledCondition, context: CelContext, value: boolean): ConditionTrace {
-  const c = compiledOf(compiled);
-  return new RecordedTrace<ConditionOutcome>(c.source, conditionOutcome(c.source, value), undefined, c, context);
+  return plainTracerOf(compiled).trace(context, value);
 }
 
 /**

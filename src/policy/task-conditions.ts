@@ -8,7 +8,6 @@
 import {
   type CelDirectory,
   type CelRuntimeError,
-  CompiledCondition,
   compileApproverExpression,
   compileCondition,
   type ConditionTrace,
@@ -20,7 +19,7 @@ import {
   traceCondition,
 } from "../cel/index.js";
 import { CelContext, conditionContextOrError, type PlainRun, plainRunOf, plainValue } from "../cel/evaluate.js";
-import { traceOfPlainRun } from "../cel/trace.js";
+import { PlainTracer, plainTracerOf } from "../cel/trace.js";
 import type { InputSignatures } from "../cel/input-signature.js";
 import { type AppEntitlement, type AppUser, blankUser, type User } from "../model/directory.js";
 import type { JsonObject, Rule, Task } from "../model/index.js";
@@ -170,7 +169,7 @@ function compiledCondition(source: string): RuleCondition {
   let r = compiledConditions.get(source);
   if (r === undefined) {
     const compiled = compileCondition(source);
-    r = { compiled, plain: compiled.ok ? plainRunOf(compiled.value) : undefined };
+    r = compiled.ok ? { compiled, plain: plainRunOf(compiled.value), tracer: plainTracerOf(compiled.value) } : { compiled, plain: undefined, tracer: undefined };
     if (compiledConditions.size >= COMPILED_MAX) {
       const oldest = compiledConditions.keys().next();
       if (!oldest.done) compiledConditions.delete(oldest.value);
@@ -188,6 +187,8 @@ function compiledCondition(source: string): RuleCondition {
 interface RuleCondition {
   readonly compiled: CompiledConditionResult;
   readonly plain: PlainRun | undefined;
+  /** What its traces share (the node table, once read); `undefined` when it does not compile. */
+  readonly tracer: PlainTracer | undefined;
 }
 
 /**
@@ -225,8 +226,7 @@ class PassedOver {
 
   /** Rule `k`'s trace: false on `context` (its plain run answered, so its condition compiled). */
   trace(k: number, context: CelContext): ConditionTrace | null {
-    const entry = this.compiled[k];
-    return entry?.compiled.ok ? traceOfPlainRun(entry.compiled.value, context, false) : null;
+    return this.compiled[k]?.tracer?.trace(context, false) ?? null;
   }
 }
 
@@ -255,7 +255,7 @@ class ConditionsOfTask implements TaskConditions {
   // the traces, a condition its plain run decided is kept as its handle (its value beside it, in
   // `#tracedValues`), and becomes a trace when `traces()` is first called (see `traces`).
   // A run of rules `passOver` passed over is one `PassedOver` entry until then.
-  #traces: (ConditionTrace | null | CompiledCondition | PassedOver)[] | undefined;
+  #traces: (ConditionTrace | null | PlainTracer | PassedOver)[] | undefined;
   #tracedValues: boolean[] | undefined;
   // Whether `traces()` handed the list out: from then on every entry is a trace when pushed.
   #tracesRead = false;
@@ -375,16 +375,16 @@ class ConditionsOfTask implements TaskConditions {
 
   /** The trace of the rule `passOver` stopped at because it was true (its condition compiled: it has one). */
   #pushTrueAt(rules: readonly Rule[], index: number): void {
-    const compiled = this.#ruleCondition(rules, index)?.compiled;
+    const tracer = this.#ruleCondition(rules, index)?.tracer;
     const context = this.#context;
-    if (compiled?.ok && context) this.#pushPlainTrace(compiled.value, context, true);
+    if (tracer && context) this.#pushPlainTrace(tracer, context, true);
   }
 
   /** The trace of a rule `passOver` passed over (its condition compiled: it has one). */
   #pushFalse(rules: readonly Rule[], index: number): void {
-    const compiled = this.#ruleCondition(rules, index)?.compiled;
+    const tracer = this.#ruleCondition(rules, index)?.tracer;
     const context = this.#context;
-    if (compiled?.ok && context) this.#pushPlainTrace(compiled.value, context, false);
+    if (tracer && context) this.#pushPlainTrace(tracer, context, false);
   }
 
   #pushPassedOver(run: PassedOver): void {
@@ -423,7 +423,7 @@ class ConditionsOfTask implements TaskConditions {
         const v = plainValue(plain, context);
         if (v !== undefined) {
           // Traced, the same run decides: its trace records the values on this context when read.
-          if (this.#trace && entry.compiled.ok) this.#pushPlainTrace(entry.compiled.value, context, v);
+          if (this.#trace && entry.tracer) this.#pushPlainTrace(entry.tracer, context, v);
           return v ? TRUE : FALSE;
         }
       }
@@ -463,7 +463,7 @@ class ConditionsOfTask implements TaskConditions {
     const out: (ConditionTrace | null)[] = [];
     for (let i = 0; i < list.length; i++) {
       const e = list[i];
-      if (e instanceof CompiledCondition) out.push(context ? traceOfPlainRun(e, context, values?.[i] === true) : null);
+      if (e instanceof PlainTracer) out.push(context ? e.trace(context, values?.[i] === true) : null);
       else if (e instanceof PassedOver) for (let k = e.from; k < e.to; k++) out.push(context ? e.trace(k, context) : null);
       else out.push(e ?? null);
     }
@@ -472,15 +472,15 @@ class ConditionsOfTask implements TaskConditions {
   }
 
   /** A plain run's trace: its handle and value until the traces are read, the trace itself after. */
-  #pushPlainTrace(compiled: CompiledCondition, context: CelContext, value: boolean): void {
+  #pushPlainTrace(tracer: PlainTracer, context: CelContext, value: boolean): void {
     const list = this.#traceList();
     if (this.#tracesRead) {
-      list.push(traceOfPlainRun(compiled, context, value));
+      list.push(tracer.trace(context, value));
       return;
     }
     const values = (this.#tracedValues ??= []);
     values[list.length] = value;
-    list.push(compiled);
+    list.push(tracer);
   }
 
   /** See {@link conditionsSignature}. */
@@ -489,7 +489,7 @@ class ConditionsOfTask implements TaskConditions {
     return p instanceof PreparedConditionInput ? signatures.of(p) : -1;
   }
 
-  #traceList(): (ConditionTrace | null | CompiledCondition | PassedOver)[] {
+  #traceList(): (ConditionTrace | null | PlainTracer | PassedOver)[] {
     return (this.#traces ??= []);
   }
 
