@@ -184,7 +184,7 @@ export function compileFresh(env: CelEnvironment, source: string, options: { rea
     }
     const ast: unknown = parsed.ast;
     if (!isCelNode(ast)) return err([diagnostic(source, "CEL_INTERNAL", "internal error: unexpected AST", { start: 0, end: source.length })]);
-    const outOfRange = intLiteralOutOfRange(ast, source);
+    const outOfRange = MAY_HOLD_BIG_INT.test(source) ? intLiteralOutOfRange(ast, source) : undefined;
     if (outOfRange) return err([outOfRange]);
     const extensionArgs = desugar(ast, env.extensions, env.services);
     const checked = parsed.check();
@@ -293,6 +293,12 @@ function plainRun(meter: CostMeter, closure: Tier): (context: object) => unknown
 const typeNameOf = (t: TypeDeclaration | undefined): string | undefined => t?.name;
 
 const INT64_MAX = 9223372036854775807n;
+
+/**
+ * Whether a source could hold an int literal beyond int64: one needs at least 19 decimal or 16 hex
+ * digits in a row. Most sources have none, and skip {@link intLiteralOutOfRange}'s walk of the AST.
+ */
+const MAY_HOLD_BIG_INT = /\d{19}|0[xX][0-9a-fA-F]{16}/;
 
 /**
  * The first int literal beyond int64, as cel-go's parser refuses it ("invalid int literal"); cel-js
