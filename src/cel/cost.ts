@@ -96,8 +96,11 @@ function comprehensionOf(node: CelNode): Comprehension | undefined {
 
 /** The nodes a node evaluates, macros' arguments included (a comprehension is handled apart). */
 function childrenOf(node: CelNode, extensionArgs: ExtensionArgs): readonly CelNode[] {
-  const ext = extensionArgs.get(node);
-  if (ext) return ext;
+  // Only calls have extension arguments (extensions.ts, desugar): other nodes skip the lookup.
+  if (node.op === "call" || node.op === "rcall") {
+    const ext = extensionArgs.get(node);
+    if (ext) return ext;
+  }
   return syntacticChildren(node);
 }
 
@@ -115,8 +118,7 @@ function worstSizeOf(type: string): number {
 }
 
 function elementType(type: string): string {
-  const m = /^list<(.*)>$/.exec(type);
-  return m?.[1] ?? "dyn";
+  return type.startsWith("list<") && type.endsWith(">") ? type.slice(5, -1) : "dyn";
 }
 
 /** Units for touching a value of this size: list items count one each, string characters a tenth. */
