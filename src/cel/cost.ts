@@ -354,22 +354,24 @@ export interface CostPlan {
 export function costPlan(root: CelNode, extensionArgs: ExtensionArgs): CostPlan {
   const steps = new Map<CelNode, { readonly units: number; readonly comprehension: CelNode }>();
   const sized = new Set<CelNode>();
-  const visit = (node: CelNode, inLoop: boolean, parentOp: string): void => {
+  // Returns the node's weight (see `weight`), so the base needs no second walk.
+  const visit = (node: CelNode, inLoop: boolean, parentOp: string): number => {
     const comp = comprehensionOf(node);
     if (comp) {
-      visit(comp.iterable, inLoop, "comprehension");
-      visit(comp.init, inLoop, "comprehension");
+      const w = 1 + visit(comp.iterable, inLoop, "comprehension") + visit(comp.init, inLoop, "comprehension");
       steps.set(comp.step, { units: weight(comp.step, extensionArgs), comprehension: node });
       // The step itself and the accumulator nodes are the macro's machinery: they return the
       // accumulated list, whose growth the iterations already pay for.
       for (const c of childrenOf(comp.step, extensionArgs)) visit(c, true, comp.step.op);
-      return;
+      return w;
     }
     if (inLoop && !MACHINERY.has(node.op) && parentOp !== "." && parentOp !== ".?" && isSized(typeName(node))) sized.add(node);
-    for (const c of childrenOf(node, extensionArgs)) visit(c, inLoop, node.op);
+    let w = 1;
+    for (const c of childrenOf(node, extensionArgs)) w += visit(c, inLoop, node.op);
+    return w;
   };
-  visit(root, false, "");
-  return { base: weight(root, extensionArgs), steps, sized };
+  const base = visit(root, false, "");
+  return { base, steps, sized };
 }
 
 /**
