@@ -2,10 +2,9 @@
  * `c1.api.user.v1.UserService.SetExpiringUserDelegationBindingByAdmin`, bound to its OpenAPI path.
  * A write under the store's lock, so tasks created afterwards see the delegate.
  */
-import { ok } from "../../result.js";
 import type { Route } from "../route.js";
 import { setDelegationByAdmin } from "./delegation-edits.js";
-import { callerOf } from "./reads-routes.js";
+import { editRoute, param } from "./edit-route.js";
 
 /**
  * The delegation route.
@@ -16,20 +15,7 @@ import { callerOf } from "./reads-routes.js";
  * ```
  */
 export const DELEGATION_ROUTES: readonly Route[] = [
-  {
-    method: "POST",
-    path: "/api/v1/users/{user_id}/set-delegation-by-admin",
-    operationId: "c1.api.user.v1.UserService.SetExpiringUserDelegationBindingByAdmin",
-    body: "json",
-    handle: (input) =>
-      ok({
-        kind: "write",
-        apply: (world, ctx) => {
-          const caller = callerOf(world, ctx.actorId);
-          if (!caller.ok) return caller;
-          const r = setDelegationByAdmin(world, caller.value, input.params["user_id"] ?? "", input.body, ctx.now ?? world.now);
-          return r.ok ? ok({ world: r.value.world, response: r.value.body, events: [] }) : r;
-        },
-      }),
-  },
+  editRoute("POST", "/api/v1/users/{user_id}/set-delegation-by-admin", "c1.api.user.v1.UserService.SetExpiringUserDelegationBindingByAdmin", (world, caller, input, ctx) =>
+    setDelegationByAdmin(world, caller, param(input, "user_id"), input.body, ctx.now ?? world.now),
+  ),
 ];

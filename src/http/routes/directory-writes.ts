@@ -3,43 +3,15 @@
  * writes, bound to their OpenAPI paths. A write runs under the store's lock like a task action, so
  * a later Hard Reset or new task resolves its policy from the updated app, entitlement or rules.
  */
-import { ok } from "../../result.js";
-import type { Route, RouteInput } from "../route.js";
+import { editRoute, param as p } from "./edit-route.js";
 import * as reviews from "./access-review-edits.js";
 import * as rules from "./config-rule-edits.js";
-import { type DirectoryWrite, updateApp, updateEntitlement } from "./directory-edits.js";
+import { updateApp, updateEntitlement } from "./directory-edits.js";
 import * as defaults from "./request-defaults-edits.js";
-import { callerOf } from "./reads-routes.js";
-import type { User } from "../../model/directory.js";
-import type { Result } from "../../result.js";
-import type { World } from "../../world/world.js";
-import type { HttpFailure } from "../error-body.js";
+import type { Route } from "../route.js";
 
-const p = (input: RouteInput, name: string) => input.params[name] ?? "";
-
-function route(
-  path: string,
-  operationId: string,
-  edit: (world: World, caller: User, input: RouteInput) => Result<DirectoryWrite | rules.ConfigRuleWrite | defaults.RequestDefaultsWrite | reviews.AccessReviewWrite, HttpFailure>,
-  method: "POST" | "DELETE" = "POST",
-): Route {
-  return {
-    method,
-    path,
-    operationId,
-    body: "json",
-    handle: (input) =>
-      ok({
-        kind: "write",
-        apply: (world, ctx) => {
-          const caller = callerOf(world, ctx.actorId);
-          if (!caller.ok) return caller;
-          const r = edit(world, caller.value, input);
-          return r.ok ? ok({ world: r.value.world, response: r.value.body, events: [] }) : r;
-        },
-      }),
-  };
-}
+const route = (path: string, operationId: string, edit: Parameters<typeof editRoute>[3], method: "POST" | "DELETE" = "POST"): Route =>
+  editRoute(method, path, operationId, edit);
 
 const RULES = "/api/v1/apps/{app_id}/entitlement_configuration_rules";
 

@@ -3,32 +3,9 @@
  * bound to their OpenAPI paths. A write runs under the store's lock like a task action, so a later
  * Hard Reset or new task routes owner approval steps to the new owners.
  */
-import type { User } from "../../model/directory.js";
-import { ok, type Result } from "../../result.js";
-import type { World } from "../../world/world.js";
-import type { HttpFailure } from "../error-body.js";
-import type { HttpMethod, Operation, Route, RouteInput } from "../route.js";
+import type { Route } from "../route.js";
+import { editRoute as route, param as p } from "./edit-route.js";
 import * as edits from "./owner-edits.js";
-import { callerOf } from "./reads-routes.js";
-
-function write(edit: (world: World, caller: User) => Result<edits.OwnerWrite, HttpFailure>): Result<Operation, HttpFailure> {
-  return ok({
-    kind: "write",
-    apply: (world, ctx) => {
-      const caller = callerOf(world, ctx.actorId);
-      if (!caller.ok) return caller;
-      const r = edit(world, caller.value);
-      return r.ok ? ok({ world: r.value.world, response: r.value.body, events: [] }) : r;
-    },
-  });
-}
-
-const p = (input: RouteInput, name: string) => input.params[name] ?? "";
-
-function route(method: HttpMethod, path: string, operationId: string, edit: (world: World, caller: User, input: RouteInput) => Result<edits.OwnerWrite, HttpFailure>): Route {
-  // Every one of these takes an optional JSON body in the OpenAPI, DELETE included (the SDK sends it).
-  return { method, path, operationId, body: "json", handle: (input) => write((w, c) => edit(w, c, input)) };
-}
 
 const APP = "/api/v1/apps/{app_id}/owners";
 const ENTITLEMENT = "/api/v1/apps/{app_id}/entitlements/{entitlement_id}/owners";
