@@ -10,12 +10,12 @@ import { loadWorld } from "../world/load-world.js";
 import { sampleJson, SUPER, type Body } from "../../test/helpers.js";
 import { createApiClient, parseClientSecret } from "./auth/client-secret.js";
 import { JWT_BEARER_ASSERTION } from "./auth/token.js";
-import { errorProblems, responseProblems } from "./openapi-validate.test-helper.js";
 import { ROUTES } from "./routes/index.js";
 import { DELEGATION_ROUTES } from "./routes/delegation.js";
 import { DIRECTORY_WRITE_ROUTES } from "./routes/directory-writes.js";
 import { OWNER_WRITE_ROUTES } from "./routes/owners.js";
 import { TASK_CREATION_ROUTES } from "./routes/task-creation.js";
+import { checkedCaller } from "./loopback.test-helper.js";
 import { type RunningServer, serve } from "./server.js";
 
 const CLIENT_ID = "calm-heron-40404@sim.conductor.one/pcc";
@@ -44,21 +44,7 @@ async function tokenRequest(fields: Record<string, string>): Promise<{ status: n
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
-/** Calls `method template` (path parameters filled from `params`), checks the body against the OpenAPI, returns it. */
-async function call(method: string, template: string, opts: { params?: Record<string, string>; query?: string; body?: unknown; expect?: number } = {}): Promise<Body> {
-  const path = template.replace(/\{(\w+)\}/g, (_, n: string) => encodeURIComponent(opts.params?.[n] ?? ""));
-  const res = await fetch(`${server.url}${path}${opts.query ? `?${opts.query}` : ""}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(opts.body !== undefined ? { "content-type": "application/json" } : {}) },
-    ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
-  });
-  const body: Body = await res.json();
-  expect(res.status, `${method} ${path}: ${JSON.stringify(body).slice(0, 300)}`).toBe(opts.expect ?? 200);
-  if (res.status === 200) expect(responseProblems(method, template, body), `${method} ${template}`).toEqual([]);
-  else expect(errorProblems(body), `${method} ${template} error`).toEqual([]);
-  called.add(`${method} ${template}`);
-  return body;
-}
+const call = checkedCaller(() => server.url, { token: () => token, onCall: (route) => called.add(route) });
 
 /** Follows nextPageToken until it is empty, as a tenant export does. */
 async function readAll(method: string, template: string, params: Record<string, string> = {}, size = 10): Promise<Body[]> {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleWorld, type Body } from "../../test/helpers.js";
-import { errorProblems, responseProblems } from "./openapi-validate.test-helper.js";
+import { checkedCaller } from "./loopback.test-helper.js";
 import { type RunningServer, serve } from "./server.js";
 
 let server: RunningServer;
@@ -14,19 +14,7 @@ const RULE = `${RULES}/{id}`;
 const REORDER = `${RULES}/reorder`;
 const app = { app_id: "app-aws" };
 
-async function call(method: string, template: string, opts: { params?: Record<string, string>; body?: unknown; token?: string; expect?: number } = {}): Promise<Body> {
-  const path = template.replace(/\{(\w+)\}/g, (_, n: string) => encodeURIComponent(opts.params?.[n] ?? ""));
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${opts.token ?? "tok-super"}`, "content-type": "application/json" },
-    ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
-  });
-  const body: Body = await res.json();
-  expect(res.status, `${method} ${path}: ${JSON.stringify(body).slice(0, 400)}`).toBe(opts.expect ?? 200);
-  if (res.status === 200) expect(responseProblems(method, template, body), `${method} ${template}`).toEqual([]);
-  else expect(errorProblems(body), `${method} ${template} error`).toEqual([]);
-  return body;
-}
+const call = checkedCaller(() => server.url);
 
 const listed = async () => (await call("GET", RULES, { params: app, body: undefined })).list.map((r: Body) => [r.id, r.priority]);
 const policyOfNewTask = async () =>

@@ -7,26 +7,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleJson, sampleWorld, SUPER, type Body } from "../../test/helpers.js";
-import { errorProblems, responseProblems } from "./openapi-validate.test-helper.js";
+import { checkedCaller } from "./loopback.test-helper.js";
 import { type RunningServer, serve } from "./server.js";
 
 const world = sampleWorld();
 const json = sampleJson() as Body;
 let server: RunningServer;
 
-async function call(method: string, template: string, opts: { params?: Record<string, string>; query?: string; body?: unknown; expect?: number } = {}): Promise<Body> {
-  const path = template.replace(/\{(\w+)\}/g, (_, n: string) => encodeURIComponent(opts.params?.[n] ?? ""));
-  const res = await fetch(`${server.url}${path}${opts.query ? `?${opts.query}` : ""}`, {
-    method,
-    headers: { authorization: "Bearer tok-super", ...(opts.body !== undefined ? { "content-type": "application/json" } : {}) },
-    ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
-  });
-  const body: Body = await res.json();
-  expect(res.status, `${method} ${path}: ${JSON.stringify(body).slice(0, 300)}`).toBe(opts.expect ?? 200);
-  if (res.status === 200) expect(responseProblems(method, template, body), `${method} ${template}`).toEqual([]);
-  else expect(errorProblems(body), `${method} ${template} error`).toEqual([]);
-  return body;
-}
+const call = checkedCaller(() => server.url);
 
 /** A GET list read to its end with `page_size`/`page_token`, as a tenant export reads it. */
 async function readAll(template: string, params: Record<string, string>, size = 10): Promise<Body[]> {

@@ -5,27 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleJson, worldOf, type Body } from "../../test/helpers.js";
-import { errorProblems, responseProblems } from "./openapi-validate.test-helper.js";
 import { OWNER_WRITE_ROUTES } from "./routes/owners.js";
+import { checkedCaller } from "./loopback.test-helper.js";
 import { type RunningServer, serve } from "./server.js";
 
 let server: RunningServer;
 const called = new Set<string>();
 
-async function call(method: string, template: string, opts: { params?: Record<string, string>; body?: unknown; token?: string; expect?: number } = {}): Promise<Body> {
-  const path = template.replace(/\{(\w+)\}/g, (_, n: string) => encodeURIComponent(opts.params?.[n] ?? ""));
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${opts.token ?? "tok-super"}`, "content-type": "application/json" },
-    ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
-  });
-  const body: Body = await res.json();
-  expect(res.status, `${method} ${path}: ${JSON.stringify(body).slice(0, 300)}`).toBe(opts.expect ?? 200);
-  if (res.status === 200) expect(responseProblems(method, template, body), `${method} ${template}`).toEqual([]);
-  else expect(errorProblems(body), `${method} ${template} error`).toEqual([]);
-  called.add(`${method} ${template}`);
-  return body;
-}
+const call = checkedCaller(() => server.url, { onCall: (route) => called.add(route) });
 
 const APP = "/api/v1/apps/{app_id}/owners";
 const APP_ONE = "/api/v1/apps/{app_id}/owners/{user_id}";
