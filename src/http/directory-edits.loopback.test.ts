@@ -73,3 +73,30 @@ describe("openapi.yaml Apps.Update: the app's grant policy decides requests for 
     expect((await call("POST", APP, { params: { id: "app-aws" }, body: { app: {}, updateMask: 7 }, expect: 400 })).code).toBe(3);
   });
 });
+
+describe("openapi.yaml Apps.Create and product_admin_user-roles.mdx (Application Administrators \"create new applications\")", () => {
+  it("a new manual app reads back, lists, and decides requests through the policy it names", async () => {
+    const created = (await call("POST", "/api/v1/apps", { body: { displayName: "Payroll", description: "Payroll system", grantPolicyId: "pol-prod-admin", owners: ["u-it2"], monthlyCostUsd: 12 } })).app;
+    expect(created).toMatchObject({ displayName: "Payroll", description: "Payroll system", grantPolicyId: "pol-prod-admin", monthlyCostUsd: 12, isManuallyManaged: true });
+    expect(created.id).toMatch(/^app-\d{6}$/);
+    const read = (await call("GET", APP, { params: { id: created.id } })).app;
+    expect(read).toEqual(created);
+    const listed = (await call("GET", "/api/v1/apps", { query: "page_size=100" })).list.map((a: Body) => a.id);
+    expect(listed).toContain(created.id);
+    // Its owner, an Application Administrator, may now manage it.
+    const renamed = (await call("POST", APP, { params: { id: created.id }, body: { app: { displayName: "Payroll (EU)" }, updateMask: "displayName" }, token: "tok-app-admin" })).app;
+    expect(renamed.displayName).toBe("Payroll (EU)");
+    const second = (await call("POST", "/api/v1/apps", { body: { displayName: "Second" }, token: "tok-app-admin" })).app;
+    expect(second.id).not.toBe(created.id);
+    expect(second.ownerUserIds).toEqual([]);
+  });
+
+  it("refuses what it cannot keep, with the status body", async () => {
+    expect((await call("POST", "/api/v1/apps", { body: {}, expect: 400 })).code).toBe(3);
+    expect((await call("POST", "/api/v1/apps", { body: { displayName: "  " }, expect: 400 })).code).toBe(3);
+    expect((await call("POST", "/api/v1/apps", { body: { displayName: "X", grantPolicyId: "pol-nope" }, expect: 400 })).code).toBe(3);
+    expect((await call("POST", "/api/v1/apps", { body: { displayName: "X", owners: ["u-nobody"] }, expect: 400 })).code).toBe(3);
+    expect((await call("POST", "/api/v1/apps", { body: { displayName: "X", matchBatonRef: { connectorId: "c" } }, expect: 400 })).code).toBe(3);
+    expect((await call("POST", "/api/v1/apps", { body: { displayName: "X" }, token: "tok-user", expect: 403 })).code).toBe(7);
+  });
+});

@@ -13,7 +13,7 @@ import type { App, AppEntitlement, User } from "../../model/directory.js";
 import type { JsonObject } from "../../model/json.js";
 import { mayManageApp, rolesOf } from "../../reducers/permissions.js";
 import { err, ok, type Result } from "../../result.js";
-import { findEntitlement, replaceInWorld, type World } from "../../world/world.js";
+import { findEntitlement, replaceInWorld, takeIds, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
 import { appWire, entitlementView } from "./reads.js";
 
@@ -107,6 +107,58 @@ function objectOf(body: Body, key: string): Result<Body, HttpFailure> {
   const o = body[key];
   if (typeof o !== "object" || o === null || Array.isArray(o)) return invalid(key, `${key} is required: the fields to write`);
   return ok(o as Body);
+}
+
+/** CreateAppRequest fields the world keeps as they came (the app's wire form carries them back). */
+const APP_CARRIED_ON_CREATE = ["description", "instructions", "monthlyCostUsd", "identityMatching", "strictAccessEntitlementProvisioning", "annotations"] as const;
+/** CreateAppRequest fields that would need what the world does not model (connector matching, entitlement owners). */
+const APP_REFUSED_ON_CREATE = ["matchBatonRef", "appEntitlementOwnerRefs"] as const;
+
+/**
+ * `POST /api/v1/apps` (`Apps.Create`): a manual app (no connector) with the request's display name
+ * (required), policies and owners → `{app}`. Super Administrators and Application Administrators may
+ * ("Create new applications", product_admin_user-roles.mdx). The id is the world's next `app-…`.
+ *
+ * @example
+ * ```ts
+ * const r = createApp(world, admin, { displayName: "Payroll", grantPolicyId: "pol-finance-form", owners: ["u-it2"] });
+ * if (r.ok) store.set(r.value.world); // r.value.body.app.id === "app-000042"
+ * ```
+ */
+export function createApp(world: World, caller: User, body: Body): Result<DirectoryWrite, HttpFailure> {
+  const roles = rolesOf(world, caller);
+  if (!roles.includes("SUPER_ADMIN") && !roles.includes("APPLICATION_ADMIN"))
+    return err({ status: 403, code: "PERMISSION_DENIED", reason: "PERMISSION_DENIED", message: `user "${caller.id}" may not create apps (Super Administrators and Application Administrators may)` });
+  for (const f of APP_REFUSED_ON_CREATE) {
+    const v = body[f];
+    if (v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0))
+      return invalid(f, `${f} is not modelled by the simulation: create the app without it`);
+  }
+  const name = body["displayName"];
+  if (typeof name !== "string" || name.trim() === "") return invalid("displayName", "displayName is required: the app's name");
+  const values = valuesOf(world, body, ["grantPolicyId", "revokePolicyId", "certifyPolicyId"], APP_FIELDS, "app");
+  if (!values.ok) return values;
+  const owners = body["owners"];
+  if (owners !== undefined && owners !== null && (!Array.isArray(owners) || owners.some((o) => typeof o !== "string")))
+    return invalid("owners", "owners must be an array of user ids");
+  const ownerUserIds = [...new Set((owners ?? []) as string[])];
+  const stranger = ownerUserIds.find((o) => !world.index.users.has(o));
+  if (stranger !== undefined) return invalid("owners", `owners names user "${stranger}", who does not exist`);
+  const carried: Record<string, unknown> = {};
+  for (const f of APP_CARRIED_ON_CREATE) if (body[f] !== undefined && body[f] !== null) carried[f] = body[f];
+  const { ids, seq } = takeIds(world, "app", 1);
+  const app: App = {
+    id: ids[0] ?? "",
+    displayName: name,
+    grantPolicyId: String(values.value["grantPolicyId"] ?? ""),
+    revokePolicyId: String(values.value["revokePolicyId"] ?? ""),
+    certifyPolicyId: String(values.value["certifyPolicyId"] ?? ""),
+    ownerUserIds,
+    revokeGrantSources: false,
+    isManuallyManaged: true,
+    ...(Object.keys(carried).length > 0 ? { $unknown: carried } : {}),
+  };
+  return ok({ world: Object.freeze({ ...replaceInWorld(world, { apps: [app] }), seq }), body: { app: appWire(app) } });
 }
 
 /**
