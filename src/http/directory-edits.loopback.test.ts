@@ -100,3 +100,30 @@ describe("openapi.yaml Apps.Create and product_admin_user-roles.mdx (Application
     expect((await call("POST", "/api/v1/apps", { body: { displayName: "X" }, token: "tok-user", expect: 403 })).code).toBe(7);
   });
 });
+
+describe("openapi.yaml AppEntitlements.Create: a custom entitlement is requested through the policy it names", () => {
+  it("reads back, carries its maximum grant duration, and a new request resolves its grant policy", async () => {
+    const view = (
+      await call("POST", "/api/v1/apps/{app_id}/entitlements", {
+        params: { app_id: "app-aws" },
+        body: { displayName: "Cost Explorer read", grantPolicyId: "pol-default-grant", appEntitlementOwnerIds: ["u-it2"], durationGrant: "3600s", slug: "ce-read", annotations: { managed_by: "terraform" } },
+      })
+    ).appEntitlementView.appEntitlement;
+    expect(view).toMatchObject({ appId: "app-aws", displayName: "Cost Explorer read", grantPolicyId: "pol-default-grant", durationGrant: "3600s", slug: "ce-read", annotations: { managed_by: "terraform" } });
+    expect(view.id).toMatch(/^ent-\d{6}$/);
+    const got = (await call("GET", ENT, { params: { app_id: "app-aws", id: view.id } })).appEntitlementView.appEntitlement;
+    expect(got).toEqual(view);
+    expect(policyOf(await newTask("app-aws", view.id, "u-sre1"))).toBe("pol-default-grant");
+  });
+
+  it("refuses what it cannot keep, with the status body", async () => {
+    const path = "/api/v1/apps/{app_id}/entitlements";
+    const aws = { app_id: "app-aws" };
+    expect((await call("POST", path, { params: aws, body: {}, expect: 400 })).code).toBe(3);
+    expect((await call("POST", path, { params: aws, body: { displayName: "X", grantPolicyId: "pol-nope" }, expect: 400 })).code).toBe(3);
+    expect((await call("POST", path, { params: aws, body: { displayName: "X", appEntitlementOwnerIds: ["u-nobody"] }, expect: 400 })).code).toBe(3);
+    expect((await call("POST", path, { params: aws, body: { displayName: "X", durationGrant: 60 }, expect: 400 })).code).toBe(3);
+    expect((await call("POST", path, { params: { app_id: "app-nope" }, body: { displayName: "X" }, expect: 404 })).code).toBe(5);
+    expect((await call("POST", path, { params: aws, body: { displayName: "X" }, token: "tok-user", expect: 403 })).code).toBe(7);
+  });
+});

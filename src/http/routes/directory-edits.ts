@@ -161,6 +161,73 @@ export function createApp(world: World, caller: User, body: Body): Result<Direct
   return ok({ world: Object.freeze({ ...replaceInWorld(world, { apps: [app] }), seq }), body: { app: appWire(app) } });
 }
 
+/** CreateAppEntitlementRequest fields the world keeps as they came (`durationGrant` is the entitlement's maximum grant duration). */
+const ENTITLEMENT_CARRIED_ON_CREATE = ["alias", "description", "durationGrant", "durationUnset", "purpose", "slug", "complianceFrameworkValueIds", "provisionPolicy"] as const;
+
+/**
+ * `POST /api/v1/apps/{app_id}/entitlements` (`AppEntitlements.Create`): a custom entitlement of an
+ * app with the request's display name (required), resource, policies, emergency and request
+ * settings, owners (`appEntitlementOwnerIds`) and annotations → `{appEntitlementView, expanded}`.
+ * Who may: as for the app's updates. The id is the world's next `ent-…`.
+ *
+ * @example
+ * ```ts
+ * const r = createEntitlement(world, admin, "app-aws", { displayName: "Billing reader", grantPolicyId: "pol-finance-form" });
+ * if (r.ok) store.set(r.value.world);
+ * ```
+ */
+export function createEntitlement(world: World, caller: User, appId: string, body: Body): Result<DirectoryWrite, HttpFailure> {
+  const app = managed(world, caller, appId);
+  if (!app.ok) return app;
+  if (typeof body["matchBatonId"] === "string" && body["matchBatonId"] !== "")
+    return invalid("matchBatonId", "matchBatonId is not modelled by the simulation: create the entitlement without it");
+  const name = body["displayName"];
+  if (typeof name !== "string" || name.trim() === "") return invalid("displayName", "displayName is required: the entitlement's name");
+  const settable = Object.keys(ENTITLEMENT_FIELDS).filter((f) => f !== "displayName");
+  const values = valuesOf(world, body, settable, ENTITLEMENT_FIELDS, "entitlement");
+  if (!values.ok) return values;
+  const texts: Record<string, string> = {};
+  for (const f of ["appResourceTypeId", "appResourceId"] as const) {
+    const v = body[f];
+    if (v !== undefined && v !== null && typeof v !== "string") return invalid(f, `${f} must be a string`);
+    texts[f] = typeof v === "string" ? v : "";
+  }
+  const owners = body["appEntitlementOwnerIds"];
+  if (owners !== undefined && owners !== null && (!Array.isArray(owners) || owners.some((o) => typeof o !== "string")))
+    return invalid("appEntitlementOwnerIds", "appEntitlementOwnerIds must be an array of user ids");
+  const ownerUserIds = [...new Set((owners ?? []) as string[])];
+  const stranger = ownerUserIds.find((o) => !world.index.users.has(o));
+  if (stranger !== undefined) return invalid("appEntitlementOwnerIds", `appEntitlementOwnerIds names user "${stranger}", who does not exist`);
+  const annotations = body["annotations"];
+  if (annotations !== undefined && annotations !== null && (typeof annotations !== "object" || Array.isArray(annotations) || Object.values(annotations).some((v) => typeof v !== "string")))
+    return invalid("annotations", "annotations must be a map of strings to strings");
+  const carried: Record<string, unknown> = {};
+  for (const f of ENTITLEMENT_CARRIED_ON_CREATE) if (body[f] !== undefined && body[f] !== null) carried[f] = body[f];
+  if (carried["durationGrant"] !== undefined && typeof carried["durationGrant"] !== "string")
+    return invalid("durationGrant", 'durationGrant must be a duration such as "3600s"');
+  const { ids, seq } = takeIds(world, "ent", 1);
+  const v = values.value;
+  const ent: AppEntitlement = {
+    id: ids[0] ?? "",
+    appId,
+    displayName: name,
+    appResourceTypeId: texts["appResourceTypeId"] ?? "",
+    appResourceId: texts["appResourceId"] ?? "",
+    grantPolicyId: String(v["grantPolicyId"] ?? ""),
+    revokePolicyId: String(v["revokePolicyId"] ?? ""),
+    certifyPolicyId: String(v["certifyPolicyId"] ?? ""),
+    emergencyGrantEnabled: v["emergencyGrantEnabled"] === true,
+    emergencyGrantPolicyId: String(v["emergencyGrantPolicyId"] ?? ""),
+    overrideAccessRequestsDefaults: v["overrideAccessRequestsDefaults"] === true,
+    riskLevelValueId: String(v["riskLevelValueId"] ?? ""),
+    requestSchemaId: String(v["requestSchemaId"] ?? ""),
+    ownerUserIds,
+    annotations: { ...((annotations ?? {}) as Record<string, string>) },
+    ...(Object.keys(carried).length > 0 ? { $unknown: carried } : {}),
+  };
+  return ok({ world: Object.freeze({ ...replaceInWorld(world, { entitlements: [ent] }), seq }), body: { appEntitlementView: entitlementView(ent), expanded: [] } });
+}
+
 /**
  * `POST /api/v1/apps/{id}` (`Apps.Update`): `{app, updateMask}` → `{app}`.
  *

@@ -6,7 +6,7 @@
 import { editRoute, param as p } from "./edit-route.js";
 import * as reviews from "./access-review-edits.js";
 import * as rules from "./config-rule-edits.js";
-import { createApp, updateApp, updateEntitlement } from "./directory-edits.js";
+import { createApp, createEntitlement, updateApp, updateEntitlement } from "./directory-edits.js";
 import * as defaults from "./request-defaults-edits.js";
 import type { Route } from "../route.js";
 
@@ -26,6 +26,7 @@ const RULES = "/api/v1/apps/{app_id}/entitlement_configuration_rules";
  */
 export const DIRECTORY_WRITE_ROUTES: readonly Route[] = [
   route("/api/v1/apps", "c1.api.app.v1.Apps.Create", (w, c, i) => createApp(w, c, i.body)),
+  route("/api/v1/apps/{app_id}/entitlements", "c1.api.app.v1.AppEntitlements.Create", (w, c, i) => createEntitlement(w, c, p(i, "app_id"), i.body)),
   route("/api/v1/apps/{id}", "c1.api.app.v1.Apps.Update", (w, c, i) => updateApp(w, c, p(i, "id"), i.body)),
   route("/api/v1/apps/{app_id}/entitlements/{id}", "c1.api.app.v1.AppEntitlements.Update", (w, c, i) => updateEntitlement(w, c, p(i, "app_id"), p(i, "id"), i.body)),
   route(RULES, "c1.api.app.v1.AppEntitlementRoutingRuleService.CreateAppEntitlementRoutingRule", (w, c, i) => rules.createConfigRule(w, c, p(i, "app_id"), i.body)),
