@@ -109,6 +109,22 @@ function objectOf(body: Body, key: string): Result<Body, HttpFailure> {
   return ok(o as Body);
 }
 
+/** A request's list of user ids (absent: none), each a user of the world, without repeats. */
+function userIdsOf(world: World, body: Body, field: string): Result<readonly string[], HttpFailure> {
+  const v = body[field];
+  if (v !== undefined && v !== null && (!Array.isArray(v) || v.some((o) => typeof o !== "string"))) return invalid(field, `${field} must be an array of user ids`);
+  const ids = [...new Set((v ?? []) as string[])];
+  const stranger = ids.find((o) => !world.index.users.has(o));
+  return stranger === undefined ? ok(ids) : invalid(field, `${field} names user "${stranger}", who does not exist`);
+}
+
+/** The request's values of fields the world keeps without acting on them (its `$unknown`). */
+function carriedOf(body: Body, fields: readonly string[]): Record<string, unknown> {
+  const carried: Record<string, unknown> = {};
+  for (const f of fields) if (body[f] !== undefined && body[f] !== null) carried[f] = body[f];
+  return carried;
+}
+
 /** CreateAppRequest fields the world keeps as they came (the app's wire form carries them back). */
 const APP_CARRIED_ON_CREATE = ["description", "instructions", "monthlyCostUsd", "identityMatching", "strictAccessEntitlementProvisioning", "annotations"] as const;
 /** CreateAppRequest fields that would need what the world does not model (connector matching, entitlement owners). */
@@ -138,14 +154,9 @@ export function createApp(world: World, caller: User, body: Body): Result<Direct
   if (typeof name !== "string" || name.trim() === "") return invalid("displayName", "displayName is required: the app's name");
   const values = valuesOf(world, body, ["grantPolicyId", "revokePolicyId", "certifyPolicyId"], APP_FIELDS, "app");
   if (!values.ok) return values;
-  const owners = body["owners"];
-  if (owners !== undefined && owners !== null && (!Array.isArray(owners) || owners.some((o) => typeof o !== "string")))
-    return invalid("owners", "owners must be an array of user ids");
-  const ownerUserIds = [...new Set((owners ?? []) as string[])];
-  const stranger = ownerUserIds.find((o) => !world.index.users.has(o));
-  if (stranger !== undefined) return invalid("owners", `owners names user "${stranger}", who does not exist`);
-  const carried: Record<string, unknown> = {};
-  for (const f of APP_CARRIED_ON_CREATE) if (body[f] !== undefined && body[f] !== null) carried[f] = body[f];
+  const ownerUserIds = userIdsOf(world, body, "owners");
+  if (!ownerUserIds.ok) return ownerUserIds;
+  const carried = carriedOf(body, APP_CARRIED_ON_CREATE);
   const { ids, seq } = takeIds(world, "app", 1);
   const app: App = {
     id: ids[0] ?? "",
@@ -153,7 +164,7 @@ export function createApp(world: World, caller: User, body: Body): Result<Direct
     grantPolicyId: String(values.value["grantPolicyId"] ?? ""),
     revokePolicyId: String(values.value["revokePolicyId"] ?? ""),
     certifyPolicyId: String(values.value["certifyPolicyId"] ?? ""),
-    ownerUserIds,
+    ownerUserIds: ownerUserIds.value,
     revokeGrantSources: false,
     isManuallyManaged: true,
     ...(Object.keys(carried).length > 0 ? { $unknown: carried } : {}),
@@ -192,17 +203,12 @@ export function createEntitlement(world: World, caller: User, appId: string, bod
     if (v !== undefined && v !== null && typeof v !== "string") return invalid(f, `${f} must be a string`);
     texts[f] = typeof v === "string" ? v : "";
   }
-  const owners = body["appEntitlementOwnerIds"];
-  if (owners !== undefined && owners !== null && (!Array.isArray(owners) || owners.some((o) => typeof o !== "string")))
-    return invalid("appEntitlementOwnerIds", "appEntitlementOwnerIds must be an array of user ids");
-  const ownerUserIds = [...new Set((owners ?? []) as string[])];
-  const stranger = ownerUserIds.find((o) => !world.index.users.has(o));
-  if (stranger !== undefined) return invalid("appEntitlementOwnerIds", `appEntitlementOwnerIds names user "${stranger}", who does not exist`);
+  const ownerUserIds = userIdsOf(world, body, "appEntitlementOwnerIds");
+  if (!ownerUserIds.ok) return ownerUserIds;
   const annotations = body["annotations"];
   if (annotations !== undefined && annotations !== null && (typeof annotations !== "object" || Array.isArray(annotations) || Object.values(annotations).some((v) => typeof v !== "string")))
     return invalid("annotations", "annotations must be a map of strings to strings");
-  const carried: Record<string, unknown> = {};
-  for (const f of ENTITLEMENT_CARRIED_ON_CREATE) if (body[f] !== undefined && body[f] !== null) carried[f] = body[f];
+  const carried = carriedOf(body, ENTITLEMENT_CARRIED_ON_CREATE);
   if (carried["durationGrant"] !== undefined && typeof carried["durationGrant"] !== "string")
     return invalid("durationGrant", 'durationGrant must be a duration such as "3600s"');
   const { ids, seq } = takeIds(world, "ent", 1);
@@ -221,7 +227,7 @@ export function createEntitlement(world: World, caller: User, appId: string, bod
     overrideAccessRequestsDefaults: v["overrideAccessRequestsDefaults"] === true,
     riskLevelValueId: String(v["riskLevelValueId"] ?? ""),
     requestSchemaId: String(v["requestSchemaId"] ?? ""),
-    ownerUserIds,
+    ownerUserIds: ownerUserIds.value,
     annotations: { ...((annotations ?? {}) as Record<string, string>) },
     ...(Object.keys(carried).length > 0 ? { $unknown: carried } : {}),
   };
