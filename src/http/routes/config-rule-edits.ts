@@ -15,12 +15,12 @@ import type { EntitlementConfigRule } from "../../model/config-rule.js";
 import type { User } from "../../model/directory.js";
 import type { JsonObject } from "../../model/json.js";
 import { lintConfigRule } from "../../policy/lint-config-rules.js";
-import { mayManageApp, rolesOf } from "../../reducers/permissions.js";
 import { err, ok, type Result } from "../../result.js";
 import { decodeConfigRule, encodeConfigRule } from "../../world/config-rule-codec.js";
 import { type Diagnostic, ObjectReader } from "../../world/read.js";
 import { buildIndex, takeIds, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
+import { managedApp } from "./managed-app.js";
 
 type Body = Readonly<Record<string, unknown>>;
 
@@ -50,12 +50,6 @@ function appRules(world: World, appId: string): EntitlementConfigRule[] {
   return (world.entitlementConfigurationRules ?? []).filter((r) => r.appId === appId).sort(byOrder);
 }
 
-function managed(world: World, caller: User, appId: string): HttpFailure | undefined {
-  const app = world.index.apps.get(appId);
-  if (!app) return { status: 404, code: "NOT_FOUND", reason: "NOT_FOUND", message: `app "${appId}" not found` };
-  if (mayManageApp(rolesOf(world, caller), caller.id, app)) return undefined;
-  return { status: 403, code: "PERMISSION_DENIED", reason: "PERMISSION_DENIED", message: `user "${caller.id}" may not manage app "${appId}" (Super Administrators, or Application Administrators who own it)` };
-}
 
 /** The world with `appId`'s rules replaced by `rules` (given in evaluation order, priorities as set). */
 function withAppRules(world: World, appId: string, rules: readonly EntitlementConfigRule[]): World {
@@ -94,8 +88,8 @@ const repack = (rules: readonly EntitlementConfigRule[]) => rules.map((r, i) => 
  * ```
  */
 export function createConfigRule(world: World, caller: User, appId: string, body: Body): Result<ConfigRuleWrite, HttpFailure> {
-  const denied = managed(world, caller, appId);
-  if (denied) return err(denied);
+  const app = managedApp(world, caller, appId);
+  if (!app.ok) return app;
   const slot = body["priority"];
   if (slot !== undefined && slot !== null && !(typeof slot === "number" && Number.isSafeInteger(slot) && slot >= 0))
     return invalid("priority", "priority must be a non-negative integer: the 1-indexed slot to insert at");
@@ -123,8 +117,8 @@ export function createConfigRule(world: World, caller: User, appId: string, body
  * ```
  */
 export function updateConfigRule(world: World, caller: User, appId: string, id: string, body: Body): Result<ConfigRuleWrite, HttpFailure> {
-  const denied = managed(world, caller, appId);
-  if (denied) return err(denied);
+  const app = managedApp(world, caller, appId);
+  if (!app.ok) return app;
   const rules = appRules(world, appId);
   const current = rules.find((r) => r.id === id);
   if (!current) return notFound(`entitlement configuration rule "${id}" of app "${appId}" not found`);
@@ -146,8 +140,8 @@ export function updateConfigRule(world: World, caller: User, appId: string, id: 
  * ```
  */
 export function deleteConfigRule(world: World, caller: User, appId: string, id: string): Result<ConfigRuleWrite, HttpFailure> {
-  const denied = managed(world, caller, appId);
-  if (denied) return err(denied);
+  const app = managedApp(world, caller, appId);
+  if (!app.ok) return app;
   const rules = appRules(world, appId);
   if (!rules.some((r) => r.id === id)) return notFound(`entitlement configuration rule "${id}" of app "${appId}" not found`);
   return ok({ world: withAppRules(world, appId, rules.filter((r) => r.id !== id)), body: {} });
@@ -163,8 +157,8 @@ export function deleteConfigRule(world: World, caller: User, appId: string, id: 
  * ```
  */
 export function reorderConfigRules(world: World, caller: User, appId: string, body: Body): Result<ConfigRuleWrite, HttpFailure> {
-  const denied = managed(world, caller, appId);
-  if (denied) return err(denied);
+  const app = managedApp(world, caller, appId);
+  if (!app.ok) return app;
   const v = body["ruleIds"];
   if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) return invalid("ruleIds", "ruleIds must be an array of rule ids");
   const ids = v as string[];

@@ -11,10 +11,11 @@
  */
 import type { App, AppEntitlement, User } from "../../model/directory.js";
 import type { JsonObject } from "../../model/json.js";
-import { mayManageApp, rolesOf } from "../../reducers/permissions.js";
+import { rolesOf } from "../../reducers/permissions.js";
 import { err, ok, type Result } from "../../result.js";
 import { findEntitlement, replaceInWorld, takeIds, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
+import { managedApp } from "./managed-app.js";
 import { appWire, entitlementView } from "./reads.js";
 
 type Body = Readonly<Record<string, unknown>>;
@@ -95,13 +96,6 @@ function valuesOf(world: World, object: Body, paths: readonly string[], fields: 
   return ok(out);
 }
 
-function managed(world: World, caller: User, appId: string): Result<App, HttpFailure> {
-  const app = world.index.apps.get(appId);
-  if (!app) return notFound(`app "${appId}" not found`);
-  if (!mayManageApp(rolesOf(world, caller), caller.id, app))
-    return err({ status: 403, code: "PERMISSION_DENIED", reason: "PERMISSION_DENIED", message: `user "${caller.id}" may not manage app "${appId}" (Super Administrators, or Application Administrators who own it)` });
-  return ok(app);
-}
 
 function objectOf(body: Body, key: string): Result<Body, HttpFailure> {
   const o = body[key];
@@ -188,7 +182,7 @@ const ENTITLEMENT_CARRIED_ON_CREATE = ["alias", "description", "durationGrant", 
  * ```
  */
 export function createEntitlement(world: World, caller: User, appId: string, body: Body): Result<DirectoryWrite, HttpFailure> {
-  const app = managed(world, caller, appId);
+  const app = managedApp(world, caller, appId);
   if (!app.ok) return app;
   if (typeof body["matchBatonId"] === "string" && body["matchBatonId"] !== "")
     return invalid("matchBatonId", "matchBatonId is not modelled by the simulation: create the entitlement without it");
@@ -243,7 +237,7 @@ export function createEntitlement(world: World, caller: User, appId: string, bod
  * ```
  */
 export function updateApp(world: World, caller: User, appId: string, body: Body): Result<DirectoryWrite, HttpFailure> {
-  const app = managed(world, caller, appId);
+  const app = managedApp(world, caller, appId);
   if (!app.ok) return app;
   const patch = objectOf(body, "app");
   if (!patch.ok) return patch;
@@ -268,7 +262,7 @@ export function updateApp(world: World, caller: User, appId: string, body: Body)
  * ```
  */
 export function updateEntitlement(world: World, caller: User, appId: string, id: string, body: Body): Result<DirectoryWrite, HttpFailure> {
-  const app = managed(world, caller, appId);
+  const app = managedApp(world, caller, appId);
   if (!app.ok) return app;
   const current = findEntitlement(world, appId, id);
   if (!current) return notFound(`entitlement "${id}" of app "${appId}" not found`);

@@ -9,10 +9,10 @@
  */
 import type { App, AppEntitlement, User } from "../../model/directory.js";
 import type { JsonObject } from "../../model/json.js";
-import { mayManageApp, rolesOf } from "../../reducers/permissions.js";
 import { err, ok, type Result } from "../../result.js";
 import { findEntitlement, replaceInWorld, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
+import { managedApp } from "./managed-app.js";
 
 type Body = Readonly<Record<string, unknown>>;
 
@@ -34,16 +34,9 @@ const notFound = (message: string) => err<HttpFailure>({ status: 404, code: "NOT
 const invalid = (field: string, message: string) =>
   err<HttpFailure>({ status: 400, code: "INVALID_ARGUMENT", reason: "INVALID_ARGUMENT", message, field });
 
-function appFor(world: World, caller: User, appId: string): Result<App, HttpFailure> {
-  const app = world.index.apps.get(appId);
-  if (!app) return notFound(`app "${appId}" not found`);
-  if (!mayManageApp(rolesOf(world, caller), caller.id, app))
-    return err({ status: 403, code: "PERMISSION_DENIED", reason: "PERMISSION_DENIED", message: `user "${caller.id}" may not manage app "${appId}" (Super Administrators, or Application Administrators who own it)` });
-  return ok(app);
-}
 
 function entitlementFor(world: World, caller: User, appId: string, entitlementId: string): Result<AppEntitlement, HttpFailure> {
-  const app = appFor(world, caller, appId);
+  const app = managedApp(world, caller, appId);
   if (!app.ok) return app;
   const e = findEntitlement(world, appId, entitlementId);
   return e ? ok(e) : notFound(`entitlement "${entitlementId}" of app "${appId}" not found`);
@@ -76,7 +69,7 @@ const withEntitlementOwners = (world: World, e: AppEntitlement, owners: readonly
  * ```
  */
 export function addAppOwner(world: World, caller: User, appId: string, userId: string): Result<OwnerWrite, HttpFailure> {
-  const app = appFor(world, caller, appId);
+  const app = managedApp(world, caller, appId);
   if (!app.ok) return app;
   const user = knownUsers(world, [userId], "user_id");
   if (!user.ok) return user;
@@ -92,7 +85,7 @@ export function addAppOwner(world: World, caller: User, appId: string, userId: s
  * ```
  */
 export function removeAppOwner(world: World, caller: User, appId: string, userId: string): Result<OwnerWrite, HttpFailure> {
-  const app = appFor(world, caller, appId);
+  const app = managedApp(world, caller, appId);
   if (!app.ok) return app;
   return withAppOwners(world, app.value, app.value.ownerUserIds.filter((id) => id !== userId));
 }
@@ -106,7 +99,7 @@ export function removeAppOwner(world: World, caller: User, appId: string, userId
  * ```
  */
 export function setAppOwners(world: World, caller: User, appId: string, body: Body): Result<OwnerWrite, HttpFailure> {
-  const app = appFor(world, caller, appId);
+  const app = managedApp(world, caller, appId);
   if (!app.ok) return app;
   const ids = userIdsOf(world, body);
   return ids.ok ? withAppOwners(world, app.value, ids.value) : ids;
@@ -122,7 +115,7 @@ export function setAppOwners(world: World, caller: User, appId: string, body: Bo
  * ```
  */
 export function deleteAppOwners(world: World, caller: User, appId: string, body: Body): Result<OwnerWrite, HttpFailure> {
-  const app = appFor(world, caller, appId);
+  const app = managedApp(world, caller, appId);
   if (!app.ok) return app;
   const v = body["userIds"];
   if (v !== undefined && v !== null && (!Array.isArray(v) || v.some((x) => typeof x !== "string"))) return invalid("userIds", "userIds must be an array of user ids");

@@ -9,10 +9,10 @@
  */
 import type { ResourceTypeDefault, User } from "../../model/directory.js";
 import type { JsonObject } from "../../model/json.js";
-import { mayManageApp, rolesOf } from "../../reducers/permissions.js";
 import { err, ok, type Result } from "../../result.js";
 import { buildIndex, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
+import { managedApp } from "./managed-app.js";
 import { getAccessRequestDefaults } from "./reads.js";
 
 type Body = Readonly<Record<string, unknown>>;
@@ -34,12 +34,6 @@ export interface RequestDefaultsWrite {
 const invalid = (field: string, message: string) =>
   err<HttpFailure>({ status: 400, code: "INVALID_ARGUMENT", reason: "INVALID_ARGUMENT", message, field });
 
-function managed(world: World, caller: User, appId: string): HttpFailure | undefined {
-  const app = world.index.apps.get(appId);
-  if (!app) return { status: 404, code: "NOT_FOUND", reason: "NOT_FOUND", message: `app "${appId}" not found` };
-  if (mayManageApp(rolesOf(world, caller), caller.id, app)) return undefined;
-  return { status: 403, code: "PERMISSION_DENIED", reason: "PERMISSION_DENIED", message: `user "${caller.id}" may not manage app "${appId}" (Super Administrators, or Application Administrators who own it)` };
-}
 
 function text(body: Body, key: string): Result<string, HttpFailure> {
   const v = body[key];
@@ -71,8 +65,8 @@ const DURATION = /^\d{1,12}(\.\d{1,9})?s$/;
  * ```
  */
 export function setAccessRequestDefaults(world: World, caller: User, appId: string, body: Body): Result<RequestDefaultsWrite, HttpFailure> {
-  const denied = managed(world, caller, appId);
-  if (denied) return err(denied);
+  const app = managedApp(world, caller, appId);
+  if (!app.ok) return app;
   for (const [k, v] of Object.entries({ defaultsEnabled: body["defaultsEnabled"], emergencyGrantEnabled: body["emergencyGrantEnabled"] }))
     if (v !== undefined && v !== null && typeof v !== "boolean") return invalid(k, `${k} must be true or false`);
   const types = list(body, "resourceTypeIds");
@@ -121,8 +115,8 @@ export function setAccessRequestDefaults(world: World, caller: User, appId: stri
  * ```
  */
 export function cancelAccessRequestDefaults(world: World, caller: User, appId: string): Result<RequestDefaultsWrite, HttpFailure> {
-  const denied = managed(world, caller, appId);
-  if (denied) return err(denied);
+  const app = managedApp(world, caller, appId);
+  if (!app.ok) return app;
   const answer = getAccessRequestDefaults(world, appId);
   return answer.ok ? ok({ world, body: answer.value }) : answer;
 }
