@@ -25,20 +25,7 @@
 import { argsOf, BAIL, child, type Closure, type ClosureOptions, compileClosures, dynGet, isMacro, literalOf, mapGet, ORDERED, PRIMITIVE_EQ, typeOf, VARIABLES } from "./closures.js";
 import type { ExtensionArgs } from "./extensions.js";
 import { isCelNode, type CelNode } from "./internals.js";
-
-let evalAllowed: boolean | undefined;
-
-/** Whether this runtime lets us compile code; asked once, on first use (it cannot change). */
-function canGenerate(): boolean {
-  if (evalAllowed === undefined) {
-    try {
-      evalAllowed = (new Function("return true") as () => unknown)() === true;
-    } catch {
-      evalAllowed = false;
-    }
-  }
-  return evalAllowed;
-}
+import { canGenerate } from "../can-generate.js";
 
 /**
  * Where a recording function writes (trace-table.ts): the slot of each node it writes out, and the

@@ -18,6 +18,7 @@
  * that both give identical results on generated and corrupted documents.
  */
 import type { CompiledMessage, DecodeContext, OneofGroup, PathSegment, RuntimeMember } from "./schema.js";
+import { canGenerate } from "../can-generate.js";
 
 /**
  * Decodes the fields of one message from `obj` (a JSON object), starting with `kind` for a oneof
@@ -110,20 +111,6 @@ export type UnionEncoder = (value: Readonly<Record<string, unknown>> & { readonl
 export interface UnionSteps {
   readonly encodeUnknownMember: (value: Readonly<Record<string, unknown>>, out: Record<string, unknown>) => void;
   readonly encodeOuterFields: (value: Readonly<Record<string, unknown>>, out: Record<string, unknown>) => void;
-}
-
-let evalAllowed: boolean | undefined;
-
-/** Whether this runtime lets us compile code; asked once, on first use. */
-function canGenerate(): boolean {
-  if (evalAllowed === undefined) {
-    try {
-      evalAllowed = (new Function("return true") as () => unknown)() === true;
-    } catch {
-      evalAllowed = false;
-    }
-  }
-  return evalAllowed;
 }
 
 /** A property name as a string literal in generated code. */
