@@ -1,12 +1,11 @@
 import { readFileSync, readdirSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { User } from "../model/directory.js";
 import { compileCondition, compiledOf, compileFresh, type Compiled } from "./compile.js";
 import { runtimeError } from "./diagnostics.js";
 import { celEnvironment } from "./environment.js";
 import { contextOf, prepareConditionInput, type ConditionInput } from "./evaluate.js";
-import { adaInput, makeUser, tenant } from "./test-fixtures.js";
+import { adaInput, tenant, variedSubjects } from "./test-fixtures.js";
 import { recordRun, TraceTable, traceTableOf } from "./trace-table.js";
 
 /** Both forms of one source: compiled to closures (when it compiles), and cel-js alone. */
@@ -51,16 +50,7 @@ function fixtureConditions(): string[] {
   return [...out];
 }
 
-/** Subjects whose profiles hold every JSON kind, and users with empty or odd fields. */
-const subjects: readonly User[] = [
-  tenant.ada,
-  tenant.bob,
-  tenant.cy,
-  tenant.dee,
-  makeUser({ id: "u-p1", department: "Security", employmentType: "Contractor", email: "p1@synthetic.example", profile: { clearance: "high", level: 4, flag: true, nested: { city: "Oslo" }, none: null } }),
-  makeUser({ id: "u-p2", department: "Engineering", profile: { clearance: 3, level: "4" }, managerIds: ["u-ada", "u-bob"] }),
-  makeUser({ id: "u-p3", department: "", profile: {} }),
-];
+const subjects = variedSubjects;
 
 const inputs: readonly ConditionInput[] = subjects.flatMap((subject) => [
   adaInput({ subject }),

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { makeUser } from "./test-fixtures.js";
-import { contextsOf, differential } from "./test-differential.js";
+import { combinedConditions, contextsOf, differential } from "./test-differential.js";
 import { contextOf, prepareConditionInput } from "./evaluate.js";
 import { adaInput } from "./test-fixtures.js";
 
@@ -31,15 +31,7 @@ const terms = fc.constantFrom(
   "subject.user == subject",
 );
 
-const condition: fc.Arbitrary<string> = fc.letrec<{ c: string }>((tie) => ({
-  c: fc.oneof(
-    { depthSize: "small", withCrossShrink: true },
-    terms,
-    fc.tuple(tie("c"), fc.constantFrom("&&", "||"), tie("c")).map(([a, op, b]) => `(${a} ${op} ${b})`),
-    tie("c").map((a) => `!(${a})`),
-    fc.tuple(tie("c"), tie("c"), tie("c")).map(([c, a, b]) => `(${c} ? ${a} : ${b})`),
-  ),
-})).c;
+const condition = combinedConditions(terms);
 
 describe("generated conditions (generate.ts)", () => {
   it("answer exactly when the closures answer, with their value, and compiled outcomes stay cel-js's (property)", () => {

@@ -4,8 +4,8 @@
  * to evaluate them on, and the comparison of an expression's compiled and interpreted evaluations.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import fc from "fast-check";
 import ts from "typescript";
-import type { User } from "../model/directory.js";
 import { compileClosuresOrReason } from "./closures.js";
 import { generateClosure } from "./generate.js";
 import { compileFresh, type Compiled } from "./compile.js";
@@ -13,7 +13,7 @@ import { COST_LIMIT_KEY, CostMeter, costPlan, DEFAULT_CEL_COST_LIMIT } from "./c
 import { runtimeError } from "./diagnostics.js";
 import { celEnvironment, type CelEnvironmentKind } from "./environment.js";
 import { contextOf, prepareApproverInput, prepareConditionInput, prepareConfigRuleInput, type CelContext } from "./evaluate.js";
-import { adaInput, makeUser, tenant } from "./test-fixtures.js";
+import { adaInput, tenant, variedSubjects } from "./test-fixtures.js";
 
 const ROOT = new URL("../../", import.meta.url);
 
@@ -121,16 +121,7 @@ export function corpus(): { readonly fixtures: CorpusExpression[]; readonly docs
   return { fixtures: checked(fixtureSources), docs: checked(docSources), tests: checked(testFiles.flatMap(stringLiterals)) };
 }
 
-/** Subjects whose profiles hold every JSON kind, and users with empty or odd fields. */
-const subjects: readonly User[] = [
-  tenant.ada,
-  tenant.bob,
-  tenant.cy,
-  tenant.dee,
-  makeUser({ id: "u-p1", department: "Security", employmentType: "Contractor", email: "p1@synthetic.example", profile: { clearance: "high", level: 4, flag: true, nested: { city: "Oslo" }, none: null } }),
-  makeUser({ id: "u-p2", department: "Engineering", profile: { clearance: 3, level: "4" }, managerIds: ["u-ada", "u-bob"] }),
-  makeUser({ id: "u-p3", department: "", profile: {} }),
-];
+const subjects = variedSubjects;
 
 /**
  * Evaluation contexts of an environment: varied subjects, with and without an entitlement,
@@ -328,4 +319,25 @@ export function differential(source: string, kind: CelEnvironmentKind, contexts:
     if (generated && alone(generated, context) !== closures) mismatches.push(`${source} on context ${i}: generated alone ${alone(generated, context)}, closures alone ${closures}`);
   });
   return { evaluation: b.compiled.evaluation, generated: generated !== undefined, mismatches, answered, bailed };
+}
+
+/**
+ * Conditions built from `terms` with `&&`, `||`, `!` and the ternary, nested a little: what the
+ * generated-code property tests draw from.
+ *
+ * @example
+ * ```ts
+ * fc.sample(combinedConditions(fc.constantFrom("true", "subject.department == \"X\"")), 3);
+ * ```
+ */
+export function combinedConditions(terms: fc.Arbitrary<string>): fc.Arbitrary<string> {
+  return fc.letrec<{ c: string }>((tie) => ({
+    c: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      terms,
+      fc.tuple(tie("c"), fc.constantFrom("&&", "||"), tie("c")).map(([a, op, b]) => `(${a} ${op} ${b})`),
+      tie("c").map((a) => `!(${a})`),
+      fc.tuple(tie("c"), tie("c"), tie("c")).map(([c, a, b]) => `(${c} ? ${a} : ${b})`),
+    ),
+  })).c;
 }

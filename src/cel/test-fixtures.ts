@@ -231,3 +231,22 @@ export function nestedLoops(levels: readonly (readonly [LoopMacro, number])[]): 
   });
   return body;
 }
+
+/**
+ * Subjects whose profiles hold every JSON kind, and users with empty or odd fields: the inputs the
+ * differential tests evaluate every expression on.
+ *
+ * @example
+ * ```ts
+ * variedSubjects.map((subject) => adaInput({ subject }));
+ * ```
+ */
+export const variedSubjects: readonly User[] = [
+  tenant.ada,
+  tenant.bob,
+  tenant.cy,
+  tenant.dee,
+  makeUser({ id: "u-p1", department: "Security", employmentType: "Contractor", email: "p1@synthetic.example", profile: { clearance: "high", level: 4, flag: true, nested: { city: "Oslo" }, none: null } }),
+  makeUser({ id: "u-p2", department: "Engineering", profile: { clearance: 3, level: "4" }, managerIds: ["u-ada", "u-bob"] }),
+  makeUser({ id: "u-p3", department: "", profile: {} }),
+];

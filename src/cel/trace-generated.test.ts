@@ -7,6 +7,7 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { makeUser, tenant, adaInput } from "./test-fixtures.js";
+import { combinedConditions } from "./test-differential.js";
 
 const subjects = [
   tenant.ada,
@@ -41,15 +42,7 @@ const terms = fc.constantFrom(
   "false",
 );
 
-const condition: fc.Arbitrary<string> = fc.letrec<{ c: string }>((tie) => ({
-  c: fc.oneof(
-    { depthSize: "small", withCrossShrink: true },
-    terms,
-    fc.tuple(tie("c"), fc.constantFrom("&&", "||"), tie("c")).map(([a, op, b]) => `(${a} ${op} ${b})`),
-    tie("c").map((a) => `!(${a})`),
-    fc.tuple(tie("c"), tie("c"), tie("c")).map(([c, a, b]) => `(${c} ? ${a} : ${b})`),
-  ),
-})).c;
+const condition = combinedConditions(terms);
 
 /** Loads the tracer afresh (a stubbed `Function` is seen at its first use) and compares one source's records both ways. */
 async function recorder() {
