@@ -103,6 +103,17 @@ function objectOf(body: Body, key: string): Result<Body, HttpFailure> {
   return ok(o as Body);
 }
 
+/** An update's values: the `key` object of the body (its id, if set, the path's), the fields its mask names, decoded. */
+function patchOf(world: World, body: Body, key: string, pathId: string, fields: Readonly<Record<string, FieldKind>>): Result<Record<string, string | boolean>, HttpFailure> {
+  const patch = objectOf(body, key);
+  if (!patch.ok) return patch;
+  const id = patch.value["id"];
+  if (typeof id === "string" && id !== "" && id !== pathId) return invalid(`${key}.id`, `${key}.id "${id}" does not match the path's "${pathId}"`);
+  const paths = maskOf(body["updateMask"], patch.value, fields, key);
+  if (!paths.ok) return paths;
+  return valuesOf(world, patch.value, paths.value, fields, key);
+}
+
 /** A request's list of user ids (absent: none), each a user of the world, without repeats. */
 function userIdsOf(world: World, body: Body, field: string): Result<readonly string[], HttpFailure> {
   const v = body[field];
@@ -239,13 +250,7 @@ export function createEntitlement(world: World, caller: User, appId: string, bod
 export function updateApp(world: World, caller: User, appId: string, body: Body): Result<DirectoryWrite, HttpFailure> {
   const app = managedApp(world, caller, appId);
   if (!app.ok) return app;
-  const patch = objectOf(body, "app");
-  if (!patch.ok) return patch;
-  if (typeof patch.value["id"] === "string" && patch.value["id"] !== "" && patch.value["id"] !== appId)
-    return invalid("app.id", `app.id "${patch.value["id"]}" does not match the path's "${appId}"`);
-  const paths = maskOf(body["updateMask"], patch.value, APP_FIELDS, "app");
-  if (!paths.ok) return paths;
-  const values = valuesOf(world, patch.value, paths.value, APP_FIELDS, "app");
+  const values = patchOf(world, body, "app", appId, APP_FIELDS);
   if (!values.ok) return values;
   const next: App = { ...app.value, ...values.value };
   return ok({ world: replaceInWorld(world, { apps: [next] }), body: { app: appWire(next) } });
@@ -266,13 +271,7 @@ export function updateEntitlement(world: World, caller: User, appId: string, id:
   if (!app.ok) return app;
   const current = findEntitlement(world, appId, id);
   if (!current) return notFound(`entitlement "${id}" of app "${appId}" not found`);
-  const patch = objectOf(body, "entitlement");
-  if (!patch.ok) return patch;
-  if (typeof patch.value["id"] === "string" && patch.value["id"] !== "" && patch.value["id"] !== id)
-    return invalid("entitlement.id", `entitlement.id "${patch.value["id"]}" does not match the path's "${id}"`);
-  const paths = maskOf(body["updateMask"], patch.value, ENTITLEMENT_FIELDS, "entitlement");
-  if (!paths.ok) return paths;
-  const values = valuesOf(world, patch.value, paths.value, ENTITLEMENT_FIELDS, "entitlement");
+  const values = patchOf(world, body, "entitlement", id, ENTITLEMENT_FIELDS);
   if (!values.ok) return values;
   const override = body["overrideAccessRequestsDefaults"] === true ? { overrideAccessRequestsDefaults: true } : {};
   const next: AppEntitlement = { ...current, ...values.value, ...override };
