@@ -88,6 +88,25 @@ describe("policy-sim serve", () => {
     expect(await runCli(["serve", "--world", "fixtures/world.json", "--port", "0", "--header-timeout", "60", "--request-timeout", "5"], io)).toBe(EXIT.badInput);
     expect(io.err()).toMatch(/--header-timeout \(60\) must not exceed --request-timeout \(5\)/);
   });
+
+  it("--max-audit-events bounds the audit log; the stop line says how many were no longer kept", async () => {
+    const bad = memoryIO({ fallback: disk });
+    expect(await runCli(["serve", "--world", "fixtures/world.json", "--port", "0", "--max-audit-events", "0"], bad)).toBe(EXIT.badInput);
+    expect(bad.err()).toMatch(/--max-audit-events must be a whole number greater than 0/);
+    const io = memoryIO({ fallback: disk });
+    const done = runCli(["serve", "--world", "fixtures/world.json", "--port", "0", "--max-audit-events", "1"], io);
+    const url = await started(io);
+    for (const text of ["one", "two", "three"]) await commentOn(url, text);
+    const audits = await fetch(`${url}/api/v1/task/audits`, {
+      method: "POST",
+      headers: { authorization: "Bearer tok-super", "content-type": "application/json" },
+      body: JSON.stringify({ taskId: "1001" }),
+    });
+    expect(((await audits.json()) as { list: { comment?: { comment: string } }[] }).list.map((r) => r.comment?.comment)).toEqual(["three"]);
+    io.signal("SIGINT");
+    expect(await done).toBe(EXIT.ok);
+    expect(io.err()).toMatch(/^stopped on SIGINT after 3 audit events \(the oldest 2 no longer kept\)\n$/);
+  });
 });
 
 /** A socket that sends a request's headers and part of its body, then nothing: a slow client. */

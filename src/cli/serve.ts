@@ -10,7 +10,7 @@
  */
 import type { ConnectionLimits, RunningServer } from "../http/server.js";
 import { DEFAULT_CONNECTION_LIMITS, serve } from "../http/server.js";
-import { createWorldStore } from "../http/world-store.js";
+import { createWorldStore, DEFAULT_MAX_AUDIT_EVENTS } from "../http/world-store.js";
 import type { World } from "../world/world.js";
 import { type CliIO, CliInputError, type Command, EXIT, plural, type ShutdownSignal, printJson, readWorld, str, writeWorldFile } from "./command.js";
 
@@ -109,7 +109,7 @@ function writeWorldAtomically(io: CliIO, path: string, world: World, attempt: nu
 export const serveCommand: Command = {
   usage:
     "policy-sim serve --world <file> [--port <n>] [--host <addr>] [--out <file>] [--json] [--header-timeout <s>] [--request-timeout <s>] " +
-    "[--keep-alive-timeout <s>] [--max-connections <n>] [--shutdown-timeout <s>]",
+    "[--keep-alive-timeout <s>] [--max-connections <n>] [--shutdown-timeout <s>] [--max-audit-events <n>]",
   summary: "serve the service's API (task actions, task creation, reads, policy edits, OAuth token) on a world until Ctrl-C",
   help: [
     "--port <n>                TCP port, default 8080; 0 picks a free one (the URL printed says which)",
@@ -123,6 +123,8 @@ export const serveCommand: Command = {
     `--keep-alive-timeout <s>  seconds an idle keep-alive connection is kept, default ${DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs / 1000}`,
     `--max-connections <n>     connections open at once, default ${DEFAULT_CONNECTION_LIMITS.maxConnections}; over it, the connection idle the longest is closed`,
     `--shutdown-timeout <s>    seconds requests in progress may take after Ctrl-C, default ${DEFAULT_SHUTDOWN_MS / 1000}; a second Ctrl-C stops at once`,
+    `--max-audit-events <n>    audit events kept for POST /api/v1/task/audits, default ${DEFAULT_MAX_AUDIT_EVENTS.toLocaleString("en")}; past it the oldest`,
+    "                          are dropped (the world, and so --out, keeps every comment and step)",
     "",
     "Routes: the service's task actions, task creation (POST /api/v1/task/grant, /revoke, /offboarding),",
     "task/directory/policy reads and searches, policy edits and POST /auth/v1/token (README: \"Point your",
@@ -144,6 +146,7 @@ export const serveCommand: Command = {
     "keep-alive-timeout": { type: "string" },
     "max-connections": { type: "string" },
     "shutdown-timeout": { type: "string" },
+    "max-audit-events": { type: "string" },
   },
   async run({ values }, io) {
     const world = readWorld(io, str(values["world"]));
@@ -160,7 +163,8 @@ export const serveCommand: Command = {
       throw new CliInputError(`--header-timeout (${limits.headersTimeoutMs / 1000}) must not exceed --request-timeout (${limits.requestTimeoutMs / 1000})`);
     const shutdownMs = parseSeconds("--shutdown-timeout", str(values["shutdown-timeout"]), DEFAULT_SHUTDOWN_MS);
     if (!io.onShutdown) throw new CliInputError("serve needs a process to run in (no shutdown signal to wait for)");
-    const store = createWorldStore(world);
+    const maxEvents = parseCount("--max-audit-events", str(values["max-audit-events"]), DEFAULT_MAX_AUDIT_EVENTS);
+    const store = createWorldStore(world, { maxEvents });
     let server: RunningServer;
     try {
       server = await serve({ store, port, host, ...limits });
@@ -209,7 +213,8 @@ export const serveCommand: Command = {
     if (forced) await server.close({ deadlineMs: 0 });
     // What the requests in progress accepted meanwhile.
     save();
-    const events = plural(store.events().length, "audit event");
+    const dropped = store.droppedEvents();
+    const events = `${plural(store.events().length + dropped, "audit event")}${dropped > 0 ? ` (the oldest ${dropped.toLocaleString("en")} no longer kept)` : ""}`;
     io.stderr(
       `stopped on ${signal}${forced ? " (twice: requests in progress were cut off)" : ""} after ${events}` +
         `${out === undefined || failed ? "" : `; world written to ${out}`}\n`,

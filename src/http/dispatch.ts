@@ -21,7 +21,7 @@ import { DEFAULT_MAX_BODY_BYTES, mediaTypeFailure, parseForm, parseJsonObject } 
 import { parseRequestTarget } from "./request-target.js";
 import { type Route, type RouteTable, routeTable, type ServerContext } from "./route.js";
 import { ROUTES } from "./routes/index.js";
-import type { WorldStore } from "./world-store.js";
+import type { MemoryWorldStore, WorldStore } from "./world-store.js";
 
 /**
  * A request as the dispatcher needs it, whatever carried it.
@@ -182,12 +182,16 @@ export function dispatcherWith(store: WorldStore, options: DispatchOptions, enco
   const accessTokens = options.accessTokens ?? createAccessTokenIssuer();
   const authClock = options.authClock ?? (() => Date.now() / 1000);
   // Only a MemoryWorldStore keeps events; another store's audits are empty.
-  const events = (): readonly AuditEvent[] => ("events" in store && typeof store.events === "function" ? (store.events() as readonly AuditEvent[]) : []);
+  const kept = store as Partial<Pick<MemoryWorldStore, "events" | "eventsOf">>;
+  const events = (): readonly AuditEvent[] => (typeof kept.events === "function" ? kept.events() : []);
+  const taskEvents = (taskId: string): readonly AuditEvent[] =>
+    typeof kept.eventsOf === "function" ? kept.eventsOf(taskId) : events().filter((e) => e.taskId === taskId);
   const serverContext = (call: IncomingCall): ServerContext => ({
     accessTokens,
     audiences: audiencesOf(call.header("host") ?? null, "", options.audiences ?? []),
     nowSeconds: authClock(),
     events,
+    taskEvents,
   });
 
   async function handle(call: IncomingCall, headers: Readonly<Record<string, string>>): Promise<Reply> {

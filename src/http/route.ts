@@ -27,7 +27,10 @@ export interface ServerContext {
   readonly accessTokens: AccessTokenIssuer;
   readonly audiences: readonly string[];
   readonly nowSeconds: number;
+  /** The audit events the store keeps, oldest first (empty for a store that keeps none). */
   readonly events: () => readonly AuditEvent[];
+  /** The kept audit events of one task (by its `id`), oldest first, without a scan of the whole log. */
+  readonly taskEvents: (taskId: string) => readonly AuditEvent[];
 }
 
 /**

@@ -71,7 +71,7 @@ function list(path: string, operationId: string, lister: (world: World, input: R
 export const TASK_READ_ROUTES: readonly Route[] = [
   route("GET", "/api/v1/tasks/{id}", "c1.api.task.v1.TaskService.Get", (w, c, i) => reads.getTask(w, c, param(i, "id"))),
   route("POST", "/api/v1/search/tasks", "c1.api.task.v1.TaskSearchService.Search", (w, c, i) => reads.searchTasks(w, c, i.body)),
-  route("POST", "/api/v1/task/audits", "c1.api.task.v1.TaskAudit.List", (w, c, i, s) => reads.listTaskAudits(w, c, s.events(), i.body)),
+  route("POST", "/api/v1/task/audits", "c1.api.task.v1.TaskAudit.List", (w, c, i, s) => reads.listTaskAudits(w, c, s.taskEvents, i.body)),
 ];
 
 /**

@@ -119,7 +119,7 @@ describe("openapi.yaml TaskAuditView and product_admin_delegate.mdx: routing rec
       { ...base, id: "evt-3", kind: "reviewersRouted", policyStepId: "step-1", via: "fallback", reason: "", userIds: ["u-it2"] },
       { ...base, id: "evt-4", kind: "stepAutoApproved", policyStepId: "step-1", userId: "u-hr1", reason: "" },
     ];
-    const body = value(listTaskAudits(world, user(SUPER), events, { taskId: task.id })) as Body;
+    const body = value(listTaskAudits(world, user(SUPER), () => events, { taskId: task.id })) as Body;
     expect(responseProblems("POST", "/api/v1/task/audits", body)).toEqual([]);
     // The fallback to the step's own fallback users has no record of its own in the service.
     expect(body.list.map((r: Body) => r.id)).toEqual(["evt-1", "evt-2", "evt-4"]);
@@ -137,12 +137,12 @@ describe("openapi.yaml TaskAuditView and product_admin_delegate.mdx: routing rec
       { ...base, id: "evt-2", kind: "stepAutoApproved", policyStepId: "step-2", userId: "u-hr1", reason: "" },
       { ...base, id: "evt-3", kind: "stepAutoApproved", policyStepId: "step-3", userId: "u-hr1", reason: "" },
     ];
-    const ids = (b: Body) => (value(listTaskAudits(world, user(SUPER), events, b)) as Body).list.map((r: Body) => r.id);
+    const ids = (b: Body) => (value(listTaskAudits(world, user(SUPER), () => events, b)) as Body).list.map((r: Body) => r.id);
     expect(ids({ taskId: task.id, refs: [{ id: "evt-3" }, { id: "evt-1" }] })).toEqual(["evt-1", "evt-3"]);
     expect(ids({ taskId: task.id, refs: [{ id: "evt-3" }, { id: "evt-1" }], newestFirst: true })).toEqual(["evt-3", "evt-1"]);
     expect(ids({ taskId: task.id, refs: null })).toEqual(["evt-1", "evt-2", "evt-3"]);
     expect(ids({ taskId: task.id, refs: [{ id: "nope" }] })).toEqual([]);
-    const bad = listTaskAudits(world, user(SUPER), events, { taskId: task.id, refs: "evt-1" });
+    const bad = listTaskAudits(world, user(SUPER), () => events, { taskId: task.id, refs: "evt-1" });
     expect(bad.ok).toBe(false);
   });
 });

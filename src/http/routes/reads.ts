@@ -448,14 +448,14 @@ export function auditRecord(world: World, e: AuditEvent, task: Task): JsonObject
 /**
  * `POST /api/v1/task/audits`: the audit records of one task the caller may read, oldest first
  * (`newestFirst` reverses), `commentsOnly` keeps comments, `refs` keeps the records it names; paged.
- * `events` is the server's log.
+ * `eventsOf` gives the server's kept events of one task.
  *
  * @example
  * ```ts
- * listTaskAudits(world, caller, store.events(), { taskId: "1001" });
+ * listTaskAudits(world, caller, store.eventsOf, { taskId: "1001" });
  * ```
  */
-export function listTaskAudits(world: World, caller: User, events: readonly AuditEvent[], body: Body): Read {
+export function listTaskAudits(world: World, caller: User, eventsOf: (taskId: string) => readonly AuditEvent[], body: Body): Read {
   const page = pageFromBody(body);
   if (!page.ok) return page;
   const taskId = text(body, "taskId");
@@ -469,8 +469,7 @@ export function listTaskAudits(world: World, caller: User, events: readonly Audi
   if (!refs.ok) return refs;
   const wanted = refs.value.length > 0 ? new Set(refs.value) : undefined;
   const records: JsonValue[] = [];
-  for (const e of events) {
-    if (e.taskId !== task.id) continue;
+  for (const e of eventsOf(task.id)) {
     if (body["commentsOnly"] === true && e.kind !== "comment") continue;
     if (wanted && !wanted.has(e.id)) continue;
     const r = auditRecord(world, e, task);
