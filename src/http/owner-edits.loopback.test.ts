@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleJson, worldOf, type Body } from "../../test/helpers.js";
 import { OWNER_WRITE_ROUTES } from "./routes/owners.js";
+import { findEntitlement } from "../world/world.js";
 import { checkedCaller } from "./loopback.test-helper.js";
 import { type RunningServer, serve } from "./server.js";
 
@@ -99,5 +100,29 @@ describe("000 spec, owner approval steps: a Hard Reset after an owner edit route
 describe("coverage", () => {
   it("every owner write route was called", () => {
     expect(OWNER_WRITE_ROUTES.map((r) => `${r.method} ${r.path}`).filter((r) => !called.has(r))).toEqual([]);
+  });
+});
+
+describe("an entitlement whose id is a literal segment of another route (grpc-gateway's ServeMux matches the request's method first)", () => {
+  it("`users` under /apps/{app_id}/entitlements/{entitlement_id}/owners takes owners, though GET …/entitlements/users/{app_user_id} is a route", async () => {
+    const json = sampleJson() as Body;
+    const source = (json.entitlements as Body[]).find((e) => e.appId === "app-pagerduty") as Body;
+    const own = await serve({ world: worldOf({ ...json, entitlements: [...(json.entitlements as Body[]), { ...source, id: "users", ownerUserIds: [] }] }), port: 0 });
+    try {
+      const ownCall = checkedCaller(() => own.url);
+      const params = { app_id: "app-pagerduty", entitlement_id: "users" };
+      // Its GETs stay ambiguous (GET …/entitlements/users/{app_user_id} is tried first): read the world.
+      const owners = async () => findEntitlement(own.store.get(), "app-pagerduty", "users")?.ownerUserIds;
+      expect(await ownCall("POST", ENT, { params, body: { userId: "u-dev1" } })).toEqual({});
+      expect(await owners()).toEqual(["u-dev1"]);
+      expect(await ownCall("PUT", ENT, { params, body: { userIds: ["u-dev2", "u-dev1"] } })).toEqual({});
+      expect(await owners()).toEqual(["u-dev2", "u-dev1"]);
+      expect(await ownCall("DELETE", ENT_ONE, { params: { ...params, user_id: "u-dev2" } })).toEqual({});
+      expect(await owners()).toEqual(["u-dev1"]);
+      expect(await ownCall("DELETE", ENT, { params })).toEqual({});
+      expect(await owners()).toEqual([]);
+    } finally {
+      await own.close();
+    }
   });
 });

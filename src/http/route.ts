@@ -207,9 +207,10 @@ function compile(route: Route): Compiled {
 
 /**
  * Compiles routes into a table that matches decoded path segments. Routes are grouped by segment
- * count, so a match looks at the few routes of that length, not all. A literal segment
- * wins over a parameter at the same place (`/tasks/search` before `/tasks/{id}`), as grpc-gateway's
- * router does.
+ * count, so a match looks at the few routes of that length, not all. Routes of the request's
+ * method are tried first, as grpc-gateway's ServeMux does; among them a literal segment wins over a
+ * parameter at the same place (`/tasks/search` before `/tasks/{id}`). A path only routes of other
+ * methods match is 405 with their methods.
  *
  * @example
  * ```ts
@@ -241,23 +242,14 @@ export function routeTable(routes: readonly Route[]): RouteTable {
     match(method, segments) {
       const candidates = byLength.get(segments.length);
       if (!candidates) return { kind: "none" };
+      // The request's method first, as grpc-gateway's ServeMux keeps its handlers by method: a path
+      // that a more literal route of another method also matches (an entitlement whose id is
+      // "users" under `…/entitlements/users/{app_user_id}`) still reaches its own method's route.
       const allow: HttpMethod[] = [];
-      let matchedPath: Compiled | undefined;
       for (const c of candidates) {
-        let hit = true;
-        for (let i = 0; i < c.parts.length; i++) {
-          const p = c.parts[i];
-          if (p === null ? segments[i] === "" : p !== segments[i]) {
-            hit = false;
-            break;
-          }
-        }
-        if (!hit) continue;
-        // Once a more literal route matched the path, a parameter route is another path.
-        if (matchedPath && !samePattern(matchedPath, c)) break;
-        matchedPath = c;
+        if (!matches(c, segments)) continue;
         if (c.route.method !== method) {
-          allow.push(c.route.method);
+          if (!allow.includes(c.route.method)) allow.push(c.route.method);
           continue;
         }
         const params: Record<string, string> = {};
@@ -270,6 +262,11 @@ export function routeTable(routes: readonly Route[]): RouteTable {
   };
 }
 
-function samePattern(a: Compiled, b: Compiled): boolean {
-  return a.parts.length === b.parts.length && a.parts.every((p, i) => p === b.parts[i]);
+/** Whether a route's pattern matches the segments: its literals equal, its parameters non-empty. */
+function matches(c: Compiled, segments: readonly string[]): boolean {
+  for (let i = 0; i < c.parts.length; i++) {
+    const p = c.parts[i];
+    if (p === null ? segments[i] === "" : p !== segments[i]) return false;
+  }
+  return true;
 }

@@ -101,13 +101,16 @@ describe("routeTable", () => {
   });
   const table = routeTable([route("GET", "/api/v1/tasks/{id}"), route("POST", "/api/v1/tasks/search"), route("DELETE", "/api/v1/tasks/{id}")]);
 
-  it("matches parameters, literal before parameter, and answers 405's methods for a known path", () => {
+  it("matches parameters, literal before parameter within a method, and answers 405's methods for a known path", () => {
     const m = table.match("GET", ["api", "v1", "tasks", "1001"]);
     expect(m.kind === "route" && m.params).toEqual({ id: "1001" });
     const s = table.match("POST", ["api", "v1", "tasks", "search"]);
     expect(s.kind === "route" && s.route.path).toBe("/api/v1/tasks/search");
-    expect(table.match("GET", ["api", "v1", "tasks", "search"])).toEqual({ kind: "method", allow: ["POST"] });
+    // grpc-gateway's ServeMux keeps handlers by method: a GET of ".../search" is the GET route's, id "search".
+    const g = table.match("GET", ["api", "v1", "tasks", "search"]);
+    expect(g.kind === "route" && g.params).toEqual({ id: "search" });
     expect(table.match("PUT", ["api", "v1", "tasks", "7"])).toEqual({ kind: "method", allow: ["GET", "DELETE"] });
+    expect(table.match("PUT", ["api", "v1", "tasks", "search"])).toEqual({ kind: "method", allow: ["POST", "GET", "DELETE"] });
     expect(table.match("GET", ["api", "v1", "tasks", ""]).kind).toBe("none");
     expect(table.match("GET", ["api", "v2", "tasks", "1"]).kind).toBe("none");
   });
