@@ -15,6 +15,7 @@ import { err, ok, type Result } from "../../result.js";
 import { encodeAccessReview } from "../../world/encode-directory.js";
 import { buildIndex, takeIds, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
+import { invalid } from "./refuse.js";
 
 type Body = Readonly<Record<string, unknown>>;
 
@@ -32,8 +33,6 @@ export interface AccessReviewWrite {
   readonly body: JsonObject;
 }
 
-const invalid = (field: string, message: string) =>
-  err<HttpFailure>({ status: 400, code: "INVALID_ARGUMENT", reason: "INVALID_ARGUMENT", message, field });
 const denied = (caller: User, what: string) =>
   err<HttpFailure>({ status: 403, code: "PERMISSION_DENIED", reason: "PERMISSION_DENIED", message: `user "${caller.id}" may not ${what} (Super Administrators, or Campaign Administrators${what.startsWith("create") ? "" : " who own it"})` });
 

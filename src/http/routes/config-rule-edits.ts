@@ -21,6 +21,7 @@ import { type Diagnostic, ObjectReader } from "../../world/read.js";
 import { buildIndex, takeIds, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
 import { managedApp } from "./managed-app.js";
+import { invalid, notFound } from "./refuse.js";
 
 type Body = Readonly<Record<string, unknown>>;
 
@@ -38,9 +39,6 @@ export interface ConfigRuleWrite {
   readonly body: JsonObject;
 }
 
-const invalid = (field: string, message: string) =>
-  err<HttpFailure>({ status: 400, code: "INVALID_ARGUMENT", reason: "INVALID_ARGUMENT", message, field });
-const notFound = (message: string) => err<HttpFailure>({ status: 404, code: "NOT_FOUND", reason: "NOT_FOUND", message });
 
 const WRITABLE = ["displayName", "description", "condition", "enabled", "settings"] as const;
 

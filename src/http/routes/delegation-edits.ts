@@ -16,6 +16,7 @@ import { err, ok, type Result } from "../../result.js";
 import { DELEGATION_EXPIRE_FIELD, DELEGATION_START_FIELD } from "../../workflow/delegation.js";
 import { replaceInWorld, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
+import { invalid, notFound } from "./refuse.js";
 
 type Body = Readonly<Record<string, unknown>>;
 
@@ -33,9 +34,6 @@ export interface DelegationWrite {
   readonly body: JsonObject;
 }
 
-const invalid = (field: string, message: string) =>
-  err<HttpFailure>({ status: 400, code: "INVALID_ARGUMENT", reason: "INVALID_ARGUMENT", message, field });
-const notFound = (message: string) => err<HttpFailure>({ status: 404, code: "NOT_FOUND", reason: "NOT_FOUND", message });
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 

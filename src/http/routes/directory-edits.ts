@@ -17,6 +17,7 @@ import { findEntitlement, replaceInWorld, takeIds, type World } from "../../worl
 import type { HttpFailure } from "../error-body.js";
 import { managedApp } from "./managed-app.js";
 import { appWire, entitlementView } from "./reads.js";
+import { invalid, notFound } from "./refuse.js";
 
 type Body = Readonly<Record<string, unknown>>;
 
@@ -34,9 +35,6 @@ export interface DirectoryWrite {
   readonly body: JsonObject;
 }
 
-const invalid = (field: string, message: string) =>
-  err<HttpFailure>({ status: 400, code: "INVALID_ARGUMENT", reason: "INVALID_ARGUMENT", message, field });
-const notFound = (message: string) => err<HttpFailure>({ status: 404, code: "NOT_FOUND", reason: "NOT_FOUND", message });
 
 /** How one writable field is read from the request: a string, a boolean, or a policy id of the world ("" unsets). */
 type FieldKind = "string" | "boolean" | "policy";

@@ -11,15 +11,15 @@
  */
 import type { Grant } from "../../model/directory.js";
 import type { JsonObject, JsonValue } from "../../model/json.js";
-import { err, ok, type Result } from "../../result.js";
+import { ok, type Result } from "../../result.js";
 import { findEntitlement, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
 import type { PageRequest } from "../paging.js";
 import { appUserWire, listBody, listEntitlementsForAppUser, userWire } from "./reads.js";
+import { notFound } from "./refuse.js";
 
 type Read = Result<JsonObject, HttpFailure>;
 
-const notFound = (message: string) => err<HttpFailure>({ status: 404, code: "NOT_FOUND", reason: "NOT_FOUND", message });
 
 const accountKey = (g: Grant) => `${g.identityUserId}\u0000${g.appId}`;
 

@@ -9,10 +9,11 @@
  */
 import type { App, AppEntitlement, User } from "../../model/directory.js";
 import type { JsonObject } from "../../model/json.js";
-import { err, ok, type Result } from "../../result.js";
+import { ok, type Result } from "../../result.js";
 import { findEntitlement, replaceInWorld, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
 import { managedApp } from "./managed-app.js";
+import { invalid, notFound } from "./refuse.js";
 
 type Body = Readonly<Record<string, unknown>>;
 
@@ -30,9 +31,6 @@ export interface OwnerWrite {
   readonly body: JsonObject;
 }
 
-const notFound = (message: string) => err<HttpFailure>({ status: 404, code: "NOT_FOUND", reason: "NOT_FOUND", message });
-const invalid = (field: string, message: string) =>
-  err<HttpFailure>({ status: 400, code: "INVALID_ARGUMENT", reason: "INVALID_ARGUMENT", message, field });
 
 
 function entitlementFor(world: World, caller: User, appId: string, entitlementId: string): Result<AppEntitlement, HttpFailure> {

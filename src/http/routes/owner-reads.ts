@@ -6,15 +6,15 @@
  * what one user owns.
  */
 import type { JsonObject } from "../../model/json.js";
-import { err, ok, type Result } from "../../result.js";
+import { ok, type Result } from "../../result.js";
 import { findEntitlement, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
 import { pageFromBody, type PageRequest } from "../paging.js";
 import { listBody, userWire } from "./reads.js";
+import { invalid, notFound } from "./refuse.js";
 
 type Read = Result<JsonObject, HttpFailure>;
 
-const notFound = (message: string) => err<HttpFailure>({ status: 404, code: "NOT_FOUND", reason: "NOT_FOUND", message });
 
 function ownersOf(world: World, ids: readonly string[], page: PageRequest): JsonObject {
   const users = ids.flatMap((id) => {
@@ -92,8 +92,6 @@ type Body = Readonly<Record<string, unknown>>;
 
 const OWNERSHIP_TYPES = ["USER_OWNERSHIP_TYPE_APP", "USER_OWNERSHIP_TYPE_ENTITLEMENT", "USER_OWNERSHIP_TYPE_RESOURCE"] as const;
 
-const invalid = (field: string, message: string) =>
-  err<HttpFailure>({ status: 400, code: "INVALID_ARGUMENT", reason: "INVALID_ARGUMENT", message, field });
 
 /**
  * `POST /api/v1/search/user-ownership` (`AppSearch.SearchUserOwnership`): what one user owns, the

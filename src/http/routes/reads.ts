@@ -19,13 +19,11 @@ import { encodeAppUser, encodeEntitlement, encodeUser, encodeApp } from "../../w
 import { findEntitlement, findTask, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
 import { pageFromBody, pageOf, type PageRequest } from "../paging.js";
+import { invalid, notFound } from "./refuse.js";
 
 type Body = Readonly<Record<string, unknown>>;
 type Read = Result<JsonObject, HttpFailure>;
 
-const notFound = (message: string) => err<HttpFailure>({ status: 404, code: "NOT_FOUND", reason: "NOT_FOUND", message });
-const invalid = (field: string, message: string) =>
-  err<HttpFailure>({ status: 400, code: "INVALID_ARGUMENT", reason: "INVALID_ARGUMENT", message, field });
 
 // ---------------------------------------------------------------------------------------------
 // Request fields

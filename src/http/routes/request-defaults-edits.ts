@@ -9,11 +9,12 @@
  */
 import type { ResourceTypeDefault, User } from "../../model/directory.js";
 import type { JsonObject } from "../../model/json.js";
-import { err, ok, type Result } from "../../result.js";
+import { ok, type Result } from "../../result.js";
 import { buildIndex, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
 import { managedApp } from "./managed-app.js";
 import { getAccessRequestDefaults } from "./reads.js";
+import { invalid } from "./refuse.js";
 
 type Body = Readonly<Record<string, unknown>>;
 
@@ -31,8 +32,6 @@ export interface RequestDefaultsWrite {
   readonly body: JsonObject;
 }
 
-const invalid = (field: string, message: string) =>
-  err<HttpFailure>({ status: 400, code: "INVALID_ARGUMENT", reason: "INVALID_ARGUMENT", message, field });
 
 
 function text(body: Body, key: string): Result<string, HttpFailure> {

@@ -13,18 +13,16 @@
  */
 import type { AppEntitlement } from "../../model/directory.js";
 import type { JsonObject, JsonValue } from "../../model/json.js";
-import { err, ok, type Result } from "../../result.js";
+import { ok, type Result } from "../../result.js";
 import type { World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
 import { pageFromBody, type PageRequest } from "../paging.js";
 import { entitlementView, listBody } from "./reads.js";
+import { invalid, notFound } from "./refuse.js";
 
 type Body = Readonly<Record<string, unknown>>;
 type Read = Result<JsonObject, HttpFailure>;
 
-const notFound = (message: string) => err<HttpFailure>({ status: 404, code: "NOT_FOUND", reason: "NOT_FOUND", message });
-const invalid = (field: string, message: string) =>
-  err<HttpFailure>({ status: 400, code: "INVALID_ARGUMENT", reason: "INVALID_ARGUMENT", message, field });
 
 interface ResourceType {
   readonly appId: string;
