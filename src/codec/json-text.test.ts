@@ -50,6 +50,46 @@ describe("jsonText: JSON.stringify's text, with shared JSON written once", () =>
   });
 });
 
+describe("jsonText writes what JSON.stringify writes for any value JSON can write, not only JSON values", () => {
+  it("boxed primitives, toJSON (given its key), Maps, typed arrays, sparse arrays, null prototypes, odd keys and strings", () => {
+    fc.assert(
+      fc.property(
+        fc.anything({
+          withBoxedValues: true,
+          withMap: true,
+          withSet: true,
+          withObjectString: true,
+          withNullPrototype: true,
+          withTypedArray: true,
+          withSparseArray: true,
+          withUnicodeString: true,
+          withDate: true,
+          key: fc.oneof(fc.string(), fc.constantFrom("__proto__", "toJSON", "constructor", "\u0000", "\ud800", '"')),
+        }),
+        fc.jsonValue(),
+        (v, a) => {
+          const part = freezeJson(structuredClone(a) as JsonValue);
+          markSharedJson(part);
+          const doc = { v, part, list: [v, part], keyed: { toJSON: (k: string) => `key ${k}` }, at: [{ toJSON: (k: string) => [k, part] }] } as unknown as JsonValue;
+          expect(jsonText(doc)).toBe(JSON.stringify(doc));
+          expect(jsonText(v as JsonValue)).toBe(JSON.stringify(v) ?? "null");
+        },
+      ),
+    );
+  });
+
+  it("keys beyond the 4,096 whose text is kept are written right too, before and after the table starts afresh", () => {
+    const many = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [i % 3 === 0 ? `k\u0000${i}` : `key-${i}`, i]));
+    expect(jsonText(many)).toBe(JSON.stringify(many));
+    expect(jsonText({ ...many, id: "x" })).toBe(JSON.stringify({ ...many, id: "x" }));
+  });
+
+  it("throws where JSON.stringify throws: a BigInt", () => {
+    expect(() => jsonText({ n: 1n } as unknown as JsonValue)).toThrow(TypeError);
+    expect(() => jsonText([Object(1n)] as unknown as JsonValue)).toThrow(TypeError);
+  });
+});
+
 describe("jsonBytes: JSON.stringify's bytes, with shared JSON encoded once", () => {
   const text = (b: Uint8Array) => new TextDecoder().decode(b);
   it("decodes to JSON.stringify for any JSON value (unicode included)", () => {
