@@ -28,6 +28,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
 import { availableParallelism, loadavg } from "node:os";
+import { performance } from "node:perf_hooks";
+import { Worker } from "node:worker_threads";
 import { comment } from "../src/reducers/comment.js";
 import { hardReset } from "../src/reducers/hard-reset.js";
 import { dispatcherWith } from "../src/http/dispatch.js";
@@ -270,6 +272,53 @@ for (let round = 0; round < ROUNDS + 1; round++) {
     samples[action].serve.push(s);
   }
 }
+// -------------------------------------------------------------------------------------------------
+// Server thread: the same sides with the client in a worker thread, each side's cost read as the
+// busy time of this (the server's) thread per request (`performance.eventLoopUtilization`): the
+// client's work and its caches are no longer the server's, as with a real client elsewhere.
+
+const client = new Worker(new URL("./http-client.mjs", import.meta.url));
+function workerRun(port: number, requests: readonly Buffer[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const before = performance.eventLoopUtilization();
+    client.once("message", (m: { ok: boolean; failures?: number; error?: string }) => {
+      const busy = performance.eventLoopUtilization(before);
+      if (!m.ok || (m.failures ?? 0) > 0) reject(new Error(`http bench (worker client): ${m.error ?? `${m.failures} requests failed`}`));
+      else resolve((busy.active * 1e6) / REQUESTS);
+    });
+    client.postMessage({ port, n: REQUESTS, requests: requests.map((r) => r.toString("latin1")) });
+  });
+}
+const portOf = (server: Server): number => (server.address() as AddressInfo).port;
+const threadSamples: Record<"comment" | "reset", { bare: number[]; bareBytes: number[]; bareReducer: number[]; serve: number[] }> = {
+  comment: { bare: [], bareBytes: [], bareReducer: [], serve: [] },
+  reset: { bare: [], bareBytes: [], bareReducer: [], serve: [] },
+};
+log(`http: ${ROUNDS} more rounds with the client in a worker thread (the server thread's busy time per request)`);
+for (let round = 0; round < ROUNDS + 1; round++) {
+  for (const action of ["comment", "reset"] as const) {
+    const server = await serve({ store: createWorldStore(world), port: 0 });
+    const requests = Array.from({ length: ids.length }, (_, i) => (action === "comment" ? commentRequest : resetRequest)(i));
+    const sides = [
+      { name: "bare", port: portOf(bare) },
+      { name: "serve", port: Number(new URL(server.url).port) },
+      { name: "bareBytes", port: portOf(bareBytes) },
+      { name: "bareReducer", port: portOf(bareReducer) },
+    ] as const;
+    const ns: Record<(typeof sides)[number]["name"], number> = { bare: 0, serve: 0, bareBytes: 0, bareReducer: 0 };
+    for (let k = 0; k < sides.length; k++) {
+      const side = sides[(k + round) % sides.length] ?? sides[0];
+      if (side.name === "bareReducer") resetReducerWorld();
+      collectYoung();
+      ns[side.name] = await workerRun(side.port, requests);
+    }
+    await server.close({ deadlineMs: 0 });
+    if (round === 0) continue;
+    for (const name of ["bare", "bareBytes", "bareReducer", "serve"] as const) threadSamples[action][name].push(ns[name]);
+  }
+}
+client.postMessage("close");
+
 for (const s of [...bareSockets, ...bareBytesSockets, ...bareReducerSockets]) s.destroy();
 await new Promise((resolve) => bare.close(resolve));
 await new Promise((resolve) => bareBytes.close(resolve));
@@ -289,8 +338,16 @@ const fmt = (ns: number): string => (ns >= 1000 ? `${(ns / 1000).toFixed(1)} µs
 const cases = rows.map((r) => {
   const layer = r.serveNs - r.bareNs;
   const ratio = layer / r.reducerNs;
+  const thread = threadSamples[r.action];
+  const threadServe = median(thread.serve);
+  const threadBare = median(thread.bare);
+  const threadLayer = threadServe - threadBare;
   return {
     name: `${r.action === "comment" ? "Comment" : "Hard Reset"} over serve, ${TASKS.toLocaleString("en")}-task world`,
+    // The client in a worker thread: the server thread's busy time per request, and serve's cost over bare by it.
+    serverThreadBusyNsPerRequest: { serve: Math.round(threadServe), bare: Math.round(threadBare), bareBytes: Math.round(median(thread.bareBytes)), bareReducer: Math.round(median(thread.bareReducer)) },
+    serverThreadHttpLayerNsPerRequest: Math.round(threadLayer),
+    serverThreadRatioToReducer: Number((threadLayer / r.reducerNs).toFixed(2)),
     reducerNsPerOp: Math.round(r.reducerNs),
     dispatcherNsPerRequest: Math.round(r.dispatcherNs),
     // What the layer adds in process (routing, auth, body, lock, answer bytes), and on the socket.
@@ -319,7 +376,9 @@ for (const c of cases)
       `HTTP cost ${fmt(c.httpLayerNsPerRequest)} (node glue ${fmt(c.nodeGlueNsPerRequest)}) = ${c.ratioToReducer.toFixed(2)}× the reducer (target ≤ ${TARGET}×: ${c.met ? "met" : "MISSED"}); ` +
       `${Math.round(c.shareOfBareThroughput * 100)} % of bare throughput; against bare (bytes) ${fmt(c.bareNodeHttpBytesNsPerRequest)}: ` +
       `${fmt(c.httpLayerOverBareBytesNsPerRequest)} = ${c.ratioToReducerOverBareBytes.toFixed(2)}×; the reducer inside a bare handler costs ` +
-      `${fmt(c.reducerInServerNsPerRequest)} (${(c.reducerInServerNsPerRequest / c.reducerNsPerOp).toFixed(2)}× its in-process figure), serve adds ${fmt(c.beyondReducerInServerNsPerRequest)} beyond that`,
+      `${fmt(c.reducerInServerNsPerRequest)} (${(c.reducerInServerNsPerRequest / c.reducerNsPerOp).toFixed(2)}× its in-process figure), serve adds ${fmt(c.beyondReducerInServerNsPerRequest)} beyond that. ` +
+      `Client in a worker, the server thread busy per request: serve ${fmt(c.serverThreadBusyNsPerRequest.serve)}, bare ${fmt(c.serverThreadBusyNsPerRequest.bare)} (bytes ${fmt(c.serverThreadBusyNsPerRequest.bareBytes)}, + reducer ${fmt(c.serverThreadBusyNsPerRequest.bareReducer)}) → ` +
+      `${fmt(c.serverThreadHttpLayerNsPerRequest)} = ${c.serverThreadRatioToReducer.toFixed(2)}× the reducer`,
   );
 
 const results = {
@@ -332,6 +391,7 @@ const results = {
     requestsPerRound: REQUESTS,
     connections: CONNECTIONS,
     httpCost: "serve − bare node:http (canned string body), per request; also shown against a canned Buffer body",
+    serverThread: "the same sides with the client in a worker thread: the server thread's busy time per request (eventLoopUtilization), serve − bare",
     target: `≤ ${TARGET}× the reducer`,
   },
   cases,
