@@ -4,11 +4,13 @@
  * tenant's real ids, so the checks past "not found" are reached too). Whatever comes in, the
  * dispatcher answers: never a throw, never a 500 (an internal error is a bug of ours), always a JSON
  * body, and every failure in the service's status shape `{ code, message, details }` with the HTTP
- * status of its gRPC code. A refused write leaves the world as it was.
+ * status of its gRPC code. A refused write leaves the world as it was; an accepted one leaves a world
+ * that saves and loads again.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createDispatcher, createWorldStore, GRPC_CODES, GRPC_HTTP_STATUS, ROUTES, type Route } from "policy-sim/http";
+import { loadWorld, worldJsonChunks } from "policy-sim";
 import { sampleWorld, type Body } from "./helpers.js";
 
 const world = sampleWorld();
@@ -87,8 +89,13 @@ describe("every route under hostile input: an answer in the service's shape, nev
             const name = (Object.keys(GRPC_CODES) as (keyof typeof GRPC_CODES)[]).find((k) => GRPC_CODES[k] === answer.code);
             expect(name !== undefined ? GRPC_HTTP_STATUS[name] : undefined).toBe(reply.status);
           }
-          // A refused write changes nothing.
+          // A refused write changes nothing; an accepted one leaves a world that saves and loads again
+          // (as `serve --out` writes it), so nothing a client sends is accepted and then lost.
           if (reply.status >= 400) expect(store.get()).toBe(world);
+          else if (store.get() !== world) {
+            const back = loadWorld(JSON.parse([...worldJsonChunks(store.get())].join("")));
+            if (!back.ok) throw new Error(`${route.method} ${route.path}: the world it accepted does not load again: ${JSON.stringify(back.error.slice(0, 2))}`);
+          }
         },
       ),
       { numRuns: process.env["CI"] === "true" ? 3000 : 1500 },

@@ -5,6 +5,7 @@ import { loadWorld } from "../world/load-world.js";
 import { findTask, type World } from "../world/world.js";
 import { BAD_REQUEST_TYPE, ERROR_INFO_TYPE, type ErrorBody, GRPC_CODES } from "./error-body.js";
 import { createFetchHandler, type FetchHandler, type FetchHandlerOptions, systemClock } from "./fetch-handler.js";
+import { MAX_JSON_DEPTH } from "../world/read.js";
 import { DEFAULT_MAX_BODY_BYTES } from "./read-body.js";
 import { createWorldStore, type MemoryWorldStore, type WorldChange } from "./world-store.js";
 
@@ -267,6 +268,21 @@ describe("createFetchHandler: errors, grpc-gateway shaped", () => {
       expect(b.code).toBe(GRPC_CODES.INVALID_ARGUMENT);
       expect(reasonOf(b)).toBe(reason);
     }
+  });
+
+  it("400 BODY_TOO_DEEP for a body nesting more than MAX_JSON_DEPTH levels, which the world could keep but never load again", async () => {
+    const { handler, store } = setup();
+    const nested = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
+    // The body's own object is level 0: `extra` at 1, so 512 levels of arrays below it reach 512.
+    expect((await handler(post(commentPath(), `{"comment":"ok","extra":${nested(MAX_JSON_DEPTH)}}`))).status).toBe(200);
+    const accepted = store.get();
+    const deep = await handler(post(commentPath(), `{"comment":"no","extra":${nested(MAX_JSON_DEPTH + 1)}}`));
+    expect(deep.status).toBe(400);
+    expect(reasonOf(await errorOf(deep))).toBe("BODY_TOO_DEEP");
+    // 200,000 levels (400 KB) are refused too, without a stack overflow.
+    const deeper = await handler(post(commentPath(), `{"x":${nested(200_000)}}`));
+    expect(deeper.status).toBe(400);
+    expect(store.get()).toBe(accepted);
   });
 
   it("400 for a body field of the wrong type, naming the field", async () => {

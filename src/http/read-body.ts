@@ -3,6 +3,7 @@
  * reading, so an oversized body is never held in memory), UTF-8, JSON, and "must be an object".
  */
 import { err, ok, type Result } from "../result.js";
+import { MAX_JSON_DEPTH } from "../world/read.js";
 import type { HttpFailure } from "./error-body.js";
 
 /**
@@ -153,7 +154,35 @@ export function parseJsonText(text: string): Result<Readonly<Record<string, unkn
   }
   if (typeof json !== "object" || json === null || Array.isArray(json))
     return err(badRequest("BODY_NOT_OBJECT", `request body must be a JSON object, not ${json === null ? "null" : Array.isArray(json) ? "an array" : typeof json}`));
+  if (nestsDeeperThan(json, MAX_JSON_DEPTH))
+    return err(
+      badRequest(
+        "BODY_TOO_DEEP",
+        `request body nests more than ${MAX_JSON_DEPTH} levels; the world keeps values at most ${MAX_JSON_DEPTH} levels deep, so a deeper one could be accepted but never saved and loaded again`,
+      ),
+    );
   return ok(json as Readonly<Record<string, unknown>>);
+}
+
+/**
+ * Whether parsed JSON nests more than `max` levels of objects and arrays below its top: walked
+ * with an explicit stack, so no depth can overflow ours. A world keeps values at most
+ * {@link MAX_JSON_DEPTH} levels deep (`loadWorld` refuses deeper ones), and a request's values end up
+ * in the world (annotations, kept fields, form values): refused here, a body cannot make the
+ * world it changes one that `--out` writes but `loadWorld` refuses.
+ */
+function nestsDeeperThan(json: object, max: number): boolean {
+  const stack: [object, number][] = [[json, 0]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [value, depth] = top;
+    const items: unknown[] = Array.isArray(value) ? value : Object.values(value);
+    for (const item of items)
+      if (typeof item === "object" && item !== null) {
+        if (depth + 1 > max) return true;
+        stack.push([item, depth + 1]);
+      }
+  }
+  return false;
 }
 
 /**
