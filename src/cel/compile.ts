@@ -5,7 +5,7 @@
 import type { TypeDeclaration } from "@marcbachmann/cel-js";
 import { err, ok, type Result } from "../result.js";
 import { celTypeNames, closest, diagnostic, errorParts, locate, type CelDiagnostic, type ErrorParts, type SourceLocation } from "./diagnostics.js";
-import { celEnvironment, type CelEnvironment, type CelEnvironmentKind } from "./environment.js";
+import { celEnvironment, type CelEnvironment, type CelEnvironmentKind, LIMITS } from "./environment.js";
 import { compileClosuresOrReason, type Closure, type InterpretedReason } from "./closures.js";
 import { generateClosure } from "./generate.js";
 import { COST_LIMIT_KEY, CostMeter, costPlan, DEFAULT_CEL_COST_LIMIT, estimateCost, instrumentCost, WORST_CASE_SIZES, type CostEstimate } from "./cost.js";
@@ -176,6 +176,14 @@ type CompileResult = Result<Compiled, readonly CelDiagnostic[]>;
 export function compileFresh(env: CelEnvironment, source: string, options: { readonly closures?: boolean; readonly anyResultType?: boolean } = {}): CompileResult {
   try {
     if (typeof source !== "string") return err([diagnostic("", "CEL_SYNTAX", "Syntax error: the expression must be a string", { start: 0, end: 0 })]);
+    const chain = longestPrefixChain(source);
+    if (chain.length > LIMITS.maxDepth)
+      return err([
+        diagnostic(source, "CEL_LIMIT_EXCEEDED", `expression too large: ${chain.length} prefix operators in a row exceed maxDepth (${LIMITS.maxDepth})`, {
+          start: chain.start,
+          end: chain.start + chain.span,
+        }),
+      ]);
     let parsed;
     try {
       parsed = env.cel.parse(source);
@@ -212,8 +220,53 @@ export function compileFresh(env: CelEnvironment, source: string, options: { rea
     return ok(Object.freeze({ source, kind: env.kind, type, root: ast, run, extensionArgs, cost, evaluation, baseCost: meter.base, interpretedBecause, plain }));
   } catch (e: unknown) {
     const message = e instanceof Error ? e.message : String(e);
+    if (e instanceof RangeError) return err([tooDeep(source)]);
     return err([diagnostic(source, "CEL_INTERNAL", `internal error while compiling: ${message}`, { start: 0, end: source.length })]);
   }
+}
+
+/** A stack overflow in the parser, checker or compiler: the expression nests deeper than they can follow. */
+function tooDeep(source: string): CelDiagnostic {
+  return diagnostic(source, "CEL_LIMIT_EXCEEDED", "expression too large: it nests too deeply to check", { start: 0, end: source.length });
+}
+
+/**
+ * The longest run of prefix operators (`!`, `-`; white space between them allowed) outside string
+ * literals: where it starts, how many, and how many characters it spans. cel-js's parser recurses
+ * once per prefix operator without counting it against `maxDepth`, so thousands in a row overflow
+ * the stack; {@link compileFresh} refuses a run longer than `maxDepth` before parsing. A `-` between
+ * operands is counted too (one more at most), and `!=` is not a prefix operator.
+ *
+ * @example
+ * ```ts
+ * longestPrefixChain("!!x && y != '!!!'"); // { length: 2, start: 0, span: 2 }
+ * ```
+ */
+export function longestPrefixChain(source: string): { readonly length: number; readonly start: number; readonly span: number } {
+  let best = { length: 0, start: 0, span: 0 };
+  let run = 0;
+  let runStart = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 0x22 || c === 0x27) {
+      // A string literal, single- or triple-quoted; a raw one (r"…") has no escapes.
+      const quote = source.charAt(i);
+      const close = source.startsWith(quote.repeat(3), i) ? quote.repeat(3) : quote;
+      const raw = i > 0 && (source.charAt(i - 1) === "r" || source.charAt(i - 1) === "R");
+      let j = i + close.length;
+      while (j < source.length && !source.startsWith(close, j)) j += !raw && source.charAt(j) === "\\" ? 2 : 1;
+      i = j + close.length - 1;
+      run = 0;
+      continue;
+    }
+    const prefix = c === 0x2d || (c === 0x21 && source.charCodeAt(i + 1) !== 0x3d);
+    if (prefix) {
+      if (run === 0) runStart = i;
+      run++;
+      if (run > best.length) best = { length: run, start: runStart, span: i + 1 - runStart };
+    } else if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) run = 0;
+  }
+  return best;
 }
 
 /** Evaluations of an expression on its closures before its generated function is written. */
@@ -372,6 +425,7 @@ function checkDiagnostic(env: CelEnvironment, source: string, p: ErrorParts, e: 
     if (p.code === "limit_exceeded") return diagnostic(source, "CEL_LIMIT_EXCEEDED", `expression too large: ${summary}`, span);
     return diagnostic(source, "CEL_SYNTAX", `Syntax error: ${summary}`, span);
   }
+  if (e instanceof RangeError || /Maximum call stack size exceeded/.test(summary)) return tooDeep(source);
   if (p.kind !== "type") return diagnostic(source, "CEL_INTERNAL", `internal error while checking: ${summary}`, span);
   switch (p.code) {
     case "unknown_variable": {

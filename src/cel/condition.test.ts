@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkCondition, compileCondition } from "./compile.js";
+import { checkCondition, compileCondition, longestPrefixChain } from "./compile.js";
 import { evaluateCondition, prepareConditionInput, type ConditionInput } from "./evaluate.js";
 import { adaInput, makeUser, tenant } from "./test-fixtures.js";
 
@@ -271,6 +271,21 @@ describe("type checking", () => {
   it("bounds the size of expressions", () => {
     const huge = Array.from({ length: 6000 }, () => "true").join(" && ");
     expect(checkCondition(huge)).toMatchObject([{ code: "CEL_LIMIT_EXCEEDED" }]);
+  });
+
+  it("bounds chains of prefix operators, which cel-js does not count as nesting, instead of overflowing the stack", () => {
+    expect(checkCondition(`${"!".repeat(250)}true`)).toEqual([]);
+    for (const n of [251, 3000, 300_000]) {
+      const [d] = checkCondition(`${"!".repeat(n)}true`);
+      expect(d).toMatchObject({ code: "CEL_LIMIT_EXCEEDED", span: { start: 0, end: n } });
+      expect(d?.message).toMatch(/prefix operators in a row exceed maxDepth \(250\)/);
+    }
+    expect(checkCondition(`1 == ${"- ".repeat(400)}1`)).toMatchObject([{ code: "CEL_LIMIT_EXCEEDED" }]);
+    // Inside string literals a run of "!" is text, whatever the quoting.
+    const bangs = "!".repeat(400);
+    for (const literal of [`'${bangs}'`, `"${bangs}"`, `'''${bangs}'''`, `"""${bangs}"""`, `r'\\${bangs}'`, `'\\'${bangs}'`, `"a\\"${bangs}"`])
+      expect(checkCondition(`subject.department != ${literal}`), literal).toEqual([]);
+    expect(longestPrefixChain(`!!x && y != "!!!"`)).toEqual({ length: 2, start: 0, span: 2 });
   });
 
   it("caches compiles by source text", () => {

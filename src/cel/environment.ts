@@ -73,9 +73,16 @@ import {
 /**
  * Parse-time limits. cel-js's defaults are cel-go's (250 levels of nesting, 100k nodes); conditions
  * are short, so fewer nodes bound the work a hostile or generated expression can ask for. cel-js has
- * no evaluation-cost limit; comprehensions range over directory lists, which are finite.
+ * no evaluation-cost limit; comprehensions range over directory lists, which are finite. cel-js does
+ * not count a chain of prefix operators (`!!!…x`, `---…1`) as nesting: `compile.ts` holds such a
+ * chain to `maxDepth` itself before parsing.
+ *
+ * @example
+ * ```ts
+ * LIMITS.maxDepth; // 250
+ * ```
  */
-const LIMITS = { maxAstNodes: 10_000, maxDepth: 250, maxListElements: 1_000, maxMapEntries: 1_000, maxCallArguments: 32 } as const;
+export const LIMITS = { maxAstNodes: 10_000, maxDepth: 250, maxListElements: 1_000, maxMapEntries: 1_000, maxCallArguments: 32 } as const;
 
 /**
  * Which of the service's expression contexts an environment is: policy rule (and wait) conditions,
