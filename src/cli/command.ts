@@ -288,3 +288,34 @@ export function readWorld(io: CliIO, path: string | undefined, options: { readon
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
+
+/**
+ * A duration flag in seconds (fractions allowed) as milliseconds; throws {@link CliInputError} otherwise.
+ *
+ * @example
+ * ```ts
+ * parseSeconds("--header-timeout", "2.5", 10_000); // 2500
+ * parseSeconds("--header-timeout", undefined, 10_000); // 10000, the default
+ * ```
+ */
+export function parseSeconds(flag: string, value: string | undefined, defaultMs: number): number {
+  if (value === undefined) return defaultMs;
+  const n = /^\d{1,6}(\.\d{1,3})?$/.test(value) ? Math.round(Number(value) * 1000) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw new CliInputError(`${flag} must be a number of seconds greater than 0, such as 10 or 0.5, not "${value}"`);
+  return n;
+}
+
+/**
+ * A count flag as a positive integer; throws {@link CliInputError} otherwise.
+ *
+ * @example
+ * ```ts
+ * parseCount("--max-connections", "256", 1024); // 256
+ * ```
+ */
+export function parseCount(flag: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw new CliInputError(`${flag} must be a whole number greater than 0, not "${value}"`);
+  return n;
+}

@@ -7,7 +7,8 @@ import { credentialsFromEnv } from "../pull/credentials.js";
 import { type PullProgress, pullWorld } from "../pull/pull-world.js";
 import { loadWorld } from "../world/load-world.js";
 import { saveWorld } from "../world/save-world.js";
-import { type CliIO, CliInputError, type Command, EXIT, plural, str } from "./command.js";
+import { DEFAULT_REQUEST_TIMEOUT_MS } from "../pull/api-client.js";
+import { type CliIO, CliInputError, type Command, EXIT, parseSeconds, plural, str } from "./command.js";
 import { progress } from "./progress.js";
 
 /** A whole-number flag; `fallback` when absent. */
@@ -49,7 +50,7 @@ function reporter(io: CliIO, json: boolean): { onProgress: (p: PullProgress) => 
  * ```
  */
 export const pullCommand: Command = {
-  usage: "policy-sim pull --base-url <url> --out <world file> [--state open|all] [--page-size <n>] [--concurrency <n>] [--json]",
+  usage: "policy-sim pull --base-url <url> --out <world file> [--state open|all] [--page-size <n>] [--concurrency <n>] [--request-timeout <s>] [--json]",
   summary: "export a tenant through the service's API into a world file",
   help: [
     "Credentials from the environment (never printed):",
@@ -58,6 +59,7 @@ export const pullCommand: Command = {
     "--state <s>         open (default) or all (every task, deleted ones included)",
     "--page-size <n>     items per page (default: the API's)",
     "--concurrency <n>   requests in flight at once (default 4)",
+    `--request-timeout <s>  seconds one request and its answer may take before it is retried (default ${DEFAULT_REQUEST_TIMEOUT_MS / 1000})`,
     "--json              progress and the summary as JSON lines on stdout",
     "",
     "429 and 5xx answers are retried with backoff (Retry-After honoured). What the API cannot give",
@@ -73,6 +75,7 @@ export const pullCommand: Command = {
     state: { type: "string" },
     "page-size": { type: "string" },
     concurrency: { type: "string" },
+    "request-timeout": { type: "string" },
     json: { type: "boolean" },
   },
   async run({ values }, io) {
@@ -85,6 +88,7 @@ export const pullCommand: Command = {
     const pageSize = count("page-size", str(values["page-size"]), 0, 0);
     const concurrency = count("concurrency", str(values["concurrency"]), 4, 1);
     const states = stateOf(str(values["state"]));
+    const requestTimeoutMs = parseSeconds("--request-timeout", str(values["request-timeout"]), DEFAULT_REQUEST_TIMEOUT_MS);
     const credentials = credentialsFromEnv(io.env ?? {});
     if (!credentials.ok) throw new CliInputError(credentials.error);
     if (!io.fetch) throw new CliInputError("pull needs HTTP (no fetch in this environment)");
@@ -92,7 +96,7 @@ export const pullCommand: Command = {
     const report = reporter(io, json);
     let pulled: Awaited<ReturnType<typeof pullWorld>>;
     try {
-      pulled = await pullWorld({ baseUrl, fetch: io.fetch, credentials: credentials.value, pageSize, states, concurrency, onProgress: report.onProgress, now: () => Date.now() });
+      pulled = await pullWorld({ baseUrl, fetch: io.fetch, credentials: credentials.value, pageSize, states, concurrency, onProgress: report.onProgress, now: () => Date.now(), retry: { requestTimeoutMs } });
     } finally {
       report.end();
     }

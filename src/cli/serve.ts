@@ -12,7 +12,9 @@ import type { ConnectionLimits, RunningServer } from "../http/server.js";
 import { DEFAULT_CONNECTION_LIMITS, serve } from "../http/server.js";
 import { createWorldStore, DEFAULT_MAX_AUDIT_EVENTS } from "../http/world-store.js";
 import type { World } from "../world/world.js";
-import { type CliIO, CliInputError, type Command, EXIT, plural, type ShutdownSignal, printJson, readWorld, str, writeWorldFile } from "./command.js";
+import { type CliIO, CliInputError, type Command, EXIT, parseCount, parseSeconds, plural, type ShutdownSignal, printJson, readWorld, str, writeWorldFile } from "./command.js";
+
+export { parseCount, parseSeconds } from "./command.js";
 
 /**
  * A `--port` value as a TCP port (0 picks a free one); throws {@link CliInputError} otherwise.
@@ -37,37 +39,6 @@ function listenProblem(e: unknown, host: string, port: number): string {
   if (code === "EACCES") return `cannot listen on ${where}: permission denied (ports below 1024 need privileges)`;
   if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") return `cannot listen on ${where}: no such local address`;
   return `cannot listen on ${where}: ${e instanceof Error ? e.message : String(e)}`;
-}
-
-/**
- * A duration flag in seconds (fractions allowed) as milliseconds; throws {@link CliInputError} otherwise.
- *
- * @example
- * ```ts
- * parseSeconds("--header-timeout", "2.5", 10_000); // 2500
- * parseSeconds("--header-timeout", undefined, 10_000); // 10000, the default
- * ```
- */
-export function parseSeconds(flag: string, value: string | undefined, defaultMs: number): number {
-  if (value === undefined) return defaultMs;
-  const n = /^\d{1,6}(\.\d{1,3})?$/.test(value) ? Math.round(Number(value) * 1000) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < 1) throw new CliInputError(`${flag} must be a number of seconds greater than 0, such as 10 or 0.5, not "${value}"`);
-  return n;
-}
-
-/**
- * A count flag as a positive integer; throws {@link CliInputError} otherwise.
- *
- * @example
- * ```ts
- * parseCount("--max-connections", "256", 1024); // 256
- * ```
- */
-export function parseCount(flag: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < 1) throw new CliInputError(`${flag} must be a whole number greater than 0, not "${value}"`);
-  return n;
 }
 
 /** The default `--shutdown-timeout`: how long requests in progress may take after the first signal. */

@@ -46,6 +46,12 @@ export interface ApiClientOptions {
   readonly now?: () => number;
   /** In [0, 1): spreads retries of concurrent requests; default `Math.random`. */
   readonly random?: () => number;
+  /**
+   * How long one attempt may take, answer included, in milliseconds; then it counts as a network
+   * failure (and is retried). Default {@link DEFAULT_REQUEST_TIMEOUT_MS}: a server that accepts the
+   * connection and never answers cannot hold a pull forever.
+   */
+  readonly requestTimeoutMs?: number;
   /** Called before each retry, for progress output. */
   readonly onRetry?: (info: { readonly path: string; readonly status: number | null; readonly waitMs: number; readonly attempt: number }) => void;
 }
@@ -95,6 +101,22 @@ export interface ApiClient {
   list(listing: Listing, onPage?: (page: Page) => void): Promise<Result<unknown[], PullError>>;
 }
 
+/**
+ * The default `requestTimeoutMs` of {@link createApiClient}: two minutes for one request and its answer.
+ *
+ * @example
+ * ```ts
+ * createApiClient({ baseUrl, fetch, credentials, requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS / 2 });
+ * ```
+ */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+
+/**
+ * Pages in a row that hold no item but name a next page, after which a listing stops with
+ * `PAGING`: a server that answers empty pages with ever new tokens would otherwise be followed forever.
+ */
+const MAX_EMPTY_PAGES_IN_A_ROW = 100;
+
 const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
 const fail = (code: PullError["code"], message: string, status?: number): { ok: false; error: PullError } => ({
   ok: false,
@@ -107,6 +129,11 @@ function retryAfterMs(value: string | null, nowMs: number): number | undefined {
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+
+/** Whether a fetch or body read failed because its `AbortSignal.timeout` fired. */
+function timedOut(e: unknown): boolean {
+  return e instanceof Error && (e.name === "TimeoutError" || (e.name === "AbortError" && String((e as { cause?: unknown }).cause ?? "").includes("Timeout")));
 }
 
 function isRecord(v: unknown): v is Readonly<Record<string, unknown>> {
@@ -142,6 +169,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
+  const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   let bearer: string | undefined = options.credentials.kind === "token" ? options.credentials.token : undefined;
   let signingIn: Promise<Result<string, PullError>> | undefined;
 
@@ -151,9 +179,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       let response: Response | undefined;
       let problem = "";
       try {
-        response = await options.fetch(`${base}${path}`, init);
+        // The signal also bounds reading the answer's body (`answerText`).
+        response = await options.fetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
       } catch (e: unknown) {
-        problem = e instanceof Error ? e.message : String(e);
+        problem = timedOut(e) ? `no answer within ${timeoutMs / 1000} s` : e instanceof Error ? e.message : String(e);
       }
       if (response && !RETRY_STATUSES.has(response.status)) return { ok: true, value: response };
       if (attempt >= retries) {
@@ -167,6 +196,16 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (response) await response.arrayBuffer().catch(() => undefined);
       options.onRetry?.({ path, status: response?.status ?? null, waitMs, attempt: attempt + 1 });
       await sleep(waitMs);
+    }
+  }
+
+  /** The answer's text, or why it did not arrive whole (the connection dropped, the time ran out). */
+  async function answerText(res: Response, what: string): Promise<Result<string, PullError>> {
+    try {
+      return { ok: true, value: await res.text() };
+    } catch (e: unknown) {
+      const why = timedOut(e) ? `it took longer than ${timeoutMs / 1000} s` : e instanceof Error ? e.message : String(e);
+      return fail("NETWORK_ERROR", `${what}: the answer did not arrive whole: ${why}`, res.status);
     }
   }
 
@@ -189,7 +228,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     });
     const sent = await send("/auth/v1/token", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" }, body: form.toString() });
     if (!sent.ok) return sent;
-    const text = await sent.value.text();
+    const answer = await answerText(sent.value, "POST /auth/v1/token");
+    if (!answer.ok) return answer;
+    const text = answer.value;
     if (!sent.value.ok) return fail("UNAUTHENTICATED", `the token endpoint refused client "${c.clientId}" (${sent.value.status}): ${problemOf(text)}`, sent.value.status);
     let token: unknown;
     try {
@@ -220,7 +261,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const sent = await send(path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
       if (!sent.ok) return sent;
       const res = sent.value;
-      const text = await res.text();
+      const answer = await answerText(res, `${method} ${path}`);
+      if (!answer.ok) return answer;
+      const text = answer.value;
       // An expired access token: sign in again once (a bearer token from the environment cannot be renewed).
       if (res.status === 401 && !renewed && options.credentials.kind === "client") continue;
       if (res.status === 401) return fail("UNAUTHENTICATED", `${method} ${path}: the server refused the credentials (401): ${problemOf(text)}`, 401);
@@ -238,6 +281,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const items: unknown[] = [];
     const seen = new Set<string>();
     let pageToken = "";
+    let emptyInARow = 0;
     for (let pageIndex = 0; ; pageIndex++) {
       let r: Result<unknown, PullError>;
       if (listing.method === "GET") {
@@ -261,6 +305,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (typeof next !== "string") return fail("BAD_RESPONSE", `${listing.method} ${listing.path}: nextPageToken is not a string`);
       if (seen.has(next)) return fail("PAGING", `${listing.method} ${listing.path}: the server answered page token "${next.slice(0, 40)}" twice; stopping instead of looping`);
       seen.add(next);
+      emptyInARow = list.length === 0 ? emptyInARow + 1 : 0;
+      if (emptyInARow >= MAX_EMPTY_PAGES_IN_A_ROW)
+        return fail("PAGING", `${listing.method} ${listing.path}: the server answered ${emptyInARow} empty pages in a row, each naming a next page; stopping instead of following it forever`);
       pageToken = next;
     }
   }

@@ -1,5 +1,7 @@
 import { generateKeyPairSync, verify, createPublicKey } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { createServer as createHttpServer } from "node:http";
+import { type AddressInfo, createServer as createNetServer, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import { memoryIO } from "../cli/memory-io.js";
 import { EXIT, runCli } from "../cli/run.js";
@@ -185,6 +187,44 @@ describe("openapi.yaml paging and retries: pull against recorded API pages", () 
     expect(!r.ok && r.error.code).toBe("PAGING");
   });
 
+  it("a server that answers empty pages with ever new tokens is stopped after 100 in a row", async () => {
+    let n = 0;
+    const endless = (async () => new Response(JSON.stringify({ list: [], nextPageToken: `t-${n++}` }), { status: 200 })) as typeof fetch;
+    const api = createApiClient({ baseUrl: "http://api.test", fetch: endless, credentials: { kind: "token", token: "t" }, ...noWait });
+    const r = await api.list({ method: "GET", path: "/api/v1/users" });
+    expect(!r.ok && r.error.code).toBe("PAGING");
+    expect(!r.ok && r.error.message).toMatch(/100 empty pages in a row/);
+    expect(n).toBe(100);
+  });
+
+  it("a server that never answers, or stops mid-answer, times out (requestTimeoutMs) and is retried, never waited on for ever", async () => {
+    // A real socket: one server accepts and says nothing, the other sends headers and half a body.
+    const sockets = new Set<Socket>();
+    const silent = createNetServer((s) => void sockets.add(s));
+    const half = createHttpServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+      res.write('{"list":[');
+    });
+    half.on("connection", (s) => void sockets.add(s));
+    const listen = (srv: { listen: (port: number, host: string, cb: () => void) => unknown; address: () => unknown }) =>
+      new Promise<number>((resolve) => void srv.listen(0, "127.0.0.1", () => resolve((srv.address() as AddressInfo).port)));
+    const [silentPort, halfPort] = [await listen(silent), await listen(half)];
+    try {
+      const retries: number[] = [];
+      const options = { credentials: { kind: "token", token: "t" } as const, fetch, requestTimeoutMs: 300, retries: 1, sleep: async () => undefined, onRetry: (r: { attempt: number }) => void retries.push(r.attempt) };
+      const started = Date.now();
+      const none = await createApiClient({ ...options, baseUrl: `http://127.0.0.1:${silentPort}` }).call("GET", "/api/v1/users");
+      expect(!none.ok && none.error).toMatchObject({ code: "NETWORK_ERROR", message: expect.stringMatching(/no answer within 0.3 s \(gave up after 2 attempts\)/) as unknown });
+      expect(retries).toEqual([1]);
+      const cut = await createApiClient({ ...options, baseUrl: `http://127.0.0.1:${halfPort}` }).call("GET", "/api/v1/users");
+      expect(!cut.ok && cut.error).toMatchObject({ code: "NETWORK_ERROR", message: expect.stringMatching(/did not arrive whole: it took longer than 0.3 s/) as unknown });
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await Promise.all([new Promise((r) => silent.close(r)), new Promise((r) => half.close(r))]);
+    }
+  });
+
   it("a 5xx that outlasts the retries, a refused token and a network failure are errors with their cause, never a throw", async () => {
     const always503 = fakeApi(fixture, { faults: [0, 1, 2, 3, 4, 5].map((nth) => ({ route: "GET /api/v1/policies", nth, status: 503 })) });
     const r = await pullWorld({ baseUrl: "http://api.test", fetch: always503.fetch, credentials: { kind: "token", token: "tok-admin" }, retry: noWait });
@@ -303,6 +343,9 @@ describe("policy-sim pull", () => {
     expect(refused.code).toBe(EXIT.badInput);
     expect(refused.err).toContain("UNAUTHENTICATED");
     expect(refused.err).not.toContain("wrong-token");
+    const badTimeout = await run(["pull", "--base-url", "http://api.test", "--out", "t.json", "--request-timeout", "0"], { POLICY_SIM_TOKEN: "x" }, f);
+    expect(badTimeout.code).toBe(EXIT.badInput);
+    expect(badTimeout.err).toMatch(/--request-timeout must be a number of seconds greater than 0/);
   });
 });
 
