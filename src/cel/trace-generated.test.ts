@@ -63,7 +63,7 @@ async function recorder() {
     if (!c.ok) return 0;
     const table = traceTableOf(compiledOf(c.value));
     if (!table?.closure) return 0;
-    const interpreted = Object.assign(Object.create(TraceTable.prototype) as InstanceType<typeof TraceTable>, { ...table, closure: undefined });
+    const interpreted = Object.assign(Object.create(TraceTable.prototype) as InstanceType<typeof TraceTable>, { ...table, closure: undefined, recording: undefined });
     let answered = 0;
     for (const context of contexts) {
       const run = (t: InstanceType<typeof TraceTable>) => {
