@@ -28,18 +28,29 @@ import { isCelNode, type CelNode } from "./internals.js";
 import { canGenerate } from "../can-generate.js";
 
 /**
- * Where a recording function writes (trace-table.ts): the slot of each node it writes out, and the
- * holder of the running trace's slots, read once per run. Nodes it hands to closures record
- * through `ClosureOptions.record`, as a recording compile's closures do.
+ * A recording function (trace-table.ts): the expression's generated function that also writes each
+ * node's value into `slots[id]`, the running trace's slots, passed in by the caller.
  *
  * @example
  * ```ts
- * const recording: GeneratedRecording = { slotOf: (node) => ids.get(node), holder: { slots: [] } };
+ * const value = recording(context, record.slots);
+ * ```
+ */
+export type Recording = (c: Readonly<Record<string, unknown>>, slots: unknown[]) => unknown;
+
+/**
+ * What {@link generateRecording} writes: the function, and whether it hands any node to a closure
+ * (`alone` when not: then nothing in it charges the cost meter or records through the tracer's
+ * running target, and its caller need not set either up).
+ *
+ * @example
+ * ```ts
+ * const g: GeneratedRecording = { run: (c, s) => (s[0] = true), alone: true };
  * ```
  */
 export interface GeneratedRecording {
-  readonly slotOf: (node: CelNode) => number | undefined;
-  readonly holder: { slots: unknown[] };
+  readonly run: Recording;
+  readonly alone: boolean;
 }
 
 /**
@@ -47,22 +58,45 @@ export interface GeneratedRecording {
  * cannot be generated, or when a node does not compile to closures either. Called like a closure:
  * returns the value, or throws (BAIL, an error) when the expression leaves its plain path.
  *
- * A recording compile (`options.record`, for traces) is generated only with `recording`: the
- * function then also writes each node's value into its slot, node for node as the recording
- * closures do, without the shortcuts that skip a node (a literal compared with, a flattened `&&`
- * chain, a context variable read inside a field read), so every node cel-js evaluates is written.
- *
  * @example
  * ```ts
  * const f = generateClosure(ast, extensionArgs, { evaluator, meter, plan }) ?? compileClosures(ast, extensionArgs, { evaluator, meter, plan });
  * ```
  */
-export function generateClosure(root: CelNode, extensionArgs: ExtensionArgs, options: ClosureOptions, recording?: GeneratedRecording): Closure | undefined {
-  if ((options.record !== undefined) !== (recording !== undefined) || !canGenerate()) return undefined;
+export function generateClosure(root: CelNode, extensionArgs: ExtensionArgs, options: ClosureOptions): Closure | undefined {
+  if (options.record !== undefined) return undefined;
+  return generated(root, extensionArgs, options, undefined)?.f as Closure | undefined;
+}
+
+/**
+ * The same for a recording compile (`options.record`, for traces): the function also writes each
+ * node's value into its slot (`slotOf`) of the slots it is given, node for node as the recording
+ * closures do, without the shortcuts that skip a node (a literal compared with, a flattened `&&`
+ * chain, a context variable read inside a field read), so every node cel-js evaluates is written.
+ * Nodes it hands to closures record through `options.record`, as a recording compile's closures do.
+ *
+ * @example
+ * ```ts
+ * const rec = generateRecording(ast, extensionArgs, { evaluator, meter, plan, record }, (node) => ids.get(node));
+ * ```
+ */
+export function generateRecording(root: CelNode, extensionArgs: ExtensionArgs, options: ClosureOptions, slotOf: (node: CelNode) => number | undefined): GeneratedRecording | undefined {
+  if (options.record === undefined) return undefined;
+  const g = generated(root, extensionArgs, options, slotOf);
+  return g && { run: g.f as Recording, alone: g.delegates === 0 };
+}
+
+function generated(
+  root: CelNode,
+  extensionArgs: ExtensionArgs,
+  options: ClosureOptions,
+  slotOf: ((node: CelNode) => number | undefined) | undefined,
+): { readonly f: Closure | Recording; readonly delegates: number } | undefined {
+  if (!canGenerate()) return undefined;
   try {
-    const g = new Source(extensionArgs, options, recording);
+    const g = new Source(extensionArgs, options, slotOf);
     const out = g.node(root);
-    return g.build(out);
+    return { f: g.build(out), delegates: g.delegates };
   } catch {
     // A node without closures (NotCompiled) or a generator bug: the closures decide alone.
     return undefined;
@@ -81,7 +115,8 @@ const ORDER_OPS: ReadonlySet<string> = new Set(["<", "<=", ">", ">="]);
 class Source {
   readonly #ext: ExtensionArgs;
   readonly #options: ClosureOptions;
-  readonly #recording: GeneratedRecording | undefined;
+  /** The slot of each node, when recording. */
+  readonly #slotOf: ((node: CelNode) => number | undefined) | undefined;
   readonly #lines: string[] = [];
   readonly #constants: unknown[] = [];
   readonly #delegates: Closure[] = [];
@@ -91,34 +126,38 @@ class Source {
   #labels = 0;
   #depth = 1;
 
-  constructor(ext: ExtensionArgs, options: ClosureOptions, recording: GeneratedRecording | undefined) {
+  constructor(ext: ExtensionArgs, options: ClosureOptions, slotOf: ((node: CelNode) => number | undefined) | undefined) {
     this.#ext = ext;
     this.#options = options;
-    this.#recording = recording;
+    this.#slotOf = slotOf;
+  }
+
+  /** How many nodes it hands to closures. */
+  get delegates(): number {
+    return this.#delegates.length;
   }
 
   /** Whether shortcuts that skip a node are allowed: not when every node's value is recorded. */
   get #fused(): boolean {
-    return this.#recording === undefined;
+    return this.#slotOf === undefined;
   }
 
-  build(out: string): Closure {
+  build(out: string): Closure | Recording {
     const names = Array.from({ length: this.#vars }, (_, i) => `v${i}`);
     const source = [
       '"use strict";',
       "const B = $.B, mapGet = $.mapGet, dynGet = $.dynGet;",
       ...this.#constants.map((_, i) => `const k${i} = $.k[${i}];`),
       ...this.#delegates.map((_, i) => `const d${i} = $.d[${i}];`),
-      ...(this.#recording ? ["const R = $.R;"] : []),
-      "return function celCondition(c) {",
-      ...(this.#recording ? ["  const s = R.slots;"] : []),
+      // Recording, the running trace's slots come in beside the context.
+      this.#slotOf ? "return function celCondition(c, s) {" : "return function celCondition(c) {",
       ...(names.length > 0 ? [`  let ${names.join(", ")};`] : []),
       ...this.#lines,
       `  return ${out};`,
       "};",
     ].join("\n");
-    const factory = new Function("$", source) as (inputs: object) => Closure;
-    return factory({ B: BAIL, mapGet, dynGet, k: this.#constants, d: this.#delegates, R: this.#recording?.holder });
+    const factory = new Function("$", source) as (inputs: object) => Closure | Recording;
+    return factory({ B: BAIL, mapGet, dynGet, k: this.#constants, d: this.#delegates });
   }
 
   #emit(line: string): void {
@@ -156,7 +195,7 @@ class Source {
     // A delegate's closure records its node itself (a recording compile wraps every node it makes).
     if (this.#ext.has(n) || isMacro(n) || this.#options.plan?.sized.has(n) === true) return this.#delegate(n);
     const v = this.#written(n);
-    const id = this.#recording?.slotOf(n);
+    const id = this.#slotOf?.(n);
     // Written out here (not handed whole to a delegate): its value goes into its slot.
     if (id !== undefined && !this.#delegated.has(n)) this.#emit(`s[${id}] = ${v};`);
     return v;
@@ -193,6 +232,8 @@ class Source {
         return this.#method(n);
       case "call":
         return this.#call(n);
+      case "list":
+        return this.#list(n);
       default:
         return this.#delegate(n);
     }
@@ -267,6 +308,17 @@ class Source {
     this.#emit(`  if (x === ${lv}) { ${v} = true; break; }`);
     this.#emit(`  if (typeof x !== "string") throw B;`);
     this.#emit("}");
+    return v;
+  }
+
+  /** A list literal: a fresh array of its items, the last evaluated first, as the closure does. */
+  #list(n: CelNode): string {
+    const args = argsOf(n);
+    if (!args.every(isCelNode)) return this.#delegate(n);
+    const items: string[] = [];
+    for (let i = args.length - 1; i >= 0; i--) items.unshift(this.node(args[i] as CelNode));
+    const v = this.#fresh();
+    this.#emit(`${v} = [${items.join(", ")}];`);
     return v;
   }
 

@@ -97,7 +97,7 @@ describe("traces recorded by generated code (trace-table.ts, generate.ts)", () =
       "Function",
       new Proxy(globalThis.Function, {
         construct: (target, args: unknown[]) => {
-          if (String(args[args.length - 1]).includes("const s = R.slots;")) generated++;
+          if (String(args[args.length - 1]).includes("function celCondition(c, s)")) generated++;
           return Reflect.construct(target, args) as object;
         },
       }),

@@ -11,7 +11,7 @@ import { COST_LIMIT_KEY, CostMeter, costPlan, DEFAULT_CEL_COST_LIMIT } from "./c
 import { SourceLines, type SourcePosition } from "./diagnostics.js";
 import { celEnvironment } from "./environment.js";
 import type { ExtensionArgs } from "./extensions.js";
-import { generateClosure } from "./generate.js";
+import { generateRecording, type Recording } from "./generate.js";
 import { isCelNode, qualifiedName, syntacticChildren, type CelNode } from "./internals.js";
 import type { NotEvaluatedReason, TraceNodeKind } from "./trace.js";
 
@@ -98,17 +98,23 @@ export class TraceTable {
    * run is then the compiled evaluation itself, with cel-js's instrumented copy only off its plain path.
    */
   readonly closure: Closure | undefined;
-  /** @internal The recording function behind {@link closure}, called without its wrapper by {@link recordRun}. */
-  readonly recording: Closure | undefined;
+  /** @internal The recording function behind {@link closure}, called without its wrapper by {@link recordPlain}. */
+  readonly recording: Recording | undefined;
   /** @internal The meter {@link recording} charges (started by {@link recordRun}). */
   readonly meter: CostMeter | undefined;
+  /**
+   * @internal Whether {@link recording} is generated code that hands no node to a closure: it then
+   * charges no meter and writes only the slots it is given (see {@link recordPlain}).
+   */
+  readonly alone: boolean;
 
   /** @internal */
-  constructor(compiled: Compiled, rows: Rows, closure: Closure | undefined, recording?: Closure, meter?: CostMeter) {
+  constructor(compiled: Compiled, rows: Rows, closure: Closure | undefined, recording?: Recording, meter?: CostMeter, alone = false) {
     this.compiled = compiled;
     this.closure = closure;
     this.recording = recording;
     this.meter = meter;
+    this.alone = alone;
     this.size = rows.kinds.length;
     this.kinds = rows.kinds;
     this.labels = rows.labels;
@@ -157,14 +163,60 @@ export interface RecordingTarget {
 let current: RecordingTarget | null = null;
 
 /**
- * The running target's slots, for the generated recording functions (generate.ts), which read
- * them once per run and write each node's value straight into its slot.
+ * What {@link recordPlain} returns when the recording function left its plain path (it threw:
+ * BAIL, an error, the budget), or the expression has none: the caller evaluates in full.
+ *
+ * @example
+ * ```ts
+ * if (recordPlain(table, context, target) === OFF_PLAIN) recordRun(table, context, fresh);
+ * ```
  */
-const generatedSlots: { slots: unknown[] } = { slots: [] };
+export const OFF_PLAIN: unique symbol = Symbol("off the plain path");
+
+/**
+ * The recording function alone on a context, filling `target` (one slot per node id): what it
+ * returned, or {@link OFF_PLAIN} (then `target` holds what was written before it left). It runs
+ * under the budget the context carries, as the plain run does: an expression whose nodes alone
+ * cost more, or a comprehension that runs out, leaves the plain path.
+ *
+ * @example
+ * ```ts
+ * const record = new TraceRecord(source, table);
+ * const value = recordPlain(table, context, record); // true, false, … or OFF_PLAIN
+ * ```
+ */
+export function recordPlain(table: TraceTable, context: object, target: RecordingTarget): unknown {
+  const recording = table.recording;
+  const meter = table.meter;
+  if (recording === undefined || meter === undefined) return OFF_PLAIN;
+  const limit = limitOf(context);
+  if (table.compiled.baseCost > limit) return OFF_PLAIN;
+  if (table.alone) {
+    // Nothing in it charges the meter: its cost is its nodes', the base just checked.
+    try {
+      return recording(context as Readonly<Record<string, unknown>>, target.slots);
+    } catch {
+      return OFF_PLAIN;
+    }
+  }
+  // The generated code writes its own nodes into the slots it is given; the closures it hands
+  // nodes to (and the recording closures where code cannot be generated) record through `current`.
+  const previous = current;
+  current = target;
+  try {
+    meter.start(limit);
+    return recording(context as Readonly<Record<string, unknown>>, target.slots);
+  } catch {
+    return OFF_PLAIN;
+  } finally {
+    current = previous;
+  }
+}
 
 /**
  * Runs the instrumented copy of an expression on a context, filling `target` (one slot per node
- * id). Returns what the expression returned and throws what it threw.
+ * id): its recording function ({@link recordPlain}), or cel-js's instrumented copy off that path.
+ * Returns what the expression returned and throws what it threw.
  *
  * @example
  * ```ts
@@ -173,29 +225,17 @@ const generatedSlots: { slots: unknown[] } = { slots: [] };
  * ```
  */
 export function recordRun(table: TraceTable, context: object, target: RecordingTarget): unknown {
+  const value = recordPlain(table, context, target);
+  if (value !== OFF_PLAIN) return value;
+  // Off the closures' plain path: cel-js records the trace afresh, as for any interpreted one.
+  target.slots.fill(undefined);
+  target.repeats = null;
   const previous = current;
-  const previousSlots = generatedSlots.slots;
   current = target;
-  generatedSlots.slots = target.slots;
   try {
-    // The recording function straight, its meter started here: the limit is read once per run.
-    const recording = table.recording;
-    const meter = table.meter;
-    const limit = recording !== undefined && meter !== undefined ? limitOf(context) : -1;
-    if (recording !== undefined && meter !== undefined && table.compiled.baseCost <= limit) {
-      try {
-        meter.start(limit);
-        return recording(context as Readonly<Record<string, unknown>>);
-      } catch {
-        // Off the closures' plain path: cel-js records the trace afresh, as for any interpreted one.
-        target.slots.fill(undefined);
-        target.repeats = null;
-      }
-    }
     return table.compiled.run(context);
   } finally {
     current = previous;
-    generatedSlots.slots = previousSlots;
   }
 }
 
@@ -329,16 +369,16 @@ function instrument(compiled: Compiled): TraceTable {
   };
   // Written out as one function where code can be generated (its nodes write their slots
   // directly); the closures where it cannot. Both record what cel-js's instrumented copy would.
-  const recording =
-    generateClosure(compiled.root, compiled.extensionArgs, options, { slotOf: (node) => ids.get(node), holder: generatedSlots }) ??
-    compileClosures(compiled.root, compiled.extensionArgs, options);
+  const generated = generateRecording(compiled.root, compiled.extensionArgs, options, (node) => ids.get(node));
+  const recording: Recording | undefined = generated?.run ?? compileClosures(compiled.root, compiled.extensionArgs, options);
   const closure: Closure | undefined =
     recording &&
     ((context) => {
       meter.start(limitOf(context));
-      return recording(context);
+      // Run through this wrapper, the slots of the running target (where `current` points).
+      return recording(context, current === null ? [] : current.slots);
     });
-  return new TraceTable(compiled, rows, closure, recording, meter);
+  return new TraceTable(compiled, rows, closure, recording, meter, generated?.alone === true);
 }
 
 type Evaluate = (ev: unknown, ast: unknown, scope: unknown) => unknown;
