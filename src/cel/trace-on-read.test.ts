@@ -4,6 +4,7 @@
  * (trace.ts `traceOfPlainRun`). These tests hold that record to the one `traceCondition` makes while
  * it evaluates, node by node, and to the decision itself: the recorded root is the value the plain
  * run decided, on the project's own conditions and on random ones (fast-check), for varied inputs.
+ * The same holds for the record a traced decision makes while deciding (`recordDecision`).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -11,7 +12,7 @@ import { compileCondition } from "./compile.js";
 import { contextOf, plainRunOf, plainValue, prepareConditionInput, type CelContext, type PreparedConditionInput } from "./evaluate.js";
 import { adaInput, makeUser, tenant } from "./test-fixtures.js";
 import { corpus } from "./test-differential.js";
-import { traceCondition, traceOfPlainRun, traceRecordOf } from "./trace.js";
+import { plainTracerOf, traceCondition, traceOfPlainRun, traceOfRecord, traceRecordOf } from "./trace.js";
 
 const subjects = [
   tenant.ada,
@@ -46,6 +47,16 @@ function compare(source: string, prepared: PreparedConditionInput): number {
   expect(traceRecordOf(onRead)?.value(0), source).toBe(value);
   expect(onRead.nodes, source).toEqual(eager.nodes);
   expect(Object.isFrozen(onRead) && onRead.nodes.every((n) => Object.isFrozen(n)), source).toBe(true);
+  // A traced decision's own record (task-conditions.ts): the recording run decides, and its trace
+  // is the same, whenever it answers where the plain run did.
+  const record = plainTracerOf(c.value).recordDecision(context);
+  if (record !== undefined) {
+    expect(record.value(0), source).toBe(value);
+    const decided = traceOfRecord(record);
+    expect(decided.outcome, source).toEqual(eager.outcome);
+    expect(decided.nodes, source).toEqual(eager.nodes);
+    expect(Object.isFrozen(decided) && decided.nodes.every((n) => Object.isFrozen(n)), source).toBe(true);
+  }
   return 1;
 }
 

@@ -9,10 +9,11 @@
  * Recording is kept to what cannot be had later: each node's raw value or error, in one array slot
  * by node id (`trace-record.ts`). Positions, texts and the tree's shape are per expression and
  * computed once; displays, located errors and the frozen {@link TraceNode} tree are derived from
- * the record when first read. When the condition's plain compiled run decided (the common case in
- * a traced decision), even the values are recorded when first read, by the recording closures on
- * the same immutable context ({@link traceOfPlainRun}): a decision pays for the traces it keeps,
- * not for recording them.
+ * the record when first read. In a traced decision the recording function decides in the plain
+ * run's place ({@link PlainTracer.recordDecision}): one run both decides and records, where
+ * deciding plainly and recording on first read ran every condition twice for the readers every
+ * traced decision has (explanations, rule coverage), and the trace objects are made when the
+ * decision's traces are first read ({@link traceOfRecord}).
  */
 import { err, type Result } from "../result.js";
 import { compiledOf, type Compiled, type CompiledApproverExpression, type CompiledCondition } from "./compile.js";
@@ -31,7 +32,7 @@ import {
   type ConditionOutcome,
 } from "./evaluate.js";
 import { TraceRecord } from "./trace-record.js";
-import { recordRun, traceTableOf, type TraceTable } from "./trace-table.js";
+import { recordPlain, recordRun, traceTableOf, type TraceTable } from "./trace-table.js";
 
 /**
  * What one sub-expression produced.
@@ -153,7 +154,6 @@ let recordOfTrace: (t: unknown) => TraceRecord | null;
  * A trace of a condition that its plain compiled run decided ({@link traceOfPlainRun}) holds the
  * expression and the context it ran on instead, and records on first read: the recording closures
  * run on that same immutable context, which gives the values the decision saw (evaluation is pure).
- * A decision whose traces nobody reads records nothing.
  */
 class RecordedTrace<O> implements Trace<O> {
   readonly source: string;
@@ -239,6 +239,21 @@ export class PlainTracer {
     return new RecordedTrace<ConditionOutcome>(this.#compiled.source, value ? this.#true : this.#false, undefined, this, context);
   }
 
+  /**
+   * @internal A traced decision's run of the condition: its recording function on `context`, which
+   * decides as the plain run does and records every node on the way. The record when it answered
+   * `true` or `false` on that path (its root, slot 0, holds the answer), else `undefined`: the
+   * caller evaluates in full, as after a plain run that did not answer.
+   */
+  recordDecision(context: CelContext): TraceRecord | undefined {
+    let table = this.#table;
+    if (table === undefined) table = this.#table = traceTableOf(this.#compiled);
+    if (table === null) return undefined;
+    const record = new TraceRecord(this.#compiled.source, table);
+    const value = recordPlain(table, context, record);
+    return value === true || value === false ? record : undefined;
+  }
+
   /** @internal The record of a run that already decided: the same expression on the same context, recording. */
   record(context: CelContext): TraceRecord | null {
     let table = this.#table;
@@ -252,6 +267,20 @@ export class PlainTracer {
     }
     return record;
   }
+}
+
+/**
+ * The trace of a condition whose record {@link PlainTracer.recordDecision} made while deciding: its
+ * outcome is the record's root, the `true` or `false` that decided.
+ *
+ * @example
+ * ```ts
+ * const record = plainTracerOf(compiled).recordDecision(context);
+ * if (record) traces.push(traceOfRecord(record));
+ * ```
+ */
+export function traceOfRecord(record: TraceRecord): ConditionTrace {
+  return new RecordedTrace<ConditionOutcome>(record.source, conditionOutcome(record.source, record.truth(0) === "true"), record);
 }
 
 const tracers = new WeakMap<CompiledCondition, PlainTracer>();

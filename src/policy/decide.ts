@@ -42,9 +42,8 @@ export interface Decision {
 export interface DecideOptions {
   /**
    * Record the value of every sub-expression of each evaluated condition (for explanations). While
-   * deciding, only which conditions ran and what they gave is kept (and each node's raw value, for a
-   * condition evaluated off the compiled plain path); each trace, its recorded values, displays and
-   * node tree are made when first read, from the same compiled expression on the same context.
+   * deciding, each condition's recording run decides and keeps each node's raw value; each trace,
+   * its displays and node tree are made when first read.
    */
   readonly trace?: boolean;
 }

@@ -2,8 +2,8 @@
  * The CEL side of a decision for one task: the task's condition input prepared once (so a policy
  * with 16 rules converts the task, subject, entitlement and account to CEL values once, not 16
  * times), each condition compiled once per source text for the whole process, and — for
- * explanations — a trace of every evaluated condition from the same evaluation (its values
- * recorded, on the same context, when the trace is first read).
+ * explanations — a trace of every evaluated condition from the same evaluation (its recording
+ * run decides, and the trace objects are made when the traces are first read).
  */
 import {
   type CelDirectory,
@@ -19,7 +19,8 @@ import {
   traceCondition,
 } from "../cel/index.js";
 import { CelContext, conditionContextOrError, type PlainRun, plainRunOf, plainValue } from "../cel/evaluate.js";
-import { PlainTracer, plainTracerOf } from "../cel/trace.js";
+import { PlainTracer, plainTracerOf, traceOfRecord } from "../cel/trace.js";
+import { TraceRecord } from "../cel/trace-record.js";
 import type { InputSignatures } from "../cel/input-signature.js";
 import { type AppEntitlement, type AppUser, blankUser, type User } from "../model/directory.js";
 import type { JsonObject, Rule, Task } from "../model/index.js";
@@ -212,24 +213,6 @@ function compiledRuleList(rules: readonly Rule[]): RuleCondition[] | null {
 const TRUE: ConditionResult = Object.freeze({ ok: true, value: true });
 const FALSE: ConditionResult = Object.freeze({ ok: true, value: false });
 
-/**
- * Rules `from` to `to` − 1 of a frozen rule list, each passed over by its plain run (false) in one
- * `passOver` call: a traced runner keeps this, not a trace per rule, until its traces are read.
- */
-class PassedOver {
-  constructor(
-    /** The compiled conditions of a frozen rule list, by index (filled up to `to` by the run). */
-    readonly compiled: readonly (RuleCondition | undefined)[],
-    readonly from: number,
-    readonly to: number,
-  ) {}
-
-  /** Rule `k`'s trace: false on `context` (its plain run answered, so its condition compiled). */
-  trace(k: number, context: CelContext): ConditionTrace | null {
-    return this.compiled[k]?.tracer?.trace(context, false) ?? null;
-  }
-}
-
 /** What a task's conditions read of the world: found on first need, once. */
 interface TaskParts {
   readonly directory: CelDirectory;
@@ -252,11 +235,9 @@ class ConditionsOfTask implements TaskConditions {
   readonly #task: Task;
   readonly #trace: boolean;
   // Made on first use: a decision without explanation records none. While nobody has asked for
-  // the traces, a condition its plain run decided is kept as its handle (its value beside it, in
-  // `#tracedValues`), and becomes a trace when `traces()` is first called (see `traces`).
-  // A run of rules `passOver` passed over is one `PassedOver` entry until then.
-  #traces: (ConditionTrace | null | PlainTracer | PassedOver)[] | undefined;
-  #tracedValues: boolean[] | undefined;
+  // the traces, a condition its recording run decided is kept as its record, and becomes a trace
+  // when `traces()` is first called (see `traces`).
+  #traces: (ConditionTrace | null | TraceRecord)[] | undefined;
   // Whether `traces()` handed the list out: from then on every entry is a trace when pushed.
   #tracesRead = false;
   #facts: TaskFacts | undefined;
@@ -272,8 +253,9 @@ class ConditionsOfTask implements TaskConditions {
   #rulesOf: readonly Rule[] | undefined;
   #compiledRules: RuleCondition[] | null = null;
   // The rule `passOver` stopped at because it was plainly true: `runRule` answers it without
-  // evaluating it again (-1: none). Only for `#rulesOf`.
+  // evaluating it again (-1: none). Only for `#rulesOf`. Traced, the record of that run.
   #trueAt = -1;
+  #trueRecord: TraceRecord | undefined;
 
   constructor(world: World, task: Task, trace: boolean) {
     this.#world = world;
@@ -336,8 +318,10 @@ class ConditionsOfTask implements TaskConditions {
     if (rules !== this.#rulesOf) this.#useRules(rules);
     else if (index === this.#trueAt) {
       this.#trueAt = -1;
-      // `passOver` ran it on the plain path and stopped here: it was true (traced, it is one now).
-      if (this.#trace) this.#pushTrueAt(rules, index);
+      // `passOver` ran it on the plain path and stopped here: it was true (traced, its record is one now).
+      const record = this.#trueRecord;
+      this.#trueRecord = undefined;
+      if (record !== undefined) this.#pushRecord(record);
       return TRUE;
     }
     const entry = this.#ruleCondition(rules, index);
@@ -348,6 +332,7 @@ class ConditionsOfTask implements TaskConditions {
     if (rules !== this.#rulesOf) this.#useRules(rules);
     const context = this.#context === undefined ? this.#prepareContext() : this.#context;
     if (context === null) return from;
+    if (this.#trace) return this.#passOverRecording(rules, from, context);
     // The plain path of each condition, as `#evaluateRule` takes it, without a result per rule.
     let i = from;
     for (; i < rules.length; i++) {
@@ -363,41 +348,36 @@ class ConditionsOfTask implements TaskConditions {
       if (v === true) this.#trueAt = i;
       break;
     }
-    // Traced, the rules passed over have the traces `runRule` would give them, made when read: one
-    // entry for the run when its list is frozen (kept by index), else each rule's condition now.
-    if (this.#trace && i > from) {
-      const list = this.#compiledRules;
-      if (list) this.#pushPassedOver(new PassedOver(list, from, i));
-      else for (let k = from; k < i; k++) this.#pushFalse(rules, k);
-    }
     return i;
   }
 
-  /** The trace of the rule `passOver` stopped at because it was true (its condition compiled: it has one). */
-  #pushTrueAt(rules: readonly Rule[], index: number): void {
-    const tracer = this.#ruleCondition(rules, index)?.tracer;
-    const context = this.#context;
-    if (tracer && context) this.#pushPlainTrace(tracer, context, true);
-  }
-
-  /** The trace of a rule `passOver` passed over (its condition compiled: it has one). */
-  #pushFalse(rules: readonly Rule[], index: number): void {
-    const tracer = this.#ruleCondition(rules, index)?.tracer;
-    const context = this.#context;
-    if (tracer && context) this.#pushPlainTrace(tracer, context, false);
-  }
-
-  #pushPassedOver(run: PassedOver): void {
-    const list = this.#traceList();
-    const context = this.#context;
-    if (!this.#tracesRead) list.push(run);
-    else if (context) for (let k = run.from; k < run.to; k++) list.push(run.trace(k, context));
+  /**
+   * {@link passOver} traced: each condition's recording run decides as its plain run would (see
+   * `#evaluateRule`), and what it recorded is kept for the rule's trace.
+   */
+  #passOverRecording(rules: readonly Rule[], from: number, context: CelContext): number {
+    let i = from;
+    for (; i < rules.length; i++) {
+      const entry = this.#ruleCondition(rules, i);
+      if (entry?.plain === undefined || entry.tracer === undefined) break;
+      const record = entry.tracer.recordDecision(context);
+      if (record === undefined) break;
+      if (record.truth(0) === "false") {
+        this.#pushRecord(record);
+        continue;
+      }
+      this.#trueAt = i;
+      this.#trueRecord = record;
+      break;
+    }
+    return i;
   }
 
   #useRules(rules: readonly Rule[]): void {
     this.#rulesOf = rules;
     this.#compiledRules = compiledRuleList(rules);
     this.#trueAt = -1;
+    this.#trueRecord = undefined;
   }
 
   /** The compiled condition of `rules[index]` (`#rulesOf`), kept by index for a frozen list. */
@@ -420,11 +400,18 @@ class ConditionsOfTask implements TaskConditions {
       // budget smaller than the expression) is evaluated in full below, as if this had not run.
       const context = this.#context === undefined ? this.#prepareContext() : this.#context;
       if (context) {
-        const v = plainValue(plain, context);
-        if (v !== undefined) {
-          // Traced, the same run decides: its trace records the values on this context when read.
-          if (this.#trace && entry.tracer) this.#pushPlainTrace(entry.tracer, context, v);
-          return v ? TRUE : FALSE;
+        if (this.#trace) {
+          // Traced, the condition's recording run takes the plain run's place: the same answers
+          // on the same path (generate.ts), and every node's value recorded on the way, so the
+          // trace's readers do not evaluate the condition a second time.
+          const record = entry.tracer?.recordDecision(context);
+          if (record !== undefined) {
+            this.#pushRecord(record);
+            return record.truth(0) === "true" ? TRUE : FALSE;
+          }
+        } else {
+          const v = plainValue(plain, context);
+          if (v !== undefined) return v ? TRUE : FALSE;
         }
       }
     }
@@ -456,31 +443,18 @@ class ConditionsOfTask implements TaskConditions {
     if (this.#tracesRead) return this.#traceList() as (ConditionTrace | null)[];
     this.#tracesRead = true;
     const list = this.#traceList();
-    const values = this.#tracedValues;
-    const context = this.#context;
-    // Each pending entry becomes its trace (a run passed over, one per rule), in order; from now on
-    // every entry is a trace (or null) when pushed.
-    const out: (ConditionTrace | null)[] = [];
+    // Each record kept while deciding becomes its trace, in place; from now on every entry is a
+    // trace (or null) when pushed.
     for (let i = 0; i < list.length; i++) {
       const e = list[i];
-      if (e instanceof PlainTracer) out.push(context ? e.trace(context, values?.[i] === true) : null);
-      else if (e instanceof PassedOver) for (let k = e.from; k < e.to; k++) out.push(context ? e.trace(k, context) : null);
-      else out.push(e ?? null);
+      if (e instanceof TraceRecord) list[i] = traceOfRecord(e);
     }
-    this.#traces = out;
-    return out;
+    return list as (ConditionTrace | null)[];
   }
 
-  /** A plain run's trace: its handle and value until the traces are read, the trace itself after. */
-  #pushPlainTrace(tracer: PlainTracer, context: CelContext, value: boolean): void {
-    const list = this.#traceList();
-    if (this.#tracesRead) {
-      list.push(tracer.trace(context, value));
-      return;
-    }
-    const values = (this.#tracedValues ??= []);
-    values[list.length] = value;
-    list.push(tracer);
+  /** A recording run's record: kept as it is until the traces are read, a trace after. */
+  #pushRecord(record: TraceRecord): void {
+    this.#traceList().push(this.#tracesRead ? traceOfRecord(record) : record);
   }
 
   /** See {@link conditionsSignature}. */
@@ -489,7 +463,7 @@ class ConditionsOfTask implements TaskConditions {
     return p instanceof PreparedConditionInput ? signatures.of(p) : -1;
   }
 
-  #traceList(): (ConditionTrace | null | PlainTracer | PassedOver)[] {
+  #traceList(): (ConditionTrace | null | TraceRecord)[] {
     return (this.#traces ??= []);
   }
 
