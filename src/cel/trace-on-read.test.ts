@@ -1,10 +1,11 @@
 /**
- * A traced decision keeps, for each condition that its plain compiled run decided, only the
- * condition, the context and the value; the trace's node values are recorded when first read
- * (trace.ts `traceOfPlainRun`). These tests hold that record to the one `traceCondition` makes while
- * it evaluates, node by node, and to the decision itself: the recorded root is the value the plain
- * run decided, on the project's own conditions and on random ones (fast-check), for varied inputs.
- * The same holds for the record a traced decision makes while deciding (`recordDecision`).
+ * A traced decision runs, for each condition with a plain compiled run, the condition's recording
+ * function in its place (trace.ts `PlainTracer.recordDecision`): it decides and keeps each node's
+ * value, and the trace is made from that record when the decision's traces are read. These tests
+ * hold that record to the one `traceCondition` makes while it evaluates, node by node, and to the
+ * plain run: the recording run answers wherever the plain run does, its root the same value, on the
+ * project's own conditions and on random ones (fast-check), for varied inputs. (Until this change
+ * the record was made on first read, from the same context; the file keeps its name.)
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -12,7 +13,7 @@ import { compileCondition } from "./compile.js";
 import { contextOf, plainRunOf, plainValue, prepareConditionInput, type CelContext, type PreparedConditionInput } from "./evaluate.js";
 import { adaInput, makeUser, tenant } from "./test-fixtures.js";
 import { corpus } from "./test-differential.js";
-import { plainTracerOf, traceCondition, traceOfPlainRun, traceOfRecord, traceRecordOf } from "./trace.js";
+import { plainTracerOf, traceCondition, traceOfRecord, traceRecordOf } from "./trace.js";
 
 const subjects = [
   tenant.ada,
@@ -31,7 +32,10 @@ const inputs: readonly PreparedConditionInput[] = subjects.flatMap((subject) =>
   }),
 );
 
-/** Compares the trace recorded on read with the one recorded while evaluating; how many it compared (0: the plain run did not answer). */
+/**
+ * Compares the trace a traced decision keeps for a condition its recording run decided with the one
+ * `traceCondition` records while evaluating; how many it compared (0: the plain run did not answer).
+ */
 function compare(source: string, prepared: PreparedConditionInput): number {
   const c = compileCondition(source);
   if (!c.ok) return 0;
@@ -40,27 +44,22 @@ function compare(source: string, prepared: PreparedConditionInput): number {
   const context: CelContext = contextOf(prepared);
   const value = plainValue(plain, context);
   if (value === undefined) return 0;
-  const onRead = traceOfPlainRun(c.value, context, value);
-  const eager = traceCondition(c.value, prepared);
-  expect(onRead.outcome, source).toEqual(eager.outcome);
-  // The record behind it holds the decided value at the root, before any node tree is built.
-  expect(traceRecordOf(onRead)?.value(0), source).toBe(value);
-  expect(onRead.nodes, source).toEqual(eager.nodes);
-  expect(Object.isFrozen(onRead) && onRead.nodes.every((n) => Object.isFrozen(n)), source).toBe(true);
-  // A traced decision's own record (task-conditions.ts): the recording run decides, and its trace
-  // is the same, whenever it answers where the plain run did.
+  // A traced decision's own record (task-conditions.ts): the recording run decides where the plain
+  // run did, with the same answer, and the trace it leaves is the one recorded while evaluating.
   const record = plainTracerOf(c.value).recordDecision(context);
-  if (record !== undefined) {
-    expect(record.value(0), source).toBe(value);
-    const decided = traceOfRecord(record);
-    expect(decided.outcome, source).toEqual(eager.outcome);
-    expect(decided.nodes, source).toEqual(eager.nodes);
-    expect(Object.isFrozen(decided) && decided.nodes.every((n) => Object.isFrozen(n)), source).toBe(true);
-  }
+  expect(record, source).toBeDefined();
+  if (record === undefined) return 0;
+  const decided = traceOfRecord(record);
+  const eager = traceCondition(c.value, prepared);
+  expect(decided.outcome, source).toEqual(eager.outcome);
+  // The record behind it holds the decided value at the root, before any node tree is built.
+  expect(traceRecordOf(decided)?.value(0), source).toBe(value);
+  expect(decided.nodes, source).toEqual(eager.nodes);
+  expect(Object.isFrozen(decided) && decided.nodes.every((n) => Object.isFrozen(n)), source).toBe(true);
   return 1;
 }
 
-describe("traces recorded on read (traceOfPlainRun) equal traces recorded while evaluating", () => {
+describe("traces a traced decision records while deciding (recordDecision) equal traces recorded while evaluating", () => {
   it("for every condition of the project's fixtures, tests and docs, on every input", () => {
     const all = corpus();
     const conditions = [...all.fixtures, ...all.tests, ...all.docs].filter((e) => e.kind === "condition");

@@ -150,28 +150,19 @@ let recordOfTrace: (t: unknown) => TraceRecord | null;
  * frozen {@link TraceNode} tree, with its displays, is built from the record on first access and
  * kept; readers that need less (explanations, rule coverage) read the record through
  * {@link traceRecordOf} and never build it.
- *
- * A trace of a condition that its plain compiled run decided ({@link traceOfPlainRun}) holds the
- * expression and the context it ran on instead, and records on first read: the recording closures
- * run on that same immutable context, which gives the values the decision saw (evaluation is pure).
  */
 class RecordedTrace<O> implements Trace<O> {
   readonly source: string;
   readonly outcome: O;
-  // Private fields stay writable on a frozen object: the memos do not need the trace unfrozen.
-  // `undefined` until recorded (a lazy trace), `null` when the expression has no node table.
-  #record: TraceRecord | null | undefined;
-  // A lazy trace's expression and context, until it records (then both `undefined`).
-  #tracer: PlainTracer | undefined;
-  #context: CelContext | undefined;
+  // `null` when the expression has no node table.
+  readonly #record: TraceRecord | null;
+  // Private fields stay writable on a frozen object: the memo does not need the trace unfrozen.
   #nodes: readonly TraceNode[] | undefined;
 
-  constructor(source: string, outcome: O, record: TraceRecord | undefined, tracer?: PlainTracer, context?: CelContext) {
+  constructor(source: string, outcome: O, record: TraceRecord | null) {
     this.source = source;
     this.outcome = outcome;
     this.#record = record;
-    this.#tracer = tracer;
-    this.#context = context;
     this.#nodes = undefined;
     Object.freeze(this);
   }
@@ -183,7 +174,7 @@ class RecordedTrace<O> implements Trace<O> {
   get nodes(): readonly TraceNode[] {
     const known = this.#nodes;
     if (known !== undefined) return known;
-    const record = this.#recorded();
+    const record = this.#record;
     return (this.#nodes = record === null ? EMPTY_NODES : materialise(record));
   }
 
@@ -192,51 +183,32 @@ class RecordedTrace<O> implements Trace<O> {
     return { source: this.source, outcome: this.outcome, root: this.root, nodes: this.nodes };
   }
 
-  #recorded(): TraceRecord | null {
-    const known = this.#record;
-    if (known !== undefined) return known;
-    const tracer = this.#tracer;
-    const context = this.#context;
-    this.#tracer = undefined;
-    this.#context = undefined;
-    return (this.#record = tracer === undefined || context === undefined ? null : tracer.record(context));
-  }
-
   static {
-    recordOfTrace = (t) => (t instanceof RecordedTrace ? t.#recorded() : null);
+    recordOfTrace = (t) => (t instanceof RecordedTrace ? t.#record : null);
   }
 }
 
 const EMPTY_NODES: readonly TraceNode[] = Object.freeze([]);
 
 /**
- * What the traces of one condition's plain runs share: the expression, and its node table once the
- * first of them is read (looked up once per condition, not once per trace). Made once per compiled
- * condition ({@link plainTracerOf}); a caller that keeps compiled conditions keeps this beside them.
+ * What a traced decision's runs of one condition share: the expression, and its node table once
+ * first needed (looked up once per condition, not once per run). Made once per compiled condition
+ * ({@link plainTracerOf}); a caller that keeps compiled conditions keeps this beside them.
  *
  * @example
  * ```ts
- * const tracer = plainTracerOf(compiled);
- * const t = tracer.trace(context, plainValue(plain, context) === true);
+ * const record = plainTracerOf(compiled).recordDecision(context);
+ * if (record) traces.push(traceOfRecord(record));
  * ```
  */
 export class PlainTracer {
   readonly #compiled: Compiled;
-  readonly #true: ConditionOutcome;
-  readonly #false: ConditionOutcome;
   #table: TraceTable | null | undefined;
 
   /** @internal */
   constructor(compiled: Compiled) {
     this.#compiled = compiled;
-    this.#true = conditionOutcome(compiled.source, true);
-    this.#false = conditionOutcome(compiled.source, false);
     this.#table = undefined;
-  }
-
-  /** The trace of a plain run that decided `value` on `context`; its nodes are recorded when first read. */
-  trace(context: CelContext, value: boolean): ConditionTrace {
-    return new RecordedTrace<ConditionOutcome>(this.#compiled.source, value ? this.#true : this.#false, undefined, this, context);
   }
 
   /**
@@ -252,20 +224,6 @@ export class PlainTracer {
     const record = new TraceRecord(this.#compiled.source, table);
     const value = recordPlain(table, context, record);
     return value === true || value === false ? record : undefined;
-  }
-
-  /** @internal The record of a run that already decided: the same expression on the same context, recording. */
-  record(context: CelContext): TraceRecord | null {
-    let table = this.#table;
-    if (table === undefined) table = this.#table = traceTableOf(this.#compiled);
-    if (table === null) return null;
-    const record = new TraceRecord(this.#compiled.source, table);
-    try {
-      recordRun(table, context, record);
-    } catch {
-      // Not expected (the plain run answered on this context); what was recorded up to there stays.
-    }
-    return record;
   }
 }
 
@@ -290,7 +248,7 @@ const tracers = new WeakMap<CompiledCondition, PlainTracer>();
  *
  * @example
  * ```ts
- * plainTracerOf(compiled).trace(context, true).outcome; // { ok: true, value: true }
+ * plainTracerOf(compiled).recordDecision(context)?.truth(0); // "true"
  * ```
  */
 export function plainTracerOf(compiled: CompiledCondition): PlainTracer {
@@ -375,22 +333,6 @@ function runTraced<O>(
     outcome = failed(e);
   }
   return new RecordedTrace(compiled.source, outcome, record);
-}
-
-/**
- * The trace of a condition whose plain compiled run (evaluate.ts, `plainValue`) decided `value` on
- * `context`: its outcome is that decision, and its nodes are recorded on first read, from the same
- * context (see {@link RecordedTrace}). What a traced decision costs over an untraced one is this
- * object; the recording is paid by whoever reads it.
- *
- * @example
- * ```ts
- * const v = plainValue(plain, context);
- * if (v !== undefined) traces.push(traceOfPlainRun(compiled, context, v));
- * ```
- */
-export function traceOfPlainRun(compiled: CompiledCondition, context: CelContext, value: boolean): ConditionTrace {
-  return plainTracerOf(compiled).trace(context, value);
 }
 
 /**
