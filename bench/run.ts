@@ -309,7 +309,7 @@ function explanationCases(n: number): void {
   const nextTask = cycler(sw.tasks.slice(0, TASK_POOL));
   const traced = decide(sw.world, nextTask(), { trace: true });
   if (traced.traces.length !== n || traced.traces.some((t) => t === null)) throw new Error("trace: one trace per evaluated rule expected");
-  // Each expression's trace table is compiled on its first read: done here, not in the warm-up,
+  // Each expression's trace table is compiled on its first traced run: done here, not in the warm-up,
   // whose first calls would otherwise make one call look ~1 s and the batches one call long.
   if (traced.traces.some((t) => traceRecordOf(t)?.truth(0) === undefined)) throw new Error("trace: every trace records its root");
   const e = explain(sw.world, traced.task.id);
@@ -318,7 +318,7 @@ function explanationCases(n: number): void {
     {
       off: () => decide(sw.world, nextTask()),
       on: () => decide(sw.world, nextTask(), { trace: true }),
-      // The same, with every trace's values read (recorded on first read): what coverage pays.
+      // The same, with every trace's recorded root read: what coverage and explain pay.
       read: () => {
         let t = 0;
         for (const tr of decide(sw.world, nextTask(), { trace: true }).traces) if (traceRecordOf(tr)?.truth(0) === "true") t++;
@@ -345,7 +345,7 @@ function explanationCases(n: number): void {
     row(`decide, trace on, every trace read: ${n} rules`, "explanation", "task", g.results["read"], {
       ratio: need(g.ratios["read/off"], "ratio"),
       ratioTo: off,
-      note: "each trace's values read (recorded on first read), as rule coverage reads them; no node tree, no displays",
+      note: "each trace's recorded root read (every node recorded while deciding), as rule coverage reads them; no node tree, no displays",
     }),
   );
   add(
