@@ -4,7 +4,7 @@
  * reaches the same rule), rule conditions run as closures straight on the task's context. Full: the
  * same policies as unfrozen copies (every record built and pushed), each condition traced as for
  * an explanation (`trace: true`). They must agree on everything a selection holds, for every task,
- * the first time and again once the shared parts exist; and each trace, recorded when read, must
+ * the first time and again once the shared parts exist; and each trace, recorded while deciding, must
  * say what its rule's evaluation decided.
  */
 import fc from "fast-check";
@@ -107,7 +107,7 @@ describe("selection: the fast path and the full (explaining) path agree", () => 
           const evaluated = traced.selection?.ok ? traced.selection.value.evaluations : traced.selection?.error.evaluations ?? [];
           const ruled = evaluated.filter((e) => !e.defaultCondition);
           expect(traced.traces.length).toBe(ruled.length);
-          // Each trace's root, recorded when read, is what decided its rule: true, false, or neither
+          // Each trace's root, recorded while deciding, is what decided its rule: true, false, or neither
           // when the condition failed (an error there, or nothing: a budget spent before it began).
           ruled.forEach((e, i) => {
             const r = traceRecordOf(traced.traces[i]);
