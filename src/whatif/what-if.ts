@@ -42,6 +42,7 @@
  */
 import { conditionInputPaths, type InputPath, InputSignatures } from "../cel/input-signature.js";
 import type { Policy, Task } from "../model/index.js";
+import { taskSubjectId } from "../model/task-refs.js";
 import { decide } from "../policy/decide.js";
 import { type Resolution, type ResolutionError, resolvePolicy } from "../policy/resolve-policy.js";
 import { type ConditionResult, type ConditionRunner, selectSteps } from "../policy/select-steps.js";
@@ -561,12 +562,25 @@ interface ClassOutcome {
   readonly sel1: RouteInput["selection"];
   readonly aspects: readonly RouteAspect[];
   readonly errored: boolean;
+  /**
+   * `twice`, when neither first step's approvers read more of a task than its resolution key and
+   * subject: the listing of the class's tasks by subject id, made for the first task of each. Else
+   * null: approvers are resolved per task (or per task group).
+   */
+  readonly bySubject: Map<string, ClassListing> | null;
   /** `twice`: the summary group of its re-routed tasks, once the first is grouped. */
   group?: GroupAcc;
 }
 
+/** What the tasks of one class and subject are listed with: shared routes, and the aspects that differ (none: an error listed as unchanged). */
+interface ClassListing {
+  readonly before: RouteOutcome;
+  readonly after: RouteOutcome;
+  readonly changes: readonly RouteAspect[];
+}
+
 const NO_RESOLUTION: RouteInput["resolution"] = { ok: false, code: "", message: "" };
-const NO_CLASS: ClassOutcome = { kind: "none", error: null, res0: NO_RESOLUTION, res1: NO_RESOLUTION, sel0: null, sel1: null, aspects: [], errored: false };
+const NO_CLASS: ClassOutcome = { kind: "none", error: null, res0: NO_RESOLUTION, res1: NO_RESOLUTION, sel0: null, sel1: null, aspects: [], errored: false, bySubject: null };
 const SKIP_CLASS: ClassOutcome = { ...NO_CLASS, kind: "skip" };
 Object.freeze(NO_CLASS);
 Object.freeze(SKIP_CLASS);
@@ -708,12 +722,13 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
     if (policy === "once") {
       if (shared.strayed) return NO_CLASS;
       // Same route in both worlds; an error is listed per task, the route itself needs no approvers.
-      return { kind: "once", error: i0.selection?.ok ? null : routeOf(world, i0), res0: byClass.res0, res1: byClass.res1, sel0: i0.selection, sel1: i0.selection, aspects: [], errored: false };
+      return { kind: "once", error: i0.selection?.ok ? null : routeOf(world, i0), res0: byClass.res0, res1: byClass.res1, sel0: i0.selection, sel1: i0.selection, aspects: [], errored: false, bySubject: null };
     }
     const i1: RouteInput = { task, resolution: byClass.res1, selection: selectSteps(after, byClass.p1, shared), conditions };
     if (shared.strayed) return NO_CLASS;
     const errored = i0.selection?.ok !== true || i1.selection?.ok !== true;
-    return { kind: "twice", error: null, res0: byClass.res0, res1: byClass.res1, sel0: i0.selection, sel1: i1.selection, aspects: comparer.aspects(i0, i1), errored };
+    const bySubject = approversReadTask(i0.selection) || approversReadTask(i1.selection) ? null : new Map<string, ClassListing>();
+    return { kind: "twice", error: null, res0: byClass.res0, res1: byClass.res1, sel0: i0.selection, sel1: i1.selection, aspects: comparer.aspects(i0, i1), errored, bySubject };
   };
   /** The outcome of the task's class, or null when the task has none (it is decided on its own). */
   const classOutcome = (task: Task, verdict: Verdict, byClass: ClassOutcomes): ClassOutcome | null => {
@@ -754,6 +769,28 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
     if (verdict.policy === "skip") return SKIP_CLASS;
     if (verdict.byClass === null || verdict.slots.classes?.groupable !== true) return NO_CLASS;
     return classOutcome(task, verdict, verdict.byClass) ?? NO_CLASS;
+  };
+  /** The summary group of changed tasks routed from `before` to `after`. */
+  const groupFor = (before: RouteOutcome, afterRoute: RouteOutcome): GroupAcc => {
+    const bl = routeLabel(before);
+    const al = routeLabel(afterRoute);
+    const key = `${bl}\u0000${al}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { before: bl, after: al, changes: new Set(), taskIds: [] }));
+    return g;
+  };
+  /** Both routes of a task its class decided and what differs, approvers included (nothing: an error listed as unchanged). */
+  const listingOf = (task: Task, o: ClassOutcome): ClassListing => {
+    const conditions = new TaskExpressions(world, task);
+    const before = routeOf(world, { task, resolution: o.res0, selection: o.sel0, conditions });
+    const afterRoute = routeOf(after, { task, resolution: o.res1, selection: o.sel1, conditions });
+    const aspects = [...o.aspects];
+    if (aspects.length > 0 && !aspects.includes("approvers") && before.kind === "route" && afterRoute.kind === "route") {
+      const a = before.approvers;
+      const b = afterRoute.approvers;
+      if ((a === null) !== (b === null) || (a && b && (a.via !== b.via || !sameStrings(a.userIds, b.userIds)))) aspects.push("approvers");
+    }
+    return { before, after: afterRoute, changes: aspects.length === 0 ? [] : ASPECT_ORDER.filter((a) => aspects.includes(a)) };
   };
   const onProgress = options.onProgress;
   const [from, to] = shardRange(all.length, options.shard);
@@ -806,6 +843,24 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
         if (o.aspects.length === 0 && !o.errored) {
           decisions += 2;
           unchanged++;
+          continue;
+        }
+        if (o.bySubject !== null) {
+          // Routes shared by the class's tasks of one subject (see `ClassOutcome.bySubject`): the
+          // listed tasks hold the same route objects, which cuts what a run allocates and keeps.
+          decisions += 2;
+          const subjectId = taskSubjectId(task);
+          let listing = o.bySubject.get(subjectId);
+          if (listing === undefined) o.bySubject.set(subjectId, (listing = listingOf(task, o)));
+          if (listing.changes.length === 0) {
+            unchangedErrors.push(routeChange(task, listing.before, listing.after, []));
+            continue;
+          }
+          changed.push(routeChange(task, listing.before, listing.after, listing.changes));
+          let g = o.group;
+          if (!g) o.group = g = groupFor(listing.before, listing.after);
+          for (const c of listing.changes) g.changes.add(c);
+          g.taskIds.push(task.id);
           continue;
         }
         const conditions = new TaskExpressions(world, task);
@@ -868,14 +923,7 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
     // A class's tasks share their labels (approvers are not in a label), hence their group.
     let g = byOutcome?.group;
     if (!g) {
-      const bl = routeLabel(before);
-      const al = routeLabel(afterRoute);
-      const key = `${bl}\u0000${al}`;
-      g = groups.get(key);
-      if (!g) {
-        g = { before: bl, after: al, changes: new Set(), taskIds: [] };
-        groups.set(key, g);
-      }
+      g = groupFor(before, afterRoute);
       if (byOutcome) byOutcome.group = g;
     }
     for (const c of changes) g.changes.add(c);
@@ -907,12 +955,22 @@ function groupApprovers(memo: Map<number, RouteApprovers | null>, group: number,
   const sel = input.selection;
   const step = sel?.ok ? sel.value.steps[0] : undefined;
   if (!step || step.kind !== "approval") return null;
-  const kind = step.approvers;
-  if (step.allowDelegation || kind?.kind === "expression") return undefined;
-  if (kind && "requireDistinctApprovers" in kind && kind.requireDistinctApprovers) return undefined;
+  if (approversReadTask(sel)) return undefined;
   let a = memo.get(group);
   if (a === undefined) memo.set(group, (a = approversOf(world, input)));
   return a;
+}
+
+/**
+ * Whether the approvers of a selection's first step read more of a task than its resolution key
+ * (kind, campaign, app, entitlement) and subject: the ids of earlier approvers (distinct approvers),
+ * the creation time (delegation), or anything at all (an approver expression).
+ */
+function approversReadTask(sel: RouteInput["selection"]): boolean {
+  const step = sel?.ok ? sel.value.steps[0] : undefined;
+  if (!step || step.kind !== "approval") return false;
+  const kind = step.approvers;
+  return step.allowDelegation || kind?.kind === "expression" || (kind !== null && "requireDistinctApprovers" in kind && kind.requireDistinctApprovers);
 }
 
 /** The task indexes `[from, to)` of one shard of `n` tasks; all of them without a shard. */
