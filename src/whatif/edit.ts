@@ -137,7 +137,7 @@ export function applyEdit(world: World, edit: WorldEdit): World {
     users: next.users,
     ...(next.entitlementConfigurationRules.length > 0 || world.entitlementConfigurationRules ? { entitlementConfigurationRules: next.entitlementConfigurationRules } : {}),
   };
-  return Object.freeze({ ...world, ...parts, tenant: next.tenant, index: buildIndex({ ...world, ...parts }) });
+  return Object.freeze({ ...world, ...parts, tenant: next.tenant, index: buildIndex({ ...world, ...parts }, world) });
 }
 
 /**

@@ -197,8 +197,8 @@ function lower(s: string): string {
   return s.toLowerCase();
 }
 
-/** Builds the lookups of a world's directory and policies. */
-export function buildIndex(parts: {
+/** The lists a {@link WorldIndex} is built from. */
+type IndexedParts = {
   readonly roles: readonly Role[];
   readonly users: readonly User[];
   readonly apps: readonly App[];
@@ -210,12 +210,53 @@ export function buildIndex(parts: {
   readonly entitlementConfigurationRules?: readonly EntitlementConfigRule[] | undefined;
   readonly accessReviews: readonly AccessReview[];
   readonly policies: readonly Policy[];
-}): WorldIndex {
+};
+
+/**
+ * Builds the lookups of a world's directory and policies. With `previous` (a world, or any lists
+ * with their index), each part of the index whose list is the very list `previous` was indexed
+ * from is taken from its index: lists are frozen, so the same list gives the same lookups. An
+ * edit of a few users or policies then costs a pass over those lists, not over the accounts and
+ * grants, which grow with the tasks.
+ */
+export function buildIndex(parts: IndexedParts, previous?: IndexedParts & { readonly index: WorldIndex }): WorldIndex {
+  // The previous index when the list `k` is the one it was built from.
+  const reuse = (k: keyof IndexedParts): WorldIndex | undefined => (previous !== undefined && parts[k] === previous[k] ? previous.index : undefined);
+  const users = reuse("users") ?? usersIndex(parts.users);
+  const entitlements = reuse("entitlements") ?? entitlementsIndex(parts.entitlements);
+  const appUsers = reuse("appUsers") ?? appUsersIndex(parts.appUsers);
+  const grants = reuse("grants") ?? grantsIndex(parts.grants);
+  const groups = reuse("groups") ?? { groups: new Map(parts.groups.map((g) => [g.id, g])), groupsByName: new Map(parts.groups.map((g) => [lower(g.displayName), g])) };
+  return {
+    users: users.users,
+    usersByEmail: users.usersByEmail,
+    usersByName: users.usersByName,
+    directReports: users.directReports,
+    roles: reuse("roles")?.roles ?? new Map(parts.roles.map((r) => [r.id, r])),
+    apps: reuse("apps")?.apps ?? new Map(parts.apps.map((a) => [a.id, a])),
+    entitlements: entitlements.entitlements,
+    entitlementsByApp: entitlements.entitlementsByApp,
+    appUsers: appUsers.appUsers,
+    appUserByUserAndApp: appUsers.appUserByUserAndApp,
+    appUsersByUser: appUsers.appUsersByUser,
+    groups: groups.groups,
+    groupsByName: groups.groupsByName,
+    grants: grants.grants,
+    appsHeld: grants.appsHeld,
+    entitlementMembers: grants.entitlementMembers,
+    accessReviews: reuse("accessReviews")?.accessReviews ?? new Map(parts.accessReviews.map((r) => [r.id, r])),
+    policies: reuse("policies")?.policies ?? new Map(parts.policies.map((p) => [p.id, p])),
+    resourceTypeDefaults: reuse("resourceTypeDefaults")?.resourceTypeDefaults ?? resourceTypeDefaultsIndex(parts.resourceTypeDefaults),
+    configRulesByApp: reuse("entitlementConfigurationRules")?.configRulesByApp ?? configRulesIndex(parts.entitlementConfigurationRules ?? []),
+  };
+}
+
+function usersIndex(list: readonly User[]): Pick<WorldIndex, "users" | "usersByEmail" | "usersByName" | "directReports"> {
   const users = new Map<string, User>();
   const usersByEmail = new Map<string, User>();
   const usersByName = new Map<string, User>();
   const directReports = new Map<string, User[]>();
-  for (const u of parts.users) {
+  for (const u of list) {
     users.set(u.id, u);
     for (const e of [u.email, ...u.emails]) if (e && !usersByEmail.has(lower(e))) usersByEmail.set(lower(e), u);
     for (const n of [u.displayName, u.username, ...u.usernames])
@@ -226,9 +267,13 @@ export function buildIndex(parts: {
       directReports.set(m, list);
     }
   }
+  return { users, usersByEmail, usersByName, directReports };
+}
+
+function appUsersIndex(list: readonly AppUser[]): Pick<WorldIndex, "appUsers" | "appUserByUserAndApp" | "appUsersByUser"> {
   const appUserByUserAndApp = new Map<string, AppUser>();
   const appUsersByUser = new Map<string, Map<string, AppUser>>();
-  for (const au of parts.appUsers) {
+  for (const au of list) {
     const k = `${au.identityUserId}\u0000${au.appId}`;
     if (au.identityUserId && !appUserByUserAndApp.has(k)) {
       appUserByUserAndApp.set(k, au);
@@ -237,20 +282,28 @@ export function buildIndex(parts: {
       byApp.set(au.appId, au);
     }
   }
+  return { appUsers: new Map(list.map((a) => [a.id, a])), appUserByUserAndApp, appUsersByUser };
+}
+
+function entitlementsIndex(list: readonly AppEntitlement[]): Pick<WorldIndex, "entitlements" | "entitlementsByApp"> {
   const entitlements = new Map<string, AppEntitlement>();
   const entitlementsByApp = new Map<string, Map<string, AppEntitlement>>();
-  for (const e of parts.entitlements) {
+  for (const e of list) {
     entitlements.set(entitlementKey(e.appId, e.id), e);
     let byId = entitlementsByApp.get(e.appId);
     if (!byId) entitlementsByApp.set(e.appId, (byId = new Map()));
     byId.set(e.id, e);
   }
+  return { entitlements, entitlementsByApp };
+}
+
+function grantsIndex(list: readonly Grant[]): Pick<WorldIndex, "grants" | "appsHeld" | "entitlementMembers"> {
   const grants = new Map<string, Grant>();
   const appsHeld = new Set<string>();
   // A set per entitlement while building: `includes` on the growing list made an entitlement
   // held by n users cost n² (a tenant's "All employees" group: 50k holders, 1.25e9 comparisons).
   const members = new Map<string, Set<string>>();
-  for (const g of parts.grants) {
+  for (const g of list) {
     grants.set(`${g.identityUserId}\u0000${g.appId}\u0000${g.appEntitlementId}`, g);
     appsHeld.add(`${g.identityUserId}\u0000${g.appId}`);
     const k = entitlementKey(g.appId, g.appEntitlementId);
@@ -260,38 +313,24 @@ export function buildIndex(parts: {
   }
   const entitlementMembers = new Map<string, string[]>();
   for (const [k, set] of members) entitlementMembers.set(k, [...set]);
+  return { grants, appsHeld, entitlementMembers };
+}
+
+function resourceTypeDefaultsIndex(list: readonly ResourceTypeDefault[]): WorldIndex["resourceTypeDefaults"] {
   const resourceTypeDefaults = new Map<string, ResourceTypeDefault>();
-  for (const d of parts.resourceTypeDefaults)
-    for (const rt of d.resourceTypeIds) resourceTypeDefaults.set(`${d.appId}\u0000${rt}`, d);
+  for (const d of list) for (const rt of d.resourceTypeIds) resourceTypeDefaults.set(`${d.appId}\u0000${rt}`, d);
+  return resourceTypeDefaults;
+}
+
+function configRulesIndex(list: readonly EntitlementConfigRule[]): WorldIndex["configRulesByApp"] {
   const configRulesByApp = new Map<string, EntitlementConfigRule[]>();
-  for (const r of parts.entitlementConfigurationRules ?? []) {
-    const list = configRulesByApp.get(r.appId) ?? [];
-    list.push(r);
-    configRulesByApp.set(r.appId, list);
+  for (const r of list) {
+    const rules = configRulesByApp.get(r.appId) ?? [];
+    rules.push(r);
+    configRulesByApp.set(r.appId, rules);
   }
-  for (const list of configRulesByApp.values()) list.sort(byEvaluationOrder);
-  return {
-    users,
-    usersByEmail,
-    usersByName,
-    directReports,
-    roles: new Map(parts.roles.map((r) => [r.id, r])),
-    apps: new Map(parts.apps.map((a) => [a.id, a])),
-    entitlements,
-    entitlementsByApp,
-    appUsers: new Map(parts.appUsers.map((a) => [a.id, a])),
-    appUserByUserAndApp,
-    appUsersByUser,
-    groups: new Map(parts.groups.map((g) => [g.id, g])),
-    groupsByName: new Map(parts.groups.map((g) => [lower(g.displayName), g])),
-    grants,
-    appsHeld,
-    entitlementMembers,
-    accessReviews: new Map(parts.accessReviews.map((r) => [r.id, r])),
-    policies: new Map(parts.policies.map((p) => [p.id, p])),
-    resourceTypeDefaults,
-    configRulesByApp,
-  };
+  for (const rules of configRulesByApp.values()) rules.sort(byEvaluationOrder);
+  return configRulesByApp;
 }
 
 /** Configuration rules are evaluated by priority (lower first), then by id (the API's order). */
@@ -393,8 +432,9 @@ function upsert<T>(list: readonly T[], changes: readonly T[] | undefined, key: (
 
 /**
  * A new world with some directory objects, policies or tenant settings replaced (matched by id) and
- * the indexes rebuilt; tasks and comments are shared with the old world, which is unchanged. Costs
- * one pass over the directory, not over the tasks. Ids are not re-checked: use `loadWorld` on
+ * the indexes of the replaced lists rebuilt (the rest of the index is shared); tasks and comments
+ * are shared with the old world, which is unchanged. Costs a pass over the replaced lists, not over
+ * the tasks, accounts or grants. Ids are not re-checked: use `loadWorld` on
  * `saveWorld(w)` to validate an edited world.
  *
  * @example
@@ -410,6 +450,6 @@ export function replaceInWorld(world: World, patch: WorldPatch): World {
   const users = upsert(world.users, patch.users, (u) => u.id);
   const rules = upsert(world.entitlementConfigurationRules ?? [], patch.entitlementConfigurationRules, (r) => entitlementKey(r.appId, r.id));
   const configRules = rules.length > 0 ? { entitlementConfigurationRules: rules } : {};
-  const index = buildIndex({ ...world, policies, entitlements, apps, users, ...configRules });
+  const index = buildIndex({ ...world, policies, entitlements, apps, users, ...configRules }, world);
   return Object.freeze({ ...world, policies, entitlements, apps, users, ...configRules, index, tenant: patch.tenant ?? world.tenant, now: patch.now ?? world.now });
 }
