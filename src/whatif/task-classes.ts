@@ -191,8 +191,9 @@ export class TaskClasses {
    * than one in eight sharing a class (conditions reading `task.id`), numbering them costs more
    * than it saves. Which tasks get a class changes the cost of a run, never its result.
    */
-  classOf(task: Task, entitlementPart: number): number {
-    if (this.#off || entitlementPart < 0 || !this.#preparable(task)) return -1;
+  classOf(task: Task, entitlementPart: number, prepares = false): number {
+    // `prepares`: the caller knows the task's input prepares (`TaskGroups.prepares`).
+    if (this.#off || entitlementPart < 0 || (!prepares && !this.#preparable(task))) return -1;
     // The parts that are numbers index arrays; the task's own values key maps.
     let byEntitlement = this.#root[entitlementPart];
     if (byEntitlement === undefined) this.#root[entitlementPart] = byEntitlement = [];
@@ -276,6 +277,8 @@ export class TaskGroups {
   #root: Map<string, Map<string, Map<string, Map<string, number>>>> | null = new Map();
   #next = 0;
   readonly #ips = new Map<string, boolean>();
+  // By group: 1 when its tasks' input prepares.
+  readonly #prepares: number[] = [];
 
   constructor(tasks: readonly Task[]) {
     this.#tasks = tasks;
@@ -293,6 +296,16 @@ export class TaskGroups {
     return id;
   }
 
+  /** The group of task `i` if it has been asked for, else -2. */
+  known(i: number): number {
+    return this.#ids[i] as number;
+  }
+
+  /** Whether the input of a group's tasks prepares (see `TaskClasses.classOf`): the group's key says. */
+  prepares(group: number): boolean {
+    return this.#prepares[group] === 1;
+  }
+
   #group(task: Task): number {
     const t = task.type;
     let kind: string;
@@ -307,9 +320,13 @@ export class TaskGroups {
     if (byEntitlement === undefined) byApp.set(t.appId, (byEntitlement = new Map()));
     let byRest = byEntitlement.get(t.appEntitlementId);
     if (byRest === undefined) byEntitlement.set(t.appEntitlementId, (byRest = new Map()));
-    const key = `${text(t.appUserId)}${text(taskSubjectId(task))}${text(task.origin)}${text(grantDurationOf(task))}${text(task.createdByUserId)}${text(requesterIp(task))}${preparable(task, this.#ips) ? "T" : "F"}`;
+    const prepares = preparable(task, this.#ips);
+    const key = `${text(t.appUserId)}${text(taskSubjectId(task))}${text(task.origin)}${text(grantDurationOf(task))}${text(task.createdByUserId)}${text(requesterIp(task))}${prepares ? "T" : "F"}`;
     let id = byRest.get(key);
-    if (id === undefined) byRest.set(key, (id = this.#next++));
+    if (id === undefined) {
+      byRest.set(key, (id = this.#next++));
+      this.#prepares.push(prepares ? 1 : 0);
+    }
     return id;
   }
 }

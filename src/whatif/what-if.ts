@@ -233,13 +233,15 @@ function scoped(task: Task): { appId: string; entitlementId: string } | null {
   return t && (t.kind === "grant" || t.kind === "revoke" || t.kind === "certify") ? { appId: t.appId, entitlementId: t.appEntitlementId } : null;
 }
 
-/** The scope as a predicate, its lists turned into sets once. */
-function scopeFilter(world: World, scope: TaskScope | undefined): (task: Task) => boolean {
+/** The scope as a predicate, its lists turned into sets once; null when every task is in scope. */
+function scopeFilter(world: World, scope: TaskScope | undefined): ((task: Task) => boolean) | null {
   const states = scope?.states === "any" ? null : new Set(scope?.states ?? ["TASK_STATE_OPEN"]);
   const types = scope?.types ? new Set<string>(scope.types) : null;
   const apps = scope?.appIds ? new Set(scope.appIds) : null;
   const ents = scope?.entitlements ? new Set(scope.entitlements.map((e) => `${e.appId}\u0000${e.id}`)) : null;
   const ids = scope?.taskIds ? new Set(scope.taskIds.map((id) => (world.tasks.has(id) ? id : (world.taskIdByNumericId.get(id) ?? id)))) : null;
+  // A run over every task need not read each one's state and type to know it.
+  if (!states && !types && !apps && !ents && !ids) return null;
   return (task) => {
     if (states && !states.has(task.state)) return false;
     if (types && !types.has(kindOf(task))) return false;
@@ -731,7 +733,7 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
     return { kind: "twice", error: null, res0: byClass.res0, res1: byClass.res1, sel0: i0.selection, sel1: i1.selection, aspects: comparer.aspects(i0, i1), errored, bySubject };
   };
   /** The outcome of the task's class, or null when the task has none (it is decided on its own). */
-  const classOutcome = (task: Task, verdict: Verdict, byClass: ClassOutcomes): ClassOutcome | null => {
+  const classOutcome = (task: Task, verdict: Verdict, byClass: ClassOutcomes, prepares = false): ClassOutcome | null => {
     const classes = verdict.slots.classes as TaskClasses;
     let part = byClass.entitlementPart;
     if (part < 0) {
@@ -739,7 +741,7 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
       if (part < 0) return null;
       byClass.entitlementPart = part;
     }
-    const id = classes.classOf(task, part);
+    const id = classes.classOf(task, part, prepares);
     if (id < 0) return null;
     let o = byClass.outcomes.get(id);
     if (o === undefined) byClass.outcomes.set(id, (o = outcomeOf(task, verdict, byClass, verdict.slots.resultsOfClass(id))));
@@ -757,18 +759,21 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
   const all = tasksInOrder(world);
   // Tasks equal in all a class may read share a group (`taskGroups`); what a group came to, by group.
   const groupOf = prune ? groupsInOrder(world, all) : null;
-  // By group: maps, since a run meets the groups of an earlier run's numbering in any order.
-  const byGroup = new Map<number, ClassOutcome>();
+  // By group: what the group's tasks come to, and the listing of its re-routed tasks when they share
+  // one — each an index into a list, plus one (0: not known yet). Group numbers are below the number
+  // of tasks, and typed arrays stay arrays however a run fills them in.
+  const byGroup = new GroupTable<ClassOutcome>(groupOf ? all.length : 0);
+  const listings = new GroupTable<ClassListing>(groupOf ? all.length : 0);
   // The approvers of each group's first step, before and after, where the group's tasks share them.
   const approvers0 = new Map<number, RouteApprovers | null>();
   const approvers1 = new Map<number, RouteApprovers | null>();
   /** What every task of the task's group comes to, or NO_CLASS: each is decided on its own. */
-  const groupOutcome = (task: Task, verdict: Verdict): ClassOutcome => {
+  const groupOutcome = (task: Task, verdict: Verdict, prepares: boolean): ClassOutcome => {
     // A footprint is checked task by task; a verdict that skips skips them all.
     if (verdict.footprint !== null) return NO_CLASS;
     if (verdict.policy === "skip") return SKIP_CLASS;
-    if (verdict.byClass === null || verdict.slots.classes?.groupable !== true) return NO_CLASS;
-    return classOutcome(task, verdict, verdict.byClass) ?? NO_CLASS;
+    if (!prepares || verdict.byClass === null || verdict.slots.classes?.groupable !== true) return NO_CLASS;
+    return classOutcome(task, verdict, verdict.byClass, true) ?? NO_CLASS;
   };
   /** The summary group of changed tasks routed from `before` to `after`. */
   const groupFor = (before: RouteOutcome, afterRoute: RouteOutcome): GroupAcc => {
@@ -798,7 +803,7 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
   for (let t = from; t < to; t++) {
     const task = all[t] as Task;
     if (onProgress && (++seen & 1023) === 0) onProgress(seen, to - from);
-    if (!inScopeOf(task)) continue;
+    if (inScopeOf !== null && !inScopeOf(task)) continue;
     inScope++;
     // Both sides from the shared parts; null when they come from two plain `decide` calls (no
     // pruning, or the edit reaches what the task's conditions or approvers see).
@@ -813,14 +818,16 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
       let o: ClassOutcome | null = null;
       let verdict: Verdict | undefined;
       if (groupOf !== null) {
-        verdict = verdicts.get(task);
-        // A task its verdict skips needs no group (an edit that reaches no task groups none).
-        group = verdict.policy === "skip" && verdict.footprint === null ? -1 : groupOf.of(t);
-      }
-      if (group >= 0) {
-        let e = byGroup.get(group);
-        if (e === undefined) byGroup.set(group, (e = groupOutcome(task, verdict as Verdict)));
-        if (e !== NO_CLASS) o = e;
+        // A group this run has met: its outcome, without looking the task's verdict up.
+        group = groupOf.known(t);
+        let e = group >= 0 ? byGroup.get(group) : undefined;
+        if (e === undefined) {
+          verdict = verdicts.get(task);
+          // A task its verdict skips needs no group (an edit that reaches no task groups none).
+          group = verdict.policy === "skip" && verdict.footprint === null ? -1 : groupOf.of(t);
+          if (group >= 0) byGroup.set(group, (e = groupOutcome(task, verdict, groupOf.prepares(group))));
+        }
+        if (e !== undefined && e !== NO_CLASS) o = e;
         else group = -1;
       }
       if (o === null) {
@@ -849,9 +856,14 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
           // Routes shared by the class's tasks of one subject (see `ClassOutcome.bySubject`): the
           // listed tasks hold the same route objects, which cuts what a run allocates and keeps.
           decisions += 2;
-          const subjectId = taskSubjectId(task);
-          let listing = o.bySubject.get(subjectId);
-          if (listing === undefined) o.bySubject.set(subjectId, (listing = listingOf(task, o)));
+          // A group has one subject: its listing is kept by group too, one array read for its other tasks.
+          let listing = group >= 0 ? listings.get(group) : undefined;
+          if (listing === undefined) {
+            const subjectId = taskSubjectId(task);
+            listing = o.bySubject.get(subjectId);
+            if (listing === undefined) o.bySubject.set(subjectId, (listing = listingOf(task, o)));
+            if (group >= 0) listings.set(group, listing);
+          }
           if (listing.changes.length === 0) {
             unchangedErrors.push(routeChange(task, listing.before, listing.after, []));
             continue;
@@ -971,6 +983,29 @@ function approversReadTask(sel: RouteInput["selection"]): boolean {
   if (!step || step.kind !== "approval") return false;
   const kind = step.approvers;
   return step.allowDelegation || kind?.kind === "expression" || (kind !== null && "requireDistinctApprovers" in kind && kind.requireDistinctApprovers);
+}
+
+/**
+ * A value per group number (`TaskGroups`), for one run: an index per group into a list of the
+ * values set, in a typed array, which stays a flat array however sparsely a run fills it in (a
+ * run meets the groups numbered by earlier runs in any order).
+ */
+class GroupTable<T> {
+  readonly #index: Int32Array;
+  readonly #values: T[] = [];
+
+  constructor(groups: number) {
+    this.#index = new Int32Array(groups);
+  }
+
+  get(group: number): T | undefined {
+    const i = this.#index[group] as number;
+    return i === 0 ? undefined : this.#values[i - 1];
+  }
+
+  set(group: number, value: T): void {
+    this.#index[group] = this.#values.push(value);
+  }
 }
 
 /** The task indexes `[from, to)` of one shard of `n` tasks; all of them without a shard. */
