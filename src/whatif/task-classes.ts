@@ -61,8 +61,27 @@ const TASK_FIELDS: ReadonlyMap<string, TaskRead> = new Map<string, TaskRead>([
   ["created_at", (t) => t.createdAt],
 ]);
 
-/** The task fields {@link taskGroups} keys tasks by: a class reading only these is the same for a whole group. */
-const GROUP_READS: ReadonlySet<TaskRead> = new Set([origin, grantDurationOf, taskSubjectId, requestor]);
+/** The task fields {@link TaskGroups} keys tasks by beside the resolution key: columns of numbers, one per group. */
+const SUBJECT = 0;
+const APP_USER = 1;
+const ORIGIN = 2;
+const DURATION = 3;
+const REQUESTER = 4;
+const IP = 5;
+const COLUMNS = 6;
+
+const requesterIpOf: TaskRead = requesterIp;
+
+/** What each column holds of a task. */
+const COLUMN_READS: readonly TaskRead[] = [taskSubjectId, (t) => scopedOf(t)?.appUserId, origin, grantDurationOf, requestor, requesterIpOf];
+
+/** The task reads a group fixes, with their column: a class reading only these is the same for a whole group. */
+const GROUP_READS: ReadonlyMap<TaskRead, number> = new Map([
+  [origin, ORIGIN],
+  [grantDurationOf, DURATION],
+  [taskSubjectId, SUBJECT],
+  [requestor, REQUESTER],
+]);
 
 function scopedOf(task: Task): { readonly appId: string; readonly appUserId: string } | null {
   const t = task.type;
@@ -73,6 +92,8 @@ function scopedOf(task: Task): { readonly appId: string; readonly appUserId: str
 interface SubjectParts {
   readonly signatures: InputSignatures;
   readonly byId: Map<string, number>;
+  /** The same parts by the subject's number in the run's task groups (`TaskGroups.subject`), -1 until known. */
+  readonly byNumber: GrowingInts;
 }
 
 /**
@@ -91,7 +112,7 @@ export class SharedParts {
   subjectParts(paths: readonly InputPath[]): SubjectParts {
     const key = paths.map((p) => p.join("\u0000")).sort().join("\u0001");
     let parts = this.#subjects.get(key);
-    if (!parts) this.#subjects.set(key, (parts = { signatures: new InputSignatures(paths), byId: new Map() }));
+    if (!parts) this.#subjects.set(key, (parts = { signatures: new InputSignatures(paths), byId: new Map(), byNumber: new GrowingInts() }));
     return parts;
   }
 }
@@ -118,11 +139,16 @@ export class TaskClasses {
   readonly #account: boolean;
   readonly #ip: boolean;
   readonly #taskReads: readonly TaskRead[];
-  /** Whether every task of one group ({@link taskGroups}) is of one class. */
+  /** Whether every task of one group ({@link TaskGroups}) is of one class. */
   readonly groupable: boolean;
+  // When groupable, the group column of each task read.
+  readonly #readColumns: readonly number[];
   readonly #ips = new Map<string, boolean>();
   // By entitlement part, then subject part, then a trie of the task's own values.
   readonly #root: (Trie | undefined)[][] = [];
+  // The same for groups (`classOfGroup`), a trie of their column numbers: ids from the same counter,
+  // so an id stands for one class whichever way it was found (a class found both ways has two).
+  readonly #groupRoot: (NumberTrie | undefined)[][] = [];
   #next = 0;
   #asked = 0;
   #off = false;
@@ -135,6 +161,7 @@ export class TaskClasses {
     this.#ip = ip;
     this.#taskReads = taskReads;
     this.groupable = taskReads.every((r) => GROUP_READS.has(r));
+    this.#readColumns = this.groupable ? taskReads.map((r) => GROUP_READS.get(r) as number) : [];
   }
 
   /**
@@ -191,9 +218,8 @@ export class TaskClasses {
    * than one in eight sharing a class (conditions reading `task.id`), numbering them costs more
    * than it saves. Which tasks get a class changes the cost of a run, never its result.
    */
-  classOf(task: Task, entitlementPart: number, prepares = false): number {
-    // `prepares`: the caller knows the task's input prepares (`TaskGroups.prepares`).
-    if (this.#off || entitlementPart < 0 || (!prepares && !this.#preparable(task))) return -1;
+  classOf(task: Task, entitlementPart: number): number {
+    if (this.#off || entitlementPart < 0 || !this.#preparable(task)) return -1;
     // The parts that are numbers index arrays; the task's own values key maps.
     let byEntitlement = this.#root[entitlementPart];
     if (byEntitlement === undefined) this.#root[entitlementPart] = byEntitlement = [];
@@ -211,6 +237,42 @@ export class TaskClasses {
     // The class sits under a key no task value can be.
     let id = node.get(this) as number | undefined;
     if (id === undefined) node.set(this, (id = this.#next++));
+    if (++this.#asked === PROBE && this.#next > PROBE - PROBE / 8) this.#off = true;
+    return id;
+  }
+
+  /**
+   * {@link classOf} for every task of a group of `groups` (this class set must be `groupable`): the
+   * same class, found from the group's numbers rather than from the task's own values. `task` is
+   * one of the group's tasks, read only for a subject met for the first time.
+   */
+  classOfGroup(groups: TaskGroups, group: number, entitlementPart: number, task: Task): number {
+    if (this.#off || entitlementPart < 0 || !groups.prepares(group)) return -1;
+    let subject = 0;
+    if (this.#subject !== null) {
+      const number = groups.column(group, SUBJECT);
+      subject = this.#subject.byNumber.get(number);
+      if (subject < 0) {
+        subject = this.#subjectPart(task);
+        if (subject < 0) return -1;
+        this.#subject.byNumber.set(number, subject);
+      }
+    }
+    let byEntitlement = this.#groupRoot[entitlementPart];
+    if (byEntitlement === undefined) this.#groupRoot[entitlementPart] = byEntitlement = [];
+    let node = byEntitlement[subject];
+    if (node === undefined) byEntitlement[subject] = node = new Map();
+    if (this.#account) node = numberStep(numberStep(numberStep(node, groups.app(group)), groups.column(group, APP_USER)), groups.column(group, SUBJECT));
+    if (this.#ip) node = numberStep(node, groups.column(group, IP));
+    const columns = this.#readColumns;
+    // The last number keys the class itself (-1 when there is none: column numbers are never negative).
+    let last = -1;
+    for (let i = 0; i < columns.length; i++) {
+      if (last >= 0) node = numberStep(node, last);
+      last = groups.column(group, columns[i] as number);
+    }
+    let id = node.get(last) as number | undefined;
+    if (id === undefined) node.set(last, (id = this.#next++));
     if (++this.#asked === PROBE && this.#next > PROBE - PROBE / 8) this.#off = true;
     return id;
   }
@@ -239,6 +301,43 @@ export class TaskClasses {
   }
 }
 
+type NumberTrie = Map<number, unknown>;
+
+function numberStep(node: NumberTrie, key: number): NumberTrie {
+  let next = node.get(key) as NumberTrie | undefined;
+  if (next === undefined) node.set(key, (next = new Map()));
+  return next;
+}
+
+/**
+ * Non-negative numbers by number, -1 where none was set: a typed array that grows.
+ *
+ * @example
+ * ```ts
+ * const ints = new GrowingInts();
+ * ints.set(1000, 7);
+ * ints.get(1000); // 7
+ * ```
+ */
+export class GrowingInts {
+  #values = new Int32Array(64).fill(-1);
+
+  get(i: number): number {
+    return i < this.#values.length ? (this.#values[i] as number) : -1;
+  }
+
+  set(i: number, v: number): void {
+    if (i >= this.#values.length) {
+      let n = this.#values.length * 2;
+      while (n <= i) n *= 2;
+      const grown = new Int32Array(n).fill(-1);
+      grown.set(this.#values);
+      this.#values = grown;
+    }
+    this.#values[i] = v;
+  }
+}
+
 /** Whether the task's own input converts (`celTask`'s checks and the address): else its conditions fail with its own errors. */
 function preparable(task: Task, ips: Map<string, boolean>): boolean {
   const t = task.type;
@@ -259,8 +358,12 @@ function preparable(task: Task, ips: Map<string, boolean>): boolean {
  * for kinds without a resolution key. Kept with the world's task table, so that a run over a world
  * whose tasks were grouped costs an array read per task to find what its class came to, and only
  * the tasks a run asks about are grouped (an edit that skips every task groups none). Which tasks
- * share a group changes the cost of a run, never its result. The keys are dropped once every task
- * has its number.
+ * share a group changes the cost of a run, never its result.
+ *
+ * Each group keeps what it is keyed by as numbers (its resolution key's, its app's, and one per
+ * column: the values of the tasks' fields, numbered in the order met), so that a run finds a
+ * group's verdict and class from a few arrays, without going back to its tasks' objects and
+ * strings, each a cache miss in a large world.
  *
  * @example
  * ```ts
@@ -273,12 +376,22 @@ export class TaskGroups {
   // -2: not asked yet.
   readonly #ids: Int32Array;
   #left: number;
-  // By kind, app and entitlement (few), then by the rest written out as one text.
-  #root: Map<string, Map<string, Map<string, Map<string, number>>>> | null = new Map();
-  #next = 0;
-  readonly #ips = new Map<string, boolean>();
-  // By group: 1 when its tasks' input prepares.
+  // Resolution keys by kind, app and entitlement, and apps: numbered, kept (a world has few).
+  readonly #keys = new Map<string, Map<string, Map<string, number>>>();
+  #keyCount = 0;
+  readonly #apps = new Map<string, number>();
+  // While tasks are left to group: each column's values numbered, and groups by their numbers as text.
+  #values: Map<unknown, number>[] | null = Array.from({ length: COLUMNS }, () => new Map<unknown, number>());
+  #byNumbers: Map<string, number> | null = new Map();
+  // The subjects by number (the same string for every group of a subject).
+  readonly #subjectIds: string[] = [];
+  // By group.
+  readonly #key: number[] = [];
+  readonly #app: number[] = [];
+  readonly #columns: number[][] = Array.from({ length: COLUMNS }, () => []);
+  // 1 when its tasks' input prepares.
   readonly #prepares: number[] = [];
+  readonly #ips = new Map<string, boolean>();
 
   constructor(tasks: readonly Task[]) {
     this.#tasks = tasks;
@@ -292,7 +405,10 @@ export class TaskGroups {
     if (known !== -2) return known;
     const id = this.#group(this.#tasks[i] as Task);
     this.#ids[i] = id;
-    if (--this.#left === 0) this.#root = null;
+    if (--this.#left === 0) {
+      this.#values = null;
+      this.#byNumbers = null;
+    }
     return id;
   }
 
@@ -306,6 +422,26 @@ export class TaskGroups {
     return this.#prepares[group] === 1;
   }
 
+  /** The number of a group's resolution key: groups of one key resolve alike. */
+  key(group: number): number {
+    return this.#key[group] as number;
+  }
+
+  /** The number of a group's app. */
+  app(group: number): number {
+    return this.#app[group] as number;
+  }
+
+  /** The number of a group's value in a column (`SUBJECT`, `ORIGIN`, …): equal numbers, equal values. */
+  column(group: number, column: number): number {
+    return (this.#columns[column] as number[])[group] as number;
+  }
+
+  /** A group's subject id, one string for all the groups of a subject. */
+  subjectId(group: number): string {
+    return this.#subjectIds[this.column(group, SUBJECT)] as string;
+  }
+
   #group(task: Task): number {
     const t = task.type;
     let kind: string;
@@ -313,25 +449,39 @@ export class TaskGroups {
     else if (t?.kind === "revoke") kind = "r";
     else if (t?.kind === "certify") kind = `c${t.accessReviewId}`;
     else return -1;
-    const root = this.#root as Map<string, Map<string, Map<string, Map<string, number>>>>;
-    let byApp = root.get(kind);
-    if (byApp === undefined) root.set(kind, (byApp = new Map()));
+    let byApp = this.#keys.get(kind);
+    if (byApp === undefined) this.#keys.set(kind, (byApp = new Map()));
     let byEntitlement = byApp.get(t.appId);
     if (byEntitlement === undefined) byApp.set(t.appId, (byEntitlement = new Map()));
-    let byRest = byEntitlement.get(t.appEntitlementId);
-    if (byRest === undefined) byEntitlement.set(t.appEntitlementId, (byRest = new Map()));
+    let key = byEntitlement.get(t.appEntitlementId);
+    if (key === undefined) byEntitlement.set(t.appEntitlementId, (key = this.#keyCount++));
+    let app = this.#apps.get(t.appId);
+    if (app === undefined) this.#apps.set(t.appId, (app = this.#apps.size));
+    const values = this.#values as Map<unknown, number>[];
+    const numbers: number[] = [];
+    let text = `${key},${app}`;
+    for (let c = 0; c < COLUMNS; c++) {
+      const v = (COLUMN_READS[c] as TaskRead)(task);
+      const byValue = values[c] as Map<unknown, number>;
+      let n = byValue.get(v);
+      if (n === undefined) {
+        byValue.set(v, (n = byValue.size));
+        if (c === SUBJECT) this.#subjectIds.push(v as string);
+      }
+      numbers.push(n);
+      text += `,${n}`;
+    }
     const prepares = preparable(task, this.#ips);
-    const key = `${text(t.appUserId)}${text(taskSubjectId(task))}${text(task.origin)}${text(grantDurationOf(task))}${text(task.createdByUserId)}${text(requesterIp(task))}${prepares ? "T" : "F"}`;
-    let id = byRest.get(key);
+    text += prepares ? "T" : "F";
+    const byNumbers = this.#byNumbers as Map<string, number>;
+    let id = byNumbers.get(text);
     if (id === undefined) {
-      byRest.set(key, (id = this.#next++));
+      byNumbers.set(text, (id = this.#prepares.length));
+      this.#key.push(key);
+      this.#app.push(app);
+      for (let c = 0; c < COLUMNS; c++) (this.#columns[c] as number[]).push(numbers[c] as number);
       this.#prepares.push(prepares ? 1 : 0);
     }
     return id;
   }
-}
-
-/** One part of a group's text: a string with its length before it, so that no two tuples write alike. */
-function text(v: unknown): string {
-  return typeof v === "string" ? `${v.length}:${v}` : v === null ? "n" : v === undefined ? "u" : `?${String(v)};`;
 }

@@ -54,7 +54,7 @@ import { ReachMemo } from "./closure.js";
 import { applyEdit, editImpact, type EditImpact, type WorldEdit } from "./edit.js";
 import { DirectoryFootprint, type KeyFootprint } from "./footprint.js";
 import { changedPrefix, type PrefixRule } from "./prefix.js";
-import { SharedParts, TaskClasses, TaskGroups } from "./task-classes.js";
+import { GrowingInts, SharedParts, TaskClasses, TaskGroups } from "./task-classes.js";
 import {
   approversOf,
   decisionInput,
@@ -609,7 +609,9 @@ class TaskExpressions {
 /** The class outcomes of one verdict, and the part of a class its entitlement fixes (-1 until known). */
 class ClassOutcomes {
   entitlementPart = -1;
-  readonly outcomes = new Map<number, ClassOutcome>();
+  // By class id: an index into `#outcomes` (a typed array read instead of a Map's lookup per task).
+  readonly #index = new GrowingInts();
+  readonly #outcomes: ClassOutcome[] = [];
   readonly p0: Policy;
   readonly p1: Policy;
   readonly res0: RouteInput["resolution"];
@@ -620,6 +622,15 @@ class ClassOutcomes {
     this.p1 = r1.policy;
     this.res0 = { ok: true, policyId: r0.policy.id, source: r0.source };
     this.res1 = { ok: true, policyId: r1.policy.id, source: r1.source };
+  }
+
+  outcome(classId: number): ClassOutcome | undefined {
+    const i = this.#index.get(classId);
+    return i < 0 ? undefined : this.#outcomes[i];
+  }
+
+  setOutcome(classId: number, o: ClassOutcome): void {
+    this.#index.set(classId, this.#outcomes.push(o) - 1);
   }
 }
 
@@ -732,8 +743,8 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
     const bySubject = approversReadTask(i0.selection) || approversReadTask(i1.selection) ? null : new Map<string, ClassListing>();
     return { kind: "twice", error: null, res0: byClass.res0, res1: byClass.res1, sel0: i0.selection, sel1: i1.selection, aspects: comparer.aspects(i0, i1), errored, bySubject };
   };
-  /** The outcome of the task's class, or null when the task has none (it is decided on its own). */
-  const classOutcome = (task: Task, verdict: Verdict, byClass: ClassOutcomes, prepares = false): ClassOutcome | null => {
+  /** The outcome of the task's class (found by its group, if not -1), or null when the task has none (it is decided on its own). */
+  const classOutcome = (task: Task, verdict: Verdict, byClass: ClassOutcomes, group = -1): ClassOutcome | null => {
     const classes = verdict.slots.classes as TaskClasses;
     let part = byClass.entitlementPart;
     if (part < 0) {
@@ -741,10 +752,10 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
       if (part < 0) return null;
       byClass.entitlementPart = part;
     }
-    const id = classes.classOf(task, part, prepares);
+    const id = group >= 0 ? classes.classOfGroup(groupOf as TaskGroups, group, part, task) : classes.classOf(task, part);
     if (id < 0) return null;
-    let o = byClass.outcomes.get(id);
-    if (o === undefined) byClass.outcomes.set(id, (o = outcomeOf(task, verdict, byClass, verdict.slots.resultsOfClass(id))));
+    let o = byClass.outcome(id);
+    if (o === undefined) byClass.setOutcome(id, (o = outcomeOf(task, verdict, byClass, verdict.slots.resultsOfClass(id))));
     return o.kind === "none" ? null : o;
   };
   const verdicts = new KeyMemo<Verdict>(verdictOf);
@@ -768,12 +779,20 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
   const approvers0 = new Map<number, RouteApprovers | null>();
   const approvers1 = new Map<number, RouteApprovers | null>();
   /** What every task of the task's group comes to, or NO_CLASS: each is decided on its own. */
-  const groupOutcome = (task: Task, verdict: Verdict, prepares: boolean): ClassOutcome => {
+  const groupOutcome = (task: Task, verdict: Verdict, group: number): ClassOutcome => {
     // A footprint is checked task by task; a verdict that skips skips them all.
     if (verdict.footprint !== null) return NO_CLASS;
     if (verdict.policy === "skip") return SKIP_CLASS;
-    if (!prepares || verdict.byClass === null || verdict.slots.classes?.groupable !== true) return NO_CLASS;
-    return classOutcome(task, verdict, verdict.byClass, true) ?? NO_CLASS;
+    if (verdict.byClass === null || verdict.slots.classes?.groupable !== true) return NO_CLASS;
+    return classOutcome(task, verdict, verdict.byClass, group) ?? NO_CLASS;
+  };
+  // Verdicts by the number of a group's resolution key (`TaskGroups.key`), as `verdicts` has them by the key itself.
+  const byKey: (Verdict | undefined)[] = [];
+  const verdictOfGroup = (group: number, task: Task): Verdict => {
+    const key = (groupOf as TaskGroups).key(group);
+    let v = byKey[key];
+    if (v === undefined) byKey[key] = v = verdicts.get(task);
+    return v;
   };
   /** The summary group of changed tasks routed from `before` to `after`. */
   const groupFor = (before: RouteOutcome, afterRoute: RouteOutcome): GroupAcc => {
@@ -822,10 +841,10 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
         group = groupOf.known(t);
         let e = group >= 0 ? byGroup.get(group) : undefined;
         if (e === undefined) {
-          verdict = verdicts.get(task);
+          verdict = group >= 0 ? verdictOfGroup(group, task) : verdicts.get(task);
           // A task its verdict skips needs no group (an edit that reaches no task groups none).
-          group = verdict.policy === "skip" && verdict.footprint === null ? -1 : groupOf.of(t);
-          if (group >= 0) byGroup.set(group, (e = groupOutcome(task, verdict, groupOf.prepares(group))));
+          if (group < 0 && !(verdict.policy === "skip" && verdict.footprint === null)) group = groupOf.of(t);
+          if (group >= 0) byGroup.set(group, (e = groupOutcome(task, verdict, group)));
         }
         if (e !== undefined && e !== NO_CLASS) o = e;
         else group = -1;
@@ -859,7 +878,7 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
           // A group has one subject: its listing is kept by group too, one array read for its other tasks.
           let listing = group >= 0 ? listings.get(group) : undefined;
           if (listing === undefined) {
-            const subjectId = taskSubjectId(task);
+            const subjectId = group >= 0 ? (groupOf as TaskGroups).subjectId(group) : taskSubjectId(task);
             listing = o.bySubject.get(subjectId);
             if (listing === undefined) o.bySubject.set(subjectId, (listing = listingOf(task, o)));
             if (group >= 0) listings.set(group, listing);
