@@ -386,24 +386,53 @@ export class TaskGroups {
   // The subjects by number (the same string for every group of a subject).
   readonly #subjectIds: string[] = [];
   // By group.
-  readonly #key: number[] = [];
   readonly #app: number[] = [];
   readonly #columns: number[][] = Array.from({ length: COLUMNS }, () => []);
   // 1 when its tasks' input prepares.
   readonly #prepares: number[] = [];
   readonly #ips = new Map<string, boolean>();
 
+  // By task: the number of its resolution key, -1 for none, -2 not asked yet.
+  readonly #taskKeys: Int32Array;
+
   constructor(tasks: readonly Task[]) {
     this.#tasks = tasks;
     this.#ids = new Int32Array(tasks.length).fill(-2);
+    this.#taskKeys = new Int32Array(tasks.length).fill(-2);
     this.#left = tasks.length;
+  }
+
+  /**
+   * The number of task `i`'s resolution key (-1 for kinds without one), kept for every task asked
+   * about, grouped or not: tasks whose verdict needs no group still find it by number.
+   */
+  keyOf(i: number): number {
+    let key = this.#taskKeys[i] as number;
+    if (key === -2) this.#taskKeys[i] = key = this.#keyNumber(this.#tasks[i] as Task);
+    return key;
+  }
+
+  #keyNumber(task: Task): number {
+    const t = task.type;
+    let kind: string;
+    if (t?.kind === "grant") kind = task.emergencyAccess ? "G" : "g";
+    else if (t?.kind === "revoke") kind = "r";
+    else if (t?.kind === "certify") kind = `c${t.accessReviewId}`;
+    else return -1;
+    let byApp = this.#keys.get(kind);
+    if (byApp === undefined) this.#keys.set(kind, (byApp = new Map()));
+    let byEntitlement = byApp.get(t.appId);
+    if (byEntitlement === undefined) byApp.set(t.appId, (byEntitlement = new Map()));
+    let key = byEntitlement.get(t.appEntitlementId);
+    if (key === undefined) byEntitlement.set(t.appEntitlementId, (key = this.#keyCount++));
+    return key;
   }
 
   /** The group of task `i` of the list. */
   of(i: number): number {
     const known = this.#ids[i] as number;
     if (known !== -2) return known;
-    const id = this.#group(this.#tasks[i] as Task);
+    const id = this.#group(this.#tasks[i] as Task, this.keyOf(i));
     this.#ids[i] = id;
     if (--this.#left === 0) {
       this.#values = null;
@@ -422,11 +451,6 @@ export class TaskGroups {
     return this.#prepares[group] === 1;
   }
 
-  /** The number of a group's resolution key: groups of one key resolve alike. */
-  key(group: number): number {
-    return this.#key[group] as number;
-  }
-
   /** The number of a group's app. */
   app(group: number): number {
     return this.#app[group] as number;
@@ -442,19 +466,9 @@ export class TaskGroups {
     return this.#subjectIds[this.column(group, SUBJECT)] as string;
   }
 
-  #group(task: Task): number {
-    const t = task.type;
-    let kind: string;
-    if (t?.kind === "grant") kind = task.emergencyAccess ? "G" : "g";
-    else if (t?.kind === "revoke") kind = "r";
-    else if (t?.kind === "certify") kind = `c${t.accessReviewId}`;
-    else return -1;
-    let byApp = this.#keys.get(kind);
-    if (byApp === undefined) this.#keys.set(kind, (byApp = new Map()));
-    let byEntitlement = byApp.get(t.appId);
-    if (byEntitlement === undefined) byApp.set(t.appId, (byEntitlement = new Map()));
-    let key = byEntitlement.get(t.appEntitlementId);
-    if (key === undefined) byEntitlement.set(t.appEntitlementId, (key = this.#keyCount++));
+  #group(task: Task, key: number): number {
+    if (key < 0) return -1;
+    const t = task.type as { readonly appId: string };
     let app = this.#apps.get(t.appId);
     if (app === undefined) this.#apps.set(t.appId, (app = this.#apps.size));
     const values = this.#values as Map<unknown, number>[];
@@ -477,7 +491,6 @@ export class TaskGroups {
     let id = byNumbers.get(text);
     if (id === undefined) {
       byNumbers.set(text, (id = this.#prepares.length));
-      this.#key.push(key);
       this.#app.push(app);
       for (let c = 0; c < COLUMNS; c++) (this.#columns[c] as number[]).push(numbers[c] as number);
       this.#prepares.push(prepares ? 1 : 0);

@@ -786,10 +786,11 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
     if (verdict.byClass === null || verdict.slots.classes?.groupable !== true) return NO_CLASS;
     return classOutcome(task, verdict, verdict.byClass, group) ?? NO_CLASS;
   };
-  // Verdicts by the number of a group's resolution key (`TaskGroups.key`), as `verdicts` has them by the key itself.
+  // Verdicts by the number of a task's resolution key (`TaskGroups.keyOf`), as `verdicts` has them by the key itself.
   const byKey: (Verdict | undefined)[] = [];
-  const verdictOfGroup = (group: number, task: Task): Verdict => {
-    const key = (groupOf as TaskGroups).key(group);
+  const verdictOfTask = (t: number, task: Task): Verdict => {
+    const key = (groupOf as TaskGroups).keyOf(t);
+    if (key < 0) return verdicts.get(task);
     let v = byKey[key];
     if (v === undefined) byKey[key] = v = verdicts.get(task);
     return v;
@@ -841,7 +842,7 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
         group = groupOf.known(t);
         let e = group >= 0 ? byGroup.get(group) : undefined;
         if (e === undefined) {
-          verdict = group >= 0 ? verdictOfGroup(group, task) : verdicts.get(task);
+          verdict = verdictOfTask(t, task);
           // A task its verdict skips needs no group (an edit that reaches no task groups none).
           if (group < 0 && !(verdict.policy === "skip" && verdict.footprint === null)) group = groupOf.of(t);
           if (group >= 0) byGroup.set(group, (e = groupOutcome(task, verdict, group)));
