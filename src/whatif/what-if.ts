@@ -576,6 +576,9 @@ interface ClassOutcome {
 
 /** What the tasks of one class and subject are listed with: shared routes, and the aspects that differ (none: an error listed as unchanged). */
 interface ClassListing {
+  readonly kind: "listed";
+  /** The class's outcome, which holds the summary group of its re-routed tasks. */
+  readonly outcome: ClassOutcome;
   readonly before: RouteOutcome;
   readonly after: RouteOutcome;
   readonly changes: readonly RouteAspect[];
@@ -770,21 +773,22 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
   const all = tasksInOrder(world);
   // Tasks equal in all a class may read share a group (`taskGroups`); what a group came to, by group.
   const groupOf = prune ? groupsInOrder(world, all) : null;
-  // By group: what the group's tasks come to, and the listing of its re-routed tasks when they share
-  // one — each an index into a list, plus one (0: not known yet). Group numbers are below the number
-  // of tasks, and typed arrays stay arrays however a run fills them in.
-  const byGroup = new GroupTable<ClassOutcome>(groupOf ? all.length : 0);
-  const listings = new GroupTable<ClassListing>(groupOf ? all.length : 0);
+  // By group: what the group's tasks come to — the listing they share when they are re-routed alike,
+  // else their class's outcome (NO_CLASS: each is decided on its own).
+  const byGroup = new GroupTable<ClassOutcome | ClassListing>(groupOf ? all.length : 0);
   // The approvers of each group's first step, before and after, where the group's tasks share them.
   const approvers0 = new Map<number, RouteApprovers | null>();
   const approvers1 = new Map<number, RouteApprovers | null>();
   /** What every task of the task's group comes to, or NO_CLASS: each is decided on its own. */
-  const groupOutcome = (task: Task, verdict: Verdict, group: number): ClassOutcome => {
+  const groupOutcome = (task: Task, verdict: Verdict, group: number): ClassOutcome | ClassListing => {
     // A footprint is checked task by task; a verdict that skips skips them all.
     if (verdict.footprint !== null) return NO_CLASS;
     if (verdict.policy === "skip") return SKIP_CLASS;
     if (verdict.byClass === null || verdict.slots.classes?.groupable !== true) return NO_CLASS;
-    return classOutcome(task, verdict, verdict.byClass, group) ?? NO_CLASS;
+    const o = classOutcome(task, verdict, verdict.byClass, group) ?? NO_CLASS;
+    // A group has one subject: tasks re-routed alike by subject take their listing in one read.
+    if (o.kind !== "twice" || o.bySubject === null || (o.aspects.length === 0 && !o.errored)) return o;
+    return listingFor(task, o, o.bySubject, (groupOf as TaskGroups).subjectId(group));
   };
   // Verdicts by the number of a task's resolution key (`TaskGroups.keyOf`), as `verdicts` has them by the key itself.
   const byKey: (Verdict | undefined)[] = [];
@@ -815,7 +819,26 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
       const b = afterRoute.approvers;
       if ((a === null) !== (b === null) || (a && b && (a.via !== b.via || !sameStrings(a.userIds, b.userIds)))) aspects.push("approvers");
     }
-    return { before, after: afterRoute, changes: aspects.length === 0 ? [] : ASPECT_ORDER.filter((a) => aspects.includes(a)) };
+    return { kind: "listed", outcome: o, before, after: afterRoute, changes: aspects.length === 0 ? [] : ASPECT_ORDER.filter((a) => aspects.includes(a)) };
+  };
+  /** The listing of the class's tasks of the task's subject, made for the first of them. */
+  const listingFor = (task: Task, o: ClassOutcome, bySubject: Map<string, ClassListing>, subjectId: string): ClassListing => {
+    let listing = bySubject.get(subjectId);
+    if (listing === undefined) bySubject.set(subjectId, (listing = listingOf(task, o)));
+    return listing;
+  };
+  /** Lists a task as its listing says: re-routed, or failing alike in both worlds. */
+  const list = (task: Task, listing: ClassListing): void => {
+    if (listing.changes.length === 0) {
+      unchangedErrors.push(routeChange(task, listing.before, listing.after, []));
+      return;
+    }
+    changed.push(routeChange(task, listing.before, listing.after, listing.changes));
+    const o = listing.outcome;
+    let g = o.group;
+    if (!g) o.group = g = groupFor(listing.before, listing.after);
+    for (const c of listing.changes) g.changes.add(c);
+    g.taskIds.push(task.id);
   };
   const onProgress = options.onProgress;
   const [from, to] = shardRange(all.length, options.shard);
@@ -847,6 +870,11 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
           if (group < 0 && !(verdict.policy === "skip" && verdict.footprint === null)) group = groupOf.of(t);
           if (group >= 0) byGroup.set(group, (e = groupOutcome(task, verdict, group)));
         }
+        if (e !== undefined && e.kind === "listed") {
+          decisions += 2;
+          list(task, e);
+          continue;
+        }
         if (e !== undefined && e !== NO_CLASS) o = e;
         else group = -1;
       }
@@ -876,23 +904,7 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
           // Routes shared by the class's tasks of one subject (see `ClassOutcome.bySubject`): the
           // listed tasks hold the same route objects, which cuts what a run allocates and keeps.
           decisions += 2;
-          // A group has one subject: its listing is kept by group too, one array read for its other tasks.
-          let listing = group >= 0 ? listings.get(group) : undefined;
-          if (listing === undefined) {
-            const subjectId = group >= 0 ? (groupOf as TaskGroups).subjectId(group) : taskSubjectId(task);
-            listing = o.bySubject.get(subjectId);
-            if (listing === undefined) o.bySubject.set(subjectId, (listing = listingOf(task, o)));
-            if (group >= 0) listings.set(group, listing);
-          }
-          if (listing.changes.length === 0) {
-            unchangedErrors.push(routeChange(task, listing.before, listing.after, []));
-            continue;
-          }
-          changed.push(routeChange(task, listing.before, listing.after, listing.changes));
-          let g = o.group;
-          if (!g) o.group = g = groupFor(listing.before, listing.after);
-          for (const c of listing.changes) g.changes.add(c);
-          g.taskIds.push(task.id);
+          list(task, listingFor(task, o, o.bySubject, taskSubjectId(task)));
           continue;
         }
         const conditions = new TaskExpressions(world, task);
