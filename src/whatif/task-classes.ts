@@ -380,12 +380,15 @@ export class TaskGroups {
   readonly #keys = new Map<string, Map<string, Map<string, number>>>();
   #keyCount = 0;
   readonly #apps = new Map<string, number>();
-  // While tasks are left to group: each column's values numbered, and groups by their numbers as text.
+  // While tasks are left to group: each column's values numbered, and groups by a hash of their numbers.
   #values: Map<unknown, number>[] | null = Array.from({ length: COLUMNS }, () => new Map<unknown, number>());
-  #byNumbers: Map<string, number> | null = new Map();
+  #byHash: Map<number, number | number[]> | null = new Map();
+  // The column numbers of the task being grouped.
+  readonly #numbers: number[] = new Array<number>(COLUMNS).fill(0);
   // The subjects by number (the same string for every group of a subject).
   readonly #subjectIds: string[] = [];
   // By group.
+  readonly #key: number[] = [];
   readonly #app: number[] = [];
   readonly #columns: number[][] = Array.from({ length: COLUMNS }, () => []);
   // 1 when its tasks' input prepares.
@@ -436,7 +439,7 @@ export class TaskGroups {
     this.#ids[i] = id;
     if (--this.#left === 0) {
       this.#values = null;
-      this.#byNumbers = null;
+      this.#byHash = null;
     }
     return id;
   }
@@ -469,11 +472,11 @@ export class TaskGroups {
   #group(task: Task, key: number): number {
     if (key < 0) return -1;
     const t = task.type as { readonly appId: string };
-    let app = this.#apps.get(t.appId);
-    if (app === undefined) this.#apps.set(t.appId, (app = this.#apps.size));
     const values = this.#values as Map<unknown, number>[];
-    const numbers: number[] = [];
-    let text = `${key},${app}`;
+    const numbers = this.#numbers;
+    // The group's numbers hashed (the app goes with the key), then the groups of that hash compared
+    // number by number: no text made and hashed per task.
+    let h = key;
     for (let c = 0; c < COLUMNS; c++) {
       const v = (COLUMN_READS[c] as TaskRead)(task);
       const byValue = values[c] as Map<unknown, number>;
@@ -482,19 +485,36 @@ export class TaskGroups {
         byValue.set(v, (n = byValue.size));
         if (c === SUBJECT) this.#subjectIds.push(v as string);
       }
-      numbers.push(n);
-      text += `,${n}`;
+      numbers[c] = n;
+      h = Math.imul(h ^ n, 0x9e3779b1) ^ (h >>> 15);
     }
-    const prepares = preparable(task, this.#ips);
-    text += prepares ? "T" : "F";
-    const byNumbers = this.#byNumbers as Map<string, number>;
-    let id = byNumbers.get(text);
-    if (id === undefined) {
-      byNumbers.set(text, (id = this.#prepares.length));
-      this.#app.push(app);
-      for (let c = 0; c < COLUMNS; c++) (this.#columns[c] as number[]).push(numbers[c] as number);
-      this.#prepares.push(prepares ? 1 : 0);
+    const prepares = preparable(task, this.#ips) ? 1 : 0;
+    h = (h ^ prepares) & 0x3fffffff;
+    const byHash = this.#byHash as Map<number, number | number[]>;
+    const found = byHash.get(h);
+    if (typeof found === "number") {
+      if (this.#isGroup(found, key, prepares)) return found;
+    } else if (found !== undefined) {
+      for (const g of found) if (this.#isGroup(g, key, prepares)) return g;
     }
+    const id = this.#prepares.length;
+    if (found === undefined) byHash.set(h, id);
+    else if (typeof found === "number") byHash.set(h, [found, id]);
+    else found.push(id);
+    let app = this.#apps.get(t.appId);
+    if (app === undefined) this.#apps.set(t.appId, (app = this.#apps.size));
+    this.#key.push(key);
+    this.#app.push(app);
+    for (let c = 0; c < COLUMNS; c++) (this.#columns[c] as number[]).push(numbers[c] as number);
+    this.#prepares.push(prepares);
     return id;
   }
+
+  /** Whether `group` has this key, readiness and the column numbers in `#numbers`. */
+  #isGroup(group: number, key: number, prepares: number): boolean {
+    if (this.#key[group] !== key || this.#prepares[group] !== prepares) return false;
+    for (let c = 0; c < COLUMNS; c++) if ((this.#columns[c] as number[])[group] !== this.#numbers[c]) return false;
+    return true;
+  }
+
 }
