@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { AuditEvent } from "../workflow/events.js";
@@ -87,5 +89,29 @@ describe("createWorldStore: a bounded audit log, indexed by task", () => {
     // Five comments through a 3-event log: 1001's last two remain, with 1002's one.
     expect(audits.body.list.map((r: { comment?: { comment: string } }) => r.comment?.comment)).toEqual(["three", "four"]);
     expect(store.droppedEvents()).toBe(2);
+  });
+});
+
+describe("createWorldStore: what is dropped is let go", () => {
+  it("500 tasks each keeping one live event do not keep their dropped ones reachable", async () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const store = createWorldStore(fixture, { maxEvents: 1000 });
+    const firstRound: WeakRef<AuditEvent>[] = [];
+    for (let round = 0; round < 200; round++)
+      store.set(
+        fixture,
+        Array.from({ length: 500 }, (_, t) => {
+          const e = event(round * 500 + t, `t${t}`);
+          if (round === 0) firstRound.push(new WeakRef(e));
+          return e;
+        }),
+      );
+    expect(store.events()).toHaveLength(1000);
+    expect(store.eventsOf("t7").map((e) => e.id)).toEqual(["evt-99007", "evt-99507"]);
+    // WeakRef targets live until the current job ends; then a full collection must free every one.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    gc();
+    expect(firstRound.filter((r) => r.deref() !== undefined)).toHaveLength(0);
   });
 });

@@ -111,6 +111,8 @@ class Fifo<T> {
   shift(): T | undefined {
     if (this.head >= this.items.length) return undefined;
     const item = this.items[this.head];
+    // The slot lets go of what it held: a queue with one live item must not keep the dropped ones.
+    this.items[this.head] = undefined as T;
     this.head++;
     if (this.head >= 1024 && this.head * 2 >= this.items.length) {
       this.items = this.items.slice(this.head);
