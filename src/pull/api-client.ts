@@ -117,6 +117,12 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
  */
 const MAX_EMPTY_PAGES_IN_A_ROW = 100;
 
+/** A response and its whole text. */
+interface Answer {
+  readonly response: Response;
+  readonly text: string;
+}
+
 const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
 const fail = (code: PullError["code"], message: string, status?: number): { ok: false; error: PullError } => ({
   ok: false,
@@ -173,39 +179,32 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   let bearer: string | undefined = options.credentials.kind === "token" ? options.credentials.token : undefined;
   let signingIn: Promise<Result<string, PullError>> | undefined;
 
-  /** One HTTP exchange with retries; the response of the last attempt, or why none came. */
-  async function send(path: string, init: RequestInit): Promise<Result<Response, PullError>> {
+  /**
+   * One HTTP exchange with retries: the response of the last attempt with its whole text, or why
+   * none came. An attempt that fails, times out, or whose answer stops arriving part-way is retried
+   * like a 429 or a 5xx.
+   */
+  async function send(path: string, init: RequestInit): Promise<Result<Answer, PullError>> {
     for (let attempt = 0; ; attempt++) {
-      let response: Response | undefined;
+      let answer: Answer | undefined;
       let problem = "";
       try {
-        // The signal also bounds reading the answer's body (`answerText`).
-        response = await options.fetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+        // One signal bounds the request and reading its answer.
+        const response = await options.fetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+        answer = { response, text: await response.text() };
       } catch (e: unknown) {
-        problem = timedOut(e) ? `no answer within ${timeoutMs / 1000} s` : e instanceof Error ? e.message : String(e);
+        problem = timedOut(e) ? `no whole answer within ${timeoutMs / 1000} s` : e instanceof Error ? e.message : String(e);
       }
-      if (response && !RETRY_STATUSES.has(response.status)) return { ok: true, value: response };
+      if (answer && !RETRY_STATUSES.has(answer.response.status)) return { ok: true, value: answer };
       if (attempt >= retries) {
-        if (response) return { ok: true, value: response };
+        if (answer) return { ok: true, value: answer };
         return fail("NETWORK_ERROR", `cannot reach ${base}${path}: ${problem} (gave up after ${attempt + 1} attempts)`);
       }
       const exp = Math.min(maxBackoff, backoff * 2 ** attempt);
-      const told = response ? retryAfterMs(response.headers.get("retry-after"), now()) : undefined;
+      const told = answer ? retryAfterMs(answer.response.headers.get("retry-after"), now()) : undefined;
       const waitMs = Math.min(maxBackoff, told ?? Math.round(exp * (0.5 + random() / 2)));
-      // The body of a refused attempt is not needed; reading it frees the connection.
-      if (response) await response.arrayBuffer().catch(() => undefined);
-      options.onRetry?.({ path, status: response?.status ?? null, waitMs, attempt: attempt + 1 });
+      options.onRetry?.({ path, status: answer?.response.status ?? null, waitMs, attempt: attempt + 1 });
       await sleep(waitMs);
-    }
-  }
-
-  /** The answer's text, or why it did not arrive whole (the connection dropped, the time ran out). */
-  async function answerText(res: Response, what: string): Promise<Result<string, PullError>> {
-    try {
-      return { ok: true, value: await res.text() };
-    } catch (e: unknown) {
-      const why = timedOut(e) ? `it took longer than ${timeoutMs / 1000} s` : e instanceof Error ? e.message : String(e);
-      return fail("NETWORK_ERROR", `${what}: the answer did not arrive whole: ${why}`, res.status);
     }
   }
 
@@ -228,10 +227,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     });
     const sent = await send("/auth/v1/token", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" }, body: form.toString() });
     if (!sent.ok) return sent;
-    const answer = await answerText(sent.value, "POST /auth/v1/token");
-    if (!answer.ok) return answer;
-    const text = answer.value;
-    if (!sent.value.ok) return fail("UNAUTHENTICATED", `the token endpoint refused client "${c.clientId}" (${sent.value.status}): ${problemOf(text)}`, sent.value.status);
+    const { response, text } = sent.value;
+    if (!response.ok) return fail("UNAUTHENTICATED", `the token endpoint refused client "${c.clientId}" (${response.status}): ${problemOf(text)}`, response.status);
     let token: unknown;
     try {
       token = (JSON.parse(text) as Record<string, unknown>)["access_token"];
@@ -260,10 +257,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (body !== undefined) headers["content-type"] = "application/json";
       const sent = await send(path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
       if (!sent.ok) return sent;
-      const res = sent.value;
-      const answer = await answerText(res, `${method} ${path}`);
-      if (!answer.ok) return answer;
-      const text = answer.value;
+      const { response: res, text } = sent.value;
       // An expired access token: sign in again once (a bearer token from the environment cannot be renewed).
       if (res.status === 401 && !renewed && options.credentials.kind === "client") continue;
       if (res.status === 401) return fail("UNAUTHENTICATED", `${method} ${path}: the server refused the credentials (401): ${problemOf(text)}`, 401);
