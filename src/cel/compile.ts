@@ -232,7 +232,7 @@ function tooDeep(source: string): CelDiagnostic {
 
 /**
  * The longest run of prefix operators (`!`, `-`; white space between them allowed) outside string
- * literals: where it starts, how many, and how many characters it spans. cel-js's parser recurses
+ * literals and `//` comments: where it starts, how many, and how many characters it spans. cel-js's parser recurses
  * once per prefix operator without counting it against `maxDepth`, so thousands in a row overflow
  * the stack; {@link compileFresh} refuses a run longer than `maxDepth` before parsing. A `-` between
  * operands is counted too (one more at most), and `!=` is not a prefix operator.
@@ -259,12 +259,18 @@ export function longestPrefixChain(source: string): { readonly length: number; r
       run = 0;
       continue;
     }
+    if (c === 0x2f && source.charCodeAt(i + 1) === 0x2f) {
+      // A comment, to the end of its line: neither its dashes nor its quotes are the expression's.
+      const end = source.indexOf("\n", i);
+      i = end < 0 ? source.length : end;
+      continue;
+    }
     const prefix = c === 0x2d || (c === 0x21 && source.charCodeAt(i + 1) !== 0x3d);
     if (prefix) {
       if (run === 0) runStart = i;
       run++;
       if (run > best.length) best = { length: run, start: runStart, span: i + 1 - runStart };
-    } else if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) run = 0;
+    } else if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0c && c !== 0x0d) run = 0;
   }
   return best;
 }

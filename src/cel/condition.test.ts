@@ -285,6 +285,10 @@ describe("type checking", () => {
     const bangs = "!".repeat(400);
     for (const literal of [`'${bangs}'`, `"${bangs}"`, `'''${bangs}'''`, `"""${bangs}"""`, `r'\\${bangs}'`, `'\\'${bangs}'`, `"a\\"${bangs}"`])
       expect(checkCondition(`subject.department != ${literal}`), literal).toEqual([]);
+    // Comments are not the expression: their dashes and apostrophes count for nothing.
+    expect(checkCondition(`// ${"-".repeat(300)}\ntrue`)).toEqual([]);
+    expect(checkCondition(`// the subject's department\nsubject.department == 'Engineering' || subject.department == '${"-".repeat(260)}'`)).toEqual([]);
+    expect(checkCondition(`// fine\n${"!".repeat(251)}true`)).toMatchObject([{ code: "CEL_LIMIT_EXCEEDED" }]);
     expect(longestPrefixChain(`!!x && y != "!!!"`)).toEqual({ length: 2, start: 0, span: 2 });
   });
 
