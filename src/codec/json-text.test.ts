@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { runInNewContext } from "node:vm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { JsonValue } from "../model/json.js";
@@ -82,6 +83,20 @@ describe("jsonText writes what JSON.stringify writes for any value JSON can writ
     const many = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [i % 3 === 0 ? `k\u0000${i}` : `key-${i}`, i]));
     expect(jsonText(many)).toBe(JSON.stringify(many));
     expect(jsonText({ ...many, id: "x" })).toBe(JSON.stringify({ ...many, id: "x" }));
+  });
+
+  it("tells boxed primitives by their slot and calls a function's toJSON, as JSON.stringify does", () => {
+    const fn = Object.assign(() => 1, { toJSON: () => "from a function" });
+    const otherRealm = runInNewContext('[new Number(3), new String("s"), new Boolean(false), Object(2n)]') as unknown[];
+    const cases: unknown[] = [
+      { fn },
+      [fn],
+      otherRealm.slice(0, 3),
+      Object.create(Number.prototype),
+      Object.create(String.prototype),
+    ];
+    for (const v of cases) expect(jsonText(v as JsonValue)).toBe(JSON.stringify(v));
+    expect(() => jsonText([otherRealm[3]] as JsonValue)).toThrow(TypeError);
   });
 
   it("throws where JSON.stringify throws: a BigInt", () => {

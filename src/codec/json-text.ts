@@ -95,7 +95,10 @@ const quote = (s: string): string => (NEEDS_ESCAPE.test(s) ? JSON.stringify(s) :
  * indent), in one walk that puts the cached form of each shared value in its place: the text written
  * so far becomes a part, the shared value's cached form the next. Fresh objects are read once, shared
  * ones not at all. (It was a masked copy written by JSON.stringify and cut at marker strings: two
- * walks, copies, and a search of the text; this is about twice as fast on a task view.)
+ * walks, copies, and a search of the text; this is about twice as fast on a task view.) One
+ * difference is known, and only for objects no JSON value is: a boxed primitive whose prototype
+ * was replaced by `Object.prototype` or `null` is written as an object, where JSON.stringify
+ * unboxes it (telling it apart would cost every plain object a check).
  */
 class PartWriter<T> {
   readonly parts: (string | T)[] = [];
@@ -109,7 +112,7 @@ class PartWriter<T> {
    * function, a symbol).
    */
   value(v: unknown, key: string | number): boolean {
-    if ((typeof v === "object" && v !== null) || typeof v === "bigint") {
+    if ((typeof v === "object" && v !== null) || typeof v === "bigint" || typeof v === "function") {
       if (typeof v === "object" && shared.has(v)) {
         // Shared JSON is frozen plain data: no toJSON to call, its form cached.
         if (this.text !== "") this.parts.push(this.text);
@@ -172,16 +175,35 @@ class PartWriter<T> {
     this.text += "}";
   }
 
-  /** A Number, String, Boolean or BigInt object, written as its primitive (JSON.stringify unboxes them). */
+  /**
+   * A Number, String, Boolean or BigInt object, written as its primitive (JSON.stringify unboxes
+   * them). Told apart by their internal slot, as JSON.stringify does, not by their prototype: a
+   * boxed number from another realm is one, an object made from `Number.prototype` is not.
+   */
   private boxed(v: object): boolean {
     const proto: unknown = Object.getPrototypeOf(v);
     if (proto === Object.prototype || proto === null) return false;
-    if (v instanceof Number) this.text += Number.isFinite(Number(v)) ? String(Number(v)) : "null";
-    else if (v instanceof String) this.text += quote(String(v));
-    else if (v instanceof Boolean) this.text += Boolean.prototype.valueOf.call(v) ? "true" : "false";
-    else if (v instanceof BigInt) throw new TypeError("Do not know how to serialize a BigInt");
+    if (hasSlot(numberValueOf, v)) this.text += Number.isFinite(Number(v)) ? String(Number(v)) : "null";
+    else if (hasSlot(stringValueOf, v)) this.text += quote(String(v));
+    else if (hasSlot(booleanValueOf, v)) this.text += booleanValueOf.call(v) ? "true" : "false";
+    else if (hasSlot(bigintValueOf, v)) throw new TypeError("Do not know how to serialize a BigInt");
     else return false;
     return true;
+  }
+}
+
+const numberValueOf = Number.prototype.valueOf;
+const stringValueOf = String.prototype.valueOf;
+const booleanValueOf = Boolean.prototype.valueOf;
+const bigintValueOf = BigInt.prototype.valueOf;
+
+/** Whether `v` carries the primitive slot whose `valueOf` this is (the methods throw on anything else). */
+function hasSlot(valueOf: (this: never) => unknown, v: object): boolean {
+  try {
+    (valueOf as (this: object) => unknown).call(v);
+    return true;
+  } catch {
+    return false;
   }
 }
 
