@@ -310,7 +310,10 @@ function numberStep(node: NumberTrie, key: number): NumberTrie {
 }
 
 /**
- * Non-negative numbers by number, -1 where none was set: a typed array that grows.
+ * Non-negative numbers by number, -1 where none was set: a typed array that grows, while the numbers
+ * set are dense enough; a `Map` once they are not. A table a run keeps per resolution key may be
+ * given only a few numbers from far up a shared counter: an array sized to the largest would hold
+ * mostly empty slots, for every such key.
  *
  * @example
  * ```ts
@@ -320,21 +323,37 @@ function numberStep(node: NumberTrie, key: number): NumberTrie {
  * ```
  */
 export class GrowingInts {
-  #values = new Int32Array(64).fill(-1);
+  #values: Int32Array | undefined = new Int32Array(64).fill(-1);
+  #sparse: Map<number, number> | undefined;
+  #count = 0;
 
   get(i: number): number {
-    return i < this.#values.length ? (this.#values[i] as number) : -1;
+    const values = this.#values;
+    if (values !== undefined) return i < values.length ? (values[i] as number) : -1;
+    return this.#sparse?.get(i) ?? -1;
   }
 
   set(i: number, v: number): void {
-    if (i >= this.#values.length) {
-      let n = this.#values.length * 2;
+    let values = this.#values;
+    if (values !== undefined && i >= values.length) {
+      let n = values.length * 2;
       while (n <= i) n *= 2;
-      const grown = new Int32Array(n).fill(-1);
-      grown.set(this.#values);
-      this.#values = grown;
+      // At most 8 slots for each number set (and 4,096 in any case): past that, a Map.
+      if (n > Math.max(4096, 8 * (this.#count + 1))) {
+        const sparse = new Map<number, number>();
+        for (let k = 0; k < values.length; k++) if ((values[k] as number) >= 0) sparse.set(k, values[k] as number);
+        this.#sparse = sparse;
+        this.#values = values = undefined;
+      } else {
+        const grown = new Int32Array(n).fill(-1);
+        grown.set(values);
+        this.#values = values = grown;
+      }
     }
-    this.#values[i] = v;
+    if (values !== undefined) {
+      if ((values[i] as number) < 0) this.#count++;
+      values[i] = v;
+    } else this.#sparse?.set(i, v);
   }
 }
 
