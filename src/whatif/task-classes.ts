@@ -323,37 +323,53 @@ function numberStep(node: NumberTrie, key: number): NumberTrie {
  * ```
  */
 export class GrowingInts {
-  #values: Int32Array | undefined = new Int32Array(64).fill(-1);
+  // Slot k holds the number set at `#base + k`; the array covers the numbers set, not 0 up to them.
+  #values: Int32Array | undefined;
+  #base = 0;
   #sparse: Map<number, number> | undefined;
   #count = 0;
 
   get(i: number): number {
     const values = this.#values;
-    if (values !== undefined) return i < values.length ? (values[i] as number) : -1;
+    if (values !== undefined) {
+      const k = i - this.#base;
+      return k >= 0 && k < values.length ? (values[k] as number) : -1;
+    }
     return this.#sparse?.get(i) ?? -1;
   }
 
   set(i: number, v: number): void {
+    if (this.#sparse !== undefined) {
+      this.#sparse.set(i, v);
+      return;
+    }
     let values = this.#values;
-    if (values !== undefined && i >= values.length) {
-      let n = values.length * 2;
-      while (n <= i) n *= 2;
+    if (values === undefined) {
+      this.#base = i - (i % 64);
+      values = this.#values = new Int32Array(64).fill(-1);
+    }
+    let k = i - this.#base;
+    if (k < 0 || k >= values.length) {
+      const low = Math.min(this.#base, i - (i % 64));
+      let n = values.length;
+      while (low + n <= Math.max(i, this.#base + values.length - 1)) n *= 2;
       // At most 8 slots for each number set (and 4,096 in any case): past that, a Map.
       if (n > Math.max(4096, 8 * (this.#count + 1))) {
         const sparse = new Map<number, number>();
-        for (let k = 0; k < values.length; k++) if ((values[k] as number) >= 0) sparse.set(k, values[k] as number);
+        for (let j = 0; j < values.length; j++) if ((values[j] as number) >= 0) sparse.set(this.#base + j, values[j] as number);
+        sparse.set(i, v);
         this.#sparse = sparse;
-        this.#values = values = undefined;
-      } else {
-        const grown = new Int32Array(n).fill(-1);
-        grown.set(values);
-        this.#values = values = grown;
+        this.#values = undefined;
+        return;
       }
+      const grown = new Int32Array(n).fill(-1);
+      grown.set(values, this.#base - low);
+      this.#base = low;
+      this.#values = values = grown;
+      k = i - low;
     }
-    if (values !== undefined) {
-      if ((values[i] as number) < 0) this.#count++;
-      values[i] = v;
-    } else this.#sparse?.set(i, v);
+    if ((values[k] as number) < 0) this.#count++;
+    values[k] = v;
   }
 }
 
