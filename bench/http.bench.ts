@@ -26,7 +26,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { connect, type AddressInfo, type Socket } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { availableParallelism, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
@@ -39,6 +39,7 @@ import { ok } from "../src/result.js";
 import { createWorldStore } from "../src/http/world-store.js";
 import type { World } from "../src/world/world.js";
 import { collectYoung } from "./harness.js";
+import { connection, sendRequests } from "./http-client.js";
 import { loadSynthetic } from "./worlds.js";
 
 const QUICK = process.env["BENCH_QUICK"] === "1";
@@ -58,64 +59,10 @@ const ids = [...world.tasks.values()].filter((t) => t.type?.kind === "grant" && 
 if (ids.length === 0) throw new Error("http bench: no open grant task");
 const COMMENT = "Checked with the team lead.";
 
-// -------------------------------------------------------------------------------------------------
-// A lean HTTP/1.1 client: keep-alive connections, one request in flight on each, responses read by
-// Content-Length. Cheaper and steadier than a general client, and the same for both servers.
-
-function connection(port: number): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const s = connect(port, "127.0.0.1", () => resolve(s));
-    s.setNoDelay(true);
-    s.once("error", reject);
-    // Between runs an error has no run to fail; the next write on the socket then fails that run.
-    s.on("error", () => undefined);
-  });
-}
-
-/** Sends `n` requests spread over the connections, one at a time on each; resolves with the wall ns. */
-async function run(sockets: readonly Socket[], n: number, request: (i: number) => Buffer): Promise<number> {
-  let next = 0;
-  let failures = 0;
+/** Sends `n` requests over the connections with the lean client (`http-client.ts`); resolves with the wall ns. */
+async function run(sockets: readonly Socket[], n: number, requests: readonly Buffer[]): Promise<number> {
   const t0 = process.hrtime.bigint();
-  await Promise.all(
-    sockets.map(
-      (s) =>
-        new Promise<void>((resolve, reject) => {
-          let buf: Buffer = Buffer.alloc(0);
-          let done = (): void => undefined;
-          const send = (): void => {
-            if (next >= n) {
-              s.off("data", onData);
-              done();
-              resolve();
-              return;
-            }
-            s.write(request(next++));
-          };
-          const onData = (chunk: Buffer): void => {
-            buf = buf.length === 0 ? chunk : Buffer.concat([buf, chunk]);
-            for (;;) {
-              const end = buf.indexOf("\r\n\r\n");
-              if (end < 0) return;
-              const head = buf.subarray(0, end).toString("latin1");
-              const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? "0");
-              if (buf.length < end + 4 + length) return;
-              if (!head.startsWith("HTTP/1.1 200")) failures++;
-              buf = buf.subarray(end + 4 + length);
-              send();
-            }
-          };
-          const onError = (e: Error): void => {
-            s.off("data", onData);
-            reject(e);
-          };
-          s.on("data", onData);
-          s.once("error", onError);
-          done = () => s.off("error", onError);
-          send();
-        }),
-    ),
-  );
+  const failures = await sendRequests(sockets, n, requests);
   if (failures > 0) throw new Error(`http bench: ${failures} requests failed`);
   return Number(process.hrtime.bigint() - t0);
 }
@@ -127,8 +74,8 @@ function requestBytes(path: string, body: string): Buffer {
 }
 const commentBody = JSON.stringify({ comment: COMMENT });
 const resetBody = JSON.stringify({});
-const commentRequest = (i: number) => requestBytes(`/api/v1/tasks/${ids[i % ids.length] ?? ""}/action/comment`, commentBody);
-const resetRequest = (i: number) => requestBytes(`/api/v1/tasks/${ids[i % ids.length] ?? ""}/action/reset`, resetBody);
+/** One request per task of `ids`, cycled through by the client. */
+const requestsOf = { comment: ids.map((id) => requestBytes(`/api/v1/tasks/${id}/action/comment`, commentBody)), reset: ids.map((id) => requestBytes(`/api/v1/tasks/${id}/action/reset`, resetBody)) };
 
 // -------------------------------------------------------------------------------------------------
 // The three sides.
@@ -233,6 +180,25 @@ const samples: Record<"comment" | "reset", { reducer: number[]; dispatcher: numb
   reset: { reducer: [], dispatcher: [], bare: [], bareBytes: [], bareReducer: [], serve: [] },
 };
 
+const SIDES = ["bare", "serve", "bareBytes", "bareReducer"] as const;
+type Side = (typeof SIDES)[number];
+
+/**
+ * Times each network side once, in an order that rotates by round, with a young-generation
+ * collection before each (as the harness does between batches): none pays for garbage another
+ * left, and none always runs right after serve. The bare server with the reducer starts afresh.
+ */
+async function timeSides(round: number, time: (side: Side) => Promise<number>): Promise<Record<Side, number>> {
+  const ns: Record<Side, number> = { bare: 0, serve: 0, bareBytes: 0, bareReducer: 0 };
+  for (let k = 0; k < SIDES.length; k++) {
+    const side = SIDES[(k + round) % SIDES.length] ?? "bare";
+    if (side === "bareReducer") resetReducerWorld();
+    collectYoung();
+    ns[side] = await time(side);
+  }
+  return ns;
+}
+
 log(`http: ${ROUNDS} interleaved rounds of ${REQUESTS} requests over ${CONNECTIONS} keep-alive connections`);
 for (let round = 0; round < ROUNDS + 1; round++) {
   for (const action of ["comment", "reset"] as const) {
@@ -240,25 +206,10 @@ for (let round = 0; round < ROUNDS + 1; round++) {
     const server = await serve({ store: createWorldStore(world), port: 0 });
     const port = Number(new URL(server.url).port);
     const sockets = await Promise.all(Array.from({ length: CONNECTIONS }, () => connection(port)));
-    const req = action === "comment" ? commentRequest : resetRequest;
     const r = reducerNs(action, REQUESTS);
     const d = await dispatcherNs(action, REQUESTS);
-    // The network sides in a rotating order, a young-generation collection before each (as the
-    // harness does between batches): none pays for garbage another left, and none always runs
-    // right after serve.
-    const sides = [
-      { name: "bare", sockets: bareSockets },
-      { name: "serve", sockets },
-      { name: "bareBytes", sockets: bareBytesSockets },
-      { name: "bareReducer", sockets: bareReducerSockets },
-    ] as const;
-    const ns: Record<(typeof sides)[number]["name"], number> = { bare: 0, serve: 0, bareBytes: 0, bareReducer: 0 };
-    for (let k = 0; k < sides.length; k++) {
-      const side = sides[(k + round) % sides.length] ?? sides[0];
-      if (side.name === "bareReducer") resetReducerWorld();
-      collectYoung();
-      ns[side.name] = (await run(side.sockets, REQUESTS, req)) / REQUESTS;
-    }
+    const socketsOf = { bare: bareSockets, serve: sockets, bareBytes: bareBytesSockets, bareReducer: bareReducerSockets };
+    const ns = await timeSides(round, async (side) => (await run(socketsOf[side], REQUESTS, requestsOf[action])) / REQUESTS);
     const { bare: b, serve: s, bareBytes: bb, bareReducer: br } = ns;
     for (const sock of sockets) sock.destroy();
     await server.close();
@@ -277,7 +228,10 @@ for (let round = 0; round < ROUNDS + 1; round++) {
 // busy time of this (the server's) thread per request (`performance.eventLoopUtilization`): the
 // client's work and its caches are no longer the server's, as with a real client elsewhere.
 
-const client = new Worker(new URL("./http-client.mjs", import.meta.url));
+// The bench runs under tsx; a worker thread has no loader of its own, so it registers tsx's, then
+// imports the client.
+const clientUrl = new URL("./http-client.ts", import.meta.url).href;
+const client = new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(clientUrl)}); });`, { eval: true });
 function workerRun(port: number, requests: readonly Buffer[]): Promise<number> {
   return new Promise((resolve, reject) => {
     const before = performance.eventLoopUtilization();
@@ -298,23 +252,11 @@ log(`http: ${ROUNDS} more rounds with the client in a worker thread (the server 
 for (let round = 0; round < ROUNDS + 1; round++) {
   for (const action of ["comment", "reset"] as const) {
     const server = await serve({ store: createWorldStore(world), port: 0 });
-    const requests = Array.from({ length: ids.length }, (_, i) => (action === "comment" ? commentRequest : resetRequest)(i));
-    const sides = [
-      { name: "bare", port: portOf(bare) },
-      { name: "serve", port: Number(new URL(server.url).port) },
-      { name: "bareBytes", port: portOf(bareBytes) },
-      { name: "bareReducer", port: portOf(bareReducer) },
-    ] as const;
-    const ns: Record<(typeof sides)[number]["name"], number> = { bare: 0, serve: 0, bareBytes: 0, bareReducer: 0 };
-    for (let k = 0; k < sides.length; k++) {
-      const side = sides[(k + round) % sides.length] ?? sides[0];
-      if (side.name === "bareReducer") resetReducerWorld();
-      collectYoung();
-      ns[side.name] = await workerRun(side.port, requests);
-    }
+    const ports = { bare: portOf(bare), serve: Number(new URL(server.url).port), bareBytes: portOf(bareBytes), bareReducer: portOf(bareReducer) };
+    const ns = await timeSides(round, (side) => workerRun(ports[side], requestsOf[action]));
     await server.close({ deadlineMs: 0 });
     if (round === 0) continue;
-    for (const name of ["bare", "bareBytes", "bareReducer", "serve"] as const) threadSamples[action][name].push(ns[name]);
+    for (const name of SIDES) threadSamples[action][name].push(ns[name]);
   }
 }
 client.postMessage("close");
