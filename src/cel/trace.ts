@@ -12,12 +12,12 @@
  * the record when first read. In a traced decision the recording function decides in the plain
  * run's place ({@link PlainTracer.recordDecision}): one run both decides and records, where
  * deciding plainly and recording on first read ran every condition twice for the readers every
- * traced decision has (explanations, rule coverage), and the trace objects are made when the
- * decision's traces are first read ({@link traceOfRecord}).
+ * traced decision has (explanations, rule coverage). The record is the trace (`TraceRecord`):
+ * no second object is made for a reader.
  */
 import { err, type Result } from "../result.js";
 import { compiledOf, type Compiled, type CompiledApproverExpression, type CompiledCondition } from "./compile.js";
-import { runtimeError, type CelRuntimeError, type SourcePosition, type Span } from "./diagnostics.js";
+import { runtimeError, type CelRuntimeError, type Span } from "./diagnostics.js";
 import {
   approverIds,
   conditionOutcome,
@@ -142,54 +142,6 @@ export type ApproverTrace = Trace<Result<readonly string[], CelRuntimeError>>;
 
 // ---------------------------------------------------------------------------------------------
 
-// Assigned by RecordedTrace's static block: the record stays private to this layer's readers.
-let recordOfTrace: (t: unknown) => TraceRecord | null;
-
-/**
- * A trace as evaluation leaves it: the outcome, and the compact record (one raw slot per node). The
- * frozen {@link TraceNode} tree, with its displays, is built from the record on first access and
- * kept; readers that need less (explanations, rule coverage) read the record through
- * {@link traceRecordOf} and never build it.
- */
-class RecordedTrace<O> implements Trace<O> {
-  readonly source: string;
-  readonly outcome: O;
-  // `null` when the expression has no node table.
-  readonly #record: TraceRecord | null;
-  // Private fields stay writable on a frozen object: the memo does not need the trace unfrozen.
-  #nodes: readonly TraceNode[] | undefined;
-
-  constructor(source: string, outcome: O, record: TraceRecord | null) {
-    this.source = source;
-    this.outcome = outcome;
-    this.#record = record;
-    this.#nodes = undefined;
-    Object.freeze(this);
-  }
-
-  get root(): TraceNode | null {
-    return this.nodes[0] ?? null;
-  }
-
-  get nodes(): readonly TraceNode[] {
-    const known = this.#nodes;
-    if (known !== undefined) return known;
-    const record = this.#record;
-    return (this.#nodes = record === null ? EMPTY_NODES : materialise(record));
-  }
-
-  /** The same fields as a plain trace, for `JSON.stringify`. */
-  toJSON(): { source: string; outcome: O; root: TraceNode | null; nodes: readonly TraceNode[] } {
-    return { source: this.source, outcome: this.outcome, root: this.root, nodes: this.nodes };
-  }
-
-  static {
-    recordOfTrace = (t) => (t instanceof RecordedTrace ? t.#record : null);
-  }
-}
-
-const EMPTY_NODES: readonly TraceNode[] = Object.freeze([]);
-
 /**
  * What a traced decision's runs of one condition share: the expression, and its node table once
  * first needed (looked up once per condition, not once per run). Made once per compiled condition
@@ -197,8 +149,8 @@ const EMPTY_NODES: readonly TraceNode[] = Object.freeze([]);
  *
  * @example
  * ```ts
- * const record = plainTracerOf(compiled).recordDecision(context);
- * if (record) traces.push(traceOfRecord(record));
+ * const trace = plainTracerOf(compiled).recordDecision(context);
+ * if (trace) traces.push(trace); // the record is the condition's trace
  * ```
  */
 export class PlainTracer {
@@ -214,32 +166,23 @@ export class PlainTracer {
   /**
    * @internal A traced decision's run of the condition: its recording function on `context`, which
    * decides as the plain run does and records every node on the way. The record when it answered
-   * `true` or `false` on that path (its root, slot 0, holds the answer), else `undefined`: the
-   * caller evaluates in full, as after a plain run that did not answer.
+   * `true` or `false` on that path (its root, slot 0, holds the answer; its outcome says it), else
+   * `undefined`: the caller evaluates in full, as after a plain run that did not answer.
    */
-  recordDecision(context: CelContext): TraceRecord | undefined {
+  recordDecision(context: CelContext): TraceRecord<ConditionOutcome> | undefined {
     let table = this.#table;
     if (table === undefined) table = this.#table = traceTableOf(this.#compiled);
     if (table === null) return undefined;
-    const record = new TraceRecord(this.#compiled.source, table);
+    const record = new TraceRecord<ConditionOutcome>(this.#compiled.source, table, FALSE_OUTCOME);
     const value = recordPlain(table, context, record);
-    return value === true || value === false ? record : undefined;
+    if (value === true) return record.settle(TRUE_OUTCOME);
+    return value === false ? record : undefined;
   }
 }
 
-/**
- * The trace of a condition whose record {@link PlainTracer.recordDecision} made while deciding: its
- * outcome is the record's root, the `true` or `false` that decided.
- *
- * @example
- * ```ts
- * const record = plainTracerOf(compiled).recordDecision(context);
- * if (record) traces.push(traceOfRecord(record));
- * ```
- */
-export function traceOfRecord(record: TraceRecord): ConditionTrace {
-  return new RecordedTrace<ConditionOutcome>(record.source, conditionOutcome(record.source, record.truth(0) === "true"), record);
-}
+// The outcomes a recording run that decided leaves: shared, frozen (evaluate.ts).
+const TRUE_OUTCOME: ConditionOutcome = conditionOutcome("", true);
+const FALSE_OUTCOME: ConditionOutcome = conditionOutcome("", false);
 
 const tracers = new WeakMap<CompiledCondition, PlainTracer>();
 
@@ -272,40 +215,7 @@ export function plainTracerOf(compiled: CompiledCondition): PlainTracer {
  * ```
  */
 export function traceRecordOf(trace: Trace<unknown> | null | undefined): TraceRecord | null {
-  return trace ? recordOfTrace(trace) : null;
-}
-
-/**
- * Every node of a record, in pre-order, frozen. Built from the last id back to the first: in
- * pre-order a node's children come after it, so they exist by the time it is built. Loops rather
- * than `map` with a closure (tsx's `keepNames` turns each closure creation into a defineProperty).
- */
-function materialise(record: TraceRecord): readonly TraceNode[] {
-  const table = record.table;
-  const out = new Array<TraceNode>(table.size);
-  for (let id = table.size - 1; id >= 0; id--) {
-    const ids = table.children[id] ?? [];
-    const children: TraceNode[] = [];
-    for (const c of ids) children.push(out[c] as TraceNode);
-    const loc = table.positions[id] as SourcePosition;
-    out[id] = Object.freeze({
-      id,
-      kind: table.kinds[id] as TraceNodeKind,
-      label: table.labels[id] as string,
-      text: table.texts[id] as string,
-      // A fresh span per trace, as before: the table's is shared by every trace of the expression.
-      span: { start: loc.span.start, end: loc.span.end },
-      line: loc.line,
-      column: loc.column,
-      endLine: loc.endLine,
-      endColumn: loc.endColumn,
-      outcome: record.outcome(id),
-      evaluations: record.evaluations(id),
-      iterations: record.iterations(id),
-      children,
-    });
-  }
-  return Object.freeze(out);
+  return trace instanceof TraceRecord ? trace : null;
 }
 
 function runTraced<O>(
@@ -325,14 +235,15 @@ function runTraced<O>(
     }
     return Object.freeze({ source: compiled.source, outcome, root: null, nodes: Object.freeze([]) });
   }
-  const record = new TraceRecord(compiled.source, table);
+  // The outcome is settled when the run is over; until then the record is nobody's.
+  const record = new TraceRecord<O>(compiled.source, table, undefined as O);
   let outcome: O;
   try {
     outcome = finish(compiled.source, recordRun(table, context, record));
   } catch (e: unknown) {
     outcome = failed(e);
   }
-  return new RecordedTrace(compiled.source, outcome, record);
+  return record.settle(outcome);
 }
 
 /**

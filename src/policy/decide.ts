@@ -42,8 +42,8 @@ export interface Decision {
 export interface DecideOptions {
   /**
    * Record the value of every sub-expression of each evaluated condition (for explanations). While
-   * deciding, each condition's recording run decides and keeps each node's raw value; each trace,
-   * its displays and node tree are made when first read.
+   * deciding, each condition's recording run decides and keeps each node's raw value, which is its
+   * trace; displays and the node tree are made when first read.
    */
   readonly trace?: boolean;
 }
@@ -61,38 +61,6 @@ export function decide(world: World, task: Task, options: DecideOptions = {}): D
   const conditions = taskConditions(world, task, { trace: options.trace === true });
   const resolution = resolvePolicy(world, task);
   const selection = resolution.ok ? selectSteps(world, resolution.value.policy, conditions) : null;
-  if (options.trace !== true) return { task, resolution, selection, traces: conditions.traces(), conditions };
-  // Traced: the list is made when first read (task-conditions.ts keeps each plain run's condition
-  // and value until then), so a decision pays for the traces its readers look at.
-  return new TracedDecision(task, resolution, selection, conditions);
+  // Traced, each evaluated condition's recording run left its trace in the list (task-conditions.ts).
+  return { task, resolution, selection, traces: conditions.traces(), conditions };
 }
-
-/**
- * A traced decision: its traces are made when first read (see task-conditions.ts). `traces` is an
- * own enumerable accessor, in the same place among the keys as a plain decision's, so a spread
- * copy, `JSON.stringify` or a deep comparison sees it as it sees the other fields. (An object
- * literal with a getter was ~10 µs a decision on Node 20; one shared descriptor, ~0.3 µs.)
- */
-class TracedDecision implements Decision {
-  // Declared, not initialised as class fields: the constructor defines them, in this order.
-  declare readonly task: Task;
-  declare readonly resolution: Result<Resolution, ResolutionError>;
-  declare readonly selection: Result<Selection, SelectionError> | null;
-  declare readonly traces: readonly (ConditionTrace | null)[];
-  declare readonly conditions: TaskConditions;
-
-  constructor(task: Task, resolution: Result<Resolution, ResolutionError>, selection: Result<Selection, SelectionError> | null, conditions: TaskConditions) {
-    this.task = task;
-    this.resolution = resolution;
-    this.selection = selection;
-    Object.defineProperty(this, "traces", TRACES);
-    this.conditions = conditions;
-  }
-}
-
-const TRACES: PropertyDescriptor = Object.freeze({
-  get(this: TracedDecision): readonly (ConditionTrace | null)[] {
-    return this.conditions.traces();
-  },
-  enumerable: true,
-});

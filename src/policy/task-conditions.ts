@@ -3,7 +3,7 @@
  * with 16 rules converts the task, subject, entitlement and account to CEL values once, not 16
  * times), each condition compiled once per source text for the whole process, and — for
  * explanations — a trace of every evaluated condition from the same evaluation (its recording
- * run decides, and the trace objects are made when the traces are first read).
+ * run decides, and what it records is the trace).
  */
 import {
   type CelDirectory,
@@ -19,8 +19,7 @@ import {
   traceCondition,
 } from "../cel/index.js";
 import { CelContext, conditionContextOrError, type PlainRun, plainRunOf, plainValue } from "../cel/evaluate.js";
-import { PlainTracer, plainTracerOf, traceOfRecord } from "../cel/trace.js";
-import { TraceRecord } from "../cel/trace-record.js";
+import { PlainTracer, plainTracerOf } from "../cel/trace.js";
 import type { InputSignatures } from "../cel/input-signature.js";
 import { type AppEntitlement, type AppUser, blankUser, type User } from "../model/directory.js";
 import type { JsonObject, Rule, Task } from "../model/index.js";
@@ -234,12 +233,9 @@ class ConditionsOfTask implements TaskConditions {
   readonly #world: World;
   readonly #task: Task;
   readonly #trace: boolean;
-  // Made on first use: a decision without explanation records none. While nobody has asked for
-  // the traces, a condition its recording run decided is kept as its record, and becomes a trace
-  // when `traces()` is first called (see `traces`).
-  #traces: (ConditionTrace | null | TraceRecord)[] | undefined;
-  // Whether `traces()` handed the list out: from then on every entry is a trace when pushed.
-  #tracesRead = false;
+  // Made on first use: a decision without explanation records none. A condition its recording
+  // run decided leaves its record, which is its trace.
+  #traces: (ConditionTrace | null)[] | undefined;
   #facts: TaskFacts | undefined;
   #parts: TaskParts | undefined;
   // Prepared lazily: a task that never reaches a condition pays nothing for CEL values. The
@@ -255,7 +251,7 @@ class ConditionsOfTask implements TaskConditions {
   // The rule `passOver` stopped at because it was plainly true: `runRule` answers it without
   // evaluating it again (-1: none). Only for `#rulesOf`. Traced, the record of that run.
   #trueAt = -1;
-  #trueRecord: TraceRecord | undefined;
+  #trueRecord: ConditionTrace | undefined;
 
   constructor(world: World, task: Task, trace: boolean) {
     this.#world = world;
@@ -321,7 +317,7 @@ class ConditionsOfTask implements TaskConditions {
       // `passOver` ran it on the plain path and stopped here: it was true (traced, its record is one now).
       const record = this.#trueRecord;
       this.#trueRecord = undefined;
-      if (record !== undefined) this.#pushRecord(record);
+      if (record !== undefined) this.#traceList().push(record);
       return TRUE;
     }
     const entry = this.#ruleCondition(rules, index);
@@ -363,7 +359,7 @@ class ConditionsOfTask implements TaskConditions {
       const record = entry.tracer.recordDecision(context);
       if (record === undefined) break;
       if (record.truth(0) === "false") {
-        this.#pushRecord(record);
+        this.#traceList().push(record);
         continue;
       }
       this.#trueAt = i;
@@ -406,7 +402,7 @@ class ConditionsOfTask implements TaskConditions {
           // trace's readers do not evaluate the condition a second time.
           const record = entry.tracer?.recordDecision(context);
           if (record !== undefined) {
-            this.#pushRecord(record);
+            this.#traceList().push(record);
             return record.truth(0) === "true" ? TRUE : FALSE;
           }
         } else {
@@ -440,21 +436,7 @@ class ConditionsOfTask implements TaskConditions {
   }
 
   traces(): readonly (ConditionTrace | null)[] {
-    if (this.#tracesRead) return this.#traceList() as (ConditionTrace | null)[];
-    this.#tracesRead = true;
-    const list = this.#traceList();
-    // Each record kept while deciding becomes its trace, in place; from now on every entry is a
-    // trace (or null) when pushed.
-    for (let i = 0; i < list.length; i++) {
-      const e = list[i];
-      if (e instanceof TraceRecord) list[i] = traceOfRecord(e);
-    }
-    return list as (ConditionTrace | null)[];
-  }
-
-  /** A recording run's record: kept as it is until the traces are read, a trace after. */
-  #pushRecord(record: TraceRecord): void {
-    this.#traceList().push(this.#tracesRead ? traceOfRecord(record) : record);
+    return this.#traceList();
   }
 
   /** See {@link conditionsSignature}. */
@@ -463,7 +445,7 @@ class ConditionsOfTask implements TaskConditions {
     return p instanceof PreparedConditionInput ? signatures.of(p) : -1;
   }
 
-  #traceList(): (ConditionTrace | null | TraceRecord)[] {
+  #traceList(): (ConditionTrace | null)[] {
     return (this.#traces ??= []);
   }
 
