@@ -51,7 +51,8 @@ import type { SimError } from "../reducers/errors.js";
 import { err, ok, type Result } from "../result.js";
 import type { World } from "../world/world.js";
 import { ReachMemo } from "./closure.js";
-import { applyEdit, editImpact, type EditImpact, type WorldEdit } from "./edit.js";
+import { editDiagnostics } from "./check-edit.js";
+import { applyEdit, editImpact, type EditImpact, type EditRecipe, type WorldEdit } from "./edit.js";
 import { DirectoryFootprint, type KeyFootprint } from "./footprint.js";
 import { changedPrefix, type PrefixRule } from "./prefix.js";
 import { GrowingInts, SharedParts, TaskClasses, TaskGroups } from "./task-classes.js";
@@ -1116,7 +1117,9 @@ export function mergeWhatIfResults(parts: readonly WhatIfResult[]): Result<WhatI
  * Compares, for every task in scope (default: open tasks), what a Hard Reset would choose now and
  * after `edit`. The edit is an immer recipe over `{ policies, entitlements, apps, users, tenant }`
  * or a {@link WorldPatch}-style list of replacements; the world is not modified. Never throws: a
- * recipe that throws is an `INVALID_ARGUMENT`.
+ * recipe that throws, sets a part it may not edit (`tasks`), or leaves an object other than a world
+ * file could hold it (`rules = "nope"`, `grantPolicyId = 42`) is an `INVALID_ARGUMENT` whose
+ * `field` is the place (`edit.policies[0].rules`).
  *
  * @example
  * ```ts
@@ -1133,15 +1136,45 @@ export function whatIf(world: World, edit: WorldEdit, options: WhatIfOptions = {
   if (bad) return err(bad);
   let after: World;
   try {
-    after = applyEdit(world, edit);
+    after = applyEdit(world, typeof edit === "function" ? onlyEditableParts(edit) : edit);
   } catch (e: unknown) {
     return err({ code: "INVALID_ARGUMENT", message: `the edit failed: ${e instanceof Error ? e.message : String(e)}`, field: "edit" });
   }
+  const illTyped = illTypedEdit(world, after);
+  if (illTyped) return err(illTyped);
   try {
     return ok(run(world, after, options));
   } catch (e: unknown) {
     return err({ code: "INTERNAL", message: `policy-sim internal error: ${e instanceof Error ? e.message : String(e)}` });
   }
+}
+
+/** The parts of a world a recipe may set (`EditableWorld`). */
+const EDITABLE_PARTS: ReadonlySet<string> = new Set(["policies", "entitlements", "apps", "users", "entitlementConfigurationRules", "tenant"]);
+
+/**
+ * The recipe, refusing (by throwing, which `whatIf` reports as `INVALID_ARGUMENT`) a draft it left
+ * with a part what-if does not edit (`w.tasks = …`): that change would otherwise be dropped unseen.
+ */
+function onlyEditableParts(recipe: EditRecipe): EditRecipe {
+  return (draft) => {
+    recipe(draft);
+    const other = Object.keys(draft).filter((k) => !EDITABLE_PARTS.has(k));
+    if (other.length > 0)
+      throw new Error(`it set ${other.map((k) => `"${k}"`).join(", ")}, which what-if does not edit (a recipe may change ${[...EDITABLE_PARTS].join(", ")}; tasks are what it routes)`);
+  };
+}
+
+/**
+ * An edit that left an object ill-typed (`rules = "nope"`, `grantPolicyId = 42`): the first problem
+ * `loadWorld` would report for it in a world file, with the object's path in the edited list.
+ */
+function illTypedEdit(world: World, after: World): SimError | undefined {
+  const problems = editDiagnostics(world, after);
+  const first = problems[0];
+  if (first === undefined) return undefined;
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? "s" : ""})` : "";
+  return { code: "INVALID_ARGUMENT", message: `the edit left ${first.path} ill-typed: ${first.message}${more}`, field: first.path };
 }
 
 /** The id of a patched object, or "" when it has none a world could match. */
@@ -1183,7 +1216,7 @@ function badEdit(edit: WorldEdit): SimError | undefined {
  * ```
  */
 export function whatIfWorlds(world: World, after: World, options: WhatIfOptions = {}): Result<WhatIfResult, SimError> {
-  const bad = badShard(options);
+  const bad = badShard(options) ?? illTypedEdit(world, after);
   if (bad) return err(bad);
   try {
     return ok(run(world, after, options));

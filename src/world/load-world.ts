@@ -83,7 +83,16 @@ function decodeTopList<T>(
   return result;
 }
 
-function decodeTenant(value: unknown, out: Diagnostic[]): Tenant {
+/**
+ * The world file's `tenant` object decoded, its problems appended to `out` (paths under `$.tenant`).
+ *
+ * @example
+ * ```ts
+ * const out: Diagnostic[] = [];
+ * decodeTenant({ featureFlags: { X: "yes" } }, out); // out[0].code === "EXPECTED_BOOLEAN"
+ * ```
+ */
+export function decodeTenant(value: unknown, out: Diagnostic[]): Tenant {
   if (value === undefined || value === null) return { defaultPolicies: {}, featureFlags: {} };
   if (!isObject(value)) {
     out.push({ code: "EXPECTED_OBJECT", path: "$.tenant", message: "expected an object" });

@@ -8,7 +8,25 @@ import type { JsonObject, JsonValue } from "../model/json.js";
 import { encodeAccessReview, encodeApp, encodeAppUser, encodeEntitlement, encodeUser } from "./encode-directory.js";
 import { encodeConfigRule } from "./config-rule-codec.js";
 import { jsonChunks, LazyList } from "./json-writer.js";
-import type { World } from "./world.js";
+import type { Tenant, World } from "./world.js";
+
+/**
+ * The world file's `tenant` object: the tenant's fields it does not model as they came, then its
+ * default policies, feature flags and CEL cost limit.
+ *
+ * @example
+ * ```ts
+ * encodeTenant(world.tenant); // { defaultPolicies: { grant: "pol-default" }, featureFlags: {} }
+ * ```
+ */
+export function encodeTenant(tenant: Tenant): JsonObject {
+  return {
+    ...((tenant.$unknown ?? {}) as JsonObject),
+    defaultPolicies: { ...tenant.defaultPolicies },
+    featureFlags: { ...tenant.featureFlags },
+    ...(tenant.celCostLimit === undefined ? {} : { celCostLimit: tenant.celCostLimit }),
+  };
+}
 
 /**
  * The members of a world file in the order they are written, each a JSON value or a
@@ -21,7 +39,7 @@ function worldMembers(world: World): [string, unknown][] {
     ["version", 1],
     ["now", world.now],
     ["seq", world.seq],
-    ["tenant", { ...((world.tenant.$unknown ?? {}) as JsonObject), defaultPolicies: { ...world.tenant.defaultPolicies }, featureFlags: { ...world.tenant.featureFlags }, ...(world.tenant.celCostLimit === undefined ? {} : { celCostLimit: world.tenant.celCostLimit }) }],
+    ["tenant", encodeTenant(world.tenant)],
     ["tokens", { ...world.tokens }],
     ...(world.clients.length > 0
       ? ([["clients", world.clients.map((c) => ({ clientId: c.clientId, userId: c.userId, displayName: c.displayName, publicJwk: { ...c.publicJwk } }))]] as [string, unknown][])

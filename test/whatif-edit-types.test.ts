@@ -1,0 +1,121 @@
+/**
+ * What-if with an edit that leaves the world ill-typed: a recipe is JavaScript over a draft, and
+ * whatever it writes, `whatIf` answers a result or `INVALID_ARGUMENT` naming the place, never an
+ * `INTERNAL` error and never a run over a value no world file could hold (src/whatif/check-edit.ts).
+ * Every edit that leaves the world well-typed is still accepted: the check reads back exactly what a
+ * world file holds.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { applyEdit, replaceInWorld, whatIf, whatIfWorlds, type EditRecipe, type World } from "policy-sim";
+import { arbPolicy, arbPolicyMutation, arbWorldRecipe, applyPolicyMutation, worldFromRecipe } from "policy-sim/testing/arbitraries";
+import { editDiagnostics } from "../src/whatif/check-edit.js";
+import { sampleWorld } from "./helpers.js";
+
+const sample = sampleWorld();
+type Loose = Record<string, unknown> & { [k: string]: any };
+
+function refusal(world: World, recipe: EditRecipe): { code: string; field?: string; message: string } | null {
+  const r = whatIf(world, recipe, { scope: { states: "any" } });
+  return r.ok ? null : r.error;
+}
+
+/** A fresh copy of every object of the lists a recipe may edit: nothing changes, every object is checked. */
+function everyObjectCopied(world: World): World {
+  const copy = <T>(xs: readonly T[]): T[] => xs.map((x) => structuredClone(x));
+  return Object.freeze({
+    ...applyEdit(world, (w) => {
+      w.policies = copy(world.policies) as typeof w.policies;
+      w.apps = copy(world.apps) as typeof w.apps;
+      w.entitlements = copy(world.entitlements) as typeof w.entitlements;
+      w.users = copy(world.users) as typeof w.users;
+      w.entitlementConfigurationRules = copy(world.entitlementConfigurationRules ?? []) as typeof w.entitlementConfigurationRules;
+      w.tenant = structuredClone(world.tenant) as typeof w.tenant;
+    }),
+  });
+}
+
+describe("whatIf refuses an edit that leaves the world ill-typed", () => {
+  it.each<[string, EditRecipe, string]>([
+    ["a policy's rules set to a string", (w) => void ((w.policies[0] as Loose).rules = "nope"), "edit.policies[0].rules"],
+    ["an app's grant policy set to a number", (w) => void ((w.apps[0] as Loose).grantPolicyId = 42), "edit.apps[0].grantPolicyId"],
+    ["a user's department set to a number", (w) => void ((w.users[1] as Loose).department = 7), "edit.users[1].department"],
+    ["an entitlement's emergency flag set to a string", (w) => void ((w.entitlements[2] as Loose).emergencyGrantEnabled = "yes"), "edit.entitlements[2].emergencyGrantEnabled"],
+    ["a rule's condition set to null", (w) => void ((w.policies[3] as Loose).rules = [{ condition: null, stepKey: "x" }]), "edit.policies[3].rules[0].condition"],
+    ["a feature flag set to a string", (w) => void ((w.tenant.featureFlags as Loose)["POLICY_REFERENCES_POLICY"] = "yes"), 'edit.tenant.featureFlags.POLICY_REFERENCES_POLICY'],
+    ["a policy added with steps as a list", (w) => void w.policies.push({ id: "pol-new", policySteps: [] } as never), "edit.policies"],
+  ])("%s", (_, recipe, field) => {
+    const e = refusal(sample, recipe);
+    expect(e?.code).toBe("INVALID_ARGUMENT");
+    expect(e?.field?.startsWith(field), `${e?.field}: ${e?.message}`).toBe(true);
+    expect(e?.message).toMatch(/ill-typed/);
+  });
+
+  it("refuses a recipe that sets a part what-if does not edit, rather than dropping the change", () => {
+    const e = refusal(sample, (w) => void ((w as Loose).tasks = null));
+    expect(e).toMatchObject({ code: "INVALID_ARGUMENT", field: "edit" });
+    expect(e?.message).toContain('"tasks"');
+  });
+
+  it("refuses the same through whatIfWorlds, for a world edited by hand", () => {
+    const broken = replaceInWorld(sample, { apps: [{ ...(sample.apps[0] as unknown as Loose), revokePolicyId: false } as never] });
+    const r = whatIfWorlds(sample, broken);
+    expect(r.ok ? null : r.error.code).toBe("INVALID_ARGUMENT");
+  });
+
+  it("accepts every object of the sample and of generated worlds as they are (the round trip is exact)", () => {
+    expect(editDiagnostics(sample, everyObjectCopied(sample))).toEqual([]);
+    fc.assert(
+      fc.property(arbWorldRecipe({ maxTasks: 20, maxRules: 6, maxPolicies: 4 }), (recipe) => {
+        const world = worldFromRecipe(recipe);
+        expect(editDiagnostics(world, everyObjectCopied(world))).toEqual([]);
+      }),
+      { numRuns: 15 },
+    );
+  });
+
+  it("accepts any policy a world file can hold, and the project's own policy mutations", () => {
+    fc.assert(
+      fc.property(arbPolicy, (p) => {
+        expect(editDiagnostics(sample, replaceInWorld(sample, { policies: [{ ...p, id: sample.policies[0]?.id ?? p.id }] }))).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+    fc.assert(
+      fc.property(arbPolicyMutation, (m) => {
+        const mutated = applyPolicyMutation(sample, m);
+        expect(editDiagnostics(sample, mutated)).toEqual([]);
+        const r = whatIfWorlds(sample, mutated);
+        expect(r.ok, r.ok ? "" : r.error.message).toBe(true);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("never answers INTERNAL, whatever a recipe writes at whatever place of a policy, app, entitlement or user", () => {
+    const lists = ["policies", "apps", "entitlements", "users"] as const;
+    fc.assert(
+      fc.property(fc.constantFrom(...lists), fc.nat(), fc.array(fc.oneof(fc.string({ maxLength: 12 }), fc.nat(3)), { minLength: 1, maxLength: 4 }), fc.anything(), (list, at, keys, value) => {
+        const recipe: EditRecipe = (w) => {
+          const items = w[list] as unknown as Loose[];
+          if (items.length === 0) return;
+          // Walk down existing keys where there are some, so the write lands inside the object's shape.
+          let node: Loose = items[at % items.length] as Loose;
+          for (let i = 0; i < keys.length - 1; i++) {
+            const own = Object.keys(node);
+            const k = own.length > 0 ? (own[Number(keys[i]) % own.length] ?? String(keys[i])) : String(keys[i]);
+            const next = node[k];
+            if (typeof next !== "object" || next === null) break;
+            node = next as Loose;
+          }
+          const own = Object.keys(node);
+          const last = keys[keys.length - 1];
+          node[typeof last === "number" && own.length > 0 ? (own[last % own.length] as string) : String(last)] = value;
+        };
+        const r = whatIf(sample, recipe, { scope: { states: "any" } });
+        if (!r.ok) expect(r.error.code, r.error.message).toBe("INVALID_ARGUMENT");
+      }),
+      { numRuns: Number(process.env["EDIT_FUZZ_RUNS"] ?? (process.env["CI"] ? 400 : 150)) },
+    );
+  });
+});
