@@ -7,8 +7,8 @@ import { credentialsFromEnv } from "../pull/credentials.js";
 import { type PullProgress, pullWorld } from "../pull/pull-world.js";
 import { loadWorld } from "../world/load-world.js";
 import { saveWorld } from "../world/save-world.js";
-import { DEFAULT_REQUEST_TIMEOUT_MS } from "../pull/api-client.js";
-import { type CliIO, CliInputError, type Command, EXIT, parseSeconds, plural, str } from "./command.js";
+import { DEFAULT_MAX_LISTING_ITEMS, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from "../pull/api-client.js";
+import { type CliIO, CliInputError, type Command, EXIT, parseCount, parseSeconds, plural, str } from "./command.js";
 import { progress } from "./progress.js";
 
 /** A whole-number flag; `fallback` when absent. */
@@ -50,7 +50,7 @@ function reporter(io: CliIO, json: boolean): { onProgress: (p: PullProgress) => 
  * ```
  */
 export const pullCommand: Command = {
-  usage: "policy-sim pull --base-url <url> --out <world file> [--state open|all] [--page-size <n>] [--concurrency <n>] [--request-timeout <s>] [--json]",
+  usage: "policy-sim pull --base-url <url> --out <world file> [--state open|all] [--page-size <n>] [--concurrency <n>] [--request-timeout <s>] [--max-items <n>] [--json]",
   summary: "export a tenant through the service's API into a world file",
   help: [
     "Credentials from the environment (never printed):",
@@ -60,6 +60,7 @@ export const pullCommand: Command = {
     "--page-size <n>     items per page (default: the API's)",
     "--concurrency <n>   requests in flight at once (default 4)",
     `--request-timeout <s>  seconds one request and its answer may take before it is retried (default ${DEFAULT_REQUEST_TIMEOUT_MS / 1000})`,
+    `--max-items <n>     the most items one listing may collect before the pull stops (default ${DEFAULT_MAX_LISTING_ITEMS.toLocaleString("en")}); one answer may be at most ${DEFAULT_MAX_RESPONSE_BYTES / 1024 / 1024} MiB`,
     "--json              progress and the summary as JSON lines on stdout",
     "",
     "429 and 5xx answers are retried with backoff (Retry-After honoured). What the API cannot give",
@@ -76,6 +77,7 @@ export const pullCommand: Command = {
     "page-size": { type: "string" },
     concurrency: { type: "string" },
     "request-timeout": { type: "string" },
+    "max-items": { type: "string" },
     json: { type: "boolean" },
   },
   async run({ values }, io) {
@@ -89,6 +91,7 @@ export const pullCommand: Command = {
     const concurrency = count("concurrency", str(values["concurrency"]), 4, 1);
     const states = stateOf(str(values["state"]));
     const requestTimeoutMs = parseSeconds("--request-timeout", str(values["request-timeout"]), DEFAULT_REQUEST_TIMEOUT_MS);
+    const maxListingItems = parseCount("--max-items", str(values["max-items"]), DEFAULT_MAX_LISTING_ITEMS);
     const credentials = credentialsFromEnv(io.env ?? {});
     if (!credentials.ok) throw new CliInputError(credentials.error);
     if (!io.fetch) throw new CliInputError("pull needs HTTP (no fetch in this environment)");
@@ -96,7 +99,7 @@ export const pullCommand: Command = {
     const report = reporter(io, json);
     let pulled: Awaited<ReturnType<typeof pullWorld>>;
     try {
-      pulled = await pullWorld({ baseUrl, fetch: io.fetch, credentials: credentials.value, pageSize, states, concurrency, onProgress: report.onProgress, now: () => Date.now(), retry: { requestTimeoutMs } });
+      pulled = await pullWorld({ baseUrl, fetch: io.fetch, credentials: credentials.value, pageSize, states, concurrency, onProgress: report.onProgress, now: () => Date.now(), retry: { requestTimeoutMs, maxListingItems } });
     } finally {
       report.end();
     }

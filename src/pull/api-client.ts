@@ -52,6 +52,16 @@ export interface ApiClientOptions {
    * connection and never answers cannot hold a pull forever.
    */
   readonly requestTimeoutMs?: number;
+  /**
+   * The largest answer one request may have, in bytes; a larger one stops the pull with
+   * `BAD_RESPONSE` (not retried). Default {@link DEFAULT_MAX_RESPONSE_BYTES}.
+   */
+  readonly maxResponseBytes?: number;
+  /**
+   * The most items one listing may collect; a server that pages on past it stops the pull with
+   * `PAGING`. Default {@link DEFAULT_MAX_LISTING_ITEMS}.
+   */
+  readonly maxListingItems?: number;
   /** Called before each retry, for progress output. */
   readonly onRetry?: (info: { readonly path: string; readonly status: number | null; readonly waitMs: number; readonly attempt: number }) => void;
 }
@@ -110,6 +120,60 @@ export interface ApiClient {
  * ```
  */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+
+/**
+ * The default `maxResponseBytes` of {@link createApiClient}: 64 MiB for one answer. A page of the
+ * service's largest page size is far below it (a task is a few KB); a server that streams without
+ * end cannot exhaust the puller's memory.
+ *
+ * @example
+ * ```ts
+ * createApiClient({ baseUrl, fetch, credentials, maxResponseBytes: 4 * DEFAULT_MAX_RESPONSE_BYTES });
+ * ```
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The default `maxListingItems` of {@link createApiClient}: ten million items in one listing (tasks,
+ * users, grants…), ten times the largest tenant the project is measured on. A server that answers
+ * ever new pages of one item each is stopped there rather than followed until memory runs out.
+ *
+ * @example
+ * ```ts
+ * createApiClient({ baseUrl, fetch, credentials, maxListingItems: 50_000_000 });
+ * ```
+ */
+export const DEFAULT_MAX_LISTING_ITEMS = 10_000_000;
+
+/** An answer over `maxResponseBytes`: not retried (the server would send it again). */
+class TooLarge extends Error {}
+
+/** A response's whole text, refusing (with {@link TooLarge}) to hold more than `limit` bytes of it. */
+async function textWithin(response: Response, limit: number): Promise<string> {
+  const declared = Number(response.headers.get("content-length") ?? NaN);
+  if (declared > limit) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new TooLarge(`the answer is ${declared} bytes, over the ${limit}-byte limit of one answer`);
+  }
+  const body = response.body;
+  if (body === null) return "";
+  const reader = body.getReader();
+  // Decoded as it arrives (a character split between chunks is kept for the next), as `text()` does.
+  const decoder = new TextDecoder();
+  let text = "";
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw new TooLarge(`the answer ran past the ${limit}-byte limit of one answer`);
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+  return text + decoder.decode();
+}
 
 /**
  * Pages in a row that hold no item but name a next page, after which a listing stops with
@@ -176,6 +240,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
   const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const maxListingItems = options.maxListingItems ?? DEFAULT_MAX_LISTING_ITEMS;
   let bearer: string | undefined = options.credentials.kind === "token" ? options.credentials.token : undefined;
   let signingIn: Promise<Result<string, PullError>> | undefined;
 
@@ -191,8 +257,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       try {
         // One signal bounds the request and reading its answer.
         const response = await options.fetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
-        answer = { response, text: await response.text() };
+        answer = { response, text: await textWithin(response, maxResponseBytes) };
       } catch (e: unknown) {
+        if (e instanceof TooLarge) return fail("BAD_RESPONSE", `${init.method ?? "GET"} ${path}: ${e.message}`);
         problem = timedOut(e) ? `no whole answer within ${timeoutMs / 1000} s` : e instanceof Error ? e.message : String(e);
       }
       if (answer && !RETRY_STATUSES.has(answer.response.status)) return { ok: true, value: answer };
@@ -292,7 +359,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (!isRecord(body)) return fail("BAD_RESPONSE", `${listing.method} ${listing.path}: a page is not a JSON object`);
       const list = body["list"] ?? [];
       if (!Array.isArray(list)) return fail("BAD_RESPONSE", `${listing.method} ${listing.path}: the page's "list" is not an array`);
-      items.push(...list);
+      if (items.length + list.length > maxListingItems)
+        return fail("PAGING", `${listing.method} ${listing.path}: the listing ran past ${maxListingItems.toLocaleString("en")} items; stopping instead of collecting without end`);
+      for (const item of list) items.push(item);
       onPage?.({ list, body });
       const next = body["nextPageToken"];
       if (next === undefined || next === null || next === "") return { ok: true, value: items };

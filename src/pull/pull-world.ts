@@ -67,8 +67,11 @@ export interface PullOptions {
   readonly onProgress?: (p: PullProgress) => void;
   /** Milliseconds since the epoch; default `Date.now`. The world's clock is the pull's time. */
   readonly now?: () => number;
-  /** Passed to the API client: retries, backoff, the time one request may take, and the injectable sleep and randomness. */
-  readonly retry?: Pick<ApiClientOptions, "retries" | "backoffMs" | "maxBackoffMs" | "sleep" | "random" | "requestTimeoutMs">;
+  /**
+   * Passed to the API client: retries, backoff, the time one request may take, the largest answer
+   * and listing it takes, and the injectable sleep and randomness.
+   */
+  readonly retry?: Pick<ApiClientOptions, "retries" | "backoffMs" | "maxBackoffMs" | "sleep" | "random" | "requestTimeoutMs" | "maxResponseBytes" | "maxListingItems">;
 }
 
 /**

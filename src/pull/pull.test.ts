@@ -7,7 +7,7 @@ import { memoryIO } from "../cli/memory-io.js";
 import { EXIT, runCli } from "../cli/run.js";
 import { loadWorld } from "../world/load-world.js";
 import { saveWorld } from "../world/save-world.js";
-import { createApiClient } from "./api-client.js";
+import { createApiClient, DEFAULT_MAX_LISTING_ITEMS } from "./api-client.js";
 import { CLIENT_SECRET_PREFIX, credentialsFromEnv, privateKeyOfSecret } from "./credentials.js";
 import { type PullProgress, pullWorld } from "./pull-world.js";
 
@@ -197,6 +197,64 @@ describe("openapi.yaml paging and retries: pull against recorded API pages", () 
     expect(n).toBe(100);
   });
 
+  it("a server that pages one item at a time with ever new tokens is stopped at maxListingItems (PAGING), not followed until memory runs out", async () => {
+    let n = 0;
+    const endless = (async () => new Response(JSON.stringify({ list: [{ id: `u-${n}` }], nextPageToken: `t-${n++}` }), { status: 200 })) as typeof fetch;
+    const api = createApiClient({ baseUrl: "http://api.test", fetch: endless, credentials: { kind: "token", token: "t" }, ...noWait, maxListingItems: 250 });
+    const r = await api.list({ method: "GET", path: "/api/v1/users" });
+    expect(!r.ok && r.error).toMatchObject({ code: "PAGING", message: expect.stringMatching(/ran past 250 items/) as unknown });
+    expect(n).toBe(251);
+    // A listing of exactly the limit is whole.
+    let m = 0;
+    const fifty = (async () => new Response(JSON.stringify({ list: Array.from({ length: 50 }, (_, i) => ({ id: `u-${m * 50 + i}` })), nextPageToken: ++m < 5 ? `t-${m}` : "" }), { status: 200 })) as typeof fetch;
+    const whole = await createApiClient({ baseUrl: "http://api.test", fetch: fifty, credentials: { kind: "token", token: "t" }, ...noWait, maxListingItems: 250 }).list({ method: "GET", path: "/api/v1/users" });
+    expect(whole.ok && whole.value.length).toBe(250);
+    expect(DEFAULT_MAX_LISTING_ITEMS).toBe(10_000_000);
+  });
+
+  it("an answer over maxResponseBytes stops the pull (BAD_RESPONSE, not retried), declared or streamed without end on a real socket", async () => {
+    const declared = (async () => new Response("x".repeat(2000), { status: 200, headers: { "content-length": "2000" } })) as typeof fetch;
+    let calls = 0;
+    const counting = (async (...a: Parameters<typeof fetch>) => (calls++, declared(...a))) as typeof fetch;
+    const big = await createApiClient({ baseUrl: "http://api.test", fetch: counting, credentials: { kind: "token", token: "t" }, ...noWait, maxResponseBytes: 1000 }).call("GET", "/api/v1/users");
+    expect(!big.ok && big.error).toMatchObject({ code: "BAD_RESPONSE", message: expect.stringMatching(/2000 bytes, over the 1000-byte limit/) as unknown });
+    expect(calls).toBe(1);
+    // A chunked answer that never ends: stopped once past the limit, the socket let go.
+    const sockets = new Set<Socket>();
+    const flood = createHttpServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const pump = (): void => {
+        while (res.write(chunk));
+        res.once("drain", pump);
+      };
+      res.write('{"list":[');
+      pump();
+    });
+    flood.on("connection", (s) => void sockets.add(s));
+    const port = await new Promise<number>((resolve) => void flood.listen(0, "127.0.0.1", () => resolve((flood.address() as AddressInfo).port)));
+    try {
+      const r = await createApiClient({ baseUrl: `http://127.0.0.1:${port}`, fetch, credentials: { kind: "token", token: "t" }, ...noWait, maxResponseBytes: 4 * 1024 * 1024 }).call("GET", "/api/v1/users");
+      expect(!r.ok && r.error).toMatchObject({ code: "BAD_RESPONSE", message: expect.stringMatching(/ran past the 4194304-byte limit/) as unknown });
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => flood.close(r));
+    }
+    // Text split across chunks in the middle of a character is decoded whole.
+    const split = (async () => {
+      const bytes = new TextEncoder().encode(JSON.stringify({ list: [{ id: "ü€𝄞" }], nextPageToken: "" }));
+      const body = new ReadableStream<Uint8Array>({
+        start(c) {
+          for (const b of bytes) c.enqueue(new Uint8Array([b]));
+          c.close();
+        },
+      });
+      return new Response(body, { status: 200 });
+    }) as typeof fetch;
+    const one = await createApiClient({ baseUrl: "http://api.test", fetch: split, credentials: { kind: "token", token: "t" }, ...noWait }).list({ method: "GET", path: "/api/v1/users" });
+    expect(one.ok && one.value).toEqual([{ id: "ü€𝄞" }]);
+  });
+
   it("a server that never answers, or stops mid-answer, times out (requestTimeoutMs) and both are retried, never waited on for ever", async () => {
     // A real socket: one server accepts and says nothing, the other sends headers and half a body.
     const sockets = new Set<Socket>();
@@ -348,6 +406,12 @@ describe("policy-sim pull", () => {
     const badTimeout = await run(["pull", "--base-url", "http://api.test", "--out", "t.json", "--request-timeout", "0"], { POLICY_SIM_TOKEN: "x" }, f);
     expect(badTimeout.code).toBe(EXIT.badInput);
     expect(badTimeout.err).toMatch(/--request-timeout must be a number of seconds greater than 0/);
+    const badMax = await run(["pull", "--base-url", "http://api.test", "--out", "t.json", "--max-items", "lots"], { POLICY_SIM_TOKEN: "x" }, f);
+    expect(badMax.code).toBe(EXIT.badInput);
+    expect(badMax.err).toMatch(/--max-items must be a whole number greater than 0, not "lots"/);
+    const tooFew = await run(["pull", "--base-url", "http://api.test", "--out", "t.json", "--max-items", "3"], { POLICY_SIM_TOKEN: "tok-admin" }, f);
+    expect(tooFew.code).toBe(EXIT.badInput);
+    expect(tooFew.err).toMatch(/PAGING: .*ran past 3 items/);
   });
 });
 
