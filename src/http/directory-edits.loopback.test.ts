@@ -127,3 +127,33 @@ describe("openapi.yaml AppEntitlements.Create: a custom entitlement is requested
     expect((await call("POST", path, { params: aws, body: { displayName: "X" }, token: "tok-user", expect: 403 })).code).toBe(7);
   });
 });
+
+describe("openapi.yaml Apps.Delete and AppEntitlements.Delete (Terraform's custom app and custom app entitlement destroy)", () => {
+  it("a created app and entitlement are deleted; reads and listings no longer have them; deleting again is 404", async () => {
+    const app = (await call("POST", "/api/v1/apps", { body: { displayName: "Short-lived", grantPolicyId: "pol-default-grant" } })).app;
+    const ent = (await call("POST", "/api/v1/apps/{app_id}/entitlements", { params: { app_id: app.id }, body: { displayName: "Temp access" } })).appEntitlementView.appEntitlement;
+    const params = { app_id: app.id, id: ent.id };
+    expect(await call("DELETE", ENT, { params, body: {} })).toEqual({});
+    expect((await call("GET", ENT, { params, expect: 404 })).code).toBe(5);
+    expect((await call("GET", "/api/v1/apps/{app_id}/entitlements", { params: { app_id: app.id } })).list ?? []).toEqual([]);
+    expect((await call("DELETE", ENT, { params, body: {}, expect: 404 })).code).toBe(5);
+    // The SDK sends the operation's empty request body; none at all is read the same.
+    expect(await call("DELETE", APP, { params: { id: app.id } })).toEqual({});
+    expect((await call("GET", APP, { params: { id: app.id }, expect: 404 })).code).toBe(5);
+    const listed = await call("GET", "/api/v1/apps", { query: "page_size=100" });
+    expect(listed.list.map((a: Body) => a.id)).not.toContain(app.id);
+    expect((await call("DELETE", APP, { params: { id: app.id }, body: {}, expect: 404 })).code).toBe(5);
+  });
+  it("an app or entitlement a task names is refused (FAILED_PRECONDITION) and stays; so is a caller who may not manage the app (403)", async () => {
+    const refused = await call("DELETE", APP, { params: { id: "app-aws" }, body: {}, expect: 400 });
+    expect(refused.code).toBe(9);
+    expect(refused.message).toMatch(/app "app-aws" cannot be deleted: tasks .* name it/);
+    expect((await call("GET", APP, { params: { id: "app-aws" } })).app.id).toBe("app-aws");
+    const ent = (await call("POST", "/api/v1/apps/{app_id}/entitlements", { params: { app_id: "app-aws" }, body: { displayName: "Requested once" } })).appEntitlementView.appEntitlement;
+    await newTask("app-aws", ent.id, "u-sre1");
+    const named = await call("DELETE", ENT, { params: { app_id: "app-aws", id: ent.id }, body: {}, expect: 400 });
+    expect(named.code).toBe(9);
+    expect(named.message).toMatch(/task \S+ names it/);
+    expect((await call("DELETE", APP, { params: { id: "app-aws" }, body: {}, token: "tok-app-admin", expect: 403 })).code).toBe(7);
+  });
+});

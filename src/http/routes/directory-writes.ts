@@ -6,6 +6,7 @@
 import { editRoute, param as p } from "./edit-route.js";
 import * as reviews from "./access-review-edits.js";
 import * as rules from "./config-rule-edits.js";
+import { deleteApp, deleteEntitlement } from "./directory-deletes.js";
 import { createApp, createEntitlement, updateApp, updateEntitlement } from "./directory-edits.js";
 import * as defaults from "./request-defaults-edits.js";
 import type { Route } from "../route.js";
@@ -16,7 +17,7 @@ const route = (path: string, operationId: string, edit: Parameters<typeof editRo
 const RULES = "/api/v1/apps/{app_id}/entitlement_configuration_rules";
 
 /**
- * Update an app, update an entitlement; create, update, delete and reorder configuration rules;
+ * Create, update and delete an app and an entitlement; create, update, delete and reorder configuration rules;
  * set the app's access-request defaults; create and update campaigns.
  *
  * @example
@@ -29,6 +30,8 @@ export const DIRECTORY_WRITE_ROUTES: readonly Route[] = [
   route("/api/v1/apps/{app_id}/entitlements", "c1.api.app.v1.AppEntitlements.Create", (w, c, i) => createEntitlement(w, c, p(i, "app_id"), i.body)),
   route("/api/v1/apps/{id}", "c1.api.app.v1.Apps.Update", (w, c, i) => updateApp(w, c, p(i, "id"), i.body)),
   route("/api/v1/apps/{app_id}/entitlements/{id}", "c1.api.app.v1.AppEntitlements.Update", (w, c, i) => updateEntitlement(w, c, p(i, "app_id"), p(i, "id"), i.body)),
+  route("/api/v1/apps/{id}", "c1.api.app.v1.Apps.Delete", (w, c, i) => deleteApp(w, c, p(i, "id")), "DELETE"),
+  route("/api/v1/apps/{app_id}/entitlements/{id}", "c1.api.app.v1.AppEntitlements.Delete", (w, c, i) => deleteEntitlement(w, c, p(i, "app_id"), p(i, "id")), "DELETE"),
   route(RULES, "c1.api.app.v1.AppEntitlementRoutingRuleService.CreateAppEntitlementRoutingRule", (w, c, i) => rules.createConfigRule(w, c, p(i, "app_id"), i.body)),
   route(`${RULES}/{id}`, "c1.api.app.v1.AppEntitlementRoutingRuleService.UpdateAppEntitlementRoutingRule", (w, c, i) =>
     rules.updateConfigRule(w, c, p(i, "app_id"), p(i, "id"), i.body),
