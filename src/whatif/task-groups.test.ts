@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Task } from "../model/index.js";
-import { TaskGroups } from "./task-classes.js";
+import { GroupHashes, TaskGroups } from "./task-classes.js";
 
 /** Tasks drawn from small pools, so that many agree on everything a group is keyed by. */
 const arbTask = fc
@@ -62,6 +62,28 @@ describe("TaskGroups", () => {
         expect(seen).toEqual(seen.map((_, i) => i));
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe("GroupHashes", () => {
+  it("finds every group added with a hash, newest first, as a Map of lists would, through collisions and growth", () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.nat(7), fc.nat(0x3fffffff), fc.constantFrom(0, 4096, 8192, 1 << 20)), { minLength: 1, maxLength: 3000 }), (hs) => {
+        const hashes = new GroupHashes();
+        const model = new Map<number, number[]>();
+        hs.forEach((h, g) => {
+          hashes.add(h, g);
+          model.set(h, [g, ...(model.get(h) ?? [])]);
+        });
+        for (const [h, groups] of model) {
+          const found: number[] = [];
+          for (let g = hashes.first(h); g >= 0; g = hashes.next(g)) found.push(g);
+          expect(found).toEqual(groups);
+        }
+        expect(hashes.first(0x3fffffff + 1)).toBe(-1);
+      }),
+      { numRuns: 200 },
     );
   });
 });

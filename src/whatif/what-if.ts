@@ -651,7 +651,7 @@ function groupsInOrder(world: World, all: readonly Task[]): TaskGroups {
 /** The world's tasks in order, once per task table: listing a table sorts it, a run over the same world need not. */
 function tasksInOrder(world: World): readonly Task[] {
   let list = ordered.get(world.tasks);
-  if (!list) ordered.set(world.tasks, (list = [...world.tasks.values()]));
+  if (!list) ordered.set(world.tasks, (list = world.tasks.valueList()));
   return list;
 }
 

@@ -12,6 +12,8 @@ function differences(table: Table<number>, model: Model): string[] {
   const entries = [...table.entries()];
   const keys = [...table.keys()];
   const values = [...table.values()];
+  const list = table.valueList();
+  if (list.length !== values.length || list.some((v, j) => !Object.is(v, values[j]))) out.push("valueList ≠ values()");
   let i = 0;
   for (const [k, v] of model) {
     const e = entries[i];

@@ -329,6 +329,25 @@ export class Table<V> {
   }
 
   /**
+   * The values as an array, in the order of {@link Table.values}: a walk over the chunks without a
+   * generator (`[...t.values()]` cost ~0.3 µs a value at 1M tasks, most of it resuming the generator).
+   *
+   * @example
+   * ```ts
+   * Table.from([["a", 1], ["b", 2]]).valueList(); // [1, 2]
+   * ```
+   */
+  valueList(): V[] {
+    const out = new Array<V>(this.size);
+    let k = 0;
+    for (let i = 0; i < this.size; i += FANOUT) {
+      const chunk = this.chunkAt(i);
+      for (let j = 0; j < chunk.length; j++) out[k++] = (chunk[j] as Entry<V>).value;
+    }
+    return out;
+  }
+
+  /**
    * Keys in the same stable order as {@link Table.entries}.
    *
    * @example
