@@ -157,3 +157,39 @@ describe("openapi.yaml Apps.Delete and AppEntitlements.Delete (Terraform's custo
     expect((await call("DELETE", APP, { params: { id: "app-aws" }, body: {}, token: "tok-app-admin", expect: 403 })).code).toBe(7);
   });
 });
+
+describe("openapi.yaml AppEntitlements.AddManuallyManagedMembers and RemoveEntitlementMembership", () => {
+  const ADD = "/api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/add-manual-user";
+  const REMOVE = "/api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/remove-membership";
+  const USERS = "/api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/users";
+  const sandbox = { app_id: "app-aws", app_entitlement_id: "ent-aws-sandbox" };
+  const members = async (): Promise<string> => JSON.stringify(await call("GET", USERS, { params: sandbox, query: "page_size=100" }));
+  it("adds users as members (an account made where they have none), answers unknown ids in failedUsersErrorMap, and removes a membership by account", async () => {
+    expect(await members()).not.toMatch(/u-dev2|u-hr1/);
+    const added = await call("POST", ADD, { params: sandbox, body: { userIds: ["u-dev2", "u-hr1", "u-nope", "u-dev2"] } });
+    expect(added.bulkActionId).toMatch(/^bulk-\d+$/);
+    expect(added.failedUsersErrorMap).toEqual({ "u-nope": 'user "u-nope" does not exist' });
+    const now = await members();
+    expect(now).toContain("u-dev2");
+    expect(now).toContain("u-hr1");
+    // u-hr1 had no account in the app: one was made, and it reads back among the app's accounts.
+    const accounts = await call("GET", "/api/v1/apps/{app_id}/app_users", { params: { app_id: "app-aws" }, query: "page_size=100" });
+    const hr1 = accounts.list.find((a: Body) => (a.appUser ?? a).identityUserId === "u-hr1");
+    expect(hr1).toBeDefined();
+    // Adding a member again changes nothing.
+    expect((await call("POST", ADD, { params: sandbox, body: { userIds: ["u-hr1"] } })).failedUsersErrorMap).toEqual({});
+    expect(await call("DELETE", REMOVE, { params: sandbox, body: { appUserId: "au-aws-dev2" } })).toEqual({ revokeTaskId: "" });
+    expect(await members()).not.toContain("u-dev2");
+    expect(await members()).toContain("u-hr1");
+    // An account that holds nothing: unchanged, answered the same.
+    expect(await call("DELETE", REMOVE, { params: sandbox, body: { appUserId: "au-aws-dev2" } })).toEqual({ revokeTaskId: "" });
+  });
+  it("refusals: no users or no account (400), an unknown entitlement or account (404), a caller who may not manage the app (403)", async () => {
+    expect((await call("POST", ADD, { params: sandbox, body: {}, expect: 400 })).code).toBe(3);
+    expect((await call("POST", ADD, { params: sandbox, body: { userIds: "u-dev1" }, expect: 400 })).code).toBe(3);
+    expect((await call("POST", ADD, { params: { ...sandbox, app_entitlement_id: "ent-nope" }, body: { userIds: ["u-dev1"] }, expect: 404 })).code).toBe(5);
+    expect((await call("DELETE", REMOVE, { params: sandbox, body: {}, expect: 400 })).code).toBe(3);
+    expect((await call("DELETE", REMOVE, { params: sandbox, body: { appUserId: "au-okta-nope" }, expect: 404 })).code).toBe(5);
+    expect((await call("POST", ADD, { params: sandbox, body: { userIds: ["u-dev1"] }, token: "tok-app-admin", expect: 403 })).code).toBe(7);
+  });
+});

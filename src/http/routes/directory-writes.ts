@@ -7,6 +7,7 @@ import { editRoute, param as p } from "./edit-route.js";
 import * as reviews from "./access-review-edits.js";
 import * as rules from "./config-rule-edits.js";
 import { deleteApp, deleteEntitlement } from "./directory-deletes.js";
+import { addManualMembers, removeMembership } from "./membership-edits.js";
 import { createApp, createEntitlement, updateApp, updateEntitlement } from "./directory-edits.js";
 import * as defaults from "./request-defaults-edits.js";
 import type { Route } from "../route.js";
@@ -17,7 +18,8 @@ const route = (path: string, operationId: string, edit: Parameters<typeof editRo
 const RULES = "/api/v1/apps/{app_id}/entitlement_configuration_rules";
 
 /**
- * Create, update and delete an app and an entitlement; create, update, delete and reorder configuration rules;
+ * Create, update and delete an app and an entitlement; add and remove an entitlement's manual
+ * members; create, update, delete and reorder configuration rules;
  * set the app's access-request defaults; create and update campaigns.
  *
  * @example
@@ -32,6 +34,15 @@ export const DIRECTORY_WRITE_ROUTES: readonly Route[] = [
   route("/api/v1/apps/{app_id}/entitlements/{id}", "c1.api.app.v1.AppEntitlements.Update", (w, c, i) => updateEntitlement(w, c, p(i, "app_id"), p(i, "id"), i.body)),
   route("/api/v1/apps/{id}", "c1.api.app.v1.Apps.Delete", (w, c, i) => deleteApp(w, c, p(i, "id")), "DELETE"),
   route("/api/v1/apps/{app_id}/entitlements/{id}", "c1.api.app.v1.AppEntitlements.Delete", (w, c, i) => deleteEntitlement(w, c, p(i, "app_id"), p(i, "id")), "DELETE"),
+  route("/api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/add-manual-user", "c1.api.app.v1.AppEntitlements.AddManuallyManagedMembers", (w, c, i) =>
+    addManualMembers(w, c, p(i, "app_id"), p(i, "app_entitlement_id"), i.body),
+  ),
+  route(
+    "/api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/remove-membership",
+    "c1.api.app.v1.AppEntitlements.RemoveEntitlementMembership",
+    (w, c, i) => removeMembership(w, c, p(i, "app_id"), p(i, "app_entitlement_id"), i.body),
+    "DELETE",
+  ),
   route(RULES, "c1.api.app.v1.AppEntitlementRoutingRuleService.CreateAppEntitlementRoutingRule", (w, c, i) => rules.createConfigRule(w, c, p(i, "app_id"), i.body)),
   route(`${RULES}/{id}`, "c1.api.app.v1.AppEntitlementRoutingRuleService.UpdateAppEntitlementRoutingRule", (w, c, i) =>
     rules.updateConfigRule(w, c, p(i, "app_id"), p(i, "id"), i.body),

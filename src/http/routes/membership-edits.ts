@@ -1,0 +1,104 @@
+/**
+ * Manually managed memberships of an entitlement (`c1.api.app.v1.AppEntitlements.AddManuallyManagedMembers`,
+ * `RemoveEntitlementMembership`): the grants the service tracks itself rather than syncs from the
+ * app. They change what the simulation decides: the CEL directory answers whether a user holds an
+ * entitlement from the world's grants (`world/cel-directory.ts`), so a policy that asks sees the
+ * membership on the next Hard Reset or new task. The service adds members as a bulk action; the
+ * simulation adds them at once and answers the action's id. Who may: as for the entitlement's
+ * updates (`managedApp`).
+ */
+import type { AppUser, Grant, User } from "../../model/directory.js";
+import { err, ok, type Result } from "../../result.js";
+import { buildIndex, findAppUserOf, findEntitlement, takeIds, type World } from "../../world/world.js";
+import type { HttpFailure } from "../error-body.js";
+import type { DirectoryWrite } from "./directory-edits.js";
+import { managedApp } from "./managed-app.js";
+import { invalid, notFound } from "./refuse.js";
+
+type Body = Readonly<Record<string, unknown>>;
+
+/** The account a new manual member gets in an app where they have none: their directory names. */
+function accountFor(user: User, appId: string, id: string): AppUser {
+  return {
+    id,
+    appId,
+    identityUserId: user.id,
+    displayName: user.displayName,
+    email: user.email,
+    username: user.username,
+    appUserType: "APP_USER_TYPE_USER",
+    status: { status: "STATUS_ENABLED", details: "" },
+    profile: {},
+  };
+}
+
+/**
+ * `POST /api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/add-manual-user`: `{userIds}` →
+ * `{bulkActionId, failedUsersErrorMap}`. Each user of the world who does not hold the entitlement
+ * gets a direct grant of it (and an account in the app if they have none); a user who already holds
+ * it is left as is; an id that names no user is answered in `failedUsersErrorMap`.
+ *
+ * @example
+ * ```ts
+ * const r = addManualMembers(world, admin, "app-aws", "ent-aws-billing", { userIds: ["u-dev2"] });
+ * if (r.ok) store.set(r.value.world); // r.value.body: { bulkActionId: "bulk-000057", failedUsersErrorMap: {} }
+ * ```
+ */
+export function addManualMembers(world: World, caller: User, appId: string, entitlementId: string, body: Body): Result<DirectoryWrite, HttpFailure> {
+  const app = managedApp(world, caller, appId);
+  if (!app.ok) return app;
+  if (!findEntitlement(world, appId, entitlementId)) return notFound(`entitlement "${entitlementId}" of app "${appId}" not found`);
+  const ids = body["userIds"];
+  if (ids !== undefined && ids !== null && (!Array.isArray(ids) || ids.some((u) => typeof u !== "string"))) return invalid("userIds", "userIds must be an array of user ids");
+  const wanted = [...new Set((ids ?? []) as string[])];
+  if (wanted.length === 0) return invalid("userIds", "userIds is required: the users to add as members");
+  const failed: Record<string, string> = {};
+  const grants: Grant[] = [];
+  const accountsFor: User[] = [];
+  for (const id of wanted) {
+    const user = world.index.users.get(id);
+    if (!user) {
+      failed[id] = `user "${id}" does not exist`;
+      continue;
+    }
+    if (world.index.grants.get(`${id}\u0000${appId}\u0000${entitlementId}`)) continue;
+    grants.push({ appId, appEntitlementId: entitlementId, identityUserId: id, source: "direct" });
+    if (!findAppUserOf(world, id, appId)) accountsFor.push(user);
+  }
+  const bulk = takeIds(world, "bulk", 1);
+  const taken = takeIds({ seq: bulk.seq }, "appuser", accountsFor.length);
+  const accounts = accountsFor.map((u, i) => accountFor(u, appId, taken.ids[i] ?? ""));
+  const parts = {
+    ...world,
+    grants: grants.length > 0 ? Object.freeze([...world.grants, ...grants]) : world.grants,
+    appUsers: accounts.length > 0 ? Object.freeze([...world.appUsers, ...accounts]) : world.appUsers,
+  };
+  const next = Object.freeze({ ...parts, index: buildIndex(parts, world), seq: taken.seq });
+  return ok({ world: next, body: { bulkActionId: bulk.ids[0] ?? "", failedUsersErrorMap: failed } });
+}
+
+/**
+ * `DELETE /api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/remove-membership`:
+ * `{appUserId}` → `{revokeTaskId: ""}`. The account's user no longer holds the entitlement (their
+ * grant of it is removed, whatever its source); an account that did not hold it is left as is. No
+ * revoke task is made: the simulation has no access profiles (the service makes one only for them).
+ *
+ * @example
+ * ```ts
+ * removeMembership(world, admin, "app-aws", "ent-aws-billing", { appUserId: "au-aws-dev2" });
+ * ```
+ */
+export function removeMembership(world: World, caller: User, appId: string, entitlementId: string, body: Body): Result<DirectoryWrite, HttpFailure> {
+  const app = managedApp(world, caller, appId);
+  if (!app.ok) return app;
+  if (!findEntitlement(world, appId, entitlementId)) return notFound(`entitlement "${entitlementId}" of app "${appId}" not found`);
+  const appUserId = body["appUserId"];
+  if (typeof appUserId !== "string" || appUserId === "") return invalid("appUserId", "appUserId is required: the account whose membership to remove");
+  const account = world.appUsers.find((a) => a.id === appUserId && a.appId === appId);
+  if (!account) return err({ status: 404, code: "NOT_FOUND", reason: "NOT_FOUND", message: `app user "${appUserId}" of app "${appId}" not found` });
+  const holder = account.identityUserId;
+  const gone = (g: Grant): boolean => g.appId === appId && g.appEntitlementId === entitlementId && g.identityUserId === holder;
+  if (holder === "" || !world.grants.some(gone)) return ok({ world, body: { revokeTaskId: "" } });
+  const parts = { ...world, grants: Object.freeze(world.grants.filter((g) => !gone(g))) };
+  return ok({ world: Object.freeze({ ...parts, index: buildIndex(parts, world) }), body: { revokeTaskId: "" } });
+}
