@@ -193,3 +193,27 @@ describe("openapi.yaml AppEntitlements.AddManuallyManagedMembers and RemoveEntit
     expect((await call("POST", ADD, { params: sandbox, body: { userIds: ["u-dev1"] }, token: "tok-app-admin", expect: 403 })).code).toBe(7);
   });
 });
+
+describe("openapi.yaml AppUserService.Update: only appUserType and identityUserId can be updated", () => {
+  const AU = "/api/v1/apps/{app_user_app_id}/app_users/{app_user_id}";
+  const accountsOf = async (userId: string): Promise<string[]> =>
+    (await call("GET", "/api/v1/apps/{app_id}/users/{user_id}/app_users", { params: { app_id: "app-aws", user_id: userId } })).list.map((v: Body) => (v.appUser ?? v).id);
+  it("the account's type and user are written, read back, and the account follows its new user", async () => {
+    const typed = await call("POST", AU, { params: { app_user_app_id: "app-aws", app_user_id: "au-aws-intern" }, body: { appUser: { appUserType: "APP_USER_TYPE_SERVICE_ACCOUNT" }, updateMask: "app_user_type" } });
+    expect(typed.appUserView.appUser).toMatchObject({ id: "au-aws-intern", appUserType: "APP_USER_TYPE_SERVICE_ACCOUNT", identityUserId: "u-intern" });
+    expect(await accountsOf("u-sales3")).not.toContain("au-aws-sales2");
+    const moved = await call("POST", AU, { params: { app_user_app_id: "app-aws", app_user_id: "au-aws-sales2" }, body: { appUser: { identityUserId: "u-sales3", displayName: "ignored" }, updateMask: "identityUserId" } });
+    expect(moved.appUserView.appUser.identityUserId).toBe("u-sales3");
+    expect(await accountsOf("u-sales3")).toContain("au-aws-sales2");
+    expect(await accountsOf("u-sales2")).not.toContain("au-aws-sales2");
+  });
+  it("refusals: another field, an unknown type or user (400), an unknown account (404), a caller who may not manage the app (403)", async () => {
+    const params = { app_user_app_id: "app-aws", app_user_id: "au-aws-intern" };
+    expect((await call("POST", AU, { params, body: { appUser: { displayName: "x" }, updateMask: "displayName" }, expect: 400 })).code).toBe(3);
+    expect((await call("POST", AU, { params, body: { appUser: { appUserType: "ROBOT" }, updateMask: "appUserType" }, expect: 400 })).code).toBe(3);
+    expect((await call("POST", AU, { params, body: { appUser: { identityUserId: "u-nope" }, updateMask: "identityUserId" }, expect: 400 })).code).toBe(3);
+    expect((await call("POST", AU, { params, body: {}, expect: 400 })).code).toBe(3);
+    expect((await call("POST", AU, { params: { ...params, app_user_id: "au-nope" }, body: { appUser: {} }, expect: 404 })).code).toBe(5);
+    expect((await call("POST", AU, { params, body: { appUser: { appUserType: "APP_USER_TYPE_USER" } }, token: "tok-app-admin", expect: 403 })).code).toBe(7);
+  });
+});

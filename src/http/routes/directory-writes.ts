@@ -6,6 +6,7 @@
 import { editRoute, param as p } from "./edit-route.js";
 import * as reviews from "./access-review-edits.js";
 import * as rules from "./config-rule-edits.js";
+import { updateAppUser } from "./app-user-edits.js";
 import { deleteApp, deleteEntitlement } from "./directory-deletes.js";
 import { addManualMembers, removeMembership } from "./membership-edits.js";
 import { createApp, createEntitlement, updateApp, updateEntitlement } from "./directory-edits.js";
@@ -19,7 +20,7 @@ const RULES = "/api/v1/apps/{app_id}/entitlement_configuration_rules";
 
 /**
  * Create, update and delete an app and an entitlement; add and remove an entitlement's manual
- * members; create, update, delete and reorder configuration rules;
+ * members; update an account's type and user; create, update, delete and reorder configuration rules;
  * set the app's access-request defaults; create and update campaigns.
  *
  * @example
@@ -36,6 +37,9 @@ export const DIRECTORY_WRITE_ROUTES: readonly Route[] = [
   route("/api/v1/apps/{app_id}/entitlements/{id}", "c1.api.app.v1.AppEntitlements.Delete", (w, c, i) => deleteEntitlement(w, c, p(i, "app_id"), p(i, "id")), "DELETE"),
   route("/api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/add-manual-user", "c1.api.app.v1.AppEntitlements.AddManuallyManagedMembers", (w, c, i) =>
     addManualMembers(w, c, p(i, "app_id"), p(i, "app_entitlement_id"), i.body),
+  ),
+  route("/api/v1/apps/{app_user_app_id}/app_users/{app_user_id}", "c1.api.app.v1.AppUserService.Update", (w, c, i) =>
+    updateAppUser(w, c, p(i, "app_user_app_id"), p(i, "app_user_id"), i.body),
   ),
   route(
     "/api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/remove-membership",
