@@ -51,6 +51,13 @@ describe("whatIf refuses an edit that leaves the world ill-typed", () => {
     expect(e?.message).toMatch(/ill-typed/);
   });
 
+  it("gives a field the recipe leaves out its default, as a world file that leaves it out gets it", () => {
+    const partial = whatIf(sample, (w) => void ((w.policies[0] as Loose).rules = [{ condition: "true" }]), { scope: { states: "any" } });
+    expect(partial.ok, partial.ok ? "" : partial.error.message).toBe(true);
+    const cleared = whatIf(sample, (w) => void ((w.apps[0] as Loose).displayName = undefined), { scope: { states: "any" } });
+    expect(cleared.ok, cleared.ok ? "" : cleared.error.message).toBe(true);
+  });
+
   it("refuses a recipe that sets a part what-if does not edit, rather than dropping the change", () => {
     const e = refusal(sample, (w) => void ((w as Loose).tasks = null));
     expect(e).toMatchObject({ code: "INVALID_ARGUMENT", field: "edit" });

@@ -5,9 +5,12 @@
  * world file could hold. So every object an edit replaced or added is written out as the world file
  * writes it and read back as `loadWorld` reads it: what the reader refuses, or reads back other than
  * the edit wrote it (the writers trust their input: `rules = "nope"` is written as four empty rules),
- * is the edit's mistake, reported with its path in the edited list. For any object a world file
- * holds the round trip is exact (tested over generated policies and the fixtures' objects). Objects
- * the edit did not touch are not read again: the check costs a pass over the lists an edit replaced.
+ * is the edit's mistake, reported with its path in the edited list. A field the edit left out (a
+ * rule pushed as `{ condition }`) is given its default, as a world file that leaves it out gets it,
+ * and the run uses the object read back: the engine never meets a missing field. For any object a
+ * world file holds the round trip is exact (tested over generated policies and the fixtures'
+ * objects). Objects the edit did not touch are not read again: the check costs a pass over the
+ * lists an edit replaced.
  */
 import { decodePolicy, encodePolicy } from "../codec/index.js";
 import { decodeConfigRule, encodeConfigRule } from "../world/config-rule-codec.js";
@@ -16,7 +19,7 @@ import { encodeApp, encodeEntitlement, encodeUser } from "../world/encode-direct
 import { decodeTenant } from "../world/load-world.js";
 import { type Diagnostic, isObject, ObjectReader, pathIndex, pathKey } from "../world/read.js";
 import { encodeTenant } from "../world/save-world.js";
-import type { World } from "../world/world.js";
+import { buildIndex, type World } from "../world/world.js";
 
 /** Reads one written object back, appending what the reader refuses to `out`; what it read. */
 type ReadBack = (json: unknown, path: string, out: Diagnostic[]) => unknown;
@@ -37,9 +40,13 @@ const readPolicy: ReadBack = (json, path, out) => {
   return undefined;
 };
 
-/** The path of the first place where `read` differs from `wrote` (plain data, any key order), or null. */
+/**
+ * The path of the first place where `read` differs from `wrote` (plain data, any key order), or
+ * null. What `wrote` leaves out is not compared: the reader gives it its default.
+ */
 function firstDifference(wrote: unknown, read: unknown, path: string, depth = 0): string | null {
-  if (Object.is(wrote, read)) return null;
+  // A field the edit left out reads back as its default, as in a world file that leaves it out.
+  if (Object.is(wrote, read) || wrote === undefined) return null;
   if (typeof wrote !== "object" || typeof read !== "object" || wrote === null || read === null || depth > 64) return path;
   if (Array.isArray(wrote) !== Array.isArray(read)) return path;
   const w = wrote as Readonly<Record<string, unknown>>;
@@ -73,11 +80,14 @@ function describe(v: unknown): string {
 
 /**
  * Writes each item of `after` that is not an item of `before` (by identity) with `encode` and reads
- * it back with `readBack`, under `edit.<list>[i]`.
+ * it back with `readBack`, under `edit.<list>[i]`. The list the engine should run on: `after`'s,
+ * with each such item that left fields out replaced by what was read back (the fields' defaults,
+ * as a world file that leaves them out gets them).
  */
-function checkList<T>(list: string, before: readonly T[], after: readonly T[], encode: (t: T) => unknown, readBack: ReadBack, out: Diagnostic[]): void {
-  if (before === after) return;
+function checkList<T>(list: string, before: readonly T[], after: readonly T[], encode: (t: T) => unknown, readBack: ReadBack, out: Diagnostic[]): readonly T[] {
+  if (before === after) return after;
   const kept = new Set<T>(before);
+  let normalised: T[] | null = null;
   for (let i = 0; i < after.length; i++) {
     const item = after[i] as T;
     if (kept.has(item)) continue;
@@ -89,9 +99,9 @@ function checkList<T>(list: string, before: readonly T[], after: readonly T[], e
       out.push({ code: "EDIT_ILL_TYPED", path, message: `cannot be written as the world file writes it: ${e instanceof Error ? e.message : String(e)}` });
       continue;
     }
-    const before = out.length;
+    const problems = out.length;
     const read = readBack(json, path, out);
-    if (out.length > before) continue;
+    if (out.length > problems) continue;
     const at = firstDifference(item, read, path);
     if (at !== null)
       out.push({
@@ -99,36 +109,73 @@ function checkList<T>(list: string, before: readonly T[], after: readonly T[], e
         path: at,
         message: `the edit wrote ${describe(valueAt(item, path, at))} here, which a world file cannot hold (it reads back as ${describe(valueAt(read, path, at))})`,
       });
+    else if (firstDifference(read, item, path) !== null) (normalised ??= [...after])[i] = read as T;
   }
+  return normalised === null ? after : Object.freeze(normalised);
 }
 
 /**
- * The problems of the objects `after` replaced or added relative to `before` (policies,
- * entitlements, apps, users, configuration rules, the tenant), as `loadWorld` would report them in
- * a world file, with paths under `edit.`; empty when the edit left every such object well-typed.
- * Never throws.
+ * An edited world checked (see {@link checkEdit}): the world to run on, and the problems.
+ *
+ * @example
+ * ```ts
+ * const { world, problems } = checkEdit(before, after);
+ * ```
+ */
+export interface CheckedEdit {
+  /** `after`, with each object the edit left fields out of completed with their defaults. */
+  readonly world: World;
+  /** As `loadWorld` would report them in a world file, with paths under `edit.`; empty when well-typed. */
+  readonly problems: readonly Diagnostic[];
+}
+
+/**
+ * Checks the objects `after` replaced or added relative to `before` (policies, entitlements, apps,
+ * users, configuration rules, the tenant): each written as the world file writes it and read back
+ * as `loadWorld` reads it. A value read back other than written is a problem; a field left out is
+ * given its default, as a world file that leaves it out gets it, so the engine never meets a
+ * missing field. Never throws.
  *
  * @example
  * ```ts
  * const after = applyEdit(world, (w) => { (w.apps[0] as { grantPolicyId: unknown }).grantPolicyId = 42; });
- * editDiagnostics(world, after)[0]; // { code: "EXPECTED_STRING", path: "edit.apps[0].grantPolicyId", … }
+ * checkEdit(world, after).problems[0]; // { code: "EXPECTED_STRING", path: "edit.apps[0].grantPolicyId", … }
  * ```
  */
-export function editDiagnostics(before: World, after: World): Diagnostic[] {
+export function checkEdit(before: World, after: World): CheckedEdit {
   const out: Diagnostic[] = [];
   try {
-    checkList("policies", before.policies, after.policies, encodePolicy, readPolicy, out);
-    checkList("entitlements", before.entitlements, after.entitlements, encodeEntitlement, readObject(decodeEntitlement), out);
-    checkList("apps", before.apps, after.apps, encodeApp, readObject(decodeApp), out);
-    checkList("users", before.users, after.users, encodeUser, readObject(decodeUser), out);
-    checkList("entitlementConfigurationRules", before.entitlementConfigurationRules ?? [], after.entitlementConfigurationRules ?? [], encodeConfigRule, readObject(decodeConfigRule), out);
+    const policies = checkList("policies", before.policies, after.policies, encodePolicy, readPolicy, out);
+    const entitlements = checkList("entitlements", before.entitlements, after.entitlements, encodeEntitlement, readObject(decodeEntitlement), out);
+    const apps = checkList("apps", before.apps, after.apps, encodeApp, readObject(decodeApp), out);
+    const users = checkList("users", before.users, after.users, encodeUser, readObject(decodeUser), out);
+    const rules = checkList("entitlementConfigurationRules", before.entitlementConfigurationRules ?? [], after.entitlementConfigurationRules ?? [], encodeConfigRule, readObject(decodeConfigRule), out);
+    let tenant = after.tenant;
     if (after.tenant !== before.tenant) {
       const problems: Diagnostic[] = [];
-      decodeTenant(encodeTenant(after.tenant), problems);
+      const read = decodeTenant(encodeTenant(after.tenant), problems);
       for (const d of problems) out.push({ ...d, path: `edit.tenant${d.path.slice("$.tenant".length)}` });
+      if (problems.length === 0 && firstDifference(read, after.tenant, "edit.tenant") !== null) tenant = read;
     }
+    if (out.length > 0) return { world: after, problems: out };
+    const same = policies === after.policies && entitlements === after.entitlements && apps === after.apps && users === after.users && tenant === after.tenant && rules === (after.entitlementConfigurationRules ?? rules);
+    if (same) return { world: after, problems: out };
+    const parts = { ...after, policies, entitlements, apps, users, tenant, ...(after.entitlementConfigurationRules ? { entitlementConfigurationRules: rules } : {}) };
+    return { world: Object.freeze({ ...parts, index: buildIndex(parts, after) }), problems: out };
   } catch (e: unknown) {
     out.push({ code: "EDIT_ILL_TYPED", path: "edit", message: `the edited world cannot be written as a world file: ${e instanceof Error ? e.message : String(e)}` });
+    return { world: after, problems: out };
   }
-  return out;
+}
+
+/**
+ * The problems {@link checkEdit} finds.
+ *
+ * @example
+ * ```ts
+ * editDiagnostics(world, applyEdit(world, (w) => { (w.policies[0] as { rules: unknown }).rules = "nope"; }))[0]?.path; // "edit.policies[0].rules"
+ * ```
+ */
+export function editDiagnostics(before: World, after: World): readonly Diagnostic[] {
+  return checkEdit(before, after).problems;
 }

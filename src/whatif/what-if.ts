@@ -51,7 +51,8 @@ import type { SimError } from "../reducers/errors.js";
 import { err, ok, type Result } from "../result.js";
 import type { World } from "../world/world.js";
 import { ReachMemo } from "./closure.js";
-import { editDiagnostics } from "./check-edit.js";
+import type { Diagnostic } from "../world/read.js";
+import { checkEdit } from "./check-edit.js";
 import { applyEdit, editImpact, type EditImpact, type EditRecipe, type WorldEdit } from "./edit.js";
 import { DirectoryFootprint, type KeyFootprint } from "./footprint.js";
 import { changedPrefix, type PrefixRule } from "./prefix.js";
@@ -1140,10 +1141,11 @@ export function whatIf(world: World, edit: WorldEdit, options: WhatIfOptions = {
   } catch (e: unknown) {
     return err({ code: "INVALID_ARGUMENT", message: `the edit failed: ${e instanceof Error ? e.message : String(e)}`, field: "edit" });
   }
-  const illTyped = illTypedEdit(world, after);
+  const checked = checkEdit(world, after);
+  const illTyped = illTypedEdit(checked.problems);
   if (illTyped) return err(illTyped);
   try {
-    return ok(run(world, after, options));
+    return ok(run(world, checked.world, options));
   } catch (e: unknown) {
     return err({ code: "INTERNAL", message: `policy-sim internal error: ${e instanceof Error ? e.message : String(e)}` });
   }
@@ -1169,8 +1171,7 @@ function onlyEditableParts(recipe: EditRecipe): EditRecipe {
  * An edit that left an object ill-typed (`rules = "nope"`, `grantPolicyId = 42`): the first problem
  * `loadWorld` would report for it in a world file, with the object's path in the edited list.
  */
-function illTypedEdit(world: World, after: World): SimError | undefined {
-  const problems = editDiagnostics(world, after);
+function illTypedEdit(problems: readonly Diagnostic[]): SimError | undefined {
   const first = problems[0];
   if (first === undefined) return undefined;
   const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? "s" : ""})` : "";
@@ -1216,10 +1217,11 @@ function badEdit(edit: WorldEdit): SimError | undefined {
  * ```
  */
 export function whatIfWorlds(world: World, after: World, options: WhatIfOptions = {}): Result<WhatIfResult, SimError> {
-  const bad = badShard(options) ?? illTypedEdit(world, after);
+  const checked = checkEdit(world, after);
+  const bad = badShard(options) ?? illTypedEdit(checked.problems);
   if (bad) return err(bad);
   try {
-    return ok(run(world, after, options));
+    return ok(run(world, checked.world, options));
   } catch (e: unknown) {
     return err({ code: "INTERNAL", message: `policy-sim internal error: ${e instanceof Error ? e.message : String(e)}` });
   }
