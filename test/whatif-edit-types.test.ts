@@ -43,7 +43,11 @@ describe("whatIf refuses an edit that leaves the world ill-typed", () => {
     ["an entitlement's emergency flag set to a string", (w) => void ((w.entitlements[2] as Loose).emergencyGrantEnabled = "yes"), "edit.entitlements[2].emergencyGrantEnabled"],
     ["a rule's condition set to null", (w) => void ((w.policies[3] as Loose).rules = [{ condition: null, stepKey: "x" }]), "edit.policies[3].rules[0].condition"],
     ["a feature flag set to a string", (w) => void ((w.tenant.featureFlags as Loose)["POLICY_REFERENCES_POLICY"] = "yes"), 'edit.tenant.featureFlags.POLICY_REFERENCES_POLICY'],
-    ["a policy added with steps as a list", (w) => void w.policies.push({ id: "pol-new", policySteps: [] } as never), "edit.policies"],
+    ["a policy added with steps as a list", (w) => void w.policies.push({ id: "pol-new", policySteps: [] } as never), `edit.policies[${sample.policies.length}].policySteps`],
+    ["an app's id removed", (w) => void ((w.apps[0] as Loose).id = undefined), "edit.apps[0].id"],
+    ["two policies given one id", (w) => void ((w.policies[2] as Loose).id = w.policies[1]?.id), "edit.policies[2].id"],
+    ["the tenant's default policies set to a list", (w) => void ((w.tenant as Loose).defaultPolicies = ["pol-default-grant"]), "edit.tenant.defaultPolicies"],
+    ["a field the tenant does not have", (w) => void ((w.tenant as Loose).defaultPolicy = { grant: "pol-default-grant" }), "edit.tenant.defaultPolicy"],
   ])("%s", (_, recipe, field) => {
     const e = refusal(sample, recipe);
     expect(e?.code).toBe("INVALID_ARGUMENT");
@@ -60,6 +64,14 @@ describe("whatIf refuses an edit that leaves the world ill-typed", () => {
 
   it("refuses a recipe that sets a part what-if does not edit, rather than dropping the change", () => {
     const e = refusal(sample, (w) => void ((w as Loose).tasks = null));
+    expect(e).toMatchObject({ code: "INVALID_ARGUMENT", field: "edit" });
+    expect(e?.message).toContain('"tasks"');
+  });
+
+  it("takes a replacement a recipe returns, as immer does, and checks it the same", () => {
+    const returned = whatIf(sample, ((w: Loose) => ({ ...w, apps: w.apps.slice(1) })) as unknown as EditRecipe, { scope: { states: "any" } });
+    expect(returned.ok && returned.value.counts.changed).toBeGreaterThan(0);
+    const e = refusal(sample, ((w: Loose) => ({ ...w, tasks: [] })) as unknown as EditRecipe);
     expect(e).toMatchObject({ code: "INVALID_ARGUMENT", field: "edit" });
     expect(e?.message).toContain('"tasks"');
   });
@@ -99,14 +111,15 @@ describe("whatIf refuses an edit that leaves the world ill-typed", () => {
     );
   });
 
-  it("never answers INTERNAL, whatever a recipe writes at whatever place of a policy, app, entitlement or user", () => {
-    const lists = ["policies", "apps", "entitlements", "users"] as const;
+  it("never answers INTERNAL, whatever a recipe writes at whatever place of a policy, app, entitlement, user or the tenant", () => {
+    const lists = ["policies", "apps", "entitlements", "users", "tenant"] as const;
     fc.assert(
       fc.property(fc.constantFrom(...lists), fc.nat(), fc.array(fc.oneof(fc.string({ maxLength: 12 }), fc.nat(3)), { minLength: 1, maxLength: 4 }), fc.anything(), (list, at, keys, value) => {
         const recipe: EditRecipe = (w) => {
-          const items = w[list] as unknown as Loose[];
+          const items = (list === "tenant" ? [w.tenant] : w[list]) as unknown as Loose[];
           if (items.length === 0) return;
-          // Walk down existing keys where there are some, so the write lands inside the object's shape.
+          // Walk down existing keys where there are some, so the write lands inside the object's shape
+          // (ids and app ids included).
           let node: Loose = items[at % items.length] as Loose;
           for (let i = 0; i < keys.length - 1; i++) {
             const own = Object.keys(node);

@@ -6,7 +6,7 @@ import { runtimeError } from "./diagnostics.js";
 import { celEnvironment } from "./environment.js";
 import { contextOf, prepareConditionInput, type ConditionInput } from "./evaluate.js";
 import { adaInput, tenant, variedSubjects } from "./test-fixtures.js";
-import { recordRun, TraceTable, traceTableOf } from "./trace-table.js";
+import { recordRun, REPEATS, SLOTS, TraceTable, traceTableOf } from "./trace-table.js";
 
 /** Both forms of one source: compiled to closures (when it compiles), and cel-js alone. */
 function bothWays(source: string): { compiled: Compiled; interpreted: Compiled } | undefined {
@@ -239,7 +239,7 @@ describe("traces recorded by the compiled evaluation", () => {
         const p = prepareConditionInput(input);
         if (!p.ok) throw new Error("prepare");
         const run = (t: TraceTable) => {
-          const target = { slots: new Array<unknown>(t.size), repeats: null };
+          const target = { [SLOTS]: new Array<unknown>(t.size), [REPEATS]: null };
           let value: unknown;
           try {
             value = recordRun(t, contextOf(p.value), target);

@@ -33,7 +33,7 @@ import { canGenerate } from "../can-generate.js";
  *
  * @example
  * ```ts
- * const value = recording(context, record.slots);
+ * const value = recording(context, new Array(table.size));
  * ```
  */
 export type Recording = (c: Readonly<Record<string, unknown>>, slots: unknown[]) => unknown;

@@ -6,6 +6,7 @@
  */
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { RecordingTarget } from "./trace-table.js";
 import { makeUser, tenant, adaInput } from "./test-fixtures.js";
 import { combinedConditions } from "./test-differential.js";
 
@@ -48,7 +49,7 @@ const condition = combinedConditions(terms);
 async function recorder() {
   const { compileCondition, compiledOf } = await import("./compile.js");
   const { contextOf, prepareConditionInput } = await import("./evaluate.js");
-  const { recordRun, TraceTable, traceTableOf } = await import("./trace-table.js");
+  const { recordRun, TraceTable, traceTableOf, SLOTS, REPEATS } = await import("./trace-table.js");
   const { runtimeError } = await import("./diagnostics.js");
   const contexts = subjects.flatMap((subject) =>
     [adaInput({ subject }), adaInput({ subject, entitlement: tenant.awsReadOnly, account: null, ip: null })].map((input) => {
@@ -67,7 +68,7 @@ async function recorder() {
     let answered = 0;
     for (const context of contexts) {
       const run = (t: InstanceType<typeof TraceTable>) => {
-        const target = { slots: new Array<unknown>(t.size), repeats: null };
+        const target = { [SLOTS]: new Array<unknown>(t.size), [REPEATS]: null } as unknown as RecordingTarget;
         let value: unknown;
         try {
           value = recordRun(t, context, target);
@@ -78,7 +79,7 @@ async function recorder() {
       };
       const compiled = run(table);
       expect(compiled, source).toEqual(run(interpreted));
-      if (compiled.target.slots[0] !== undefined) answered++;
+      if ((compiled.target as unknown as Record<symbol, unknown[]>)[SLOTS]?.[0] !== undefined) answered++;
     }
     return answered;
   };

@@ -9,7 +9,18 @@
 import { runtimeError, type CelRuntimeError, type SourcePosition } from "./diagnostics.js";
 import { formatCelValue } from "./format-value.js";
 import type { NotEvaluatedReason, Trace, TraceNode, TraceNodeKind, TraceOutcome } from "./trace.js";
-import { Thrown, UNDEFINED, type RecordingTarget, type Repeat, type TraceTable } from "./trace-table.js";
+import { REPEATS, SLOTS, Thrown, UNDEFINED, type RecordingTarget, type Repeat, type TraceTable } from "./trace-table.js";
+
+/**
+ * The key of the method that gives a record its outcome when its run is over: a symbol, so a trace
+ * shows no such method among its members.
+ *
+ * @example
+ * ```ts
+ * record[SETTLE](conditionOutcome(source, true));
+ * ```
+ */
+export const SETTLE: unique symbol = Symbol("settle");
 
 /**
  * What a node produced, as far as coverage cares: `true`, `false`, another value, an error, or
@@ -42,8 +53,9 @@ const truthOf = (slot: unknown): TraceTruth =>
  * children). Nothing is formatted or allocated per node until a reader asks. It is the trace the
  * package hands out ({@link Trace}): its own enumerable fields are `source` and `outcome`; `root`
  * and `nodes` are built on first access; `JSON.stringify` writes all four. The object itself is not
- * frozen (`Object.freeze` was ~20 ns a trace, more than recording one of its nodes); its fields are
- * read-only by type, its record private, and its node tree frozen.
+ * frozen (`Object.freeze` was ~20 ns a trace, more than recording one of its nodes), as a decision is
+ * not: its fields are read-only by type, its record private (the slots and the method that settles
+ * the outcome are under symbol keys this layer keeps), and its node tree frozen.
  *
  * @example
  * ```ts
@@ -71,8 +83,8 @@ export class TraceRecord<O = unknown> implements Trace<O>, RecordingTarget {
     this.#nodes = undefined;
   }
 
-  /** @internal The run that recorded is over: its outcome. */
-  settle(outcome: O): this {
+  /** @internal The run that recorded is over: its outcome (a symbol key: not among a trace's fields). */
+  [SETTLE](outcome: O): this {
     this.outcome = outcome;
     return this;
   }
@@ -83,16 +95,16 @@ export class TraceRecord<O = unknown> implements Trace<O>, RecordingTarget {
   }
 
   /** @internal One slot per node id, written by the instrumented nodes while the run is under way. */
-  get slots(): unknown[] {
+  get [SLOTS](): unknown[] {
     return this.#slots;
   }
 
   /** @internal Outcomes of the nodes evaluated more than once, by id; `null` when none was. */
-  get repeats(): (Repeat | undefined)[] | null {
+  get [REPEATS](): (Repeat | undefined)[] | null {
     return this.#repeats;
   }
 
-  set repeats(value: (Repeat | undefined)[] | null) {
+  set [REPEATS](value: (Repeat | undefined)[] | null) {
     this.#repeats = value;
   }
 

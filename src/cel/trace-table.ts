@@ -146,13 +146,26 @@ interface Rows {
  *
  * @example
  * ```ts
- * const target: RecordingTarget = { slots: new Array(table.size), repeats: null };
+ * const target: RecordingTarget = { [SLOTS]: new Array(table.size), [REPEATS]: null };
  * ```
  */
 export interface RecordingTarget {
-  readonly slots: unknown[];
-  repeats: (Repeat | undefined)[] | null;
+  readonly [SLOTS]: unknown[];
+  [REPEATS]: (Repeat | undefined)[] | null;
 }
+
+/**
+ * The keys of a {@link RecordingTarget}'s slots and repeats: symbols, so that a trace (which is its
+ * own target, `trace-record.ts`) shows neither among its fields.
+ *
+ * @example
+ * ```ts
+ * const target: RecordingTarget = { [SLOTS]: new Array(table.size), [REPEATS]: null };
+ * ```
+ */
+export const SLOTS: unique symbol = Symbol("slots");
+/** See {@link SLOTS}. */
+export const REPEATS: unique symbol = Symbol("repeats");
 
 /**
  * Where the instrumented nodes write while a traced run is under way, `null` otherwise (then they
@@ -194,7 +207,7 @@ export function recordPlain(table: TraceTable, context: object, target: Recordin
   if (table.alone) {
     // Nothing in it charges the meter: its cost is its nodes', the base just checked.
     try {
-      return recording(context as Readonly<Record<string, unknown>>, target.slots);
+      return recording(context as Readonly<Record<string, unknown>>, target[SLOTS]);
     } catch {
       return OFF_PLAIN;
     }
@@ -205,7 +218,7 @@ export function recordPlain(table: TraceTable, context: object, target: Recordin
   current = target;
   try {
     meter.start(limit);
-    return recording(context as Readonly<Record<string, unknown>>, target.slots);
+    return recording(context as Readonly<Record<string, unknown>>, target[SLOTS]);
   } catch {
     return OFF_PLAIN;
   } finally {
@@ -220,7 +233,7 @@ export function recordPlain(table: TraceTable, context: object, target: Recordin
  *
  * @example
  * ```ts
- * const target = { slots: new Array<unknown>(table.size), repeats: null };
+ * const target = { [SLOTS]: new Array<unknown>(table.size), [REPEATS]: null };
  * const value = recordRun(table, context, target);
  * ```
  */
@@ -228,8 +241,8 @@ export function recordRun(table: TraceTable, context: object, target: RecordingT
   const value = recordPlain(table, context, target);
   if (value !== OFF_PLAIN) return value;
   // Off the closures' plain path: cel-js records the trace afresh, as for any interpreted one.
-  target.slots.fill(undefined);
-  target.repeats = null;
+  target[SLOTS].fill(undefined);
+  target[REPEATS] = null;
   const previous = current;
   current = target;
   try {
@@ -246,7 +259,7 @@ function limitOf(context: object): number {
 
 /** A node ran again (inside a comprehension): its slot keeps the last outcome, the list every one. */
 function again(target: RecordingTarget, id: number, previous: unknown, next: unknown): void {
-  const repeats = (target.repeats ??= []);
+  const repeats = (target[REPEATS] ??= []);
   let r = repeats[id];
   if (r === undefined) {
     r = { count: 1, list: [previous] };
@@ -254,14 +267,14 @@ function again(target: RecordingTarget, id: number, previous: unknown, next: unk
   }
   r.count++;
   if (r.list.length < MAX_ITERATIONS) r.list.push(next);
-  target.slots[id] = next;
+  target[SLOTS][id] = next;
 }
 
 function store(id: number, encoded: unknown): void {
   const target = current;
   if (target === null) return;
-  const previous = target.slots[id];
-  if (previous === undefined) target.slots[id] = encoded;
+  const previous = target[SLOTS][id];
+  if (previous === undefined) target[SLOTS][id] = encoded;
   else again(target, id, previous, encoded);
 }
 
@@ -376,7 +389,7 @@ function instrument(compiled: Compiled): TraceTable {
     ((context) => {
       meter.start(limitOf(context));
       // Run through this wrapper, the slots of the running target (where `current` points).
-      return recording(context, current === null ? [] : current.slots);
+      return recording(context, current === null ? [] : current[SLOTS]);
     });
   return new TraceTable(compiled, rows, closure, recording, meter, generated?.alone === true);
 }

@@ -140,6 +140,7 @@ describe("traceCondition", () => {
     const { t } = trace('subject.department == "Engineering"');
     // Own enumerable fields are the plain ones; the record behind them is not among them.
     expect(Object.keys(t)).toEqual(["source", "outcome"]);
+    for (const member of ["slots", "repeats", "settle"]) expect(member in t, `${member} is not a member of a trace`).toBe(false);
     const nodes = t.nodes;
     expect(t.nodes).toBe(nodes);
     expect(t.root).toBe(nodes[0]);

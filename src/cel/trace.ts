@@ -31,7 +31,7 @@ import {
   type ConditionInput,
   type ConditionOutcome,
 } from "./evaluate.js";
-import { TraceRecord } from "./trace-record.js";
+import { SETTLE, TraceRecord } from "./trace-record.js";
 import { recordPlain, recordRun, traceTableOf, type TraceTable } from "./trace-table.js";
 
 /**
@@ -175,7 +175,7 @@ export class PlainTracer {
     if (table === null) return undefined;
     const record = new TraceRecord<ConditionOutcome>(this.#compiled.source, table, FALSE_OUTCOME);
     const value = recordPlain(table, context, record);
-    if (value === true) return record.settle(TRUE_OUTCOME);
+    if (value === true) return record[SETTLE](TRUE_OUTCOME);
     return value === false ? record : undefined;
   }
 }
@@ -243,7 +243,7 @@ function runTraced<O>(
   } catch (e: unknown) {
     outcome = failed(e);
   }
-  return record.settle(outcome);
+  return record[SETTLE](outcome);
 }
 
 /**

@@ -166,9 +166,12 @@ describe("openapi.yaml AppEntitlements.AddManuallyManagedMembers and RemoveEntit
   const members = async (): Promise<string> => JSON.stringify(await call("GET", USERS, { params: sandbox, query: "page_size=100" }));
   it("adds users as members (an account made where they have none), answers unknown ids in failedUsersErrorMap, and removes a membership by account", async () => {
     expect(await members()).not.toMatch(/u-dev2|u-hr1/);
-    const added = await call("POST", ADD, { params: sandbox, body: { userIds: ["u-dev2", "u-hr1", "u-nope", "u-dev2"] } });
+    const added = await call("POST", ADD, { params: sandbox, body: { userIds: ["u-dev2", "u-hr1", "u-nope", "u-dev2", "__proto__"] } });
     expect(added.bulkActionId).toMatch(/^bulk-\d+$/);
-    expect(added.failedUsersErrorMap).toEqual({ "u-nope": 'user "u-nope" does not exist' });
+    expect(Object.entries(added.failedUsersErrorMap)).toEqual([
+      ["u-nope", 'user "u-nope" does not exist'],
+      ["__proto__", 'user "__proto__" does not exist'],
+    ]);
     const now = await members();
     expect(now).toContain("u-dev2");
     expect(now).toContain("u-hr1");

@@ -99,6 +99,8 @@ describe("taskConditions: runRule", () => {
       byText.run((rules[i] as Rule).condition);
     }
     expect(byRule.traces()).toEqual(byText.traces());
+    // The node trees too: a trace's own fields are its source and outcome, its nodes built on read.
+    expect(byRule.traces().map((t) => t?.nodes)).toEqual(byText.traces().map((t) => t?.nodes));
     expect(byRule.traces()).toHaveLength(rules.length);
   });
 

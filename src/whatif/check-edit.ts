@@ -84,14 +84,40 @@ function describe(v: unknown): string {
  * with each such item that left fields out replaced by what was read back (the fields' defaults,
  * as a world file that leaves them out gets them).
  */
-function checkList<T>(list: string, before: readonly T[], after: readonly T[], encode: (t: T) => unknown, readBack: ReadBack, out: Diagnostic[]): readonly T[] {
+function checkList<T>(
+  list: string,
+  before: readonly T[],
+  after: readonly T[],
+  keyFields: readonly string[],
+  encode: (t: T) => unknown,
+  readBack: ReadBack,
+  out: Diagnostic[],
+): readonly T[] {
   if (before === after) return after;
+  if (!Array.isArray(after)) {
+    out.push({ code: "EXPECTED_ARRAY", path: `edit.${list}`, message: "expected an array" });
+    return before;
+  }
   const kept = new Set<T>(before);
+  // An object is matched by its key (`id`, and `appId` for what belongs to an app): never defaulted,
+  // and one object per key, as a world file must have it.
+  const seen = new Set<string>();
   let normalised: T[] | null = null;
   for (let i = 0; i < after.length; i++) {
     const item = after[i] as T;
-    if (kept.has(item)) continue;
     const path = pathIndex(`edit.${list}`, i);
+    const fields = (typeof item === "object" && item !== null ? item : {}) as Readonly<Record<string, unknown>>;
+    const key = keyFields.map((f) => fields[f]);
+    if (key.every((k) => typeof k === "string" && k !== "")) {
+      const text = key.join("\u0000");
+      if (seen.has(text)) out.push({ code: "DUPLICATE_ID", path: `${path}.id`, message: `${keyFields.map((f, j) => `${f} "${String(key[j])}"`).join(", ")} is already taken by another of edit.${list}` });
+      seen.add(text);
+    } else if (!kept.has(item)) {
+      const missing = keyFields.find((f) => typeof fields[f] !== "string" || fields[f] === "") ?? "id";
+      out.push({ code: "MISSING_ID", path: pathKey(path, missing), message: `an edited object needs its ${missing} (a non-empty string): it is what the world matches it by` });
+      continue;
+    }
+    if (kept.has(item)) continue;
     let json: unknown;
     try {
       json = encode(item);
@@ -145,17 +171,30 @@ export interface CheckedEdit {
 export function checkEdit(before: World, after: World): CheckedEdit {
   const out: Diagnostic[] = [];
   try {
-    const policies = checkList("policies", before.policies, after.policies, encodePolicy, readPolicy, out);
-    const entitlements = checkList("entitlements", before.entitlements, after.entitlements, encodeEntitlement, readObject(decodeEntitlement), out);
-    const apps = checkList("apps", before.apps, after.apps, encodeApp, readObject(decodeApp), out);
-    const users = checkList("users", before.users, after.users, encodeUser, readObject(decodeUser), out);
-    const rules = checkList("entitlementConfigurationRules", before.entitlementConfigurationRules ?? [], after.entitlementConfigurationRules ?? [], encodeConfigRule, readObject(decodeConfigRule), out);
+    const ID = ["id"];
+    const BY_APP = ["appId", "id"];
+    const policies = checkList("policies", before.policies, after.policies, ID, encodePolicy, readPolicy, out);
+    const entitlements = checkList("entitlements", before.entitlements, after.entitlements, BY_APP, encodeEntitlement, readObject(decodeEntitlement), out);
+    const apps = checkList("apps", before.apps, after.apps, ID, encodeApp, readObject(decodeApp), out);
+    const users = checkList("users", before.users, after.users, ID, encodeUser, readObject(decodeUser), out);
+    const rules = checkList("entitlementConfigurationRules", before.entitlementConfigurationRules ?? [], after.entitlementConfigurationRules ?? [], BY_APP, encodeConfigRule, readObject(decodeConfigRule), out);
     let tenant = after.tenant;
     if (after.tenant !== before.tenant) {
       const problems: Diagnostic[] = [];
-      const read = decodeTenant(encodeTenant(after.tenant), problems);
+      const read = isObject(after.tenant) ? decodeTenant(encodeTenant(after.tenant), problems) : decodeTenant(after.tenant, problems);
       for (const d of problems) out.push({ ...d, path: `edit.tenant${d.path.slice("$.tenant".length)}` });
-      if (problems.length === 0 && firstDifference(read, after.tenant, "edit.tenant") !== null) tenant = read;
+      if (problems.length === 0) {
+        // As for the lists: a value read back other than written is the edit's mistake (a list for
+        // defaultPolicies, a field the tenant does not have); a field left out gets its default.
+        const at = firstDifference(after.tenant, read, "edit.tenant");
+        if (at !== null)
+          out.push({
+            code: "EDIT_ILL_TYPED",
+            path: at,
+            message: `the edit wrote ${describe(valueAt(after.tenant, "edit.tenant", at))} here, which a world file cannot hold (it reads back as ${describe(valueAt(read, "edit.tenant", at))})`,
+          });
+        else if (firstDifference(read, after.tenant, "edit.tenant") !== null) tenant = read;
+      }
     }
     if (out.length > 0) return { world: after, problems: out };
     const same = policies === after.policies && entitlements === after.entitlements && apps === after.apps && users === after.users && tenant === after.tenant && rules === (after.entitlementConfigurationRules ?? rules);

@@ -1160,10 +1160,16 @@ const EDITABLE_PARTS: ReadonlySet<string> = new Set(["policies", "entitlements",
  */
 function onlyEditableParts(recipe: EditRecipe): EditRecipe {
   return (draft) => {
-    recipe(draft);
-    const other = Object.keys(draft).filter((k) => !EDITABLE_PARTS.has(k));
+    // A recipe may also return a replacement for the whole draft, as immer allows: checked the same.
+    const returned: unknown = (recipe as (d: typeof draft) => unknown)(draft);
+    const result: unknown = returned === undefined ? draft : returned;
+    if (typeof result !== "object" || result === null) throw new Error("it returned something other than the editable world (an object of policies, entitlements, apps, users, entitlementConfigurationRules, tenant)");
+    const other = Object.keys(result).filter((k) => !EDITABLE_PARTS.has(k));
     if (other.length > 0)
       throw new Error(`it set ${other.map((k) => `"${k}"`).join(", ")}, which what-if does not edit (a recipe may change ${[...EDITABLE_PARTS].join(", ")}; tasks are what it routes)`);
+    const missing = returned === undefined ? [] : [...EDITABLE_PARTS].filter((k) => !Object.hasOwn(result, k));
+    if (missing.length > 0) throw new Error(`the world it returned has no ${missing.map((k) => `"${k}"`).join(", ")}`);
+    return returned as undefined;
   };
 }
 

@@ -36,3 +36,18 @@ describe("manual memberships and c1.user.v1.HasEntitlement", () => {
     expect(loadWorld(JSON.parse(JSON.stringify(saveWorld(removed.value.world)))).ok).toBe(true);
   });
 });
+
+describe("manual members' new accounts", () => {
+  it("take the next id no account of the world has", () => {
+    const json = sampleJson() as Record<string, unknown> & { appUsers: Record<string, unknown>[] };
+    const clash = { ...json.appUsers.find((a) => a["appId"] === "app-aws"), id: "appuser-000501", identityUserId: "u-ceo" };
+    const w = worldOf({ ...json, seq: 500, appUsers: [...json.appUsers, clash] });
+    const r = addManualMembers(w, w.index.users.get(SUPER)!, "app-aws", "ent-aws-sandbox", { userIds: ["u-hr1"] });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.body["bulkActionId"]).toBe("bulk-000500");
+    const made = findAppUserOf(r.value.world, "u-hr1", "app-aws");
+    expect(made?.id).toBe("appuser-000502");
+    expect(r.value.world.index.appUsers.get("appuser-000501")?.identityUserId).toBe("u-ceo");
+    expect(r.value.world.seq).toBe(503);
+  });
+});

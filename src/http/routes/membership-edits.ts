@@ -52,13 +52,14 @@ export function addManualMembers(world: World, caller: User, appId: string, enti
   if (ids !== undefined && ids !== null && (!Array.isArray(ids) || ids.some((u) => typeof u !== "string"))) return invalid("userIds", "userIds must be an array of user ids");
   const wanted = [...new Set((ids ?? []) as string[])];
   if (wanted.length === 0) return invalid("userIds", "userIds is required: the users to add as members");
-  const failed: Record<string, string> = {};
+  // As entries, made an object at the end: an id such as "__proto__" is then a key like any other.
+  const failed: [string, string][] = [];
   const grants: Grant[] = [];
   const accountsFor: User[] = [];
   for (const id of wanted) {
     const user = world.index.users.get(id);
     if (!user) {
-      failed[id] = `user "${id}" does not exist`;
+      failed.push([id, `user "${id}" does not exist`]);
       continue;
     }
     if (world.index.grants.get(`${id}\u0000${appId}\u0000${entitlementId}`)) continue;
@@ -66,15 +67,25 @@ export function addManualMembers(world: World, caller: User, appId: string, enti
     if (!findAppUserOf(world, id, appId)) accountsFor.push(user);
   }
   const bulk = takeIds(world, "bulk", 1);
-  const taken = takeIds({ seq: bulk.seq }, "appuser", accountsFor.length);
-  const accounts = accountsFor.map((u, i) => accountFor(u, appId, taken.ids[i] ?? ""));
+  // New accounts take the next ids no account of the world has (a world file may already use one).
+  let seq = bulk.seq;
+  const accounts: AppUser[] = [];
+  for (const u of accountsFor) {
+    let id: string;
+    do {
+      const taken = takeIds({ seq }, "appuser", 1);
+      id = taken.ids[0] ?? "";
+      seq = taken.seq;
+    } while (world.index.appUsers.has(id));
+    accounts.push(accountFor(u, appId, id));
+  }
   const parts = {
     ...world,
     grants: grants.length > 0 ? Object.freeze([...world.grants, ...grants]) : world.grants,
     appUsers: accounts.length > 0 ? Object.freeze([...world.appUsers, ...accounts]) : world.appUsers,
   };
-  const next = Object.freeze({ ...parts, index: buildIndex(parts, world), seq: taken.seq });
-  return ok({ world: next, body: { bulkActionId: bulk.ids[0] ?? "", failedUsersErrorMap: failed } });
+  const next = Object.freeze({ ...parts, index: buildIndex(parts, world), seq });
+  return ok({ world: next, body: { bulkActionId: bulk.ids[0] ?? "", failedUsersErrorMap: Object.fromEntries(failed) } });
 }
 
 /**
