@@ -48,3 +48,18 @@ describe("product_admin_manage-campaigns.mdx over HTTP: a campaign's policy deci
     expect((await call("POST", CREATE, { body: { displayName: "x" }, token: "tok-user", expect: 403 })).code).toBe(7);
   });
 });
+
+describe("openapi.yaml AccessReviewService.Delete (Terraform's access review destroy)", () => {
+  it("a campaign no task names is deleted: got 404 and no longer listed; one its tasks name is refused and stays", async () => {
+    const id = (await call("POST", CREATE, { body: { displayName: "Short-lived review", policyId: "pol-certify-default" } })).accessReview.accessReview.id;
+    expect(await call("DELETE", ONE, { params: { id }, body: {} })).toEqual({});
+    expect((await call("GET", ONE, { params: { id }, expect: 404 })).code).toBe(5);
+    expect((await call("GET", "/api/v1/access_reviews", {})).list.map((v: Body) => v.accessReview.id)).not.toContain(id);
+    expect((await call("DELETE", ONE, { params: { id }, body: {}, expect: 404 })).code).toBe(5);
+    const refused = await call("DELETE", ONE, { params: { id: "ar-2026-q4" }, body: {}, expect: 400 });
+    expect(refused.code).toBe(9);
+    expect(refused.message).toMatch(/access review "ar-2026-q4" cannot be deleted: tasks? .* names? it/);
+    expect((await call("GET", ONE, { params: { id: "ar-2026-q4" } })).accessReview.accessReview.id).toBe("ar-2026-q4");
+    expect((await call("DELETE", ONE, { params: { id: "ar-2026-q3" }, body: {}, token: "tok-admin", expect: 403 })).code).toBe(7);
+  });
+});

@@ -140,3 +140,38 @@ export function updateAccessReview(world: World, caller: User, id: string, body:
   }
   return ok({ world: withReview(world, next), body: view(next) });
 }
+
+/**
+ * `DELETE /api/v1/access_review/{id}` (`AccessReviewService.Delete`, Terraform's access review
+ * destroy) → `{}`. The service moves the campaign and its dependent objects to a deleted state; the
+ * world does not model a campaign's lifecycle, so a campaign no task names is removed, and one its
+ * certify tasks name is refused (`FAILED_PRECONDITION`): the simulation keeps every task, and a
+ * world whose tasks name a missing campaign does not load. Who may: as for updates.
+ *
+ * @example
+ * ```ts
+ * const r = deleteAccessReview(world, admin, "ar-000061");
+ * if (r.ok) store.set(r.value.world); // r.value.body is {}
+ * ```
+ */
+export function deleteAccessReview(world: World, caller: User, id: string): Result<AccessReviewWrite, HttpFailure> {
+  const current = world.index.accessReviews.get(id);
+  if (!current) return err({ status: 404, code: "NOT_FOUND", reason: "NOT_FOUND", message: `access review "${id}" not found` });
+  if (!mayManageCampaign(rolesOf(world, caller), caller.id, current)) return denied(caller, `manage campaign "${id}"`);
+  let count = 0;
+  const ids: string[] = [];
+  for (const t of world.tasks.values()) {
+    if (t.type?.kind !== "certify" || t.type.accessReviewId !== id) continue;
+    count++;
+    if (ids.length < 3) ids.push(t.numericId || t.id);
+  }
+  if (count > 0)
+    return err({
+      status: 400,
+      code: "FAILED_PRECONDITION",
+      reason: "FAILED_PRECONDITION",
+      message: `access review "${id}" cannot be deleted: task${count === 1 ? "" : "s"} ${ids.join(", ")}${count > ids.length ? ` and ${count - ids.length} more` : ""} name${count === 1 ? "s" : ""} it (the simulation keeps every task, and a world whose tasks name a missing campaign does not load)`,
+    });
+  const next = { ...world, accessReviews: Object.freeze(world.accessReviews.filter((r) => r.id !== id)) };
+  return ok({ world: Object.freeze({ ...next, index: buildIndex(next, world) }), body: {} });
+}

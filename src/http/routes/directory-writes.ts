@@ -21,7 +21,7 @@ const RULES = "/api/v1/apps/{app_id}/entitlement_configuration_rules";
 /**
  * Create, update and delete an app and an entitlement; add and remove an entitlement's manual
  * members; update an account's type and user; create, update, delete and reorder configuration rules;
- * set the app's access-request defaults; create and update campaigns.
+ * set the app's access-request defaults; create, update and delete campaigns.
  *
  * @example
  * ```ts
@@ -68,4 +68,5 @@ export const DIRECTORY_WRITE_ROUTES: readonly Route[] = [
   ),
   route("/api/v1/access_review", "c1.api.accessreview.v1.AccessReviewService.Create", (w, c, i) => reviews.createAccessReview(w, c, i.body)),
   route("/api/v1/access_review/{id}", "c1.api.accessreview.v1.AccessReviewService.Update", (w, c, i) => reviews.updateAccessReview(w, c, p(i, "id"), i.body)),
+  route("/api/v1/access_review/{id}", "c1.api.accessreview.v1.AccessReviewService.Delete", (w, c, i) => reviews.deleteAccessReview(w, c, p(i, "id")), "DELETE"),
 ];
