@@ -13,6 +13,7 @@
  * lists an edit replaced.
  */
 import { decodePolicy, encodePolicy } from "../codec/index.js";
+import { describeValue } from "../codec/diagnostic.js";
 import { decodeConfigRule, encodeConfigRule } from "../world/config-rule-codec.js";
 import { decodeApp, decodeEntitlement, decodeUser } from "../world/decode-directory.js";
 import { encodeApp, encodeEntitlement, encodeUser } from "../world/encode-directory.js";
@@ -40,42 +41,43 @@ const readPolicy: ReadBack = (json, path, out) => {
   return undefined;
 };
 
+/** What {@link compareRead} found: the first place the read-back value differs, with both values there. */
+interface Difference {
+  readonly path: string;
+  readonly wrote: unknown;
+  readonly read: unknown;
+}
+
 /**
- * The path of the first place where `read` differs from `wrote` (plain data, any key order), or
- * null. What `wrote` leaves out is not compared: the reader gives it its default.
+ * One walk over what an edit wrote and what was read back (plain data, any key order): the first
+ * place they differ, or null; and whether the reader filled in a field the edit left out (which is
+ * not a difference: a world file that leaves it out gets the same default).
  */
-function firstDifference(wrote: unknown, read: unknown, path: string, depth = 0): string | null {
-  // A field the edit left out reads back as its default, as in a world file that leaves it out.
-  if (Object.is(wrote, read) || wrote === undefined) return null;
-  if (typeof wrote !== "object" || typeof read !== "object" || wrote === null || read === null || depth > 64) return path;
-  if (Array.isArray(wrote) !== Array.isArray(read)) return path;
-  const w = wrote as Readonly<Record<string, unknown>>;
-  const r = read as Readonly<Record<string, unknown>>;
-  for (const k of new Set([...Object.keys(w), ...Object.keys(r)])) {
-    const d = firstDifference(w[k], r[k], Array.isArray(wrote) ? `${path}[${k}]` : pathKey(path, k), depth + 1);
-    if (d !== null) return d;
-  }
-  return null;
+function compareRead(wrote: unknown, read: unknown, path: string): { readonly difference: Difference | null; readonly completed: boolean } {
+  let completed = false;
+  const walk = (w: unknown, r: unknown, at: string, depth: number): Difference | null => {
+    if (Object.is(w, r)) return null;
+    if (w === undefined) {
+      completed = true;
+      return null;
+    }
+    if (typeof w !== "object" || typeof r !== "object" || w === null || r === null || depth > 64 || Array.isArray(w) !== Array.isArray(r)) return { path: at, wrote: w, read: r };
+    const wo = w as Readonly<Record<string, unknown>>;
+    const ro = r as Readonly<Record<string, unknown>>;
+    for (const k of new Set([...Object.keys(wo), ...Object.keys(ro)])) {
+      const d = walk(wo[k], ro[k], Array.isArray(w) ? `${at}[${k}]` : pathKey(at, k), depth + 1);
+      if (d !== null) return d;
+    }
+    return null;
+  };
+  const difference = walk(wrote, read, path, 0);
+  return { difference, completed };
 }
 
-/** The value at a path `firstDifference` gave, below `root` (its path `base`). */
-function valueAt(root: unknown, base: string, path: string): unknown {
-  let v = root;
-  for (const m of path.slice(base.length).matchAll(/\.([A-Za-z_$][\w$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g)) {
-    if (typeof v !== "object" || v === null) return undefined;
-    const key = m[1] ?? m[2] ?? (JSON.parse(m[3] ?? '""') as string);
-    v = (v as Readonly<Record<string, unknown>>)[key];
-  }
-  return v;
-}
-
-function describe(v: unknown): string {
-  if (v === undefined) return "nothing";
-  if (Array.isArray(v)) return "an array";
-  if (v === null) return "null";
-  if (typeof v === "object") return "an object";
-  const text = typeof v === "string" ? JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v) : String(v);
-  return `${typeof v} ${text}`;
+/** The problem a {@link Difference} is. */
+function illTyped(d: Difference): Diagnostic {
+  const what = (v: unknown): string => (v === undefined ? "nothing" : describeValue(v));
+  return { code: "EDIT_ILL_TYPED", path: d.path, message: `the edit wrote ${what(d.wrote)} here, which a world file cannot hold (it reads back as ${what(d.read)})` };
 }
 
 /**
@@ -128,14 +130,9 @@ function checkList<T>(
     const problems = out.length;
     const read = readBack(json, path, out);
     if (out.length > problems) continue;
-    const at = firstDifference(item, read, path);
-    if (at !== null)
-      out.push({
-        code: "EDIT_ILL_TYPED",
-        path: at,
-        message: `the edit wrote ${describe(valueAt(item, path, at))} here, which a world file cannot hold (it reads back as ${describe(valueAt(read, path, at))})`,
-      });
-    else if (firstDifference(read, item, path) !== null) (normalised ??= [...after])[i] = read as T;
+    const { difference, completed } = compareRead(item, read, path);
+    if (difference !== null) out.push(illTyped(difference));
+    else if (completed) (normalised ??= [...after])[i] = read as T;
   }
   return normalised === null ? after : Object.freeze(normalised);
 }
@@ -186,14 +183,9 @@ export function checkEdit(before: World, after: World): CheckedEdit {
       if (problems.length === 0) {
         // As for the lists: a value read back other than written is the edit's mistake (a list for
         // defaultPolicies, a field the tenant does not have); a field left out gets its default.
-        const at = firstDifference(after.tenant, read, "edit.tenant");
-        if (at !== null)
-          out.push({
-            code: "EDIT_ILL_TYPED",
-            path: at,
-            message: `the edit wrote ${describe(valueAt(after.tenant, "edit.tenant", at))} here, which a world file cannot hold (it reads back as ${describe(valueAt(read, "edit.tenant", at))})`,
-          });
-        else if (firstDifference(read, after.tenant, "edit.tenant") !== null) tenant = read;
+        const { difference, completed } = compareRead(after.tenant, read, "edit.tenant");
+        if (difference !== null) out.push(illTyped(difference));
+        else if (completed) tenant = read;
       }
     }
     if (out.length > 0) return { world: after, problems: out };
