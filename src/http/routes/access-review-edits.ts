@@ -15,6 +15,7 @@ import { err, ok, type Result } from "../../result.js";
 import { encodeAccessReview } from "../../world/encode-directory.js";
 import { buildIndex, takeIds, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
+import { namedByTasks } from "./directory-deletes.js";
 import { invalid } from "./refuse.js";
 
 type Body = Readonly<Record<string, unknown>>;
@@ -158,20 +159,8 @@ export function deleteAccessReview(world: World, caller: User, id: string): Resu
   const current = world.index.accessReviews.get(id);
   if (!current) return err({ status: 404, code: "NOT_FOUND", reason: "NOT_FOUND", message: `access review "${id}" not found` });
   if (!mayManageCampaign(rolesOf(world, caller), caller.id, current)) return denied(caller, `manage campaign "${id}"`);
-  let count = 0;
-  const ids: string[] = [];
-  for (const t of world.tasks.values()) {
-    if (t.type?.kind !== "certify" || t.type.accessReviewId !== id) continue;
-    count++;
-    if (ids.length < 3) ids.push(t.numericId || t.id);
-  }
-  if (count > 0)
-    return err({
-      status: 400,
-      code: "FAILED_PRECONDITION",
-      reason: "FAILED_PRECONDITION",
-      message: `access review "${id}" cannot be deleted: task${count === 1 ? "" : "s"} ${ids.join(", ")}${count > ids.length ? ` and ${count - ids.length} more` : ""} name${count === 1 ? "s" : ""} it (the simulation keeps every task, and a world whose tasks name a missing campaign does not load)`,
-    });
+  const named = namedByTasks(world, `access review "${id}"`, "campaign", (t) => t.type?.kind === "certify" && t.type.accessReviewId === id);
+  if (named) return named;
   const next = { ...world, accessReviews: Object.freeze(world.accessReviews.filter((r) => r.id !== id)) };
   return ok({ world: Object.freeze({ ...next, index: buildIndex(next, world) }), body: {} });
 }

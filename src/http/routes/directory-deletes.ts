@@ -9,6 +9,7 @@
  */
 import type { User } from "../../model/directory.js";
 import type { Task } from "../../model/index.js";
+import { taskEntitlementRef } from "../../model/task-refs.js";
 import { err, ok, type Result } from "../../result.js";
 import { buildIndex, entitlementKey, findEntitlement, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
@@ -28,13 +29,26 @@ function tasksNaming(world: World, names: (task: Task) => boolean): { readonly c
   return { count, ids };
 }
 
-function inUse(what: string, named: { readonly count: number; readonly ids: readonly string[] }): Result<never, HttpFailure> {
+/**
+ * `FAILED_PRECONDITION` when some task names what is to be deleted (`what`, e.g. `app "app-aws"`;
+ * `kind`, e.g. "app"), else `undefined`: the simulation keeps every task, and a world whose tasks
+ * name a missing object does not load.
+ *
+ * @example
+ * ```ts
+ * const named = namedByTasks(world, `app "${id}"`, "app", (t) => t.type?.kind === "grant" && t.type.appId === id);
+ * if (named) return named;
+ * ```
+ */
+export function namedByTasks(world: World, what: string, kind: string, names: (task: Task) => boolean): Result<never, HttpFailure> | undefined {
+  const named = tasksNaming(world, names);
+  if (named.count === 0) return undefined;
   const more = named.count > named.ids.length ? ` and ${named.count - named.ids.length} more` : "";
   return err({
     status: 400,
     code: "FAILED_PRECONDITION",
     reason: "FAILED_PRECONDITION",
-    message: `${what} cannot be deleted: task${named.count === 1 ? "" : "s"} ${named.ids.join(", ")}${more} name${named.count === 1 ? "s" : ""} it (the simulation keeps every task, and a world whose tasks name a missing ${what.split(" ")[0]} does not load)`,
+    message: `${what} cannot be deleted: task${named.count === 1 ? "" : "s"} ${named.ids.join(", ")}${more} name${named.count === 1 ? "s" : ""} it (the simulation keeps every task, and a world whose tasks name a missing ${kind} does not load)`,
   });
 }
 
@@ -62,11 +76,8 @@ function without<T>(list: readonly T[], drop: (t: T) => boolean): readonly T[] {
 export function deleteApp(world: World, caller: User, appId: string): Result<DirectoryWrite, HttpFailure> {
   const app = managedApp(world, caller, appId);
   if (!app.ok) return app;
-  const named = tasksNaming(world, (t) => {
-    const type = t.type;
-    return (type?.kind === "grant" || type?.kind === "revoke" || type?.kind === "certify") && type.appId === appId;
-  });
-  if (named.count > 0) return inUse(`app "${appId}"`, named);
+  const named = namedByTasks(world, `app "${appId}"`, "app", (t) => taskEntitlementRef(t).appId === appId);
+  if (named) return named;
   const ofApp = (x: { readonly appId: string }): boolean => x.appId === appId;
   const next = withLists(world, {
     apps: Object.freeze(world.apps.filter((a) => a.id !== appId)),
@@ -94,11 +105,11 @@ export function deleteEntitlement(world: World, caller: User, appId: string, id:
   const app = managedApp(world, caller, appId);
   if (!app.ok) return app;
   if (!findEntitlement(world, appId, id)) return notFound(`entitlement "${id}" of app "${appId}" not found`);
-  const named = tasksNaming(world, (t) => {
-    const type = t.type;
-    return (type?.kind === "grant" || type?.kind === "revoke" || type?.kind === "certify") && type.appId === appId && type.appEntitlementId === id;
+  const named = namedByTasks(world, `entitlement "${id}" of app "${appId}"`, "entitlement", (t) => {
+    const ref = taskEntitlementRef(t);
+    return ref.appId === appId && ref.entitlementId === id;
   });
-  if (named.count > 0) return inUse(`entitlement "${id}" of app "${appId}"`, named);
+  if (named) return named;
   const key = entitlementKey(appId, id);
   const next = withLists(world, {
     entitlements: Object.freeze(world.entitlements.filter((e) => entitlementKey(e.appId, e.id) !== key)),
