@@ -10,7 +10,7 @@ import type { AppUser, User } from "../../model/directory.js";
 import { ok, type Result } from "../../result.js";
 import { buildIndex, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
-import type { DirectoryWrite } from "./directory-edits.js";
+import { type DirectoryWrite, type FieldKind, patchOf } from "./directory-edits.js";
 import { managedApp } from "./managed-app.js";
 import { appUserView } from "./reads.js";
 import { invalid, notFound } from "./refuse.js";
@@ -19,21 +19,8 @@ type Body = Readonly<Record<string, unknown>>;
 
 /** The account types the OpenAPI lists. */
 const APP_USER_TYPES: ReadonlySet<string> = new Set(["APP_USER_TYPE_UNSPECIFIED", "APP_USER_TYPE_USER", "APP_USER_TYPE_SERVICE_ACCOUNT", "APP_USER_TYPE_SYSTEM_ACCOUNT"]);
-const WRITABLE = ["appUserType", "identityUserId"] as const;
-type Writable = (typeof WRITABLE)[number];
-
-const camel = (s: string): string => s.trim().replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-
-/** The fields the mask names (camelCase or snake_case); with none, the writable fields the object sets. */
-function maskOf(mask: unknown, appUser: Body): Result<readonly Writable[], HttpFailure> {
-  let paths: string[];
-  if (mask === undefined || mask === null || mask === "") paths = WRITABLE.filter((f) => appUser[f] !== undefined);
-  else if (typeof mask === "string") paths = mask.split(",").map(camel).filter((p) => p !== "");
-  else return invalid("updateMask", 'updateMask must be a field mask: a comma-separated string such as "appUserType"');
-  for (const p of paths)
-    if (!(WRITABLE as readonly string[]).includes(p)) return invalid("updateMask", `updateMask names "${p}": only appUserType and identityUserId can be updated`);
-  return ok(paths as Writable[]);
-}
+/** The only fields the API lets a client write. */
+const APP_USER_FIELDS = { appUserType: "string", identityUserId: "string" } as const satisfies Readonly<Record<string, FieldKind>>;
 
 /**
  * `POST /api/v1/apps/{app_user_app_id}/app_users/{app_user_id}`: `{appUser, updateMask}` →
@@ -51,24 +38,18 @@ export function updateAppUser(world: World, caller: User, appId: string, appUser
   const index = world.appUsers.findIndex((a) => a.id === appUserId && a.appId === appId);
   const current = world.appUsers[index];
   if (!current) return notFound(`app user "${appUserId}" of app "${appId}" not found`);
-  const patch = body["appUser"];
-  if (typeof patch !== "object" || patch === null || Array.isArray(patch)) return invalid("appUser", "appUser is required: the fields to write");
-  const fields = patch as Body;
-  const id = fields["id"];
-  if (typeof id === "string" && id !== "" && id !== appUserId) return invalid("appUser.id", `appUser.id "${id}" does not match the path's "${appUserId}"`);
-  const paths = maskOf(body["updateMask"], fields);
-  if (!paths.ok) return paths;
+  const values = patchOf(world, body, "appUser", appUserId, APP_USER_FIELDS);
+  if (!values.ok) return values;
   let next: AppUser = current;
-  for (const p of paths.value) {
-    const v = fields[p] ?? "";
-    if (typeof v !== "string") return invalid(`appUser.${p}`, `appUser.${p} must be a string`);
-    if (p === "appUserType") {
-      if (!APP_USER_TYPES.has(v)) return invalid("appUser.appUserType", `appUser.appUserType must be one of ${[...APP_USER_TYPES].join(", ")}, not "${v}"`);
-      next = { ...next, appUserType: v };
-    } else {
-      if (v !== "" && !world.index.users.has(v)) return invalid("appUser.identityUserId", `appUser.identityUserId names user "${v}", who does not exist`);
-      next = { ...next, identityUserId: v };
-    }
+  const type = values.value["appUserType"];
+  if (typeof type === "string") {
+    if (!APP_USER_TYPES.has(type)) return invalid("appUser.appUserType", `appUser.appUserType must be one of ${[...APP_USER_TYPES].join(", ")}, not "${type}"`);
+    next = { ...next, appUserType: type };
+  }
+  const user = values.value["identityUserId"];
+  if (typeof user === "string") {
+    if (user !== "" && !world.index.users.has(user)) return invalid("appUser.identityUserId", `appUser.identityUserId names user "${user}", who does not exist`);
+    next = { ...next, identityUserId: user };
   }
   if (next === current) return ok({ world, body: { appUserView: appUserView(current), expanded: [] } });
   const appUsers = Object.freeze(world.appUsers.map((a, i) => (i === index ? next : a)));

@@ -36,8 +36,15 @@ export interface DirectoryWrite {
 }
 
 
-/** How one writable field is read from the request: a string, a boolean, or a policy id of the world ("" unsets). */
-type FieldKind = "string" | "boolean" | "policy";
+/**
+ * How one writable field is read from the request: a string, a boolean, or a policy id of the world ("" unsets).
+ *
+ * @example
+ * ```ts
+ * const fields: Readonly<Record<string, FieldKind>> = { displayName: "string", grantPolicyId: "policy" };
+ * ```
+ */
+export type FieldKind = "string" | "boolean" | "policy";
 
 const APP_FIELDS = {
   displayName: "string",
@@ -101,8 +108,17 @@ function objectOf(body: Body, key: string): Result<Body, HttpFailure> {
   return ok(o as Body);
 }
 
-/** An update's values: the `key` object of the body (its id, if set, the path's), the fields its mask names, decoded. */
-function patchOf(world: World, body: Body, key: string, pathId: string, fields: Readonly<Record<string, FieldKind>>): Result<Record<string, string | boolean>, HttpFailure> {
+/**
+ * An update's values: the `key` object of the body (its id, if set, the path's), the fields its
+ * mask names (camelCase or snake_case; without a mask, the writable fields the object sets), decoded.
+ *
+ * @example
+ * ```ts
+ * patchOf(world, { app: { displayName: "x" }, updateMask: "display_name" }, "app", "app-aws", { displayName: "string" });
+ * // ok({ displayName: "x" })
+ * ```
+ */
+export function patchOf(world: World, body: Body, key: string, pathId: string, fields: Readonly<Record<string, FieldKind>>): Result<Record<string, string | boolean>, HttpFailure> {
   const patch = objectOf(body, key);
   if (!patch.ok) return patch;
   const id = patch.value["id"];
