@@ -105,8 +105,8 @@ export function removeMembership(world: World, caller: User, appId: string, enti
   if (!findEntitlement(world, appId, entitlementId)) return notFound(`entitlement "${entitlementId}" of app "${appId}" not found`);
   const appUserId = body["appUserId"];
   if (typeof appUserId !== "string" || appUserId === "") return invalid("appUserId", "appUserId is required: the account whose membership to remove");
-  const account = world.appUsers.find((a) => a.id === appUserId && a.appId === appId);
-  if (!account) return err({ status: 404, code: "NOT_FOUND", reason: "NOT_FOUND", message: `app user "${appUserId}" of app "${appId}" not found` });
+  const account = world.index.appUsers.get(appUserId);
+  if (account?.appId !== appId) return err({ status: 404, code: "NOT_FOUND", reason: "NOT_FOUND", message: `app user "${appUserId}" of app "${appId}" not found` });
   const holder = account.identityUserId;
   const gone = (g: Grant): boolean => g.appId === appId && g.appEntitlementId === entitlementId && g.identityUserId === holder;
   if (holder === "" || !world.grants.some(gone)) return ok({ world, body: { revokeTaskId: "" } });
