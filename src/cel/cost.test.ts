@@ -72,6 +72,25 @@ describe("static cost estimate (check and lint)", () => {
   });
 });
 
+  it("filter over an input list is estimated like map, so the documented filter passes check (product_admin_expressions-reference.mdx, List operations)", () => {
+    // The page's `myList.filter(x, x.status == UserStatus.ENABLED)`, on lists the environment has.
+    // filter's step hands back the accumulated list each iteration; that is its machinery, not
+    // work: the estimate was 1,000 units per iteration for it, over the limit for any input list.
+    const documented = [
+      "c1.directory.users.v1.GetManagers(subject).filter(x, x.status == UserStatus.ENABLED).size() > 0",
+      'subject.emails.filter(e, e.endsWith("@example.com")).size() > 0',
+    ];
+    for (const s of documented) {
+      expect(checkCondition(s), s).toEqual([]);
+      const f = estimateExpressionCost(s, "condition");
+      const m = estimateExpressionCost(s.replace(".filter(", ".map("), "condition");
+      expect(f.ok && m.ok && f.value.cost).toBeLessThanOrEqual(m.ok ? m.value.cost * 2 : 0);
+    }
+    expect(checkApproverExpression("appOwners.filter(u, u.id != subject.id)")).toEqual([]);
+    // The runtime budget charges filter the same way: a filter over 1,000 items runs within it.
+    expect(code(run(`${range(1000)}.filter(x, x % 2 == 0).size() == 500`))).toBe("true");
+  });
+
 describe("runtime cost budget", () => {
   it("stops issue 15's nested .all() with CEL_COST_EXCEEDED, located in the expression", () => {
     const r = run(NESTED_ALL);

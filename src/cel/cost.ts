@@ -199,7 +199,9 @@ function shape(node: CelNode, vars: ReadonlyMap<string, number>, extensionArgs: 
     const init = estimate(comp.init, vars, extensionArgs);
     const inner = new Map(vars);
     inner.set(comp.iterVar, iterable.elem);
-    const step = estimate(comp.step, inner, extensionArgs);
+    // The step itself is the macro's machinery (it returns the accumulator, as `costPlan` says): its
+    // nodes are charged, not the accumulated list it hands back each iteration.
+    const step = shape(comp.step, inner, extensionArgs);
     const loop = mul(iterable.size, add(step.cost, 1));
     return {
       cost: add(1, iterable.cost, init.cost, loop),
