@@ -122,6 +122,38 @@ function configRuleCandidate(
   };
 }
 
+/**
+ * Whether emergency grants are on for an entitlement, by the sources an emergency request is routed
+ * by, in their order: the entitlement's own setting, else (unless it overrides the app's
+ * access-request defaults) the first matching configuration rule's, else its resource type's
+ * request defaults (product_admin_access-requests.mdx, "Emergency access" on a resource type's
+ * defaults; product_admin_entitlement-config-rules.mdx). Escalation, emergency task creation and the
+ * offered actions ask this, so they agree with how an emergency request is routed.
+ *
+ * @example
+ * ```ts
+ * const ent = findEntitlement(world, "app-github", "ent-gh-repo-platform-write");
+ * if (ent && emergencyGrantsEnabled(world, ent)) console.log("emergency requests are open"); // also when its resource type's defaults turn them on
+ * ```
+ */
+export function emergencyGrantsEnabled(world: World, ent: AppEntitlement): boolean {
+  if (ent.emergencyGrantEnabled) return true;
+  if (ent.overrideAccessRequestsDefaults) return false;
+  if (hasConfigRules(world, ent.appId) && matchConfigRule(world, ent).rule?.settings?.emergencyGrantEnabled === true) return true;
+  return world.index.resourceTypeDefaults.get(`${ent.appId}\u0000${ent.appResourceTypeId}`)?.emergencyGrantEnabled === true;
+}
+
+/**
+ * The sources an emergency request's policy comes from.
+ *
+ * @example
+ * ```ts
+ * const r = resolvePolicy(world, { ...task, emergencyAccess: true });
+ * const routedAsEmergency = r.ok && EMERGENCY_SOURCES.has(r.value.source);
+ * ```
+ */
+export const EMERGENCY_SOURCES: ReadonlySet<PolicySource> = new Set(["emergency", "emergencyConfigRule", "emergencyResourceTypeDefault"]);
+
 function grantCandidates(world: World, task: Task, ent: AppEntitlement | undefined, appId: string, entId: string): Candidate[] {
   const entWhat = `entitlement "${entId}" of app "${appId}"`;
   const app = world.index.apps.get(appId);

@@ -10,6 +10,7 @@
 import type { JsonValue } from "../model/json.js";
 import type { Task } from "../model/index.js";
 import { decide } from "../policy/decide.js";
+import { EMERGENCY_SOURCES, emergencyGrantsEnabled, resolvePolicy } from "../policy/resolve-policy.js";
 import { err, ok, type Result } from "../result.js";
 import { emit, postComment } from "../workflow/advance.js";
 import { restartOn, selectOn } from "../workflow/restart.js";
@@ -115,10 +116,17 @@ function emergencyState(world: World, task: Task): SimError | undefined {
   if (t?.kind !== "grant") return precondition(`only access requests can be escalated to emergency access (task ${taskName(task)} is ${t ? `a ${t.kind}` : "untyped"})`);
   if (task.emergencyAccess) return precondition(`task ${taskName(task)} is already an emergency-access request`);
   const ent = findEntitlement(world, t.appId, t.appEntitlementId);
-  if (!ent?.emergencyGrantEnabled)
-    return precondition(`entitlement "${t.appEntitlementId}" of app "${t.appId}" does not enable emergency grants, so task ${taskName(task)} cannot be escalated`);
-  if (!world.index.policies.has(ent.emergencyGrantPolicyId))
-    return precondition(`entitlement "${t.appEntitlementId}" names emergency policy "${ent.emergencyGrantPolicyId}", which does not exist`);
+  // Enabled by the entitlement, a configuration rule or its resource type's request defaults: the
+  // sources an emergency request is routed by.
+  if (!ent || !emergencyGrantsEnabled(world, ent))
+    return precondition(
+      `entitlement "${t.appEntitlementId}" of app "${t.appId}" does not enable emergency grants (neither itself, a configuration rule nor its resource type's request defaults), so task ${taskName(task)} cannot be escalated`,
+    );
+  const routed = resolvePolicy(world, { ...task, emergencyAccess: true });
+  if (!routed.ok || !EMERGENCY_SOURCES.has(routed.value.source)) {
+    const why = (routed.ok ? routed.value.checks : routed.error.checks).filter((c) => EMERGENCY_SOURCES.has(c.source) && c.status !== "notApplicable").map((c) => c.detail);
+    return precondition(`emergency grants are on for entitlement "${t.appEntitlementId}", but no emergency policy applies to task ${taskName(task)}: ${why.join("; ") || "none is set"}`);
+  }
   return undefined;
 }
 

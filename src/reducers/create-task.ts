@@ -11,6 +11,7 @@ import type { Task, TaskGrantSource, TaskType } from "../model/index.js";
 import { decide } from "../policy/decide.js";
 import { err, ok, type Result } from "../result.js";
 import { taskConditions } from "../policy/task-conditions.js";
+import { emergencyGrantsEnabled } from "../policy/resolve-policy.js";
 import { type AdvanceContext, emit, IdSequence } from "../workflow/advance.js";
 import { addTask, nextNumericId } from "../workflow/effects.js";
 import { revocationTargetsFor } from "../workflow/inheritance.js";
@@ -288,7 +289,7 @@ export function createGrantTask(world: World, req: CreateGrantTaskInput, actx: A
     const { caller, now, r, ent, subject, description, paths } = read.value;
     const emergency = r["emergencyAccess"];
     if (emergency !== undefined && emergency !== null && typeof emergency !== "boolean") return err(invalid("emergencyAccess must be a boolean", "emergencyAccess"));
-    if (emergency === true && !ent.value.emergencyGrantEnabled)
+    if (emergency === true && !emergencyGrantsEnabled(world, ent.value))
       return err(invalid(`entitlement "${ent.value.id}" does not allow emergency grants`, "emergencyAccess"));
     const duration = readGrantDuration(r, ent.value);
     if (!duration.ok) return duration;

@@ -14,6 +14,7 @@ import type { AccessReview, App, RoleKind, User } from "../model/directory.js";
 import { taskSubjectId } from "../model/task-refs.js";
 import type { Approval, StepInstance, Task } from "../model/index.js";
 import { taskConditions } from "../policy/task-conditions.js";
+import { emergencyGrantsEnabled } from "../policy/resolve-policy.js";
 import { isManual, manualProvisioners } from "../workflow/provisioners.js";
 import { findEntitlement, type World } from "../world/world.js";
 
@@ -99,7 +100,8 @@ export function relationTo(world: World, task: Task, caller: User): Relation {
   const roles = rolesOf(world, caller);
   const targetId = taskSubjectId(task);
   const t = task.type;
-  const emergency = t?.kind === "grant" ? (findEntitlement(world, t.appId, t.appEntitlementId)?.emergencyGrantEnabled ?? false) : false;
+  const ent = t?.kind === "grant" ? findEntitlement(world, t.appId, t.appEntitlementId) : undefined;
+  const emergency = ent !== undefined && emergencyGrantsEnabled(world, ent);
   const campaignManager = t?.kind === "certify" && caller.id !== "" && (world.index.accessReviews.get(t.accessReviewId)?.ownerUserIds?.includes(caller.id) ?? false);
   return {
     roles,

@@ -6,6 +6,8 @@
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../src/model/json.js";
 import { reduce } from "../../src/reducers/reduce.js";
+import { relationTo, taskActionsFor } from "../../src/reducers/permissions.js";
+import { createGrantTask } from "../../src/reducers/create-task.js";
 import { readSimulation } from "../../src/workflow/sim-config.js";
 import {
   body,
@@ -354,6 +356,47 @@ describe("escalate to emergency access", () => {
 
   it("PERMISSION_DENIED for an approver who is neither requester, target nor administrator", () => {
     refuse(sampleWorld(), { type: "escalateToEmergencyAccess", taskId: "1001" }, "u-sre-lead", "PERMISSION_DENIED");
+  });
+
+  // product_admin_access-requests.mdx: a resource type's request defaults can turn on "Emergency
+  // access" for its entitlements; product_admin_emergency.mdx: an open standard request can be
+  // escalated. Task 1007 asks for a GitHub repository entitlement (rt-repo), which does not enable
+  // emergency grants itself.
+  const repoDefaults = (on: boolean, policyId = "pol-emergency-breakglass") =>
+    sampleWith((j) => {
+      const d = (j["resourceTypeDefaults"] as JsonObject[])[0] as Record<string, unknown>;
+      d["emergencyGrantEnabled"] = on;
+      d["emergencyGrantPolicyId"] = policyId;
+    });
+
+  it("escalates a request whose resource type's request defaults turn emergency access on (product_admin_access-requests.mdx)", () => {
+    const w = repoDefaults(true);
+    const before = task(w, "1007");
+    const offered = (world: typeof w) => taskActionsFor(task(world, "1007"), relationTo(world, task(world, "1007"), world.index.users.get(before.createdByUserId)!));
+    expect(offered(w)).toContain("TASK_ACTION_TYPE_ESCALATE_TO_EMERGENCY_ACCESS");
+    const s = run(w, { type: "escalateToEmergencyAccess", taskId: "1007" }, "u-it-dir");
+    const t = task(s.world, "1007");
+    expect(t.emergencyAccess).toBe(true);
+    expect(t.policy?.policy?.id).toBe("pol-emergency-breakglass");
+    // Off in the defaults: refused and not offered, as before.
+    const off = repoDefaults(false);
+    expect(offered(off)).not.toContain("TASK_ACTION_TYPE_ESCALATE_TO_EMERGENCY_ACCESS");
+    expect(refuse(off, { type: "escalateToEmergencyAccess", taskId: "1007" }, "u-it-dir", "FAILED_PRECONDITION").message).toMatch(/does not enable emergency grants/);
+  });
+
+  it("creates an emergency request for such an entitlement, routed by the defaults' emergency policy, and refuses one where they are off", () => {
+    const { appEntitlementId } = task(sampleWorld(), "1007").type as { readonly appEntitlementId: string };
+    const req = { appId: "app-github", appEntitlementId, identityUserId: "u-dev2", emergencyAccess: true };
+    const made = createGrantTask(repoDefaults(true), req, { actorId: "u-dev2", now: "2026-11-22T09:00:00Z" });
+    expect(made.ok && (((made.value.response as JsonObject)["taskView"] as JsonObject)["task"] as JsonObject)["emergencyAccess"]).toBe(true);
+    expect(made.ok && made.value.world.tasks.valueList().at(-1)?.policy?.policy?.id).toBe("pol-emergency-breakglass");
+    const refused = createGrantTask(repoDefaults(false), req, { actorId: "u-dev2", now: "2026-11-22T09:00:00Z" });
+    expect(!refused.ok && refused.error.code).toBe("INVALID_ARGUMENT");
+  });
+
+  it("FAILED_PRECONDITION when emergency access is on but no emergency policy applies, naming the source", () => {
+    const w = repoDefaults(true, "pol-gone");
+    expect(refuse(w, { type: "escalateToEmergencyAccess", taskId: "1007" }, "u-it-dir", "FAILED_PRECONDITION").message).toMatch(/no emergency policy applies.*pol-gone/);
   });
 });
 
