@@ -18,6 +18,7 @@ import type { World } from "../world/world.js";
 import type { Step } from "./comment.js";
 import type { SimError } from "./errors.js";
 import { requiresDistinctApprovers, taskActionsFor } from "./permissions.js";
+import { allowsSelfApproval } from "../workflow/approvers.js";
 import type { ActionContext, ExpandMaskInput } from "./prelude.js";
 import { pendingStep, taskName } from "./step-checks.js";
 import { type ActionSpec, type Called, denied, invalid, precondition, readString, runTaskAction } from "./task-action.js";
@@ -82,6 +83,9 @@ function mayDecide(action: string) {
   return (c: Called): SimError | undefined => {
     const inst = c.task.policy?.current?.instance;
     if (taskActionsFor(c.task, c.relation).includes(action)) return undefined;
+    // Refused only for being the target user: say so, rather than that they are not an approver.
+    if (inst?.kind === "approval" && c.relation.subject && !allowsSelfApproval(inst.approval) && taskActionsFor(c.task, { ...c.relation, subject: false }).includes(action))
+      return denied(`user "${c.caller.id}" is the target user of task ${taskName(c.task)}, and this step does not allow self-approval: another user must decide it`);
     if (inst?.kind === "approval" && requiresDistinctApprovers(inst.approval) && c.relation.approver)
       return denied(
         `user "${c.caller.id}" already decided an earlier step of task ${taskName(c.task)}, and this step requires distinct approvers`,

@@ -15,6 +15,7 @@ import { taskSubjectId } from "../model/task-refs.js";
 import type { Approval, StepInstance, Task } from "../model/index.js";
 import { taskConditions } from "../policy/task-conditions.js";
 import { emergencyGrantsEnabled } from "../policy/resolve-policy.js";
+import { allowsSelfApproval } from "../workflow/approvers.js";
 import { isManual, manualProvisioners } from "../workflow/provisioners.js";
 import { findEntitlement, type World } from "../world/world.js";
 
@@ -322,7 +323,8 @@ export function provisioningFailed(task: Task): boolean {
  * - CHANGE_POLICY: Super Administrators, not on request (grant) tasks (access-change-tasks page);
  * - APPROVE (APPROVE_WITH_STEP_UP when the step requires step-up), DENY: on an undecided approval
  *   step, its approvers who complete tasks and Super Administrators, except an approver who already
- *   decided an earlier step when the step requires distinct approvers;
+ *   decided an earlier step when the step requires distinct approvers, and except the target user
+ *   when the step does not allow self-approval (release notes, Feb 2023 and 2024);
  * - REASSIGN: only when the approval step allows reassignment (policies page), by its approvers,
  *   Super Administrators ("when doing so is allowed by the task's governing policy", user-roles
  *   page) and, on review tasks, campaign managers;
@@ -359,7 +361,9 @@ export function taskActionsFor(task: Task, r: Relation): string[] {
   const approval = pending?.kind === "approval" ? pending : null;
   const stepApprover = r.stepApprover && completes;
   const distinctBlocked = approval !== null && requiresDistinctApprovers(approval.approval) && r.approver && !superAdmin;
-  if (approval && !distinctBlocked && (stepApprover || superAdmin))
+  // The target user never decides a step that does not allow self-approval, whatever their roles.
+  const selfBlocked = approval !== null && r.subject && !allowsSelfApproval(approval.approval);
+  if (approval && !distinctBlocked && !selfBlocked && (stepApprover || superAdmin))
     actions.push(approval.approval?.requiresStepUpProviderId ? "TASK_ACTION_TYPE_APPROVE_WITH_STEP_UP" : "TASK_ACTION_TYPE_APPROVE", "TASK_ACTION_TYPE_DENY");
   if (approval?.approval?.allowReassignment && ((stepApprover && !distinctBlocked) || superAdmin || campaign)) actions.push("TASK_ACTION_TYPE_REASSIGN");
   if (open && (superAdmin || (r.requester && completes && (kind === "grant" || kind === "revoke")))) actions.push("TASK_ACTION_TYPE_CLOSE");

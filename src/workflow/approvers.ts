@@ -310,6 +310,23 @@ function selfApproves(task: Task, kind: ApproverKind, allowSelf: boolean, ids: r
 }
 
 /**
+ * Whether a step lets the task's target user approve it: a `self` step, or one whose approvers
+ * allow self-approval. When it does not, the target user is never among its approvers, and may not
+ * approve or deny it even where they hold a role that decides other steps — "another user must
+ * approve" (release notes, Feb 2023), and "the Approve and Deny buttons are not shown to you"
+ * (release notes, 2024).
+ *
+ * @example
+ * ```ts
+ * allowsSelfApproval({ ...approval, approvers: { kind: "manager", allowSelfApproval: false } }); // false
+ * ```
+ */
+export function allowsSelfApproval(approval: Approval | null): boolean {
+  const kind = approval?.approvers ?? null;
+  return kind !== null && (kind.kind === "self" || ("allowSelfApproval" in kind && kind.allowSelfApproval === true));
+}
+
+/**
  * Resolves the approvers of an approval step for a task.
  *
  * @example
@@ -324,7 +341,7 @@ export function resolveApprovers(world: World, task: Task, approval: Approval, e
   const name = !kind ? "none" : kind.kind === "unknown" ? kind.key : kind.kind;
   if (kind && (kind.kind === "webhook" || kind.kind === "agent" || kind.kind === "unknown"))
     return { kind: name, userIds: [], via: "system", notes: [`a ${name} decides this step; no human approvers`] };
-  const allowSelf = kind !== null && (kind.kind === "self" || ("allowSelfApproval" in kind && kind.allowSelfApproval));
+  const allowSelf = allowsSelfApproval(approval);
   const distinct = kind !== null && "requireDistinctApprovers" in kind && kind.requireDistinctApprovers;
   const notes: string[] = [];
   const primary: Candidates = kind ? primaryCandidates(world, task, kind, expressions) : { ids: [], note: "the step names no approvers" };
@@ -354,6 +371,13 @@ export function resolveApprovers(world: World, task: Task, approval: Approval, e
     // The last resort is not refused for having approved before: that would leave the task stalled.
     let last = filter(world, task, approval, ids, allowSelf, distinct, notes);
     if (last.ids.length === 0 && distinct) last = filter(world, task, approval, ids, allowSelf, false, notes);
+    // Nor for being the target user: skipping the step would grant without any approval. They are
+    // assigned and may not approve it (`allowsSelfApproval`); they can reassign or skip it, or
+    // another user made an administrator can decide it.
+    if (last.ids.length === 0 && !allowSelf) {
+      last = filter(world, task, approval, ids, true, false, []);
+      if (last.ids.length > 0) notes.push(`assigned to ${last.ids.join(", ")} though the target user: self-approval is off, so another user must approve`);
+    }
     if (last.ids.length > 0) {
       const reason = route === "campaignOwners" ? (noDistinct ? REASON.distinctCampaignOwners : REASON.campaignOwners) : noDistinct ? REASON.distinctSuperAdmins : REASON.superAdmins;
       return withDelegations({ kind: name, userIds: last.ids, via: route, notes: [head, ...notes], reason }, last);

@@ -6,11 +6,13 @@
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../src/model/json.js";
 import { reduce } from "../../src/reducers/reduce.js";
+import type { World } from "../../src/world/world.js";
 import { relationTo, taskActionsFor } from "../../src/reducers/permissions.js";
 import { createGrantTask } from "../../src/reducers/create-task.js";
 import { readSimulation } from "../../src/workflow/sim-config.js";
 import {
   body,
+  grantPolicy,
   holds,
   kinds,
   sampleWith,
@@ -331,6 +333,48 @@ describe("send reminder", () => {
   it("FAILED_PRECONDITION unless an approval waits; PERMISSION_DENIED for the approver", () => {
     refuse(sampleWorld(), { type: "sendReminder", taskId: "1012" }, "u-it-dir", "FAILED_PRECONDITION");
     refuse(sampleWorld(), { type: "sendReminder", taskId: "1001" }, "u-sre-lead", "PERMISSION_DENIED");
+  });
+});
+
+describe("self-approval off: the target user never decides the step (release notes, Feb 2023 and 2024)", () => {
+  // Task 1030 asks for an Okta entitlement for u-hr1. `superAdmins` lists who is a Super Administrator.
+  const reviewOf = (approverIds: string[], superAdmins: string[]): World => {
+    const w = sampleWith((json) => {
+      json.policies.push(grantPolicy("pol-test", [usersApproval(approverIds), PROVISION]));
+      const ent = (json["entitlements"] as Record<string, unknown>[]).find((e) => e["id"] === "ent-okta-finance-apps") as Record<string, unknown>;
+      ent["grantPolicyId"] = "pol-test";
+      for (const u of json["users"] as Record<string, unknown>[]) {
+        const roles = (u["roleIds"] as string[]).filter((r) => r !== "r-super-admin");
+        u["roleIds"] = superAdmins.includes(u["id"] as string) ? [...roles, "r-super-admin"] : roles;
+      }
+    });
+    return run(w, { type: "hardReset", taskId: "1030" }, superAdmins[0] as string).world;
+  };
+  const actionsOf = (w: World, userId: string): string[] => taskActionsFor(task(w, "1030"), relationTo(w, task(w, "1030"), w.index.users.get(userId)!));
+
+  it("a Super Administrator who is the target and a listed approver is not offered Approve or Deny, and is refused; another approver decides", () => {
+    const w = reviewOf(["u-hr1", "u-dev2"], ["u-it-dir", "u-hr1"]);
+    expect(task(w, "1030").stepApproverIds).toEqual(["u-dev2"]);
+    expect(actionsOf(w, "u-hr1")).not.toContain("TASK_ACTION_TYPE_APPROVE");
+    expect(actionsOf(w, "u-hr1")).not.toContain("TASK_ACTION_TYPE_DENY");
+    expect(actionsOf(w, "u-hr1")).toContain("TASK_ACTION_TYPE_HARD_RESET");
+    expect(refuse(w, { type: "approve", taskId: "1030" }, "u-hr1", "PERMISSION_DENIED").message).toMatch(/target user.*self-approval/);
+    refuse(w, { type: "deny", taskId: "1030" }, "u-hr1", "PERMISSION_DENIED");
+    expect(task(run(w, { type: "approve", taskId: "1030" }, "u-dev2").world, "1030").policy?.current?.instance?.kind).toBe("provision");
+    // Another Super Administrator still may.
+    expect(actionsOf(w, "u-it-dir")).toContain("TASK_ACTION_TYPE_APPROVE");
+  });
+
+  it("when the target is the only possible reviewer, the step waits on them (not skipped) and they may not approve it; they may skip it", () => {
+    const w = reviewOf(["u-hr1"], ["u-hr1"]);
+    const t = task(w, "1030");
+    // Before: the approval was skipped and the task went on to provisioning without any approval.
+    expect(t.policy?.current?.instance?.kind).toBe("approval");
+    expect(t.stepApproverIds).toEqual(["u-hr1"]);
+    expect(actionsOf(w, "u-hr1")).not.toContain("TASK_ACTION_TYPE_APPROVE");
+    refuse(w, { type: "approve", taskId: "1030" }, "u-hr1", "PERMISSION_DENIED");
+    const skipped = run(w, { type: "skipStep", taskId: "1030", comment: "no other reviewer" }, "u-hr1");
+    expect(task(skipped.world, "1030").policy?.current?.instance?.kind).toBe("provision");
   });
 });
 
