@@ -9,6 +9,7 @@ import { checkApproverExpression, checkCondition } from "../cel/index.js";
 import { pathIndex } from "../codec/diagnostic.js";
 import type { Approval, ApproverKind, AppEntitlementReference, PolicyStep, ProvisionPolicy } from "../model/index.js";
 import { entitlementKey, type World } from "../world/world.js";
+import { durationSeconds } from "../workflow/time.js";
 import { celFindings, type Finding, finding, interpretedFindings } from "./lint-finding.js";
 
 /**
@@ -57,6 +58,7 @@ export function checkStep(step: PolicyStep, path: string, world: World | undefin
       if (step.provisionPolicy) checkProvisionPolicy(ctx, step.provisionPolicy, `${path}.provision.provisionPolicy`, 0);
       return;
     case "wait":
+      if (step.until?.kind === "duration") checkWaitDuration(step.until.duration, `${path}.wait.duration.duration`, step.name, out);
       if (step.until?.kind === "condition") {
         out.push(...celFindings(checkCondition(step.until.condition, "condition", { costLimit: world?.tenant.celCostLimit }), `${path}.wait.condition.condition`, `wait step "${step.name}" condition`));
         out.push(...interpretedFindings(step.until.condition, "condition", `${path}.wait.condition.condition`, `wait step "${step.name}" condition`));
@@ -245,4 +247,30 @@ function checkProvisionPolicy(ctx: Ctx, p: ProvisionPolicy, path: string, depth:
       return never;
     }
   }
+}
+
+/**
+ * The durations a wait step may wait, in seconds: "from one hour (the minimum duration allowed) to
+ * one month (the maximum duration allowed)" (product_admin_policies.mdx, wait steps). "One month"
+ * is taken as 31 days, the longest (README "Assumptions").
+ *
+ * @example
+ * ```ts
+ * WAIT_DURATION_LIMITS.minSeconds; // 3600
+ * ```
+ */
+export const WAIT_DURATION_LIMITS = Object.freeze({ minSeconds: 3_600, maxSeconds: 31 * 86_400 });
+
+function checkWaitDuration(duration: string | null, path: string, name: string, out: Finding[]): void {
+  const seconds = durationSeconds(duration);
+  if (seconds === undefined) return;
+  const { minSeconds, maxSeconds } = WAIT_DURATION_LIMITS;
+  if (seconds < minSeconds || seconds > maxSeconds)
+    out.push(
+      finding(
+        "WAIT_DURATION_OUT_OF_RANGE",
+        path,
+        `wait step "${name}" waits ${duration}; the service allows from one hour ("3600s") to one month ("${maxSeconds}s")`,
+      ),
+    );
 }

@@ -240,6 +240,17 @@ describe("CEL", () => {
     ]);
     expect(fs[0]?.message).toContain('wait step "w"');
   });
+
+  it("a wait duration under one hour or over one month is an error (product_admin_policies.mdx: one hour is the minimum allowed, one month the maximum)", () => {
+    const waiting = (duration: string) => lintPolicy(pol({ steps: { grant: [{ wait: { name: "cool-off", duration: { duration } } }] } }));
+    for (const ok of ["3600s", "86400s", "2592000s", "2678400s"]) expect(codes(waiting(ok)), ok).toEqual([]);
+    for (const bad of ["1800s", "59s", "2678401s", "3456000s"]) {
+      const [f, ...rest] = waiting(bad);
+      expect(rest, bad).toEqual([]);
+      expect([f?.code, f?.severity, f?.path]).toEqual(["WAIT_DURATION_OUT_OF_RANGE", "error", "$.policySteps.grant.steps[0].wait.duration.duration"]);
+      expect(f?.message).toContain(`wait step "cool-off" waits ${bad}`);
+    }
+  });
 });
 
 describe("rules", () => {
