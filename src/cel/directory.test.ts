@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkApproverExpression, checkCondition, compileApproverExpression, compileCondition } from "./compile.js";
 import { directoryFromArrays } from "./directory.js";
+import { APP_USER_STATUS, appUserStatusName, enumValue } from "./enums.js";
 import { evaluateApproverExpression, evaluateCondition, type ApproverInput, type ConditionInput } from "./evaluate.js";
 import { adaInput, makeUser, tenant } from "./test-fixtures.js";
 
@@ -103,6 +104,13 @@ describe("c1.user.v1", () => {
   it("GetAppUserStatus gives the account's status as USER_STATUS_*, USER_STATUS_UNSPECIFIED without an account (product_admin_expressions-reference.mdx)", () => {
     expect(evaluate('c1.user.v1.GetAppUserStatus(subject, "app-aws") == "USER_STATUS_ENABLED"')).toEqual({ ok: true, value: true });
     expect(evaluate('c1.user.v1.GetAppUserStatus(subject, "app-aws") == "USER_STATUS_UNSPECIFIED"', adaInput({ subject: bob }))).toEqual({ ok: true, value: true });
+  });
+
+  it("an account status in the API's spelling (openapi.yaml c1.api.app.v1.AppUserStatus.status: STATUS_*) is the same AppUserStatus as the world file's APP_USER_STATUS_*", () => {
+    for (const m of ["UNSPECIFIED", "ENABLED", "DISABLED", "DELETED"]) {
+      expect(enumValue(APP_USER_STATUS, `STATUS_${m}`)).toBe(enumValue(APP_USER_STATUS, `APP_USER_STATUS_${m}`));
+      expect(appUserStatusName(`STATUS_${m}`)).toBe(`USER_STATUS_${m}`);
+    }
   });
 
   it("reports an undeclared function under c1 by its full name", () => {

@@ -128,7 +128,14 @@ export const APP_USER_TYPE = def("AppUserType", "APP_USER_TYPE_", ["UNSPECIFIED"
  * enumValue(APP_USER_STATUS, "").name; // "UNSPECIFIED"
  * ```
  */
-export const APP_USER_STATUS = def("AppUserStatus", "APP_USER_STATUS_", ["UNSPECIFIED", "ENABLED", "DISABLED", "DELETED"]);
+export const APP_USER_STATUS = def("AppUserStatus", "APP_USER_STATUS_", ["UNSPECIFIED", "ENABLED", "DISABLED", "DELETED"], {
+  // The API's spelling of the same statuses (openapi.yaml, c1.api.app.v1.AppUserStatus.status):
+  // accounts pulled from the service or added over HTTP carry it.
+  STATUS_UNSPECIFIED: "UNSPECIFIED",
+  STATUS_ENABLED: "ENABLED",
+  STATUS_DISABLED: "DISABLED",
+  STATUS_DELETED: "DELETED",
+});
 
 /**
  * Every enum of the environment, in registration order.

@@ -27,7 +27,8 @@ function accountFor(user: User, appId: string, id: string): AppUser {
     email: user.email,
     username: user.username,
     appUserType: "APP_USER_TYPE_USER",
-    status: { status: "STATUS_ENABLED", details: "" },
+    // The world file's spelling, as the sample's accounts (the API's STATUS_* reads the same: cel/enums.ts).
+    status: { status: "APP_USER_STATUS_ENABLED", details: "" },
     profile: {},
   };
 }
