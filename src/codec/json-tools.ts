@@ -50,31 +50,64 @@ export function setOwn(obj: Record<string, unknown>, key: string, value: unknown
 }
 
 /**
+ * How deep a value kept as data (unknown fields and variants, profiles, annotations, any JSON
+ * field) may nest, in levels below the value itself: the one depth limit of the world file and of
+ * the wire codec. Deeper values are refused with `TOO_DEEP`, so every world that loads can be
+ * written by `JSON.stringify` as well as by the world writer. 512 levels is far beyond any real
+ * export and far below the ~10,000 levels at which V8's `JSON.stringify` runs out of stack.
+ *
+ * @example
+ * ```ts
+ * cloneJson(value, MAX_JSON_DEPTH); // throws JsonTooDeep past 512 levels
+ * ```
+ */
+export const MAX_JSON_DEPTH = 512;
+
+/**
+ * Thrown by {@link cloneJson} given a depth limit that the value exceeds; decoders turn it into a
+ * `TOO_DEEP` diagnostic at the field that held the value.
+ *
+ * @example
+ * ```ts
+ * try { cloneJson(deep, MAX_JSON_DEPTH); } catch (e) { if (e instanceof JsonTooDeep) console.log(e.message); }
+ * ```
+ */
+export class JsonTooDeep extends Error {
+  constructor(readonly limit: number) {
+    super(`this value nests more than ${limit} levels; values are kept at most ${limit} levels deep`);
+  }
+}
+
+/**
  * A deep copy of a JSON value, iterative so that nesting depth is bounded by memory, not the call
  * stack. Shared sub-objects stay shared and cycles are copied as cycles, so it always terminates.
+ * Given `maxDepth`, a value nesting deeper (levels below the value itself) throws {@link JsonTooDeep}.
  *
  * @example
  * ```ts
  * const copy = cloneJson({ a: [1, { b: null }] }); // equal, but no shared objects
  * ```
  */
-export function cloneJson(value: unknown): JsonValue {
+export function cloneJson(value: unknown, maxDepth: number = Infinity): JsonValue {
   if (typeof value !== "object" || value === null) return value as JsonValue;
   const copies = new Map<object, unknown>();
   const root: unknown = Array.isArray(value) ? [] : {};
   copies.set(value, root);
-  const work: Array<readonly [object, unknown]> = [[value, root]];
+  const work: Array<readonly [object, unknown, number]> = [[value, root, 0]];
+  let depth = 0;
   const copyChild = (child: unknown): unknown => {
     if (typeof child !== "object" || child === null) return child;
     const seen = copies.get(child);
     if (seen !== undefined) return seen;
+    if (depth + 1 > maxDepth) throw new JsonTooDeep(maxDepth);
     const fresh: unknown = Array.isArray(child) ? [] : {};
     copies.set(child, fresh);
-    work.push([child, fresh]);
+    work.push([child, fresh, depth + 1]);
     return fresh;
   };
   for (let next = work.pop(); next !== undefined; next = work.pop()) {
     const [source, target] = next;
+    depth = next[2];
     if (Array.isArray(source)) {
       const out = target as unknown[];
       for (let i = 0; i < source.length; i++) out.push(copyChild(source[i]));

@@ -5,6 +5,7 @@ import { jsonEqual } from "../testing/arbitraries.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { decodePolicy, decodePolicyStep, decodeTask, encodePolicy, encodeTask } from "./index.js";
 import { type Codec, duration, durationOrInt64, int32, int64, runDecode, str, timestamp, uint64 } from "./schema.js";
+import { MAX_JSON_DEPTH } from "./json-tools.js";
 
 function codes<T>(r: Result<T, Diagnostic[]>): string[] {
   return r.ok ? [] : r.error.map((d) => d.code);
@@ -180,9 +181,14 @@ describe("hostile input", () => {
     expect(r).toMatchObject({ ok: true, value: { id: "", numericId: "0" } });
   });
 
-  it("copies very deep free-form JSON without recursion", () => {
-    let deep: JsonValue = { leaf: true };
-    for (let i = 0; i < 100_000; i++) deep = i % 2 === 0 ? [deep] : { d: deep };
+  it("copies deep free-form JSON without recursion, up to MAX_JSON_DEPTH, and refuses deeper with TOO_DEEP (not a stack overflow)", () => {
+    const deepOf = (levels: number): JsonValue => {
+      let deep: JsonValue = { leaf: true };
+      for (let i = 0; i < levels; i++) deep = i % 2 === 0 ? [deep] : { d: deep };
+      return deep;
+    };
+    // `data` is the value kept; `deep` sits one level below it.
+    const deep = deepOf(MAX_JSON_DEPTH - 2);
     const r = decodeTask({ id: "t", data: { deep } });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
@@ -191,16 +197,21 @@ describe("hostile input", () => {
     let depth = 0;
     let shared = 0;
     while (typeof a === "object" && a !== null) {
-      // Plain comparisons: an assertion library would try to print a 100 000-deep value.
+      // Plain comparisons: an assertion library would try to print a deep value.
       if (a === b) shared++;
       const key: string = Array.isArray(a) ? "0" : (Object.keys(a)[0] ?? "");
       a = (a as Record<string, unknown>)[key];
       b = (b as Record<string, unknown>)[key];
       depth++;
     }
-    expect(depth).toBe(100_002);
+    expect(depth).toBe(MAX_JSON_DEPTH);
     expect(shared).toBe(0);
     expect(encodeTask(r.value)).toBeTypeOf("object");
+    // Deeper, in a JSON field or an unknown field: refused at the message that held it.
+    for (const task of [{ id: "t", data: { deep: deepOf(100_000) } }, { id: "t", future: deepOf(MAX_JSON_DEPTH + 1) }]) {
+      const refused = decodeTask(task);
+      expect(!refused.ok && refused.error.map((d) => [d.code, d.path])).toEqual([["TOO_DEEP", "$"]]);
+    }
   });
 
   it("stops at a recursion depth no real policy reaches (TOO_DEEP) instead of overflowing the stack", () => {

@@ -17,7 +17,7 @@ import type { UnknownVariant } from "../model/common.js";
 import type { Result } from "../result.js";
 import { AppendLog } from "../world/append-log.js";
 import { type Diagnostic, type DiagnosticCode, describeValue, pathIndex, pathKey } from "./diagnostic.js";
-import { cloneJson, freezeJson, hasOwn, isJsonObject, setOwn } from "./json-tools.js";
+import { cloneJson, freezeJson, hasOwn, isJsonObject, JsonTooDeep, MAX_JSON_DEPTH, setOwn } from "./json-tools.js";
 import { markSharedJson } from "./json-text.js";
 import {
   type FieldSteps,
@@ -540,7 +540,7 @@ export const jsonObject: Codec<JsonObject> = scalar<JsonObject>(
   { t: "jsonObject" },
   {},
   (v, at, ctx) => {
-    if (isJsonObject(v)) return cloneJson(v) as JsonObject;
+    if (isJsonObject(v)) return cloneJson(v, MAX_JSON_DEPTH) as JsonObject;
     expected(ctx, "EXPECTED_OBJECT", at, "an object", v);
     return {};
   },
@@ -555,7 +555,7 @@ export const jsonObject: Codec<JsonObject> = scalar<JsonObject>(
  * const fields = { minDate: jsonValue };
  * ```
  */
-export const jsonValue: Codec<JsonValue> = scalar<JsonValue>({ t: "json" }, null, (v) => cloneJson(v), (v) => cloneJson(v));
+export const jsonValue: Codec<JsonValue> = scalar<JsonValue>({ t: "json" }, null, (v) => cloneJson(v, MAX_JSON_DEPTH), (v) => cloneJson(v));
 
 // ---------------------------------------------------------------------------------------------
 // Combinators
@@ -831,7 +831,7 @@ function compile(specs: object): CompiledMessage {
 }
 
 function unknownVariant(key: string, raw: unknown): UnknownVariant {
-  return { kind: "unknown", key, raw: cloneJson(raw) };
+  return { kind: "unknown", key, raw: cloneJson(raw, MAX_JSON_DEPTH) };
 }
 
 /**
@@ -878,7 +878,7 @@ function decodeUnknownFields(
   for (const key of keys) {
     if (known.has(key) || (claimed !== undefined && claimed.includes(key))) continue;
     out ??= {};
-    setOwn(out, key, cloneJson(obj[key]));
+    setOwn(out, key, cloneJson(obj[key], MAX_JSON_DEPTH));
   }
   return out;
 }
@@ -1312,6 +1312,12 @@ export function runDecode<T>(codec: Codec<T>, json: unknown): Result<T, Diagnost
   try {
     value = codec.decode(json, "$", ctx);
   } catch (e: unknown) {
+    // A value kept as data nests too deep: refused at the message that held it (`ctx.path` is
+    // where decoding stood), as a world file refuses one anywhere else.
+    if (e instanceof JsonTooDeep) {
+      ctx.diags.push({ code: "TOO_DEEP", path: ctx.path.length === 0 ? "$" : containerPath(ctx), message: e.message });
+      return { ok: false, error: ctx.diags };
+    }
     ctx.diags.push({ code: "UNREADABLE_INPUT", path: "$", message: `input could not be read: ${e instanceof Error ? e.message : String(e)}` });
     return { ok: false, error: ctx.diags };
   }

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { loadWorld } from "./load-world.js";
+import { loadWorld, loadWorldChunks } from "./load-world.js";
 import { MAX_JSON_DEPTH } from "./read.js";
 import { saveWorld } from "./save-world.js";
 
@@ -44,6 +44,27 @@ describe("issue 15.4: a world that loads can be saved (one depth limit)", () => 
     expect(!r.ok && r.error.filter((d) => d.code === "TOO_DEEP").map((d) => d.path).sort()).toEqual(
       ["$.tenant.extra", "$.users[0].profile", "$.users[1].future"].sort(),
     );
+  });
+
+  it("the same limit holds inside tasks and policies (unknown fields, unknown variants, JSON fields), also from the streamed loader", () => {
+    // Before: a 100,000-level unknown field in a task loaded; serve then answered 500 on reads and on
+    // a comment it had recorded, and writing the world with indentation ran without end.
+    const json = fresh();
+    const tasks = json["tasks"] as Record<string, unknown>[];
+    const policies = json["policies"] as Record<string, unknown>[];
+    tasks[0]!["future"] = JSON.parse(nested(100_000));
+    tasks[1]!["requestData"] = { x: JSON.parse(nested(MAX_JSON_DEPTH + 5)) };
+    policies[0]!["future"] = JSON.parse(nested(MAX_JSON_DEPTH + 2));
+    const r = loadWorld(json);
+    expect(!r.ok && r.error.filter((d) => d.code === "TOO_DEEP").map((d) => d.path)).toEqual(["$.policies[0]", "$.tasks[0]", "$.tasks[1]"]);
+    tasks[0]!["future"] = JSON.parse(nested(MAX_JSON_DEPTH + 5)); // JSON.stringify itself overflows at 100,000
+    const streamed = loadWorldChunks([new TextEncoder().encode(JSON.stringify(json))]);
+    expect(!streamed.ok && streamed.error.filter((d) => d.code === "TOO_DEEP").length).toBe(3);
+    // Within the limit, the same fields load and save.
+    const within = fresh();
+    (within["tasks"] as Record<string, unknown>[])[0]!["future"] = JSON.parse(nested(MAX_JSON_DEPTH));
+    const w = loadWorld(within);
+    expect(w.ok && JSON.stringify(saveWorld(w.value)).length).toBeGreaterThan(0);
   });
 
   it("a value just within the limit loads, saves with JSON.stringify, and loads again equal", () => {

@@ -3,7 +3,7 @@
  * the JSON path instead of stopping at the first, and keep fields they do not know under `$unknown`
  * (the service adds fields; a tenant export must load).
  */
-import { setOwn } from "../codec/json-tools.js";
+import { MAX_JSON_DEPTH, setOwn } from "../codec/json-tools.js";
 import type { JsonObject, JsonValue } from "../model/json.js";
 
 /**
@@ -43,14 +43,8 @@ function describe(v: unknown): string {
   return typeof v === "object" ? "an object" : `${typeof v} ${JSON.stringify(v)}`;
 }
 
-/**
- * How deep a value kept as data (unknown fields, profiles, attributes, annotations) may nest, in
- * levels below the value itself. The one depth limit of the world file: deeper values are refused
- * at load with `TOO_DEEP`, so every world that loads can be written by `JSON.stringify` as well as
- * by the world writer (which is iterative and has no limit of its own). 512 levels is far beyond
- * any real export and far below the ~10,000 levels at which V8's `JSON.stringify` runs out of stack.
- */
-export const MAX_JSON_DEPTH = 512;
+// The one depth limit of the world file (values kept as data), shared with the wire codec.
+export { MAX_JSON_DEPTH };
 
 /**
  * A copy of an untrusted JSON value to keep in a world: iterative (no recursion, so no depth can
