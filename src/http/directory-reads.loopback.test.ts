@@ -197,10 +197,12 @@ describe("openapi.yaml app resources and resource types, as the world's entitlem
     }
     expect(total).toBe(json.entitlements.filter((e: Body) => e.appResourceTypeId && e.appResourceId).length);
   });
-  it("searches: by app, by type, by text, by account; unmodelled restrictions match nothing", async () => {
+  it("searches: by app, by type, by text, by account; unmodelled restrictions are UNIMPLEMENTED (501), their SDK defaults accepted", async () => {
     const types = await call("POST", "/api/v1/search/app_resource_types", { body: { appIds: ["app-aws"], pageSize: 100 } });
     expect(types.list.map((t: Body) => t.id)).toEqual(typesOf("app-aws"));
-    expect((await call("POST", "/api/v1/search/app_resource_types", { body: { resourceTypeTraitIds: ["t-group"] } })).list).toEqual([]);
+    const traits = await call("POST", "/api/v1/search/app_resource_types", { body: { resourceTypeTraitIds: ["t-group"] }, expect: 501 });
+    expect(traits).toMatchObject({ code: 12, details: [{ reason: "UNMODELLED_FIELD", metadata: { field: "resourceTypeTraitIds" } }] });
+    expect((await call("POST", "/api/v1/search/app_resource_types", { body: { resourceTypeTraitIds: [], appIds: ["app-aws"], pageSize: 100 } })).list.length).toBe(typesOf("app-aws").length);
     const prod = await call("POST", "/api/v1/search/app_resources", { body: { appId: "app-aws", query: "prod", pageSize: 100 } });
     expect(prod.list.length).toBeGreaterThan(0);
     for (const v of prod.list) expect(v.appResource.id).toMatch(/prod/);
@@ -213,9 +215,10 @@ describe("openapi.yaml app resources and resource types, as the world's entitlem
         .filter(Boolean),
     );
     expect(new Set(held.list.map((v: Body) => v.appResource.id))).toEqual(mine);
-    expect((await call("POST", "/api/v1/search/app_resources", { body: { nhiTypes: ["NHI_TYPE_ASSUMABLE_ROLE"] } })).list).toEqual([]);
-    expect((await call("POST", "/api/v1/search/app_resources", { body: { ownerUserIds: [SUPER] } })).list).toEqual([]);
-    expect((await call("POST", "/api/v1/search/app_resources", { body: { ownerUserIds: ["none"], pageSize: 100 } })).list.length).toBeGreaterThan(0);
+    for (const body of [{ nhiTypes: ["NHI_TYPE_ASSUMABLE_ROLE"] }, { ownerUserIds: [SUPER] }, { ownerUserIds: ["none"] }, { unownedOnly: true }, { secretAging: {} }])
+      expect((await call("POST", "/api/v1/search/app_resources", { body, expect: 501 })).details[0].metadata.field).toBe(Object.keys(body)[0]);
+    const defaults = { nhiTypes: [], ownerUserIds: [], unownedOnly: false, secretAging: null, sortField: "APP_RESOURCE_SORT_FIELD_UNSPECIFIED", pageSize: 100 };
+    expect((await call("POST", "/api/v1/search/app_resources", { body: defaults })).list.length).toBeGreaterThan(0);
     expect((await call("POST", "/api/v1/search/app_resources", { body: { resourceIds: "x" }, expect: 400 })).code).toBe(3);
   });
   it("unknown app, type or resource is NOT_FOUND (404)", async () => {

@@ -12,6 +12,7 @@ import type { HttpFailure } from "../error-body.js";
 import { pageFromBody, type PageRequest } from "../paging.js";
 import { listBody, userWire } from "./reads.js";
 import { invalid, notFound } from "./refuse.js";
+import { type Body, collect, enums, type SearchFields, text, unimplemented } from "./search-fields.js";
 
 type Read = Result<JsonObject, HttpFailure>;
 
@@ -88,15 +89,25 @@ export function listEntitlementOwnerIds(world: World, appId: string, entitlement
   return ids.ok ? ok({ userIds: [...ids.value] }) : ids;
 }
 
-type Body = Readonly<Record<string, unknown>>;
+const OWNERSHIP_TYPES = ["USER_OWNERSHIP_TYPE_UNSPECIFIED", "USER_OWNERSHIP_TYPE_APP", "USER_OWNERSHIP_TYPE_RESOURCE", "USER_OWNERSHIP_TYPE_ENTITLEMENT"] as const;
 
-const OWNERSHIP_TYPES = ["USER_OWNERSHIP_TYPE_APP", "USER_OWNERSHIP_TYPE_ENTITLEMENT", "USER_OWNERSHIP_TYPE_RESOURCE"] as const;
-
+/**
+ * Every property of `c1.api.app.v1.SearchUserOwnershipRequest`: all read by {@link searchUserOwnership}
+ * (which refuses one `ownershipTypes` member, `USER_OWNERSHIP_TYPE_RESOURCE`).
+ *
+ * @example
+ * ```ts
+ * USER_OWNERSHIP_SEARCH_FIELDS.implemented; // ["pageSize", "pageToken", "userId", "ownershipTypes"]
+ * ```
+ */
+export const USER_OWNERSHIP_SEARCH_FIELDS: SearchFields = { implemented: ["pageSize", "pageToken", "userId", "ownershipTypes"], unmodelled: {} };
 
 /**
  * `POST /api/v1/search/user-ownership` (`AppSearch.SearchUserOwnership`): what one user owns, the
  * apps (in world order) then the entitlements, each a UserOwnershipEntry, filtered by
- * `ownershipTypes`; paged. The world has no resource owners, so a resource entry never appears.
+ * `ownershipTypes` (none: every type); paged. The world has no resource owners: asking for
+ * `USER_OWNERSHIP_TYPE_RESOURCE` by name is refused (UNIMPLEMENTED), and a search of every type
+ * lists apps and entitlements only.
  *
  * @example
  * ```ts
@@ -104,16 +115,13 @@ const OWNERSHIP_TYPES = ["USER_OWNERSHIP_TYPE_APP", "USER_OWNERSHIP_TYPE_ENTITLE
  * ```
  */
 export function searchUserOwnership(world: World, body: Body): Read {
-  const page = pageFromBody(body);
-  if (!page.ok) return page;
-  const userId = body["userId"];
-  if (userId !== undefined && userId !== null && typeof userId !== "string") return invalid("userId", "userId must be a string");
-  if (typeof userId !== "string" || userId === "") return invalid("userId", "userId is required: the user whose ownership to search");
+  const f = collect({ page: pageFromBody(body), userId: text(body, "userId"), types: enums(body, "ownershipTypes", OWNERSHIP_TYPES) });
+  if (!f.ok) return f;
+  const { page, userId, types } = f.value;
+  if (userId === "") return invalid("userId", "userId is required: the user whose ownership to search");
+  if (types.includes("USER_OWNERSHIP_TYPE_RESOURCE")) return unimplemented("ownershipTypes", "resource owners (USER_OWNERSHIP_TYPE_RESOURCE)");
   if (!world.index.users.has(userId)) return notFound(`user "${userId}" not found`);
-  const types = body["ownershipTypes"];
-  if (types !== undefined && types !== null && (!Array.isArray(types) || types.some((t) => typeof t !== "string")))
-    return invalid("ownershipTypes", `ownershipTypes must be an array of ${OWNERSHIP_TYPES.join(", ")}`);
-  const wanted = (t: string) => !Array.isArray(types) || types.length === 0 || types.includes(t);
+  const wanted = (t: string) => types.length === 0 || types.includes(t);
   const blank = { appId: "", appDisplayName: "", entitlementId: "", entitlementDisplayName: "", resourceId: "", resourceDisplayName: "", resourceTypeId: "" };
   const entries: JsonObject[] = [];
   if (wanted("USER_OWNERSHIP_TYPE_APP"))
@@ -130,5 +138,5 @@ export function searchUserOwnership(world: World, body: Body): Read {
           entitlementId: e.id,
           entitlementDisplayName: e.displayName,
         });
-  return ok(listBody(entries, page.value));
+  return ok(listBody(entries, page));
 }

@@ -17,14 +17,13 @@ import {
   listEntitlements,
   listPolicies,
   listUsers,
-  searchAppUsers,
-  searchApps,
-  searchEntitlements,
-  searchGrants,
-  searchPolicies,
-  searchTasks,
-  searchUsers,
 } from "./reads.js";
+import { searchApps } from "./app-search.js";
+import { searchAppUsers } from "./app-user-search.js";
+import { searchEntitlements, searchGrants } from "./entitlement-search.js";
+import { searchPolicies } from "./policy-search.js";
+import { searchTasks } from "./task-search.js";
+import { searchUsers } from "./user-search.js";
 
 const world = sampleWorld();
 const user = (id: string) => {

@@ -1,7 +1,10 @@
 /**
- * The read and search operations of the service's API over a world, as pure functions from the
- * world, the caller and the decoded request to the 200 body (wire JSON) or a failure. The route
- * table binds them to paths; `policy-sim pull` and the service's SDKs read a tenant through them.
+ * The read operations of the service's API over a world, as pure functions from the world, the
+ * caller and the decoded request to the 200 body (wire JSON) or a failure, and the directory
+ * objects and views as the API writes them. The route table binds them to paths; `policy-sim pull`
+ * and the service's SDKs read a tenant through them. The searches have a file each
+ * (`task-search.ts`, `user-search.ts`, `app-search.ts`, `entitlement-search.ts`,
+ * `app-user-search.ts`, `policy-search.ts`), over the request fields of `search-fields.ts`.
  *
  * Visibility: a task is listed only when the caller may read it (the reducers' `canRead`); the
  * directory and policies are readable by every signed-in user, as in the service's own UI.
@@ -12,7 +15,7 @@ import type { App, AppEntitlement, AppUser, User } from "../../model/directory.j
 import type { Task } from "../../model/index.js";
 import type { JsonObject, JsonValue } from "../../model/json.js";
 import { canRead, relationTo, seesInternals } from "../../reducers/permissions.js";
-import { buildTaskView, hideFromCaller, validateExpandPaths } from "../../reducers/task-view.js";
+import { buildTaskView, hideFromCaller } from "../../reducers/task-view.js";
 import { err, ok, type Result } from "../../result.js";
 import type { AuditEvent } from "../../workflow/events.js";
 import { encodeAppUser, encodeEntitlement, encodeUser, encodeApp } from "../../world/encode-directory.js";
@@ -20,78 +23,9 @@ import { findEntitlement, findTask, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
 import { pageFromBody, pageOf, type PageRequest } from "../paging.js";
 import { invalid, notFound } from "./refuse.js";
+import { type Body, refIds, text } from "./search-fields.js";
 
-type Body = Readonly<Record<string, unknown>>;
 type Read = Result<JsonObject, HttpFailure>;
-
-
-// ---------------------------------------------------------------------------------------------
-// Request fields
-
-function strings(body: Body, key: string): Result<readonly string[], HttpFailure> {
-  const v = body[key];
-  if (v === undefined || v === null) return ok([]);
-  if (!Array.isArray(v) || v.some((s) => typeof s !== "string")) return invalid(key, `${key} must be an array of strings`);
-  return ok(v as string[]);
-}
-
-function text(body: Body, key: string): Result<string, HttpFailure> {
-  const v = body[key];
-  if (v === undefined || v === null) return ok("");
-  if (typeof v !== "string") return invalid(key, `${key} must be a string`);
-  return ok(v);
-}
-
-function timestamp(body: Body, key: string): Result<number | undefined, HttpFailure> {
-  const v = body[key];
-  if (v === undefined || v === null || v === "") return ok(undefined);
-  const t = typeof v === "string" ? Date.parse(v) : Number.NaN;
-  if (Number.isNaN(t)) return invalid(key, `${key} must be an RFC 3339 timestamp such as "2026-11-22T09:00:00Z"`);
-  return ok(t);
-}
-
-function refIds(body: Body, key: string): Result<readonly string[], HttpFailure> {
-  const v = body[key];
-  if (v === undefined || v === null) return ok([]);
-  if (!Array.isArray(v)) return invalid(key, `${key} must be an array of {id} refs`);
-  const ids: string[] = [];
-  for (const r of v) {
-    const id = typeof r === "object" && r !== null ? (r as Record<string, unknown>)["id"] : undefined;
-    if (typeof id !== "string") return invalid(key, `${key} must be an array of {id} refs`);
-    ids.push(id);
-  }
-  return ok(ids);
-}
-
-function expandPathsOf(body: Body): Result<readonly string[], HttpFailure> {
-  const mask = body["expandMask"];
-  if (mask === undefined || mask === null) return ok([]);
-  if (typeof mask !== "object" || Array.isArray(mask)) return invalid("expandMask", "expandMask must be an object with paths");
-  const paths = strings(mask as Body, "paths");
-  if (!paths.ok) return invalid("expandMask.paths", "expandMask.paths must be an array of strings");
-  const checked = validateExpandPaths(paths.value);
-  return checked.ok ? ok(checked.value) : invalid("expandMask.paths", checked.error);
-}
-
-type Values<T> = { readonly [K in keyof T]: T[K] extends Result<infer V, HttpFailure> ? V : never };
-
-/** Several decoded request fields at once: their values by name, or the first failure. */
-function collect<T extends Record<string, Result<unknown, HttpFailure>>>(fields: T): Result<Values<T>, HttpFailure> {
-  const out: Record<string, unknown> = {};
-  for (const [k, r] of Object.entries(fields)) {
-    if (!r.ok) return r;
-    out[k] = r.value;
-  }
-  return ok(out as Values<T>);
-}
-
-const matchesText = (query: string, ...fields: readonly string[]) => {
-  if (query === "") return true;
-  const q = query.toLowerCase();
-  return fields.some((f) => f.toLowerCase().includes(q));
-};
-
-const anyOf = (wanted: readonly string[], value: string) => wanted.length === 0 || wanted.includes(value);
 
 // ---------------------------------------------------------------------------------------------
 // Directory objects as the API writes them
@@ -204,8 +138,16 @@ export function listBody(items: readonly JsonValue[], page: PageRequest, extra: 
 // ---------------------------------------------------------------------------------------------
 // Tasks
 
-/** The caller's view of one task, encoded, with its own `expanded` items. */
-function encodedView(world: World, task: Task, caller: User, expandPaths: readonly string[]): { view: JsonObject; expanded: JsonValue[] } | undefined {
+/**
+ * The caller's view of one task, encoded, with its own `expanded` items; `undefined` when the
+ * caller may not read the task.
+ *
+ * @example
+ * ```ts
+ * encodedView(world, task, caller, ["app_id"])?.view.appPath; // "$.expanded[0]"
+ * ```
+ */
+export function encodedView(world: World, task: Task, caller: User, expandPaths: readonly string[]): { view: JsonObject; expanded: JsonValue[] } | undefined {
   const relation = relationTo(world, task, caller);
   if (!canRead(relation)) return undefined;
   const built = buildTaskView(world, task, relation, expandPaths);
@@ -214,8 +156,15 @@ function encodedView(world: World, task: Task, caller: User, expandPaths: readon
   return { view: (shown["taskView"] ?? {}) as JsonObject, expanded: (shown["expanded"] ?? []) as JsonValue[] };
 }
 
-/** Moves a view's `…Path` pointers (`$.expanded[1,2]`) by `offset`, for a list sharing one `expanded`. */
-function shiftPaths(view: JsonObject, offset: number): JsonObject {
+/**
+ * Moves a view's `…Path` pointers (`$.expanded[1,2]`) by `offset`, for a list sharing one `expanded`.
+ *
+ * @example
+ * ```ts
+ * shiftPaths({ appPath: "$.expanded[0]" }, 3); // { appPath: "$.expanded[3]" }
+ * ```
+ */
+export function shiftPaths(view: JsonObject, offset: number): JsonObject {
   if (offset === 0) return view;
   const out: Record<string, JsonValue> = {};
   for (const [k, v] of Object.entries(view))
@@ -240,105 +189,6 @@ export function getTask(world: World, caller: User, taskId: string): Read {
   const v = encodedView(world, task, caller, []);
   if (!v) return err({ status: 403, code: "PERMISSION_DENIED", reason: "PERMISSION_DENIED", message: `user "${caller.id}" cannot see task "${taskId}"` });
   return ok({ taskView: v.view, expanded: v.expanded });
-}
-
-function taskRefs(task: Task): { appId: string; entitlementId: string; subjectId: string } {
-  const t = task.type;
-  if (t && (t.kind === "grant" || t.kind === "revoke" || t.kind === "certify"))
-    return { appId: t.appId, entitlementId: t.appEntitlementId, subjectId: t.identityUserId };
-  return { appId: "", entitlementId: "", subjectId: task.userId };
-}
-
-/**
- * `POST /api/v1/search/tasks`: the tasks the caller may read that match every filter given, in
- * world order (or the asked `sortBy`), paged. Filters: `taskStates`, `taskTypes`, `refs`,
- * `excludeIds`, `assigneesInIds`, `assignedOrStepApproverUserId`, `myWorkUserIds`, `subjectIds`,
- * `openerIds`, `openerOrSubjectUserId`, `applicationIds`, `appEntitlementIds`,
- * `createdAfter`/`createdBefore`, `query` (display name, description, id or numericId),
- * `emergencyStatus`, `includeDeleted`.
- *
- * @example
- * ```ts
- * searchTasks(world, caller, { taskStates: ["TASK_STATE_OPEN"], pageSize: 50 });
- * ```
- */
-export function searchTasks(world: World, caller: User, body: Body): Read {
-  const f = collect({
-    page: pageFromBody(body),
-    states: strings(body, "taskStates"),
-    refs: refIds(body, "refs"),
-    excludeIds: strings(body, "excludeIds"),
-    assignees: strings(body, "assigneesInIds"),
-    myWork: strings(body, "myWorkUserIds"),
-    approver: text(body, "assignedOrStepApproverUserId"),
-    subjects: strings(body, "subjectIds"),
-    openers: strings(body, "openerIds"),
-    openerOrSubject: text(body, "openerOrSubjectUserId"),
-    apps: strings(body, "applicationIds"),
-    ents: strings(body, "appEntitlementIds"),
-    after: timestamp(body, "createdAfter"),
-    before: timestamp(body, "createdBefore"),
-    query: text(body, "query"),
-    emergency: text(body, "emergencyStatus"),
-    sortBy: text(body, "sortBy"),
-    expand: expandPathsOf(body),
-  });
-  if (!f.ok) return f;
-  const { page, states, refs, excludeIds, assignees, myWork, approver, subjects, openers, openerOrSubject, apps, ents, after, before, query, emergency, sortBy, expand } = f.value;
-
-  const types = body["taskTypes"];
-  let kinds: string[] = [];
-  if (types !== undefined && types !== null) {
-    if (!Array.isArray(types) || types.some((t) => typeof t !== "object" || t === null || Array.isArray(t)))
-      return invalid("taskTypes", 'taskTypes must be an array of TaskType objects such as {"grant": {}}');
-    kinds = (types as Body[]).flatMap((t) => Object.keys(t));
-  }
-  const includeDeleted = body["includeDeleted"] === true;
-  const excluded = new Set(excludeIds);
-
-  const matches = (task: Task): boolean => {
-    if (!includeDeleted && task.deletedAt !== null) return false;
-    if (excluded.has(task.id)) return false;
-    if (refs.length > 0 && !refs.includes(task.id) && !refs.includes(task.numericId)) return false;
-    if (!anyOf(states, task.state)) return false;
-    if (kinds.length > 0 && !kinds.includes(task.type?.kind ?? "")) return false;
-    const approvers = [...(task.stepApproverIds ?? []), ...(task.approverIds ?? [])];
-    if (assignees.length > 0 && !assignees.some((id) => approvers.includes(id))) return false;
-    if (myWork.length > 0 && !myWork.some((id) => approvers.includes(id))) return false;
-    if (approver !== "" && !approvers.includes(approver)) return false;
-    const r = taskRefs(task);
-    if (!anyOf(subjects, r.subjectId)) return false;
-    if (!anyOf(openers, task.createdByUserId)) return false;
-    if (openerOrSubject !== "" && task.createdByUserId !== openerOrSubject && r.subjectId !== openerOrSubject) return false;
-    if (!anyOf(apps, r.appId)) return false;
-    if (!anyOf(ents, r.entitlementId)) return false;
-    const created = task.createdAt === null ? Number.NaN : Date.parse(task.createdAt);
-    if (after !== undefined && !(created >= after)) return false;
-    if (before !== undefined && !(created < before)) return false;
-    if (emergency === "EMERGENCY" && !task.emergencyAccess) return false;
-    if (emergency === "NON_EMERGENCY" && task.emergencyAccess) return false;
-    return matchesText(query, task.displayName, task.description, task.id, task.numericId);
-  };
-
-  const found: Task[] = [];
-  for (const task of world.tasks.values()) if (matches(task) && canRead(relationTo(world, task, caller))) found.push(task);
-  const byCreated = (a: Task, b: Task) => (a.createdAt ?? "").localeCompare(b.createdAt ?? "");
-  const byNumeric = (a: Task, b: Task) => Number(a.numericId) - Number(b.numericId);
-  if (sortBy === "TASK_SEARCH_SORT_BY_CREATED_AT") found.sort(byCreated);
-  else if (sortBy === "TASK_SEARCH_SORT_BY_REVERSE_CREATED_AT") found.sort((a, b) => byCreated(b, a));
-  else if (sortBy === "TASK_SEARCH_SORT_BY_TICKET_ID") found.sort(byNumeric);
-  else if (sortBy === "TASK_SEARCH_SORT_BY_REVERSE_TICKET_ID") found.sort((a, b) => byNumeric(b, a));
-
-  const p = pageOf(found, page);
-  const list: JsonValue[] = [];
-  const expanded: JsonValue[] = [];
-  for (const task of p.list) {
-    const v = encodedView(world, task, caller, expand);
-    if (!v) continue;
-    list.push(shiftPaths(v.view, expanded.length));
-    expanded.push(...v.expanded);
-  }
-  return ok({ list, expanded, nextPageToken: p.nextPageToken });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -505,47 +355,6 @@ export function listUsers(world: World, page: PageRequest): Read {
   return ok(listBody(world.users.map(userView), page, { expanded: [] }));
 }
 
-/**
- * `POST /api/v1/search/users`: by `ids`/`refs`, `excludeIds`, `email`, `query` (name, email,
- * username), `userStatuses`, `roleIds`, `managerIds`, `departments`, `jobTitles`; paged.
- *
- * @example
- * ```ts
- * searchUsers(world, { query: "ada" });
- * ```
- */
-export function searchUsers(world: World, body: Body): Read {
-  const f = collect({
-    page: pageFromBody(body),
-    ids: strings(body, "ids"),
-    refs: refIds(body, "refs"),
-    exclude: strings(body, "excludeIds"),
-    email: text(body, "email"),
-    query: text(body, "query"),
-    statuses: strings(body, "userStatuses"),
-    roles: strings(body, "roleIds"),
-    managers: strings(body, "managerIds"),
-    departments: strings(body, "departments"),
-    titles: strings(body, "jobTitles"),
-  });
-  if (!f.ok) return f;
-  const { page, ids, refs, exclude, email, query, statuses, roles, managers, departments, titles } = f.value;
-  const wantIds = [...ids, ...refs];
-  const found = world.users.filter(
-    (u) =>
-      anyOf(wantIds, u.id) &&
-      !exclude.includes(u.id) &&
-      (email === "" || [u.email, ...u.emails].some((e) => e.toLowerCase() === email.toLowerCase())) &&
-      anyOf(statuses, u.status) &&
-      (roles.length === 0 || roles.some((r) => u.roleIds.includes(r))) &&
-      (managers.length === 0 || managers.some((m) => u.managerIds.includes(m))) &&
-      anyOf(departments, u.department) &&
-      anyOf(titles, u.jobTitle) &&
-      matchesText(query, u.displayName, u.email, u.username, u.id),
-  );
-  return ok(listBody(found.map(userView), page, { expanded: [] }));
-}
-
 // ---------------------------------------------------------------------------------------------
 // Apps, entitlements, app users, grants
 
@@ -575,34 +384,6 @@ export function listApps(world: World, page: PageRequest): Read {
 }
 
 /**
- * `POST /api/v1/search/apps`: by `appIds`, `excludeAppIds`, `displayName` (exact), `query`; paged.
- *
- * @example
- * ```ts
- * searchApps(world, { query: "aws" });
- * ```
- */
-export function searchApps(world: World, body: Body): Read {
-  const f = collect({
-    page: pageFromBody(body),
-    ids: strings(body, "appIds"),
-    exclude: strings(body, "excludeAppIds"),
-    name: text(body, "displayName"),
-    query: text(body, "query"),
-  });
-  if (!f.ok) return f;
-  const { page, ids, exclude, name, query } = f.value;
-  const found = world.apps.filter(
-    (a) =>
-      anyOf(ids, a.id) &&
-      !exclude.includes(a.id) &&
-      (name === "" || a.displayName === name) &&
-      matchesText(query, a.displayName, a.id),
-  );
-  return ok(listBody(found.map(appWire), page));
-}
-
-/**
  * `GET /api/v1/apps/{app_id}/entitlements/{id}`.
  *
  * @example
@@ -628,65 +409,6 @@ export function listEntitlements(world: World, appId: string, page: PageRequest)
   return ok(listBody(world.entitlements.filter((e) => e.appId === appId).map(entitlementView), page, { expanded: [] }));
 }
 
-function entitlementRefs(body: Body, key: string): Result<readonly { appId: string; id: string }[], HttpFailure> {
-  const v = body[key];
-  if (v === undefined || v === null) return ok([]);
-  if (!Array.isArray(v)) return invalid(key, `${key} must be an array of {appId, id} refs`);
-  const out: { appId: string; id: string }[] = [];
-  for (const r of v) {
-    const o = typeof r === "object" && r !== null ? (r as Record<string, unknown>) : {};
-    if (typeof o["appId"] !== "string" || typeof o["id"] !== "string") return invalid(key, `${key} must be an array of {appId, id} refs`);
-    out.push({ appId: o["appId"], id: o["id"] });
-  }
-  return ok(out);
-}
-
-/**
- * `POST /api/v1/search/entitlements`: by `appIds`, `excludeAppIds`, `refs`, `excludedEntitlementRefs`,
- * `resourceTypeIds`, `resourceIds`, `appUserIds` (entitlements the account holds), `displayName`,
- * `alias`, `query`; paged.
- *
- * @example
- * ```ts
- * searchEntitlements(world, { appIds: ["app-aws"], query: "admin" });
- * ```
- */
-export function searchEntitlements(world: World, body: Body): Read {
-  const f = collect({
-    page: pageFromBody(body),
-    apps: strings(body, "appIds"),
-    exclude: strings(body, "excludeAppIds"),
-    refs: entitlementRefs(body, "refs"),
-    excludedRefs: entitlementRefs(body, "excludedEntitlementRefs"),
-    types: strings(body, "resourceTypeIds"),
-    resources: strings(body, "resourceIds"),
-    appUsers: strings(body, "appUserIds"),
-    name: text(body, "displayName"),
-    query: text(body, "query"),
-  });
-  if (!f.ok) return f;
-  const { page, apps, exclude, refs, excludedRefs, types, resources, appUsers, name, query } = f.value;
-  const held = new Set<string>();
-  for (const id of appUsers) {
-    const au = world.index.appUsers.get(id);
-    if (au) for (const g of world.grants) if (g.appId === au.appId && g.identityUserId === au.identityUserId) held.add(`${g.appId}\u0000${g.appEntitlementId}`);
-  }
-  const has = (list: readonly { appId: string; id: string }[], e: AppEntitlement) => list.some((r) => r.appId === e.appId && r.id === e.id);
-  const found = world.entitlements.filter(
-    (e) =>
-      anyOf(apps, e.appId) &&
-      !exclude.includes(e.appId) &&
-      (refs.length === 0 || has(refs, e)) &&
-      !has(excludedRefs, e) &&
-      anyOf(types, e.appResourceTypeId) &&
-      anyOf(resources, e.appResourceId) &&
-      (appUsers.length === 0 || held.has(`${e.appId}\u0000${e.id}`)) &&
-      (name === "" || e.displayName === name) &&
-      matchesText(query, e.displayName, e.id),
-  );
-  return ok(listBody(found.map(entitlementView), page, { expanded: [] }));
-}
-
 /**
  * `GET /api/v1/apps/{app_id}/app_users`: the app's accounts, paged.
  *
@@ -701,42 +423,14 @@ export function listAppUsers(world: World, appId: string, page: PageRequest): Re
 }
 
 /**
- * `POST /api/v1/search/app_users`: by `appId`/`appIds`, `appUserIds`, `excludeAppUserIds`,
- * `userIds` (identity users), `appUserTypes`, `query`; paged.
+ * A grant as the API's AppEntitlementUserView: who (the account) holds which entitlement.
  *
  * @example
  * ```ts
- * searchAppUsers(world, { appId: "app-aws", userIds: ["u-ada"] });
+ * bindingView(grant, account).appUserId; // account.id
  * ```
  */
-export function searchAppUsers(world: World, body: Body): Read {
-  const f = collect({
-    page: pageFromBody(body),
-    appId: text(body, "appId"),
-    apps: strings(body, "appIds"),
-    ids: strings(body, "appUserIds"),
-    exclude: strings(body, "excludeAppUserIds"),
-    users: strings(body, "userIds"),
-    types: strings(body, "appUserTypes"),
-    query: text(body, "query"),
-  });
-  if (!f.ok) return f;
-  const { page, appId, apps, ids, exclude, users, types, query } = f.value;
-  const appIds = appId === "" ? apps : [appId, ...apps];
-  const found = world.appUsers.filter(
-    (a) =>
-      anyOf(appIds, a.appId) &&
-      anyOf(ids, a.id) &&
-      !exclude.includes(a.id) &&
-      anyOf(users, a.identityUserId) &&
-      anyOf(types, a.appUserType) &&
-      matchesText(query, a.displayName, a.email, a.username, a.id),
-  );
-  return ok(listBody(found.map(appUserView), page, { expanded: [] }));
-}
-
-/** A grant as the API's AppEntitlementUserView: who (the account) holds which entitlement. */
-function bindingView(g: { readonly appId: string; readonly appEntitlementId: string }, account: AppUser | undefined): JsonObject {
+export function bindingView(g: { readonly appId: string; readonly appEntitlementId: string }, account: AppUser | undefined): JsonObject {
   return {
     appId: g.appId,
     appEntitlementId: g.appEntitlementId,
@@ -798,45 +492,6 @@ export function listEntitlementUsers(world: World, appId: string, entitlementId:
   const list = world.grants
     .filter((g) => g.appId === appId && g.appEntitlementId === entitlementId)
     .map((g) => bindingView(g, world.index.appUserByUserAndApp.get(`${g.identityUserId}\u0000${g.appId}`)));
-  return ok(listBody(list, page, { expanded: [] }));
-}
-
-/**
- * `POST /api/v1/search/grants`: who holds what, as `{entitlement, appEntitlementUserBinding}`
- * pairs, by `appIds`, `entitlementRefs`, `appUserIds`, `userId`, `resourceTypeIds`, `resourceIds`; paged.
- *
- * @example
- * ```ts
- * searchGrants(world, { userId: "u-ada" });
- * ```
- */
-export function searchGrants(world: World, body: Body): Read {
-  const f = collect({
-    page: pageFromBody(body),
-    apps: strings(body, "appIds"),
-    refs: entitlementRefs(body, "entitlementRefs"),
-    appUserIds: strings(body, "appUserIds"),
-    userId: text(body, "userId"),
-    types: strings(body, "resourceTypeIds"),
-    resources: strings(body, "resourceIds"),
-  });
-  if (!f.ok) return f;
-  const { page, apps, refs, appUserIds, userId, types, resources } = f.value;
-  const list: JsonValue[] = [];
-  for (const g of world.grants) {
-    const e = findEntitlement(world, g.appId, g.appEntitlementId);
-    if (!e) continue;
-    const account = world.index.appUserByUserAndApp.get(`${g.identityUserId}\u0000${g.appId}`);
-    if (!anyOf(apps, g.appId)) continue;
-    if (refs.length > 0 && !refs.some((r) => r.appId === g.appId && r.id === g.appEntitlementId)) continue;
-    if (appUserIds.length > 0 && !(account && appUserIds.includes(account.id))) continue;
-    if (userId !== "" && g.identityUserId !== userId) continue;
-    if (!anyOf(types, e.appResourceTypeId) || !anyOf(resources, e.appResourceId)) continue;
-    list.push({
-      entitlement: entitlementView(e),
-      appEntitlementUserBinding: bindingView(g, account),
-    });
-  }
   return ok(listBody(list, page, { expanded: [] }));
 }
 
@@ -925,33 +580,3 @@ export function listPolicies(world: World, page: PageRequest): Read {
   return ok(listBody(world.policies.map(encodePolicy), page));
 }
 
-/**
- * `POST /api/v1/search/policies`: by `refs`, `excludePolicyIds`, `policyTypes`, `displayName`
- * (exact), `query`; paged.
- *
- * @example
- * ```ts
- * searchPolicies(world, { policyTypes: ["POLICY_TYPE_GRANT"] });
- * ```
- */
-export function searchPolicies(world: World, body: Body): Read {
-  const f = collect({
-    page: pageFromBody(body),
-    refs: refIds(body, "refs"),
-    exclude: strings(body, "excludePolicyIds"),
-    types: strings(body, "policyTypes"),
-    name: text(body, "displayName"),
-    query: text(body, "query"),
-  });
-  if (!f.ok) return f;
-  const { page, refs, exclude, types, name, query } = f.value;
-  const found = world.policies.filter(
-    (p) =>
-      anyOf(refs, p.id) &&
-      !exclude.includes(p.id) &&
-      anyOf(types, p.policyType) &&
-      (name === "" || p.displayName === name) &&
-      matchesText(query, p.displayName, p.description, p.id),
-  );
-  return ok(listBody(found.map(encodePolicy), page));
-}

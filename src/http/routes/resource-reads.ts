@@ -8,8 +8,8 @@
  * every type id an app's entitlements name, shown by its id; a resource is every (type, id) pair
  * they name, shown by a ref's display name when one names it, else by its id; its `grantCount` is
  * the grants of the entitlements on it. Traits, owners, parents and times are not modelled: a
- * search restricted to traits, owners or AI-agent, secret, credential or NHI properties matches
- * nothing (README "Assumptions").
+ * search restricted to traits, owners or AI-agent, secret, credential or NHI properties is refused
+ * (UNIMPLEMENTED, `search-fields.ts`; README "Assumptions").
  */
 import type { AppEntitlement } from "../../model/directory.js";
 import type { JsonObject, JsonValue } from "../../model/json.js";
@@ -19,10 +19,9 @@ import type { HttpFailure } from "../error-body.js";
 import { pageFromBody, type PageRequest } from "../paging.js";
 import { entitlementView, listBody } from "./reads.js";
 import { invalid, notFound } from "./refuse.js";
+import { type Body, collect, flag, refuseUnmodelled, type SearchFields, strings, text } from "./search-fields.js";
 
-type Body = Readonly<Record<string, unknown>>;
 type Read = Result<JsonObject, HttpFailure>;
-
 
 interface ResourceType {
   readonly appId: string;
@@ -41,6 +40,9 @@ interface Resource {
 interface Catalog {
   readonly types: readonly ResourceType[];
   readonly resources: readonly Resource[];
+  /** The same, by `key(appId, typeId)` and `key(appId, typeId, id)`: an expansion looks one up per entitlement. */
+  readonly typeByKey: ReadonlyMap<string, ResourceType>;
+  readonly resourceByKey: ReadonlyMap<string, Resource>;
 }
 
 const key = (...parts: readonly string[]) => parts.join("\u0000");
@@ -68,7 +70,7 @@ function catalogOf(world: World): Catalog {
     if (e.appResourceTypeId !== "" && e.appResourceId !== "") resources.get(key(e.appId, e.appResourceTypeId, e.appResourceId))?.entitlements.push(e);
     for (const ref of [e.role, e.scope]) if (ref) note(e.appId, ref.appResourceTypeId, ref.id, ref.displayName === "" ? ref.id : ref.displayName);
   }
-  const catalog = { types: [...types.values()], resources: [...resources.values()] };
+  const catalog = { types: [...types.values()], resources: [...resources.values()], typeByKey: types, resourceByKey: resources };
   catalogs.set(world.entitlements, catalog);
   return catalog;
 }
@@ -114,6 +116,34 @@ function findType(world: World, appId: string, typeId: string): Result<ResourceT
   if (!world.index.apps.has(appId)) return notFound(`app "${appId}" not found`);
   const t = catalogOf(world).types.find((x) => x.appId === appId && x.id === typeId);
   return t ? ok(t) : notFound(`resource type "${typeId}" of app "${appId}" not found: no entitlement of the app names it`);
+}
+
+/**
+ * The AppResourceType an entitlement names, as the API writes it (for `expandMask`
+ * `app_resource_type_id`); `undefined` when it names none.
+ *
+ * @example
+ * ```ts
+ * resourceTypeObject(world, "app-aws", "rt-role"); // { appId: "app-aws", id: "rt-role", displayName: "rt-role", … }
+ * ```
+ */
+export function resourceTypeObject(world: World, appId: string, typeId: string): JsonObject | undefined {
+  const t = catalogOf(world).typeByKey.get(key(appId, typeId));
+  return t ? typeWire(t) : undefined;
+}
+
+/**
+ * The AppResource an entitlement is on, as the API writes it (for `expandMask` `app_resource_id`);
+ * `undefined` when it is on none.
+ *
+ * @example
+ * ```ts
+ * resourceObject(world, "app-aws", "rt-role", "res-aws-account-prod")?.grantCount; // "4"
+ * ```
+ */
+export function resourceObject(world: World, appId: string, typeId: string, id: string): JsonObject | undefined {
+  const r = catalogOf(world).resourceByKey.get(key(appId, typeId, id));
+  return r ? resourceWire(world, r) : undefined;
 }
 
 /**
@@ -192,56 +222,108 @@ export function listEntitlementsForResource(world: World, appId: string, typeId:
 // ---------------------------------------------------------------------------------------------
 // Searches
 
-function strings(body: Body, k: string): Result<readonly string[], HttpFailure> {
-  const v = body[k];
-  if (v === undefined || v === null) return ok([]);
-  if (!Array.isArray(v) || v.some((s) => typeof s !== "string")) return invalid(k, `${k} must be an array of strings`);
-  return ok(v as string[]);
-}
+const TRAITS = "resource type traits";
 
-function text(body: Body, k: string): Result<string, HttpFailure> {
-  const v = body[k];
-  if (v === undefined || v === null) return ok("");
-  return typeof v === "string" ? ok(v) : invalid(k, `${k} must be a string`);
-}
+/**
+ * Every property of `c1.api.app.v1.SearchAppResourceTypesRequest`: read by
+ * {@link searchResourceTypes}, or refused.
+ *
+ * @example
+ * ```ts
+ * RESOURCE_TYPE_SEARCH_FIELDS.unmodelled["resourceTypeTraitIds"]?.lacks; // "resource type traits"
+ * ```
+ */
+export const RESOURCE_TYPE_SEARCH_FIELDS: SearchFields = {
+  implemented: ["pageSize", "pageToken", "appIds", "resourceTypeIds", "excludeResourceTypeIds", "appUserIds", "displayName", "query"],
+  unmodelled: {
+    resourceTypeTraitIds: { shape: { kind: "strings" }, lacks: TRAITS },
+    excludeResourceTypeTraitIds: { shape: { kind: "strings" }, lacks: TRAITS },
+  },
+};
 
-/** Several request fields at once: their values, or the first failure. */
-function all<T extends readonly Result<unknown, HttpFailure>[]>(
-  ...fields: T
-): Result<{ readonly [K in keyof T]: T[K] extends Result<infer V, HttpFailure> ? V : never }, HttpFailure> {
-  const out: unknown[] = [];
-  for (const f of fields) {
-    if (!f.ok) return f;
-    out.push(f.value);
-  }
-  return ok(out as never);
-}
-
-const anyOf = (wanted: readonly string[], v: string) => wanted.length === 0 || wanted.includes(v);
-const fuzzy = (query: string, ...fields: readonly string[]) => query === "" || fields.some((f) => f.toLowerCase().includes(query.toLowerCase()));
+/**
+ * Every property of `c1.api.app.v1.SearchAppResourcesRequest`: read by {@link searchResources}, or
+ * refused.
+ *
+ * @example
+ * ```ts
+ * RESOURCE_SEARCH_FIELDS.unmodelled["ownerUserIds"]?.lacks; // "resource owners"
+ * ```
+ */
+export const RESOURCE_SEARCH_FIELDS: SearchFields = {
+  implemented: [
+    "pageSize",
+    "pageToken",
+    "appId",
+    "appIds",
+    "resourceTypeIds",
+    "resourceIds",
+    "excludeResourceIds",
+    "refs",
+    "appUserIds",
+    "query",
+    // The world keeps no deleted app nor deleted binding (its resources are those live entitlements
+    // name): there is nothing to exclude.
+    "excludeDeletedApps",
+    "excludeDeletedResourceBindings",
+  ],
+  unmodelled: {
+    agentStatuses: {
+      shape: { kind: "enums", members: ["AGENT_STATUS_UNSPECIFIED", "AGENT_STATUS_READY", "AGENT_STATUS_DISABLED", "AGENT_STATUS_DELETED"] },
+      lacks: "AI-agent resources",
+    },
+    credentialTypes: {
+      shape: { kind: "enums", members: ["CREDENTIAL_TYPE_UNSPECIFIED", "CREDENTIAL_TYPE_STATIC_SECRET", "CREDENTIAL_TYPE_ASYMMETRIC_KEY", "CREDENTIAL_TYPE_CERTIFICATE"] },
+      lacks: "secret or credential resources",
+    },
+    nhiTypes: {
+      shape: { kind: "enums", members: ["NHI_TYPE_UNSPECIFIED", "NHI_TYPE_APP_REGISTRATION", "NHI_TYPE_ASSUMABLE_ROLE", "NHI_TYPE_MANAGED_IDENTITY"] },
+      lacks: "non-human identity classification of resources",
+    },
+    ownerUserIds: { shape: { kind: "strings" }, lacks: "resource owners" },
+    unownedOnly: { shape: { kind: "flag" }, lacks: "resource owners" },
+    resourceTypeTraitIds: { shape: { kind: "strings" }, lacks: TRAITS },
+    excludeResourceTypeTraitIds: { shape: { kind: "strings" }, lacks: TRAITS },
+    secretAging: { shape: { kind: "message" }, lacks: "secret resources or their creation, expiry and last-use times" },
+    withOpenFindings: { shape: { kind: "flag" }, lacks: "findings" },
+    sortField: {
+      shape: {
+        kind: "member",
+        members: ["APP_RESOURCE_SORT_FIELD_UNSPECIFIED", "APP_RESOURCE_SORT_FIELD_SECRET_CREATED_AT", "APP_RESOURCE_SORT_FIELD_SECRET_EXPIRES_AT", "APP_RESOURCE_SORT_FIELD_LAST_USED_AT"],
+      },
+      lacks: "secret creation, expiry or last-use times to sort resources by",
+    },
+    // "Direction to sort in", of sortField's column: the default order has no direction to set.
+    direction: {
+      shape: { kind: "member", members: ["SORT_DIRECTION_UNSPECIFIED", "SORT_DIRECTION_ASC", "SORT_DIRECTION_DESC"] },
+      lacks: "sortField columns for a direction to apply to",
+    },
+  },
+};
 
 /** The (app, type, resource) keys of the entitlements the given accounts' users hold. */
 function heldBy(world: World, appUserIds: readonly string[]): { types: Set<string>; resources: Set<string> } {
-  const types = new Set<string>();
-  const resources = new Set<string>();
+  const holders = new Set<string>();
   for (const id of appUserIds) {
     const au = world.index.appUsers.get(id);
-    if (!au) continue;
-    for (const g of world.grants) {
-      if (g.appId !== au.appId || g.identityUserId !== au.identityUserId) continue;
-      const e = world.index.entitlementsByApp.get(g.appId)?.get(g.appEntitlementId);
-      if (!e || e.appResourceTypeId === "") continue;
-      types.add(key(e.appId, e.appResourceTypeId));
-      if (e.appResourceId !== "") resources.add(key(e.appId, e.appResourceTypeId, e.appResourceId));
-    }
+    if (au) holders.add(key(au.appId, au.identityUserId));
+  }
+  const types = new Set<string>();
+  const resources = new Set<string>();
+  for (const g of world.grants) {
+    if (!holders.has(key(g.appId, g.identityUserId))) continue;
+    const e = world.index.entitlementsByApp.get(g.appId)?.get(g.appEntitlementId);
+    if (!e || e.appResourceTypeId === "") continue;
+    types.add(key(e.appId, e.appResourceTypeId));
+    if (e.appResourceId !== "") resources.add(key(e.appId, e.appResourceTypeId, e.appResourceId));
   }
   return { types, resources };
 }
 
 /**
  * `POST /api/v1/search/app_resource_types`: by `appIds`, `resourceTypeIds`, `excludeResourceTypeIds`,
- * `appUserIds` (types of the entitlements those accounts hold), `displayName` (exact), `query`; a
- * `resourceTypeTraitIds` restriction matches nothing (no type has traits here); paged.
+ * `appUserIds` (types of the entitlements those accounts hold), `displayName` (exact), `query`;
+ * trait filters are refused (no type has traits here); paged.
  *
  * @example
  * ```ts
@@ -249,32 +331,34 @@ function heldBy(world: World, appUserIds: readonly string[]): { types: Set<strin
  * ```
  */
 export function searchResourceTypes(world: World, body: Body): Read {
-  const page = pageFromBody(body);
-  if (!page.ok) return page;
-  const f = all(
-    strings(body, "appIds"),
-    strings(body, "resourceTypeIds"),
-    strings(body, "excludeResourceTypeIds"),
-    strings(body, "appUserIds"),
-    text(body, "displayName"),
-    text(body, "query"),
-    strings(body, "resourceTypeTraitIds"),
-    strings(body, "excludeResourceTypeTraitIds"),
-  );
+  const f = collect({
+    page: pageFromBody(body),
+    apps: strings(body, "appIds"),
+    ids: strings(body, "resourceTypeIds"),
+    exclude: strings(body, "excludeResourceTypeIds"),
+    appUsers: strings(body, "appUserIds"),
+    name: text(body, "displayName"),
+    query: text(body, "query"),
+  });
   if (!f.ok) return f;
-  const [apps, ids, exclude, appUsers, name, query, traits] = f.value;
+  const refused = refuseUnmodelled(body, RESOURCE_TYPE_SEARCH_FIELDS);
+  if (!refused.ok) return refused;
+  const { page, appUsers, name } = f.value;
+  const apps = new Set(f.value.apps);
+  const ids = new Set(f.value.ids);
+  const exclude = new Set(f.value.exclude);
+  const query = f.value.query.toLowerCase();
   const held = appUsers.length > 0 ? heldBy(world, appUsers).types : undefined;
   const found = catalogOf(world).types.filter(
     (t) =>
-      traits.length === 0 &&
-      anyOf(apps, t.appId) &&
-      anyOf(ids, t.id) &&
-      !exclude.includes(t.id) &&
+      (apps.size === 0 || apps.has(t.appId)) &&
+      (ids.size === 0 || ids.has(t.id)) &&
+      !exclude.has(t.id) &&
       (held === undefined || held.has(key(t.appId, t.id))) &&
       (name === "" || t.id === name) &&
-      fuzzy(query, t.id),
+      (query === "" || t.id.toLowerCase().includes(query)),
   );
-  return ok(listBody(found.map(typeWire), page.value));
+  return ok(listBody(found.map(typeWire), page));
 }
 
 function resourceRefs(body: Body): Result<readonly string[], HttpFailure> {
@@ -292,15 +376,19 @@ function resourceRefs(body: Body): Result<readonly string[], HttpFailure> {
   return ok(out);
 }
 
-/** Filters about what the world does not model: a restriction by any of them matches nothing. */
-const UNMODELLED_RESTRICTIONS = ["resourceTypeTraitIds", "agentStatuses", "credentialTypes", "nhiTypes"] as const;
+/** Case-insensitive text order; ties keep the catalog's order (the sort is stable). */
+function byName(a: string, b: string): number {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  return x === y ? 0 : x < y ? -1 : 1;
+}
 
 /**
  * `POST /api/v1/search/app_resources`: by `appId`/`appIds`, `resourceTypeIds`, `resourceIds`,
  * `excludeResourceIds`, `refs`, `appUserIds` (resources of the entitlements those accounts hold),
- * `query`; `ownerUserIds` matches only with the "none" sentinel and `unownedOnly` matches all (no
- * resource has owners here); trait, agent, credential, NHI, secret-aging and finding restrictions
- * match nothing; paged.
+ * `query`; in the OpenAPI's default order (app, then display name); paged. Filters on owners,
+ * traits, AI-agent, credential, NHI, secret-aging or finding properties, and sorting by a column,
+ * are refused: the world has none of them.
  *
  * @example
  * ```ts
@@ -308,40 +396,44 @@ const UNMODELLED_RESTRICTIONS = ["resourceTypeTraitIds", "agentStatuses", "crede
  * ```
  */
 export function searchResources(world: World, body: Body): Read {
-  const page = pageFromBody(body);
-  if (!page.ok) return page;
-  const f = all(
-    text(body, "appId"),
-    strings(body, "appIds"),
-    strings(body, "resourceTypeIds"),
-    strings(body, "resourceIds"),
-    strings(body, "excludeResourceIds"),
-    strings(body, "appUserIds"),
-    strings(body, "ownerUserIds"),
-    text(body, "query"),
-    resourceRefs(body),
-  );
+  const f = collect({
+    page: pageFromBody(body),
+    appId: text(body, "appId"),
+    apps: strings(body, "appIds"),
+    types: strings(body, "resourceTypeIds"),
+    ids: strings(body, "resourceIds"),
+    exclude: strings(body, "excludeResourceIds"),
+    appUsers: strings(body, "appUserIds"),
+    query: text(body, "query"),
+    refs: resourceRefs(body),
+    excludeDeletedApps: flag(body, "excludeDeletedApps"),
+    excludeDeletedResourceBindings: flag(body, "excludeDeletedResourceBindings"),
+  });
   if (!f.ok) return f;
-  const [appId, appIdList, types, ids, exclude, appUsers, owners, query, refs] = f.value;
-  for (const k of UNMODELLED_RESTRICTIONS) {
-    const v = strings(body, k);
-    if (!v.ok) return v;
-    if (v.value.length > 0) return ok(listBody([], page.value, { expanded: [] }));
-  }
-  const unmodelled = (body["secretAging"] !== undefined && body["secretAging"] !== null) || body["withOpenFindings"] === true;
-  if (unmodelled || (owners.length > 0 && !owners.includes("none"))) return ok(listBody([], page.value, { expanded: [] }));
-  const apps = appId === "" ? appIdList : [appId, ...appIdList];
+  const refused = refuseUnmodelled(body, RESOURCE_SEARCH_FIELDS);
+  if (!refused.ok) return refused;
+  const { page, appId, appUsers } = f.value;
+  const apps = new Set(appId === "" ? f.value.apps : [appId, ...f.value.apps]);
+  const types = new Set(f.value.types);
+  const ids = new Set(f.value.ids);
+  const exclude = new Set(f.value.exclude);
+  const refs = new Set(f.value.refs);
+  const query = f.value.query.toLowerCase();
   const held = appUsers.length > 0 ? heldBy(world, appUsers).resources : undefined;
-  const found = catalogOf(world).resources.filter(
-    (r) =>
-      anyOf(apps, r.appId) &&
-      anyOf(types, r.appResourceTypeId) &&
-      anyOf(ids, r.id) &&
-      !exclude.includes(r.id) &&
-      (refs.length === 0 || refs.includes(key(r.appId, r.appResourceTypeId, r.id))) &&
-      (held === undefined || held.has(key(r.appId, r.appResourceTypeId, r.id))) &&
-      fuzzy(query, r.displayName, r.id),
-  );
+  const found = catalogOf(world).resources.filter((r) => {
+    const k = key(r.appId, r.appResourceTypeId, r.id);
+    return (
+      (apps.size === 0 || apps.has(r.appId)) &&
+      (types.size === 0 || types.has(r.appResourceTypeId)) &&
+      (ids.size === 0 || ids.has(r.id)) &&
+      !exclude.has(r.id) &&
+      (refs.size === 0 || refs.has(k)) &&
+      (held === undefined || held.has(k)) &&
+      (query === "" || r.displayName.toLowerCase().includes(query) || r.id.toLowerCase().includes(query))
+    );
+  });
+  const appName = (r: Resource) => world.index.apps.get(r.appId)?.displayName ?? r.appId;
+  found.sort((a, b) => byName(appName(a), appName(b)) || byName(a.displayName, b.displayName));
   const list: JsonValue[] = found.map((r) => resourceView(world, r));
-  return ok(listBody(list, page.value, { expanded: [] }));
+  return ok(listBody(list, page, { expanded: [] }));
 }
