@@ -11,6 +11,7 @@ import {
   getPolicy,
   getTask,
   getUser,
+  appUserWire,
   listAppUsers,
   listTaskAudits,
   listApps,
@@ -155,5 +156,22 @@ describe("openapi.yaml AppAccessRequestDefaults: defaultsEnabled says whether th
     const bare = [...world.index.apps.keys()].find((id) => !world.resourceTypeDefaults.some((d) => d.appId === id));
     if (!bare) throw new Error("the sample has an app without defaults");
     expect(value(getAccessRequestDefaults(world, bare))).toMatchObject({ defaultsEnabled: false, state: "APP_ACCESS_REQUEST_DEFAULTS_LAST_APPLY_STATE_UNSPECIFIED" });
+  });
+});
+
+describe("openapi.yaml c1.api.app.v1.AppUserStatus.status: accounts answer the API's STATUS_* spelling", () => {
+  it("whether the world file writes APP_USER_STATUS_* (the sample) or STATUS_* (a pulled tenant)", () => {
+    const w = sampleWorld();
+    const accounts = w.appUsers.filter((a) => (a.status?.status ?? "") !== "");
+    expect(accounts.length).toBeGreaterThan(0);
+    expect(accounts.some((a) => a.status?.status.startsWith("APP_USER_STATUS_"))).toBe(true);
+    const allowed = ["STATUS_UNSPECIFIED", "STATUS_ENABLED", "STATUS_DISABLED", "STATUS_DELETED"];
+    for (const a of accounts) {
+      const wire = appUserWire(a)["status"] as { status: string; details: string };
+      expect(allowed, a.id).toContain(wire.status);
+      expect(wire.status.slice("STATUS_".length)).toBe((a.status?.status ?? "").replace(/^(APP_USER_)?STATUS_/, ""));
+      expect(wire.details).toBe(a.status?.details ?? "");
+      expect(appUserWire({ ...a, status: { status: wire.status, details: wire.details } })["status"]).toEqual(wire);
+    }
   });
 });

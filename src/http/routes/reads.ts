@@ -24,6 +24,7 @@ import type { HttpFailure } from "../error-body.js";
 import { pageFromBody, pageOf, type PageRequest } from "../paging.js";
 import { invalid, notFound } from "./refuse.js";
 import { type Body, refIds, text } from "./search-fields.js";
+import { accountStatusOf, accountTypeOf } from "./app-user-search.js";
 
 type Read = Result<JsonObject, HttpFailure>;
 
@@ -73,16 +74,24 @@ export function entitlementWire(e: AppEntitlement): JsonObject {
 }
 
 /**
- * An AppUser as the API writes it (an empty account type is its zero value).
+ * An AppUser as the API writes it: an empty account type is its zero value, and the status in the
+ * API's `STATUS_*` (openapi.yaml, `c1.api.app.v1.AppUserStatus.status`) whichever spelling the
+ * world file has (the sample's `APP_USER_STATUS_*` is the CEL environment's).
  *
  * @example
  * ```ts
  * appUserWire(account).appUserType; // "APP_USER_TYPE_USER"
+ * appUserWire(account).status; // { status: "STATUS_ENABLED", details: "" }
  * ```
  */
 export function appUserWire(a: AppUser): JsonObject {
   const o = encodeAppUser(a);
-  return { ...o, appUserType: a.appUserType === "" ? "APP_USER_TYPE_UNSPECIFIED" : a.appUserType };
+  const status = o["status"];
+  return {
+    ...o,
+    appUserType: accountTypeOf(a),
+    ...(typeof status === "object" && status !== null && !Array.isArray(status) ? { status: { ...status, status: accountStatusOf(a) } } : {}),
+  };
 }
 
 /**
