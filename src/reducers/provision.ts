@@ -90,6 +90,11 @@ export interface ProvisionErroredInput {
 export interface RetryProvisioningInput {
   readonly taskId: string;
   readonly comment?: string;
+  /**
+   * The provision step to retry (openapi.yaml: "The ID of the provision policy step to retry"):
+   * the errored step, or the manual fallback it opened; `""` or absent for whichever failed.
+   */
+  readonly policyStepId?: string;
   readonly expandMask?: ExpandMaskInput | null;
 }
 
@@ -212,12 +217,14 @@ const completeSpec = outcomeSpec("complete");
 const cancelledSpec = outcomeSpec("cancelled");
 const erroredSpec = outcomeSpec("errored");
 
-const retrySpec: ActionSpec<{ readonly comment: string }> = {
+const retrySpec: ActionSpec<{ readonly comment: string; readonly policyStepId: string }> = {
   action: "TASK_ACTION_TYPE_RETRY_PROVISIONING",
   ticket: true,
   read: (req) => {
     const comment = readString(req, "comment");
-    return comment.ok ? ok({ comment: comment.value }) : comment;
+    if (!comment.ok) return comment;
+    const policyStepId = readString(req, "policyStepId");
+    return policyStepId.ok ? ok({ comment: comment.value, policyStepId: policyStepId.value }) : policyStepId;
   },
   state: (c) =>
     provisioningFailed(c.task)
@@ -227,6 +234,10 @@ const retrySpec: ActionSpec<{ readonly comment: string }> = {
     const failed = (c.task.policy?.history ?? []).at(-1);
     const inst = failed?.instance;
     if (!failed || inst?.kind !== "provision") return err(precondition("no errored provision step"));
+    // A stale or wrong step id is refused, as approve and skip refuse one, rather than retrying another step.
+    const fallbackId = c.task.policy?.current?.id;
+    if (r.policyStepId !== "" && r.policyStepId !== failed.id && r.policyStepId !== fallbackId)
+      return err(precondition(`cannot retry step "${r.policyStepId}" of task ${taskName(c.task)}: the provision step that failed is "${failed.id}"`));
     const definition = inst.provision ?? { assigned: false, provisionTarget: null, provisionPolicy: null };
     const newId = ctx.ids.take("step");
     const ticketActionId = emit(ctx, c.task.id, c.caller.id, { kind: "provisioningRetried", erroredPolicyStepId: failed.id, newPolicyStepId: newId });

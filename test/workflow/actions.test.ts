@@ -562,6 +562,19 @@ describe("retry provisioning (release note 2)", () => {
     expect(task(s.world, "1019").state).toBe("TASK_STATE_OPEN");
   });
 
+  it("policyStepId, when given, must name the failed provision step (openapi.yaml RetryProvisioningRequest: the step to retry)", () => {
+    const failed = task(sampleWorld(), "1019").policy?.history?.at(-1)?.id ?? "";
+    expect(failed).not.toBe("");
+    expect(task(run(sampleWorld(), { type: "retryProvisioning", taskId: "1019", policyStepId: failed }, "u-it-dir").world, "1019").state).toBe("TASK_STATE_OPEN");
+    expect(refuse(sampleWorld(), { type: "retryProvisioning", taskId: "1019", policyStepId: "bogus" }, "u-it-dir", "FAILED_PRECONDITION").message).toContain(`the provision step that failed is "${failed}"`);
+  });
+
+  it("restart accepts any policyStepId: openapi.yaml RestartRequest says it is deprecated and does not affect behavior", () => {
+    const plain = run(sampleWorld(), { type: "restart", taskId: "1030" }, "u-it-dir");
+    const withId = run(sampleWorld(), { type: "restart", taskId: "1030", policyStepId: "bogus" } as never, "u-it-dir");
+    expect(task(withId.world, "1030").policy?.current?.instance?.kind).toBe(task(plain.world, "1030").policy?.current?.instance?.kind);
+  });
+
   it("FAILED_PRECONDITION on a task that did not fail provisioning; PERMISSION_DENIED for a plain user", () => {
     refuse(sampleWorld(), { type: "retryProvisioning", taskId: "1013" }, "u-it-dir", "FAILED_PRECONDITION");
     refuse(sampleWorld(), { type: "retryProvisioning", taskId: "1019" }, "u-dev3", "PERMISSION_DENIED");
