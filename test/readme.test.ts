@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { memoryIO } from "../src/cli/memory-io.js";
 import { runCli } from "../src/cli/run.js";
 import { explain } from "../src/explain/explain.js";
+import { formatWhatIf, whatIf } from "../src/whatif/index.js";
 import { loadWorld } from "../src/world/load-world.js";
 
 const README = readFileSync(new URL("../README.md", import.meta.url), "utf8");
@@ -86,6 +87,19 @@ describe("README", () => {
     const t2 = explain(w, "2");
     expect(t1.ok && t1.value.result.kind === "selected" && t1.value.result.steps.map((x) => x.detail)).toEqual(["approval by manager", "approval by users u-cy", "provision via connector"]);
     expect(t2.ok && t2.value.result.kind === "selected" && t2.value.result.steps.map((x) => x.kind)).toEqual(["provision"]);
+  });
+
+  it("its what-if example prints what the README shows (formatWhatIf of the same recipe on the sample)", () => {
+    const loaded = loadWorld(JSON.parse(disk("fixtures/world.json")));
+    if (!loaded.ok) throw new Error("the sample does not load");
+    const r = whatIf(loaded.value, (draft) => {
+      const p = draft.policies.find((x) => x.id === "pol-prod-admin");
+      p?.rules?.splice(2, 1);
+    });
+    expect(r.ok && r.value.counts).toEqual({ inWorld: 59, inScope: 37, changed: 1, unchanged: 36, unchangedErrors: 0 });
+    const block = /console\.log\(formatWhatIf\(r\.value\)\);[\s\S]*?```text\n([\s\S]*?)```/.exec(README)?.[1];
+    expect(block, "the README's formatWhatIf output").toBeDefined();
+    expect(r.ok && `${formatWhatIf(r.value).trimEnd()}\n`, "update the README's what-if output if the new one is right").toBe(block);
   });
 
   it("starts with the two commands a newcomer runs, both with npm ci", () => {
