@@ -156,6 +156,10 @@ describe("openapi.yaml TaskActionsService: every action over HTTP", () => {
     const bad = await act("1025", "update-request-data", { data: { nope: 1 } });
     expect(bad.status).toBe(400);
     expect((bad.json as unknown as ErrorBody).code).toBe(GRPC_CODES.INVALID_ARGUMENT);
+    // The refused field is named as the OpenAPI's body names it (`data`), not as the reducer does (`values`).
+    const text = JSON.stringify(bad.json);
+    expect(text).toContain("data.nope");
+    expect(text).not.toContain('"values.');
   });
 
   it("the reducers' refusals keep their status: a stale policyStepId, a non-approver, a deleted task", async () => {

@@ -30,15 +30,23 @@ export function bodyFailure(diagnostics: readonly Diagnostic[]): HttpFailure {
 
 const maskOf = (m: TaskExpandMask | null): ExpandMaskInput | null => (m === null ? null : { paths: m.paths });
 
+/** How an operation's body names a field the reducer names otherwise (`values.x` → `data.x`). */
+type FieldNames = (field: string) => string;
+
 /** A write running one action of `reduce`, its response reshaped for the operation when it differs. */
-function write(action: WorkflowAction, reshape?: (body: JsonObject) => JsonObject): Result<Operation, HttpFailure> {
-  return ok({ kind: "write", apply: applying(action, reshape) });
+function write(action: WorkflowAction, reshape?: (body: JsonObject) => JsonObject, fieldNames?: FieldNames): Result<Operation, HttpFailure> {
+  return ok({ kind: "write", apply: applying(action, reshape, fieldNames) });
 }
 
 /** The write's reducer run. Returned, not written inline in the operation, so no function is named per request. */
-function applying(action: WorkflowAction, reshape?: (body: JsonObject) => JsonObject): WriteOperation["apply"] {
+function applying(action: WorkflowAction, reshape?: (body: JsonObject) => JsonObject, fieldNames?: FieldNames): WriteOperation["apply"] {
   return (world, ctx) => {
     const r = reduce(world, action, ctx);
+    // A refused field is named as the request body names it.
+    if (!r.ok && fieldNames !== undefined && r.error.code === "INVALID_ARGUMENT" && r.error.field !== undefined) {
+      const field = fieldNames(r.error.field);
+      return err({ ...r.error, field, message: r.error.message.split(r.error.field).join(field) });
+    }
     if (!r.ok || reshape === undefined) return r;
     const body = r.value.response;
     if (typeof body !== "object" || body === null || Array.isArray(body)) return r;
@@ -54,6 +62,7 @@ function action(
   operation: string,
   toAction: (input: RouteInput) => Result<WorkflowAction, HttpFailure>,
   reshape?: (body: JsonObject) => JsonObject,
+  fieldNames?: FieldNames,
 ): Route {
   return {
     method: "POST",
@@ -62,7 +71,7 @@ function action(
     body: "json",
     handle: (input) => {
       const a = toAction(input);
-      return a.ok ? write(a.value, reshape) : a;
+      return a.ok ? write(a.value, reshape, fieldNames) : a;
     },
   };
 }
@@ -116,8 +125,14 @@ export const TASK_ACTION_ROUTES: readonly Route[] = [
   action("skip-step", "SkipStep", passThrough("skipStep")),
   action("update-grant-duration", "UpdateGrantDuration", passThrough("updateGrantDuration")),
   // The OpenAPI's `data` is the form's values: completing the current form step with them.
-  action("update-request-data", "UpdateRequestData", (input) => {
-    const { data, values, ...rest } = input.body;
-    return ok({ ...rest, values: data ?? values ?? {}, taskId: input.params["task_id"] ?? "", type: "completeForm" } as unknown as WorkflowAction);
-  }),
+  action(
+    "update-request-data",
+    "UpdateRequestData",
+    (input) => {
+      const { data, values, ...rest } = input.body;
+      return ok({ ...rest, values: data ?? values ?? {}, taskId: input.params["task_id"] ?? "", type: "completeForm" } as unknown as WorkflowAction);
+    },
+    undefined,
+    (field) => (field === "values" || field.startsWith("values.") ? `data${field.slice("values".length)}` : field),
+  ),
 ];
