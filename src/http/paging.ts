@@ -115,7 +115,18 @@ function readToken(value: unknown, field: string, fingerprint: string): Result<n
 }
 
 /**
- * Reads a GET list's paging from its query: `page_size`, `page_token`.
+ * A query parameter by its proto name or its JSON name (grpc-gateway takes either); given more than
+ * once, under either, it is refused as grpc-gateway refuses a repeated singular field.
+ */
+function queryField(query: URLSearchParams, proto: string, json: string): Result<string | undefined, HttpFailure> {
+  const values = [...query.getAll(proto), ...query.getAll(json)];
+  if (values.length > 1) return invalidPaging(`${proto} is given ${values.length} times; give it once`, proto);
+  return ok(values[0]);
+}
+
+/**
+ * Reads a GET list's paging from its query: `page_size`, `page_token` (or their JSON names
+ * `pageSize`, `pageToken`, as grpc-gateway reads either).
  *
  * @example
  * ```ts
@@ -123,9 +134,13 @@ function readToken(value: unknown, field: string, fingerprint: string): Result<n
  * ```
  */
 export function pageFromQuery(query: URLSearchParams, fingerprint = "", limits: PageLimits = DEFAULT_PAGE_LIMITS): Result<PageRequest, HttpFailure> {
-  const size = readSize(query.get("page_size") ?? undefined, "page_size");
+  const sizeText = queryField(query, "page_size", "pageSize");
+  if (!sizeText.ok) return sizeText;
+  const size = readSize(sizeText.value, "page_size");
   if (!size.ok) return size;
-  const offset = readToken(query.get("page_token") ?? undefined, "page_token", fingerprint);
+  const tokenText = queryField(query, "page_token", "pageToken");
+  if (!tokenText.ok) return tokenText;
+  const offset = readToken(tokenText.value, "page_token", fingerprint);
   if (!offset.ok) return offset;
   return ok({ size: clampPageSize(size.value, limits), offset: offset.value, fingerprint });
 }

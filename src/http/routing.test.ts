@@ -158,4 +158,16 @@ describe("paging (openapi.yaml: \"0 <= pageSize <= 100. Values < 10 will be set 
     const other = pageFromBody({ pageToken: next }, "state=closed");
     expect(!other.ok && other.error.field).toBe("pageToken");
   });
+
+  it("GET lists also take the JSON names pageSize/pageToken, and refuse a size given twice (grpc-gateway's query parameters)", () => {
+    const json = pageFromQuery(new URLSearchParams("pageSize=50"));
+    expect(json.ok && json.value.size).toBe(50);
+    const next = pageOf(Array.from({ length: 30 }, (_, i) => i), { size: 10, offset: 0, fingerprint: "" }).nextPageToken;
+    const token = pageFromQuery(new URLSearchParams(`pageToken=${encodeURIComponent(next)}`));
+    expect(token.ok && token.value.offset).toBe(10);
+    for (const twice of ["page_size=10&page_size=50", "page_size=10&pageSize=50"]) {
+      const r = pageFromQuery(new URLSearchParams(twice));
+      expect(!r.ok && [r.error.status, r.error.field]).toEqual([400, "page_size"]);
+    }
+  });
 });
