@@ -71,6 +71,45 @@ function apiName(key: string): string {
   return Object.hasOwn(SPEC_NAMES, camel) ? (SPEC_NAMES[camel] ?? camel) : camel;
 }
 
+/** The provider's name of a wire field: `policySteps` → `policy_steps`, `svcResourceAction` → `baton_resource_action`. */
+function attributeName(wire: string): string {
+  const provider = Object.entries(SPEC_NAMES).find(([, spec]) => spec === wire)?.[0] ?? wire;
+  return provider.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/**
+ * A JSONPath into a policy's wire JSON (a codec diagnostic's, `$.policySteps.grant.steps[0]`) as
+ * the path of the same value among the plan's attribute values (`$.policy_steps.grant.steps[0]`):
+ * field names in the provider's spelling, map keys as written, and a path inside one of the JSON
+ * text attributes cut at the attribute, with the rest after it (`….form (in its JSON: fields[0])`).
+ *
+ * @example
+ * ```ts
+ * planPathOf("$.policySteps.grant.steps[0].wait.duration.duration"); // "$.policy_steps.grant.steps[0].wait.duration.duration"
+ * ```
+ */
+export function planPathOf(wirePath: string): string {
+  const segments = [...wirePath.slice(1).matchAll(/\.([^.[\]]+)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g)];
+  let out = "$";
+  let keepNext = false;
+  for (let i = 0; i < segments.length; i++) {
+    const m = segments[i] as RegExpMatchArray;
+    if (m[2] !== undefined) {
+      out += `[${m[2]}]`;
+      continue;
+    }
+    const key = m[1] ?? (JSON.parse(m[3] ?? '""') as string);
+    const name: string = keepNext ? key : attributeName(key);
+    keepNext = i === 0 && MAP_ATTRIBUTES.has(name);
+    out = pathKey(out, name);
+    if (!keepNext && JSON_ATTRIBUTES.has(name) && i < segments.length - 1) {
+      const rest = segments.slice(i + 1).map((x) => x[0]).join("");
+      return `${out} (in its JSON: ${rest.replace(/^\./, "")})`;
+    }
+  }
+  return out;
+}
+
 /**
  * Writes a key as an own property, whatever its name: a plan may hold a `__proto__` key, which
  * plain assignment would take as the object's prototype and drop from the output.

@@ -78,11 +78,21 @@ function actionOf(actions: readonly unknown[]): PlanAction | "none" | null {
  * ```
  */
 export function readPlan(doc: unknown): { ok: true; value: PolicyPlan } | { ok: false; error: PlanDiagnostic[] } {
+  const notAPlan = (message: string, path = "$") => ({ ok: false as const, error: [{ code: "PLAN_NOT_A_PLAN" as const, path, message }] });
+  const howTo = "write one with `terraform plan -out plan.tfplan && terraform show -json plan.tfplan > plan.json`";
   if (!isRecord(doc) || (!Array.isArray(doc["resource_changes"]) && doc["resource_changes"] !== undefined) || doc["format_version"] === undefined)
-    return {
-      ok: false,
-      error: [{ code: "PLAN_NOT_A_PLAN", path: "$", message: "not a Terraform plan in JSON: write one with `terraform show -json plan.tfplan > plan.json`" }],
-    };
+    return notAPlan(`not a Terraform plan in JSON: ${howTo}`);
+  // HashiCorp's JSON output format: a new major version is incompatible with readers of this one.
+  const version = doc["format_version"];
+  if (typeof version !== "string" || !/^1\.\d+$/.test(version))
+    return notAPlan(`format_version ${JSON.stringify(version)} is not one this reader knows (1.x of \`terraform show -json\`)`, "$.format_version");
+  // `terraform show -json` without a plan file writes the state: values, and no planned ones.
+  if (doc["planned_values"] === undefined && doc["resource_changes"] === undefined)
+    return notAPlan(
+      doc["values"] !== undefined
+        ? `this is Terraform state (\`terraform show -json\` without a plan file), not a plan: ${howTo}`
+        : `not a Terraform plan in JSON (no planned_values, no resource_changes): ${howTo}`,
+    );
   const raw: readonly unknown[] = Array.isArray(doc["resource_changes"]) ? doc["resource_changes"] : [];
   const errors: PlanDiagnostic[] = [];
   const changes: PlannedPolicyChange[] = [];

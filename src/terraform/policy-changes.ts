@@ -11,7 +11,7 @@ import type { Policy } from "../model/index.js";
 import type { Result } from "../result.js";
 import type { EditableWorld, EditRecipe } from "../whatif/edit.js";
 import type { World } from "../world/world.js";
-import { COMPUTED_ATTRIBUTES, isRecord, type PlanDiagnostic, pathKey, policyAttributesToApi, put } from "./attributes.js";
+import { COMPUTED_ATTRIBUTES, isRecord, type PlanDiagnostic, pathKey, planPathOf, policyAttributesToApi, put } from "./attributes.js";
 import {
   attributeExpression,
   narrowExpression,
@@ -87,9 +87,28 @@ function matchPolicy(world: World, c: PlannedPolicyChange): { id: string; matche
     const byId = world.index.policies.get(planned);
     if (byId) return { id: planned, matchedBy: "id", existing: byId };
   }
-  const byAnnotation = world.policies.find((p) => p.annotations?.[IAC_ADDRESS_ANNOTATION] === c.address);
+  // A create makes a new policy even where one carries its address (after `terraform state rm`,
+  // or a new workspace, the service gets a second policy): only a resource Terraform already
+  // manages is matched by its annotation.
+  const byAnnotation = c.action === "create" ? undefined : world.policies.find((p) => p.annotations?.[IAC_ADDRESS_ANNOTATION] === c.address);
   if (byAnnotation) return { id: byAnnotation.id, matchedBy: "annotation", existing: byAnnotation };
   return { id: planned ?? c.address, matchedBy: "new", existing: undefined };
+}
+
+/**
+ * Read-only attributes inside a policy's steps (the provider's resource schema): the service fills
+ * them in, so a plan leaves them unknown on create; like the top-level computed attributes, they
+ * are the service's to set and say nothing about routing. By the attribute and the block holding it.
+ */
+const NESTED_COMPUTED: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ["assigned", new Set(["approval"])],
+  ["assigned_user_ids", new Set(["expression", "manager", "self"])],
+]);
+
+function isNestedComputed(path: readonly (string | number)[]): boolean {
+  const last = path[path.length - 1];
+  const holder = path[path.length - 2];
+  return typeof last === "string" && typeof holder === "string" && (NESTED_COMPUTED.get(last)?.has(holder) ?? false);
 }
 
 /** `true` leaves of an `after_unknown` value, as paths, skipping the computed attributes. */
@@ -97,8 +116,9 @@ function unknownLeaves(u: unknown): (string | number)[][] {
   const out: (string | number)[][] = [];
   const walk = (v: unknown, path: (string | number)[]): void => {
     if (path.length > 64) return;
-    if (v === true) out.push(path);
-    else if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i]));
+    if (v === true) {
+      if (!isNestedComputed(path)) out.push(path);
+    } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i]));
     else if (isRecord(v)) for (const [k, x] of Object.entries(v)) if (path.length > 0 || !COMPUTED_ATTRIBUTES.has(k)) walk(x, [...path, k]);
   };
   walk(u, []);
@@ -133,6 +153,7 @@ function referencedChanges(
   configuration: unknown,
   changes: readonly PlannedPolicyChange[],
   depth = 0,
+  instanceKey = "",
 ): PlannedPolicyChange[] {
   if (depth > 16) return [];
   const prefix = moduleAddress === "" ? "" : `${moduleAddress}.`;
@@ -144,7 +165,10 @@ function referencedChanges(
     // A reference without an instance key to a resource with instances: only one may match.
     const stripped = withoutInstanceKeys(target);
     const like = changes.filter((c) => withoutInstanceKeys(c.address) === stripped && c.address.startsWith(prefix));
-    return like.length === 1 ? like : [];
+    if (like.length <= 1) return like;
+    // `other[each.key]` / `other[count.index]` from an instance: the sibling with the same key.
+    const sibling = instanceKey === "" ? [] : like.filter((c) => c.address.endsWith(instanceKey));
+    return sibling.length === 1 ? sibling : like;
   }
   const output = /^module\.([A-Za-z_][\w-]*)\.([A-Za-z_][\w-]*)/.exec(ref);
   if (output) {
@@ -193,8 +217,11 @@ function resolveUnknowns(
   let value: unknown = after;
   for (const [expr, g] of groups) {
     const targets: string[] = [];
-    for (const ref of referencesIn(expr))
-      for (const t of referencedChanges(ref, c.moduleAddress, configuration, changes)) {
+    const refs = referencesIn(expr);
+    // An expression indexed by the instance's own key names the sibling instance with that key.
+    const byOwnKey = refs.includes("each.key") || refs.includes("count.index") ? (/(\[(?:"(?:[^"\\]|\\.)*"|\d+)\])$/.exec(c.address)?.[1] ?? "") : "";
+    for (const ref of refs)
+      for (const t of referencedChanges(ref, c.moduleAddress, configuration, changes, 0, byOwnKey)) {
         const id = idOf.get(t);
         // A reference to a policy whose id is already known is not what made this value unknown.
         if (id !== undefined && isUnknownId(t) && !targets.includes(id)) targets.push(id);
@@ -331,7 +358,7 @@ export function terraformPlanEdit(world: World, plan: unknown): Result<Terraform
     });
     if (!decoded.ok) {
       for (const d of decoded.error)
-        errors.push({ code: "PLAN_BAD_POLICY", path: `${c.path}.change.after${d.path.slice(1)}`, message: `${c.address}: ${d.message} (API field path ${d.path})` });
+        errors.push({ code: "PLAN_BAD_POLICY", path: `${c.path}.change.after${planPathOf(d.path).slice(1)}`, message: `${c.address}: ${d.message} (API field path ${d.path})` });
       continue;
     }
     policies.push(decoded.value);

@@ -347,12 +347,64 @@ describe("terraform/policy-resource.md: deletes, unknowns, addresses", () => {
     expect(withoutInstanceKeys('module.team["eu"].conductorone_policy.fallback[0]')).toBe("module.team.conductorone_policy.fallback");
   });
 
+  it("for_each siblings: `fallback[each.key].id` from an instance names the sibling with the same key", () => {
+    const config = { root_module: { resources: [{ address: "conductorone_policy.main", expressions: { baseline_policy_id: { references: ["conductorone_policy.fallback", "each.key"] } } }] } };
+    const mk = (addr: string, after: unknown, unknown: unknown) => policyChange(addr, ["create"], null, after, unknown);
+    const steps = { grant: { steps: [{ accept: { accept_message: "ok" } }] } };
+    const changes = ["eu", "us"].flatMap((k) => [
+      mk(`conductorone_policy.main["${k}"]`, { display_name: `main ${k}`, policy_type: "POLICY_TYPE_GRANT", policy_steps: steps, baseline_policy_id: null }, { id: true, baseline_policy_id: true }),
+      mk(`conductorone_policy.fallback["${k}"]`, { display_name: `fallback ${k}`, policy_type: "POLICY_TYPE_GRANT", policy_steps: steps }, { id: true }),
+    ]);
+    const r = terraformPlanEdit(world, plan(changes, config));
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    const main = (k: string) => r.value.policies.find((p) => p.displayName === `main ${k}`)?.baselinePolicyId;
+    expect([main("eu"), main("us")]).toEqual(['conductorone_policy.fallback["eu"]', 'conductorone_policy.fallback["us"]']);
+  });
+
   it("a replacement keeps the old policy's place; two changes of one policy are refused", () => {
     const tf = tfPolicy("pol-sales-access");
     const replaced = terraformPlanEdit(world, plan([policyChange("conductorone_policy.sales", ["delete", "create"], tf, { ...tf, id: null, display_name: "Sales v2" }, { id: true })]));
     expect(replaced.ok && replaced.value.changes[0]).toMatchObject({ action: "replace", policyId: "pol-sales-access", displayName: "Sales v2" });
     const twice = terraformPlanEdit(world, plan([policyChange("conductorone_policy.a", ["update"], tf, tf), policyChange("conductorone_policy.b", ["update"], tf, tf)]));
     expect(!twice.ok && twice.error[0]?.code).toBe("PLAN_DUPLICATE_POLICY");
+  });
+
+  it("read-only attributes inside steps (approval.assigned; assigned_user_ids of expression, manager, self), unknown on create, are the service's to fill in", () => {
+    const after = {
+      display_name: "Reviewed",
+      policy_type: "POLICY_TYPE_GRANT",
+      policy_steps: { grant: { steps: [{ approval: { assigned: null, manager: { allow_self_approval: false, assigned_user_ids: null } } }] } },
+    };
+    const unknown = { id: true, policy_steps: { grant: { steps: [{ approval: { assigned: true, manager: { assigned_user_ids: true } } }] } } };
+    const r = terraformPlanEdit(world, plan([policyChange("conductorone_policy.reviewed", ["create"], null, after, unknown)]));
+    expect(r.ok && r.value.policies.map((p) => p.displayName)).toEqual(["Reviewed"]);
+    // Elsewhere an unknown value is still refused (terraform/policy-resource.md lists no other read-only attribute there).
+    const elsewhere = { id: true, policy_steps: { grant: { steps: [{ approval: { manager: { allow_self_approval: true } } }] } } };
+    expect(terraformPlanEdit(world, plan([policyChange("conductorone_policy.reviewed", ["create"], null, after, elsewhere)])).ok).toBe(false);
+  });
+
+  it("a create is a new policy even where a world policy carries its address annotation (after `terraform state rm`)", () => {
+    const annotated = world.policies.find((p) => p.annotations?.["iac_resource_address"] !== undefined);
+    expect(annotated, "the fixture has an annotated policy").toBeDefined();
+    const address = annotated?.annotations?.["iac_resource_address"] ?? "";
+    const r = terraformPlanEdit(world, plan([policyChange(address, ["create"], null, { display_name: "New", policy_type: "POLICY_TYPE_GRANT", policy_steps: { grant: { steps: [] } } }, { id: true })]));
+    expect(r.ok && r.value.changes.map((c) => [c.matchedBy, c.policyId === annotated?.id])).toEqual([["new", false]]);
+  });
+
+  it("Terraform state, or a plan of another major format version, is not a plan (HashiCorp's JSON output format)", () => {
+    const state = readPlan({ format_version: "1.0", terraform_version: "1.9.8", values: { root_module: { resources: [] } } });
+    expect(!state.ok && state.error[0]).toMatchObject({ code: "PLAN_NOT_A_PLAN", path: "$" });
+    expect(!state.ok && state.error[0]?.message).toMatch(/Terraform state/);
+    const v2 = readPlan({ format_version: "2.0", resource_changes: [] });
+    expect(!v2.ok && v2.error[0]).toMatchObject({ code: "PLAN_NOT_A_PLAN", path: "$.format_version" });
+    expect(readPlan({ format_version: "1.2", planned_values: {}, configuration: {} }).ok).toBe(true);
+  });
+
+  it("a value that does not decode as a policy is reported at its path in the plan, in the provider's names", () => {
+    const tf = tfPolicy("pol-sales-access");
+    const after = { ...tf, policy_steps: { grant: { steps: [{ wait: { name: "w", duration: { duration: "2h" } } }] } } };
+    const r = terraformPlanEdit(world, plan([policyChange("conductorone_policy.sales", ["update"], tf, after)]));
+    expect(!r.ok && r.error.map((d) => [d.code, d.path])).toEqual([["PLAN_BAD_POLICY", "$.resource_changes[0].change.after.policy_steps.grant.steps[0].wait.duration.duration"]]);
   });
 
   it("a document that is not a plan, or a malformed change, is a diagnostic, never a throw", () => {
