@@ -43,7 +43,38 @@ export interface PlannedPolicyChange {
 }
 
 /**
- * A decoded plan: the policy changes in plan order, and the raw `configuration` section.
+ * The resource types besides policies whose planned changes can re-route tasks: the policy ids an
+ * app or entitlement names and its emergency and request-default settings
+ * (developer_terraform-best-practices.mdx attaches policies with them), by the world object each
+ * one is.
+ *
+ * @example
+ * ```ts
+ * DIRECTORY_RESOURCE_TYPES.get("conductorone_app_entitlement"); // "entitlement"
+ * ```
+ */
+export const DIRECTORY_RESOURCE_TYPES: ReadonlyMap<string, "entitlement" | "app"> = new Map([
+  ["conductorone_app_entitlement", "entitlement"],
+  ["conductorone_custom_app_entitlement", "entitlement"],
+  ["conductorone_app", "app"],
+]);
+
+/**
+ * One planned change of an app or entitlement resource (see {@link DIRECTORY_RESOURCE_TYPES}).
+ *
+ * @example
+ * ```ts
+ * const c: PlannedDirectoryChange = { ...change, type: "conductorone_app_entitlement", kind: "entitlement" };
+ * ```
+ */
+export interface PlannedDirectoryChange extends PlannedPolicyChange {
+  readonly type: string;
+  readonly kind: "entitlement" | "app";
+}
+
+/**
+ * A decoded plan: the policy changes in plan order, the app and entitlement changes, and the raw
+ * `configuration` section.
  *
  * @example
  * ```ts
@@ -53,6 +84,7 @@ export interface PlannedPolicyChange {
  */
 export interface PolicyPlan {
   readonly changes: readonly PlannedPolicyChange[];
+  readonly directory: readonly PlannedDirectoryChange[];
   readonly configuration: unknown;
 }
 
@@ -69,8 +101,9 @@ function actionOf(actions: readonly unknown[]): PlanAction | "none" | null {
 }
 
 /**
- * Reads the policy changes of a plan; diagnostics (with JSONPaths into the plan) for a document
- * that is not a plan or a change that is malformed. Other resource types are ignored.
+ * Reads the policy, app and entitlement changes of a plan; diagnostics (with JSONPaths into the
+ * plan) for a document that is not a plan or a change that is malformed. Other resource types are
+ * ignored (they do not say which policy a task takes).
  *
  * @example
  * ```ts
@@ -96,9 +129,13 @@ export function readPlan(doc: unknown): { ok: true; value: PolicyPlan } | { ok: 
   const raw: readonly unknown[] = Array.isArray(doc["resource_changes"]) ? doc["resource_changes"] : [];
   const errors: PlanDiagnostic[] = [];
   const changes: PlannedPolicyChange[] = [];
+  const directory: PlannedDirectoryChange[] = [];
   raw.forEach((rc, i) => {
     const path = `$.resource_changes[${i}]`;
-    if (!isRecord(rc) || rc["type"] !== POLICY_RESOURCE_TYPE || (rc["mode"] !== undefined && rc["mode"] !== "managed")) return;
+    if (!isRecord(rc) || (rc["mode"] !== undefined && rc["mode"] !== "managed")) return;
+    const type = rc["type"];
+    const kind = typeof type === "string" ? DIRECTORY_RESOURCE_TYPES.get(type) : undefined;
+    if (type !== POLICY_RESOURCE_TYPE && kind === undefined) return;
     const change = rc["change"];
     const address = rc["address"];
     if (typeof address !== "string" || !isRecord(change) || !Array.isArray(change["actions"])) {
@@ -117,8 +154,8 @@ export function readPlan(doc: unknown): { ok: true; value: PolicyPlan } | { ok: 
       errors.push({ code: "PLAN_BAD_RESOURCE_CHANGE", path: `${path}.change.before`, message: `a planned ${action} needs the values before it` });
     else if (action !== "delete" && after === null)
       errors.push({ code: "PLAN_BAD_RESOURCE_CHANGE", path: `${path}.change.after`, message: `a planned ${action} needs the values after it` });
-    else
-      changes.push({
+    else {
+      const planned: PlannedPolicyChange = {
         address,
         moduleAddress: typeof rc["module_address"] === "string" ? rc["module_address"] : "",
         action,
@@ -126,9 +163,12 @@ export function readPlan(doc: unknown): { ok: true; value: PolicyPlan } | { ok: 
         after,
         afterUnknown: change["after_unknown"] ?? null,
         path,
-      });
+      };
+      if (kind === undefined) changes.push(planned);
+      else directory.push({ ...planned, type: type as string, kind });
+    }
   });
-  return errors.length > 0 ? { ok: false, error: errors } : { ok: true, value: { changes, configuration: doc["configuration"] ?? null } };
+  return errors.length > 0 ? { ok: false, error: errors } : { ok: true, value: { changes, directory, configuration: doc["configuration"] ?? null } };
 }
 
 /**

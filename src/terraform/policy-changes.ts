@@ -8,10 +8,12 @@
 import type { Draft } from "immer";
 import { decodePolicy, encodePolicy } from "../codec/index.js";
 import type { Policy } from "../model/index.js";
+import type { App, AppEntitlement } from "../model/directory.js";
 import type { Result } from "../result.js";
 import type { EditableWorld, EditRecipe } from "../whatif/edit.js";
 import type { World } from "../world/world.js";
 import { COMPUTED_ATTRIBUTES, isRecord, type PlanDiagnostic, pathKey, planPathOf, policyAttributesToApi, put } from "./attributes.js";
+import { directoryEdit } from "./directory-changes.js";
 import {
   attributeExpression,
   narrowExpression,
@@ -77,6 +79,9 @@ export interface TerraformPlanEdit {
   readonly changes: readonly TerraformPolicyChange[];
   readonly policies: readonly Policy[];
   readonly deleted: readonly string[];
+  /** Entitlements and apps the plan's `conductorone_app_entitlement` / `conductorone_app` changes write (each also a note). */
+  readonly entitlements: readonly AppEntitlement[];
+  readonly apps: readonly App[];
   readonly notes: readonly string[];
 }
 
@@ -271,7 +276,13 @@ function policyIdsIn(v: unknown, at: string, out: { id: string; path: string }[]
 }
 
 /** Who still refers to a deleted policy once the plan is applied: what the service checks on delete. */
-function referrersOf(world: World, policies: readonly Policy[], deleted: ReadonlySet<string>): Map<string, string[]> {
+function referrersOf(
+  world: World,
+  policies: readonly Policy[],
+  deleted: ReadonlySet<string>,
+  apps: readonly App[] = world.apps,
+  entitlements: readonly AppEntitlement[] = world.entitlements,
+): Map<string, string[]> {
   const out = new Map<string, string[]>();
   const add = (id: string, who: string): void => {
     if (!deleted.has(id)) return;
@@ -285,9 +296,9 @@ function referrersOf(world: World, policies: readonly Policy[], deleted: Readonl
     policyIdsIn(p, "", found);
     for (const f of found) add(f.id, `policy "${p.id}" (${f.path.slice(1)})`);
   }
-  for (const a of world.apps)
+  for (const a of apps)
     for (const k of ["grantPolicyId", "revokePolicyId", "certifyPolicyId"] as const) add(a[k], `app "${a.id}" (${k})`);
-  for (const e of world.entitlements)
+  for (const e of entitlements)
     for (const k of ["grantPolicyId", "revokePolicyId", "certifyPolicyId", "emergencyGrantPolicyId"] as const)
       add(e[k], `entitlement "${e.id}" of app "${e.appId}" (${k})`);
   for (const d of world.resourceTypeDefaults) add(d.requestPolicyId, `the request default of app "${d.appId}"`);
@@ -314,7 +325,7 @@ function referrersOf(world: World, policies: readonly Policy[], deleted: Readonl
 export function terraformPlanEdit(world: World, plan: unknown): Result<TerraformPlanEdit, PlanDiagnostic[]> {
   const read = readPlan(plan);
   if (!read.ok) return read;
-  const { changes: planned, configuration } = read.value;
+  const { changes: planned, directory, configuration } = read.value;
   const errors: PlanDiagnostic[] = [];
   const notes: string[] = [];
   const matches = new Map(planned.map((c) => [c, matchPolicy(world, c)] as const));
@@ -364,12 +375,28 @@ export function terraformPlanEdit(world: World, plan: unknown): Result<Terraform
     policies.push(decoded.value);
     changes.push({ address: c.address, action: c.action, policyId: m.id, displayName: decoded.value.displayName, matchedBy: m.matchedBy });
   }
+  // Apps and entitlements: the policy ids they name may be policies this plan creates.
+  const entitlements: AppEntitlement[] = [];
+  const apps: App[] = [];
+  for (const c of directory) {
+    const d = directoryEdit(world, c, (x) => resolveUnknowns(x, configuration, planned, idOf));
+    if (!d.ok) {
+      errors.push(...d.error);
+      continue;
+    }
+    notes.push(d.value.note);
+    if (d.value.object === null) continue;
+    if (d.value.kind === "app") apps.push(d.value.object as App);
+    else entitlements.push(d.value.object as AppEntitlement);
+  }
   if (errors.length > 0) return { ok: false, error: errors };
 
   const gone = new Set(deleted);
   const written = new Map(policies.map((p) => [p.id, p]));
   const after = [...world.policies.map((p) => written.get(p.id) ?? p), ...policies.filter((p) => !world.index.policies.has(p.id))];
-  for (const [id, who] of referrersOf(world, after, gone)) {
+  const appsAfter = replacedBy(world.apps, apps, (a) => a.id);
+  const entitlementsAfter = replacedBy(world.entitlements, entitlements, (e) => `${e.appId}\u0000${e.id}`);
+  for (const [id, who] of referrersOf(world, after, gone, appsAfter, entitlementsAfter)) {
     const c = changes.find((x) => x.policyId === id);
     const path = planned.find((x) => x.address === c?.address)?.path ?? "$";
     errors.push({
@@ -378,12 +405,19 @@ export function terraformPlanEdit(world: World, plan: unknown): Result<Terraform
       message: `${c?.address ?? id}: policy "${id}" is deleted but still referenced by ${who.join(", ")}; the service refuses to delete it (move those references in the same plan first)`,
     });
   }
-  return errors.length > 0 ? { ok: false, error: errors } : { ok: true, value: { changes, policies, deleted, notes } };
+  return errors.length > 0 ? { ok: false, error: errors } : { ok: true, value: { changes, policies, deleted, entitlements, apps, notes } };
+}
+
+/** `list` with the items of `written` in place of those of the same key. */
+function replacedBy<T>(list: readonly T[], written: readonly T[], key: (x: T) => string): T[] {
+  if (written.length === 0) return [...list];
+  const byKey = new Map(written.map((x) => [key(x), x]));
+  return list.map((x) => byKey.get(key(x)) ?? x);
 }
 
 /**
  * The plan's edit as a what-if recipe: policies written in place (new ones appended), deleted ones
- * removed.
+ * removed, and the apps and entitlements it writes in place.
  *
  * @example
  * ```ts
@@ -399,5 +433,7 @@ export function terraformEditRecipe(edit: TerraformPlanEdit): EditRecipe {
     const next = draft.policies.filter((p) => !gone.has(p.id)).map((p) => (written.get(p.id) as Draft<Policy> | undefined) ?? p);
     for (const p of edit.policies) if (!present.has(p.id)) next.push(p as Draft<Policy>);
     draft.policies = next;
+    if (edit.entitlements.length > 0) draft.entitlements = replacedBy(draft.entitlements, edit.entitlements as Draft<AppEntitlement>[], (e) => `${e.appId}\u0000${e.id}`);
+    if (edit.apps.length > 0) draft.apps = replacedBy(draft.apps, edit.apps as Draft<App>[], (a) => a.id);
   };
 }

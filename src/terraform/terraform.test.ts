@@ -422,6 +422,64 @@ describe("terraform/policy-resource.md: deletes, unknowns, addresses", () => {
   });
 });
 
+describe("developer_terraform-best-practices.mdx: policies attached by app and entitlement resources", () => {
+  const resource = (type: string, address: string, actions: string[], before: unknown, after: unknown, afterUnknown: unknown = {}) => ({
+    address,
+    mode: "managed",
+    type,
+    name: address.split(".").pop(),
+    change: { actions, before, after, after_unknown: afterUnknown },
+  });
+
+  it("an entitlement's grant_policy_id changed by conductorone_app_entitlement re-routes its tasks (before: 'No task would route differently')", () => {
+    const before = { id: "ent-aws-prod-admin", app_id: "app-aws", grant_policy_id: "pol-prod-admin" };
+    const r = terraformPlanEdit(world, plan([resource("conductorone_app_entitlement", "conductorone_app_entitlement.prod_admin", ["update"], before, { ...before, grant_policy_id: "pol-sales-access" })]));
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    expect(r.value.entitlements.map((e) => [e.id, e.grantPolicyId])).toEqual([["ent-aws-prod-admin", "pol-sales-access"]]);
+    expect(r.value.notes).toEqual(['conductorone_app_entitlement.prod_admin: entitlement "ent-aws-prod-admin" of app "app-aws": grantPolicyId "pol-prod-admin" → "pol-sales-access"']);
+    const w = whatIf(world, terraformEditRecipe(r.value));
+    expect(w.ok && w.value.changed.length).toBeGreaterThan(0);
+    expect(w.ok && w.value.changed.every((t) => t.after.kind === "route" && t.after.policyId === "pol-sales-access")).toBe(true);
+  });
+
+  it("a delete of a policy whose references the same plan moves (conductorone_app) is accepted; without the move it is refused", () => {
+    const app = { id: "app-aws", display_name: "AWS", grant_policy_id: "pol-aws-access" };
+    const del = policyChange("conductorone_policy.aws_access", ["delete"], { id: "pol-aws-access", display_name: "x" }, null);
+    const moved = terraformPlanEdit(world, plan([resource("conductorone_app", "conductorone_app.aws", ["update"], app, { ...app, grant_policy_id: "pol-sales-access" }), del]));
+    if (!moved.ok) throw new Error(JSON.stringify(moved.error));
+    expect(moved.value.apps.map((a) => a.grantPolicyId)).toEqual(["pol-sales-access"]);
+    const kept = terraformPlanEdit(world, plan([del]));
+    expect(!kept.ok && kept.error.map((d) => d.code)).toContain("PLAN_DELETE_REFERENCED");
+  });
+
+  it("a custom entitlement's grant_policy_id known only after apply resolves to the policy the plan creates", () => {
+    const config = { root_module: { resources: [{ address: "conductorone_custom_app_entitlement.prod_admin", expressions: { grant_policy_id: { references: ["conductorone_policy.fresh.id", "conductorone_policy.fresh"] } } }] } };
+    const before = { id: "ent-aws-prod-admin", app_id: "app-aws", grant_policy_id: "pol-prod-admin", created_at: "2026-01-01T00:00:00Z" };
+    const r = terraformPlanEdit(
+      world,
+      plan(
+        [
+          policyChange("conductorone_policy.fresh", ["create"], null, { display_name: "Fresh", policy_type: "POLICY_TYPE_GRANT", policy_steps: { grant: { steps: [{ accept: { accept_message: "ok" } }] } } }, { id: true }),
+          resource("conductorone_custom_app_entitlement", "conductorone_custom_app_entitlement.prod_admin", ["update"], before, { ...before, grant_policy_id: null, updated_at: null }, { grant_policy_id: true, updated_at: true }),
+        ],
+        config,
+      ),
+    );
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    expect(r.value.entitlements.map((e) => e.grantPolicyId)).toEqual(["conductorone_policy.fresh"]);
+  });
+
+  it("attributes that do not route (a grant duration), creates and destroys are notes; a wrong type is an error at its path", () => {
+    const fixture = terraformPlanEdit(world, fixturePlan());
+    expect(fixture.ok && fixture.value.notes).toContain('conductorone_app_entitlement.prod_admin: entitlement "ent-aws-prod-admin" of app "app-aws": nothing that routes a task changes');
+    const ent = { id: "ent-aws-prod-admin", app_id: "app-aws" };
+    const destroyed = terraformPlanEdit(world, plan([resource("conductorone_app_entitlement", "conductorone_app_entitlement.e", ["delete"], ent, null)]));
+    expect(destroyed.ok && destroyed.value.notes[0]).toMatch(/update-only/);
+    const bad = terraformPlanEdit(world, plan([resource("conductorone_app_entitlement", "conductorone_app_entitlement.e", ["update"], ent, { ...ent, emergency_grant_enabled: "yes" })]));
+    expect(!bad.ok && bad.error[0]).toMatchObject({ code: "PLAN_BAD_RESOURCE_CHANGE", path: "$.resource_changes[0].change.after.emergency_grant_enabled" });
+  });
+});
+
 describe("policy-sim whatif --terraform-plan", () => {
   const run = async (argv: string[], files: Record<string, string> = {}) => {
     const io = memoryIO({ files, fallback: disk });
