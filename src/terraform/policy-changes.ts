@@ -13,6 +13,7 @@ import type { Result } from "../result.js";
 import type { EditableWorld, EditRecipe } from "../whatif/edit.js";
 import type { World } from "../world/world.js";
 import { COMPUTED_ATTRIBUTES, isRecord, type PlanDiagnostic, pathKey, planPathOf, policyAttributesToApi, put } from "./attributes.js";
+import { directoryPolicyUses } from "../policy/policy-uses.js";
 import { directoryEdit } from "./directory-changes.js";
 import {
   attributeExpression,
@@ -296,14 +297,7 @@ function referrersOf(
     policyIdsIn(p, "", found);
     for (const f of found) add(f.id, `policy "${p.id}" (${f.path.slice(1)})`);
   }
-  for (const a of apps)
-    for (const k of ["grantPolicyId", "revokePolicyId", "certifyPolicyId"] as const) add(a[k], `app "${a.id}" (${k})`);
-  for (const e of entitlements)
-    for (const k of ["grantPolicyId", "revokePolicyId", "certifyPolicyId", "emergencyGrantPolicyId"] as const)
-      add(e[k], `entitlement "${e.id}" of app "${e.appId}" (${k})`);
-  for (const d of world.resourceTypeDefaults) add(d.requestPolicyId, `the request default of app "${d.appId}"`);
-  for (const r of world.accessReviews) add(r.policyId, `access review "${r.id}"`);
-  for (const [kind, id] of Object.entries(world.tenant.defaultPolicies)) add(id, `the tenant's default ${kind} policy`);
+  for (const u of directoryPolicyUses({ ...world, apps, entitlements })) add(u.policyId, u.who);
   return out;
 }
 

@@ -12,6 +12,8 @@ import { camelCase, policyAttributesToApi } from "./attributes.js";
 import { formatTerraformWhatIf } from "./format.js";
 import { readPlan, withoutInstanceKeys } from "./plan.js";
 import { terraformEditRecipe, terraformPlanEdit } from "./policy-changes.js";
+import { directoryPolicyUses } from "../policy/policy-uses.js";
+import { deletePolicy } from "../http/routes/policy-edits.js";
 
 const disk = (p: string): string => readFileSync(p, "utf8");
 const WORLD_FILE = "fixtures/world.json";
@@ -272,13 +274,33 @@ describe("terraform/policy-resource.md: deletes, unknowns, addresses", () => {
 
   it("a policy referenced by an entitlement, an access review or the tenant default cannot be deleted either", () => {
     for (const [id, who] of [
-      ["pol-emergency-breakglass", 'entitlement "ent-aws-prod-admin" of app "app-aws" (emergencyGrantPolicyId)'],
+      ["pol-emergency-breakglass", 'entitlement "app-aws/ent-aws-prod-admin" (emergencyGrantPolicyId)'],
       ["pol-certify-default", 'access review "ar-2026-q3"'],
       ["pol-default-grant", "the tenant's default grant policy"],
+      ["pol-gh-repo-access", 'the request defaults of app "app-github" (requestPolicyId)'],
     ] as const) {
       const r = terraformPlanEdit(world, plan([policyChange("conductorone_policy.x", ["delete"], tfPolicy(id), null)]));
       expect(!r.ok && r.error[0]?.message, id).toContain(who);
     }
+  });
+
+  it("a policy an entitlement configuration rule names cannot be deleted, by a plan or over HTTP alike (policy/policy-uses.ts)", () => {
+    const rule = {
+      id: "ecr-sales",
+      appId: "app-aws",
+      displayName: "Sales",
+      description: "",
+      condition: "",
+      enabled: true,
+      priority: 1,
+      settings: { requestPolicyId: "pol-sales-access", emergencyGrantEnabled: false, emergencyGrantPolicyId: "", maxGrantDuration: null, requestSchemaId: "" },
+    };
+    const withRule: World = { ...world, entitlementConfigurationRules: [rule] };
+    const r = terraformPlanEdit(withRule, plan([policyChange("conductorone_policy.x", ["delete"], tfPolicy("pol-sales-access"), null)]));
+    expect(!r.ok && r.error[0]?.message).toContain('configuration rule "ecr-sales" of app "app-aws" (requestPolicyId)');
+    expect(directoryPolicyUses(withRule).filter((u) => u.policyId === "pol-sales-access").map((u) => u.who)).toContain('configuration rule "ecr-sales" of app "app-aws" (requestPolicyId)');
+    const http = deletePolicy(withRule, withRule.index.users.get("u-it-dir")!, "pol-sales-access");
+    expect(!http.ok && [http.error.reason, http.error.message.includes('configuration rule "ecr-sales"')]).toEqual(["POLICY_IN_USE", true]);
   });
 
   it("a delete of a policy the world lacks is a note, not an error", () => {

@@ -15,6 +15,7 @@ import type { User } from "../../model/directory.js";
 import { err, ok, type Result } from "../../result.js";
 import { buildIndex, replaceInWorld, takeIds, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
+import { directoryPolicyUses } from "../../policy/policy-uses.js";
 
 /**
  * A successful write: the next world and the 200 body.
@@ -203,12 +204,7 @@ export function updatePolicy(world: World, caller: User, id: string, body: Body,
 function usesOf(world: World, id: string): string[] {
   const uses: string[] = [];
   for (const p of referrers(world, id)) uses.push(`policy "${p.id}"`);
-  for (const a of world.apps) if ([a.grantPolicyId, a.revokePolicyId, a.certifyPolicyId].includes(id)) uses.push(`app "${a.id}"`);
-  for (const e of world.entitlements)
-    if ([e.grantPolicyId, e.revokePolicyId, e.certifyPolicyId, e.emergencyGrantPolicyId].includes(id)) uses.push(`entitlement "${e.appId}/${e.id}"`);
-  for (const d of world.resourceTypeDefaults) if (d.requestPolicyId === id) uses.push(`request defaults of app "${d.appId}"`);
-  for (const r of world.accessReviews) if (r.policyId === id) uses.push(`access review "${r.id}"`);
-  for (const [kind, pid] of Object.entries(world.tenant.defaultPolicies)) if (pid === id) uses.push(`the tenant's default ${kind} policy`);
+  for (const u of directoryPolicyUses(world)) if (u.policyId === id) uses.push(u.who);
   return uses;
 }
 

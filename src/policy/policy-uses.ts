@@ -1,0 +1,67 @@
+/**
+ * Where the world's directory and tenant name policies: what the service checks before it deletes a
+ * policy (a policy in use cannot be deleted). One list for every caller that asks — the HTTP delete
+ * and a Terraform plan's deletes — so they refuse the same deletes.
+ */
+import type { App, AppEntitlement, ResourceTypeDefault } from "../model/directory.js";
+import type { EntitlementConfigRule } from "../model/config-rule.js";
+import type { World } from "../world/world.js";
+
+/**
+ * One place outside the policies that names a policy.
+ *
+ * @example
+ * ```ts
+ * const u: PolicyUse = { policyId: "pol-prod", who: 'entitlement "app-aws/ent-admin" (grantPolicyId)' };
+ * ```
+ */
+export interface PolicyUse {
+  readonly policyId: string;
+  readonly who: string;
+}
+
+/**
+ * The parts of a world that name policies outside the policies themselves; a caller may pass
+ * edited apps or entitlements (a plan that moves a reference before it deletes).
+ *
+ * @example
+ * ```ts
+ * const parts: PolicyUseParts = { ...world, apps: editedApps };
+ * ```
+ */
+export type PolicyUseParts = Pick<World, "accessReviews" | "tenant"> & {
+  readonly apps: readonly App[];
+  readonly entitlements: readonly AppEntitlement[];
+  readonly resourceTypeDefaults: readonly ResourceTypeDefault[];
+  readonly entitlementConfigurationRules?: readonly EntitlementConfigRule[];
+};
+
+/**
+ * Every place in apps, entitlements, request defaults, entitlement configuration rules, access
+ * reviews and the tenant's defaults that names a policy (empty ids are not names).
+ *
+ * @example
+ * ```ts
+ * directoryPolicyUses(world).filter((u) => u.policyId === "pol-prod").map((u) => u.who);
+ * ```
+ */
+export function directoryPolicyUses(parts: PolicyUseParts): PolicyUse[] {
+  const out: PolicyUse[] = [];
+  const add = (policyId: string | undefined, who: string): void => {
+    if (policyId) out.push({ policyId, who });
+  };
+  for (const a of parts.apps) for (const k of ["grantPolicyId", "revokePolicyId", "certifyPolicyId"] as const) add(a[k], `app "${a.id}" (${k})`);
+  for (const e of parts.entitlements)
+    for (const k of ["grantPolicyId", "revokePolicyId", "certifyPolicyId", "emergencyGrantPolicyId"] as const) add(e[k], `entitlement "${e.appId}/${e.id}" (${k})`);
+  for (const d of parts.resourceTypeDefaults) {
+    add(d.requestPolicyId, `the request defaults of app "${d.appId}" (requestPolicyId)`);
+    add(d.emergencyGrantPolicyId, `the request defaults of app "${d.appId}" (emergencyGrantPolicyId)`);
+  }
+  for (const r of parts.entitlementConfigurationRules ?? []) {
+    add(r.settings?.requestPolicyId, `configuration rule "${r.id}" of app "${r.appId}" (requestPolicyId)`);
+    add(r.settings?.emergencyGrantPolicyId, `configuration rule "${r.id}" of app "${r.appId}" (emergencyGrantPolicyId)`);
+  }
+  for (const r of parts.accessReviews) add(r.policyId, `access review "${r.id}"`);
+  for (const [kind, id] of Object.entries(parts.tenant.defaultPolicies)) add(id, `the tenant's default ${kind} policy`);
+  return out;
+}
