@@ -1,22 +1,27 @@
 /**
  * `pull` end to end: `policy-sim serve` on a world W over loopback, `pullWorld` through the real
- * HTTP stack, and the world pulled must equal W — simulation-only fields aside (roles, tenant
- * settings, groups, tokens, grant sources, owners, the clock, comments, access reviews) and a
- * task's `actions`, which the API answers for the caller. Part of `npm test`, so `.ci/run` runs
- * it; a served API without the routes pull uses fails here instead of skipping the round trip.
+ * HTTP stack, and the world pulled must equal W — simulation-only fields aside (tenant settings,
+ * groups, tokens, grant sources, owners, the clock, comments, access reviews) and a task's
+ * `actions`, which the API answers for the caller. The world pulled must also load strictly and,
+ * once what pull warned it could not give is set as the warnings say, decide every task the same
+ * and give every user the same task actions as W. Part of `npm test`, so `.ci/run` runs it; a
+ * served API without the routes pull uses fails here instead of skipping the round trip.
  */
 import { generateKeyPairSync } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ROUTES } from "../src/http/routes/index.js";
+import { decide } from "../src/policy/decide.js";
+import { relationTo, taskActionsFor } from "../src/reducers/permissions.js";
 import { serve } from "../src/http/server.js";
 import { createWorldStore } from "../src/http/world-store.js";
 import type { PullCredentials } from "../src/pull/credentials.js";
 import { CLIENT_SECRET_PREFIX } from "../src/pull/credentials.js";
-import { pullWorld } from "../src/pull/pull-world.js";
+import { type PullResult, pullWorld } from "../src/pull/pull-world.js";
 import { syntheticWorld } from "../src/testing/synthetic-world.js";
 import { loadWorld } from "../src/world/load-world.js";
 import { saveWorld } from "../src/world/save-world.js";
+import type { World } from "../src/world/world.js";
 
 type Json = Record<string, unknown>;
 const READ_ROUTES = [
@@ -26,6 +31,7 @@ const READ_ROUTES = [
   ["POST", "/api/v1/search/tasks"],
   ["GET", "/api/v1/apps/{app_id}/entitlements"],
   ["GET", "/api/v1/apps/{app_id}/app_users"],
+  ["GET", "/api/v1/iam/roles"],
 ] as const;
 const served = READ_ROUTES.every(([m, p]) => ROUTES.some((r) => r.method === m && r.path === p));
 const tokenEndpoint = ROUTES.some((r) => r.method === "POST" && r.path === "/auth/v1/token");
@@ -39,37 +45,124 @@ function apiSections(doc: Json): Json {
     ((saved[k] as Json[] | undefined) ?? [])
       .map((x) => Object.fromEntries(Object.entries(x).filter(([f]) => !strip.includes(f))))
       .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  // The API spells an account's status STATUS_*, world files APP_USER_STATUS_*; both read as one AppUserStatus (cel/enums.ts).
+  const appUsers = sorted("appUsers").map((a) => {
+    const s = a["status"] as Json | undefined;
+    return typeof s?.["status"] === "string" ? { ...a, status: { ...s, status: s["status"].replace(/^STATUS_/, "APP_USER_STATUS_") } } : a;
+  });
   return {
+    roles: sorted("roles"),
     policies: saved["policies"],
     // A task's `actions` are what the caller may do (the API computes them per caller), not stored data.
     tasks: ((saved["tasks"] as Json[] | undefined) ?? []).map(({ actions: _a, ...t }) => t),
     users: sorted("users"),
     apps: sorted("apps", ["ownerUserIds"]),
     entitlements: sorted("entitlements", ["ownerUserIds"]),
-    appUsers: sorted("appUsers"),
+    appUsers: appUsers.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
     grants: sorted("grants", ["source"]),
     resourceTypeDefaults: sorted("resourceTypeDefaults"),
     entitlementConfigurationRules: sorted("entitlementConfigurationRules"),
   };
 }
 
-async function pullFromServe(doc: Json, credentials: PullCredentials): Promise<Json> {
+async function pullResultFromServe(doc: Json, credentials: PullCredentials, states: "open" | "all" = "all"): Promise<PullResult> {
   const loaded = loadWorld(doc);
   if (!loaded.ok) throw new Error(JSON.stringify(loaded.error.slice(0, 3)));
   const server = await serve({ store: createWorldStore(loaded.value), port: 0, host: "127.0.0.1" });
   try {
-    const r = await pullWorld({ baseUrl: server.url, fetch, credentials, states: "all", pageSize: 17, concurrency: 3 });
+    const r = await pullWorld({ baseUrl: server.url, fetch, credentials, states, pageSize: 17, concurrency: 3 });
     if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-    return r.value.world;
+    return r.value;
   } finally {
     await server.close();
   }
+}
+
+async function pullFromServe(doc: Json, credentials: PullCredentials): Promise<Json> {
+  return (await pullResultFromServe(doc, credentials)).world;
+}
+
+/**
+ * The pulled world with what pull warned it could not give set from the original, as each warning
+ * tells the user to: the clock, the default policies it names, the feature flag, the groups. What
+ * pull gave (or inferred) is left as pulled, so a silent difference still shows.
+ */
+function asWarnedFixes(pulled: PullResult, original: Json): Json {
+  const doc: Json = { ...pulled.world };
+  const tenant = { ...(pulled.world["tenant"] as Json) };
+  const originalTenant = (original["tenant"] ?? {}) as Json;
+  const defaults = { ...(tenant["defaultPolicies"] as Record<string, string>) };
+  for (const w of pulled.warnings) {
+    if (w.code === "CLOCK") doc["now"] = original["now"];
+    if (w.code === "GROUPS_UNKNOWN") doc["groups"] = original["groups"];
+    if (w.code === "FEATURE_FLAG_UNKNOWN") tenant["featureFlags"] = originalTenant["featureFlags"] ?? {};
+    const kind = w.code === "DEFAULT_POLICY_UNKNOWN" ? /"tenant\.defaultPolicies\.(\w+)"/.exec(w.message)?.[1] : undefined;
+    const id = kind === undefined ? undefined : (originalTenant["defaultPolicies"] as Record<string, string> | undefined)?.[kind];
+    if (kind !== undefined && id !== undefined) defaults[kind] = id;
+  }
+  return { ...doc, tenant: { ...tenant, defaultPolicies: defaults } };
+}
+
+const asData = (_k: string, v: unknown): unknown => (v instanceof Map ? [...v.entries()] : v instanceof Set ? [...v] : typeof v === "function" ? undefined : v);
+
+/** Per task of `tasksOf`: the decision (which policy, which steps) and each user's task actions, as JSON. */
+function behaviour(world: World, tasksOf: World): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const id of tasksOf.tasks.keys()) {
+    const task = world.tasks.get(id);
+    if (!task) {
+      out.set(id, "missing");
+      continue;
+    }
+    const d = decide(world, task);
+    const actions = Object.fromEntries(world.users.map((u) => [u.id, taskActionsFor(task, relationTo(world, task, u))]));
+    out.set(id, JSON.stringify({ resolution: d.resolution, selection: d.selection, actions }, asData));
+  }
+  return out;
 }
 
 describe("openapi.yaml reads: pull from policy-sim serve over loopback gives the world served", () => {
   it("serve answers every read pull uses, and the token endpoint of client credentials", () => {
     expect(served).toBe(true);
     expect(tokenEndpoint).toBe(true);
+  });
+
+  it.each(["open", "all"] as const)("the fixture world pulled back (--state %s) loads strictly and decides every task and every user's task actions the same", async (states) => {
+    const doc = JSON.parse(readFileSync("fixtures/world.json", "utf8")) as Json;
+    const original = loadWorld(doc);
+    if (!original.ok) throw new Error(JSON.stringify(original.error.slice(0, 3)));
+    const pulled = await pullResultFromServe(doc, { kind: "token", token: "tok-super" }, states);
+    // As written by pull, with no edit: every id resolves (users' roles included), nothing to warn about.
+    const strict = loadWorld(pulled.world);
+    if (!strict.ok) throw new Error(`${strict.error.length} problems: ${strict.error.slice(0, 3).map((d) => `${d.path}: ${d.message}`).join("; ")}`);
+    expect(strict.value.warnings).toEqual([]);
+    expect(strict.value.roles).toEqual(original.value.roles);
+    expect(pulled.warnings.map((w) => w.code)).not.toContain("ROLES_UNKNOWN");
+    expect(pulled.warnings.map((w) => w.code)).not.toContain("ROLE_KIND_UNKNOWN");
+    const fixed = loadWorld(asWarnedFixes(pulled, doc));
+    if (!fixed.ok) throw new Error(JSON.stringify(fixed.error.slice(0, 3)));
+    expect(fixed.value.tasks.size).toBe(states === "all" ? original.value.tasks.size : [...original.value.tasks.values()].filter((t) => t.state === "TASK_STATE_OPEN").length);
+    const want = behaviour(original.value, fixed.value);
+    const got = behaviour(fixed.value, fixed.value);
+    const differing = [...want.keys()].filter((id) => want.get(id) !== got.get(id));
+    expect(differing).toEqual([]);
+  });
+
+  it.each([1, 2])("a generated world pulled back (seed %i) loads strictly and decides the same", async (seed) => {
+    const generated = syntheticWorld({ seed, tasks: 60 }) as Json;
+    const admin = (generated["users"] as Json[]).find((u) => Array.isArray(u["roleIds"]) && (u["roleIds"] as string[]).includes("super-admin"));
+    if (!admin) throw new Error("the generated world has no super administrator");
+    const doc = { ...generated, tokens: { "tok-e2e": admin["id"] } };
+    const original = loadWorld(doc);
+    if (!original.ok) throw new Error(JSON.stringify(original.error.slice(0, 3)));
+    const pulled = await pullResultFromServe(doc, { kind: "token", token: "tok-e2e" });
+    const strict = loadWorld(pulled.world);
+    expect(strict.ok && strict.value.warnings).toEqual([]);
+    const fixed = loadWorld(asWarnedFixes(pulled, doc));
+    if (!fixed.ok) throw new Error(JSON.stringify(fixed.error.slice(0, 3)));
+    const want = behaviour(original.value, fixed.value);
+    const got = behaviour(fixed.value, fixed.value);
+    expect([...want.keys()].filter((id) => want.get(id) !== got.get(id))).toEqual([]);
   });
 
   it("the fixture world", async () => {

@@ -4,6 +4,10 @@
  * exponential backoff that honours `Retry-After`, and walks the API's paging — GET lists take
  * `page_size`/`page_token` query parameters, POST searches `pageSize`/`pageToken` in the body;
  * every page answers `list` and `nextPageToken` ("" on the last page). Failures are values.
+ *
+ * A request that times out is retried fewer times than other failures: each attempt costs a whole
+ * `requestTimeoutMs`, so six retries of a server that accepts and never answers kept a pull silent
+ * for seven timeouts and more. See {@link DEFAULT_TIMEOUT_RETRIES}.
  */
 import type { Result } from "../result.js";
 import { clientAssertion, type PullCredentials, privateKeyOfSecret } from "./credentials.js";
@@ -17,7 +21,7 @@ import { clientAssertion, type PullCredentials, privateKeyOfSecret } from "./cre
  * ```
  */
 export interface PullError {
-  readonly code: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "HTTP_ERROR" | "NETWORK_ERROR" | "BAD_RESPONSE" | "PAGING";
+  readonly code: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "HTTP_ERROR" | "NETWORK_ERROR" | "DEADLINE_EXCEEDED" | "BAD_RESPONSE" | "PAGING" | "CANCELLED";
   readonly message: string;
   readonly status?: number;
 }
@@ -37,6 +41,12 @@ export interface ApiClientOptions {
   readonly credentials: PullCredentials;
   /** Retries of one request after a 429, a 5xx or a network failure; default 6. */
   readonly retries?: number;
+  /**
+   * Of those, how many may follow an attempt that timed out (see `requestTimeoutMs`); default
+   * {@link DEFAULT_TIMEOUT_RETRIES}. A request that keeps timing out stops with `DEADLINE_EXCEEDED`
+   * after at most `(timeoutRetries + 1) × requestTimeoutMs` and the backoffs between.
+   */
+  readonly timeoutRetries?: number;
   /** First backoff in milliseconds, doubled each retry; default 500. */
   readonly backoffMs?: number;
   /** The longest wait between two attempts, `Retry-After` included; default 60 000. */
@@ -47,11 +57,16 @@ export interface ApiClientOptions {
   /** In [0, 1): spreads retries of concurrent requests; default `Math.random`. */
   readonly random?: () => number;
   /**
-   * How long one attempt may take, answer included, in milliseconds; then it counts as a network
-   * failure (and is retried). Default {@link DEFAULT_REQUEST_TIMEOUT_MS}: a server that accepts the
+   * How long one attempt may take, answer included, in milliseconds; then it is retried at most
+   * `timeoutRetries` times. Default {@link DEFAULT_REQUEST_TIMEOUT_MS}: a server that accepts the
    * connection and never answers cannot hold a pull forever.
    */
   readonly requestTimeoutMs?: number;
+  /**
+   * Stops every request in flight and every later one with `CANCELLED`, backoff waits included:
+   * `pullWorld` aborts it when one listing has failed, so the others do not run out their retries.
+   */
+  readonly signal?: AbortSignal;
   /**
    * The largest answer one request may have, in bytes; a larger one stops the pull with
    * `BAD_RESPONSE` (not retried). Default {@link DEFAULT_MAX_RESPONSE_BYTES}.
@@ -63,7 +78,30 @@ export interface ApiClientOptions {
    */
   readonly maxListingItems?: number;
   /** Called before each retry, for progress output. */
-  readonly onRetry?: (info: { readonly path: string; readonly status: number | null; readonly waitMs: number; readonly attempt: number }) => void;
+  readonly onRetry?: (info: RetryInfo) => void;
+}
+
+/**
+ * A retry about to happen: which request, why (`status` is null when no answer came; `reason` says
+ * whether the answer was a 429 or 5xx, the attempt failed, or it timed out), the wait before it,
+ * and the attempt it follows (1 for the first). `message` says it in one line, with how many more
+ * tries are left, for progress output.
+ *
+ * @example
+ * ```ts
+ * const r: RetryInfo = {
+ *   path: "/api/v1/users", status: null, reason: "timeout", waitMs: 500, attempt: 1,
+ *   message: "GET /api/v1/users: no whole answer within 5 s (timeout 1 of at most 3); retrying in 0.5 s",
+ * };
+ * ```
+ */
+export interface RetryInfo {
+  readonly path: string;
+  readonly status: number | null;
+  readonly reason: "status" | "network" | "timeout";
+  readonly waitMs: number;
+  readonly attempt: number;
+  readonly message: string;
 }
 
 /**
@@ -120,6 +158,19 @@ export interface ApiClient {
  * ```
  */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+
+/**
+ * The default `timeoutRetries` of {@link createApiClient}: a request that timed out is tried twice
+ * more, then it stops with `DEADLINE_EXCEEDED`. A slow page gets another chance; a server that
+ * accepts and never answers costs at most three timeouts (6 minutes at the default two) and about a
+ * second and a half of backoff, each retry announced, instead of seven timeouts in silence.
+ *
+ * @example
+ * ```ts
+ * const worst = (DEFAULT_TIMEOUT_RETRIES + 1) * DEFAULT_REQUEST_TIMEOUT_MS; // 360 000 ms, backoff aside
+ * ```
+ */
+export const DEFAULT_TIMEOUT_RETRIES = 2;
 
 /**
  * The default `maxResponseBytes` of {@link createApiClient}: 64 MiB for one answer. A page of the
@@ -206,6 +257,9 @@ function timedOut(e: unknown): boolean {
   return e instanceof Error && (e.name === "TimeoutError" || (e.name === "AbortError" && String((e as { cause?: unknown }).cause ?? "").includes("Timeout")));
 }
 
+/** Seconds for a message: `5 s`, `0.3 s`. */
+const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
+
 function isRecord(v: unknown): v is Readonly<Record<string, unknown>> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -234,9 +288,23 @@ function problemOf(text: string): string {
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const base = options.baseUrl.replace(/\/+$/, "");
   const retries = options.retries ?? 6;
+  const timeoutRetries = Math.min(retries, options.timeoutRetries ?? DEFAULT_TIMEOUT_RETRIES);
   const backoff = options.backoffMs ?? 500;
   const maxBackoff = options.maxBackoffMs ?? 60_000;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const signal = options.signal;
+  // A stopped client clears its timer too: a pending minute-long wait would keep the process alive.
+  const sleep =
+    options.sleep ??
+    ((ms: number) =>
+      new Promise<void>((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          signal?.removeEventListener("abort", done);
+          resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal?.addEventListener("abort", done, { once: true });
+      }));
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
   const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -246,23 +314,55 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   let signingIn: Promise<Result<string, PullError>> | undefined;
 
   /**
+   * A backoff wait that ends early when the client is stopped: a stopped pull must not wait out a
+   * minute-long `Retry-After` before it reports why it stopped.
+   */
+  function pause(ms: number): Promise<void> {
+    if (signal === undefined) return sleep(ms);
+    if (signal.aborted) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        signal.removeEventListener("abort", done);
+        resolve();
+      };
+      signal.addEventListener("abort", done, { once: true });
+      void sleep(ms).then(done);
+    });
+  }
+
+  const cancelled = (what: string): { ok: false; error: PullError } => fail("CANCELLED", `${what}: stopped before an answer (the pull was stopped)`);
+
+  /**
    * One HTTP exchange with retries: the response of the last attempt with its whole text, or why
    * none came. An attempt that fails, times out, or whose answer stops arriving part-way is retried
-   * like a 429 or a 5xx.
+   * like a 429 or a 5xx, but timeouts only `timeoutRetries` times.
    */
   async function send(path: string, init: RequestInit): Promise<Result<Answer, PullError>> {
+    const what = `${init.method ?? "GET"} ${path}`;
+    let timeouts = 0;
     for (let attempt = 0; ; attempt++) {
+      if (signal?.aborted) return cancelled(what);
       let answer: Answer | undefined;
       let problem = "";
+      let timed = false;
       try {
         // One signal bounds the request and reading its answer.
-        const response = await options.fetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+        const limit = AbortSignal.timeout(timeoutMs);
+        const response = await options.fetch(`${base}${path}`, { ...init, signal: signal === undefined ? limit : AbortSignal.any([signal, limit]) });
         answer = { response, text: await textWithin(response, maxResponseBytes) };
       } catch (e: unknown) {
-        if (e instanceof TooLarge) return fail("BAD_RESPONSE", `${init.method ?? "GET"} ${path}: ${e.message}`);
-        problem = timedOut(e) ? `no whole answer within ${timeoutMs / 1000} s` : e instanceof Error ? e.message : String(e);
+        if (e instanceof TooLarge) return fail("BAD_RESPONSE", `${what}: ${e.message}`);
+        if (signal?.aborted) return cancelled(what);
+        timed = timedOut(e);
+        problem = timed ? `no whole answer within ${seconds(timeoutMs)}` : e instanceof Error ? e.message : String(e);
       }
       if (answer && !RETRY_STATUSES.has(answer.response.status)) return { ok: true, value: answer };
+      if (timed) timeouts++;
+      if (timed && timeouts > timeoutRetries)
+        return fail(
+          "DEADLINE_EXCEEDED",
+          `${what} at ${base}: ${problem} ${timeouts === attempt + 1 ? `on each of ${timeouts} attempts` : `on ${timeouts} of ${attempt + 1} attempts`}; gave up: the server takes requests but does not answer them in time (a longer request timeout gives a slow server more time)`,
+        );
       if (attempt >= retries) {
         if (answer) return { ok: true, value: answer };
         return fail("NETWORK_ERROR", `cannot reach ${base}${path}: ${problem} (gave up after ${attempt + 1} attempts)`);
@@ -270,8 +370,18 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const exp = Math.min(maxBackoff, backoff * 2 ** attempt);
       const told = answer ? retryAfterMs(answer.response.headers.get("retry-after"), now()) : undefined;
       const waitMs = Math.min(maxBackoff, told ?? Math.round(exp * (0.5 + random() / 2)));
-      options.onRetry?.({ path, status: answer?.response.status ?? null, waitMs, attempt: attempt + 1 });
-      await sleep(waitMs);
+      const status = answer?.response.status ?? null;
+      const why = status !== null ? `HTTP ${status}` : problem;
+      const count = timed ? `timeout ${timeouts} of at most ${timeoutRetries + 1}` : `attempt ${attempt + 1} of at most ${retries + 1}`;
+      options.onRetry?.({
+        path,
+        status,
+        reason: status !== null ? "status" : timed ? "timeout" : "network",
+        waitMs,
+        attempt: attempt + 1,
+        message: `${what}: ${why} (${count}); retrying in ${seconds(waitMs)}`,
+      });
+      await pause(waitMs);
     }
   }
 

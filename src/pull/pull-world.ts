@@ -2,12 +2,17 @@
  * `pullWorld`: a tenant exported through the service's API as a world document (the world file's
  * JSON). Objects are kept as the API wrote them, field names included (`baton…`, `c1UserPicker`,
  * unknown fields), so they load and round-trip as they came. What the API cannot give — the
- * tenant's default policies, role kinds, the clock, group members — is inferred where it can be
- * and otherwise listed as a warning that says how to set it.
+ * tenant's default policies, the clock, group members — is inferred where it can be and otherwise
+ * listed as a warning that says how to set it. The first listing that fails stops the whole pull:
+ * requests in flight are cancelled and no other listing starts, so a server that stops answering
+ * costs one request's retries, not those of every listing in turn.
  */
+import { DEFAULT_ROLES } from "../world/decode-directory.js";
 import type { Result } from "../result.js";
 import { createApiClient, type ApiClient, type ApiClientOptions, type PullError } from "./api-client.js";
 import type { PullCredentials } from "./credentials.js";
+import { pulledRoles } from "./roles.js";
+import { tenantDefaults } from "./tenant-defaults.js";
 
 /**
  * Progress of a pull, one event per page read (and per retry): which listing, how many of its
@@ -28,9 +33,15 @@ export interface PullProgress {
   /** Listings finished, and listings known so far (per-app listings are known once apps are). */
   readonly listingsDone: number;
   readonly listingsKnown: number;
-  /** For a retry: the HTTP status (null for a network failure) and the wait. */
+  /** For a retry: the HTTP status (null when no answer came), why, and the wait. */
   readonly status?: number | null;
+  readonly reason?: "status" | "network" | "timeout";
   readonly waitMs?: number;
+  /**
+   * For a retry, one line to show as it is: the request, why, how many tries are left and the wait
+   * (`GET /api/v1/users: no whole answer within 5 s (timeout 1 of at most 3); retrying in 0.5 s`).
+   */
+  readonly message?: string;
 }
 
 /**
@@ -65,13 +76,15 @@ export interface PullOptions {
   /** Requests in flight at once; default 4. */
   readonly concurrency?: number;
   readonly onProgress?: (p: PullProgress) => void;
+  /** Stops the pull (with `CANCELLED`), requests in flight included. */
+  readonly signal?: AbortSignal;
   /** Milliseconds since the epoch; default `Date.now`. The world's clock is the pull's time. */
   readonly now?: () => number;
   /**
-   * Passed to the API client: retries, backoff, the time one request may take, the largest answer
-   * and listing it takes, and the injectable sleep and randomness.
+   * Passed to the API client: retries (of timeouts too), backoff, the time one request may take,
+   * the largest answer and listing it takes, and the injectable sleep and randomness.
    */
-  readonly retry?: Pick<ApiClientOptions, "retries" | "backoffMs" | "maxBackoffMs" | "sleep" | "random" | "requestTimeoutMs" | "maxResponseBytes" | "maxListingItems">;
+  readonly retry?: Pick<ApiClientOptions, "retries" | "timeoutRetries" | "backoffMs" | "maxBackoffMs" | "sleep" | "random" | "requestTimeoutMs" | "maxResponseBytes" | "maxListingItems">;
 }
 
 /**
@@ -99,12 +112,15 @@ function unwrap(item: unknown, key: string): Json | undefined {
   return isRecord(inner) ? inner : item;
 }
 
-/** Runs `fn` over `items` with at most `limit` at once, keeping the order of results. */
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
+/**
+ * Runs `fn` over `items` with at most `limit` at once, keeping the order of results; once `stopped()`
+ * no other item starts, and those not started have no result.
+ */
+async function mapLimit<T, R>(items: readonly T[], limit: number, stopped: () => boolean, fn: (item: T) => Promise<R>): Promise<(R | undefined)[]> {
+  const out = new Array<R | undefined>(items.length).fill(undefined);
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < items.length) {
+    while (next < items.length && !stopped()) {
       const i = next++;
       out[i] = await fn(items[i] as T);
     }
@@ -114,13 +130,9 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
 }
 
 /** Role ids a world without `roles` knows (world/decode-directory's defaults). */
-const DEFAULT_ROLE_IDS = new Set(["super-admin", "admin", "read-only-admin", "user"]);
-/** Task kinds whose tenant default the simulation uses, and the policy type that serves each. */
-const DEFAULT_KINDS: readonly (readonly [string, string])[] = [
-  ["grant", "POLICY_TYPE_GRANT"],
-  ["revoke", "POLICY_TYPE_REVOKE"],
-  ["certify", "POLICY_TYPE_CERTIFY"],
-];
+const DEFAULT_ROLE_IDS: ReadonlySet<string> = new Set(DEFAULT_ROLES.map((r) => r.id));
+/** The roles listing, as a NOT_OFFERED warning names it. */
+const ROLES_LISTING = "roles (GET /api/v1/iam/roles)";
 
 /** Whether a policy refers to another policy (a rule's `policyId`, a `baselinePolicyId`). */
 function refersToPolicies(p: Json): boolean {
@@ -131,10 +143,11 @@ function refersToPolicies(p: Json): boolean {
 
 /**
  * Exports a tenant through the service's API: policies, tasks (search; open ones unless
- * `states: "all"`), users, apps, each app's entitlements, accounts, access-request defaults,
- * entitlement configuration rules and owners, and grants. Listings an API does not offer (404)
- * become warnings. Stops with a {@link PullError} when the server refuses the credentials or a
- * listing fails after its retries.
+ * `states: "all"`), users, roles, apps, each app's entitlements, accounts, access-request defaults,
+ * entitlement configuration rules and owners, and grants. Listings an API does not offer (404 or
+ * 501) become warnings. Stops with a {@link PullError} when the server refuses the credentials or a
+ * listing fails after its retries (a request that times out is retried at most `timeoutRetries`
+ * times, two by default), cancelling the requests still in flight.
  *
  * @example
  * ```ts
@@ -153,16 +166,38 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
   if (!Number.isInteger(pageSize) || pageSize < 0) return { ok: false, error: { code: "INVALID_ARGUMENT", message: `the page size must be a whole number ≥ 0, not ${pageSize}` } };
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
   let listingsDone = 0;
-  let listingsKnown = 6;
-  let current = "";
+  let listingsKnown = 7;
+  // Listings run side by side: a retry names the listing of its own path, not the one started last.
+  const resourceOf = new Map<string, string>([["/auth/v1/token", "sign-in"]]);
+  // The first failure is the one to report: the requests it cancels fail too, with CANCELLED.
+  const stop = new AbortController();
+  const signal = options.signal === undefined ? stop.signal : AbortSignal.any([stop.signal, options.signal]);
+  let firstFailure: PullError | undefined;
+  const fatal = (e: PullError): void => {
+    firstFailure ??= e;
+    stop.abort();
+  };
+  const failure = (): PullError | undefined => firstFailure ?? (options.signal?.aborted ? { code: "CANCELLED", message: "the pull was cancelled" } : undefined);
   const api: ApiClient = createApiClient({
     baseUrl: options.baseUrl,
     fetch: options.fetch,
     credentials: options.credentials,
     now,
     ...options.retry,
+    signal,
     onRetry: (r) =>
-      options.onProgress?.({ kind: "retry", resource: current || r.path, items: 0, pages: 0, listingsDone, listingsKnown, status: r.status, waitMs: r.waitMs }),
+      options.onProgress?.({
+        kind: "retry",
+        resource: resourceOf.get(r.path.replace(/\?.*$/, "")) ?? r.path,
+        items: 0,
+        pages: 0,
+        listingsDone,
+        listingsKnown,
+        status: r.status,
+        reason: r.reason,
+        waitMs: r.waitMs,
+        message: r.message,
+      }),
   });
   const warnings: PullWarning[] = [];
   const unsupported = new Set<string>();
@@ -172,7 +207,7 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
     if (optional !== undefined && unsupported.has(optional)) return { ok: true, value: undefined };
     let items = 0;
     let pages = 0;
-    current = resource;
+    resourceOf.set(listing.path, resource);
     const r = await api.list({ ...listing, pageSize }, (page) => {
       items += page.list.length;
       pages++;
@@ -186,6 +221,7 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
       }
       return { ok: true, value: undefined };
     }
+    if (!r.ok) fatal(r.error);
     return r;
   };
   const callOptional = async (what: string, path: string): Promise<Result<unknown, PullError>> => {
@@ -199,11 +235,13 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
       }
       return { ok: true, value: undefined };
     }
+    if (!r.ok) fatal(r.error);
     return r;
   };
+  const stopped = (): boolean => signal.aborted;
 
   const taskBody = options.states === "all" ? { includeDeleted: true } : { taskStates: ["TASK_STATE_OPEN"] };
-  const [policies, users, apps, tasks, grants, reviews] = await mapLimit(
+  const [policies, users, apps, tasks, grants, reviews, roles] = await mapLimit(
     [
       () => listAll("policies", { method: "GET", path: "/api/v1/policies" }, undefined),
       () => listAll("users", { method: "GET", path: "/api/v1/users" }, undefined),
@@ -211,11 +249,14 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
       () => listAll("tasks", { method: "POST", path: "/api/v1/search/tasks", body: taskBody }, undefined),
       () => listAll("grants", { method: "POST", path: "/api/v1/search/grants", body: {} }, "grants (POST /api/v1/search/grants)"),
       () => listAll("access reviews", { method: "GET", path: "/api/v1/access_reviews" }, "access reviews (GET /api/v1/access_reviews)"),
+      () => listAll("roles", { method: "GET", path: "/api/v1/iam/roles" }, ROLES_LISTING),
     ],
     concurrency,
+    stopped,
     (f) => f(),
   );
-  for (const r of [policies, users, apps, tasks, grants, reviews]) if (r && !r.ok) return r;
+  const failedFirst = failure();
+  if (failedFirst) return { ok: false, error: failedFirst };
   const ok = <T>(r: Result<T, PullError> | undefined): T | undefined => (r?.ok ? r.value : undefined);
   const policyList = (ok(policies) ?? []).map((x) => unwrap(x, "policy")).filter(isRecord);
   const userList = (ok(users) ?? []).map((x) => unwrap(x, "user")).filter(isRecord);
@@ -225,7 +266,7 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
   // Per app: entitlements, accounts, request defaults, configuration rules, owners.
   const appIds = appList.map((a) => a["id"]).filter((id): id is string => typeof id === "string" && id !== "");
   listingsKnown += appIds.length * 5;
-  const perApp = await mapLimit(appIds, concurrency, async (appId) => {
+  const perApp = await mapLimit(appIds, concurrency, stopped, async (appId) => {
     const at = encodeURIComponent(appId);
     const ents = await listAll(`entitlements of ${appId}`, { method: "GET", path: `/api/v1/apps/${at}/entitlements` }, undefined);
     if (!ents.ok) return ents;
@@ -243,8 +284,9 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
     if (!owners.ok) return owners;
     return { ok: true as const, value: { appId, ents: ents.value ?? [], accounts: accounts.value ?? [], defaults: defaults.value, rules: rules.value, owners: owners.value } };
   });
-  for (const r of perApp) if (!r.ok) return r;
-  const appData = perApp.flatMap((r) => (r.ok ? [r.value] : []));
+  const failedPerApp = failure();
+  if (failedPerApp) return { ok: false, error: failedPerApp };
+  const appData = perApp.flatMap((r) => (r?.ok ? [r.value] : []));
 
   const entitlements = appData.flatMap((d) => d.ents.map((x) => unwrap(x, "appEntitlement")).filter(isRecord));
   const appUsers = appData.flatMap((d) => d.accounts.map((x) => unwrap(x, "appUser")).filter(isRecord));
@@ -313,25 +355,27 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
 
   // What the API cannot say.
   const tenant: Json = { defaultPolicies: {}, featureFlags: {} };
-  const defaults: Record<string, string> = {};
-  for (const [kind, type] of DEFAULT_KINDS) {
-    const builtin = policyList.filter((p) => p["systemBuiltin"] === true && p["policyType"] === type && typeof p["id"] === "string");
-    if (builtin.length === 1 && typeof builtin[0]?.["id"] === "string") defaults[kind] = builtin[0]["id"];
-    else
-      warnings.push({
-        code: "DEFAULT_POLICY_UNKNOWN",
-        message: `the API does not say which policy is the tenant's default ${kind} policy${builtin.length > 1 ? ` (${builtin.length} built-in ${type} policies)` : ""}: set "tenant.defaultPolicies.${kind}" to its id`,
-      });
-  }
-  tenant["defaultPolicies"] = defaults;
+  const defaults = tenantDefaults(policyList, taskList);
+  warnings.push(...defaults.warnings);
+  tenant["defaultPolicies"] = defaults.defaultPolicies;
   if (policyList.some(refersToPolicies)) tenant["featureFlags"] = { POLICY_REFERENCES_POLICY: true };
   else
     warnings.push({
       code: "FEATURE_FLAG_UNKNOWN",
       message: 'no policy refers to another, so whether the tenant has POLICY_REFERENCES_POLICY is unknown: set "tenant.featureFlags.POLICY_REFERENCES_POLICY" to true if it does',
     });
+  // Without the listing the world keeps its default roles, whose ids a tenant's users rarely hold.
+  const rolesListed = ok(roles);
+  const roleList = rolesListed === undefined ? undefined : pulledRoles(rolesListed);
+  const guessed = (roleList ?? []).filter((r) => r.guessed).map((r) => r.role);
+  if (guessed.length > 0)
+    warnings.push({
+      code: "ROLE_KIND_UNKNOWN",
+      message: `${guessed.length} role(s) name no documented role (${guessed.slice(0, 5).map((r) => `${r.id} "${r.displayName}"`).join(", ")}${guessed.length > 5 ? ", …" : ""}); they are read as BASIC_USER, which has no administrator power: set their "kind" in "roles" if they are more`,
+    });
+  const knownRoleIds: ReadonlySet<string> = roleList === undefined ? DEFAULT_ROLE_IDS : new Set(roleList.map((r) => r.role.id));
   const roleIds = [...new Set(userList.flatMap((u) => (Array.isArray(u["roleIds"]) ? u["roleIds"].filter((r): r is string => typeof r === "string") : [])))];
-  const unknownRoles = roleIds.filter((r) => !DEFAULT_ROLE_IDS.has(r));
+  const unknownRoles = roleIds.filter((r) => !knownRoleIds.has(r));
   if (unknownRoles.length > 0)
     warnings.push({
       code: "ROLES_UNKNOWN",
@@ -346,6 +390,7 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
     version: 1,
     now: clock,
     tenant,
+    ...(roleList === undefined ? {} : { roles: roleList.map((r) => r.role) }),
     users: userList,
     apps: appsOut,
     entitlements,
@@ -361,6 +406,7 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
     policies: policyList.length,
     tasks: taskList.length,
     users: userList.length,
+    roles: roleList?.length ?? 0,
     apps: appList.length,
     entitlements: entitlements.length,
     appUsers: appUsers.length,

@@ -7,12 +7,13 @@ import { memoryIO } from "../cli/memory-io.js";
 import { EXIT, runCli } from "../cli/run.js";
 import { loadWorld } from "../world/load-world.js";
 import { saveWorld } from "../world/save-world.js";
-import { createApiClient, DEFAULT_MAX_LISTING_ITEMS } from "./api-client.js";
+import { createApiClient, DEFAULT_MAX_LISTING_ITEMS, DEFAULT_TIMEOUT_RETRIES, type RetryInfo } from "./api-client.js";
 import { CLIENT_SECRET_PREFIX, credentialsFromEnv, privateKeyOfSecret } from "./credentials.js";
 import { type PullProgress, pullWorld } from "./pull-world.js";
 
 type Json = Record<string, unknown>;
 const fixture = JSON.parse(readFileSync("fixtures/world.json", "utf8")) as Json & {
+  roles: Json[];
   policies: Json[];
   users: Json[];
   apps: Json[];
@@ -76,6 +77,8 @@ function fakeApi(world: typeof fixture, options: { faults?: Fault[]; emptyPageAt
     const offset = tok === "" ? 0 : Number(tok.slice(1));
     const p = url.pathname;
     if (p === "/api/v1/policies") return reply(page(world.policies, size, offset, route));
+    // c1.api.iam.v1.Role: the built-in kind is the internal `name` (as policy-sim serve writes it).
+    if (p === "/api/v1/iam/roles") return reply(page(world.roles.map((r) => ({ id: r["id"], displayName: r["displayName"], name: r["kind"], permissions: [], systemBuiltin: true })), size, offset, route));
     if (p === "/api/v1/users") return reply({ ...page(world.users.map((u) => ({ user: u, userId: u["id"] })), size, offset, route), expanded: [] });
     if (p === "/api/v1/apps") return reply(page(world.apps, size, offset, route));
     if (p === "/api/v1/search/tasks") {
@@ -104,6 +107,10 @@ function fakeApi(world: typeof fixture, options: { faults?: Fault[]; emptyPageAt
 }
 
 const noWait = { retries: 4, backoffMs: 1, sleep: async () => undefined, random: () => 0 };
+
+/** Listens on a free loopback port. */
+const listen = (srv: { listen: (port: number, host: string, cb: () => void) => unknown; address: () => unknown }) =>
+  new Promise<number>((resolve) => void srv.listen(0, "127.0.0.1", () => resolve((srv.address() as AddressInfo).port)));
 const NOW = Date.parse("2026-11-25T10:00:00Z");
 
 /** The sections a pull must bring back unchanged, as saveWorld writes them. */
@@ -255,7 +262,7 @@ describe("openapi.yaml paging and retries: pull against recorded API pages", () 
     expect(one.ok && one.value).toEqual([{ id: "ü€𝄞" }]);
   });
 
-  it("a server that never answers, or stops mid-answer, times out (requestTimeoutMs) and both are retried, never waited on for ever", async () => {
+  it("a server that never answers, or stops mid-answer, times out (requestTimeoutMs): retried timeoutRetries times (2 by default), each retry announced, then DEADLINE_EXCEEDED", async () => {
     // A real socket: one server accepts and says nothing, the other sends headers and half a body.
     const sockets = new Set<Socket>();
     const silent = createNetServer((s) => void sockets.add(s));
@@ -264,24 +271,120 @@ describe("openapi.yaml paging and retries: pull against recorded API pages", () 
       res.write('{"list":[');
     });
     half.on("connection", (s) => void sockets.add(s));
-    const listen = (srv: { listen: (port: number, host: string, cb: () => void) => unknown; address: () => unknown }) =>
-      new Promise<number>((resolve) => void srv.listen(0, "127.0.0.1", () => resolve((srv.address() as AddressInfo).port)));
     const [silentPort, halfPort] = [await listen(silent), await listen(half)];
     try {
-      const retries: number[] = [];
-      const options = { credentials: { kind: "token", token: "t" } as const, fetch, requestTimeoutMs: 300, retries: 1, sleep: async () => undefined, onRetry: (r: { attempt: number }) => void retries.push(r.attempt) };
+      const retries: RetryInfo[] = [];
+      // Six retries of other failures (the default), but a timeout costs a whole requestTimeoutMs.
+      const options = { credentials: { kind: "token", token: "t" } as const, fetch, requestTimeoutMs: 300, backoffMs: 10, onRetry: (r: RetryInfo) => void retries.push(r) };
       const started = Date.now();
       const none = await createApiClient({ ...options, baseUrl: `http://127.0.0.1:${silentPort}` }).call("GET", "/api/v1/users");
-      expect(!none.ok && none.error).toMatchObject({ code: "NETWORK_ERROR", message: expect.stringMatching(/no whole answer within 0.3 s \(gave up after 2 attempts\)/) as unknown });
-      expect(retries).toEqual([1]);
-      // An answer that stops part-way is retried like one that never came.
-      const cut = await createApiClient({ ...options, baseUrl: `http://127.0.0.1:${halfPort}` }).call("GET", "/api/v1/users");
-      expect(!cut.ok && cut.error).toMatchObject({ code: "NETWORK_ERROR", message: expect.stringMatching(/no whole answer within 0.3 s \(gave up after 2 attempts\)/) as unknown });
-      expect(retries).toEqual([1, 1]);
-      expect(Date.now() - started).toBeLessThan(10_000);
+      const took = Date.now() - started;
+      expect(!none.ok && none.error).toMatchObject({ code: "DEADLINE_EXCEEDED", message: expect.stringMatching(/^GET \/api\/v1\/users at http:\/\/127\.0\.0\.1:\d+: no whole answer within 0\.3 s on each of 3 attempts; gave up/) as unknown });
+      expect(retries.map((r) => [r.attempt, r.reason, r.status])).toEqual([[1, "timeout", null], [2, "timeout", null]]);
+      expect(retries.map((r) => r.message)).toEqual([
+        expect.stringMatching(/^GET \/api\/v1\/users: no whole answer within 0\.3 s \(timeout 1 of at most 3\); retrying in 0 s$/),
+        expect.stringMatching(/^GET \/api\/v1\/users: no whole answer within 0\.3 s \(timeout 2 of at most 3\); retrying in 0 s$/),
+      ]);
+      // Three timeouts and two short backoffs: bounded, not seven timeouts.
+      expect(took).toBeGreaterThanOrEqual(3 * 300 - 50);
+      expect(took).toBeLessThan(3 * 300 + 1500);
+      // An answer that stops part-way is retried like one that never came; timeoutRetries sets how often.
+      retries.length = 0;
+      const cut = await createApiClient({ ...options, timeoutRetries: 1, baseUrl: `http://127.0.0.1:${halfPort}` }).call("GET", "/api/v1/users");
+      expect(!cut.ok && cut.error).toMatchObject({ code: "DEADLINE_EXCEEDED", message: expect.stringMatching(/no whole answer within 0\.3 s on each of 2 attempts/) as unknown });
+      expect(retries.map((r) => r.attempt)).toEqual([1]);
+      expect(DEFAULT_TIMEOUT_RETRIES).toBe(2);
     } finally {
       for (const s of sockets) s.destroy();
       await Promise.all([new Promise((r) => silent.close(r)), new Promise((r) => half.close(r))]);
+    }
+  });
+
+  it("pullWorld against a server that accepts and never answers: one request's timeouts, every retry in progress, then DEADLINE_EXCEEDED; no listing starts after", async () => {
+    const sockets = new Set<Socket>();
+    const requests: string[] = [];
+    const silent = createNetServer((s) => {
+      sockets.add(s);
+      s.once("data", (d) => void requests.push(String(d).split("\r\n")[0] ?? ""));
+    });
+    const port = await listen(silent);
+    try {
+      const progress: PullProgress[] = [];
+      const started = Date.now();
+      const r = await pullWorld({
+        baseUrl: `http://127.0.0.1:${port}`,
+        fetch,
+        credentials: { kind: "token", token: "t" },
+        concurrency: 4,
+        onProgress: (p) => progress.push(p),
+        retry: { requestTimeoutMs: 300, backoffMs: 10 },
+      });
+      const took = Date.now() - started;
+      expect(!r.ok && r.error).toMatchObject({ code: "DEADLINE_EXCEEDED", message: expect.stringMatching(/no whole answer within 0\.3 s on each of 3 attempts; gave up/) as unknown });
+      // Before: the first four listings ran out 7 attempts each, then the next two did the same (about 14 timeouts).
+      expect(took).toBeLessThan(3 * 300 + 1500);
+      const retries = progress.filter((p) => p.kind === "retry");
+      expect(retries.length).toBeGreaterThan(0);
+      expect(retries.length).toBeLessThanOrEqual(4 * DEFAULT_TIMEOUT_RETRIES);
+      for (const p of retries) {
+        expect(p).toMatchObject({ reason: "timeout", status: null });
+        expect(p.message).toMatch(/no whole answer within 0\.3 s \(timeout [12] of at most 3\); retrying in/);
+      }
+      // The four first listings, three attempts each at most: the others never started.
+      expect(requests.length).toBeLessThanOrEqual(4 * 3);
+      expect(new Set(requests)).toEqual(new Set(["GET /api/v1/policies HTTP/1.1", "GET /api/v1/users HTTP/1.1", "GET /api/v1/apps HTTP/1.1", "POST /api/v1/search/tasks HTTP/1.1"]));
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => silent.close(r));
+    }
+  });
+
+  it("the first listing that fails stops the pull: no other listing starts, requests in flight are cancelled, the failure reported is the first", async () => {
+    const api = fakeApi(fixture, { faults: [{ route: "GET /api/v1/policies", nth: 0, status: 403, body: { code: 7, message: "no" } }] });
+    const r = await pullWorld({ baseUrl: "http://api.test", fetch: api.fetch, credentials: { kind: "token", token: "tok-admin" }, concurrency: 1, retry: noWait });
+    expect(!r.ok && r.error).toMatchObject({ code: "PERMISSION_DENIED", status: 403 });
+    expect(api.requests).toEqual(["GET /api/v1/policies"]);
+    // In flight: a listing that waits out a long Retry-After is cut short, and its CANCELLED is not what is reported.
+    let sleeping = 0;
+    const slow = fakeApi(fixture, {
+      faults: [
+        { route: "GET /api/v1/users", nth: 0, status: 429, headers: { "retry-after": "3600" } },
+        { route: "GET /api/v1/apps", nth: 0, status: 401 },
+      ],
+    });
+    const started = Date.now();
+    const stopped = await pullWorld({
+      baseUrl: "http://api.test",
+      fetch: slow.fetch,
+      credentials: { kind: "token", token: "tok-admin" },
+      concurrency: 3,
+      retry: { retries: 2, maxBackoffMs: 3_600_000, sleep: (ms) => (sleeping++, new Promise((resolve) => setTimeout(resolve, ms).unref())) },
+    });
+    expect(!stopped.ok && stopped.error.code).toBe("UNAUTHENTICATED");
+    expect(sleeping).toBe(1);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it("a pull given an AbortSignal stops with CANCELLED when it is aborted", async () => {
+    const before = new AbortController();
+    before.abort();
+    const api = fakeApi(fixture);
+    const r = await pullWorld({ baseUrl: "http://api.test", fetch: api.fetch, credentials: { kind: "token", token: "tok-admin" }, signal: before.signal, retry: noWait });
+    expect(!r.ok && r.error.code).toBe("CANCELLED");
+    expect(api.requests).toEqual([]);
+    const during = new AbortController();
+    const sockets = new Set<Socket>();
+    const silent = createNetServer((s) => void sockets.add(s));
+    const port = await listen(silent);
+    try {
+      setTimeout(() => during.abort(), 100);
+      const started = Date.now();
+      const cut = await pullWorld({ baseUrl: `http://127.0.0.1:${port}`, fetch, credentials: { kind: "token", token: "t" }, signal: during.signal, retry: { requestTimeoutMs: 60_000 } });
+      expect(!cut.ok && cut.error.code).toBe("CANCELLED");
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => silent.close(r));
     }
   });
 
@@ -304,15 +407,42 @@ describe("openapi.yaml paging and retries: pull against recorded API pages", () 
     if (!r.ok) throw new Error(r.error.message);
     const w = r.value.world;
     expect(w["now"]).toBe("2026-11-25T10:00:00Z");
-    expect(w["tenant"]).toEqual({ defaultPolicies: { grant: "pol-default-grant" }, featureFlags: { POLICY_REFERENCES_POLICY: true } });
+    // Grant: the one built-in grant policy; offboarding, action, finding: the policy their tasks carry.
+    expect(w["tenant"]).toEqual({
+      defaultPolicies: { grant: "pol-default-grant", offboarding: "pol-offboarding", action: "pol-action-approval", finding: "pol-finding-triage" },
+      featureFlags: { POLICY_REFERENCES_POLICY: true },
+    });
     const codes = r.value.warnings.map((x) => x.code);
-    expect(codes).toEqual(expect.arrayContaining(["DEFAULT_POLICY_UNKNOWN", "ROLES_UNKNOWN", "CLOCK", "NOT_OFFERED"]));
+    expect(codes).toEqual(expect.arrayContaining(["DEFAULT_POLICY_UNKNOWN", "DEFAULT_POLICY_INFERRED", "CLOCK", "NOT_OFFERED"]));
+    // The roles listing gives every role users hold, with its kind.
+    expect(codes).not.toContain("ROLES_UNKNOWN");
+    expect(w["roles"]).toEqual(fixture.roles);
+    expect(r.value.counts["roles"]).toBe(fixture.roles.length);
     const revoke = r.value.warnings.find((x) => x.message.includes("revoke"));
     expect(revoke?.message).toContain('"tenant.defaultPolicies.revoke"');
     const notOffered = r.value.warnings.filter((x) => x.code === "NOT_OFFERED").map((x) => x.message);
     expect(notOffered.some((m) => m.includes("entitlement configuration rules"))).toBe(true);
     // Reported once, not once per app.
     expect(notOffered.filter((m) => m.includes("entitlement configuration rules"))).toHaveLength(1);
+  });
+});
+
+describe("openapi.yaml c1.api.iam.v1.Roles: the tenant's roles, so users' roleIds resolve", () => {
+  it("a role whose name and display name name no documented role is read as a Basic User, with a warning saying how to set it", async () => {
+    const world = { ...fixture, roles: [...fixture.roles, { id: "r-auditors", displayName: "Auditors", kind: "custom-auditor" }] };
+    const r = await pullWorld({ baseUrl: "http://api.test", fetch: fakeApi(world).fetch, credentials: { kind: "token", token: "tok-admin" }, now: () => NOW, retry: noWait });
+    if (!r.ok) throw new Error(r.error.message);
+    expect((r.value.world["roles"] as Json[]).at(-1)).toEqual({ id: "r-auditors", displayName: "Auditors", kind: "BASIC_USER" });
+    const w = r.value.warnings.find((x) => x.code === "ROLE_KIND_UNKNOWN");
+    expect(w?.message).toMatch(/1 role\(s\) name no documented role \(r-auditors "Auditors"\); they are read as BASIC_USER/);
+    expect(w?.message).toContain('"kind"');
+  });
+
+  it("a user holding a role the listing lacks is a ROLES_UNKNOWN warning, not a silent dangling id", async () => {
+    const world = { ...fixture, roles: fixture.roles.filter((x) => x["id"] !== "r-helpdesk") };
+    const r = await pullWorld({ baseUrl: "http://api.test", fetch: fakeApi(world).fetch, credentials: { kind: "token", token: "tok-admin" }, now: () => NOW, retry: noWait });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.warnings.find((x) => x.code === "ROLES_UNKNOWN")?.message).toMatch(/users hold 1 role id\(s\) the API does not describe \(r-helpdesk\)/);
   });
 });
 
@@ -395,6 +525,31 @@ describe("policy-sim pull", () => {
     expect(lines.at(-1)).toMatchObject({ written: "t.json" });
   });
 
+  it("--request-timeout against a server that never answers: each retry is a progress line, then exit 2 with DEADLINE_EXCEEDED, within three timeouts", async () => {
+    const sockets = new Set<Socket>();
+    const silent = createNetServer((s) => void sockets.add(s));
+    const port = await listen(silent);
+    try {
+      const started = Date.now();
+      const r = await run(["pull", "--base-url", `http://127.0.0.1:${port}`, "--out", "t.json", "--json", "--request-timeout", "0.3", "--concurrency", "1"], { POLICY_SIM_TOKEN: "t" }, fetch);
+      const took = Date.now() - started;
+      expect(r.code).toBe(EXIT.badInput);
+      expect(r.err).toMatch(/pull failed: DEADLINE_EXCEEDED: GET \/api\/v1\/policies at http:\/\/127\.0\.0\.1:\d+: no whole answer within 0\.3 s on each of 3 attempts/);
+      const lines = r.out.trim().split("\n").map((l) => JSON.parse(l) as Json);
+      const retries = lines.flatMap((l) => (l["progress"] as PullProgress | undefined)?.kind === "retry" ? [l["progress"] as PullProgress] : []);
+      expect(retries.map((p) => p.message?.replace(/retrying in .*/, "retrying"))).toEqual([
+        "GET /api/v1/policies: no whole answer within 0.3 s (timeout 1 of at most 3); retrying",
+        "GET /api/v1/policies: no whole answer within 0.3 s (timeout 2 of at most 3); retrying",
+      ]);
+      // Three timeouts and two backoffs of at most 0.5 s and 1 s.
+      expect(took).toBeLessThan(3 * 300 + 1500 + 1000);
+      expect(r.written.has("t.json")).toBe(false);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => silent.close(r));
+    }
+  });
+
   it("no credentials, a bad URL or a failed pull exit 2", async () => {
     const f = fakeApi(fixture).fetch;
     expect((await run(["pull", "--base-url", "http://api.test", "--out", "t.json"], {}, f)).code).toBe(EXIT.badInput);
@@ -451,7 +606,10 @@ describe("openapi.yaml: replaying recorded API pages (fixtures/pull/recorded-pag
     const r = await pullWorld({ baseUrl: "https://acme.conductor.one", fetch: api.fetch, credentials: { kind: "client", clientId: "pull@acme/pcc", clientSecret: secret }, now: () => NOW, retry: noWait });
     if (!r.ok) throw new Error(r.error.message);
     expect(api.left()).toEqual([]);
-    expect(api.unanswered).toEqual([]);
+    // The recording has no roles listing: a 404, taken as "not offered".
+    expect(api.unanswered).toEqual(["GET /api/v1/iam/roles"]);
+    expect(r.value.world["roles"]).toBeUndefined();
+    expect(r.value.warnings.filter((w) => w.code === "NOT_OFFERED").map((w) => w.message)).toEqual(expect.arrayContaining([expect.stringContaining("roles (GET /api/v1/iam/roles) (404)")]));
     const pages = recorded.filter((p) => p.status === 200).map((p) => p.body as Json);
     const policies = pages.filter((b) => Array.isArray(b["list"]) && (b["list"] as Json[]).some((x) => typeof x["policySteps"] === "object")).flatMap((b) => b["list"] as Json[]);
     expect(r.value.world["policies"]).toEqual(policies);
