@@ -36,7 +36,7 @@ describe("whatIf shards", () => {
   it("refuses a shard that is not one and parts that are not of one run", () => {
     const world = sampleWorld();
     for (const shard of [{ index: 2, count: 2 }, { index: -1, count: 2 }, { index: 0, count: 0 }, { index: 0.5, count: 2 }])
-      expect(whatIf(world, {}, { shard })).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "shard" } });
+      expect(whatIf(world, {}, { shard })).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "options.shard" } });
     expect(mergeWhatIfResults([])).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT" } });
     const a = value(whatIf(world, {}, ANY));
     const b = value(whatIf(world, { now: "2030-01-01T00:00:00Z" }, ANY));
@@ -86,6 +86,13 @@ describe("createWhatIfPool", () => {
     expect(await pool.whatIf({}, badScope)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "options" } });
     // null options are no options.
     expect(value(await pool.whatIf({}, null as unknown as WhatIfOptions))).toEqual(value(whatIf(world, {})));
+    // Options the threads' whatIf does not understand are refused as whatIf refuses them, never "no change".
+    const open = { scope: { states: ["open"] } } as unknown as WhatIfOptions;
+    expect(await pool.whatIf({}, open)).toEqual(whatIf(world, {}, open));
+    expect(await pool.whatIf({}, open)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "options.scope.states[0]" } });
+    const singular = { scope: { task: ["1001"] } } as unknown as WhatIfOptions;
+    expect(await pool.whatIf({}, singular)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "options.scope.task" } });
+    expect(await pool.whatIf({ polices: [] } as unknown as WorldPatch)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "edit.polices" } });
   });
 
   it("loads a world file or its JSON, and says why a world does not load", async () => {

@@ -6,7 +6,7 @@
  * yet; an entitlement may be written `app-id/entitlement-id`. Decoding is pure and never throws: a
  * malformed case becomes a failing case with the reason, never a failed file.
  */
-import type { EntitlementSpec, SubjectSpec, TaskSpec } from "../whatif/task-spec.js";
+import type { EntitlementSpec, TaskRef, TaskSpec } from "../whatif/task-spec.js";
 import type { PolicyCase } from "./policy-cases.js";
 import type { RouteExpectation } from "./expect-route.js";
 
@@ -51,15 +51,16 @@ function entitlementOf(v: unknown): EntitlementSpec | string {
   return "entitlement must be app-id/entitlement-id or { appId, id }";
 }
 
-/** A request described by `subject` (a user id or a described user), `entitlement`, and the rest of a {@link TaskSpec}. */
-function requestOf(o: Readonly<Record<string, unknown>>): TaskSpec | string {
+/**
+ * A request described by `subject`, `entitlement`, and the rest of a {@link TaskSpec}: the file's
+ * `app-id/entitlement-id` shorthand expanded, everything else as written. The subject (a user id,
+ * which must be a user of the world, or a described user) and the other fields are read where
+ * `explain` and the matchers read them, by `taskInWorld` when the case runs — one reading for all.
+ */
+function requestOf(o: Readonly<Record<string, unknown>>): Exclude<TaskRef, string> | string {
   const entitlement = entitlementOf(o["entitlement"]);
   if (typeof entitlement === "string") return entitlement;
-  const subject = o["subject"];
-  if (subject !== undefined && typeof subject !== "string" && !isRecord(subject)) return "subject must be a user id or { id, … }";
-  const spec: Record<string, unknown> = { ...o, entitlement };
-  if (typeof subject === "string") spec["subject"] = { id: subject } satisfies SubjectSpec;
-  return spec as unknown as TaskSpec;
+  return { ...o, entitlement } as Exclude<TaskRef, string>;
 }
 
 function broken(name: string, problem: string): CaseEntry {
@@ -74,7 +75,7 @@ function broken(name: string, problem: string): CaseEntry {
  * @example
  * ```ts
  * decodeCaseFile([{ name: "contractor", request: { subject: "u-dev2", entitlement: "app-aws/ent-aws-prod-admin" }, expect: { rule: 2 } }]);
- * // { entries: [{ name: "contractor", case: { name: "contractor", subject: { id: "u-dev2" }, entitlement: { appId: "app-aws", id: "ent-aws-prod-admin" }, expect: { rule: 2 } } }], problems: [] }
+ * // { entries: [{ name: "contractor", case: { name: "contractor", subject: "u-dev2", entitlement: { appId: "app-aws", id: "ent-aws-prod-admin" }, expect: { rule: 2 } } }], problems: [] }
  * ```
  */
 export function decodeCaseFile(doc: unknown): CaseFile {
@@ -82,17 +83,31 @@ export function decodeCaseFile(doc: unknown): CaseFile {
   if (list === undefined) return { entries: [], problems: ["a case file is a list of cases, or { cases: [...] }"] };
   const entries = list.map((c: unknown, i): CaseEntry => {
     if (!isRecord(c)) return broken(`case #${i + 1}`, "a case is an object { name, task | request, expect }");
-    const name = typeof c["name"] === "string" && c["name"] !== "" ? c["name"] : `case #${i + 1}`;
-    if (c["expect"] === undefined) return broken(name, "the case has no expect: say what the route should be, e.g. expect: { policy: pol-x, rule: 0 }");
-    const expect = c["expect"] as RouteExpectation;
-    if (c["task"] !== undefined) {
-      const task = typeof c["task"] === "number" ? String(c["task"]) : c["task"];
+    // Own keys only: `constructor` is no key of a case.
+    const get = (k: string): unknown => (Object.hasOwn(c, k) ? c[k] : undefined);
+    const nameIn = get("name");
+    const name = typeof nameIn === "string" && nameIn !== "" ? nameIn : `case #${i + 1}`;
+    if (get("expect") === undefined) return broken(name, "the case has no expect: say what the route should be, e.g. expect: { policy: pol-x, rule: 0 }");
+    const expect = get("expect") as RouteExpectation;
+    // With task or request, anything else at the top of the case would be dropped unread.
+    const others = (...allowed: string[]): string[] => Object.keys(c).filter((k) => !allowed.includes(k));
+    const taskIn = get("task");
+    if (taskIn !== undefined) {
+      const task = typeof taskIn === "number" ? String(taskIn) : taskIn;
       if (typeof task !== "string" || task === "") return broken(name, "task must be a task id or numericId");
+      const extra = others("name", "task", "expect");
+      if (extra.length > 0) return broken(name, `a case with task has only name, task and expect; it also has ${extra.join(", ")}`);
       return { name, case: { name, task, expect } };
     }
-    const described = isRecord(c["request"]) ? c["request"] : c["entitlement"] !== undefined ? c : undefined;
+    const request = get("request");
+    if (request !== undefined) {
+      if (!isRecord(request)) return broken(name, "request must be { subject, entitlement, kind?, origin?, emergencyAccess? }");
+      const extra = others("name", "request", "expect");
+      if (extra.length > 0) return broken(name, `a case with request has only name, request and expect; it also has ${extra.join(", ")} (put them in the request)`);
+    }
+    const described = request ?? (get("entitlement") !== undefined ? c : undefined);
     if (described === undefined) return broken(name, "the case names no task: give task, or request: { subject, entitlement }");
-    const spec = requestOf(described === c ? Object.fromEntries(Object.entries(c).filter(([k]) => k !== "name" && k !== "expect")) : described);
+    const spec = requestOf(described === c ? Object.fromEntries(Object.entries(c).filter(([k]) => k !== "name" && k !== "expect")) : (described as Readonly<Record<string, unknown>>));
     if (typeof spec === "string") return broken(name, spec);
     return { name, case: { ...spec, name, expect } };
   });

@@ -10,6 +10,8 @@ import type { PolicySource } from "../policy/resolve-policy.js";
 import { describeTaskRef, type TaskRef, taskInWorld } from "../whatif/task-spec.js";
 import type { World } from "../world/world.js";
 import { closest } from "../text/closest.js";
+import { describeValue } from "../codec/diagnostic.js";
+import { thrownMessage } from "../whatif/thrown-message.js";
 
 /**
  * What a task's route should be. Every field given must hold; omitted fields are not checked.
@@ -67,7 +69,11 @@ export interface ApprovalOptions {
  */
 export interface RouteCheck {
   readonly pass: boolean;
-  /** The expectation itself cannot be checked (empty, unknown keys, wrong kinds): fails negated or not. */
+  /**
+   * The check could not be made — the expectation is empty, has unknown keys or values of the wrong
+   * kind, or the task cannot be built (an unknown id, a request without an entitlement): fails
+   * negated or not, since a task that does not route cannot "not route" somewhere either.
+   */
   readonly invalid?: boolean;
   /** One line per expectation that does not hold. */
   readonly mismatches: readonly string[];
@@ -92,6 +98,33 @@ const EXPECTATION_KEYS: Readonly<Record<keyof RouteExpectation, string>> = {
   error: "an error code",
 };
 
+/**
+ * Whether a value is a loaded {@link World} (what `loadWorld` returns), as far as the checks need.
+ *
+ * @example
+ * ```ts
+ * isWorld(world); // true
+ * isWorld({ tasks: [] }); // false
+ * ```
+ */
+export function isWorld(x: unknown): x is World {
+  return typeof x === "object" && x !== null && Object.hasOwn(x, "index") && Object.hasOwn(x, "tasks") && Object.hasOwn(x, "policies");
+}
+
+/**
+ * A value for a message, never throwing: JSON where it can be written (`JSON.stringify` throws on a
+ * bigint or a cycle, and gives nothing for a function), else its kind.
+ */
+function show(v: unknown): string {
+  try {
+    const text = JSON.stringify(v);
+    if (text !== undefined) return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  } catch {
+    // Falls through to the kind of value.
+  }
+  return v === undefined ? "undefined" : describeValue(v);
+}
+
 function isRule(v: unknown): boolean {
   return v === "baseline" || (typeof v === "number" && Number.isInteger(v) && v >= 0);
 }
@@ -112,13 +145,26 @@ function isStringList(v: unknown): boolean {
  * ```
  */
 export function expectationProblems(x: unknown): string[] {
+  const out = shapeProblems(x);
+  if (out.length > 0 || !isRecordLike(x)) return out;
+  if (Object.entries(x).every(([, v]) => v === undefined)) out.push(`the expectation is empty: give at least one of ${Object.keys(EXPECTATION_KEYS).join(", ")}`);
+  return out;
+}
+
+/** A plain object: not an array, and not a Map or boxed value, whose entries `Object.entries` would not see. */
+function isRecordLike(x: unknown): x is object {
+  return typeof x === "object" && x !== null && Object.prototype.toString.call(x) === "[object Object]";
+}
+
+/** {@link expectationProblems} but for emptiness: the shape of every key given. */
+function shapeProblems(x: unknown): string[] {
   const keys = Object.keys(EXPECTATION_KEYS);
-  if (typeof x !== "object" || x === null || Array.isArray(x)) return [`the expectation must be an object with some of ${keys.join(", ")}; got ${x === null ? "null" : Array.isArray(x) ? "an array" : typeof x}`];
+  if (!isRecordLike(x)) return [`the expectation must be an object with some of ${keys.join(", ")}; got ${x === undefined ? "undefined" : describeValue(x)}`];
   const out: string[] = [];
-  const given = Object.entries(x).filter(([, v]) => v !== undefined);
-  if (given.length === 0) out.push(`the expectation is empty: give at least one of ${keys.join(", ")}`);
-  for (const [k, v] of given) {
-    if (!(k in EXPECTATION_KEYS)) {
+  for (const [k, v] of Object.entries(x)) {
+    if (v === undefined) continue;
+    // The key is the caller's: looked up as an own key, so `constructor` is no expectation key.
+    if (!Object.hasOwn(EXPECTATION_KEYS, k)) {
       const guess = closest(k, keys);
       out.push(`"${k}" is not an expectation key${guess ? `; did you mean "${guess}"?` : ` (keys: ${keys.join(", ")})`}`);
       continue;
@@ -127,10 +173,10 @@ export function expectationProblems(x: unknown): string[] {
     const fine =
       key === "rule" ? isRule(v)
       : key === "chain" || key === "approvers" || key === "steps" ? isStringList(v)
-      : key === "decidedBy" ? typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length > 0 &&
+      : key === "decidedBy" ? isRecordLike(v) && Object.keys(v).length > 0 &&
           Object.entries(v).every(([dk, dv]) => (dk === "policy" && typeof dv === "string") || (dk === "rule" && isRule(dv)))
       : typeof v === "string";
-    if (!fine) out.push(`${key} must be ${EXPECTATION_KEYS[key]}, got ${JSON.stringify(v) ?? String(v)}`);
+    if (!fine) out.push(`${key} must be ${EXPECTATION_KEYS[key]}, got ${show(v)}`);
   }
   return out;
 }
@@ -144,10 +190,6 @@ function rootRule(e: Explanation): number | "baseline" | null {
     else if (r.conditionMatched && r.error === "") last = r.ruleIndex;
   }
   return last;
-}
-
-function show(v: unknown): string {
-  return typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
 }
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
@@ -170,6 +212,9 @@ function firstApprovers(e: Explanation): readonly string[] | undefined {
  * ```
  */
 export function routeMismatches(e: Explanation, x: RouteExpectation): string[] {
+  // An expectation of the wrong shape would compare as nothing, or throw: its problems are the answer.
+  const problems = shapeProblems(x);
+  if (problems.length > 0) return problems;
   const out: string[] = [];
   const res = e.resolution;
   const r = e.result;
@@ -225,24 +270,42 @@ function routeLine(e: Explanation): string {
   return `${res.policyId} (${res.source}): ${how} → step key ${d.stepKey}${first ? `; first step ${first.detail}${who}` : ""}`;
 }
 
+/**
+ * A check that could not be made (see {@link RouteCheck.invalid}): fails negated or not, with
+ * `message`. For the matchers' own arguments (`toRouteToStep(task)` without the step key).
+ *
+ * @example
+ * ```ts
+ * cannotCheck(["no step key"], "toRouteToStep needs the step key").invalid; // true
+ * ```
+ */
+export function cannotCheck(problems: readonly string[], message: string): RouteCheck {
+  return { pass: false, invalid: true, mismatches: problems, explanation: null, message, negatedMessage: message };
+}
+
 /** Builds the task, explains it and applies `mismatches`; the shared body of every check. */
-function check(world: World, ref: TaskRef, wanted: string, mismatches: (e: Explanation) => string[]): RouteCheck {
+function check(world: unknown, ref: TaskRef, wanted: string, mismatches: (e: Explanation) => string[]): RouteCheck {
   const what = describeTaskRef(ref);
+  if (!isWorld(world)) return cannotCheck(["not a world"], `cannot check ${what}: expected a World (from loadWorld), got ${world === undefined ? "undefined" : describeValue(world)}`);
+  // Through the one path that builds tasks for explain and case files alike: a string subject is
+  // that user of the world, an unknown one NOT_FOUND.
   const built = taskInWorld(world, ref);
-  if (!built.ok) {
-    const message = `expected ${what} to ${wanted}, but the task cannot be built: ${built.error.message}`;
-    return { pass: false, mismatches: [built.error.message], explanation: null, message, negatedMessage: message };
+  if (!built.ok) return cannotCheck([built.error.message], `expected ${what} to ${wanted}, but the task cannot be built: ${built.error.message}`);
+  try {
+    const e = explainTask(built.value.world, built.value.task);
+    const found = mismatches(e);
+    const text = formatExplanation(e);
+    return {
+      pass: found.length === 0,
+      mismatches: found,
+      explanation: e,
+      message: `expected ${what} to ${wanted}, but:\n${found.map((m) => `  - ${m}`).join("\n")}\nit routes: ${routeLine(e)}\n\n${text}`,
+      negatedMessage: `expected ${what} not to ${wanted}, but it does: ${routeLine(e)}\n\n${text}`,
+    };
+  } catch (e: unknown) {
+    // A fault of ours, reported as a failed check rather than thrown into the test runner.
+    return cannotCheck(["internal error"], `cannot check ${what}: policy-sim internal error: ${thrownMessage(e)}`);
   }
-  const e = explainTask(built.value.world, built.value.task);
-  const found = mismatches(e);
-  const text = formatExplanation(e);
-  return {
-    pass: found.length === 0,
-    mismatches: found,
-    explanation: e,
-    message: `expected ${what} to ${wanted}, but:\n${found.map((m) => `  - ${m}`).join("\n")}\nit routes: ${routeLine(e)}\n\n${text}`,
-    negatedMessage: `expected ${what} not to ${wanted}, but it does: ${routeLine(e)}\n\n${text}`,
-  };
 }
 
 function expectationText(x: RouteExpectation): string {
@@ -264,11 +327,22 @@ function expectationText(x: RouteExpectation): string {
  */
 export function checkRoute(world: World, ref: TaskRef, expected: RouteExpectation): RouteCheck {
   const problems = expectationProblems(expected);
-  if (problems.length > 0) {
-    const message = `cannot check the route of ${describeTaskRef(ref)}: ${problems.join("; ")}`;
-    return { pass: false, invalid: true, mismatches: problems, explanation: null, message, negatedMessage: message };
-  }
+  if (problems.length > 0) return cannotCheck(problems, `cannot check the route of ${describeTaskRef(ref)}: ${problems.join("; ")}`);
   return check(world, ref, `route ${expectationText(expected)}`, (e) => routeMismatches(e, expected));
+}
+
+/** What is wrong with the arguments of {@link checkApprovers}, one line each. */
+function approvalProblems(userIds: unknown, options: unknown): string[] {
+  const out: string[] = [];
+  if (!isStringList(userIds)) out.push(`the approvers must be a list of user ids, got ${show(userIds)}`);
+  if (options === undefined) return out;
+  if (!isRecordLike(options)) return [...out, `the options must be { step }, got ${show(options)}`];
+  for (const [k, v] of Object.entries(options)) {
+    if (k !== "step") out.push(`"${k}" is not an option of an approval check (options: step)`);
+    else if (v !== undefined && v !== "first" && v !== "any" && !(typeof v === "number" && Number.isInteger(v) && v >= 0))
+      out.push(`step must be a step index, "first" or "any", got ${show(v)}`);
+  }
+  return out;
 }
 
 /**
@@ -281,6 +355,8 @@ export function checkRoute(world: World, ref: TaskRef, expected: RouteExpectatio
  * ```
  */
 export function checkApprovers(world: World, ref: TaskRef, userIds: readonly string[], options: ApprovalOptions = {}): RouteCheck {
+  const problems = approvalProblems(userIds, options);
+  if (problems.length > 0) return cannotCheck(problems, `cannot check the approvers of ${describeTaskRef(ref)}: ${problems.join("; ")}`);
   const step = options.step ?? "first";
   const where = step === "first" ? "its first approval step" : step === "any" ? "some approval step" : `step ${step}`;
   return check(world, ref, `require approval from ${show(userIds)} at ${where}`, (e) => {

@@ -9,7 +9,7 @@
  */
 import type { World } from "../world/world.js";
 import type { TaskRef } from "../whatif/task-spec.js";
-import { type ApprovalOptions, checkApprovers, checkRoute, type RouteCheck, type RouteExpectation } from "./expect-route.js";
+import { type ApprovalOptions, cannotCheck, checkApprovers, checkRoute, isWorld, type RouteCheck, type RouteExpectation } from "./expect-route.js";
 
 /**
  * The part of vitest's (and Jest's) matcher state the policy matchers use.
@@ -62,20 +62,24 @@ export interface PolicyMatchers<R = unknown> {
 // vitest.d.ts beside this file: the declaration build cannot resolve "vitest" (an optional peer),
 // so users add the same three lines to their own setup types (README, "Test your policies").
 
-function isWorld(x: unknown): x is World {
-  return typeof x === "object" && x !== null && "index" in x && "tasks" in x && "policies" in x;
-}
-
-function result(ctx: MatcherContext, received: unknown, run: (world: World) => RouteCheck): PolicyMatcherResult {
+function result(ctx: MatcherContext | undefined, received: unknown, run: (world: World) => RouteCheck): PolicyMatcherResult {
+  // Called unbound (`const { toRoute } = policyMatchers`), there is no negation to honour.
+  const isNot = ctx?.isNot === true;
   if (!isWorld(received)) {
     // A wrong receiver fails whether negated or not: `expect(x).not.toRoute(…)` on a non-world is a mistake.
     const message = () => `expected a World (from loadWorld) as the received value, got ${received === null ? "null" : typeof received}`;
-    return { pass: ctx.isNot, message };
+    return { pass: isNot, message };
   }
   const c = run(received);
-  // An expectation that cannot be checked fails whether negated or not: `.not.toRoute(t, {})` is a mistake too.
-  if (c.invalid === true) return { pass: ctx.isNot, message: () => c.message };
-  return { pass: c.pass, message: () => (ctx.isNot ? c.negatedMessage : c.message) };
+  // A check that cannot be made fails whether negated or not: `.not.toRoute(t, {})` is a mistake
+  // too, and so is `.not.toRoute` of a request naming a user who does not exist.
+  if (c.invalid === true) return { pass: isNot, message: () => c.message };
+  return { pass: c.pass, message: () => (isNot ? c.negatedMessage : c.message) };
+}
+
+/** A matcher called without an argument it needs: an expectation of nothing would pass, or say "empty". */
+function missing(call: string, what: string): RouteCheck {
+  return cannotCheck([`${what} is missing`], `${call}: ${what} is missing`);
 }
 
 /**
@@ -95,13 +99,13 @@ export const policyMatchers = {
     return result(this, received, (w) => checkRoute(w, task, expected));
   },
   toRouteToStep(this: MatcherContext, received: unknown, task: TaskRef, stepKey: string): PolicyMatcherResult {
-    return result(this, received, (w) => checkRoute(w, task, { stepKey }));
+    return result(this, received, (w) => (stepKey === undefined ? missing("toRouteToStep(task, stepKey)", "the step key") : checkRoute(w, task, { stepKey })));
   },
   toRequireApprovalFrom(this: MatcherContext, received: unknown, task: TaskRef, userIds: readonly string[], options?: ApprovalOptions): PolicyMatcherResult {
     return result(this, received, (w) => checkApprovers(w, task, userIds, options ?? {}));
   },
   toUsePolicy(this: MatcherContext, received: unknown, task: TaskRef, policyId: string): PolicyMatcherResult {
-    return result(this, received, (w) => checkRoute(w, task, { policy: policyId }));
+    return result(this, received, (w) => (policyId === undefined ? missing("toUsePolicy(task, policyId)", "the policy id") : checkRoute(w, task, { policy: policyId })));
   },
 };
 

@@ -4,12 +4,13 @@
  * result per case for `it.each`; `runPolicyCases` checks them all at once and reports.
  */
 import type { Explanation } from "../explain/explain.js";
-import type { TaskRef, TaskSpec } from "../whatif/task-spec.js";
+import { describeValue } from "../codec/diagnostic.js";
+import type { TaskRef } from "../whatif/task-spec.js";
 import type { World } from "../world/world.js";
 import { checkRoute, type RouteExpectation } from "./expect-route.js";
 
 /**
- * One case: a name, the task (`task`: an id, numericId or {@link TaskSpec}; or the spec's fields
+ * One case: a name, the task (`task`: an id, numericId or described request, see {@link TaskRef}; or the request's fields
  * inline) and the expected route.
  *
  * @example
@@ -21,7 +22,7 @@ import { checkRoute, type RouteExpectation } from "./expect-route.js";
  * ];
  * ```
  */
-export type PolicyCase = { readonly name: string; readonly expect: RouteExpectation } & ({ readonly task: TaskRef } | TaskSpec);
+export type PolicyCase = { readonly name: string; readonly expect: RouteExpectation } & ({ readonly task: TaskRef } | Exclude<TaskRef, string>);
 
 /**
  * The outcome of one case. `assert()` throws an `Error` carrying `message` when the case failed —
@@ -61,10 +62,23 @@ function failedCase(name: string, message: string): PolicyCaseResult {
 function caseProblem(c: unknown, i: number): { name: string; message: string } | undefined {
   if (typeof c !== "object" || c === null || Array.isArray(c)) return { name: `case #${i}`, message: "a case is an object { name, task | subject + entitlement, expect }" };
   const o = c as Record<string, unknown>;
-  const name = typeof o["name"] === "string" && o["name"] !== "" ? o["name"] : `case #${i}`;
-  if (!("expect" in o) || o["expect"] === undefined) return { name, message: "the case has no expect: say what the route should be, e.g. expect: { policy: \"pol-x\", rule: 0 }" };
-  if (!("task" in o) && !("subject" in o) && !("entitlement" in o)) return { name, message: "the case names no task: give task (an id or numericId) or subject and entitlement" };
+  const name = caseName(c, i);
+  // Own keys only: a case is data (often from JSON or YAML), and `constructor` is no key of it.
+  const has = (k: string): boolean => Object.hasOwn(o, k) && o[k] !== undefined;
+  if (!has("expect")) return { name, message: "the case has no expect: say what the route should be, e.g. expect: { policy: \"pol-x\", rule: 0 }" };
+  if (has("task")) {
+    // A task of the world and a described one at once: which was meant cannot be told.
+    const other = Object.keys(o).filter((k) => k !== "name" && k !== "task" && k !== "expect");
+    if (other.length > 0) return { name, message: `a case with task (an id or numericId) has only name, task and expect; it also has ${other.join(", ")} (describe a request with subject and entitlement instead of task)` };
+    return undefined;
+  }
+  if (!has("subject") && !has("entitlement")) return { name, message: "the case names no task: give task (an id or numericId) or subject and entitlement" };
   return undefined;
+}
+
+function caseName(c: object, i: number): string {
+  const name: unknown = (c as Record<string, unknown>)["name"];
+  return typeof name === "string" && name !== "" ? name : `case #${i}`;
 }
 
 function refOf(c: PolicyCase): TaskRef {
@@ -73,9 +87,17 @@ function refOf(c: PolicyCase): TaskRef {
   return spec;
 }
 
+/** The one result for a `cases` that is not a list at all: the run still reports, with the reason. */
+function notAList(cases: unknown): PolicyCaseResult[] {
+  const inFile = typeof cases === "object" && cases !== null && Object.hasOwn(cases, "cases") ? " (a case file's { cases: [...] }? pass its cases)" : "";
+  const given = cases === undefined ? "undefined" : describeValue(cases);
+  return [failedCase("policyCases", `the cases must be an array of { name, task | subject + entitlement, expect }, got ${given}${inFile}`)];
+}
+
 /**
  * Checks every case against the world and returns one result per case, in order, ready for
- * `it.each`. Never throws; a case whose task cannot be built fails with the reason.
+ * `it.each`. Never throws; a case whose task cannot be built fails with the reason, and so does a
+ * `cases` that is not an array (one failing result, named `policyCases`).
  *
  * @example
  * ```ts
@@ -86,16 +108,18 @@ function refOf(c: PolicyCase): TaskRef {
  * ```
  */
 export function policyCases(world: World, cases: readonly PolicyCase[]): PolicyCaseResult[] {
+  if (!Array.isArray(cases)) return notAList(cases);
   return cases.map((c: unknown, i) => {
     // Cases often come from JSON or YAML: a malformed one fails alone, never the whole file.
     const shape = caseProblem(c, i);
     if (shape !== undefined) return failedCase(shape.name, shape.message);
     const pc = c as PolicyCase;
+    const name = caseName(pc, i);
     const task = refOf(pc);
     const r = checkRoute(world, task, pc.expect);
-    const message = r.pass ? "" : `${pc.name}: ${r.message}`;
+    const message = r.pass ? "" : `${name}: ${r.message}`;
     return {
-      name: pc.name,
+      name,
       task,
       pass: r.pass,
       mismatches: r.mismatches,

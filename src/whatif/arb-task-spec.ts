@@ -13,6 +13,7 @@
  */
 import fc from "fast-check";
 import { KNOWN_TASK_ORIGINS, type Policy } from "../model/index.js";
+import { setOwn } from "../codec/json-tools.js";
 import type { JsonValue } from "../model/json.js";
 import type { World } from "../world/world.js";
 import type { EntitlementSpec, SubjectSpec, TaskSpec } from "./task-spec.js";
@@ -88,28 +89,30 @@ const LITERAL = String.raw`"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'`;
 const RHS = String.raw`${LITERAL}|\[\s*(?:${LITERAL})|[A-Z][A-Za-z]*\.[A-Z_]+`;
 const COMPARISON = new RegExp(String.raw`${LHS}\s*(==|in)\s*(${RHS})|(${LITERAL}|[A-Z][A-Za-z]*\.[A-Z_]+)\s*==\s*${LHS}|${LHS}\s*\.\s*(?:contains|startsWith|endsWith)\(\s*(${LITERAL})\s*\)`, "g");
 
-const SUBJECT_FIELDS: Readonly<Record<string, string>> = {
-  department: "department",
-  jobTitle: "jobTitle",
-  job_title: "jobTitle",
-  employmentType: "employmentType",
-  employment_type: "employmentType",
-  employmentStatus: "employmentStatus",
-  employment_status: "employmentStatus",
-  status: "status",
-  directoryStatus: "directoryStatus",
-  directory_status: "directoryStatus",
-  type: "type",
-  email: "email",
-  displayName: "displayName",
-  display_name: "displayName",
-};
-const ENTITLEMENT_FIELDS: Readonly<Record<string, string>> = {
-  riskLevelValueId: "riskLevelValueId",
-  risk_level_value_id: "riskLevelValueId",
-  appResourceTypeId: "appResourceTypeId",
-  app_resource_type_id: "appResourceTypeId",
-};
+// Maps, not object literals: the field names come from condition text, and `subject.constructor`
+// must not find Object's constructor on a literal's prototype.
+const SUBJECT_FIELDS: ReadonlyMap<string, string> = new Map([
+  ["department", "department"],
+  ["jobTitle", "jobTitle"],
+  ["job_title", "jobTitle"],
+  ["employmentType", "employmentType"],
+  ["employment_type", "employmentType"],
+  ["employmentStatus", "employmentStatus"],
+  ["employment_status", "employmentStatus"],
+  ["status", "status"],
+  ["directoryStatus", "directoryStatus"],
+  ["directory_status", "directoryStatus"],
+  ["type", "type"],
+  ["email", "email"],
+  ["displayName", "displayName"],
+  ["display_name", "displayName"],
+]);
+const ENTITLEMENT_FIELDS: ReadonlyMap<string, string> = new Map([
+  ["riskLevelValueId", "riskLevelValueId"],
+  ["risk_level_value_id", "riskLevelValueId"],
+  ["appResourceTypeId", "appResourceTypeId"],
+  ["app_resource_type_id", "appResourceTypeId"],
+]);
 
 /** A right-hand side as the string a field would hold: a literal, the first of a list, an enum member. */
 function valueOf(rhs: string, field: string): string {
@@ -136,12 +139,13 @@ function hintOf(condition: string, world: World): Hint | undefined {
     const profileKey = field.match(/^profile\s*(?:\.\s*([A-Za-z_]\w*)|\[\s*["']([^"'\n]*)["']\s*\])/);
     if (root === "subject" && profileKey) {
       const k = profileKey[1] ?? profileKey[2];
-      if (k && IDENTIFIER.test(k)) profile[k] = valueOf(rhs, k);
-    } else if (root === "subject" && SUBJECT_FIELDS[field]) {
-      const f = SUBJECT_FIELDS[field] ?? field;
+      // A profile key is the condition's own text: `__proto__` is a key like any other.
+      if (k && IDENTIFIER.test(k)) setOwn(profile, k, valueOf(rhs, k));
+    } else if (root === "subject" && SUBJECT_FIELDS.has(field)) {
+      const f = SUBJECT_FIELDS.get(field) ?? field;
       subject[f] = valueOf(rhs, f);
-    } else if (root === "entitlement" && ENTITLEMENT_FIELDS[field]) {
-      const f = ENTITLEMENT_FIELDS[field] ?? field;
+    } else if (root === "entitlement" && ENTITLEMENT_FIELDS.has(field)) {
+      const f = ENTITLEMENT_FIELDS.get(field) ?? field;
       entitlement[f] = valueOf(rhs, f);
     } else if (root === "entitlement" && field === "id") {
       const id = valueOf(rhs, "id");

@@ -21,6 +21,7 @@ import { decodeTenant } from "../world/load-world.js";
 import { type Diagnostic, isObject, ObjectReader, pathIndex, pathKey } from "../world/read.js";
 import { encodeTenant } from "../world/save-world.js";
 import { buildIndex, type World } from "../world/world.js";
+import { ownValue } from "./same-value.js";
 
 /** Reads one written object back, appending what the reader refuses to `out`; what it read. */
 type ReadBack = (json: unknown, path: string, out: Diagnostic[]) => unknown;
@@ -62,10 +63,8 @@ function compareRead(wrote: unknown, read: unknown, path: string): { readonly di
       return null;
     }
     if (typeof w !== "object" || typeof r !== "object" || w === null || r === null || depth > 64 || Array.isArray(w) !== Array.isArray(r)) return { path: at, wrote: w, read: r };
-    const wo = w as Readonly<Record<string, unknown>>;
-    const ro = r as Readonly<Record<string, unknown>>;
-    for (const k of new Set([...Object.keys(wo), ...Object.keys(ro)])) {
-      const d = walk(wo[k], ro[k], Array.isArray(w) ? `${at}[${k}]` : pathKey(at, k), depth + 1);
+    for (const k of new Set([...Object.keys(w), ...Object.keys(r)])) {
+      const d = walk(ownValue(w, k), ownValue(r, k), Array.isArray(w) ? `${at}[${k}]` : pathKey(at, k), depth + 1);
       if (d !== null) return d;
     }
     return null;

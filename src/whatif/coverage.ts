@@ -6,6 +6,7 @@
  * clearance"). Counts come from the traces of `decide(…, { trace: true })`, the same evaluation that
  * routes the task.
  */
+import { describeValue } from "../codec/diagnostic.js";
 import type { TraceRecord, TraceTruth } from "../cel/trace-record.js";
 import { traceRecordOf } from "../cel/trace.js";
 import type { Policy, Task } from "../model/index.js";
@@ -143,9 +144,23 @@ function isTask(x: CoverageInput): x is Task {
   return typeof x === "object" && x !== null && "numericId" in x && "policyGenerationId" in x;
 }
 
+/** A skipped input as JSON, or its kind where JSON cannot say it (a bigint, a cycle). */
+function inputText(x: unknown): string {
+  try {
+    return JSON.stringify(x) ?? describeValue(x);
+  } catch {
+    return describeValue(x);
+  }
+}
+
 function refOf(x: CoverageInput): TaskRef {
-  if (typeof x === "string") return x;
-  return "task" in x && (typeof x.task === "string" || (typeof x.task === "object" && x.task !== null)) ? x.task : (x as TaskRef);
+  // Not an object: `taskInWorld` says why it is no task.
+  if (typeof x !== "object" || x === null) return x;
+  if ("task" in x && (typeof x.task === "string" || (typeof x.task === "object" && x.task !== null))) return x.task;
+  // A policy test case describing its request inline: the request without the case's own keys
+  // (which a described task does not have, and `taskInWorld` refuses).
+  const { name: _name, expect: _expect, ...request } = x as Exclude<TaskRef, string> & { readonly name?: unknown; readonly expect?: unknown };
+  return request;
 }
 
 function count(acc: PartAcc, t: TraceTruth): void {
@@ -234,7 +249,7 @@ export function ruleCoverage(world: World, inputs: Iterable<CoverageInput>): Cov
     else {
       const r = taskInWorld(world, refOf(input));
       if (!r.ok) {
-        skipped.push({ input: typeof input === "string" ? input : JSON.stringify(input), message: r.error.message });
+        skipped.push({ input: typeof input === "string" ? input : inputText(input), message: r.error.message });
         continue;
       }
       w = r.value.world;

@@ -11,7 +11,7 @@ import type { EntitlementConfigRule } from "../model/config-rule.js";
 import { policyReferencesEnabled } from "../policy/select-steps.js";
 import { buildIndex, entitlementKey, replaceInWorld, type Tenant, type World, type WorldPatch } from "../world/world.js";
 import { delegationWindow } from "../workflow/delegation.js";
-import { sameValue } from "./same-value.js";
+import { ownValue, sameValue } from "./same-value.js";
 
 /**
  * The parts of a world an edit may change. Tasks are not among them: what-if asks how today's
@@ -160,10 +160,8 @@ const APP_ROUTING_FIELDS: ReadonlySet<string> = new Set(["grantPolicyId", "revok
 
 /** Equal but for the routing fields. */
 function sameButRouting(a: object, b: object, routing: ReadonlySet<string>): boolean {
-  const ra = a as Record<string, unknown>;
-  const rb = b as Record<string, unknown>;
-  const keys = new Set([...Object.keys(ra), ...Object.keys(rb)]);
-  for (const k of keys) if (!routing.has(k) && !sameValue(ra[k], rb[k])) return false;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) if (!routing.has(k) && !sameValue(ownValue(a, k), ownValue(b, k))) return false;
   return true;
 }
 

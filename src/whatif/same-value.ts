@@ -24,10 +24,23 @@ export function sameValue(a: unknown, b: unknown): boolean {
   }
   if (Array.isArray(b)) return false;
   const ra = a as Record<string, unknown>;
-  const rb = b as Record<string, unknown>;
-  for (const k of Object.keys(ra)) if (!sameValue(ra[k], rb[k])) return false;
-  for (const k of Object.keys(rb)) if (!(k in ra) && rb[k] !== undefined) return false;
+  for (const k of Object.keys(ra)) if (!sameValue(ra[k], ownValue(b, k))) return false;
+  for (const k of Object.keys(b)) if (!Object.hasOwn(ra, k) && ownValue(b, k) !== undefined) return false;
   return true;
+}
+
+/**
+ * The value of an own property, or `undefined`: never one inherited from the prototype chain, so a
+ * profile field named `constructor` or `toString` is compared as the data it is.
+ *
+ * @example
+ * ```ts
+ * ownValue({}, "constructor"); // undefined (not Object)
+ * ownValue({ constructor: "x" }, "constructor"); // "x"
+ * ```
+ */
+export function ownValue(o: object, key: string): unknown {
+  return Object.hasOwn(o, key) ? (o as Record<string, unknown>)[key] : undefined;
 }
 
 /**

@@ -12,6 +12,10 @@ import type { Task } from "../model/index.js";
 import type { SimError } from "../reducers/errors.js";
 import { err, ok, type Result } from "../result.js";
 import { findEntitlement, findTask, replaceInWorld, type World, type WorldPatch } from "../world/world.js";
+import { describeValue, pathIndex, pathKey } from "../codec/diagnostic.js";
+import { MAX_JSON_DEPTH } from "../codec/json-tools.js";
+import { closest } from "../text/closest.js";
+import { thrownMessage } from "./thrown-message.js";
 
 /**
  * The subject of a described task: start from user `id` when it exists (keeping its grants,
@@ -85,15 +89,18 @@ export interface TaskSpec {
 }
 
 /**
- * A task of the world (its id or numericId) or a described one.
+ * A task of the world (its id or numericId) or a described one: a {@link TaskSpec}, whose
+ * `subject` may also be a user id of the world (`"u-dev2"`, which must exist — the user itself,
+ * as `explain` and case files read it).
  *
  * @example
  * ```ts
  * const byId: TaskRef = "1001";
  * const described: TaskRef = { entitlement: { appId: "app-aws", id: "ent-aws-prod-admin" } };
+ * const asked: TaskRef = { subject: "u-contractor", entitlement: { appId: "app-aws", id: "ent-aws-prod-admin" } };
  * ```
  */
-export type TaskRef = string | TaskSpec;
+export type TaskRef = string | (Omit<TaskSpec, "subject"> & { readonly subject?: string | SubjectSpec });
 
 /**
  * A task and the world to decide it in: the world itself for a task of the world, the world with
@@ -111,6 +118,153 @@ export interface TaskInWorld {
 }
 
 const DEFAULT_SUBJECT = "u-spec-subject";
+
+// The keys of each part of a spec, as lists: a caller's key is looked up here, never on an object
+// (where `constructor` would be found on the prototype).
+const SPEC_KEYS: readonly string[] = ["kind", "subject", "entitlement", "emergencyAccess", "origin", "grantDuration", "requesterId", "accessReviewId", "taskId"];
+const SUBJECT_STRINGS: readonly string[] = ["id", "email", "displayName", "department", "jobTitle", "employmentType", "employmentStatus", "status", "directoryStatus", "type"];
+const SUBJECT_KEYS: readonly string[] = [...SUBJECT_STRINGS, "managerIds", "profile", "attributes"];
+const ENTITLEMENT_KEYS: readonly string[] = ["appId", "id", "riskLevelValueId", "appResourceTypeId", "displayName"];
+const SPEC_STRINGS: readonly string[] = ["origin", "requesterId", "accessReviewId", "taskId"];
+// Names a caller may reach for, from the wire task (`identityUserId`) or the case files (`request`).
+const SPEC_HINTS: ReadonlyMap<string, string> = new Map([
+  ["user", "subject"],
+  ["userId", "subject"],
+  ["subjectId", "subject"],
+  ["identityUserId", "subject"],
+  ["entitlementId", "entitlement"],
+  ["appEntitlementId", "entitlement"],
+  ["type", "kind"],
+  ["emergency", "emergencyAccess"],
+]);
+
+type Bad = { readonly ok: false; readonly error: SimError };
+
+function invalid(field: string, message: string): Bad {
+  return err({ code: "INVALID_ARGUMENT", message: `${field} ${message}`, field });
+}
+
+/** A plain object: not an array, and not a Map, Date or boxed string, whose entries `Object.keys` would not see. */
+function isRecord(v: unknown): v is Readonly<Record<string, unknown>> {
+  return typeof v === "object" && v !== null && Object.prototype.toString.call(v) === "[object Object]";
+}
+
+function got(v: unknown): string {
+  return `got ${v === undefined ? "undefined" : describeValue(v)}`;
+}
+
+/** The first own key of `o` not in `known`, refused with the key probably meant. */
+function unknownKey(o: object, known: readonly string[], path: string, what: string, hints: ReadonlyMap<string, string> = new Map()): Bad | undefined {
+  for (const k of Object.keys(o)) {
+    if (known.includes(k)) continue;
+    const guess = hints.get(k) ?? closest(k, known);
+    return invalid(path === "" ? k : pathKey(path, k), `is not a key of ${what}${guess === undefined ? ` (the keys are ${known.join(", ")})` : `; did you mean ${guess}?`}`);
+  }
+  return undefined;
+}
+
+/**
+ * Why `v` is not JSON a world file could hold (a function, a bigint, a non-finite number, a cycle,
+ * nesting past {@link MAX_JSON_DEPTH}), or undefined. Iterative, and each object is looked at once,
+ * so neither depth nor sharing can make it slow.
+ */
+function jsonProblem(v: unknown, path: string): Bad | undefined {
+  const onPath = new Set<object>();
+  const done = new Set<object>();
+  // An entry with `leave` marks the end of an object's children: it comes off the current path.
+  const work: { value: unknown; at: string; depth: number; leave?: object }[] = [{ value: v, at: path, depth: 0 }];
+  for (let next = work.pop(); next !== undefined; next = work.pop()) {
+    if (next.leave) {
+      onPath.delete(next.leave);
+      done.add(next.leave);
+      continue;
+    }
+    const { value, at, depth } = next;
+    if (value === null || typeof value === "string" || typeof value === "boolean") continue;
+    if (typeof value === "number") {
+      if (Number.isFinite(value)) continue;
+      return invalid(at, `must be JSON (a finite number), ${got(value)}`);
+    }
+    if (typeof value !== "object" || !(Array.isArray(value) || isRecord(value)))
+      return invalid(at, `must be JSON (null, a boolean, number, string, list or plain object), ${typeof value === "object" ? `got ${Object.prototype.toString.call(value).slice(8, -1)}` : got(value)}`);
+    if (onPath.has(value)) return invalid(at, "refers to itself: a described value must be JSON, without cycles");
+    if (done.has(value)) continue;
+    if (depth > MAX_JSON_DEPTH) return invalid(at, `nests more than ${MAX_JSON_DEPTH} levels`);
+    onPath.add(value);
+    work.push({ value: undefined, at, depth, leave: value });
+    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) work.push({ value: value[i], at: pathIndex(at, i), depth: depth + 1 });
+    else for (const k of Object.keys(value)) work.push({ value: (value as Record<string, unknown>)[k], at: pathKey(at, k), depth: depth + 1 });
+  }
+  return undefined;
+}
+
+function decodeSubject(v: unknown): Bad | undefined {
+  if (typeof v === "string") return v === "" ? invalid("subject", "must be a user id (a non-empty string) or a described user { id, … }, got an empty string") : undefined;
+  if (!isRecord(v)) return invalid("subject", `must be a user id or a described user { id, department, … }, ${got(v)}`);
+  const extra = unknownKey(v, SUBJECT_KEYS, "subject", "a described user");
+  if (extra) return extra;
+  for (const k of SUBJECT_STRINGS) {
+    const x: unknown = v[k];
+    if (x !== undefined && typeof x !== "string") return invalid(`subject.${k}`, `must be a string, ${got(x)}`);
+  }
+  const managers: unknown = v["managerIds"];
+  if (managers !== undefined) {
+    if (!Array.isArray(managers)) return invalid("subject.managerIds", `must be a list of user ids, ${got(managers)}`);
+    const i = managers.findIndex((m) => typeof m !== "string");
+    if (i >= 0) return invalid(pathIndex("subject.managerIds", i), `must be a user id, ${got(managers[i])}`);
+  }
+  for (const k of ["profile", "attributes"]) {
+    const x: unknown = v[k];
+    if (x === undefined) continue;
+    if (!isRecord(x)) return invalid(`subject.${k}`, `must be an object of JSON values, ${got(x)}`);
+    const bad = jsonProblem(x, `subject.${k}`);
+    if (bad) return bad;
+  }
+  return undefined;
+}
+
+function decodeEntitlement(v: unknown): Bad | undefined {
+  if (v === undefined) return invalid("entitlement", "is missing: a described task needs an entitlement { appId, id }");
+  if (!isRecord(v)) {
+    const slash = typeof v === "string" ? v.indexOf("/") : -1;
+    const hint = typeof v === "string" && slash > 0 ? ` (did you mean { appId: ${JSON.stringify(v.slice(0, slash))}, id: ${JSON.stringify(v.slice(slash + 1))} }?)` : "";
+    return invalid("entitlement", `must be { appId, id }, ${got(v)}${hint}`);
+  }
+  const extra = unknownKey(v, ENTITLEMENT_KEYS, "entitlement", "an entitlement", new Map([["entitlementId", "id"], ["appEntitlementId", "id"]]));
+  if (extra) return extra;
+  for (const k of ENTITLEMENT_KEYS) {
+    const x: unknown = v[k];
+    const required = k === "appId" || k === "id";
+    if (required ? typeof x !== "string" || x === "" : x !== undefined && typeof x !== "string")
+      return invalid(`entitlement.${k}`, `must be ${required ? "a non-empty string" : "a string"}, ${got(x)}`);
+  }
+  return undefined;
+}
+
+/**
+ * Why `ref` is not a well-formed task reference, or undefined: the shape only (an id is looked up,
+ * and a subject id checked, by {@link taskInWorld}). Every key known, every value of its type.
+ */
+function specProblem(ref: unknown): Bad | undefined {
+  if (typeof ref === "string") return undefined;
+  if (!isRecord(ref)) return invalid("task", `must be a task id or numericId (a string) or a described request { subject, entitlement, … }, ${got(ref)}${typeof ref === "number" ? ` (did you mean "${String(ref)}"?)` : ""}`);
+  const extra = unknownKey(ref, SPEC_KEYS, "", "a described task", SPEC_HINTS);
+  if (extra) return extra;
+  const kind: unknown = ref["kind"];
+  if (kind !== undefined && kind !== "grant" && kind !== "revoke" && kind !== "certify") return invalid("kind", `must be grant, revoke or certify, ${got(kind)}`);
+  const subject: unknown = ref["subject"];
+  const bad = (subject === undefined ? undefined : decodeSubject(subject)) ?? decodeEntitlement(ref["entitlement"]);
+  if (bad) return bad;
+  const emergency: unknown = ref["emergencyAccess"];
+  if (emergency !== undefined && typeof emergency !== "boolean") return invalid("emergencyAccess", `must be true or false, ${got(emergency)}`);
+  const duration: unknown = ref["grantDuration"];
+  if (duration !== undefined && duration !== null && typeof duration !== "string") return invalid("grantDuration", `must be a duration such as "3600s", or null, ${got(duration)}`);
+  for (const k of SPEC_STRINGS) {
+    const x: unknown = ref[k];
+    if (x !== undefined && typeof x !== "string") return invalid(k, `must be a string, ${got(x)}`);
+  }
+  return undefined;
+}
 
 /** A described subject that is not in the world starts as an enabled human with nothing else set. */
 function emptyUser(id: string): User {
@@ -171,16 +325,28 @@ function origin(o: string | undefined): string {
  * ```
  */
 export function taskInWorld(world: World, ref: TaskRef): Result<TaskInWorld, SimError> {
+  try {
+    return build(world, ref);
+  } catch (e: unknown) {
+    return err({ code: "INTERNAL", message: `policy-sim internal error: ${thrownMessage(e)}` });
+  }
+}
+
+function build(world: World, ref: TaskRef): Result<TaskInWorld, SimError> {
   if (typeof ref === "string") {
     const task = findTask(world, ref);
     return task ? ok({ world, task }) : err({ code: "NOT_FOUND", message: `task "${ref}" not found (by id or numericId)` });
   }
-  if (typeof ref !== "object" || ref === null || typeof ref.entitlement !== "object" || ref.entitlement === null)
-    return err({ code: "INVALID_ARGUMENT", message: "a task spec needs an entitlement { appId, id }", field: "entitlement" });
+  const bad = specProblem(ref);
+  if (bad) return bad;
+  // A subject given by id is that user, as explain and case files read it: an unknown id is a
+  // mistake to report, not a new user to make up (describing one is { id, … }).
+  if (typeof ref.subject === "string" && !world.index.users.has(ref.subject))
+    return err({ code: "NOT_FOUND", message: `user "${ref.subject}" not found (to describe a user who does not exist yet, give subject: { id: "${ref.subject}", … })`, field: "subject" } as SimError);
+  const s: SubjectSpec = typeof ref.subject === "string" ? { id: ref.subject } : (ref.subject ?? {});
   const { appId, id: entitlementId } = ref.entitlement;
   const ent = findEntitlement(world, appId, entitlementId);
   if (!ent) return err({ code: "NOT_FOUND", message: `entitlement "${entitlementId}" of app "${appId}" does not exist` });
-  const s = ref.subject ?? {};
   const subjectId = s.id ?? DEFAULT_SUBJECT;
   const existing = world.index.users.get(subjectId);
   const subject = existing && !hasOverrides(s) ? undefined : subjectOf(existing ?? emptyUser(subjectId), s);
@@ -224,7 +390,10 @@ export function taskInWorld(world: World, ref: TaskRef): Result<TaskInWorld, Sim
  */
 export function describeTaskRef(ref: TaskRef): string {
   if (typeof ref === "string") return `task ${ref}`;
-  const s = ref.subject ?? {};
+  // A reference that is not one (no entitlement, a number, …) is still named, never thrown over:
+  // the message it goes into says what is wrong with it.
+  if (specProblem(ref) !== undefined) return typeof ref === "object" && ref !== null ? "the described task" : `the task given (${describeValue(ref)})`;
+  const s: SubjectSpec = typeof ref.subject === "string" ? { id: ref.subject } : (ref.subject ?? {});
   const overrides = Object.entries(s)
     .filter(([k, v]) => k !== "id" && v !== undefined)
     .map(([k, v]) => `${k}=${JSON.stringify(v)}`);

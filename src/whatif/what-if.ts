@@ -40,6 +40,7 @@
  * unpruned (two plain `decide` calls per task) runs give the same result, and that both agree with
  * `decide` task by task. The argument in full: docs/whatif.md.
  */
+import { describeValue } from "../codec/diagnostic.js";
 import { conditionInputPaths, type InputPath, InputSignatures } from "../cel/input-signature.js";
 import type { Policy, Task } from "../model/index.js";
 import { taskSubjectId } from "../model/task-refs.js";
@@ -49,6 +50,7 @@ import { type ConditionResult, type ConditionRunner, selectSteps } from "../poli
 import { conditionsSignature, taskConditions, type TaskConditions } from "../policy/task-conditions.js";
 import type { SimError } from "../reducers/errors.js";
 import { err, ok, type Result } from "../result.js";
+import { closest } from "../text/closest.js";
 import type { World } from "../world/world.js";
 import { ReachMemo } from "./closure.js";
 import type { Diagnostic } from "../world/read.js";
@@ -57,6 +59,8 @@ import { applyEdit, editImpact, type EditImpact, type EditRecipe, type WorldEdit
 import { DirectoryFootprint, type KeyFootprint } from "./footprint.js";
 import { changedPrefix, type PrefixRule } from "./prefix.js";
 import { GrowingInts, SharedParts, TaskClasses, TaskGroups } from "./task-classes.js";
+import { thrownMessage } from "./thrown-message.js";
+import { decodeWhatIfOptions, OnProgressFailed, type TaskScope, type WhatIfOptions } from "./what-if-options.js";
 import {
   approversOf,
   decisionInput,
@@ -71,62 +75,7 @@ import {
   sameStrings,
 } from "./route.js";
 
-/**
- * The kind of a task, as scopes name it.
- *
- * @example
- * ```ts
- * const k: TaskKind = "grant";
- * ```
- */
-export type TaskKind = "grant" | "revoke" | "certify" | "offboarding" | "action" | "finding" | "unknown";
-
-/**
- * Which tasks a what-if run considers. Every filter given must hold; omitted filters hold for all.
- *
- * @example
- * ```ts
- * const scope: TaskScope = { states: "any", types: ["grant"], appIds: ["app-aws"] };
- * ```
- */
-export interface TaskScope {
-  /** Task states (`TASK_STATE_OPEN`, …), or `"any"`. Default: open tasks only. */
-  readonly states?: readonly string[] | "any";
-  readonly types?: readonly TaskKind[];
-  /** Tasks on these apps (grant, revoke and certify tasks). */
-  readonly appIds?: readonly string[];
-  /** Tasks on these entitlements. */
-  readonly entitlements?: readonly { readonly appId: string; readonly id: string }[];
-  /** Task ids or numericIds. */
-  readonly taskIds?: readonly string[];
-}
-
-/**
- * Options of {@link whatIf}.
- *
- * @example
- * ```ts
- * whatIf(world, edit, { scope: { states: "any" }, prune: false });
- * whatIf(world, edit, { onProgress: (done, total) => bar.update(done / total) });
- * ```
- */
-export interface WhatIfOptions {
-  readonly scope?: TaskScope;
-  /** Skip the tasks the edit provably cannot affect (default true); see the module comment. */
-  readonly prune?: boolean;
-  /**
-   * Called every 1,024 tasks and once at the end with the number of tasks looked at so far and the
-   * number in the world, for progress bars on long runs. The run is synchronous: the callback
-   * reports, it cannot yield.
-   */
-  readonly onProgress?: (done: number, total: number) => void;
-  /**
-   * Only one share of the world's tasks: share `index` (from 0) of `count` contiguous shares of
-   * the world's task order. For spreading one run over workers: the results of all `count` shares,
-   * merged with {@link mergeWhatIfResults} in index order, equal the result of the whole run.
-   */
-  readonly shard?: { readonly index: number; readonly count: number };
-}
+export type { TaskKind, TaskScope, WhatIfOptions } from "./what-if-options.js";
 
 /**
  * One task's route before and after the edit.
@@ -1048,15 +997,6 @@ function shardRange(n: number, shard: WhatIfOptions["shard"]): readonly [number,
   return [Math.floor((n * shard.index) / shard.count), Math.floor((n * (shard.index + 1)) / shard.count)];
 }
 
-/** Why `options.shard` is not a share of a run, or `null`. */
-function badShard(options: WhatIfOptions): SimError | null {
-  const shard = options.shard;
-  if (shard === undefined) return null;
-  const { index, count } = shard ?? {};
-  if (Number.isSafeInteger(count) && Number.isSafeInteger(index) && (count as number) >= 1 && (index as number) >= 0 && (index as number) < (count as number)) return null;
-  return { code: "INVALID_ARGUMENT", message: `shard must be { index, count } with 0 ≤ index < count, got ${JSON.stringify(shard)}`, field: "shard" };
-}
-
 interface GroupAcc {
   readonly before: string;
   readonly after: string;
@@ -1120,7 +1060,9 @@ export function mergeWhatIfResults(parts: readonly WhatIfResult[]): Result<WhatI
  * or a {@link WorldPatch}-style list of replacements; the world is not modified. Never throws: a
  * recipe that throws, sets a part it may not edit (`tasks`), or leaves an object other than a world
  * file could hold it (`rules = "nope"`, `grantPolicyId = 42`) is an `INVALID_ARGUMENT` whose
- * `field` is the place (`edit.policies[0].rules`).
+ * `field` is the place (`edit.policies[0].rules`); so are options it does not understand (an
+ * unknown key, a value of the wrong type: `options.scope.states[0]`, see {@link WhatIfOptions}),
+ * a patch key that is not one (`edit.polices`), and an `onProgress` that throws.
  *
  * @example
  * ```ts
@@ -1133,21 +1075,29 @@ export function mergeWhatIfResults(parts: readonly WhatIfResult[]): Result<WhatI
  * ```
  */
 export function whatIf(world: World, edit: WorldEdit, options: WhatIfOptions = {}): Result<WhatIfResult, SimError> {
-  const bad = badShard(options) ?? badEdit(edit);
+  const decoded = decodeWhatIfOptions(options, world);
+  if (!decoded.ok) return decoded;
+  const bad = badEdit(edit);
   if (bad) return err(bad);
   let after: World;
   try {
     after = applyEdit(world, typeof edit === "function" ? onlyEditableParts(edit) : edit);
   } catch (e: unknown) {
-    return err({ code: "INVALID_ARGUMENT", message: `the edit failed: ${e instanceof Error ? e.message : String(e)}`, field: "edit" });
+    return err({ code: "INVALID_ARGUMENT", message: `the edit failed: ${thrownMessage(e)}`, field: "edit" });
   }
   const checked = checkEdit(world, after);
   const illTyped = illTypedEdit(checked.problems);
   if (illTyped) return err(illTyped);
+  return guardedRun(world, checked.world, decoded.value);
+}
+
+/** {@link run}, its faults as `INTERNAL` and a throw of the caller's `onProgress` as the caller's mistake. */
+function guardedRun(world: World, after: World, options: WhatIfOptions): Result<WhatIfResult, SimError> {
   try {
-    return ok(run(world, checked.world, options));
+    return ok(run(world, after, options));
   } catch (e: unknown) {
-    return err({ code: "INTERNAL", message: `policy-sim internal error: ${e instanceof Error ? e.message : String(e)}` });
+    if (e instanceof OnProgressFailed) return err({ code: "INVALID_ARGUMENT", message: `options.onProgress threw, which stopped the run: ${e.reason}`, field: "options.onProgress" });
+    return err({ code: "INTERNAL", message: `policy-sim internal error: ${thrownMessage(e)}` });
   }
 }
 
@@ -1191,6 +1141,11 @@ function idOf(x: unknown, key = "id"): string {
   return typeof v === "string" ? v : "";
 }
 
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** The keys of a {@link WorldPatch}. */
+const PATCH_KEYS: readonly string[] = ["policies", "entitlements", "apps", "users", "entitlementConfigurationRules", "tenant", "now"];
+
 /**
  * An edit that names nothing: an object in a patch without the id it would be matched by
  * (`{ policies: [{}] }`), which would report "no change" whatever was meant. (The empty patch `{}`
@@ -1198,7 +1153,18 @@ function idOf(x: unknown, key = "id"): string {
  */
 function badEdit(edit: WorldEdit): SimError | undefined {
   if (typeof edit === "function") return undefined;
-  if (typeof edit !== "object" || edit === null) return { code: "INVALID_ARGUMENT", message: "the edit must be a patch ({ policies, entitlements, apps, users, tenant }) or a function of the world", field: "edit" };
+  if (typeof edit !== "object" || edit === null || Array.isArray(edit))
+    return { code: "INVALID_ARGUMENT", message: "the edit must be a patch ({ policies, entitlements, apps, users, tenant }) or a function of the world", field: "edit" };
+  // A misspelt part (`polices`) would be a patch that changes nothing: "no task changes", wrongly.
+  for (const k of Object.keys(edit))
+    if (!PATCH_KEYS.includes(k)) {
+      const guess = closest(k, PATCH_KEYS);
+      return { code: "INVALID_ARGUMENT", message: `edit.${k} is not a part of a patch${guess ? `; did you mean ${guess}?` : `; the parts are ${PATCH_KEYS.join(", ")}`}`, field: `edit.${k}` };
+    }
+  const now: unknown = edit.now;
+  // The clock decides conditions on time and delegation windows: one it cannot read is no clock at all.
+  if (now !== undefined && (typeof now !== "string" || !RFC3339.test(now) || Number.isNaN(Date.parse(now))))
+    return { code: "INVALID_ARGUMENT", message: `edit.now must be an RFC 3339 timestamp such as "2026-11-22T09:00:00Z", got ${describeValue(now)}`, field: "edit.now" };
   for (const k of ["policies", "entitlements", "apps", "users", "entitlementConfigurationRules"] as const) {
     const list: unknown = edit[k];
     if (list === undefined) continue;
@@ -1223,12 +1189,10 @@ function badEdit(edit: WorldEdit): SimError | undefined {
  * ```
  */
 export function whatIfWorlds(world: World, after: World, options: WhatIfOptions = {}): Result<WhatIfResult, SimError> {
+  const decoded = decodeWhatIfOptions(options, world);
+  if (!decoded.ok) return decoded;
   const checked = checkEdit(world, after);
-  const bad = badShard(options) ?? illTypedEdit(checked.problems);
+  const bad = illTypedEdit(checked.problems);
   if (bad) return err(bad);
-  try {
-    return ok(run(world, checked.world, options));
-  } catch (e: unknown) {
-    return err({ code: "INTERNAL", message: `policy-sim internal error: ${e instanceof Error ? e.message : String(e)}` });
-  }
+  return guardedRun(world, checked.world, decoded.value);
 }
