@@ -7,7 +7,7 @@ import { createApiClient } from "../http/auth/client-secret.js";
 import { saveWorld } from "../world/save-world.js";
 import type { World } from "../world/world.js";
 import { randomUUID } from "node:crypto";
-import { CliInputError, type CliIO, type Command, EXIT, printJson, readWorld, str } from "./command.js";
+import { checkOutPath, CliInputError, type CliIO, type Command, EXIT, printJson, readWorld, str, writeOutput } from "./command.js";
 
 /**
  * A client id in the service's shape (`<name>@<host>/pcc`) from a few random words' worth of hex.
@@ -53,6 +53,9 @@ export const clientCommand: Command = {
     if (path === undefined) throw new CliInputError("--world <file> is required");
     const userId = str(values["user"]);
     if (userId === undefined || userId === "") throw new CliInputError("--user <userId> is required: the user the client acts as");
+    const out = str(values["out"]) ?? path;
+    // The world file itself when there is no --out: it is rewritten in place.
+    checkOutPath(io, str(values["out"]) === undefined ? "--world" : "--out", out, "in-place");
     const world = readWorld(io, path);
     const user = world.index.users.get(userId);
     if (!user) throw new CliInputError(`--user "${userId}" is not a user of ${path}`);
@@ -60,8 +63,7 @@ export const clientCommand: Command = {
     if (world.clients.some((c) => c.clientId === clientId)) throw new CliInputError(`client "${clientId}" is already registered in ${path}`);
     const made = await createApiClient({ clientId, userId, displayName: str(values["name"]) ?? "" });
     const next: World = { ...world, clients: [...world.clients, made.client] };
-    const out = str(values["out"]) ?? path;
-    io.writeFile(out, `${JSON.stringify(saveWorld(next), null, 2)}\n`);
+    writeOutput(str(values["out"]) === undefined ? "--world" : "--out", out, () => io.writeFile(out, `${JSON.stringify(saveWorld(next), null, 2)}\n`));
     if (values["json"] === true) printJson(io, { clientId, clientSecret: made.clientSecret, userId, world: out });
     else {
       io.stdout(`client id:     ${clientId}\n`);

@@ -2,6 +2,7 @@
  * What every CLI command shares: the IO it is given, exit codes, the command shape, and the readers
  * of input files that turn every failure into one readable line (exit 2) instead of a stack trace.
  */
+import { dirname, join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { ok, type Result } from "../result.js";
 import { loadWorld, loadWorldChunksIndexed } from "../world/load-world.js";
@@ -9,6 +10,7 @@ import type { Diagnostic } from "../world/read.js";
 import type { ByteRange } from "../world/world-splitter.js";
 import { worldJsonChunks } from "../world/save-world.js";
 import type { World } from "../world/world.js";
+import type { WriteMode } from "./check-writable.js";
 
 /**
  * A signal that asks a long-running command (serve) to stop.
@@ -49,6 +51,12 @@ export interface CliIO {
   rename?(from: string, to: string): void;
   /** Removes a file if it exists (a temporary file left by a failed write). */
   removeFile?(path: string): void;
+  /**
+   * Throws (an error with a Node `code`) when `path` cannot be written as `how` says, without
+   * creating or truncating it (cli/check-writable.ts on the real disk). Without it, a bad path
+   * shows only when the file is written.
+   */
+  checkWritable?(path: string, how: WriteMode): void;
   /** stdout is a terminal: colour the text output. */
   readonly isTTY: boolean;
   /** stderr is a terminal: progress bars may redraw in place. */
@@ -211,7 +219,8 @@ export function readJsonFile(io: CliIO, path: string, what: string): unknown {
 
 /**
  * Writes `world` to `path` as a world file, streamed when the IO can (see {@link worldJsonChunks}):
- * what `--out` does in every command.
+ * what `--out` does in every command. Throws what the IO throws; {@link writeOutput} turns that
+ * into a message.
  *
  * @example
  * ```ts
@@ -221,6 +230,85 @@ export function readJsonFile(io: CliIO, path: string, what: string): unknown {
 export function writeWorldFile(io: CliIO, path: string, world: World): void {
   if (io.writeFileChunks) io.writeFileChunks(path, worldJsonChunks(world));
   else io.writeFile(path, [...worldJsonChunks(world)].join(""));
+}
+
+const codeOf = (e: unknown): string => (typeof e === "object" && e !== null && "code" in e ? String(e.code) : "");
+
+/**
+ * Why a file cannot be written, and what to do about it, from a file-system error: the OS's reason
+ * in words, its code, and the way out. A full disk or a missing directory is the environment's
+ * problem, never a bug of ours to report.
+ *
+ * @example
+ * ```ts
+ * writeProblem(Object.assign(new Error("…"), { code: "ENOSPC" }), "/dev/full");
+ * // "no space left on the device (ENOSPC); free some space, or write to another disk"
+ * ```
+ */
+export function writeProblem(e: unknown, path: string): string {
+  const code = codeOf(e);
+  const dir = dirname(path);
+  switch (code) {
+    case "ENOENT":
+      return `the directory ${dir} does not exist (ENOENT); create it first, or choose a path in an existing directory`;
+    case "ENOTDIR":
+      return `a part of ${dir} is not a directory (ENOTDIR); choose a path in an existing directory`;
+    case "EISDIR":
+      return `it is a directory (EISDIR); give a file path, such as ${join(path, "world.json")}`;
+    case "ENOTREG":
+      return "it is not a regular file but a device, a pipe or a socket, and it would be replaced whole (a temporary file renamed over it); give the path of a regular file";
+    case "EACCES":
+    case "EPERM":
+      return `permission denied (${code}); choose a path you can write, or change the permissions of ${dir}`;
+    case "EROFS":
+      return "the file system is read-only (EROFS); choose a path on a writable one";
+    case "ENOSPC":
+      return "no space left on the device (ENOSPC); free some space, or write to another disk";
+    case "EDQUOT":
+      return "the disk quota is exhausted (EDQUOT); free some space, or write to another disk";
+    default:
+      return e instanceof Error ? e.message : String(e);
+  }
+}
+
+/**
+ * Checks before any work that `path`, given as `flag`, can be written (see {@link CliIO.checkWritable});
+ * throws {@link InputFileError} naming the flag, the path and the reason (exit 2) when it cannot.
+ * A no-op for an IO that cannot tell (memory).
+ *
+ * @example
+ * ```ts
+ * checkOutPath(io, "--out", str(values["out"]), "in-place"); // before loading the world
+ * ```
+ */
+export function checkOutPath(io: CliIO, flag: string, path: string | undefined, how: WriteMode): void {
+  if (path === "") throw new CliInputError(`${flag} needs a file path, not an empty string`);
+  if (path === undefined || !io.checkWritable) return;
+  try {
+    io.checkWritable(path, how);
+  } catch (e: unknown) {
+    throw new InputFileError(`cannot write ${flag} ${path}: ${writeProblem(e, path)}`);
+  }
+}
+
+/**
+ * Runs `write` (a write of `path`, given as `flag`); a failure of the file system (a full disk, a
+ * directory removed meanwhile) becomes {@link InputFileError} naming the path and the reason (exit 2).
+ *
+ * @example
+ * ```ts
+ * writeOutput("--out", out, () => writeWorldFile(io, out, world));
+ * ```
+ */
+export function writeOutput(flag: string, path: string, write: () => void): void {
+  try {
+    write();
+  } catch (e: unknown) {
+    // Only the system's errors (ENOSPC, EACCES…) are the environment's; anything else, Node's own
+    // ERR_… codes included, is still a bug of ours and exits 70.
+    if (!/^E[A-Z0-9]+$/.test(codeOf(e))) throw e;
+    throw new InputFileError(`cannot write ${flag} ${path}: ${writeProblem(e, path)}`);
+  }
 }
 
 /** The chunks of a file, with a read error turned into an {@link InputFileError} naming the file. */

@@ -6,8 +6,44 @@
  */
 import { explain, type HypotheticalRequest } from "../explain/explain.js";
 import { formatExplanation } from "../explain/format.js";
+import { KNOWN_TASK_ORIGINS } from "../model/enums.js";
 import { type CliIO, CliInputError, type Command, type CommandArgs, EXIT, formatWorldWarning, readWorld, str } from "./command.js";
 import { json, runCommand } from "./dispatch.js";
+
+/** The origins `--origin` takes, short (`COPILOT`) as the help writes them; UNSPECIFIED is no origin to ask about. */
+const ORIGINS: readonly string[] = KNOWN_TASK_ORIGINS.filter((o) => o !== "TASK_ORIGIN_UNSPECIFIED").map((o) => o.replace(/^TASK_ORIGIN_/, ""));
+
+/**
+ * An `--origin` value as the task origin it names, short or long (`copilot`, `COPILOT`,
+ * `TASK_ORIGIN_COPILOT`); throws {@link CliInputError} listing the accepted values otherwise. The
+ * library keeps an origin it does not know (a world from a newer service may carry one), but on the
+ * command line an unknown one is a typo that would route as "no rule about origins matched".
+ *
+ * @example
+ * ```ts
+ * parseOrigin("copilot"); // "COPILOT"
+ * ```
+ */
+export function parseOrigin(value: string): string {
+  const short = value.toUpperCase().replace(/^TASK_ORIGIN_/, "");
+  if (ORIGINS.includes(short)) return short;
+  throw new CliInputError(`--origin must be one of ${ORIGINS.join(", ")} (or its TASK_ORIGIN_… name), not "${value}"`);
+}
+
+/** `items` comma-separated in lines of at most `width` characters, each indented by `indent`. */
+function wrapList(items: readonly string[], indent: number, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const [i, item] of items.entries()) {
+    const piece = `${item}${i < items.length - 1 ? "," : ""}`;
+    if (line !== "" && indent + line.length + 1 + piece.length > width) {
+      lines.push(`${" ".repeat(indent)}${line}`);
+      line = piece;
+    } else line = line === "" ? piece : `${line} ${piece}`;
+  }
+  if (line !== "") lines.push(`${" ".repeat(indent)}${line}`);
+  return lines;
+}
 
 /** What `explain` is asked about: `--task`, or a request described by `--subject` and `--entitlement`. */
 function explainTarget(values: CommandArgs["values"]): string | HypotheticalRequest {
@@ -24,7 +60,8 @@ function explainTarget(values: CommandArgs["values"]): string | HypotheticalRequ
     throw new CliInputError("--entitlement <appId>/<entitlementId> is required with --subject, e.g. app-aws/ent-aws-prod-admin");
   const kind = str(values["kind"]) ?? "grant";
   if (kind !== "grant" && kind !== "revoke") throw new CliInputError(`--kind must be grant or revoke, not "${kind}"`);
-  const origin = str(values["origin"]);
+  const originFlag = str(values["origin"]);
+  const origin = originFlag === undefined ? undefined : parseOrigin(originFlag);
   return {
     kind,
     subject,
@@ -80,7 +117,8 @@ export const explainCommand: Command = {
     "--subject <userId>      …or a request that does not exist yet: who asks (a user of the world)",
     "--entitlement <a>/<e>   what for: the app id and entitlement id, e.g. app-aws/ent-aws-prod-admin",
     "--kind <k>              grant (default) or revoke",
-    "--origin <o>            where the request comes from: WEBAPP (default), COPILOT, SLACK, API, …",
+    "--origin <o>            where the request comes from, WEBAPP by default; one of",
+    ...wrapList(ORIGINS, 24, 100),
     "--emergency             an emergency-access request",
     "--verbose               the values of every sub-expression, not only of the deciding rules",
     "--json                  the Explanation as JSON (the same data the text is made from)",

@@ -71,6 +71,34 @@ describe("inputs that are not what the flag wants", () => {
   });
 });
 
+describe("every enum-valued flag refuses a value it does not know: exit 2, listing the accepted ones", () => {
+  const request = ["explain", "--world", "fixtures/world.json", "--subject", "u-dev2", "--entitlement", "app-aws/ent-aws-prod-admin"];
+  const whatif = ["whatif", "--world", "fixtures/world.json", "--edit", "fixtures/world.json"];
+  it.each([
+    ["explain --origin", [...request, "--origin", "weird"], /^--origin must be one of PROFILE_MEMBERSHIP_AUTOMATION, CHATAPP, API, TRACKER, COPILOT, WEBAPP, .*CASCADE_DELETE \(or its TASK_ORIGIN_… name\), not "weird"\n/],
+    ["explain --kind", [...request, "--kind", "grnat"], /^--kind must be grant or revoke, not "grnat"\n/],
+    ["check --env", ["check", "--env", "rules", "true"], /^--env must be condition, approver or config-rule, not "rules"\n/],
+    ["simulate --worlds", ["simulate", "--script", "fixtures/scenarios/emergency-request.json", "--json", "--worlds", "some"], /^--worlds must be none, final or all, not "some"\n/],
+    ["pull --state", ["pull", "--base-url", "http://127.0.0.1:1", "--out", "x.json", "--state", "closed"], /^--state must be open or all, not "closed"\n/],
+    ["whatif --state", [...whatif, "--state", "pending"], /^--state must be open, closed, all or a TASK_STATE_… name, not "pending"\n/],
+    ["whatif --state TASK_STATE_…", [...whatif, "--state", "TASK_STATE_PENDING"], /^--state must be open, closed, all or one of TASK_STATE_UNSPECIFIED, TASK_STATE_OPEN, TASK_STATE_CLOSED, not "TASK_STATE_PENDING" \(no task of the world has it\)\n/],
+    ["whatif --type", [...whatif, "--type", "grnat"], /^--type must be among grant, revoke, /],
+    ["whatif --format", [...whatif, "--format", "html"], /^--format must be text or markdown, not "html"\n/],
+  ])("%s", async (_flag, argv, message) => {
+    const r = await run(argv);
+    expect(r.code).toBe(EXIT.badInput);
+    expect(r.err).toMatch(message);
+  });
+
+  it("--origin takes a known origin short or long, in any case", async () => {
+    for (const origin of ["COPILOT", "copilot", "TASK_ORIGIN_COPILOT"]) {
+      const r = await run([...request, "--origin", origin]);
+      expect(r.code).toBe(EXIT.ok);
+      expect(r.out).toContain("task.origin = TaskOrigin.COPILOT");
+    }
+  });
+});
+
 describe("exit codes", () => {
   it("an internal failure exits 70, not 1 (which means a finding or a refusal)", async () => {
     registerCommand("__crash", { usage: "policy-sim __crash", summary: "test only", options: {}, run: () => { throw new RangeError("boom"); } });

@@ -4,7 +4,7 @@
  * package can run the README's commands without cloning the repository.
  */
 import { fileURLToPath } from "node:url";
-import { CliInputError, type CliIO, type Command, EXIT, str } from "./command.js";
+import { checkOutPath, CliInputError, type CliIO, type Command, EXIT, str, writeOutput } from "./command.js";
 
 /** Where the package keeps the sample files: beside `dist/` when installed, or the repository's `fixtures/`. */
 function sampleCandidates(name: string): string[] {
@@ -62,12 +62,16 @@ export const initCommand: Command = {
   options: { out: { type: "string" }, force: { type: "boolean" } },
   run({ values }, io) {
     const world = str(values["out"]) ?? "world.json";
+    checkOutPath(io, "--out", world, "in-place");
     const writes = SAMPLES.map((s) => ({ path: s.to(world), text: readSample(io, s.from) }));
     if (values["force"] !== true) {
       const taken = writes.filter((w) => exists(io, w.path)).map((w) => w.path);
       if (taken.length > 0) throw new CliInputError(`${taken.join(", ")} already exist${taken.length === 1 ? "s" : ""}; --force overwrites`);
     }
-    for (const w of writes) io.writeFile(w.path, w.path === world ? w.text.replace('"$schema": "../world.schema.json"', '"$schema": "./node_modules/policy-sim/world.schema.json"') : w.text);
+    for (const w of writes)
+      writeOutput(w.path === world ? "--out" : "the test case", w.path, () =>
+        io.writeFile(w.path, w.path === world ? w.text.replace('"$schema": "../world.schema.json"', '"$schema": "./node_modules/policy-sim/world.schema.json"') : w.text),
+      );
     io.stdout(`wrote ${writes.map((w) => w.path).join(", ")}\nnext: policy-sim explain --world ${world} --task 1001\n`);
     return EXIT.ok;
   },

@@ -3,7 +3,7 @@
  * streams, exit code, signals) is exercised, not only runCli.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -58,6 +58,26 @@ describe("policy-sim as a process", () => {
     const r = cli("explain", "--world", "does-not-exist.json", "--task", "1001");
     expect(r.status).toBe(2);
     expect(r.stderr).toBe("cannot read the world file does-not-exist.json: no such file\n");
+    expect(r.stdout).toBe("");
+  });
+
+  it("reset --out that cannot be written (a directory, a missing directory, a full device): exit 2 naming the path and the reason, not 70", () => {
+    const reset = (out: string) => cli("reset", "--world", "fixtures/world.json", "--task", "1022", "--as", "u-it-dir", "--out", out);
+    const cases: [string, string][] = [
+      ["/tmp", "cannot write --out /tmp: it is a directory (EISDIR); give a file path, such as /tmp/world.json\n"],
+      ["/nonexistent/x.json", "cannot write --out /nonexistent/x.json: the directory /nonexistent does not exist (ENOENT); create it first, or choose a path in an existing directory\n"],
+    ];
+    if (existsSync("/dev/full")) cases.push(["/dev/full", "cannot write --out /dev/full: no space left on the device (ENOSPC); free some space, or write to another disk\n"]);
+    for (const [out, message] of cases) {
+      const r = reset(out);
+      expect([r.status, r.stderr, r.stdout]).toEqual([2, message, ""]);
+    }
+  });
+
+  it("serve --out in a directory that does not exist: exit 2 at start, not after the work", () => {
+    const r = cli("serve", "--world", "fixtures/world.json", "--port", "0", "--out", "/nonexistent/dir/x.json");
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^cannot write --out \/nonexistent\/dir\/x\.json: the directory \/nonexistent\/dir does not exist \(ENOENT\)/);
     expect(r.stdout).toBe("");
   });
 

@@ -4,6 +4,7 @@
  */
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, watch, writeFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { checkWritableOnDisk } from "./check-writable.js";
 import { rememberWorld, stampBeforeRead, worldForTask } from "./world-cache.js";
 import type { CliIO, ShutdownSignal } from "./command.js";
 
@@ -61,6 +62,7 @@ void run.then((runWith) => runWith({
   },
   rename: (from, to) => renameSync(from, to),
   removeFile: (p) => rmSync(p, { force: true }),
+  checkWritable: (p, how) => checkWritableOnDisk(p, how),
   isTTY: process.stdout.isTTY === true,
   stderrIsTTY: process.stderr.isTTY === true,
   stdin: process.stdin,

@@ -8,7 +8,7 @@ import { type PullProgress, pullWorld } from "../pull/pull-world.js";
 import { loadWorld } from "../world/load-world.js";
 import { saveWorld } from "../world/save-world.js";
 import { DEFAULT_MAX_LISTING_ITEMS, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from "../pull/api-client.js";
-import { type CliIO, CliInputError, type Command, EXIT, parseCount, parseSeconds, plural, str } from "./command.js";
+import { checkOutPath, type CliIO, CliInputError, type Command, EXIT, parseCount, parseSeconds, plural, str, writeOutput } from "./command.js";
 import { progress } from "./progress.js";
 
 /** A whole-number flag; `fallback` when absent. */
@@ -31,7 +31,12 @@ function reporter(io: CliIO, json: boolean): { onProgress: (p: PullProgress) => 
   const bar = progress(io, "pull");
   return {
     onProgress(p) {
-      if (p.kind === "retry") bar.phase(`${p.resource}: ${p.status === null ? "network failure" : `HTTP ${p.status}`}, retrying in ${Math.ceil((p.waitMs ?? 0) / 1000)} s…`);
+      if (p.kind === "retry") {
+        const line = `${p.resource}: ${p.message ?? `${p.status === null ? "network failure" : `HTTP ${p.status}`}, retrying in ${Math.ceil((p.waitMs ?? 0) / 1000)} s…`}`;
+        // A retry is worth a line also where no bar is drawn (a pipe, a CI log): a silent server must not look like a hung pull.
+        if (io.stderrIsTTY === true) bar.phase(line);
+        else io.stderr(`pull: ${line}\n`);
+      }
       else if (p.kind === "page") {
         bar.phase(`${p.resource}: ${p.items} (${plural(p.pages, "page")})`);
         bar.update(p.listingsDone, p.listingsKnown);
@@ -59,13 +64,14 @@ export const pullCommand: Command = {
     "--state <s>         open (default) or all (every task, deleted ones included)",
     "--page-size <n>     items per page (default: the API's)",
     "--concurrency <n>   requests in flight at once (default 4)",
-    `--request-timeout <s>  seconds one request and its answer may take before it is retried (default ${DEFAULT_REQUEST_TIMEOUT_MS / 1000})`,
+    `--request-timeout <s>  seconds one request and its answer may take (default ${DEFAULT_REQUEST_TIMEOUT_MS / 1000}); a request that times out is retried at most twice, each retry reported, then the pull stops with DEADLINE_EXCEEDED`,
     `--max-items <n>     the most items one listing may collect before the pull stops (default ${DEFAULT_MAX_LISTING_ITEMS.toLocaleString("en")}); one answer may be at most ${DEFAULT_MAX_RESPONSE_BYTES / 1024 / 1024} MiB`,
     "--json              progress and the summary as JSON lines on stdout",
     "",
     "429 and 5xx answers are retried with backoff (Retry-After honoured). What the API cannot give",
     "(default policies, role kinds, group members, the clock) is inferred where it can be, else a warning.",
-    "Exit 0 written, 1 written but the world has problems to fix, 2 bad input or the pull failed.",
+    "Exit 0 written, 1 written but the world has problems to fix, 2 bad input, the pull failed or --out",
+    "cannot be written (checked before pulling).",
     "",
     "  policy-sim pull --base-url https://acme.conductor.one --out tenant.json --state all",
     "  (with POLICY_SIM_TOKEN=… or the client pair in the environment)",
@@ -86,6 +92,8 @@ export const pullCommand: Command = {
     if (!baseUrl) throw new CliInputError("--base-url <url> is required: where the service's API is");
     if (!/^https?:\/\/[^/]/.test(baseUrl)) throw new CliInputError(`--base-url must be an http(s) URL, not "${baseUrl}"`);
     if (!out) throw new CliInputError("--out <file> is required: where to write the world");
+    // Before the pull, which may take minutes: its result must have somewhere to go.
+    checkOutPath(io, "--out", out, "in-place");
     // 0 asks for the API's default page size.
     const pageSize = count("page-size", str(values["page-size"]), 0, 0);
     const concurrency = count("concurrency", str(values["concurrency"]), 4, 1);
@@ -112,13 +120,13 @@ export const pullCommand: Command = {
     const loaded = loadWorld(doc, { strict: false });
     if (!loaded.ok) {
       // Keep what was pulled: a problem in one object must not cost the whole export.
-      io.writeFile(out, `${JSON.stringify(doc, null, 2)}\n`);
+      writeOutput("--out", out, () => io.writeFile(out, `${JSON.stringify(doc, null, 2)}\n`));
       const shown = loaded.error.slice(0, 5).map((d) => `  ${d.path}: ${d.message}`);
       io.stderr(`pulled, but the world does not load (${plural(loaded.error.length, "problem")}); written as pulled to ${out}:\n${shown.join("\n")}\n`);
       if (json) io.stdout(`${JSON.stringify({ written: out, counts, warnings, problems: loaded.error })}\n`);
       return EXIT.findings;
     }
-    io.writeFile(out, `${JSON.stringify(saveWorld(loaded.value), null, 2)}\n`);
+    writeOutput("--out", out, () => io.writeFile(out, `${JSON.stringify(saveWorld(loaded.value), null, 2)}\n`));
     const dangling = loaded.value.warnings;
     if (json) io.stdout(`${JSON.stringify({ written: out, counts, warnings, dangling })}\n`);
     else {

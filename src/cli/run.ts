@@ -12,7 +12,7 @@ import type { JsonValue } from "../model/json.js";
 import { comment } from "../reducers/comment.js";
 import { hardReset } from "../reducers/hard-reset.js";
 import type { World } from "../world/world.js";
-import { type CliIO, CliInputError, type Command, EXIT, readWorld, str, writeWorldFile } from "./command.js";
+import { checkOutPath, type CliIO, CliInputError, type Command, EXIT, readWorld, str, writeOutput, writeWorldFile } from "./command.js";
 import { checkWorldCommand } from "./check-world.js";
 import { commandHelp, EXIT_CODES_LINE, json, runCommand } from "./dispatch.js";
 import { explainCommand } from "./explain-command.js";
@@ -30,19 +30,22 @@ export { CliInputError, EXIT, InputFileError, readJsonFile, readWorld } from "./
 export type { CliIO, Command, CommandArgs, ShutdownSignal } from "./command.js";
 
 
-/** The flags every task action shares: the world, the task, who acts, what to expand. */
+/** The flags every task action shares: the world, the task, who acts, what to expand, where to write. */
 function taskActionArgs(
   values: Record<string, string | boolean | string[] | undefined>,
   io: CliIO,
   who: string,
-): { world: World; taskId: string; actorId: string; expandMask: { paths: string[] } } {
-  const world = readWorld(io, str(values["world"]));
+): { world: World; taskId: string; actorId: string; expandMask: { paths: string[] }; out: string | undefined } {
   const taskId = str(values["task"]);
   const actorId = str(values["as"]);
+  const out = str(values["out"]);
   if (!taskId) throw new CliInputError("--task <id|numericId> is required");
   if (!actorId) throw new CliInputError(`--as <userId> is required: who ${who}`);
+  // Before loading the world (seconds for a big one) and acting: a bad --out is known now.
+  checkOutPath(io, "--out", out, "in-place");
+  const world = readWorld(io, str(values["world"]));
   const expand = values["expand"];
-  return { world, taskId, actorId, expandMask: { paths: Array.isArray(expand) ? expand : [] } };
+  return { world, taskId, actorId, expandMask: { paths: Array.isArray(expand) ? expand : [] }, out };
 }
 
 function actionResult(io: CliIO, asJson: boolean, r: { ok: true; value: { world: World; response: JsonValue; events: readonly unknown[] } } | { ok: false; error: { code: string; message: string } }, out: string | undefined): number {
@@ -53,7 +56,7 @@ function actionResult(io: CliIO, asJson: boolean, r: { ok: true; value: { world:
     // refusing a well-formed request (permission, state), which is a finding.
     return r.error.code === "NOT_FOUND" || r.error.code === "INVALID_ARGUMENT" ? EXIT.badInput : EXIT.findings;
   }
-  if (out) writeWorldFile(io, out, r.value.world);
+  if (out) writeOutput("--out", out, () => writeWorldFile(io, out, r.value.world));
   if (asJson) json(io, { response: r.value.response, events: r.value.events });
   else {
     json(io, r.value.response);
@@ -92,13 +95,13 @@ const commands: Record<string, Command> = {
     run({ values }, io) {
       const a = taskActionArgs(values, io, "performs the reset");
       const r = hardReset(a.world, { taskId: a.taskId, comment: str(values["comment"]) ?? "", expandMask: a.expandMask }, { actorId: a.actorId });
-      return actionResult(io, values["json"] === true, r, str(values["out"]));
+      return actionResult(io, values["json"] === true, r, a.out);
     },
     help: [
       ...actionFlagsHelp("who performs the reset (a Super Administrator, as on the service)", "the reset's comment, recorded in the task's audit trail", "reset"),
       "",
       "Prints the endpoint's 200 body. Exit 1 when the service would refuse (permission, state), 2 for",
-      "an unknown task or a malformed request.",
+      "an unknown task, a malformed request or an --out that cannot be written (checked before acting).",
       "",
       "  policy-sim reset --world fixtures/world.json --task 1001 --as u-super --comment \"re-route\" --out after.json",
     ],
@@ -120,12 +123,13 @@ const commands: Record<string, Command> = {
       const text = str(values["comment"]);
       if (text === undefined) throw new CliInputError("--comment <text> is required: what to post");
       const r = comment(a.world, { taskId: a.taskId, comment: text, expandMask: a.expandMask }, { actorId: a.actorId });
-      return actionResult(io, values["json"] === true, r, str(values["out"]));
+      return actionResult(io, values["json"] === true, r, a.out);
     },
     help: [
       ...actionFlagsHelp("who comments (the requester, the subject, an approver, an administrator)", "the comment (the same flag as reset's)", "comment"),
       "",
-      "Prints the endpoint's 200 body. Exit 1 when the service would refuse, 2 for an unknown task.",
+      "Prints the endpoint's 200 body. Exit 1 when the service would refuse, 2 for an unknown task or an",
+      "--out that cannot be written (checked before acting).",
       "",
       "  policy-sim comment --world fixtures/world.json --task 1001 --as u-contractor --comment \"Needed for Q4\"",
     ],

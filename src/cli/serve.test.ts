@@ -1,7 +1,10 @@
-import { readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect, createServer, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
-import { describe, expect, it } from "vitest";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { checkWritableOnDisk } from "./check-writable.js";
 import { loadWorld } from "../world/load-world.js";
 import { memoryIO, type MemoryIO } from "./memory-io.js";
 import { EXIT, runCli } from "./run.js";
@@ -234,5 +237,65 @@ describe("issue 12 point 9: shutdown has a deadline, writes --out first, and a s
     expect(await done).toBe(EXIT.ok);
     expect(steps).toEqual(["write after.json.tmp-0", "rename after.json.tmp-0 after.json"]);
     expect(loadWorld(JSON.parse(base.written.get("after.json") ?? "null")).ok).toBe(true);
+  });
+});
+
+describe("serve --out is checked at start, and a failed save is reported at once", () => {
+  const scratch = mkdtempSync(join(tmpdir(), "policy-sim-serve-out-"));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+  /** Files in memory, the real disk for whether --out can be written: as the executable checks it. */
+  const diskChecked = (): MemoryIO => ({ ...memoryIO({ fallback: disk }), checkWritable: checkWritableOnDisk });
+
+  it.each([
+    ["a missing directory", "/nonexistent/dir/x.json", "cannot write --out /nonexistent/dir/x.json: the directory /nonexistent/dir does not exist (ENOENT); create it first, or choose a path in an existing directory\n"],
+    ["a directory", "/tmp", "cannot write --out /tmp: it is a directory (EISDIR); give a file path, such as /tmp/world.json\n"],
+    ["a device, which a rename would replace", "/dev/full", "cannot write --out /dev/full: it is not a regular file but a device, a pipe or a socket, and it would be replaced whole (a temporary file renamed over it); give the path of a regular file\n"],
+  ])("%s: exit 2 before listening, no banner", async (_what, out, message) => {
+    const io = diskChecked();
+    let listened = false;
+    io.onShutdown = () => {
+      listened = true;
+      return () => undefined;
+    };
+    expect(await runCli(["serve", "--world", "fixtures/world.json", "--port", "0", "--out", out], io)).toBe(EXIT.badInput);
+    expect([io.err(), io.out(), listened]).toEqual([message, "", false]);
+    expect(existsSync("/nonexistent")).toBe(false);
+  });
+
+  it("a writable --out: serves, leaves the file as it was until shutdown, then replaces it", async () => {
+    const out = join(scratch, "served.json");
+    writeFileSync(out, "the last good world");
+    const io = diskChecked();
+    const done = runCli(["serve", "--world", "fixtures/world.json", "--port", "0", "--out", out], io);
+    await started(io);
+    expect(readFileSync(out, "utf8")).toBe("the last good world");
+    expect(readdirSync(scratch)).toEqual(["served.json"]);
+    io.signal("SIGINT");
+    expect(await done).toBe(EXIT.ok);
+    expect(commentsIn(io.written.get(out))).toEqual(commentsIn(disk("fixtures/world.json")));
+  });
+
+  it("a save that fails (disk full) is on stderr at once, while requests in progress still hold shutdown; the last good file is kept", async () => {
+    const base = memoryIO({ fallback: disk });
+    base.written.set("after.json", "the last good world");
+    const io: MemoryIO & CliIO = {
+      ...base,
+      writeFile(path, text) {
+        if (path !== "after.json") throw Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" });
+        base.writeFile(path, text);
+      },
+    };
+    const done = runCli(["serve", "--world", "fixtures/world.json", "--port", "0", "--out", "after.json", "--shutdown-timeout", "300"], io);
+    const url = await started(base);
+    await commentOn(url, "accepted, then the disk filled");
+    const slow = await slowClient(url);
+    base.signal("SIGINT");
+    await new Promise((r) => setTimeout(r, 200));
+    // The slow client still holds the server open: the report did not wait for it.
+    expect(base.err()).toBe("could not write after.json: ENOSPC: no space left on device; after.json keeps its last good contents\n");
+    expect(base.written.get("after.json")).toBe("the last good world");
+    base.signal("SIGINT");
+    expect(await done).toBe(EXIT.findings);
+    slow.destroy();
   });
 });

@@ -12,7 +12,7 @@ import type { ConnectionLimits, RunningServer } from "../http/server.js";
 import { DEFAULT_CONNECTION_LIMITS, serve } from "../http/server.js";
 import { createWorldStore, DEFAULT_MAX_AUDIT_EVENTS } from "../http/world-store.js";
 import type { World } from "../world/world.js";
-import { type CliIO, CliInputError, type Command, EXIT, parseCount, parseSeconds, plural, type ShutdownSignal, printJson, readWorld, str, writeWorldFile } from "./command.js";
+import { checkOutPath, type CliIO, CliInputError, type Command, EXIT, parseCount, parseSeconds, plural, type ShutdownSignal, printJson, readWorld, str, writeWorldFile } from "./command.js";
 
 export { parseCount, parseSeconds } from "./command.js";
 
@@ -86,7 +86,8 @@ export const serveCommand: Command = {
     "--port <n>                TCP port, default 8080; 0 picks a free one (the URL printed says which)",
     "--host <addr>             address to listen on, default 127.0.0.1 (not reachable from the network)",
     "--out <file>              on shutdown, write the world with every accepted action to this file",
-    "                          (written whole: a temporary file renamed over it; a failed write keeps the last good file)",
+    "                          (written whole: a temporary file renamed over it; a failed write keeps the last good file);",
+    "                          checked at start: its directory must exist and take new files, and it must not be a directory",
     "--json                    print { url } instead of the banner",
     `--header-timeout <s>      seconds a client may take to send a request's headers, default ${DEFAULT_CONNECTION_LIMITS.headersTimeoutMs / 1000}`,
     "                          (also a connection that sends nothing at all)",
@@ -120,10 +121,14 @@ export const serveCommand: Command = {
     "max-audit-events": { type: "string" },
   },
   async run({ values }, io) {
+    const out = str(values["out"]);
+    // At start, not at Ctrl-C: a server that accepted an hour of writes must not find out then
+    // that they have nowhere to go. A temporary file is made and removed in --out's directory,
+    // which is also what each save's rename needs; --out itself is left as it is.
+    checkOutPath(io, "--out", out, "replace");
     const world = readWorld(io, str(values["world"]));
     const port = parsePort(str(values["port"]));
     const host = str(values["host"]) ?? "127.0.0.1";
-    const out = str(values["out"]);
     const limits: Required<ConnectionLimits> = {
       headersTimeoutMs: parseSeconds("--header-timeout", str(values["header-timeout"]), DEFAULT_CONNECTION_LIMITS.headersTimeoutMs),
       requestTimeoutMs: parseSeconds("--request-timeout", str(values["request-timeout"]), DEFAULT_CONNECTION_LIMITS.requestTimeoutMs),

@@ -4,7 +4,7 @@
  */
 import { dirname, isAbsolute, join } from "node:path";
 import { encodeSimulation, formatSimulation, simulate, type WorldsOption } from "../reducers/simulate.js";
-import { CliInputError, type Command, EXIT, InputFileError, plural, printJson, readJsonFile, readWorld, str, writeWorldFile } from "./command.js";
+import { checkOutPath, CliInputError, type Command, EXIT, InputFileError, plural, printJson, readJsonFile, readWorld, str, writeOutput, writeWorldFile } from "./command.js";
 
 const WORLDS: readonly WorldsOption[] = ["none", "final", "all"];
 
@@ -43,7 +43,8 @@ export const simulateCommand: Command = {
     "--json           the run as JSON: frames with responses, errors, events and fired timers, and failures",
     "--worlds <w>     with --json, which worlds to include: none (default), final, all",
     "",
-    "Exit 0 when every expectation and check holds, 1 when some fail, 2 for an unusable script or world.",
+    "Exit 0 when every expectation and check holds, 1 when some fail, 2 for an unusable script or world",
+    "or an --out that cannot be written (checked before the run).",
     "",
     "  policy-sim simulate --script fixtures/scenarios/emergency-request.json",
   ],
@@ -54,6 +55,8 @@ export const simulateCommand: Command = {
     const worlds = str(values["worlds"]) ?? "none";
     const worldsOption = WORLDS.find((w) => w === worlds);
     if (!worldsOption) throw new CliInputError(`--worlds must be none, final or all, not "${worlds}"`);
+    const out = str(values["out"]);
+    checkOutPath(io, "--out", out, "in-place");
     const script = readJsonFile(io, scriptPath, "script");
     if (typeof script !== "object" || script === null || Array.isArray(script) || !Array.isArray((script as Record<string, unknown>)["steps"])) {
       const looksLikeWorld = typeof script === "object" && script !== null && ("tasks" in script || "policies" in script);
@@ -72,8 +75,7 @@ export const simulateCommand: Command = {
       return r.error.code === "INVALID_ARGUMENT" ? EXIT.badInput : EXIT.findings;
     }
     const run = r.value;
-    const out = str(values["out"]);
-    if (out !== undefined) writeWorldFile(io, out, run.world);
+    if (out !== undefined) writeOutput("--out", out, () => writeWorldFile(io, out, run.world));
     if (values["json"] === true) printJson(io, encodeSimulation(run, { worlds: worldsOption }));
     else {
       io.stdout(`${formatSimulation(run)}\n`);

@@ -100,6 +100,22 @@ describe("policy-sim whatif", () => {
   });
 });
 
+describe("whatif --state with a TASK_STATE_… name", () => {
+  it("refuses one neither this version nor the world knows (a typo selects nothing); takes one the world's tasks carry", async () => {
+    const edit = { "e.json": JSON.stringify(withoutRule2()) };
+    const typo = await run(["whatif", "--world", WORLD, "--edit", "e.json", "--state", "TASK_STATE_CLOSD"], edit);
+    expect(typo.code).toBe(EXIT.badInput);
+    expect(typo.err).toMatch(/^--state must be open, closed, all or one of TASK_STATE_UNSPECIFIED, TASK_STATE_OPEN, TASK_STATE_CLOSED, not "TASK_STATE_CLOSD"/);
+    const newer = JSON.parse(disk(WORLD)) as { tasks: { numericId: string; state: string }[] };
+    const t = newer.tasks.find((x) => x.numericId === "1001");
+    if (!t) throw new Error("fixture changed: 1001");
+    t.state = "TASK_STATE_ADDED_LATER";
+    const later = await run(["whatif", "--world", "w.json", "--edit", "e.json", "--state", "TASK_STATE_ADDED_LATER", "--json"], { ...edit, "w.json": JSON.stringify(newer) });
+    expect(later.code).not.toBe(EXIT.badInput);
+    expect((JSON.parse(later.out) as WhatIfJson).counts.inScope).toBe(1);
+  });
+});
+
 describe("scopeOf and decodePolicies", () => {
   it("maps the flags to a TaskScope", () => {
     expect(scopeOf({})).toEqual({});

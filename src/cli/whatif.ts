@@ -6,6 +6,7 @@
  */
 import { decodePolicy } from "../codec/index.js";
 import type { Policy } from "../model/index.js";
+import { KNOWN_TASK_STATES } from "../model/enums.js";
 import { formatTerraformWhatIf, terraformEditRecipe, terraformPlanEdit } from "../terraform/index.js";
 import { failed, Shown } from "../repl/show.js";
 import { formatWhatIf, type TaskKind, type TaskScope, whatIf, type WhatIfResult, type WorldEdit } from "../whatif/index.js";
@@ -84,10 +85,23 @@ export function scopeOf(values: Readonly<Record<string, unknown>>): TaskScope {
 }
 
 /**
+ * Refuses a `TASK_STATE_…` name that neither this version nor the world knows. One this version
+ * does not know is accepted when the world's tasks carry it (a newer service's state); otherwise it
+ * is a typo, and a filter on it would select no task and report "no change".
+ */
+function checkStatesKnown(world: World, scope: TaskScope): void {
+  for (const state of scope.states === "any" ? [] : (scope.states ?? [])) {
+    if (KNOWN_TASK_STATES.includes(state) || [...world.tasks.values()].some((t) => t.state === state)) continue;
+    throw new CliInputError(`--state must be open, closed, all or one of ${KNOWN_TASK_STATES.join(", ")}, not "${state}" (no task of the world has it)`);
+  }
+}
+
+/**
  * Refuses a filter that names nothing in the world (`--app app-nope`, `--task 9999`): it would
  * select no task, and a CI gate would pass whatever the edit does.
  */
 function checkScopeNamesSomething(world: World, scope: TaskScope): void {
+  checkStatesKnown(world, scope);
   for (const app of scope.appIds ?? []) {
     if (world.index.apps.has(app)) continue;
     const guess = closest(app, world.index.apps.keys());
@@ -217,6 +231,8 @@ export const whatifCommand: Command = {
     if (!editPath && !planPath)
       throw new CliInputError("--edit <file> (the policy JSON to replace, one policy or an array) or --terraform-plan <plan.json> is required");
     const scope = scopeOf(values);
+    // For --terraform-plan too, which does not go through checkScopeNamesSomething.
+    checkStatesKnown(world, scope);
     if (planPath) return runPlan(io, world, planPath, scope, values["json"] === true, format);
     if (format === "markdown") throw new CliInputError("--format markdown goes with --terraform-plan");
     const decoded = decodePolicies(readJsonFile(io, editPath ?? "", "edit"));

@@ -255,8 +255,44 @@ describe("serve: lifecycle", () => {
     await expect(fetch(`${s.url}/api/v1/tasks/${TASK}/action/comment`, { method: "POST" })).rejects.toThrow();
   });
 
-  it("rejects when the port is taken", async () => {
+  it("rejects when the port is taken, saying so and what to do; the code stays EADDRINUSE", async () => {
     const port = Number(new URL(server.url).port);
-    await expect(serve({ world: fixture, port })).rejects.toThrow(/EADDRINUSE/);
+    const e: unknown = await serve({ world: fixture, port }).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
+    expect(e).toBeInstanceOf(Error);
+    expect((e as Error).message).toBe(`serve: cannot listen on 127.0.0.1:${port}: the port is in use (EADDRINUSE); stop what uses it, or pass another port (0 picks a free one)`);
+    expect((e as { code?: unknown }).code).toBe("EADDRINUSE");
+  });
+});
+
+describe("serve: options a JavaScript caller got wrong are a rejection that says what to fix, before listening", () => {
+  const rejection = async (options: unknown): Promise<string> => {
+    let settled: Promise<RunningServer> | undefined;
+    // Never a synchronous throw, whatever the options.
+    expect(() => (settled = serve(options as Parameters<typeof serve>[0]))).not.toThrow();
+    return (settled ?? Promise.resolve(undefined)).then(
+      async (s) => {
+        await s?.close();
+        return "resolved";
+      },
+      (e: unknown) => (e instanceof Error ? e.message : String(e)),
+    );
+  };
+
+  it.each([
+    ["no world or store (it answered 500 to everything)", {}, "serve: a world or a store is required: serve({ world }) with a world loadWorld returned, or serve({ store })"],
+    ["no options at all", undefined, "serve: options must be an object such as { world } or { store }, not undefined"],
+    ["loadWorld's Result instead of its value", { world: { ok: true, value: fixture } }, "serve: world must be a World (loadWorld returns a Result: pass its .value when .ok)"],
+    ["a store without get and set", { store: {} }, "serve: store must be a WorldStore, an object with get() and set(world, events) (createWorldStore makes one)"],
+    ["both a world and a store", { world: fixture, store: createWorldStore(fixture) }, "serve: give world or store, not both (a store already holds its world)"],
+    ["port -1", { world: fixture, port: -1 }, "serve: port must be a whole number from 0 to 65535 (0 picks a free port), not -1"],
+    ["port 65536", { world: fixture, port: 65536 }, "serve: port must be a whole number from 0 to 65535 (0 picks a free port), not 65536"],
+    ["a port as a string", { world: fixture, port: "8080" }, 'serve: port must be a whole number from 0 to 65535 (0 picks a free port), not "8080"'],
+    ["an empty host", { world: fixture, host: "" }, 'serve: host must be an address or host name such as "127.0.0.1", not ""'],
+    ["a connection limit below 1", { world: fixture, maxConnections: 0 }, "serve: maxConnections must be a whole number ≥ 1, not 0"],
+  ])("%s", async (_what, options, message) => {
+    expect(await rejection(options)).toBe(message);
   });
 });

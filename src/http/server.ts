@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from "node:net";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { err, fail, ok, type Result } from "../result.js";
+import { err, ok, type Result } from "../result.js";
 import type { World } from "../world/world.js";
 import { type Dispatch, dispatcherWith, type IncomingCall } from "./dispatch.js";
 import { errorBodyOf, type HttpFailure } from "./error-body.js";
@@ -328,9 +328,62 @@ export function dispatchListener(dispatch: Dispatch): (req: IncomingMessage, res
   return (req, res) => void answer(dispatch, req, res);
 }
 
+/** A problem with `serve`'s options or with listening: what to fix, never "internal error". */
+function serveError(message: string, cause?: unknown): Error {
+  const e = new Error(`serve: ${message}`, cause === undefined ? undefined : { cause });
+  // The system's code (EADDRINUSE…) stays readable, as on the error node:http gave.
+  const code = typeof cause === "object" && cause !== null && "code" in cause ? cause.code : undefined;
+  return code === undefined ? e : Object.assign(e, { code });
+}
+
+/**
+ * The world store `serve` is to serve, from options a JavaScript caller may have got wrong: without
+ * this, `serve({})` listened and answered 500 to every request.
+ */
+function storeOf(options: unknown): WorldStore {
+  if (typeof options !== "object" || options === null) throw serveError(`options must be an object such as { world } or { store }, not ${options === null ? "null" : typeof options}`);
+  const { world, store } = options as { world?: unknown; store?: unknown };
+  if (world !== undefined && store !== undefined) throw serveError("give world or store, not both (a store already holds its world)");
+  if (store !== undefined) {
+    const s = store as Partial<WorldStore> | null;
+    if (typeof s !== "object" || s === null || typeof s.get !== "function" || typeof s.set !== "function")
+      throw serveError("store must be a WorldStore, an object with get() and set(world, events) (createWorldStore makes one)");
+    return s as WorldStore;
+  }
+  if (typeof world !== "object" || world === null || !("tasks" in world) || !("index" in world) || !("policies" in world)) {
+    // A loadWorld Result passed as it is, the likeliest slip: say where its world is.
+    const hint = typeof world === "object" && world !== null && "ok" in world ? " (loadWorld returns a Result: pass its .value when .ok)" : ", such as loadWorld(json).value";
+    throw serveError(world === undefined ? "a world or a store is required: serve({ world }) with a world loadWorld returned, or serve({ store })" : `world must be a World${hint}`);
+  }
+  return createWorldStore(world as World);
+}
+
+/** The port and host to listen on, checked: node:http would throw its own RangeError for port -1. */
+function addressOf(options: ServeOptions): { port: number; host: string } {
+  const port: unknown = options.port ?? 0;
+  if (typeof port !== "number" || !Number.isInteger(port) || port < 0 || port > 65535)
+    throw serveError(`port must be a whole number from 0 to 65535 (0 picks a free port), not ${typeof port === "number" ? port : JSON.stringify(port)}`);
+  const host: unknown = options.host ?? "127.0.0.1";
+  if (typeof host !== "string" || host === "") throw serveError(`host must be an address or host name such as "127.0.0.1", not ${JSON.stringify(host)}`);
+  return { port, host };
+}
+
+/** Why `listen` failed, in words that say what to do. */
+function listenError(e: unknown, host: string, port: number): Error {
+  const code = typeof e === "object" && e !== null && "code" in e ? String(e.code) : "";
+  const where = `${host}:${port}`;
+  if (code === "EADDRINUSE") return serveError(`cannot listen on ${where}: the port is in use (EADDRINUSE); stop what uses it, or pass another port (0 picks a free one)`, e);
+  if (code === "EACCES") return serveError(`cannot listen on ${where}: permission denied (EACCES); ports below 1024 need privileges, pass a higher port`, e);
+  if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") return serveError(`cannot listen on ${where}: no such local address (${code}); pass a host this machine has, such as 127.0.0.1`, e);
+  return serveError(`cannot listen on ${where}: ${e instanceof Error ? e.message : String(e)}`, e);
+}
+
 /**
  * Serves the task actions over HTTP on `node:http` (see {@link createFetchHandler} for the routes,
- * authentication and errors). Resolves once listening; rejects if it cannot listen (port in use).
+ * authentication and errors). Resolves once listening. Rejects, never throws, with an `Error`
+ * whose message starts `serve:` and says what to fix: options without a world or store, a port
+ * outside 0–65535, a bad connection limit, or a port it cannot listen on (in use: the error's
+ * `code` is `EADDRINUSE`, as node:http's).
  *
  * @example
  * ```ts
@@ -348,8 +401,9 @@ export function dispatchListener(dispatch: Dispatch): (req: IncomingMessage, res
  * ```
  */
 export async function serve(options: ServeOptions): Promise<RunningServer> {
-  const store = options.store ?? createWorldStore(options.world);
-  const host = options.host ?? "127.0.0.1";
+  // Inside the async function, so every problem is a rejection, even for a caller that never awaits.
+  const store = storeOf(options);
+  const { port: wanted, host } = addressOf(options);
   const limits = limitsOf(options);
   const handlerOptions: FetchHandlerOptions = {
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
@@ -420,11 +474,17 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     silent.delete(socket);
   };
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
+    const failed = (e: unknown): void => reject(listenError(e, host, wanted));
+    server.once("error", failed);
+    try {
+      server.listen(wanted, host, () => {
+        server.off("error", failed);
+        resolve();
+      });
+    } catch (e: unknown) {
+      server.off("error", failed);
+      failed(e);
+    }
   });
   const { port } = server.address() as AddressInfo;
   let closing: Promise<void> | undefined;
@@ -456,14 +516,15 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
 
 function limitsOf(options: ConnectionLimits): Required<ConnectionLimits> {
   const pick = (name: keyof ConnectionLimits, min: number): number => {
-    const v = options[name] ?? DEFAULT_CONNECTION_LIMITS[name];
-    if (!Number.isSafeInteger(v) || v < min) fail(`serve: ${name} must be an integer ≥ ${min}, not ${v}`);
+    const v: unknown = options[name] ?? DEFAULT_CONNECTION_LIMITS[name];
+    // The caller's option, not our bug: a message that says what to pass, not an internal error.
+    if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min) throw serveError(`${name} must be a whole number ≥ ${min}, not ${typeof v === "number" ? v : JSON.stringify(v)}`);
     return v;
   };
   const headersTimeoutMs = pick("headersTimeoutMs", 1);
   const requestTimeoutMs = pick("requestTimeoutMs", 1);
   // node:http refuses a header timeout longer than the request's.
-  if (headersTimeoutMs > requestTimeoutMs) fail(`serve: headersTimeoutMs (${headersTimeoutMs}) must not exceed requestTimeoutMs (${requestTimeoutMs})`);
+  if (headersTimeoutMs > requestTimeoutMs) throw serveError(`headersTimeoutMs (${headersTimeoutMs}) must not exceed requestTimeoutMs (${requestTimeoutMs})`);
   return {
     headersTimeoutMs,
     requestTimeoutMs,

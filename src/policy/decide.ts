@@ -5,7 +5,7 @@
  */
 import type { Task } from "../model/index.js";
 import type { Result } from "../result.js";
-import type { World } from "../world/world.js";
+import { findTask, type World } from "../world/world.js";
 import { type Resolution, type ResolutionError, resolvePolicy } from "./resolve-policy.js";
 import { type Selection, type SelectionError, selectSteps } from "./select-steps.js";
 import { type ConditionTrace, taskConditions, type TaskConditions } from "./task-conditions.js";
@@ -48,19 +48,61 @@ export interface DecideOptions {
   readonly trace?: boolean;
 }
 
+/** What a JavaScript caller passed, in a few words, for the messages below. */
+function described(v: unknown): string {
+  if (v === null || v === undefined) return String(v);
+  if (typeof v === "function") return "a function";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
+  if (typeof v === "object") return `an object with keys ${Object.keys(v).slice(0, 5).join(", ") || "(none)"}`;
+  return `the ${typeof v} ${String(v)}`;
+}
+
+/**
+ * The task `decide` is asked about: a Task as it is, the task an id or numericId names (as
+ * `explain` takes it), or — for an id the world lacks or a value that is not a task — why not,
+ * which `decide` answers as a resolution error rather than a throw or a decision about a task
+ * with no fields.
+ */
+function taskOf(world: World, task: unknown): { readonly task: Task } | { readonly missing: string; readonly id: string } {
+  if (typeof world !== "object" || world === null || !("tasks" in world) || !("index" in world))
+    throw new TypeError(`decide(world, task): world must be a World (loadWorld's value), not ${described(world)}`);
+  if (typeof task === "string") {
+    const found = findTask(world, task);
+    return found !== undefined ? { task: found } : { missing: `the world has no task "${task}" (by id or numericId)`, id: task };
+  }
+  if (typeof task !== "object" || task === null || typeof (task as Partial<Task>).id !== "string" || !("type" in task))
+    return { missing: `decide(world, task): task must be a Task (e.g. findTask(world, "1001")) or a task id or numericId, not ${described(task)}`, id: "" };
+  return { task: task as Task };
+}
+
 /**
  * Resolves the task's policy and selects its steps, evaluating conditions against the world at its
- * clock. Never throws.
+ * clock. `task` is a Task (of the world, or a draft not yet in it), or the id or numericId of one of
+ * the world's tasks. Never throws for a task: an id the world lacks, or a value that is not a task,
+ * is a resolution error (`NO_TASK`) with no selection. (A `world` that is not a World is a
+ * programmer error TypeScript refuses; it throws a TypeError saying so.)
  *
  * @example
  * ```ts
- * const d = decide(world, findTask(world, "1001")!, { trace: true });
+ * const d = decide(world, "1001", { trace: true });
+ * if (d.selection?.ok) console.log(d.selection.value.decidedBy);
+ * const same = decide(world, findTask(world, "1001")!);
+ * decide(world, "nope").resolution; // { ok: false, error: { code: "NO_TASK", … } }
  * ```
  */
-export function decide(world: World, task: Task, options: DecideOptions = {}): Decision {
-  const conditions = taskConditions(world, task, { trace: options.trace === true });
-  const resolution = resolvePolicy(world, task);
+export function decide(world: World, task: Task | string, options: DecideOptions = {}): Decision {
+  const found = taskOf(world, task);
+  if ("missing" in found) {
+    // What a Decision needs of a task, and nothing a reader could take for a real one.
+    const none = { id: found.id, numericId: "", type: null } as unknown as Task;
+    const conditions = taskConditions(world, none, { trace: false });
+    return { task: none, resolution: { ok: false, error: { code: "NO_TASK", message: found.missing, checks: [] } }, selection: null, traces: [], conditions };
+  }
+  const t = found.task;
+  const conditions = taskConditions(world, t, { trace: options?.trace === true });
+  const resolution = resolvePolicy(world, t);
   const selection = resolution.ok ? selectSteps(world, resolution.value.policy, conditions) : null;
   // Traced, each evaluated condition's recording run left its trace in the list (task-conditions.ts).
-  return { task, resolution, selection, traces: conditions.traces(), conditions };
+  return { task: t, resolution, selection, traces: conditions.traces(), conditions };
 }

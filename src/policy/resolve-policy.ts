@@ -78,7 +78,8 @@ export interface Resolution {
  * ```
  */
 export interface ResolutionError {
-  readonly code: "NO_POLICY" | "NO_TASK_TYPE";
+  /** `NO_TASK`: `decide` was given an id the world lacks, or something that is not a task. */
+  readonly code: "NO_POLICY" | "NO_TASK_TYPE" | "NO_TASK";
   readonly message: string;
   readonly checks: readonly SourceCheck[];
 }

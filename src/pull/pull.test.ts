@@ -507,6 +507,13 @@ describe("policy-sim pull", () => {
     return { code, out: io.out(), err: io.err(), written: io.written };
   };
 
+  it("off a terminal (a pipe, a CI log) each retry is a line on stderr, so a slow server does not look like a hung pull", async () => {
+    const api = fakeApi(fixture, { faults: [{ route: "GET /api/v1/users", nth: 0, status: 503, body: { code: 14, message: "busy" } }] });
+    const r = await run(["pull", "--base-url", "http://api.test", "--out", "tenant.json"], { POLICY_SIM_TOKEN: "tok-admin" }, api.fetch);
+    expect(r.code).toBe(EXIT.ok);
+    expect(r.err).toMatch(/^pull: users: .*503.*$/m);
+  });
+
   it("writes a world that loads, with warnings on stderr and the token nowhere in the output", async () => {
     const r = await run(["pull", "--base-url", "http://api.test", "--out", "tenant.json"], { POLICY_SIM_TOKEN: "tok-admin" }, fakeApi(fixture).fetch);
     expect(r.code).toBe(EXIT.ok);

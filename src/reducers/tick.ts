@@ -5,6 +5,7 @@
  * back to manual provisioning; then every condition wait is re-checked at `now`. A step started by a
  * firing whose own timer is already due fires in the same tick.
  */
+import { runDecode, timestamp } from "../codec/schema.js";
 import type { JsonObject, JsonValue } from "../model/json.js";
 import type { Task } from "../model/index.js";
 import { taskConditions } from "../policy/task-conditions.js";
@@ -18,8 +19,6 @@ import type { TaskComment, World } from "../world/world.js";
 import { appendComments } from "../world/comment-log.js";
 import type { Step } from "./comment.js";
 import { guarded, type SimError } from "./errors.js";
-
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /** A bound on passes of timers and conditions in one tick; each pass moves some task on a step. */
 const MAX_PASSES = 10_000;
@@ -58,7 +57,8 @@ function ctxAt(world: World, now: string, ids: IdSequence, events: AuditEvent[],
  * are the workflow's (`waitSucceeded`, `waitTimedOut`, `approvalEscalated`,
  * `provisionFellBackToManual`, `taskClosed`, …).
  *
- * Refusals: `INVALID_ARGUMENT` when `now` is not an RFC 3339 timestamp or is before the world's clock.
+ * Refusals: `INVALID_ARGUMENT` when `now` is not an RFC 3339 timestamp of a date that exists (not
+ * `2027-02-30`, not hour 24) or is before the world's clock.
  *
  * @example
  * ```ts
@@ -68,8 +68,15 @@ function ctxAt(world: World, now: string, ids: IdSequence, events: AuditEvent[],
  */
 export function tick(world: World, now: string): Result<Step<JsonValue>, SimError> {
   return guarded(() => {
-    if (typeof now !== "string" || !RFC3339.test(now) || Number.isNaN(Date.parse(now)))
-      return err<SimError>({ code: "INVALID_ARGUMENT", message: `now must be an RFC 3339 timestamp such as "2026-11-22T09:00:00Z"`, field: "now" });
+    // The world file's own timestamp check, which knows the calendar: `Date.parse` takes
+    // 2027-02-30 as 2 March, and the world's clock would then read a day that does not exist.
+    const decoded = typeof now === "string" ? runDecode(timestamp, now) : undefined;
+    if (decoded === undefined || !decoded.ok || decoded.value === null)
+      return err<SimError>({
+        code: "INVALID_ARGUMENT",
+        message: `now must be an RFC 3339 timestamp of a real date and time, such as "2026-11-22T09:00:00Z", not ${typeof now === "string" ? JSON.stringify(now) : typeof now}`,
+        field: "now",
+      });
     const end = msOf(now);
     if (end < msOf(world.now))
       return err<SimError>({ code: "INVALID_ARGUMENT", message: `time cannot go back: the world's clock is ${world.now}, the tick is ${now}`, field: "now" });

@@ -1,0 +1,43 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { loadWorld } from "../world/load-world.js";
+import type { World } from "../world/world.js";
+import { tick } from "./tick.js";
+
+const world: World = (() => {
+  const r = loadWorld(JSON.parse(readFileSync("fixtures/world.json", "utf8")));
+  if (!r.ok) throw new Error("fixtures/world.json does not load");
+  return r.value;
+})();
+
+describe("tick(world, now): now must be a real instant", () => {
+  it.each([
+    ["30 February", "2027-02-30T00:00:00Z"],
+    ["29 February of a common year", "2027-02-29T00:00:00Z"],
+    ["31 April", "2027-04-31T09:00:00Z"],
+    ["month 13", "2027-13-01T00:00:00Z"],
+    ["hour 24", "2027-01-01T24:00:00Z"],
+    ["minute 60", "2027-01-01T09:60:00Z"],
+    ["an offset of 24 hours", "2027-01-01T09:00:00+24:00"],
+  ])("%s is INVALID_ARGUMENT, as the world file refuses it", (_what, now) => {
+    const r = tick(world, now);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error).toMatchObject({ code: "INVALID_ARGUMENT", field: "now" });
+    expect(r.error.message).toContain(JSON.stringify(now));
+  });
+
+  it("not a string, not RFC 3339: INVALID_ARGUMENT, never a throw", () => {
+    for (const now of [undefined, null, 1_800_000_000_000, "2027-03-02", "next tuesday"]) {
+      const r = tick(world, now as unknown as string);
+      expect(r.ok ? "ok" : r.error.code).toBe("INVALID_ARGUMENT");
+    }
+  });
+
+  it("a real date, 29 February of a leap year included, moves the clock", () => {
+    for (const now of ["2028-02-29T00:00:00Z", "2026-12-31T23:59:59.5+01:00"]) {
+      const r = tick(world, now);
+      expect(r.ok && r.value.world.now).toBe(now);
+    }
+  });
+});
