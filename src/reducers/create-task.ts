@@ -22,7 +22,7 @@ import type { Step } from "./comment.js";
 import { guarded, type SimError } from "./errors.js";
 import { decisionFailure } from "./hard-reset.js";
 import { rolesOf } from "./permissions.js";
-import type { ActionContext, ExpandMaskInput } from "./prelude.js";
+import { type ActionContext, type ExpandMaskInput, isRealTimestamp } from "./prelude.js";
 import { commit, invalid, precondition, readString, responseFor } from "./task-action.js";
 import { validateExpandPaths } from "./task-view.js";
 
@@ -90,8 +90,7 @@ function callerOf(world: World, actx: unknown): Result<{ caller: User; now: stri
   if (!caller) return err({ code: "UNAUTHENTICATED", message: `caller "${actorId}" is not a user of this world` });
   if (caller.status === "DISABLED" || caller.status === "DELETED") return err({ code: "UNAUTHENTICATED", message: `caller "${actorId}" is ${caller.status.toLowerCase()}` });
   const now = c["now"];
-  if (now !== undefined && now !== null && (typeof now !== "string" || Number.isNaN(Date.parse(now))))
-    return err(invalid("ctx.now must be an RFC 3339 timestamp", "now"));
+  if (now !== undefined && now !== null && !isRealTimestamp(now)) return err(invalid("ctx.now must be an RFC 3339 timestamp of a real date and time", "now"));
   return ok({ caller, now: typeof now === "string" ? now : world.now });
 }
 

@@ -10,6 +10,7 @@ import type { SimError } from "./errors.js";
 import { canRead, mayPerform, type Relation, relationTo, whoMay } from "./permissions.js";
 import { codePointsUpTo, MAX_COMMENT_CHARS } from "./limits.js";
 import { validateExpandPaths } from "./task-view.js";
+import { runDecode, timestamp } from "../codec/schema.js";
 
 /**
  * Who acts and when. `now` defaults to the world's clock.
@@ -44,7 +45,22 @@ export interface Prelude {
   readonly expandPaths: readonly string[];
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+/**
+ * Whether a value is an RFC 3339 timestamp of a date and time that exist: the world file's own
+ * check (`Date.parse` takes 2027-02-30 as 2 March, and a clock set by it would read a day that does
+ * not exist). The one test of a `now` or `at` the reducers take.
+ *
+ * @example
+ * ```ts
+ * isRealTimestamp("2026-11-22T09:00:00Z"); // true
+ * isRealTimestamp("2027-02-30T00:00:00Z"); // false
+ * ```
+ */
+export function isRealTimestamp(v: unknown): v is string {
+  if (typeof v !== "string") return false;
+  const decoded = runDecode(timestamp, v);
+  return decoded.ok && decoded.value !== null;
+}
 
 const invalid = (message: string, field: string): { ok: false; error: SimError } =>
   err({ code: "INVALID_ARGUMENT", message, field });
@@ -101,8 +117,7 @@ export function prelude(world: World, req: unknown, ctx: unknown, action: string
   const nowIn = c["now"];
   let now = world.now;
   if (nowIn !== undefined && nowIn !== null) {
-    if (typeof nowIn !== "string" || !RFC3339.test(nowIn) || Number.isNaN(Date.parse(nowIn)))
-      return invalid(`ctx.now must be an RFC 3339 timestamp such as "2026-11-22T09:00:00Z"`, "now");
+    if (!isRealTimestamp(nowIn)) return invalid(`ctx.now must be an RFC 3339 timestamp of a real date and time, such as "2026-11-22T09:00:00Z"`, "now");
     now = nowIn;
   }
 

@@ -33,6 +33,7 @@ import { saveWorld } from "../world/save-world.js";
 import { findTask, type World } from "../world/world.js";
 import type { SimError } from "./errors.js";
 import { guarded } from "./errors.js";
+import { isRealTimestamp } from "./prelude.js";
 import { reduce, WORKFLOW_ACTION_TYPES, type WorkflowAction } from "./reduce.js";
 import { tick } from "./tick.js";
 
@@ -146,7 +147,6 @@ export interface SimulationRun {
   readonly failures: readonly string[];
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 const CODES: readonly string[] = ["NOT_FOUND", "PERMISSION_DENIED", "UNAUTHENTICATED", "INVALID_ARGUMENT", "FAILED_PRECONDITION", "INTERNAL"];
 
 function isObject(v: unknown): v is Readonly<Record<string, unknown>> {
@@ -210,7 +210,7 @@ export function decodeScript(json: unknown): Result<Script, readonly string[]> {
     const check = decodeChecks(s["check"], `${p}.check`, problems);
     if (s["tick"] !== undefined) {
       const at = s["tick"];
-      if (typeof at !== "string" || !RFC3339.test(at)) return void problems.push(`${p}.tick: expected an RFC 3339 timestamp`);
+      if (!isRealTimestamp(at)) return void problems.push(`${p}.tick: expected an RFC 3339 timestamp of a real date and time`);
       steps.push({ kind: "tick", at, note, check });
       return;
     }
@@ -222,7 +222,7 @@ export function decodeScript(json: unknown): Result<Script, readonly string[]> {
     const actor = s["actor"];
     if (typeof actor !== "string" || actor === "") problems.push(`${p}.actor: every action names its actor (a user id)`);
     const at = s["at"];
-    if (at !== undefined && (typeof at !== "string" || !RFC3339.test(at))) problems.push(`${p}.at: expected an RFC 3339 timestamp`);
+    if (at !== undefined && !isRealTimestamp(at)) problems.push(`${p}.at: expected an RFC 3339 timestamp of a real date and time`);
     const e = s["expect"];
     let expect: ScriptExpectation = "ok";
     if (isObject(e)) {

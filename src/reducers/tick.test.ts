@@ -41,3 +41,20 @@ describe("tick(world, now): now must be a real instant", () => {
     }
   });
 });
+
+describe("every now and at the reducers take is a real instant (prelude.ts isRealTimestamp)", () => {
+  it("an action's ctx.now, a created task's ctx.now and a scenario's at refuse 30 February", async () => {
+    const { reduce } = await import("./reduce.js");
+    const { createGrantTask } = await import("./create-task.js");
+    const { simulate } = await import("./simulate.js");
+    const { isRealTimestamp } = await import("./prelude.js");
+    expect([isRealTimestamp("2026-11-22T09:00:00Z"), isRealTimestamp("2027-02-30T00:00:00Z"), isRealTimestamp(42)]).toEqual([true, false, false]);
+    const bad = "2027-02-30T00:00:00Z";
+    const acted = reduce(world, { type: "comment", taskId: "1001", comment: "x" }, { actorId: "u-it-dir", now: bad });
+    expect(!acted.ok && [acted.error.code, acted.error.code === "INVALID_ARGUMENT" && acted.error.field]).toEqual(["INVALID_ARGUMENT", "now"]);
+    const created = createGrantTask(world, { appId: "app-aws", appEntitlementId: "ent-aws-prod-admin" }, { actorId: "u-it-dir", now: bad });
+    expect(!created.ok && created.error.code).toBe("INVALID_ARGUMENT");
+    const played = simulate(world, { name: "s", steps: [{ at: bad, action: { type: "comment", taskId: "1001", comment: "x" }, actor: "u-it-dir" }] } as never);
+    expect(!played.ok && played.error.message).toContain("$.steps[0].at: expected an RFC 3339 timestamp of a real date and time");
+  });
+});

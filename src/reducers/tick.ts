@@ -5,7 +5,6 @@
  * back to manual provisioning; then every condition wait is re-checked at `now`. A step started by a
  * firing whose own timer is already due fires in the same tick.
  */
-import { runDecode, timestamp } from "../codec/schema.js";
 import type { JsonObject, JsonValue } from "../model/json.js";
 import type { Task } from "../model/index.js";
 import { taskConditions } from "../policy/task-conditions.js";
@@ -19,6 +18,7 @@ import type { TaskComment, World } from "../world/world.js";
 import { appendComments } from "../world/comment-log.js";
 import type { Step } from "./comment.js";
 import { guarded, type SimError } from "./errors.js";
+import { isRealTimestamp } from "./prelude.js";
 
 /** A bound on passes of timers and conditions in one tick; each pass moves some task on a step. */
 const MAX_PASSES = 10_000;
@@ -68,10 +68,7 @@ function ctxAt(world: World, now: string, ids: IdSequence, events: AuditEvent[],
  */
 export function tick(world: World, now: string): Result<Step<JsonValue>, SimError> {
   return guarded(() => {
-    // The world file's own timestamp check, which knows the calendar: `Date.parse` takes
-    // 2027-02-30 as 2 March, and the world's clock would then read a day that does not exist.
-    const decoded = typeof now === "string" ? runDecode(timestamp, now) : undefined;
-    if (decoded === undefined || !decoded.ok || decoded.value === null)
+    if (!isRealTimestamp(now))
       return err<SimError>({
         code: "INVALID_ARGUMENT",
         message: `now must be an RFC 3339 timestamp of a real date and time, such as "2026-11-22T09:00:00Z", not ${typeof now === "string" ? JSON.stringify(now) : typeof now}`,
