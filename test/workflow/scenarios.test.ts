@@ -96,9 +96,9 @@ describe("simulate", () => {
     const d = decodeScript(bad);
     expect(!d.ok && d.error).toEqual([
       "$.steps[0].actor: every action names its actor (a user id)",
-      "$.steps[1].tick: expected an RFC 3339 timestamp",
+      "$.steps[1].tick: expected an RFC 3339 timestamp of a real date and time",
       '$.steps[2].action.type: unknown action type "fly"',
-      "$.steps[2].at: expected an RFC 3339 timestamp",
+      "$.steps[2].at: expected an RFC 3339 timestamp of a real date and time",
       "$.steps[3]: expected an object",
     ]);
     const r = simulate(sampleWorld(), bad);
