@@ -90,6 +90,9 @@ describe("createWhatIfPool", () => {
     const open = { scope: { states: ["open"] } } as unknown as WhatIfOptions;
     expect(await pool.whatIf({}, open)).toEqual(whatIf(world, {}, open));
     expect(await pool.whatIf({}, open)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "options.scope.states[0]" } });
+    // What only one thread's whatIf offers is refused, not silently dropped.
+    for (const [field, v] of [["onProgress", () => undefined], ["shard", { index: 0, count: 2 }]] as const)
+      expect(await pool.whatIf({}, { [field]: v } as unknown as WhatIfOptions)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: `options.${field}` } });
     const singular = { scope: { task: ["1001"] } } as unknown as WhatIfOptions;
     expect(await pool.whatIf({}, singular)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "options.scope.task" } });
     expect(await pool.whatIf({ polices: [] } as unknown as WorldPatch)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "edit.polices" } });

@@ -201,7 +201,12 @@ export async function createWhatIfPool(world: WhatIfPoolWorld, options: WhatIfPo
         );
       if (runOptions !== undefined && runOptions !== null && typeof runOptions !== "object")
         return Promise.resolve(err({ code: "INVALID_ARGUMENT", message: "options must be an object", field: "options" }));
-      const { onProgress: _onProgress, shard: _shard, ...rest } = (runOptions ?? {}) as WhatIfOptions;
+      const { onProgress, shard, ...rest } = (runOptions ?? {}) as WhatIfOptions;
+      // The pool shards the run itself and its threads cannot call back: refused, not dropped
+      // (a JavaScript caller that passed them would otherwise think they applied).
+      for (const [field, v] of [["onProgress", onProgress], ["shard", shard]] as const)
+        if (v !== undefined && v !== null)
+          return Promise.resolve(err({ code: "INVALID_ARGUMENT", message: `options.${field} is not available in a pool (it shards each run over its threads itself); run whatIf in this thread to use it`, field: `options.${field}` }));
       // Copied here first, so that what cannot cross a thread is refused before any thread is asked.
       for (const [field, v] of [["edit", edit], ["options", rest]] as const) {
         try {
