@@ -392,7 +392,8 @@ export function terraformPlanEdit(world: World, plan: unknown): Result<Terraform
   const entitlementsAfter = replacedBy(world.entitlements, entitlements, (e) => `${e.appId}\u0000${e.id}`);
   for (const [id, who] of referrersOf(world, after, gone, appsAfter, entitlementsAfter)) {
     const c = changes.find((x) => x.policyId === id);
-    const path = planned.find((x) => x.address === c?.address)?.path ?? "$";
+    // The delete itself: a deposed object shares its address with the instance that replaces it.
+    const path = planned.find((x) => x.address === c?.address && x.action === c?.action)?.path ?? "$";
     errors.push({
       code: "PLAN_DELETE_REFERENCED",
       path,

@@ -284,6 +284,18 @@ describe("terraform/policy-resource.md: deletes, unknowns, addresses", () => {
     }
   });
 
+  it("a refused delete of a deposed object is reported at the delete, not at the instance sharing its address", () => {
+    const address = "conductorone_policy.prod_admin";
+    const r = terraformPlanEdit(
+      world,
+      plan([
+        policyChange(address, ["create"], null, { display_name: "New", policy_type: "POLICY_TYPE_GRANT", policy_steps: { grant: { steps: [] } } }, { id: true }),
+        { ...policyChange(address, ["delete"], tfPolicy("pol-prod-admin"), null), deposed: "00000001" },
+      ]),
+    );
+    expect(!r.ok && r.error.map((d) => [d.code, d.path])).toEqual([["PLAN_DELETE_REFERENCED", "$.resource_changes[1]"]]);
+  });
+
   it("a policy an entitlement configuration rule names cannot be deleted, by a plan or over HTTP alike (policy/policy-uses.ts)", () => {
     const rule = {
       id: "ecr-sales",
