@@ -371,18 +371,24 @@ export function resolveApprovers(world: World, task: Task, approval: Approval, e
     // The last resort is not refused for having approved before: that would leave the task stalled.
     let last = filter(world, task, approval, ids, allowSelf, distinct, notes);
     if (last.ids.length === 0 && distinct) last = filter(world, task, approval, ids, allowSelf, false, notes);
-    // Nor for being the target user: skipping the step would grant without any approval. They are
-    // assigned and may not approve it (`allowsSelfApproval`); they can reassign or skip it, or
-    // another user made an administrator can decide it.
-    if (last.ids.length === 0 && !allowSelf) {
-      last = filter(world, task, approval, ids, true, false, []);
-      if (last.ids.length > 0) notes.push(`assigned to ${last.ids.join(", ")} though the target user: self-approval is off, so another user must approve`);
-    }
     if (last.ids.length > 0) {
       const reason = route === "campaignOwners" ? (noDistinct ? REASON.distinctCampaignOwners : REASON.campaignOwners) : noDistinct ? REASON.distinctSuperAdmins : REASON.superAdmins;
       return withDelegations({ kind: name, userIds: last.ids, via: route, notes: [head, ...notes], reason }, last);
     }
   }
+  // Every route came up empty. If only the target user was left out (self-approval is off), the
+  // step waits on them rather than being skipped — skipping would grant without any approval. They
+  // may not approve it (`allowsSelfApproval`); they can reassign or skip it, or another user made an
+  // administrator can decide it.
+  if (!allowSelf)
+    for (const route of APPROVER_POLICY.lastResort(task.type?.kind ?? "")) {
+      const ids = route === "campaignOwners" ? campaignOwners(world, task) : superAdministrators(world);
+      const last = filter(world, task, approval, ids, true, false, []);
+      if (last.ids.length === 0) continue;
+      notes.push(`assigned to ${last.ids.join(", ")} though the target user: self-approval is off, so another user must approve`);
+      const reason = route === "campaignOwners" ? REASON.campaignOwners : REASON.superAdmins;
+      return withDelegations({ kind: name, userIds: last.ids, via: route, notes: [head, ...notes], reason }, last);
+    }
   return {
     kind: name,
     userIds: [],

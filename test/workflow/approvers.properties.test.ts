@@ -93,3 +93,18 @@ describe("product_admin_policies.mdx and the release notes: properties of approv
     );
   });
 });
+
+describe("self-approval off, nobody else found: the target is a last resort after every route, not before the next", () => {
+  it("a review whose only campaign owner is its subject goes to the Super Administrators, not to the subject", () => {
+    const review = task(world, "1043");
+    const subject = taskSubjectId(review);
+    const t = review.type;
+    if (t?.kind !== "certify") throw new Error("fixture changed: 1043 is a review task");
+    const owners = world.accessReviews.map((r) => (r.id === t.accessReviewId ? { ...r, ownerUserIds: [subject] } : r));
+    const w = { ...world, accessReviews: owners, index: { ...world.index, accessReviews: new Map(owners.map((r) => [r.id, r])) } };
+    const nobody = approvalOf({ kind: "users", userIds: [], allowSelfApproval: false, requireDistinctApprovers: false } as unknown as ApproverKind, false);
+    const r = resolveApprovers(w, review, nobody, evaluator(review));
+    expect([r.via, r.userIds.includes(subject)]).toEqual(["superAdmins", false]);
+    expect(r.userIds.length).toBeGreaterThan(0);
+  });
+});
