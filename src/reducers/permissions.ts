@@ -101,12 +101,19 @@ export function relationTo(world: World, task: Task, caller: User): Relation {
   const roles = rolesOf(world, caller);
   const targetId = taskSubjectId(task);
   const t = task.type;
-  const ent = t?.kind === "grant" ? findEntitlement(world, t.appId, t.appEntitlementId) : undefined;
-  const emergency = ent !== undefined && emergencyGrantsEnabled(world, ent);
   const campaignManager = t?.kind === "certify" && caller.id !== "" && (world.index.accessReviews.get(t.accessReviewId)?.ownerUserIds?.includes(caller.id) ?? false);
+  // Worked out when first read: it may evaluate configuration rules (CEL), and only the escalate
+  // action asks — a search that reads the relation of 100k tasks must not pay it for each.
+  let emergency: boolean | undefined;
   return {
     roles,
-    emergencyGrantEnabled: emergency,
+    get emergencyGrantEnabled(): boolean {
+      if (emergency === undefined) {
+        const ent = t?.kind === "grant" ? findEntitlement(world, t.appId, t.appEntitlementId) : undefined;
+        emergency = ent !== undefined && emergencyGrantsEnabled(world, ent);
+      }
+      return emergency;
+    },
     campaignManager,
     failedProvisioner: assignedFailedProvisioning(world, task, caller.id),
     subject: caller.id !== "" && caller.id === targetId,
@@ -130,7 +137,9 @@ export function relationTo(world: World, task: Task, caller: User): Relation {
 export function relationAfterSteps(world: World, task: Task, caller: User, before: Relation): Relation {
   return {
     roles: before.roles,
-    emergencyGrantEnabled: before.emergencyGrantEnabled ?? false,
+    get emergencyGrantEnabled(): boolean {
+      return before.emergencyGrantEnabled ?? false;
+    },
     campaignManager: before.campaignManager ?? false,
     subject: before.subject,
     requester: before.requester,
@@ -382,8 +391,9 @@ export function taskActionsFor(task: Task, r: Relation): string[] {
     open &&
     kind === "grant" &&
     !task.emergencyAccess &&
-    r.emergencyGrantEnabled !== false &&
-    (((r.requester || r.subject) && completes) || superAdmin)
+    (((r.requester || r.subject) && completes) || superAdmin) &&
+    // Last: it may evaluate configuration rules.
+    r.emergencyGrantEnabled !== false
   )
     actions.push("TASK_ACTION_TYPE_ESCALATE_TO_EMERGENCY_ACCESS");
   if (superAdmin && pending?.kind === "wait") actions.push("TASK_ACTION_TYPE_PROCESS_NOW");
