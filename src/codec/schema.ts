@@ -1323,3 +1323,21 @@ export function runDecode<T>(codec: Codec<T>, json: unknown): Result<T, Diagnost
   }
   return ctx.diags.length === 0 ? { ok: true, value } : { ok: false, error: ctx.diags };
 }
+
+/**
+ * Whether a value is an RFC 3339 timestamp of a date and time that exist: the world file's own
+ * check (`Date.parse` takes 2027-02-30 as 2 March, and a clock set by it would read a day that does
+ * not exist). The one test of a `now` or `at` taken anywhere: the world file, the reducers, what-if
+ * edits, the HTTP clock.
+ *
+ * @example
+ * ```ts
+ * isRealTimestamp("2026-11-22T09:00:00Z"); // true
+ * isRealTimestamp("2027-02-30T00:00:00Z"); // false
+ * ```
+ */
+export function isRealTimestamp(v: unknown): v is string {
+  if (typeof v !== "string") return false;
+  const decoded = runDecode(timestamp, v);
+  return decoded.ok && decoded.value !== null;
+}

@@ -22,6 +22,7 @@ import { parseRequestTarget } from "./request-target.js";
 import { type Route, type RouteTable, routeTable, type ServerContext } from "./route.js";
 import { ROUTES } from "./routes/index.js";
 import type { MemoryWorldStore, WorldStore } from "./world-store.js";
+import { isRealTimestamp } from "../codec/schema.js";
 
 /**
  * A request as the dispatcher needs it, whatever carried it.
@@ -104,7 +105,6 @@ export interface DispatchOptions {
  */
 export type Dispatch = (call: IncomingCall) => Promise<Reply>;
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /**
  * Runs a write on `store` as one step: the world is read, reduced and replaced with nothing awaited
@@ -140,7 +140,7 @@ const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 function contextOf(actorId: string, clock: (() => string) | undefined): Result<ActionContext, HttpFailure> {
   if (clock === undefined) return ok({ actorId });
   const now = clock();
-  if (typeof now !== "string" || !RFC3339.test(now) || Number.isNaN(Date.parse(now)))
+  if (!isRealTimestamp(now))
     return err({ status: 500, code: "INTERNAL", reason: "BAD_CLOCK", message: `the server clock returned ${JSON.stringify(now)}, not an RFC 3339 timestamp` });
   return ok({ actorId, now });
 }

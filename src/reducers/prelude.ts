@@ -10,7 +10,7 @@ import type { SimError } from "./errors.js";
 import { canRead, mayPerform, type Relation, relationTo, whoMay } from "./permissions.js";
 import { codePointsUpTo, MAX_COMMENT_CHARS } from "./limits.js";
 import { validateExpandPaths } from "./task-view.js";
-import { runDecode, timestamp } from "../codec/schema.js";
+import { isRealTimestamp } from "../codec/schema.js";
 
 /**
  * Who acts and when. `now` defaults to the world's clock.
@@ -45,22 +45,8 @@ export interface Prelude {
   readonly expandPaths: readonly string[];
 }
 
-/**
- * Whether a value is an RFC 3339 timestamp of a date and time that exist: the world file's own
- * check (`Date.parse` takes 2027-02-30 as 2 March, and a clock set by it would read a day that does
- * not exist). The one test of a `now` or `at` the reducers take.
- *
- * @example
- * ```ts
- * isRealTimestamp("2026-11-22T09:00:00Z"); // true
- * isRealTimestamp("2027-02-30T00:00:00Z"); // false
- * ```
- */
-export function isRealTimestamp(v: unknown): v is string {
-  if (typeof v !== "string") return false;
-  const decoded = runDecode(timestamp, v);
-  return decoded.ok && decoded.value !== null;
-}
+// The one test of a `now` or `at` the reducers take (the codec's, which knows the calendar).
+export { isRealTimestamp } from "../codec/schema.js";
 
 const invalid = (message: string, field: string): { ok: false; error: SimError } =>
   err({ code: "INVALID_ARGUMENT", message, field });

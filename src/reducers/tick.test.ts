@@ -56,5 +56,13 @@ describe("every now and at the reducers take is a real instant (prelude.ts isRea
     expect(!created.ok && created.error.code).toBe("INVALID_ARGUMENT");
     const played = simulate(world, { name: "s", steps: [{ at: bad, action: { type: "comment", taskId: "1001", comment: "x" }, actor: "u-it-dir" }] } as never);
     expect(!played.ok && played.error.message).toContain("$.steps[0].at: expected an RFC 3339 timestamp of a real date and time");
+    // The world file's clock and a what-if edit's clock use the same check.
+    const { loadWorld: load } = await import("../world/load-world.js");
+    const { whatIf } = await import("../whatif/what-if.js");
+    const json = JSON.parse(readFileSync("fixtures/world.json", "utf8")) as Record<string, unknown>;
+    const loaded = load({ ...json, now: bad });
+    expect(!loaded.ok && loaded.error.map((d) => [d.code, d.path])).toContainEqual(["INVALID_TIMESTAMP", "$.now"]);
+    const edited = whatIf(world, { now: bad });
+    expect(!edited.ok && [edited.error.code, edited.error.code === "INVALID_ARGUMENT" && edited.error.field]).toEqual(["INVALID_ARGUMENT", "edit.now"]);
   });
 });

@@ -61,6 +61,7 @@ import { changedPrefix, type PrefixRule } from "./prefix.js";
 import { GrowingInts, SharedParts, TaskClasses, TaskGroups } from "./task-classes.js";
 import { thrownMessage } from "./thrown-message.js";
 import { decodeWhatIfOptions, OnProgressFailed, type TaskScope, type WhatIfOptions } from "./what-if-options.js";
+import { isRealTimestamp } from "../codec/schema.js";
 import {
   approversOf,
   decisionInput,
@@ -1141,7 +1142,6 @@ function idOf(x: unknown, key = "id"): string {
   return typeof v === "string" ? v : "";
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /** The keys of a {@link WorldPatch}. */
 const PATCH_KEYS: readonly string[] = ["policies", "entitlements", "apps", "users", "entitlementConfigurationRules", "tenant", "now"];
@@ -1163,7 +1163,7 @@ function badEdit(edit: WorldEdit): SimError | undefined {
     }
   const now: unknown = edit.now;
   // The clock decides conditions on time and delegation windows: one it cannot read is no clock at all.
-  if (now !== undefined && (typeof now !== "string" || !RFC3339.test(now) || Number.isNaN(Date.parse(now))))
+  if (now !== undefined && !isRealTimestamp(now))
     return { code: "INVALID_ARGUMENT", message: `edit.now must be an RFC 3339 timestamp such as "2026-11-22T09:00:00Z", got ${describeValue(now)}`, field: "edit.now" };
   for (const k of ["policies", "entitlements", "apps", "users", "entitlementConfigurationRules"] as const) {
     const list: unknown = edit[k];

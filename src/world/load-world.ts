@@ -32,6 +32,7 @@ import { type ByteRange, SplitError, type SplitterSink, WorldSplitter } from "./
 import { Table } from "./table.js";
 import { itemWarnings, topLevelWarnings, worldWarnings } from "./world-warnings.js";
 import { buildIndex, type Tenant, type TaskComment, type World } from "./world.js";
+import { isRealTimestamp } from "../codec/schema.js";
 
 /**
  * Options of {@link loadWorld}.
@@ -56,7 +57,6 @@ export interface LoadOptions {
   readonly warnings?: boolean;
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /** Re-roots a codec diagnostic (paths start at `$`) under the world path of the decoded value. */
 function reroot(diags: readonly { code: string; path: string; message: string }[], at: string): Diagnostic[] {
@@ -395,7 +395,7 @@ function assemble(parts: DecodedParts, out: Diagnostic[], options: LoadOptions):
   const read = (key: "now" | "seq"): unknown => parts[key];
   const nowIn = read("now");
   let now = nowIn === undefined || nowIn === null ? latestTaskTime(tasks) : typeof nowIn === "string" ? nowIn : "";
-  if (!RFC3339.test(now) || Number.isNaN(Date.parse(now))) {
+  if (!isRealTimestamp(now)) {
     out.push({ code: "INVALID_TIMESTAMP", path: "$.now", message: `"now" must be an RFC 3339 timestamp such as "2026-11-22T09:00:00Z"` });
     now = "1970-01-01T00:00:00Z";
   }
