@@ -254,3 +254,19 @@ describe("the matchers over arbitrary requests and expectations (fast-check)", (
     );
   });
 });
+
+describe("the world's own objects are accepted as they are (a variable compiles where a literal would not)", () => {
+  it("a world user as subject and a world entitlement as entitlement route as their ids do; what-if scopes take world entitlements", async () => {
+    const { whatIf } = await import("../whatif/what-if.js");
+    const user = world.index.users.get("u-contractor");
+    const ent = world.entitlements.find((e) => e.appId === "app-aws" && e.id === "ent-aws-prod-admin");
+    if (!user || !ent) throw new Error("fixture changed");
+    const byObjects = explain(world, { subject: user, entitlement: ent } as never);
+    const byIds = explain(world, { subject: "u-contractor", entitlement: { appId: "app-aws", id: "ent-aws-prod-admin" } });
+    if (!byObjects.ok || !byIds.ok) throw new Error(`not explained: ${JSON.stringify(byObjects.ok ? byIds : byObjects)}`);
+    expect(byIds.value.result.kind).toBe("selected");
+    expect([byObjects.value.result, byObjects.value.subject?.id]).toEqual([byIds.value.result, "u-contractor"]);
+    const scoped = whatIf(world, {}, { scope: { states: "any", entitlements: world.entitlements.filter((e) => e.appId === "app-aws") } });
+    expect(scoped.ok && scoped.value.counts.inScope).toBeGreaterThan(0);
+  });
+});

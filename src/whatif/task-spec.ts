@@ -123,7 +123,6 @@ const DEFAULT_SUBJECT = "u-spec-subject";
 // (where `constructor` would be found on the prototype).
 const SPEC_KEYS: readonly string[] = ["kind", "subject", "entitlement", "emergencyAccess", "origin", "grantDuration", "requesterId", "accessReviewId", "taskId"];
 const SUBJECT_STRINGS: readonly string[] = ["id", "email", "displayName", "department", "jobTitle", "employmentType", "employmentStatus", "status", "directoryStatus", "type"];
-const SUBJECT_KEYS: readonly string[] = [...SUBJECT_STRINGS, "managerIds", "profile", "attributes"];
 const ENTITLEMENT_KEYS: readonly string[] = ["appId", "id", "riskLevelValueId", "appResourceTypeId", "displayName"];
 const SPEC_STRINGS: readonly string[] = ["origin", "requesterId", "accessReviewId", "taskId"];
 // Names a caller may reach for, from the wire task (`identityUserId`) or the case files (`request`).
@@ -201,8 +200,8 @@ function jsonProblem(v: unknown, path: string): Bad | undefined {
 function decodeSubject(v: unknown): Bad | undefined {
   if (typeof v === "string") return v === "" ? invalid("subject", "must be a user id (a non-empty string) or a described user { id, … }, got an empty string") : undefined;
   if (!isRecord(v)) return invalid("subject", `must be a user id or a described user { id, department, … }, ${got(v)}`);
-  const extra = unknownKey(v, SUBJECT_KEYS, "subject", "a described user");
-  if (extra) return extra;
+  // Other keys are left alone: a caller may pass one of the world's users as it is (`emails`,
+  // `roleIds`, …), as before. Only the keys read are checked.
   for (const k of SUBJECT_STRINGS) {
     const x: unknown = v[k];
     if (x !== undefined && typeof x !== "string") return invalid(`subject.${k}`, `must be a string, ${got(x)}`);
@@ -230,8 +229,12 @@ function decodeEntitlement(v: unknown): Bad | undefined {
     const hint = typeof v === "string" && slash > 0 ? ` (did you mean { appId: ${JSON.stringify(v.slice(0, slash))}, id: ${JSON.stringify(v.slice(slash + 1))} }?)` : "";
     return invalid("entitlement", `must be { appId, id }, ${got(v)}${hint}`);
   }
-  const extra = unknownKey(v, ENTITLEMENT_KEYS, "entitlement", "an entitlement", new Map([["entitlementId", "id"], ["appEntitlementId", "id"]]));
-  if (extra) return extra;
+  // Other keys are left alone (one of the world's entitlements may be passed as it is); without an
+  // `id`, the API's names for it are pointed out.
+  if (v["id"] === undefined) {
+    const extra = unknownKey(v, ENTITLEMENT_KEYS, "entitlement", "an entitlement", new Map([["entitlementId", "id"], ["appEntitlementId", "id"]]));
+    if (extra) return extra;
+  }
   for (const k of ENTITLEMENT_KEYS) {
     const x: unknown = v[k];
     const required = k === "appId" || k === "id";

@@ -235,8 +235,11 @@ function decodeEntitlements(v: unknown, path: string): Decoded<readonly { readon
       const hint = typeof e === "string" && slash > 0 ? didYouMean(`{ appId: ${JSON.stringify(e.slice(0, slash))}, id: ${JSON.stringify(e.slice(slash + 1))} }`) : "";
       return invalid(at, `must be an entitlement { appId, id }, ${got(e)}${hint}`);
     }
-    const extra = unknownKey(e, ["appId", "id"], at, "a key of an entitlement", (k) => (k === "entitlementId" || k === "appEntitlementId" ? "id" : undefined));
-    if (extra) return err(extra);
+    // Other keys are left alone: the world's own entitlements may be passed as they are.
+    if (e["id"] === undefined) {
+      const extra = unknownKey(e, ["appId", "id"], at, "a key of an entitlement", (k) => (k === "entitlementId" || k === "appEntitlementId" ? "id" : undefined));
+      if (extra) return err(extra);
+    }
     const appId: unknown = e["appId"];
     const id: unknown = e["id"];
     if (typeof appId !== "string" || appId === "") return invalid(pathKey(at, "appId"), `must be an app id (a non-empty string), ${got(appId)}`);
