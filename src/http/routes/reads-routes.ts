@@ -21,7 +21,7 @@ import { POLICY_SEARCH_FIELDS, searchPolicies } from "./policy-search.js";
 import * as reads from "./reads.js";
 import * as resources from "./resource-reads.js";
 import * as roles from "./role-reads.js";
-import type { SearchFields } from "./search-fields.js";
+import { jsonNames, type SearchFields } from "./search-fields.js";
 import { searchTasks, TASK_SEARCH_FIELDS } from "./task-search.js";
 import { searchUsers, USER_SEARCH_FIELDS } from "./user-search.js";
 
@@ -56,7 +56,18 @@ function read(input: RouteInput, reader: Reader): Result<Operation, HttpFailure>
 const param = (input: RouteInput, name: string) => input.params[name] ?? "";
 
 function route(method: "GET" | "POST", path: string, operationId: string, reader: Reader): Route {
-  return { method, path, operationId, body: method === "POST" ? "json" : "none", handle: (input) => read(input, reader) };
+  if (method === "GET") return { method, path, operationId, body: "none", handle: (input) => read(input, reader) };
+  // A body may name its fields as protojson reads them: by JSON name or by proto name.
+  return {
+    method,
+    path,
+    operationId,
+    body: "json",
+    handle: (input) => {
+      const body = jsonNames(input.body);
+      return body.ok ? read({ ...input, body: body.value }, reader) : body;
+    },
+  };
 }
 
 /** A GET list: the query's page, then the list. */
