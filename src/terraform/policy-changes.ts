@@ -81,8 +81,8 @@ export interface TerraformPlanEdit {
   readonly policies: readonly Policy[];
   readonly deleted: readonly string[];
   /** Entitlements and apps the plan's `conductorone_app_entitlement` / `conductorone_app` changes write (each also a note). */
-  readonly entitlements: readonly AppEntitlement[];
-  readonly apps: readonly App[];
+  readonly entitlements?: readonly AppEntitlement[];
+  readonly apps?: readonly App[];
   readonly notes: readonly string[];
 }
 
@@ -428,7 +428,10 @@ export function terraformEditRecipe(edit: TerraformPlanEdit): EditRecipe {
     const next = draft.policies.filter((p) => !gone.has(p.id)).map((p) => (written.get(p.id) as Draft<Policy> | undefined) ?? p);
     for (const p of edit.policies) if (!present.has(p.id)) next.push(p as Draft<Policy>);
     draft.policies = next;
-    if (edit.entitlements.length > 0) draft.entitlements = replacedBy(draft.entitlements, edit.entitlements as Draft<AppEntitlement>[], (e) => `${e.appId}\u0000${e.id}`);
-    if (edit.apps.length > 0) draft.apps = replacedBy(draft.apps, edit.apps as Draft<App>[], (a) => a.id);
+    // Absent in an edit built by hand before apps and entitlements were read from plans.
+    const entitlements = edit.entitlements ?? [];
+    const apps = edit.apps ?? [];
+    if (entitlements.length > 0) draft.entitlements = replacedBy(draft.entitlements, entitlements as Draft<AppEntitlement>[], (e) => `${e.appId}\u0000${e.id}`);
+    if (apps.length > 0) draft.apps = replacedBy(draft.apps, apps as Draft<App>[], (a) => a.id);
   };
 }

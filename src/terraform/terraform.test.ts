@@ -469,7 +469,7 @@ describe("developer_terraform-best-practices.mdx: policies attached by app and e
     const before = { id: "ent-aws-prod-admin", app_id: "app-aws", grant_policy_id: "pol-prod-admin" };
     const r = terraformPlanEdit(world, plan([resource("conductorone_app_entitlement", "conductorone_app_entitlement.prod_admin", ["update"], before, { ...before, grant_policy_id: "pol-sales-access" })]));
     if (!r.ok) throw new Error(JSON.stringify(r.error));
-    expect(r.value.entitlements.map((e) => [e.id, e.grantPolicyId])).toEqual([["ent-aws-prod-admin", "pol-sales-access"]]);
+    expect(r.value.entitlements?.map((e) => [e.id, e.grantPolicyId])).toEqual([["ent-aws-prod-admin", "pol-sales-access"]]);
     expect(r.value.notes).toEqual(['conductorone_app_entitlement.prod_admin: entitlement "ent-aws-prod-admin" of app "app-aws": grantPolicyId "pol-prod-admin" → "pol-sales-access"']);
     const w = whatIf(world, terraformEditRecipe(r.value));
     expect(w.ok && w.value.changed.length).toBeGreaterThan(0);
@@ -481,7 +481,7 @@ describe("developer_terraform-best-practices.mdx: policies attached by app and e
     const del = policyChange("conductorone_policy.aws_access", ["delete"], { id: "pol-aws-access", display_name: "x" }, null);
     const moved = terraformPlanEdit(world, plan([resource("conductorone_app", "conductorone_app.aws", ["update"], app, { ...app, grant_policy_id: "pol-sales-access" }), del]));
     if (!moved.ok) throw new Error(JSON.stringify(moved.error));
-    expect(moved.value.apps.map((a) => a.grantPolicyId)).toEqual(["pol-sales-access"]);
+    expect(moved.value.apps?.map((a) => a.grantPolicyId)).toEqual(["pol-sales-access"]);
     const kept = terraformPlanEdit(world, plan([del]));
     expect(!kept.ok && kept.error.map((d) => d.code)).toContain("PLAN_DELETE_REFERENCED");
   });
@@ -500,7 +500,7 @@ describe("developer_terraform-best-practices.mdx: policies attached by app and e
       ),
     );
     if (!r.ok) throw new Error(JSON.stringify(r.error));
-    expect(r.value.entitlements.map((e) => e.grantPolicyId)).toEqual(["conductorone_policy.fresh"]);
+    expect(r.value.entitlements?.map((e) => e.grantPolicyId)).toEqual(["conductorone_policy.fresh"]);
   });
 
   it("attributes that do not route (a grant duration), creates and destroys are notes; a wrong type is an error at its path", () => {
