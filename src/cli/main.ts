@@ -2,7 +2,7 @@
  * The `policy-sim` executable: binds {@link runCli} to the real process (files, streams, signals,
  * the exit code). This adapter is the only place the CLI touches the process.
  */
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, watch, writeFileSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, watch, writeFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { checkWritableOnDisk } from "./check-writable.js";
 import { rememberWorld, stampBeforeRead, worldForTask } from "./world-cache.js";
@@ -37,6 +37,9 @@ void run.then((runWith) => runWith({
     const fd = openSync(p, "w");
     try {
       for (const chunk of chunks) writeSync(fd, chunk);
+      // On disk before serve renames it over the last good file: a crash then leaves one or the other
+      // whole. Only a regular file: /dev/stdout (a pipe, a terminal) cannot be synced.
+      if (fstatSync(fd).isFile()) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
