@@ -9,7 +9,7 @@ import type { World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
 import { pageFromBody } from "../paging.js";
 import { appWire, listBody } from "./reads.js";
-import { type Body, collect, refIds, refuseUnmodelled, type SearchFields, strings, text } from "./search-fields.js";
+import { type Body, refIds, type SearchFields, searchRequest, strings, text } from "./search-fields.js";
 
 type Read = Result<JsonObject, HttpFailure>;
 
@@ -41,7 +41,7 @@ const usesPolicy = (a: App, policies: ReadonlySet<string>) => policies.has(a.gra
  * ```
  */
 export function searchApps(world: World, body: Body): Read {
-  const f = collect({
+  const f = searchRequest(body, APP_SEARCH_FIELDS, {
     page: pageFromBody(body),
     ids: strings(body, "appIds"),
     exclude: strings(body, "excludeAppIds"),
@@ -50,8 +50,6 @@ export function searchApps(world: World, body: Body): Read {
     policies: refIds(body, "policyRefs"),
   });
   if (!f.ok) return f;
-  const refused = refuseUnmodelled(body, APP_SEARCH_FIELDS);
-  if (!refused.ok) return refused;
   const { page } = f.value;
   const ids = new Set(f.value.ids);
   const exclude = new Set(f.value.exclude);

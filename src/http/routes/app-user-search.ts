@@ -14,14 +14,13 @@ import { appUserView, appWire, userWire } from "./reads.js";
 import {
   appRefs,
   type Body,
-  collect,
   enums,
   Expanded,
   expandMask,
   flag,
   member,
-  refuseUnmodelled,
   type SearchFields,
+  searchRequest,
   strings,
   text,
 } from "./search-fields.js";
@@ -146,7 +145,7 @@ function byName(a: string, b: string): number {
  * ```
  */
 export function searchAppUsers(world: World, body: Body): Read {
-  const f = collect({
+  const f = searchRequest(body, APP_USER_SEARCH_FIELDS, {
     page: pageFromBody(body),
     appId: text(body, "appId"),
     apps: strings(body, "appIds"),
@@ -164,8 +163,6 @@ export function searchAppUsers(world: World, body: Body): Read {
     expand: expandMask(body, EXPAND_PATHS),
   });
   if (!f.ok) return f;
-  const refused = refuseUnmodelled(body, APP_USER_SEARCH_FIELDS);
-  if (!refused.ok) return refused;
   const { page, appId, refs, unowned, sortBy, expand } = f.value;
   const set = (xs: readonly string[]): ReadonlySet<string> => new Set(xs);
   const apps = set(appId === "" ? f.value.apps : [appId, ...f.value.apps]);

@@ -15,13 +15,12 @@ import { resourceObject, resourceTypeObject } from "./resource-reads.js";
 import {
   appRefs,
   type Body,
-  collect,
   Expanded,
   expandMask,
   flag,
   refIds,
-  refuseUnmodelled,
   type SearchFields,
+  searchRequest,
   strings,
   text,
 } from "./search-fields.js";
@@ -165,7 +164,7 @@ function reviewedBy(world: World, accessReviewId: string): ReadonlySet<string> {
  * ```
  */
 export function searchEntitlements(world: World, body: Body): Read {
-  const f = collect({
+  const f = searchRequest(body, ENTITLEMENT_SEARCH_FIELDS, {
     page: pageFromBody(body),
     apps: strings(body, "appIds"),
     excludeApps: strings(body, "excludeAppIds"),
@@ -186,8 +185,6 @@ export function searchEntitlements(world: World, body: Body): Read {
     expand: expandMask(body, EXPAND_PATHS),
   });
   if (!f.ok) return f;
-  const refused = refuseUnmodelled(body, ENTITLEMENT_SEARCH_FIELDS);
-  if (!refused.ok) return refused;
   const v = f.value;
   const set = (xs: readonly string[]): ReadonlySet<string> => new Set(xs);
   const apps = set(v.apps);
@@ -244,7 +241,7 @@ export function searchEntitlements(world: World, body: Body): Read {
  * ```
  */
 export function searchGrants(world: World, body: Body): Read {
-  const f = collect({
+  const f = searchRequest(body, GRANT_SEARCH_FIELDS, {
     page: pageFromBody(body),
     apps: strings(body, "appIds"),
     refs: appRefs(body, "entitlementRefs"),
@@ -255,8 +252,6 @@ export function searchGrants(world: World, body: Body): Read {
     expand: expandMask(body, EXPAND_PATHS),
   });
   if (!f.ok) return f;
-  const refused = refuseUnmodelled(body, GRANT_SEARCH_FIELDS);
-  if (!refused.ok) return refused;
   const { page, userId, expand } = f.value;
   const set = (xs: readonly string[]): ReadonlySet<string> => new Set(xs);
   const apps = set(f.value.apps);

@@ -15,7 +15,7 @@ import type { World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
 import { pageFromBody } from "../paging.js";
 import { listBody } from "./reads.js";
-import { type Body, collect, enums, flag, member, refIds, refuseUnmodelled, type SearchFields, strings, text } from "./search-fields.js";
+import { type Body, enums, flag, member, refIds, type SearchFields, searchRequest, strings, text } from "./search-fields.js";
 
 type Read = Result<JsonObject, HttpFailure>;
 
@@ -98,7 +98,7 @@ function visible(p: Policy, s: ScopeQuery): boolean {
  * ```
  */
 export function searchPolicies(world: World, body: Body): Read {
-  const f = collect({
+  const f = searchRequest(body, POLICY_SEARCH_FIELDS, {
     page: pageFromBody(body),
     refs: refIds(body, "refs"),
     exclude: strings(body, "excludePolicyIds"),
@@ -113,8 +113,6 @@ export function searchPolicies(world: World, body: Body): Read {
     slot: member(body, "scopeSlot", KNOWN_POLICY_SCOPE_SLOTS),
   });
   if (!f.ok) return f;
-  const refused = refuseUnmodelled(body, POLICY_SEARCH_FIELDS);
-  if (!refused.ok) return refused;
   const { page, includeDeleted } = f.value;
   const refs = new Set(f.value.refs);
   const exclude = new Set(f.value.exclude);

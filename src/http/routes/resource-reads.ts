@@ -19,7 +19,7 @@ import type { HttpFailure } from "../error-body.js";
 import { pageFromBody, type PageRequest } from "../paging.js";
 import { entitlementView, listBody } from "./reads.js";
 import { invalid, notFound } from "./refuse.js";
-import { type Body, collect, flag, refuseUnmodelled, type SearchFields, strings, text } from "./search-fields.js";
+import { type Body, flag, type SearchFields, searchRequest, strings, text } from "./search-fields.js";
 
 type Read = Result<JsonObject, HttpFailure>;
 
@@ -331,7 +331,7 @@ function heldBy(world: World, appUserIds: readonly string[]): { types: Set<strin
  * ```
  */
 export function searchResourceTypes(world: World, body: Body): Read {
-  const f = collect({
+  const f = searchRequest(body, RESOURCE_TYPE_SEARCH_FIELDS, {
     page: pageFromBody(body),
     apps: strings(body, "appIds"),
     ids: strings(body, "resourceTypeIds"),
@@ -341,8 +341,6 @@ export function searchResourceTypes(world: World, body: Body): Read {
     query: text(body, "query"),
   });
   if (!f.ok) return f;
-  const refused = refuseUnmodelled(body, RESOURCE_TYPE_SEARCH_FIELDS);
-  if (!refused.ok) return refused;
   const { page, appUsers, name } = f.value;
   const apps = new Set(f.value.apps);
   const ids = new Set(f.value.ids);
@@ -396,7 +394,7 @@ function byName(a: string, b: string): number {
  * ```
  */
 export function searchResources(world: World, body: Body): Read {
-  const f = collect({
+  const f = searchRequest(body, RESOURCE_SEARCH_FIELDS, {
     page: pageFromBody(body),
     appId: text(body, "appId"),
     apps: strings(body, "appIds"),
@@ -410,8 +408,6 @@ export function searchResources(world: World, body: Body): Read {
     excludeDeletedResourceBindings: flag(body, "excludeDeletedResourceBindings"),
   });
   if (!f.ok) return f;
-  const refused = refuseUnmodelled(body, RESOURCE_SEARCH_FIELDS);
-  if (!refused.ok) return refused;
   const { page, appId, appUsers } = f.value;
   const apps = new Set(appId === "" ? f.value.apps : [appId, ...f.value.apps]);
   const types = new Set(f.value.types);

@@ -232,6 +232,23 @@ export function collect<T extends Record<string, Result<unknown, HttpFailure>>>(
 }
 
 /**
+ * A search request read whole: its fields decoded ({@link collect}), then the fields the world has
+ * no data for refused when they would filter ({@link refuseUnmodelled}). The first failure.
+ *
+ * @example
+ * ```ts
+ * const f = searchRequest(body, APP_SEARCH_FIELDS, { page: pageFromBody(body), name: text(body, "displayName") });
+ * if (f.ok) f.value.name;
+ * ```
+ */
+export function searchRequest<T extends Record<string, Result<unknown, HttpFailure>>>(body: Body, table: SearchFields, fields: T): Result<Values<T>, HttpFailure> {
+  const f = collect(fields);
+  if (!f.ok) return f;
+  const refused = refuseUnmodelled(body, table);
+  return refused.ok ? f : refused;
+}
+
+/**
  * The shape of a request field the world has no data for, so that it is still decoded (a wrong
  * shape is INVALID_ARGUMENT) and its SDK default told from a value that would filter.
  *

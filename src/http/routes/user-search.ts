@@ -14,15 +14,14 @@ import { userView, userWire } from "./reads.js";
 import { roleWire } from "./role-reads.js";
 import {
   type Body,
-  collect,
   enums,
   Expanded,
   expandMask,
   flag,
   member,
   refIds,
-  refuseUnmodelled,
   type SearchFields,
+  searchRequest,
   strings,
   text,
 } from "./search-fields.js";
@@ -93,7 +92,7 @@ const matches = (q: string, u: User) =>
  * ```
  */
 export function searchUsers(world: World, body: Body): Read {
-  const f = collect({
+  const f = searchRequest(body, USER_SEARCH_FIELDS, {
     page: pageFromBody(body),
     ids: strings(body, "ids"),
     refs: refIds(body, "refs"),
@@ -112,8 +111,6 @@ export function searchUsers(world: World, body: Body): Read {
     expand: expandMask(body, EXPAND_PATHS),
   });
   if (!f.ok) return f;
-  const refused = refuseUnmodelled(body, USER_SEARCH_FIELDS);
-  if (!refused.ok) return refused;
   const { page, email, isDelegate, delegateStatus, expand } = f.value;
   const set = (xs: readonly string[]): ReadonlySet<string> => new Set(xs);
   const ids = set([...f.value.ids, ...f.value.refs]);
