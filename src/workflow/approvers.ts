@@ -366,8 +366,16 @@ export function resolveApprovers(world: World, task: Task, approval: Approval, e
   // Only an expression whose result is empty skips its step (product_admin_expressions-reference.mdx).
   if (primary.emptyExpression && !noDistinct)
     return { kind: name, userIds: [], via: "skipped", notes: [head, ...notes], reason: REASON.expressionEmpty };
-  for (const route of APPROVER_POLICY.lastResort(task.type?.kind ?? "")) {
-    const ids = route === "campaignOwners" ? campaignOwners(world, task) : superAdministrators(world);
+  const routes = APPROVER_POLICY.lastResort(task.type?.kind ?? "");
+  // Each route's people, found once and only when asked (the second pass below reuses them).
+  const found = new Map<string, readonly string[]>();
+  const idsOf = (route: string): readonly string[] => {
+    let ids = found.get(route);
+    if (ids === undefined) found.set(route, (ids = route === "campaignOwners" ? campaignOwners(world, task) : superAdministrators(world)));
+    return ids;
+  };
+  for (const route of routes) {
+    const ids = idsOf(route);
     // The last resort is not refused for having approved before: that would leave the task stalled.
     let last = filter(world, task, approval, ids, allowSelf, distinct, notes);
     if (last.ids.length === 0 && distinct) last = filter(world, task, approval, ids, allowSelf, false, notes);
@@ -381,9 +389,8 @@ export function resolveApprovers(world: World, task: Task, approval: Approval, e
   // may not approve it (`allowsSelfApproval`); they can reassign or skip it, or another user made an
   // administrator can decide it.
   if (!allowSelf)
-    for (const route of APPROVER_POLICY.lastResort(task.type?.kind ?? "")) {
-      const ids = route === "campaignOwners" ? campaignOwners(world, task) : superAdministrators(world);
-      const last = filter(world, task, approval, ids, true, false, []);
+    for (const route of routes) {
+      const last = filter(world, task, approval, idsOf(route), true, false, []);
       if (last.ids.length === 0) continue;
       notes.push(`assigned to ${last.ids.join(", ")} though the target user: self-approval is off, so another user must approve`);
       const reason = route === "campaignOwners" ? REASON.campaignOwners : REASON.superAdmins;
