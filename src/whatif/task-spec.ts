@@ -16,6 +16,7 @@ import { describeValue, pathIndex, pathKey } from "../codec/diagnostic.js";
 import { MAX_JSON_DEPTH } from "../codec/json-tools.js";
 import { closest } from "../text/closest.js";
 import { thrownMessage } from "./thrown-message.js";
+import { got, isPlainRecord } from "./input-words.js";
 
 /**
  * The subject of a described task: start from user `id` when it exists (keeping its grants,
@@ -143,15 +144,6 @@ function invalid(field: string, message: string): Bad {
   return err({ code: "INVALID_ARGUMENT", message: `${field} ${message}`, field });
 }
 
-/** A plain object: not an array, and not a Map, Date or boxed string, whose entries `Object.keys` would not see. */
-function isRecord(v: unknown): v is Readonly<Record<string, unknown>> {
-  return typeof v === "object" && v !== null && Object.prototype.toString.call(v) === "[object Object]";
-}
-
-function got(v: unknown): string {
-  return `got ${v === undefined ? "undefined" : describeValue(v)}`;
-}
-
 /** The first own key of `o` not in `known`, refused with the key probably meant. */
 function unknownKey(o: object, known: readonly string[], path: string, what: string, hints: ReadonlyMap<string, string> = new Map()): Bad | undefined {
   for (const k of Object.keys(o)) {
@@ -184,7 +176,7 @@ function jsonProblem(v: unknown, path: string): Bad | undefined {
       if (Number.isFinite(value)) continue;
       return invalid(at, `must be JSON (a finite number), ${got(value)}`);
     }
-    if (typeof value !== "object" || !(Array.isArray(value) || isRecord(value)))
+    if (typeof value !== "object" || !(Array.isArray(value) || isPlainRecord(value)))
       return invalid(at, `must be JSON (null, a boolean, number, string, list or plain object), ${typeof value === "object" ? `got ${Object.prototype.toString.call(value).slice(8, -1)}` : got(value)}`);
     if (onPath.has(value)) return invalid(at, "refers to itself: a described value must be JSON, without cycles");
     if (done.has(value)) continue;
@@ -199,7 +191,7 @@ function jsonProblem(v: unknown, path: string): Bad | undefined {
 
 function decodeSubject(v: unknown): Bad | undefined {
   if (typeof v === "string") return v === "" ? invalid("subject", "must be a user id (a non-empty string) or a described user { id, … }, got an empty string") : undefined;
-  if (!isRecord(v)) return invalid("subject", `must be a user id or a described user { id, department, … }, ${got(v)}`);
+  if (!isPlainRecord(v)) return invalid("subject", `must be a user id or a described user { id, department, … }, ${got(v)}`);
   // Other keys are left alone: a caller may pass one of the world's users as it is (`emails`,
   // `roleIds`, …), as before. Only the keys read are checked.
   for (const k of SUBJECT_STRINGS) {
@@ -215,7 +207,7 @@ function decodeSubject(v: unknown): Bad | undefined {
   for (const k of ["profile", "attributes"]) {
     const x: unknown = v[k];
     if (x === undefined) continue;
-    if (!isRecord(x)) return invalid(`subject.${k}`, `must be an object of JSON values, ${got(x)}`);
+    if (!isPlainRecord(x)) return invalid(`subject.${k}`, `must be an object of JSON values, ${got(x)}`);
     const bad = jsonProblem(x, `subject.${k}`);
     if (bad) return bad;
   }
@@ -224,7 +216,7 @@ function decodeSubject(v: unknown): Bad | undefined {
 
 function decodeEntitlement(v: unknown): Bad | undefined {
   if (v === undefined) return invalid("entitlement", "is missing: a described task needs an entitlement { appId, id }");
-  if (!isRecord(v)) {
+  if (!isPlainRecord(v)) {
     const slash = typeof v === "string" ? v.indexOf("/") : -1;
     const hint = typeof v === "string" && slash > 0 ? ` (did you mean { appId: ${JSON.stringify(v.slice(0, slash))}, id: ${JSON.stringify(v.slice(slash + 1))} }?)` : "";
     return invalid("entitlement", `must be { appId, id }, ${got(v)}${hint}`);
@@ -250,7 +242,7 @@ function decodeEntitlement(v: unknown): Bad | undefined {
  */
 function specProblem(ref: unknown): Bad | undefined {
   if (typeof ref === "string") return undefined;
-  if (!isRecord(ref)) return invalid("task", `must be a task id or numericId (a string) or a described request { subject, entitlement, … }, ${got(ref)}${typeof ref === "number" ? ` (did you mean "${String(ref)}"?)` : ""}`);
+  if (!isPlainRecord(ref)) return invalid("task", `must be a task id or numericId (a string) or a described request { subject, entitlement, … }, ${got(ref)}${typeof ref === "number" ? ` (did you mean "${String(ref)}"?)` : ""}`);
   const extra = unknownKey(ref, SPEC_KEYS, "", "a described task", SPEC_HINTS);
   if (extra) return extra;
   const kind: unknown = ref["kind"];

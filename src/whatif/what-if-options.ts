@@ -13,6 +13,7 @@ import { err, ok, type Result } from "../result.js";
 import { closest } from "../text/closest.js";
 import { thrownMessage } from "./thrown-message.js";
 import type { World } from "../world/world.js";
+import { got, isPlainRecord } from "./input-words.js";
 
 /**
  * The kind of a task, as scopes name it.
@@ -120,16 +121,6 @@ function invalid(path: string, message: string): { readonly ok: false; readonly 
   return err({ code: "INVALID_ARGUMENT", message: `${path} ${message}`, field: path });
 }
 
-/** A plain object: not an array, and not a Map, Date or boxed string, whose entries `Object.keys` would not see. */
-function isRecord(v: unknown): v is Readonly<Record<string, unknown>> {
-  return typeof v === "object" && v !== null && Object.prototype.toString.call(v) === "[object Object]";
-}
-
-/** `got string "open"`, `got an array`, …: what was given, short. */
-function got(v: unknown): string {
-  return `got ${v === undefined ? "undefined" : describeValue(v)}`;
-}
-
 function didYouMean(guess: string | undefined): string {
   return guess === undefined ? "" : ` (did you mean ${guess}?)`;
 }
@@ -230,7 +221,7 @@ function decodeEntitlements(v: unknown, path: string): Decoded<readonly { readon
   for (let i = 0; i < v.length; i++) {
     const at = pathIndex(path, i);
     const e: unknown = v[i];
-    if (!isRecord(e)) {
+    if (!isPlainRecord(e)) {
       const slash = typeof e === "string" ? e.indexOf("/") : -1;
       const hint = typeof e === "string" && slash > 0 ? didYouMean(`{ appId: ${JSON.stringify(e.slice(0, slash))}, id: ${JSON.stringify(e.slice(slash + 1))} }`) : "";
       return invalid(at, `must be an entitlement { appId, id }, ${got(e)}${hint}`);
@@ -251,7 +242,7 @@ function decodeEntitlements(v: unknown, path: string): Decoded<readonly { readon
 
 function decodeScope(v: unknown, world: World): Decoded<TaskScope> {
   const path = "options.scope";
-  if (!isRecord(v)) return invalid(path, `must be an object with some of ${SCOPE_KEYS.join(", ")}, ${got(v)}`);
+  if (!isPlainRecord(v)) return invalid(path, `must be an object with some of ${SCOPE_KEYS.join(", ")}, ${got(v)}`);
   const extra = unknownKey(v, SCOPE_KEYS, path, "a scope filter", (k) => SCOPE_ALIASES.get(k));
   if (extra) return err(extra);
   // Each filter read once: what was checked is what the run uses.
@@ -282,7 +273,7 @@ function decodeScope(v: unknown, world: World): Decoded<TaskScope> {
 function decodeShard(v: unknown): Decoded<{ readonly index: number; readonly count: number }> {
   const path = "options.shard";
   const what = `must be { index, count } with 0 ≤ index < count, whole numbers`;
-  if (!isRecord(v)) return invalid(path, `${what}, ${got(v)}`);
+  if (!isPlainRecord(v)) return invalid(path, `${what}, ${got(v)}`);
   const extra = unknownKey(v, ["index", "count"], path, "a key of a shard", () => undefined);
   if (extra) return err(extra);
   const index: unknown = v["index"];
@@ -295,7 +286,7 @@ function decodeShard(v: unknown): Decoded<{ readonly index: number; readonly cou
 function decode(options: unknown, world: World): Decoded<WhatIfOptions> {
   // No options and `null` alike mean the defaults (the what-if pool takes `null` so too).
   if (options === undefined || options === null) return ok({});
-  if (!isRecord(options)) return invalid("options", `must be an object with some of ${OPTION_KEYS.join(", ")}, ${got(options)}`);
+  if (!isPlainRecord(options)) return invalid("options", `must be an object with some of ${OPTION_KEYS.join(", ")}, ${got(options)}`);
   const extra = unknownKey(options, OPTION_KEYS, "options", "an option of whatIf", (k) =>
     SCOPE_KEYS.includes(k) ? `scope: { ${k} }` : SCOPE_ALIASES.has(k) ? `scope: { ${SCOPE_ALIASES.get(k) ?? k} }` : undefined,
   );
