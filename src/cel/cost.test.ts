@@ -91,6 +91,30 @@ describe("static cost estimate (check and lint)", () => {
     expect(code(run(`${range(1000)}.filter(x, x % 2 == 0).size() == 500`))).toBe("true");
   });
 
+  it("list macros over profile and custom-attribute values pass check (product_admin_expressions-reference.mdx, List operations and `subject.profile` / custom user attributes)", () => {
+    // `subject.profile` is map[string]interface{}: its values are dyn. Counted as 1,000-item lists
+    // when read, each of these was estimated at ~1,009,000 units and refused at save.
+    const documented = [
+      'subject.profile.groups.exists(g, g == "admins")',
+      'subject.attributes.groups.exists(g, g == "admins")',
+      'subject.profile.groups.all(g, g != "")',
+      'size(subject.profile.groups.filter(g, g == "a")) > 0',
+      'subject.profile.accounts.exists(a, a.type == "admin" && a.enabled == true)',
+    ];
+    for (const s of documented) expect(checkCondition(s), s).toEqual([]);
+    // Estimated as the same loop over a typed list of strings, not ten times more.
+    const dyn = estimateExpressionCost('subject.profile.groups.exists(g, g == "admins")', "condition");
+    const typed = estimateExpressionCost('subject.emails.exists(g, g == "admins")', "condition");
+    expect(dyn.ok && typed.ok && dyn.value.cost).toBeLessThanOrEqual(typed.ok ? typed.value.cost * 1.1 : 0);
+    // Two nested loops over profile lists are still over the limit.
+    expect(checkCondition("subject.profile.groups.exists(g, subject.profile.roles.exists(r, r == g))").map((d) => d.code)).toEqual(["CEL_COST_LIMIT"]);
+    // And the runtime budget charges what a value really is: a profile list of 1,000-item lists.
+    const big = Array.from({ length: 1000 }, () => Array.from({ length: 1000 }, (_, i) => i));
+    const c = compiled("subject.profile.groups.all(g, g == g)");
+    const outcome = evaluateCondition(c, adaInput({ subject: { ...tenant.ada, profile: { groups: big } } }));
+    expect(code(outcome)).toBe("CEL_COST_EXCEEDED");
+  });
+
 describe("runtime cost budget", () => {
   it("stops issue 15's nested .all() with CEL_COST_EXCEEDED, located in the expression", () => {
     const r = run(NESTED_ALL);

@@ -121,9 +121,15 @@ function elementType(type: string): string {
   return type.startsWith("list<") && type.endsWith(">") ? type.slice(5, -1) : "dyn";
 }
 
-/** Units for touching a value of this size: list items count one each, string characters a tenth. */
+/**
+ * Units for touching a value of this size: list items count one each, string characters a tenth.
+ * A value of unknown type (`dyn`: a profile or attribute value, an element of one) is counted as a
+ * string, the type such values nearly always have: counted as a 1,000-item list, any comprehension
+ * over a profile list (`subject.profile.groups.exists(g, g == "admins")`) was estimated over the
+ * limit and refused at save. The runtime budget still charges what the value really is.
+ */
 function unitsOf(type: string, size: number): number {
-  return type === "string" || type === "bytes" ? Math.ceil(size / CHARS_PER_UNIT) : size;
+  return type === "string" || type === "bytes" || type === "dyn" ? Math.ceil(size / CHARS_PER_UNIT) : size;
 }
 
 // ---------------------------------------------------------------------------------------------
