@@ -575,10 +575,13 @@ export function compileCondition(source: string, environment: ConditionEnvironme
  * checkCondition("subject.department == 'IT'"); // []
  * checkCondition("subject.department")[0]?.code; // "CEL_NOT_BOOL"
  * checkCondition("subject.department == 'IT'", "config-rule")[0]?.code; // "CEL_UNDECLARED_REFERENCE"
+ * checkCondition("", "config-rule"); // []: an empty configuration rule condition is a catch-all
  * ```
  */
 export function checkCondition(source: string, environment: CelEnvironmentKind = "condition", options: CheckOptions = {}): readonly CelDiagnostic[] {
   if (environment === "approver") return checkApproverExpression(source, options);
+  // "Leave the condition empty to create a catch-all default rule" (the configuration rules page).
+  if (environment === "config-rule" && typeof source === "string" && source.trim() === "") return [];
   const r = compileCondition(source, environment);
   return r.ok ? costDiagnostics(internalsOfCondition(r.value), options) : r.error;
 }

@@ -47,6 +47,10 @@ describe("three environments, each with its own declarations (product_admin_expr
     expect(checkCondition("appOwners")).toMatchObject([{ code: "CEL_UNDECLARED_REFERENCE" }]);
     expect(checkCondition('subject.department == "IT"', "config-rule")).toMatchObject([{ code: "CEL_UNDECLARED_REFERENCE" }]);
     expect(checkCondition("entitlement.display_name", "config-rule")).toMatchObject([{ code: "CEL_NOT_BOOL" }]);
+    // "Leave the condition empty to create a catch-all default rule" (product_admin_entitlement-config-rules.mdx).
+    expect(checkCondition("", "config-rule")).toEqual([]);
+    expect(checkCondition("  \n", "config-rule")).toEqual([]);
+    expect(checkCondition("", "condition").map((d) => d.code)).toEqual(["CEL_SYNTAX"]);
   });
 
   it("external-insights functions are policy-condition functions only (product_admin_external-insights.mdx)", () => {

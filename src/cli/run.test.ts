@@ -212,6 +212,16 @@ describe("runCli check", () => {
     expect((await run(["check", "--env", "groups", "true"])).code).toBe(EXIT.badInput);
   });
 
+  it("an empty configuration rule condition is the catch-all rule (product_admin_entitlement-config-rules.mdx: \"Leave the condition empty\")", async () => {
+    const r = await run(["check", "--env", "config-rule", ""]);
+    expect(r).toMatchObject({ code: EXIT.ok });
+    expect(r.out).toContain("catch-all");
+    expect(JSON.parse((await run(["check", "--json", "--env", "config-rule", " "])).out)).toEqual({ diagnostics: [] });
+    // A policy rule condition has no such meaning: nothing to check is a usage error.
+    expect((await run(["check", ""])).code).toBe(EXIT.badInput);
+    expect((await run(["check", "--env", "config-rule"])).code).toBe(EXIT.badInput);
+  });
+
   it("after --, --help is part of the condition, not a request for help", async () => {
     const r = await run(["check", "--", "--help"]);
     expect(r.out).not.toContain("usage:");

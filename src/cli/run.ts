@@ -150,9 +150,15 @@ const commands: Record<string, Command> = {
     options: { json: { type: "boolean" }, env: { type: "string" } },
     run({ values, positionals }, io) {
       const source = positionals.join(" ");
-      if (!source.trim()) throw new CliInputError("give the condition to check, e.g. policy-sim check 'subject.department == \"Eng\"'");
       const env = str(values["env"]) ?? "condition";
       if (env !== "condition" && env !== "approver" && env !== "config-rule") throw new CliInputError(`--env must be condition, approver or config-rule, not ${JSON.stringify(env)}`);
+      // An empty configuration rule condition is the documented catch-all rule; elsewhere, nothing to check.
+      if (env === "config-rule" && positionals.length > 0 && !source.trim()) {
+        if (values["json"]) json(io, { diagnostics: [] });
+        else io.stdout("ok: an empty configuration rule condition matches every entitlement of the app (a catch-all rule)\n");
+        return EXIT.ok;
+      }
+      if (!source.trim()) throw new CliInputError("give the condition to check, e.g. policy-sim check 'subject.department == \"Eng\"'");
       const diagnostics = checkCondition(source, env);
       const returns = env === "approver" ? "returns users" : "returns bool";
       // How it would run (compiled or interpreted, and why), once it checks: a note, never a finding.
