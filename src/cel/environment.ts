@@ -391,7 +391,32 @@ function buildBase(namespaces: Map<string, readonly string[]>, variables: Set<st
   registerStringExtras(env);
   // cel-go's identity conversion, which cel-js lacks: `timestamp(task.created_at)`.
   env.registerFunction("timestamp(google.protobuf.Timestamp): google.protobuf.Timestamp", (t: unknown) => t, sync);
+  // CEL's standard conversions cel-js lacks (cel-spec "Standard definitions"; cel-go's output):
+  // `string(task.createdAt).startsWith("2026-")`, `string(duration("90m")) == "5400s"`, `int(now())`.
+  env.registerFunction("string(google.protobuf.Timestamp): string", (t: unknown) => timestampText(t as Date), sync);
+  env.registerFunction("string(google.protobuf.Duration): string", (d: unknown) => durationText(d as CelDuration), sync);
+  env.registerFunction("int(google.protobuf.Timestamp): int", (t: unknown) => BigInt(Math.floor((t as Date).getTime() / 1000)), sync);
   return env;
+}
+
+interface CelDuration {
+  readonly seconds: bigint | number;
+  readonly nanos: number;
+}
+
+/** A timestamp as cel-go writes it (RFC 3339 in UTC, the fraction without trailing zeros): `2026-11-22T09:00:00.5Z`. */
+function timestampText(t: Date): string {
+  return t.toISOString().replace(/\.?0+Z$/, "Z");
+}
+
+/** A duration as cel-go writes it: seconds with the fraction needed, `5400s`, `-1.5s`, `0.000000001s`. */
+function durationText(d: CelDuration): string {
+  const seconds = BigInt(d.seconds);
+  const negative = seconds < 0n || d.nanos < 0;
+  const whole = seconds < 0n ? -seconds : seconds;
+  const nanos = Math.abs(d.nanos);
+  const fraction = nanos === 0 ? "" : `.${String(nanos).padStart(9, "0").replace(/0+$/, "")}`;
+  return `${negative ? "-" : ""}${whole}${fraction}s`;
 }
 
 const FIELDS: ReadonlyMap<string, readonly string[]> = new Map([

@@ -182,3 +182,22 @@ describe("zone offsets (cached by instant)", () => {
     expect([berlin.value.offsetMinutes(Date.UTC(2026, 2, 29, 1) - 1000), berlin.value.offsetMinutes(Date.UTC(2026, 2, 29, 1))]).toEqual([60, 120]);
   });
 });
+
+describe("CEL's standard timestamp and duration conversions (cel-spec standard definitions, as cel-go writes them)", () => {
+  it.each([
+    'string(timestamp("2024-01-01T00:00:00Z")) == "2024-01-01T00:00:00Z"',
+    'string(timestamp("2024-01-01T00:00:00.500Z")) == "2024-01-01T00:00:00.5Z"',
+    'string(timestamp("2024-01-01T02:00:00+02:00")) == "2024-01-01T00:00:00Z"',
+    'string(now()) == "2026-11-22T09:00:00Z"',
+    'string(duration("90m")) == "5400s"',
+    'string(duration("-1.5s")) == "-1.5s"',
+    'string(duration("-0.25s")) == "-0.25s"',
+    'string(duration("1ns")) == "0.000000001s"',
+    'string(duration("0s")) == "0s"',
+    'int(timestamp("2024-01-01T00:00:00Z")) == 1704067200',
+    'int(timestamp("1969-12-31T23:59:59.5Z")) == -1',
+    "int(now()) - int(timestamp(task.createdAt)) >= 0",
+  ])("%s", (source) => {
+    expect(at(SUNDAY_9_UTC, source)).toEqual({ ok: true, value: true });
+  });
+});
