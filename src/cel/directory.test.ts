@@ -158,6 +158,15 @@ describe("directoryFromArrays", () => {
   it("indexes users, reports, entitlements, grants and accounts", () => {
     expect(directory.userByEmail("ADA@NORTHWIND.EXAMPLE")).toBe(ada);
     expect(directory.userByName("ada")).toBe(ada);
+    // "FindByName: display name … returns the first matching user if multiple users share the same
+    // display name" (product_admin_expressions-reference.mdx): a display name wins over another
+    // user's username, and the first of two users with one display name is found.
+    const pat = makeUser({ id: "u-pat", email: "pat@example.com", displayName: "Pat Smith", username: "psmith" });
+    const other = makeUser({ id: "u-other", email: "o@example.com", displayName: "Other", username: "Pat Smith" });
+    const twin = makeUser({ id: "u-twin", email: "t@example.com", displayName: "Pat Smith", username: "pat2" });
+    const names = directoryFromArrays({ users: [other, pat, twin] });
+    expect(names.userByName("Pat Smith")?.id).toBe("u-pat");
+    expect(names.userByName("pat2")?.id).toBe("u-twin");
     expect(directory.managersOf(ada)).toEqual([bob]);
     expect(directory.directReportsOf(bob)).toEqual([ada, cy]);
     expect(directory.groupByName("g-oncall")?.displayName).toBe("On-call");

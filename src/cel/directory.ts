@@ -134,7 +134,8 @@ export function directoryFromArrays(parts: DirectoryArrays): CelDirectory {
   return {
     userById: (id) => byId.get(id),
     userByEmail: (email) => byEmail.get(email.toLowerCase()),
-    userByName: (name) => byName.get(name) ?? byDisplayName.get(name),
+    // "FindByName: display name" (expressions reference): a display name first, the first user with it; a username only when no display name matches.
+    userByName: (name) => byDisplayName.get(name) ?? byName.get(name),
     managersOf: (user) => resolve(user.managerIds),
     directReportsOf: (user) => reports.get(user.id) ?? none,
     groupByName: (name) => groupsByName.get(name) ?? groupsById.get(name),

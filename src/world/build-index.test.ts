@@ -70,3 +70,19 @@ describe("buildIndex with the previous world", () => {
     );
   });
 });
+
+describe("users by name (c1.directory.users.v1.FindByName)", () => {
+  it("a display name wins over another user's username, the first user with it wins (product_admin_expressions-reference.mdx: FindByName takes a display name, returns the first matching user)", () => {
+    const users = sample["users"] as Record<string, unknown>[];
+    const base = users[0] as Record<string, unknown>;
+    const extra = [
+      { ...base, id: "u-other", email: "other@x.example", emails: [], displayName: "Other Person", username: "Pat Smith", usernames: [] },
+      { ...base, id: "u-pat", email: "pat@x.example", emails: [], displayName: "Pat Smith", username: "psmith", usernames: [] },
+      { ...base, id: "u-twin", email: "twin@x.example", emails: [], displayName: "Pat Smith", username: "pat2", usernames: [] },
+    ];
+    const w = load({ ...sample, users: [...users, ...extra] });
+    expect(w.index.usersByName.get("pat smith")?.id).toBe("u-pat");
+    expect(w.index.usersByName.get("pat2")?.id).toBe("u-twin");
+    expect(w.index.usersByName.get("psmith")?.id).toBe("u-pat");
+  });
+});

@@ -68,7 +68,7 @@ export interface WorldIndex {
   readonly users: ReadonlyMap<string, User>;
   /** By lowercased primary or secondary email. */
   readonly usersByEmail: ReadonlyMap<string, User>;
-  /** By lowercased display name and username. */
+  /** By lowercased display name, then (where no display name is the same) username. */
   readonly usersByName: ReadonlyMap<string, User>;
   /** Users whose managerIds name the key. */
   readonly directReports: ReadonlyMap<string, readonly User[]>;
@@ -259,14 +259,16 @@ function usersIndex(list: readonly User[]): Pick<WorldIndex, "users" | "usersByE
   for (const u of list) {
     users.set(u.id, u);
     for (const e of [u.email, ...u.emails]) if (e && !usersByEmail.has(lower(e))) usersByEmail.set(lower(e), u);
-    for (const n of [u.displayName, u.username, ...u.usernames])
-      if (n && !usersByName.has(lower(n))) usersByName.set(lower(n), u);
+    if (u.displayName && !usersByName.has(lower(u.displayName))) usersByName.set(lower(u.displayName), u);
     for (const m of u.managerIds) {
       const list = directReports.get(m) ?? [];
       list.push(u);
       directReports.set(m, list);
     }
   }
+  // FindByName takes a display name (the expressions reference): every display name first, the
+  // first user with it; then usernames, where no display name is the same.
+  for (const u of list) for (const n of [u.username, ...u.usernames]) if (n && !usersByName.has(lower(n))) usersByName.set(lower(n), u);
   return { users, usersByEmail, usersByName, directReports };
 }
 
