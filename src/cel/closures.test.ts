@@ -174,12 +174,25 @@ describe("conditions compiled to closures give cel-js's results", () => {
   it("tells which conditions run compiled", () => {
     const c = compileCondition('subject.department == "Security"');
     const l = compileCondition("subject.emails.exists(e, e.endsWith('x'))");
-    const i = compileCondition("optional.of(subject.department).hasValue()");
+    const i = compileCondition('subject.profile.?clearance.orValue("") == "high"');
     expect(c.ok && c.value.evaluation).toBe("compiled");
     expect(c.ok && c.value.interpretedBecause).toBeUndefined();
     expect(l.ok && l.value.evaluation).toBe("compiled");
     expect(i.ok && i.value.evaluation).toBe("interpreted");
-    expect(i.ok && i.value.interpretedBecause).toEqual({ node: "optional values (optional.*)", start: 0, end: 8 });
+    expect(i.ok && i.value.interpretedBecause).toMatchObject({ node: "optional values (orValue)" });
+  });
+
+  it("optional values (cel-go's optional types) give cel-js's results, compiled or not", () => {
+    for (const s of [
+      "optional.of(subject.department).hasValue()",
+      'optional.none().orValue("x") == "x"',
+      'subject.profile.?clearance.orValue("none") == "high"',
+      'subject.profile.?missing.orValue("none") == "none"',
+      '{"a": subject.department}[?"a"].hasValue()',
+    ]) {
+      expect(bothWays(s), s).toBeDefined();
+      expectSame(s);
+    }
   });
 });
 

@@ -377,7 +377,7 @@ const MESSAGE_FIELDS: ReadonlyMap<unknown, readonly string[]> = new Map(
 );
 
 function buildBase(namespaces: Map<string, readonly string[]>, variables: Set<string>): Environment {
-  const env = new Environment({ limits: LIMITS });
+  const env = new Environment({ limits: LIMITS, enableOptionalTypes: true });
   for (const d of ENUMS) registerEnum(env, d, namespaces, variables);
   registerTimeFormat(env, namespaces, variables);
   for (const [name, ctor, fields] of MESSAGE_TYPES) {

@@ -61,13 +61,13 @@ describe("policy-sim lint", () => {
       displayName: "bind",
       policyType: "POLICY_TYPE_GRANT",
       policySteps: { grant: { steps: [{ accept: { acceptMessage: "" } }] }, it: { steps: [{ accept: { acceptMessage: "it" } }] } },
-      rules: [{ condition: "optional.of(subject.department).hasValue()", stepKey: "it" }],
+      rules: [{ condition: 'subject.profile.?clearance.orValue("") == "high"', stepKey: "it" }],
       annotations: { managed_by: "terraform" },
     };
     const r = await run(["lint", "--policy", "p.json"], { "p.json": JSON.stringify(policy) });
     expect(r.code).toBe(EXIT.ok);
     expect(r.out).toContain("  info    CEL_INTERPRETED at $.rules[0].condition\n");
-    expect(r.out).toContain("(optional values (optional.*) is not in the compiled subset)");
+    expect(r.out).toContain("(optional values (orValue) is not in the compiled subset)");
     expect(r.out).toMatch(/ok: 1 policy, no errors or warnings, 1 note\n$/);
   });
 

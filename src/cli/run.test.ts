@@ -192,9 +192,9 @@ describe("runCli check", () => {
   it("says when an expression that checks runs interpreted instead of compiled, and where (issue 16)", async () => {
     const compiled = await run(["check", "--json", 'subject.department == "Engineering"']);
     expect(JSON.parse(compiled.out)).toEqual({ diagnostics: [], evaluation: { evaluation: "compiled" } });
-    const bound = await run(["check", "optional.of(subject.department).hasValue()"]);
+    const bound = await run(["check", 'subject.profile.?clearance.orValue("") == "high"']);
     expect(bound.code).toBe(EXIT.ok);
-    expect(bound.out).toContain("note: runs on the cel-js interpreter, not compiled (optional values (optional.*) at 1:1 is not in the compiled subset)");
+    expect(bound.out).toContain("note: runs on the cel-js interpreter, not compiled (optional values (orValue) at 1:1 is not in the compiled subset)");
   });
 
   it("--json: { diagnostics } with codes and locations", async () => {
