@@ -90,7 +90,8 @@ export const pullCommand: Command = {
     const baseUrl = str(values["base-url"]);
     const out = str(values["out"]);
     if (!baseUrl) throw new CliInputError("--base-url <url> is required: where the service's API is");
-    if (!/^https?:\/\/[^/]/.test(baseUrl)) throw new CliInputError(`--base-url must be an http(s) URL, not "${baseUrl}"`);
+    const refused = baseUrlProblem(baseUrl);
+    if (refused) throw new CliInputError(refused);
     if (!out) throw new CliInputError("--out <file> is required: where to write the world");
     // Before the pull, which may take minutes: its result must have somewhere to go.
     checkOutPath(io, "--out", out, "in-place");
@@ -138,3 +139,24 @@ export const pullCommand: Command = {
     return EXIT.ok;
   },
 };
+
+/**
+ * Why `--base-url` is refused, or undefined. A tenant is reached over HTTPS only: plain `http:` would
+ * send the token or client secret in clear, so it is refused, not upgraded (the spec's Errors table:
+ * "A non-HTTPS tenant URL in the command-line client: rejected, not upgraded"). A server on this
+ * machine (`policy-sim serve` on 127.0.0.1, ::1 or localhost) may be plain HTTP.
+ */
+function baseUrlProblem(baseUrl: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return `--base-url must be an https URL, such as https://acme.conductor.one, not "${baseUrl}"`;
+  }
+  if (url.protocol === "https:") return undefined;
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const loopback = host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  if (url.protocol === "http:" && loopback) return undefined;
+  if (url.protocol === "http:") return `--base-url must be https: "${baseUrl}" would send the credentials in clear (plain http is only for a server on this machine, such as policy-sim serve on 127.0.0.1); it is refused, not upgraded`;
+  return `--base-url must be an https URL, such as https://acme.conductor.one, not "${baseUrl}"`;
+}

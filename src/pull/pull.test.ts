@@ -509,13 +509,13 @@ describe("policy-sim pull", () => {
 
   it("off a terminal (a pipe, a CI log) each retry is a line on stderr, so a slow server does not look like a hung pull", async () => {
     const api = fakeApi(fixture, { faults: [{ route: "GET /api/v1/users", nth: 0, status: 503, body: { code: 14, message: "busy" } }] });
-    const r = await run(["pull", "--base-url", "http://api.test", "--out", "tenant.json"], { POLICY_SIM_TOKEN: "tok-admin" }, api.fetch);
+    const r = await run(["pull", "--base-url", "https://api.test", "--out", "tenant.json"], { POLICY_SIM_TOKEN: "tok-admin" }, api.fetch);
     expect(r.code).toBe(EXIT.ok);
     expect(r.err).toMatch(/^pull: users: .*503.*$/m);
   });
 
   it("writes a world that loads, with warnings on stderr and the token nowhere in the output", async () => {
-    const r = await run(["pull", "--base-url", "http://api.test", "--out", "tenant.json"], { POLICY_SIM_TOKEN: "tok-admin" }, fakeApi(fixture).fetch);
+    const r = await run(["pull", "--base-url", "https://api.test", "--out", "tenant.json"], { POLICY_SIM_TOKEN: "tok-admin" }, fakeApi(fixture).fetch);
     expect(r.code).toBe(EXIT.ok);
     const text = r.written.get("tenant.json") ?? "";
     const loaded = loadWorld(JSON.parse(text), { strict: false });
@@ -526,7 +526,7 @@ describe("policy-sim pull", () => {
   });
 
   it("--json writes progress lines and a summary on stdout", async () => {
-    const r = await run(["pull", "--base-url", "http://api.test", "--out", "t.json", "--json", "--page-size", "10"], { POLICY_SIM_TOKEN: "tok-admin" }, fakeApi(fixture).fetch);
+    const r = await run(["pull", "--base-url", "https://api.test", "--out", "t.json", "--json", "--page-size", "10"], { POLICY_SIM_TOKEN: "tok-admin" }, fakeApi(fixture).fetch);
     const lines = r.out.trim().split("\n").map((l) => JSON.parse(l) as Json);
     expect(lines.filter((l) => l["progress"] !== undefined).length).toBeGreaterThan(5);
     expect(lines.at(-1)).toMatchObject({ written: "t.json" });
@@ -559,19 +559,31 @@ describe("policy-sim pull", () => {
 
   it("no credentials, a bad URL or a failed pull exit 2", async () => {
     const f = fakeApi(fixture).fetch;
-    expect((await run(["pull", "--base-url", "http://api.test", "--out", "t.json"], {}, f)).code).toBe(EXIT.badInput);
+    expect((await run(["pull", "--base-url", "https://api.test", "--out", "t.json"], {}, f)).code).toBe(EXIT.badInput);
     expect((await run(["pull", "--base-url", "ftp://x", "--out", "t.json"], { POLICY_SIM_TOKEN: "x" }, f)).code).toBe(EXIT.badInput);
-    const refused = await run(["pull", "--base-url", "http://api.test", "--out", "t.json"], { POLICY_SIM_TOKEN: "wrong-token" }, f);
+    // "A non-HTTPS tenant URL in the command-line client: rejected, not upgraded" (the spec's Errors
+    // table): nothing is sent, not even to sign in. Plain http is for a server on this machine only.
+    let sent = 0;
+    const counting: typeof f = (input, init) => {
+      sent++;
+      return f(input, init);
+    };
+    const plain = await run(["pull", "--base-url", "http://api.test", "--out", "t.json"], { POLICY_SIM_TOKEN: "x" }, counting);
+    expect(plain.code).toBe(EXIT.badInput);
+    expect(plain.err).toContain("--base-url must be https");
+    expect(plain.err).toContain("refused, not upgraded");
+    expect(sent).toBe(0);
+    const refused = await run(["pull", "--base-url", "https://api.test", "--out", "t.json"], { POLICY_SIM_TOKEN: "wrong-token" }, f);
     expect(refused.code).toBe(EXIT.badInput);
     expect(refused.err).toContain("UNAUTHENTICATED");
     expect(refused.err).not.toContain("wrong-token");
-    const badTimeout = await run(["pull", "--base-url", "http://api.test", "--out", "t.json", "--request-timeout", "0"], { POLICY_SIM_TOKEN: "x" }, f);
+    const badTimeout = await run(["pull", "--base-url", "https://api.test", "--out", "t.json", "--request-timeout", "0"], { POLICY_SIM_TOKEN: "x" }, f);
     expect(badTimeout.code).toBe(EXIT.badInput);
     expect(badTimeout.err).toMatch(/--request-timeout must be a number of seconds greater than 0/);
-    const badMax = await run(["pull", "--base-url", "http://api.test", "--out", "t.json", "--max-items", "lots"], { POLICY_SIM_TOKEN: "x" }, f);
+    const badMax = await run(["pull", "--base-url", "https://api.test", "--out", "t.json", "--max-items", "lots"], { POLICY_SIM_TOKEN: "x" }, f);
     expect(badMax.code).toBe(EXIT.badInput);
     expect(badMax.err).toMatch(/--max-items must be a whole number greater than 0, not "lots"/);
-    const tooFew = await run(["pull", "--base-url", "http://api.test", "--out", "t.json", "--max-items", "3"], { POLICY_SIM_TOKEN: "tok-admin" }, f);
+    const tooFew = await run(["pull", "--base-url", "https://api.test", "--out", "t.json", "--max-items", "3"], { POLICY_SIM_TOKEN: "tok-admin" }, f);
     expect(tooFew.code).toBe(EXIT.badInput);
     expect(tooFew.err).toMatch(/PAGING: .*ran past 3 items/);
   });
@@ -637,7 +649,7 @@ describe("openapi.yaml: replaying recorded API pages (fixtures/pull/recorded-pag
 describe("policy-sim pull on a terminal", () => {
   it("draws a progress bar on stderr, redrawn in place and erased at the end", async () => {
     const io = memoryIO({ env: { POLICY_SIM_TOKEN: "tok-admin" }, fetch: fakeApi(fixture).fetch, stderrIsTTY: true });
-    const code = await runCli(["pull", "--base-url", "http://api.test", "--out", "t.json", "--page-size", "10"], io);
+    const code = await runCli(["pull", "--base-url", "https://api.test", "--out", "t.json", "--page-size", "10"], io);
     expect(code).toBe(EXIT.ok);
     expect(io.err()).toMatch(/\rpull: tasks: \d+ \(\d+ pages?\)/);
     expect(io.err()).toMatch(/\[[#.]+\]\s+\d+\/\d+/);
