@@ -207,6 +207,17 @@ describe("expand mask", () => {
     expect(b.expanded[0].id).toBe("u-eng-mgr");
   });
 
+  it("an expanded account has the API's STATUS_* and type, as GET /api/v1/apps/{app_id}/app_users answers (openapi.yaml c1.api.app.v1.AppUserStatus)", () => {
+    const task = [...world.tasks.values()].find((t) => t.numericId === "1001");
+    const appUserId = task?.type?.kind === "grant" ? task.type.appUserId : "";
+    const account = world.appUsers.find((a) => a.id === appUserId);
+    expect(account?.status?.status).toMatch(/^APP_USER_STATUS_/);
+    const { body } = reset(world, "1001", { paths: ["app_user_id"] });
+    const expanded = body.expanded.find((x: Body) => x["@type"] === "type.googleapis.com/c1.api.app.v1.AppUser");
+    expect(expanded.status.status).toBe(account?.status?.status.replace(/^APP_USER_/, ""));
+    expect(expanded.appUserType).toMatch(/^APP_USER_TYPE_/);
+  });
+
   it("* expands everything once, and the same user is listed once", () => {
     const { body } = reset(world, "1001", { paths: ["*"] });
     const ids = body.expanded.map((x: Body) => `${x["@type"]}/${x.id}`);

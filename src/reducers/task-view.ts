@@ -11,7 +11,7 @@ import { err, ok, type Result } from "../result.js";
 import {
   encodeAccessReview,
   encodeApp,
-  encodeAppUser,
+  encodeAppUserForApi,
   encodeEntitlement,
   encodeUser,
   TYPE_URLS,
@@ -116,7 +116,7 @@ function expand(world: World, task: Task, expandPaths: readonly string[], ex: Ex
   }
   if (wants("app_user_id")) {
     const au = world.index.appUsers.get(refs.appUserId);
-    paths["appUserPath"] = au ? pathTo([ex.add(TYPE_URLS.appUser, au.id, () => encodeAppUser(au))]) : "";
+    paths["appUserPath"] = au ? pathTo([ex.add(TYPE_URLS.appUser, au.id, () => encodeAppUserForApi(au))]) : "";
   }
   if (wants("access_review_id")) {
     const review = world.index.accessReviews.get(refs.accessReviewId);

@@ -149,3 +149,50 @@ export function encodeAccessReview(r: AccessReview): JsonObject {
     ...(r.ownerUserIds ? { ownerUserIds: [...r.ownerUserIds] } : {}),
   };
 }
+
+/**
+ * An account's status as the API spells it (`STATUS_*`, openapi.yaml `c1.api.app.v1.AppUserStatus`),
+ * whichever spelling the world file has (the sample's `APP_USER_STATUS_*` is the CEL environment's).
+ *
+ * @example
+ * ```ts
+ * accountStatusOf(account); // "STATUS_DISABLED"
+ * ```
+ */
+export function accountStatusOf(a: AppUser): string {
+  const s = a.status?.status ?? "";
+  if (s === "") return "STATUS_UNSPECIFIED";
+  return s.startsWith("APP_USER_STATUS_") ? s.slice("APP_USER_".length) : s;
+}
+
+/**
+ * An account's type, its zero value when the world leaves it empty.
+ *
+ * @example
+ * ```ts
+ * accountTypeOf(account); // "APP_USER_TYPE_USER"
+ * ```
+ */
+export function accountTypeOf(a: AppUser): string {
+  return a.appUserType === "" ? "APP_USER_TYPE_UNSPECIFIED" : a.appUserType;
+}
+
+/**
+ * An account as the API writes it, in replies and in a task's `expanded` items alike: an empty type
+ * is its zero value and the status is spelled `STATUS_*` ({@link accountStatusOf}). The world file
+ * keeps what it was given ({@link encodeAppUser}).
+ *
+ * @example
+ * ```ts
+ * encodeAppUserForApi(account).status; // { status: "STATUS_ENABLED", details: "" }
+ * ```
+ */
+export function encodeAppUserForApi(a: AppUser): JsonObject {
+  const o = encodeAppUser(a);
+  const status = o["status"];
+  return {
+    ...o,
+    appUserType: accountTypeOf(a),
+    ...(typeof status === "object" && status !== null && !Array.isArray(status) ? { status: { ...status, status: accountStatusOf(a) } } : {}),
+  };
+}

@@ -6,7 +6,7 @@
 import type { AppUser } from "../../model/directory.js";
 import type { JsonObject, JsonValue } from "../../model/json.js";
 import { ok, type Result } from "../../result.js";
-import { TYPE_URLS } from "../../world/encode-directory.js";
+import { accountStatusOf, accountTypeOf, TYPE_URLS } from "../../world/encode-directory.js";
 import type { World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
 import { pageFromBody, pageOf } from "../paging.js";
@@ -48,32 +48,7 @@ export const ACCOUNT_STATUSES = ["STATUS_UNSPECIFIED", "STATUS_ENABLED", "STATUS
  */
 export const ACCOUNT_TYPES = ["APP_USER_TYPE_UNSPECIFIED", "APP_USER_TYPE_USER", "APP_USER_TYPE_SERVICE_ACCOUNT", "APP_USER_TYPE_SYSTEM_ACCOUNT"] as const;
 
-/**
- * An account's status as the search requests name it: world files write it `APP_USER_STATUS_ENABLED`
- * (the connector's name) or `STATUS_ENABLED` (the API's); no status is `STATUS_UNSPECIFIED`.
- *
- * @example
- * ```ts
- * accountStatusOf(account); // "STATUS_DISABLED"
- * ```
- */
-export function accountStatusOf(a: AppUser): string {
-  const s = a.status?.status ?? "";
-  if (s === "") return "STATUS_UNSPECIFIED";
-  return s.startsWith("APP_USER_STATUS_") ? s.slice("APP_USER_".length) : s;
-}
-
-/**
- * An account's type, its zero value when the world leaves it empty.
- *
- * @example
- * ```ts
- * accountTypeOf(account); // "APP_USER_TYPE_USER"
- * ```
- */
-export function accountTypeOf(a: AppUser): string {
-  return a.appUserType === "" ? "APP_USER_TYPE_UNSPECIFIED" : a.appUserType;
-}
+export { accountStatusOf, accountTypeOf };
 
 const SORTS = ["APP_USER_SEARCH_SORT_BY_UNSPECIFIED", "APP_USER_SEARCH_SORT_BY_APP"] as const;
 const EXPAND_PATHS = ["*", "identity_user_id", "app_id", "last_usage"] as const;

@@ -18,13 +18,12 @@ import { canRead, relationTo, seesInternals } from "../../reducers/permissions.j
 import { buildTaskView, hideFromCaller } from "../../reducers/task-view.js";
 import { err, ok, type Result } from "../../result.js";
 import type { AuditEvent } from "../../workflow/events.js";
-import { encodeAppUser, encodeEntitlement, encodeUser, encodeApp } from "../../world/encode-directory.js";
+import { encodeAppUserForApi, encodeEntitlement, encodeUser, encodeApp } from "../../world/encode-directory.js";
 import { findEntitlement, findTask, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
 import { pageFromBody, pageOf, type PageRequest } from "../paging.js";
 import { invalid, notFound } from "./refuse.js";
 import { type Body, refIds, text } from "./search-fields.js";
-import { accountStatusOf, accountTypeOf } from "./app-user-search.js";
 
 type Read = Result<JsonObject, HttpFailure>;
 
@@ -85,13 +84,7 @@ export function entitlementWire(e: AppEntitlement): JsonObject {
  * ```
  */
 export function appUserWire(a: AppUser): JsonObject {
-  const o = encodeAppUser(a);
-  const status = o["status"];
-  return {
-    ...o,
-    appUserType: accountTypeOf(a),
-    ...(typeof status === "object" && status !== null && !Array.isArray(status) ? { status: { ...status, status: accountStatusOf(a) } } : {}),
-  };
+  return encodeAppUserForApi(a);
 }
 
 /**
