@@ -61,6 +61,17 @@ describe("openapi.yaml oauth scheme: client credentials with a JWT assertion", (
     );
     expect(r).toEqual({ ok: true, value: { userId: SUPER, clientId: CLIENT_ID } });
   });
+  it("accepts the client id's tenant host as the audience, as cone signs it when its requests go to another endpoint", async () => {
+    // cone (pkg/client/token_source.go) and the Go SDK sign aud = the host in the client id
+    // (`…@sim.conductor.one/pcc`), whatever host the token request is then sent to.
+    const { world, key } = await setup();
+    const r = await authenticateClient(
+      world,
+      form({ grant_type: "client_credentials", client_id: CLIENT_ID, client_assertion_type: JWT_BEARER_ASSERTION, client_assertion: await assertion(key, { aud: "sim.conductor.one" }) }),
+      opts,
+    );
+    expect(r).toEqual({ ok: true, value: { userId: SUPER, clientId: CLIENT_ID } });
+  });
   it.each([
     ["expired", { exp: NOW - 600, nbf: NOW - 900 }, /expired/],
     ["another audience", { aud: "evil.example" }, /aud/],

@@ -224,7 +224,7 @@ async function byAssertion(world: World, params: URLSearchParams, options: Clien
       algorithms: ["EdDSA", "Ed25519"],
       issuer: client.clientId,
       subject: client.clientId,
-      audience: [...options.audiences],
+      audience: [...options.audiences, ...tenantHostOf(client.clientId)],
       currentDate: new Date(options.nowSeconds * 1000),
       clockTolerance: options.clockToleranceSeconds ?? 60,
       requiredClaims: ["exp"],
@@ -233,6 +233,17 @@ async function byAssertion(world: World, params: URLSearchParams, options: Clien
     return refuse(401, "invalid_client", assertionProblem(e));
   }
   return ok(client);
+}
+
+/**
+ * The tenant host a client id names (`name@acme.conductor.one/pcc` → `acme.conductor.one`), lowercased,
+ * without a port. The service's clients (cone, the Go SDK's token source) sign the assertion's `aud`
+ * with it even when the request goes elsewhere (an endpoint override pointing at `serve`).
+ */
+function tenantHostOf(clientId: string): string[] {
+  const m = /@([^/@]+)\/[^/]*$/.exec(clientId);
+  const host = m?.[1]?.toLowerCase().replace(/:\d+$/, "") ?? "";
+  return host === "" ? [] : [host];
 }
 
 /** RFC 6749 §2.3.1 `client_secret_post`: the secret itself, which here is the private key; checked against the registered public key. */
