@@ -56,6 +56,9 @@ describe("loadWorld", () => {
   it("reports duplicate ids", () => {
     const r = loadWorld({ users: [{ id: "u1" }, { id: "u1" }] });
     expect(!r.ok && r.error[0]).toMatchObject({ code: "DUPLICATE_ID", path: "$.users[1].id" });
+    // A repeated numericId is named at that field, in words that say so.
+    const n = loadWorld({ tasks: [{ id: "t1", numericId: "1" }, { id: "t2", numericId: "1" }] });
+    expect(!n.ok && n.error.find((d) => d.code === "DUPLICATE_ID")).toMatchObject({ path: "$.tasks[1].numericId", message: 'task numericId "1" is used again (first at $.tasks[0])' });
   });
 
   it("keeps unknown fields and round-trips through saveWorld", () => {

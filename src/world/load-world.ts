@@ -217,7 +217,7 @@ function latestTaskTime(tasks: readonly Task[]): string {
   return latest || "1970-01-01T00:00:00Z";
 }
 
-function duplicates<T>(items: readonly T[], key: (t: T) => string, path: string, what: string, out: Diagnostic[]): void {
+function duplicates<T>(items: readonly T[], key: (t: T) => string, path: string, what: string, out: Diagnostic[], field = "id"): void {
   const seen = new Map<string, number>();
   items.forEach((item, i) => {
     const k = key(item);
@@ -226,8 +226,8 @@ function duplicates<T>(items: readonly T[], key: (t: T) => string, path: string,
     if (first !== undefined)
       out.push({
         code: "DUPLICATE_ID",
-        path: `${pathIndex(path, i)}.id`,
-        message: `${what} id "${k}" is used again (first at ${pathIndex(path, first)})`,
+        path: `${pathIndex(path, i)}.${field}`,
+        message: `${what} ${field} "${k}" is used again (first at ${pathIndex(path, first)})`,
       });
     else seen.set(k, i);
   });
@@ -411,9 +411,9 @@ function assemble(parts: DecodedParts, out: Diagnostic[], options: LoadOptions):
   duplicates(entitlements, (e) => `${e.appId}/${e.id}`, "$.entitlements", "entitlement", out);
   duplicates(policies, (p) => p.id, "$.policies", "policy", out);
   duplicates(tasks, (t) => t.id, "$.tasks", "task", out);
-  duplicates(tasks, (t) => t.numericId, "$.tasks", "task numericId", out);
+  duplicates(tasks, (t) => t.numericId, "$.tasks", "task", out, "numericId");
   duplicates(roles, (r) => r.id, "$.roles", "role", out);
-  duplicates(clients, (c) => c.clientId, "$.clients", "client", out);
+  duplicates(clients, (c) => c.clientId, "$.clients", "client", out, "clientId");
 
   duplicates(entitlementConfigurationRules, (r) => `${r.appId}/${r.id}`, "$.entitlementConfigurationRules", "entitlement configuration rule", out);
   const index = buildIndex({ roles, users, apps, entitlements, appUsers, groups, grants, resourceTypeDefaults, entitlementConfigurationRules, accessReviews, policies });
