@@ -1341,3 +1341,29 @@ export function isRealTimestamp(v: unknown): v is string {
   const decoded = runDecode(timestamp, v);
   return decoded.ok && decoded.value !== null;
 }
+
+const RFC3339_PARTS = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|([+-])(\d{2}):(\d{2}))$/;
+
+/**
+ * An RFC 3339 timestamp as the simulation writes it: in UTC with `Z`, as protobuf's JSON does (and the
+ * service's SDKs expect), the instant and its fraction digits unchanged. A timestamp already in that
+ * form, or one that is not a timestamp, is returned as it came (check with {@link isRealTimestamp}).
+ *
+ * @example
+ * ```ts
+ * utcTimestamp("2026-11-22T11:00:00.5+02:00"); // "2026-11-22T09:00:00.5Z"
+ * utcTimestamp("2026-11-22T09:00:00Z"); // unchanged
+ * ```
+ */
+export function utcTimestamp(v: string): string {
+  const m = RFC3339_PARTS.exec(v);
+  if (!m || (m[8] === "Z" && v[10] === "T")) return v;
+  const sign = m[9] === "-" ? -1 : 1;
+  const offsetMinutes = m[9] === undefined ? 0 : sign * (Number(m[10]) * 60 + Number(m[11]));
+  const d = new Date(0);
+  d.setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  d.setUTCHours(Number(m[4]), Number(m[5]) - offsetMinutes, Number(m[6]), 0);
+  const year = d.getUTCFullYear();
+  if (year < 1 || year > 9999) return v;
+  return `${d.toISOString().slice(0, 19)}${m[7] ?? ""}Z`;
+}

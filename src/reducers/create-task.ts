@@ -22,7 +22,7 @@ import type { Step } from "./comment.js";
 import { guarded, type SimError } from "./errors.js";
 import { decisionFailure } from "./hard-reset.js";
 import { rolesOf } from "./permissions.js";
-import { type ActionContext, type ExpandMaskInput, isRealTimestamp } from "./prelude.js";
+import { type ActionContext, type ExpandMaskInput, isRealTimestamp, utcTimestamp } from "./prelude.js";
 import { commit, invalid, precondition, readString, responseFor } from "./task-action.js";
 import { validateExpandPaths } from "./task-view.js";
 
@@ -91,7 +91,7 @@ function callerOf(world: World, actx: unknown): Result<{ caller: User; now: stri
   if (caller.status === "DISABLED" || caller.status === "DELETED") return err({ code: "UNAUTHENTICATED", message: `caller "${actorId}" is ${caller.status.toLowerCase()}` });
   const now = c["now"];
   if (now !== undefined && now !== null && !isRealTimestamp(now)) return err(invalid("ctx.now must be an RFC 3339 timestamp of a real date and time", "now"));
-  return ok({ caller, now: typeof now === "string" ? now : world.now });
+  return ok({ caller, now: utcTimestamp(typeof now === "string" ? now : world.now) });
 }
 
 function expandPathsOf(req: Fields): Result<readonly string[], SimError> {

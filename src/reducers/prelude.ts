@@ -10,7 +10,7 @@ import type { SimError } from "./errors.js";
 import { canRead, mayPerform, type Relation, relationTo, whoMay } from "./permissions.js";
 import { codePointsUpTo, MAX_COMMENT_CHARS } from "./limits.js";
 import { validateExpandPaths } from "./task-view.js";
-import { isRealTimestamp } from "../codec/schema.js";
+import { isRealTimestamp, utcTimestamp } from "../codec/schema.js";
 
 /**
  * Who acts and when. `now` defaults to the world's clock.
@@ -46,7 +46,7 @@ export interface Prelude {
 }
 
 // The one test of a `now` or `at` the reducers take (the codec's, which knows the calendar).
-export { isRealTimestamp } from "../codec/schema.js";
+export { isRealTimestamp, utcTimestamp } from "../codec/schema.js";
 
 const invalid = (message: string, field: string): { ok: false; error: SimError } =>
   err({ code: "INVALID_ARGUMENT", message, field });
@@ -106,6 +106,8 @@ export function prelude(world: World, req: unknown, ctx: unknown, action: string
     if (!isRealTimestamp(nowIn)) return invalid(`ctx.now must be an RFC 3339 timestamp of a real date and time, such as "2026-11-22T09:00:00Z"`, "now");
     now = nowIn;
   }
+  // Written as protobuf writes timestamps, in UTC: `updatedAt` of a call at +02:00 ends in Z.
+  now = utcTimestamp(now);
 
   const task = findTask(world, taskId);
   if (!task) return err({ code: "NOT_FOUND", message: `task "${taskId}" not found (by id or numericId)` });

@@ -35,10 +35,29 @@ describe("tick(world, now): now must be a real instant", () => {
   });
 
   it("a real date, 29 February of a leap year included, moves the clock", () => {
-    for (const now of ["2028-02-29T00:00:00Z", "2026-12-31T23:59:59.5+01:00"]) {
-      const r = tick(world, now);
-      expect(r.ok && r.value.world.now).toBe(now);
+    for (const [now, kept] of [
+      ["2028-02-29T00:00:00Z", "2028-02-29T00:00:00Z"],
+      // Kept in UTC, as protobuf writes timestamps: the same instant, its fraction as given.
+      ["2026-12-31T23:59:59.5+01:00", "2026-12-31T22:59:59.5Z"],
+    ]) {
+      const r = tick(world, now as string);
+      expect(r.ok && r.value.world.now).toBe(kept);
     }
+  });
+});
+
+describe("timestamps the simulation writes are UTC (Z), whatever offset the caller's clock has", () => {
+  it("a comment's updatedAt, a created task's createdAt and a world's now", async () => {
+    const { comment } = await import("./comment.js");
+    const { createGrantTask } = await import("./create-task.js");
+    const { loadWorld } = await import("../world/load-world.js");
+    const { sampleJson, SUPER } = await import("../../test/helpers.js");
+    const c = comment(world, { taskId: "1001", comment: "ok" }, { actorId: SUPER, now: "2026-11-22T11:00:00.5+02:00" });
+    expect(c.ok && (c.value.response as { taskView: { task: { updatedAt: string } } }).taskView.task.updatedAt).toBe("2026-11-22T09:00:00.5Z");
+    const g = createGrantTask(world, { appId: "app-aws", appEntitlementId: "ent-aws-staging-dev", identityUserId: SUPER }, { actorId: SUPER, now: "2026-11-22T04:00:00-05:00" });
+    expect(g.ok && (g.value.response as { taskView: { task: { createdAt: string } } }).taskView.task.createdAt).toBe("2026-11-22T09:00:00Z");
+    const w = loadWorld({ ...sampleJson(), now: "2026-11-22T10:00:00+01:00" });
+    expect(w.ok && w.value.now).toBe("2026-11-22T09:00:00Z");
   });
 });
 

@@ -18,7 +18,7 @@ import type { TaskComment, World } from "../world/world.js";
 import { appendComments } from "../world/comment-log.js";
 import type { Step } from "./comment.js";
 import { guarded, type SimError } from "./errors.js";
-import { isRealTimestamp } from "./prelude.js";
+import { isRealTimestamp, utcTimestamp } from "./prelude.js";
 
 /** A bound on passes of timers and conditions in one tick; each pass moves some task on a step. */
 const MAX_PASSES = 10_000;
@@ -77,6 +77,8 @@ export function tick(world: World, now: string): Result<Step<JsonValue>, SimErro
     const end = msOf(now);
     if (end < msOf(world.now))
       return err<SimError>({ code: "INVALID_ARGUMENT", message: `time cannot go back: the world's clock is ${world.now}, the tick is ${now}`, field: "now" });
+    // The clock is kept, and written, in UTC (protobuf's timestamp form).
+    now = utcTimestamp(now);
 
     const ids = new IdSequence(world.seq);
     const events: AuditEvent[] = [];

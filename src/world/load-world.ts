@@ -32,7 +32,7 @@ import { type ByteRange, SplitError, type SplitterSink, WorldSplitter } from "./
 import { Table } from "./table.js";
 import { itemWarnings, topLevelWarnings, worldWarnings } from "./world-warnings.js";
 import { buildIndex, type Tenant, type TaskComment, type World } from "./world.js";
-import { isRealTimestamp } from "../codec/schema.js";
+import { isRealTimestamp, utcTimestamp } from "../codec/schema.js";
 
 /**
  * Options of {@link loadWorld}.
@@ -399,6 +399,7 @@ function assemble(parts: DecodedParts, out: Diagnostic[], options: LoadOptions):
     out.push({ code: "INVALID_TIMESTAMP", path: "$.now", message: `"now" must be an RFC 3339 timestamp such as "2026-11-22T09:00:00Z"` });
     now = "1970-01-01T00:00:00Z";
   }
+  now = utcTimestamp(now);
   const seqIn = read("seq");
   let seq = 1;
   if (seqIn !== undefined && seqIn !== null) {
