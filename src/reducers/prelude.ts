@@ -111,6 +111,8 @@ export function prelude(world: World, req: unknown, ctx: unknown, action: string
 
   const task = findTask(world, taskId);
   if (!task) return err({ code: "NOT_FOUND", message: `task "${taskId}" not found (by id or numericId)` });
+  // A deleted task is gone for everyone, as `reduce` has it (task-action.ts deletedTask).
+  if (task.deletedAt) return err({ code: "NOT_FOUND", message: `task "${taskId}" was deleted at ${task.deletedAt}` });
   const relation = relationTo(world, task, caller);
   if (!canRead(relation))
     return err({ code: "PERMISSION_DENIED", message: `user "${actorId}" cannot see task "${taskId}"` });

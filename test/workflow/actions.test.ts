@@ -317,6 +317,16 @@ describe("delete", () => {
     refuse(s.world, { type: "hardReset", taskId: "1001" }, "u-it-dir", "NOT_FOUND");
   });
 
+  it("the comment and hardReset functions say NOT_FOUND for a deleted task too, not PERMISSION_DENIED '(Super Administrators only)'", async () => {
+    const { comment } = await import("../../src/reducers/comment.js");
+    const { hardReset } = await import("../../src/reducers/hard-reset.js");
+    const s = run(sampleWorld(), { type: "delete", taskId: "1001" }, "u-it-dir");
+    const c = comment(s.world, { taskId: "1001", comment: "hello" }, { actorId: "u-it-dir" });
+    expect(!c.ok && c.error).toMatchObject({ code: "NOT_FOUND", message: expect.stringContaining("was deleted at") });
+    const h = hardReset(s.world, { taskId: "1001" }, { actorId: "u-it-dir" });
+    expect(!h.ok && h.error).toMatchObject({ code: "NOT_FOUND", message: expect.stringContaining("was deleted at") });
+  });
+
   it("PERMISSION_DENIED for an administrator", () => {
     refuse(sampleWorld(), { type: "delete", taskId: "1001" }, "u-sec-eng", "PERMISSION_DENIED");
   });
