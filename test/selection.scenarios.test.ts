@@ -174,6 +174,10 @@ describe("resolution: revoke, certify, offboarding, action, finding", () => {
   it("certify with override: the entitlement's policy", () => expect(source(run({ policies: pols, tenant, task: cert("ar-over"), accessReviews: reviews, entitlements: ent({ certifyPolicyId: "c-ent" }), apps: app({ certifyPolicyId: "c-app" }) }))).toBe("entitlement:c-ent"));
   it("certify with override: the app's policy", () => expect(source(run({ policies: pols, tenant, task: cert("ar-over"), accessReviews: reviews, apps: app({ certifyPolicyId: "c-app" }) }))).toBe("app:c-app"));
   it("certify with override: the review's policy last", () => expect(source(run({ policies: pols, tenant, task: cert("ar-over"), accessReviews: reviews }))).toBe("accessReview:c-rev"));
+  it("certify naming its review only by accessReviewSelection (the spec: the id of the access review owning the task): that review's policy", () => {
+    const task = { ...grantTask(), type: { certify: { appId: "app-a", appEntitlementId: "ent-a", identityUserId: "u-alice", accessReviewId: "", accessReviewSelection: "ar-plain" } } };
+    expect(source(run({ policies: pols, tenant, task, accessReviews: reviews, entitlements: ent({ certifyPolicyId: "c-ent" }) }))).toBe("accessReview:c-rev");
+  });
   it("certify without a review: the tenant default", () => expect(source(run({ policies: pols, tenant, task: cert("") }))).toBe("tenantDefault:c-def"));
 
   it("offboarding: the tenant default for offboarding", () => {

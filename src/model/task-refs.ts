@@ -42,3 +42,16 @@ export function taskEntitlementRef(task: Task): { readonly appId: string; readon
     return { appId: t.appId, entitlementId: t.appEntitlementId, appUserId: t.appUserId };
   return { appId: "", entitlementId: "", appUserId: "" };
 }
+
+/**
+ * The access review a certify task belongs to: `accessReviewId`, else `accessReviewSelection` (the
+ * spec: "id of the access review object owning the task"), which some exports carry alone.
+ *
+ * @example
+ * ```ts
+ * certifyReviewId({ accessReviewId: "", accessReviewSelection: "ar-1" }); // "ar-1"
+ * ```
+ */
+export function certifyReviewId(t: { readonly accessReviewId: string; readonly accessReviewSelection: string }): string {
+  return t.accessReviewId || t.accessReviewSelection;
+}

@@ -3,6 +3,7 @@
  * that names an existing policy wins. Every source tried is reported, with why it did not win, so an
  * explanation can say "the entitlement names no grant policy; the app's is pol-aws".
  */
+import { certifyReviewId } from "../model/task-refs.js";
 import type { AppEntitlement } from "../model/directory.js";
 import type { Policy, Task } from "../model/index.js";
 import { err, ok, type Result } from "../result.js";
@@ -223,11 +224,12 @@ function candidatesFor(world: World, task: Task): Candidate[] | undefined {
     case "certify": {
       const ent = findEntitlement(world, type.appId, type.appEntitlementId);
       const app = world.index.apps.get(type.appId);
-      const review = world.index.accessReviews.get(type.accessReviewId);
-      const reviewWhat = `access review "${type.accessReviewId}" policyId`;
+      const reviewId = certifyReviewId(type);
+      const review = world.index.accessReviews.get(reviewId);
+      const reviewWhat = `access review "${reviewId}" policyId`;
       const override = review?.usePolicyOverride
         ? ""
-        : `access review "${type.accessReviewId}" does not use policy overrides`;
+        : `access review "${reviewId}" does not use policy overrides`;
       const withOverride = (c: Candidate): Candidate => (override ? { ...c, notApplicable: override } : c);
       return [
         withOverride({ source: "entitlement", policyId: ent?.certifyPolicyId ?? "", what: `entitlement "${type.appEntitlementId}" certifyPolicyId` }),
@@ -277,7 +279,7 @@ export function resolvePolicy(world: World, task: Task): Result<Resolution, Reso
   let byEntitlement = byApp.get(t.appId);
   if (!byEntitlement) byApp.set(t.appId, (byEntitlement = new Map()));
   // A certify task's resolution also depends on its access review.
-  const key = t.kind === "certify" ? `${t.appEntitlementId}\u0000${t.accessReviewId}` : t.appEntitlementId;
+  const key = t.kind === "certify" ? `${t.appEntitlementId}\u0000${certifyReviewId(t)}` : t.appEntitlementId;
   const known = byEntitlement.get(key);
   if (known) return known;
   const r = resolveUncached(world, task);

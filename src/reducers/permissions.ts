@@ -11,7 +11,7 @@
  * Assumed (README, Assumptions): the rest of the table in {@link taskActionsFor}.
  */
 import type { AccessReview, App, RoleKind, User } from "../model/directory.js";
-import { taskSubjectId } from "../model/task-refs.js";
+import { taskSubjectId, certifyReviewId } from "../model/task-refs.js";
 import type { Approval, StepInstance, Task } from "../model/index.js";
 import { taskConditions } from "../policy/task-conditions.js";
 import { emergencyGrantsEnabled } from "../policy/resolve-policy.js";
@@ -101,7 +101,7 @@ export function relationTo(world: World, task: Task, caller: User): Relation {
   const roles = rolesOf(world, caller);
   const targetId = taskSubjectId(task);
   const t = task.type;
-  const campaignManager = t?.kind === "certify" && caller.id !== "" && (world.index.accessReviews.get(t.accessReviewId)?.ownerUserIds?.includes(caller.id) ?? false);
+  const campaignManager = t?.kind === "certify" && caller.id !== "" && (world.index.accessReviews.get(certifyReviewId(t))?.ownerUserIds?.includes(caller.id) ?? false);
   // Worked out when first read: it may evaluate configuration rules (CEL), and only the escalate
   // action asks — a search that reads the relation of 100k tasks must not pay it for each.
   let emergency: boolean | undefined;

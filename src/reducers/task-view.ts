@@ -3,6 +3,7 @@
  * caller's `actions`, the caller's `objectPermissions`, and for each expand-mask path the related
  * objects appended to `expanded`, with the view's `…Path` fields pointing at them (`$.expanded[N]`).
  */
+import { certifyReviewId } from "../model/task-refs.js";
 import type { User } from "../model/directory.js";
 import type { JsonObject } from "../model/json.js";
 import type { PolicyStepInstance, Task, TaskView, TypedMessage } from "../model/index.js";
@@ -68,7 +69,7 @@ function taskRefs(task: Task): { appId: string; entitlementId: string; appUserId
       entitlementId: t.appEntitlementId,
       appUserId: t.appUserId,
       identityUserId: t.identityUserId,
-      accessReviewId: t.kind === "certify" ? t.accessReviewId : t.kind === "revoke" && t.source?.kind === "review" ? t.source.accessReviewId : "",
+      accessReviewId: t.kind === "certify" ? certifyReviewId(t) : t.kind === "revoke" && t.source?.kind === "review" ? t.source.accessReviewId : "",
     };
   if (t?.kind === "action" && t.target?.kind === "scopeRole")
     return { appId: t.target.appId, entitlementId: "", appUserId: t.target.appUserId, identityUserId: "", accessReviewId: "" };

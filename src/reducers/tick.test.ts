@@ -53,9 +53,9 @@ describe("timestamps the simulation writes are UTC (Z), whatever offset the call
     const { loadWorld } = await import("../world/load-world.js");
     const { sampleJson, SUPER } = await import("../../test/helpers.js");
     const c = comment(world, { taskId: "1001", comment: "ok" }, { actorId: SUPER, now: "2026-11-22T11:00:00.5+02:00" });
-    expect(c.ok && (c.value.response as { taskView: { task: { updatedAt: string } } }).taskView.task.updatedAt).toBe("2026-11-22T09:00:00.5Z");
+    expect(c.ok && (c.value.response as unknown as { taskView: { task: { updatedAt: string } } }).taskView.task.updatedAt).toBe("2026-11-22T09:00:00.5Z");
     const g = createGrantTask(world, { appId: "app-aws", appEntitlementId: "ent-aws-staging-dev", identityUserId: SUPER }, { actorId: SUPER, now: "2026-11-22T04:00:00-05:00" });
-    expect(g.ok && (g.value.response as { taskView: { task: { createdAt: string } } }).taskView.task.createdAt).toBe("2026-11-22T09:00:00Z");
+    expect(g.ok && (g.value.response as unknown as { taskView: { task: { createdAt: string } } }).taskView.task.createdAt).toBe("2026-11-22T09:00:00Z");
     const w = loadWorld({ ...sampleJson(), now: "2026-11-22T10:00:00+01:00" });
     expect(w.ok && w.value.now).toBe("2026-11-22T09:00:00Z");
   });

@@ -23,7 +23,7 @@ import { InputSignatures, type InputPath } from "../cel/input-signature.js";
 import { parseIp } from "../cel/net.js";
 import { taskTextsConvert } from "../cel/values.js";
 import type { Task } from "../model/index.js";
-import { taskSubjectId } from "../model/task-refs.js";
+import { taskSubjectId, certifyReviewId } from "../model/task-refs.js";
 import { conditionsSignature, requesterIp, taskConditions } from "../policy/task-conditions.js";
 import type { World } from "../world/world.js";
 
@@ -542,7 +542,7 @@ export class TaskGroups {
     let kind: string;
     if (t?.kind === "grant") kind = task.emergencyAccess ? "G" : "g";
     else if (t?.kind === "revoke") kind = "r";
-    else if (t?.kind === "certify") kind = `c${t.accessReviewId}`;
+    else if (t?.kind === "certify") kind = `c${certifyReviewId(t)}`;
     else return -1;
     let byApp = this.#keys.get(kind);
     if (byApp === undefined) this.#keys.set(kind, (byApp = new Map()));

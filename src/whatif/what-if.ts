@@ -43,7 +43,7 @@
 import { describeValue } from "../codec/diagnostic.js";
 import { conditionInputPaths, type InputPath, InputSignatures } from "../cel/input-signature.js";
 import type { Policy, Task } from "../model/index.js";
-import { taskSubjectId } from "../model/task-refs.js";
+import { taskSubjectId, certifyReviewId } from "../model/task-refs.js";
 import { decide } from "../policy/decide.js";
 import { type Resolution, type ResolutionError, resolvePolicy } from "../policy/resolve-policy.js";
 import { type ConditionResult, type ConditionRunner, selectSteps } from "../policy/select-steps.js";
@@ -229,7 +229,7 @@ class KeyMemo<T> {
     let kind: string;
     if (t?.kind === "grant") kind = task.emergencyAccess ? "G" : "g";
     else if (t?.kind === "revoke") kind = "r";
-    else if (t?.kind === "certify") kind = `c${t.accessReviewId}`;
+    else if (t?.kind === "certify") kind = `c${certifyReviewId(t)}`;
     else return this.#make(task);
     let byApp = this.#memo.get(kind);
     if (!byApp) this.#memo.set(kind, (byApp = new Map()));

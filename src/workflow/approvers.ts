@@ -21,7 +21,7 @@
  */
 import type { User } from "../model/directory.js";
 import type { Approval, ApproverKind, Task } from "../model/index.js";
-import { taskEntitlementRef, taskSubjectId } from "../model/task-refs.js";
+import { taskEntitlementRef, taskSubjectId, certifyReviewId } from "../model/task-refs.js";
 import type { Result } from "../result.js";
 import { entitlementKey, findEntitlement, type World } from "../world/world.js";
 import { delegateFor } from "./delegation.js";
@@ -294,7 +294,7 @@ export function superAdministrators(world: World): string[] {
 export function campaignOwners(world: World, task: Task): readonly string[] {
   const t = task.type;
   if (t?.kind !== "certify") return [];
-  return world.index.accessReviews.get(t.accessReviewId)?.ownerUserIds ?? [];
+  return world.index.accessReviews.get(certifyReviewId(t))?.ownerUserIds ?? [];
 }
 
 function selfApproves(task: Task, kind: ApproverKind, allowSelf: boolean, ids: readonly string[]): boolean {

@@ -8,6 +8,7 @@
  * Who may: Super Administrators, and Campaign Administrators (create; manage the campaigns they
  * own) (product_admin_user-roles.mdx; `mayManageCampaign`).
  */
+import { certifyReviewId } from "../../model/task-refs.js";
 import type { AccessReview, User } from "../../model/directory.js";
 import type { JsonObject } from "../../model/json.js";
 import { mayManageCampaign, rolesOf } from "../../reducers/permissions.js";
@@ -159,7 +160,7 @@ export function deleteAccessReview(world: World, caller: User, id: string): Resu
   const current = world.index.accessReviews.get(id);
   if (!current) return err({ status: 404, code: "NOT_FOUND", reason: "NOT_FOUND", message: `access review "${id}" not found` });
   if (!mayManageCampaign(rolesOf(world, caller), caller.id, current)) return denied(caller, `manage campaign "${id}"`);
-  const named = namedByTasks(world, `access review "${id}"`, "campaign", (t) => t.type?.kind === "certify" && t.type.accessReviewId === id);
+  const named = namedByTasks(world, `access review "${id}"`, "campaign", (t) => t.type?.kind === "certify" && certifyReviewId(t.type) === id);
   if (named) return named;
   const next = { ...world, accessReviews: Object.freeze(world.accessReviews.filter((r) => r.id !== id)) };
   return ok({ world: Object.freeze({ ...next, index: buildIndex(next, world) }), body: {} });

@@ -3,6 +3,7 @@
  * entitlements (`POST /api/v1/search/entitlements`) and who holds them (`POST /api/v1/search/grants`),
  * each view with the app, resource type and resource its `expandMask` asks for.
  */
+import { certifyReviewId } from "../../model/task-refs.js";
 import type { AppEntitlement, AppUser, Grant } from "../../model/directory.js";
 import type { JsonObject, JsonValue } from "../../model/json.js";
 import { ok, type Result } from "../../result.js";
@@ -147,7 +148,7 @@ function heldBy(world: World, appUserIds: readonly string[]): ReadonlySet<string
 function reviewedBy(world: World, accessReviewId: string): ReadonlySet<string> {
   const reviewed = new Set<string>();
   for (const t of world.tasks.values())
-    if (t.deletedAt === null && t.type?.kind === "certify" && t.type.accessReviewId === accessReviewId) reviewed.add(key(t.type.appId, t.type.appEntitlementId));
+    if (t.deletedAt === null && t.type?.kind === "certify" && certifyReviewId(t.type) === accessReviewId) reviewed.add(key(t.type.appId, t.type.appEntitlementId));
   return reviewed;
 }
 

@@ -19,7 +19,7 @@ import {
   type Task,
 } from "../../model/index.js";
 import type { JsonObject, JsonValue } from "../../model/json.js";
-import { taskSubjectId } from "../../model/task-refs.js";
+import { taskSubjectId, certifyReviewId } from "../../model/task-refs.js";
 import { canRead, relationTo } from "../../reducers/permissions.js";
 import { validateExpandPaths } from "../../reducers/task-view.js";
 import { ok, type Result } from "../../result.js";
@@ -446,7 +446,7 @@ function testsOf(world: World, q: TaskQuery): Test[] {
   add(q.resourceTypes.size > 0, (t) => q.resourceTypes.has(entitlementOf(world, t)?.appResourceTypeId ?? ""));
   add(q.excludeResourceTypes.size > 0, (t) => !q.excludeResourceTypes.has(entitlementOf(world, t)?.appResourceTypeId ?? ""));
   // "Belong to" an access review: its certify tasks (a revoke a review caused is a task of its own).
-  add(q.accessReviews.size > 0, (t) => t.type?.kind === "certify" && q.accessReviews.has(t.type.accessReviewId));
+  add(q.accessReviews.size > 0, (t) => t.type?.kind === "certify" && q.accessReviews.has(certifyReviewId(t.type)));
 
   add(q.appUsers.size > 0, (t) => q.appUsers.has(appUserIdOf(t)));
   // The account's owner is its identity user (the AppUser's `identityUserId`).
