@@ -34,3 +34,14 @@ describe("openapi.yaml c1.api.task.v1.TaskSearchRequest in proto names", () => {
     expect(String(twice["message"])).toContain("taskStates is given twice");
   });
 });
+
+describe("task action bodies in proto names (openapi.yaml c1.api.task.v1.TaskActionsServiceCommentRequest)", () => {
+  it("expand_mask expands as expandMask does; the two names at once are 400", async () => {
+    const camel = await call("POST", "/api/v1/tasks/{task_id}/action/comment", { params: { task_id: "1001" }, body: { comment: "hi", expandMask: { paths: ["app_id"] } } });
+    const snake = await call("POST", "/api/v1/tasks/{task_id}/action/comment", { params: { task_id: "1001" }, body: { comment: "hi", expand_mask: { paths: ["app_id"] } } });
+    expect((camel["expanded"] as Body[]).map((x) => x["@type"])).toEqual(["type.googleapis.com/c1.api.app.v1.App"]);
+    expect((snake["expanded"] as Body[]).map((x) => x["@type"])).toEqual((camel["expanded"] as Body[]).map((x) => x["@type"]));
+    const twice = await call("POST", "/api/v1/tasks/{task_id}/action/comment", { params: { task_id: "1001" }, body: { comment: "hi", expand_mask: { paths: [] }, expandMask: { paths: [] } }, expect: 400 });
+    expect(String(twice["message"])).toContain("expandMask is given twice");
+  });
+});
