@@ -242,6 +242,45 @@ describe("000 spec, Policy: edits over HTTP change what later resets see", () =>
   });
 });
 
+describe("openapi.yaml UpdatePolicyRequest updateMask (google.protobuf.FieldMask): nested paths, *, and maps never null", () => {
+  it("policySteps.grant replaces that entry and keeps the others; a path below a scalar is 400; * replaces every field", async () => {
+    const created = await call("POST", "/api/v1/policies", {
+      body: {
+        displayName: "Masks",
+        policyType: "POLICY_TYPE_GRANT",
+        policySteps: { grant: { steps: [{ accept: {} }] }, it: { steps: [{ accept: { acceptMessage: "it" } }] } },
+        rules: [{ condition: 'subject.department == "IT"', stepKey: "it" }],
+      },
+    });
+    const id = created.policy.id;
+    const nested = await call("POST", "/api/v1/policies/{id}", {
+      params: { id },
+      body: { policy: { policySteps: { grant: { steps: [{ reject: { rejectMessage: "no" } }] } } }, updateMask: "policySteps.grant" },
+    });
+    expect(Object.keys(nested.policy.policySteps).sort()).toEqual(["grant", "it"]);
+    expect(nested.policy.policySteps.grant.steps[0].reject).toBeDefined();
+    expect(nested.policy.policySteps.it.steps[0].accept.acceptMessage).toBe("it");
+    const below = await call("POST", "/api/v1/policies/{id}", { params: { id }, body: { policy: { displayName: "x" }, updateMask: "displayName.bogus" }, expect: 400 });
+    expect(below.message).toContain("not a message or map");
+    const all = await call("POST", "/api/v1/policies/{id}", {
+      params: { id },
+      body: { policy: { displayName: "All", policyType: "POLICY_TYPE_GRANT", policySteps: { grant: { steps: [{ accept: {} }] } } }, updateMask: "*" },
+    });
+    expect(all.policy.displayName).toBe("All");
+    expect(Object.keys(all.policy.policySteps)).toEqual(["grant"]);
+    expect(all.policy.rules ?? []).toEqual([]);
+    await call("DELETE", "/api/v1/policies/{id}", { params: { id } });
+  });
+
+  it("a policy that has only a baseline policy is written with policySteps {} (a map is never null)", async () => {
+    const created = await call("POST", "/api/v1/policies", { body: { displayName: "Baseline only", policyType: "POLICY_TYPE_GRANT", baselinePolicyId: "pol-prod-admin-eng" } });
+    expect(created.policy.policySteps).toEqual({});
+    const got = await call("GET", "/api/v1/policies/{id}", { params: { id: created.policy.id } });
+    expect(got.policy.policySteps).toEqual({});
+    await call("DELETE", "/api/v1/policies/{id}", { params: { id: created.policy.id } });
+  });
+});
+
 describe("coverage", () => {
   it("every read, policy and auth route was called above", () => {
     // Task actions and task creation are called, and validated, in routes/task-actions.test.ts; owner writes in owner-edits.loopback.test.ts; delegation in delegation.loopback.test.ts; app and entitlement updates in directory-edits.loopback.test.ts.

@@ -16,6 +16,7 @@ import { err, ok, type Result } from "../../result.js";
 import { buildIndex, replaceInWorld, takeIds, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
 import { directoryPolicyUses } from "../../policy/policy-uses.js";
+import { policyWire } from "./reads.js";
 
 /**
  * A successful write: the next world and the 200 body.
@@ -129,26 +130,67 @@ export function createPolicy(world: World, caller: User, body: Body, now: string
   const after = { ...replaceInWorld(world, { policies: [decoded.value] }), seq };
   const problem = saveTimeCheck(world, after, decoded.value, wire, "create policy");
   if (problem) return err(problem);
-  return ok({ world: after, body: { policy: encodePolicy(decoded.value) } });
+  return ok({ world: after, body: { policy: policyWire(decoded.value) } });
 }
 
-/** The mask's paths as writable top-level fields; "" or none means every field the body sets. */
-function maskPaths(mask: unknown, policy: Body): Result<readonly Writable[], HttpFailure> {
+/** A mask path: its writable top-level field, then the keys below it (`policySteps.grant` → policySteps, ["grant"]). */
+interface MaskPath {
+  readonly field: Writable;
+  readonly below: readonly string[];
+  readonly text: string;
+}
+
+/**
+ * The mask's paths; "" or none means every field the body sets, `*` every writable field (a full
+ * replacement, AIP-134). A path may go below a field into its map keys or message fields
+ * (`policySteps.grant` replaces that one entry and keeps the others).
+ */
+function maskPaths(mask: unknown, policy: Body): Result<readonly MaskPath[], HttpFailure> {
   let paths: string[];
   if (mask === undefined || mask === null || mask === "") paths = WRITABLE.filter((k) => policy[k] !== undefined);
   else if (typeof mask === "string") paths = mask.split(",").map((p) => p.trim()).filter((p) => p !== "");
   else if (typeof mask === "object" && !Array.isArray(mask) && Array.isArray((mask as Body)["paths"]))
     paths = ((mask as Body)["paths"] as unknown[]).filter((p): p is string => typeof p === "string");
   else return invalid('updateMask must be a field mask: a comma-separated string such as "displayName,rules"', "updateMask");
-  const out: Writable[] = [];
+  if (paths.includes("*")) {
+    if (paths.length > 1) return invalid('updateMask "*" replaces every field: give it alone', "updateMask");
+    return ok(WRITABLE.map((field) => ({ field, below: [], text: field })));
+  }
+  const out: MaskPath[] = [];
   for (const p of paths) {
-    const top = p.split(".")[0] ?? p;
+    const [top = "", ...below] = p.split(".");
     const name = SNAKE[top] ?? top;
     if (!(WRITABLE as readonly string[]).includes(name))
       return invalid(`updateMask names "${p}", which is not a writable policy field (${WRITABLE.join(", ")})`, "updateMask");
-    out.push(name as Writable);
+    if (below.some((k) => k === "")) return invalid(`updateMask path "${p}" has an empty segment`, "updateMask");
+    out.push({ field: name as Writable, below, text: p });
   }
   return ok(out);
+}
+
+/**
+ * `wire` with the value at `path` (below `field`) taken from `patch`, or removed where `patch` has
+ * none there. Objects along the way are copied, not changed. Fails when the path goes through a
+ * value that is not an object (`displayName.x`).
+ */
+function setBelow(wire: Record<string, JsonValue>, patch: Body, path: MaskPath): Result<void, HttpFailure> {
+  const keys = [path.field as string, ...path.below];
+  let from: unknown = patch;
+  for (const k of keys) from = typeof from === "object" && from !== null && !Array.isArray(from) ? (from as Body)[k] : undefined;
+  let into: Record<string, JsonValue> = wire;
+  for (let i = 0; i < keys.length - 1; i++) {
+    const k = keys[i] as string;
+    const v = into[k];
+    if (v !== undefined && v !== null && (typeof v !== "object" || Array.isArray(v)))
+      return invalid(`updateMask path "${path.text}" goes below ${keys.slice(0, i + 1).join(".")}, which is not a message or map`, "updateMask");
+    const copy: Record<string, JsonValue> = { ...((v ?? {}) as Record<string, JsonValue>) };
+    into[k] = copy;
+    into = copy;
+  }
+  const last = keys[keys.length - 1] as string;
+  if (from === undefined) delete into[last];
+  else into[last] = from as JsonValue;
+  return ok(undefined);
 }
 
 /** Annotation PATCH semantics (spec, Policy): absent keys are kept; an empty value deletes the key. */
@@ -187,8 +229,12 @@ export function updatePolicy(world: World, caller: User, id: string, body: Body,
   const paths = maskPaths(body["updateMask"], p);
   if (!paths.ok) return paths;
   const wire: Record<string, JsonValue> = { ...(encodePolicy(current) as JsonObject) };
-  for (const k of paths.value) {
-    if (k === "annotations") wire[k] = patchAnnotations(current.annotations, p[k]);
+  for (const m of paths.value) {
+    const k = m.field;
+    if (m.below.length > 0) {
+      const set = setBelow(wire, p, m);
+      if (!set.ok) return set;
+    } else if (k === "annotations") wire[k] = patchAnnotations(current.annotations, p[k]);
     else wire[k] = p[k] === undefined ? null : (p[k] as JsonValue);
   }
   wire["updatedAt"] = now;
@@ -197,7 +243,7 @@ export function updatePolicy(world: World, caller: User, id: string, body: Body,
   const after = replaceInWorld(world, { policies: [decoded.value] });
   const problem = saveTimeCheck(world, after, decoded.value, wire, "update policy");
   if (problem) return err(problem);
-  return ok({ world: after, body: { policy: encodePolicy(decoded.value) } });
+  return ok({ world: after, body: { policy: policyWire(decoded.value) } });
 }
 
 /** Where the world still names policy `id`, as JSON-path-like places, for the refusal message. */

@@ -9,12 +9,11 @@
  */
 import { KNOWN_POLICY_SCOPE_SLOTS, KNOWN_POLICY_TYPES, type Policy } from "../../model/index.js";
 import type { JsonObject } from "../../model/json.js";
-import { encodePolicy } from "../../codec/index.js";
 import { ok, type Result } from "../../result.js";
 import type { World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
 import { pageFromBody } from "../paging.js";
-import { listBody } from "./reads.js";
+import { listBody, policyWire } from "./reads.js";
 import { type Body, enums, flag, member, refIds, type SearchFields, searchRequest, strings, text } from "./search-fields.js";
 
 type Read = Result<JsonObject, HttpFailure>;
@@ -128,5 +127,5 @@ export function searchPolicies(world: World, body: Body): Read {
       (name === "" || p.displayName.toLowerCase() === name) &&
       (query === "" || [p.displayName, p.description, p.id].some((s) => s.toLowerCase().includes(query))),
   );
-  return ok(listBody(found.map(encodePolicy), page));
+  return ok(listBody(found.map(policyWire), page));
 }

@@ -12,7 +12,7 @@
 import { encodeConfigRule } from "../../world/config-rule-codec.js";
 import { encodeCommentResponse, encodePolicy } from "../../codec/index.js";
 import type { App, AppEntitlement, AppUser, User } from "../../model/directory.js";
-import type { Task } from "../../model/index.js";
+import type { Policy, Task } from "../../model/index.js";
 import type { JsonObject, JsonValue } from "../../model/json.js";
 import { canRead, relationTo, seesInternals } from "../../reducers/permissions.js";
 import { buildTaskView, hideFromCaller } from "../../reducers/task-view.js";
@@ -70,6 +70,20 @@ export function appWire(a: App): JsonObject {
  */
 export function entitlementWire(e: AppEntitlement): JsonObject {
   return encodeEntitlement(e);
+}
+
+/**
+ * A policy as the API writes it: its maps (`policySteps`, `annotations`) are objects, `{}` when
+ * empty, never null (protojson; openapi.yaml declares them non-nullable), whatever the world holds.
+ *
+ * @example
+ * ```ts
+ * policyWire(policyWithOnlyABaseline).policySteps; // {}
+ * ```
+ */
+export function policyWire(p: Policy): JsonObject {
+  const o = encodePolicy(p) as JsonObject;
+  return { ...o, policySteps: o["policySteps"] ?? {}, annotations: o["annotations"] ?? {} };
 }
 
 /**
@@ -567,7 +581,7 @@ export function getEntitlementConfigurationRule(world: World, appId: string, id:
  */
 export function getPolicy(world: World, id: string): Read {
   const p = world.index.policies.get(id);
-  return p ? ok({ policy: encodePolicy(p) }) : notFound(`policy "${id}" not found`);
+  return p ? ok({ policy: policyWire(p) }) : notFound(`policy "${id}" not found`);
 }
 
 /**
@@ -579,6 +593,6 @@ export function getPolicy(world: World, id: string): Read {
  * ```
  */
 export function listPolicies(world: World, page: PageRequest): Read {
-  return ok(listBody(world.policies.map(encodePolicy), page));
+  return ok(listBody(world.policies.map(policyWire), page));
 }
 
