@@ -272,6 +272,33 @@ describe("openapi.yaml UpdatePolicyRequest updateMask (google.protobuf.FieldMask
     await call("DELETE", "/api/v1/policies/{id}", { params: { id } });
   });
 
+  it("an update at the bottom of a chain cannot push the chain above it past depth 5 (openapi.yaml: \"any reachable chain\")", async () => {
+    const grant = { policyType: "POLICY_TYPE_GRANT", policySteps: { grant: { steps: [{ accept: {} }] } } };
+    const leaf = (await call("POST", "/api/v1/policies", { body: { displayName: "Leaf", ...grant } })).policy.id as string;
+    const made = [leaf];
+    // Policies referring to the one before, until the service refuses one as too deep.
+    for (let i = 0; i < 10; i++) {
+      const r = await fetch(`${server.url}/api/v1/policies`, {
+        method: "POST",
+        headers: { authorization: "Bearer tok-super", "content-type": "application/json" },
+        body: JSON.stringify({ displayName: `Chain ${i}`, ...grant, rules: [{ condition: "true", policyId: made[made.length - 1] }] }),
+      });
+      const b = (await r.json()) as Body;
+      if (r.status !== 200) {
+        expect(b.message).toContain("CHAIN_TOO_DEEP");
+        break;
+      }
+      made.push(b.policy.id as string);
+    }
+    expect(made.length).toBeGreaterThan(2);
+    const extra = (await call("POST", "/api/v1/policies", { body: { displayName: "Below the leaf", ...grant } })).policy.id as string;
+    const deeper = await call("POST", "/api/v1/policies/{id}", { params: { id: leaf }, body: { policy: { rules: [{ condition: "true", policyId: extra }] }, updateMask: "rules" }, expect: 400 });
+    expect(deeper.message).toContain("CHAIN_TOO_DEEP");
+    expect(deeper.message).toContain(`policy "${made[made.length - 1]}", which refers to this one`);
+    for (const id of [...made].reverse()) await call("DELETE", "/api/v1/policies/{id}", { params: { id } });
+    await call("DELETE", "/api/v1/policies/{id}", { params: { id: extra } });
+  });
+
   it("a policy that has only a baseline policy is written with policySteps {} (a map is never null)", async () => {
     const created = await call("POST", "/api/v1/policies", { body: { displayName: "Baseline only", policyType: "POLICY_TYPE_GRANT", baselinePolicyId: "pol-prod-admin-eng" } });
     expect(created.policy.policySteps).toEqual({});

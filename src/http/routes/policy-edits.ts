@@ -76,8 +76,27 @@ function referrers(world: World, id: string): Policy[] {
 }
 
 /**
- * Lints the policy as it would be saved, in the world with it saved, and every policy referring to
- * it; error findings refuse the write. Referrers only count errors they did not have before.
+ * Every policy from which a chain of references reaches `id`: an edit lengthens or breaks the chains
+ * of all of them ("must not push any reachable chain over depth 5"), not only of its direct referrers.
+ */
+function chainsThrough(world: World, id: string): Policy[] {
+  const seen = new Set<string>([id]);
+  const out: Policy[] = [];
+  const queue = [id];
+  while (queue.length > 0) {
+    for (const p of referrers(world, queue.shift() as string)) {
+      if (seen.has(p.id)) continue;
+      seen.add(p.id);
+      out.push(p);
+      queue.push(p.id);
+    }
+  }
+  return out;
+}
+
+/**
+ * Lints the policy as it would be saved, in the world with it saved, and every policy whose chain of
+ * references reaches it; error findings refuse the write. Referrers only count errors they did not have before.
  */
 function saveTimeCheck(before: World, after: World, policy: Policy, wire: JsonValue, what: string): HttpFailure | undefined {
   const own = errorsOf(lintPolicy(wire, after));
@@ -85,7 +104,7 @@ function saveTimeCheck(before: World, after: World, policy: Policy, wire: JsonVa
     const r = refused(own, what);
     return r.ok ? undefined : r.error;
   }
-  for (const p of referrers(after, policy.id)) {
+  for (const p of chainsThrough(after, policy.id)) {
     const had = new Set(errorsOf(lintDecodedPolicy(p, before)).map((f) => `${f.code}\u0000${f.path}`));
     const now = errorsOf(lintDecodedPolicy(p, after)).filter((f) => !had.has(`${f.code}\u0000${f.path}`));
     if (now.length > 0) {
