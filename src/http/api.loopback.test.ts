@@ -299,6 +299,22 @@ describe("openapi.yaml UpdatePolicyRequest updateMask (google.protobuf.FieldMask
     await call("DELETE", "/api/v1/policies/{id}", { params: { id: extra } });
   });
 
+  it("refuses on write what protojson would not read, and the server's annotation prefix (openapi.yaml: c1/ keys \"rejected on write\")", async () => {
+    const steps = { grant: { steps: [{ accept: {} }] } };
+    const base = { displayName: "Refused", policyType: "POLICY_TYPE_GRANT", policySteps: steps };
+    const typo = await call("POST", "/api/v1/policies", { body: { ...base, policySteps: { grant: { steps: [{ approve: { manager: {} } }] } } }, expect: 400 });
+    expect(typo.message).toContain("UNKNOWN_STEP_KIND");
+    const type = await call("POST", "/api/v1/policies", { body: { ...base, policyType: "POLICY_TYPE_FOO" }, expect: 400 });
+    expect(type.message).toContain("POLICY_TYPE_FOO");
+    for (const key of ["c1/owner", "svc/owner"]) {
+      const r = await call("POST", "/api/v1/policies", { body: { ...base, annotations: { [key]: "x" } }, expect: 400 });
+      expect(r.message).toContain("reserved");
+    }
+    const made = (await call("POST", "/api/v1/policies", { body: base })).policy.id as string;
+    await call("POST", "/api/v1/policies/{id}", { params: { id: made }, body: { policy: { annotations: { "c1/x": "y" } }, updateMask: "annotations" }, expect: 400 });
+    await call("DELETE", "/api/v1/policies/{id}", { params: { id: made } });
+  });
+
   it("a policy that has only a baseline policy is written with policySteps {} (a map is never null)", async () => {
     const created = await call("POST", "/api/v1/policies", { body: { displayName: "Baseline only", policyType: "POLICY_TYPE_GRANT", baselinePolicyId: "pol-prod-admin-eng" } });
     expect(created.policy.policySteps).toEqual({});

@@ -7,7 +7,7 @@
  */
 import { checkCondition } from "../../cel/compile.js";
 import { decodePolicy, encodePolicy } from "../../codec/index.js";
-import type { Policy } from "../../model/index.js";
+import { PolicyType, type Policy } from "../../model/index.js";
 import type { JsonObject, JsonValue } from "../../model/json.js";
 import { lintPolicy, lintDecodedPolicy, type Finding } from "../../policy/lint.js";
 import { mayEditPolicies, rolesOf } from "../../reducers/permissions.js";
@@ -99,7 +99,12 @@ function chainsThrough(world: World, id: string): Policy[] {
  * references reaches it; error findings refuse the write. Referrers only count errors they did not have before.
  */
 function saveTimeCheck(before: World, after: World, policy: Policy, wire: JsonValue, what: string): HttpFailure | undefined {
-  const own = errorsOf(lintPolicy(wire, after));
+  // The service reads a request with protojson, which refuses a field or enum value it does not
+  // know: a misspelled step kind ({"approve": …}) or policy type is refused, not kept.
+  if (!(Object.values(PolicyType) as string[]).includes(policy.policyType))
+    return { status: 400, code: "INVALID_ARGUMENT", reason: "INVALID_ARGUMENT", message: `${what} refused: policyType ${JSON.stringify(policy.policyType)} is not one of ${Object.values(PolicyType).join(", ")}`, field: "policyType" };
+  const findings = lintPolicy(wire, after);
+  const own = findings.filter((f) => f.severity === "error" || f.code === "UNKNOWN_STEP_KIND");
   if (own.length > 0) {
     const r = refused(own, what);
     return r.ok ? undefined : r.error;
@@ -143,6 +148,8 @@ export function createPolicy(world: World, caller: User, body: Body, now: string
   const { ids, seq } = takeIds(world, "pol", 1);
   const id = ids[0] ?? "";
   const wire: Record<string, JsonValue> = { id, annotations: {}, createdAt: now, updatedAt: now, deletedAt: null, systemBuiltin: false };
+  const reserved = reservedAnnotation(body["annotations"]);
+  if (reserved) return reserved;
   for (const k of WRITABLE) if (body[k] !== undefined) wire[k] = body[k] as JsonValue;
   const decoded = decodeWire(wire, "create policy");
   if (!decoded.ok) return decoded;
@@ -212,6 +219,24 @@ function setBelow(wire: Record<string, JsonValue>, patch: Body, path: MaskPath):
   return ok(undefined);
 }
 
+/**
+ * A refusal for an annotation key the request sets under the server's prefix: `c1/` (openapi.yaml:
+ * "reserved for server-managed use and rejected on write") or the spec's `svc/`. Keys the policy
+ * already has (a pulled tenant's server-managed ones) are left to the server: only what a request
+ * writes is refused; an empty value (a delete) is not a write.
+ */
+function reservedAnnotation(annotations: unknown): Result<never, HttpFailure> | undefined {
+  if (typeof annotations !== "object" || annotations === null || Array.isArray(annotations)) return undefined;
+  for (const [key, value] of Object.entries(annotations as Body)) {
+    if (value === "" || value === null) continue;
+    const prefix = RESERVED_WRITE_PREFIXES.find((x) => key.startsWith(x));
+    if (prefix) return invalid(`annotation key ${JSON.stringify(key)} starts with "${prefix}", which is reserved for server-managed annotations and rejected on write: rename it`, `annotations.${key}`);
+  }
+  return undefined;
+}
+
+const RESERVED_WRITE_PREFIXES = ["c1/", "svc/"] as const;
+
 /** Annotation PATCH semantics (spec, Policy): absent keys are kept; an empty value deletes the key. */
 function patchAnnotations(current: Readonly<Record<string, string>> | null, patch: unknown): JsonValue {
   if (patch === null || patch === undefined) return (current ?? null) as JsonValue;
@@ -247,6 +272,8 @@ export function updatePolicy(world: World, caller: User, id: string, body: Body,
   if (typeof p["id"] === "string" && p["id"] !== "" && p["id"] !== id) return invalid(`policy.id "${p["id"]}" does not match the path's "${id}"`, "policy.id");
   const paths = maskPaths(body["updateMask"], p);
   if (!paths.ok) return paths;
+  const reserved = reservedAnnotation(p["annotations"]);
+  if (reserved) return reserved;
   const wire: Record<string, JsonValue> = { ...(encodePolicy(current) as JsonObject) };
   for (const m of paths.value) {
     const k = m.field;
