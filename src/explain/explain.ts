@@ -12,7 +12,7 @@ import type { PolicyStep, Task } from "../model/index.js";
 import { decide } from "../policy/decide.js";
 import type { PolicySource, SourceCheck } from "../policy/resolve-policy.js";
 import type { ChainLink, DecidedBy, RuleEvaluation } from "../policy/select-steps.js";
-import type { SimError } from "../reducers/errors.js";
+import { notAWorld, type SimError } from "../reducers/errors.js";
 import { err, ok, type Result } from "../result.js";
 import { type ApproverResolution, resolveApprovers } from "../workflow/approvers.js";
 import { findTask, type World } from "../world/world.js";
@@ -349,6 +349,8 @@ export type HypotheticalRequest = Omit<TaskSpec, "subject"> & { readonly subject
  * ```
  */
 export function explain(world: World, task: string | HypotheticalRequest): Result<Explanation, SimError> {
+  const notWorld = notAWorld(world);
+  if (notWorld) return err(notWorld);
   try {
     if (typeof task === "object" && task !== null) return explainRequest(world, task);
     const taskId = task;

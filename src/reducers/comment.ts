@@ -9,7 +9,7 @@ import { err, ok, type Result } from "../result.js";
 import type { AuditEvent } from "../workflow/events.js";
 import { type TaskComment, type World, withTaskTables } from "../world/world.js";
 import { appendComments } from "../world/comment-log.js";
-import { guarded, type SimError } from "./errors.js";
+import { guarded, type SimError, notAWorld } from "./errors.js";
 import { MAX_COMMENT_TEXT_PER_TASK } from "./limits.js";
 import { type ActionContext, type ExpandMaskInput, optionalString, prelude } from "./prelude.js";
 import { buildTaskView, hideFromCaller } from "./task-view.js";
@@ -93,6 +93,8 @@ export interface Step<R> {
  */
 export function comment(world: World, req: CommentInput, ctx: ActionContext): Result<Step<CommentResponseJson>, SimError> {
   return guarded(() => {
+    const notWorld = notAWorld(world);
+    if (notWorld) return err<SimError>(notWorld);
     const text = optionalString((req ?? {}) as unknown as Record<string, unknown>, "comment");
     if (!text.ok) return text;
     if (text.value.trim() === "")

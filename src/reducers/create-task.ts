@@ -19,7 +19,7 @@ import { emitRuleEvaluations, restartOn } from "../workflow/restart.js";
 import { durationSeconds } from "../workflow/time.js";
 import { findEntitlement, type World } from "../world/world.js";
 import type { Step } from "./comment.js";
-import { guarded, type SimError } from "./errors.js";
+import { guarded, type SimError, notAWorld } from "./errors.js";
 import { decisionFailure } from "./hard-reset.js";
 import { rolesOf } from "./permissions.js";
 import { type ActionContext, type ExpandMaskInput, isRealTimestamp, utcTimestamp } from "./prelude.js";
@@ -283,6 +283,8 @@ function accessRequestOf(world: World, req: unknown, actx: ActionContext) {
  */
 export function createGrantTask(world: World, req: CreateGrantTaskInput, actx: ActionContext): Result<Step<JsonValue>, SimError> {
   return guarded(() => {
+    const notWorld = notAWorld(world);
+    if (notWorld) return err<SimError>(notWorld);
     const read = accessRequestOf(world, req, actx);
     if (!read.ok) return read;
     const { caller, now, r, ent, subject, description, paths } = read.value;
@@ -335,6 +337,8 @@ export function createGrantTask(world: World, req: CreateGrantTaskInput, actx: A
  */
 export function createRevokeTask(world: World, req: CreateRevokeTaskInput, actx: ActionContext): Result<Step<JsonValue>, SimError> {
   return guarded(() => {
+    const notWorld = notAWorld(world);
+    if (notWorld) return err<SimError>(notWorld);
     const read = accessRequestOf(world, req, actx);
     if (!read.ok) return read;
     const { caller, now, r, ent, subject, description, paths } = read.value;
@@ -379,6 +383,8 @@ export function createRevokeTask(world: World, req: CreateRevokeTaskInput, actx:
  */
 export function createOffboardingTask(world: World, req: CreateOffboardingTaskInput, actx: ActionContext): Result<Step<JsonValue>, SimError> {
   return guarded(() => {
+    const notWorld = notAWorld(world);
+    if (notWorld) return err<SimError>(notWorld);
     const who = callerOf(world, actx);
     if (!who.ok) return who;
     const { caller, now } = who.value;

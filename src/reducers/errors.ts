@@ -63,3 +63,33 @@ export function guarded<T>(body: () => T | { ok: false; error: SimError }): T | 
     return { ok: false, error: { code: "INTERNAL", message: `policy-sim internal error: ${e instanceof Error ? e.message : String(e)}` } };
   }
 }
+
+/**
+ * `INVALID_ARGUMENT` when `world` is not a World (what `loadWorld` returns), naming what it is;
+ * `undefined` for a World. Entry points taking a world check it first, so a null or a raw world
+ * file (not loaded) is the caller's error, with what to do, not an `INTERNAL` one.
+ *
+ * @example
+ * ```ts
+ * notAWorld(JSON.parse(text))?.message; // "world must be a World (loadWorld's value), not an object with keys users, tasks, …"
+ * ```
+ */
+export function notAWorld(world: unknown): SimError | undefined {
+  if (typeof world === "object" && world !== null) {
+    const w = world as { readonly tasks?: { readonly get?: unknown }; readonly index?: unknown; readonly tenant?: unknown };
+    if (typeof w.tasks?.get === "function" && typeof w.index === "object" && w.index !== null && typeof w.tenant === "object" && w.tenant !== null) return undefined;
+  }
+  return { code: "INVALID_ARGUMENT", message: `world must be a World (loadWorld's value), not ${describedArgument(world)}`, field: "world" };
+}
+
+function describedArgument(v: unknown): string {
+  if (v === null) return "null";
+  if (v === undefined) return "undefined";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
+  if (typeof v === "object") {
+    const keys = Object.keys(v);
+    return keys.length === 0 ? "an empty object" : `an object with keys ${keys.slice(0, 5).join(", ")}${keys.length > 5 ? ", …" : ""}${keys.includes("tasks") ? " (a world file: load it with loadWorld first)" : ""}`;
+  }
+  return `the ${typeof v} ${String(v)}`;
+}

@@ -11,7 +11,7 @@ import { encodeHardResetResponse } from "../codec/index.js";
 import type { PolicyInstance, PolicyStep, PolicyStepInstance, Task } from "../model/index.js";
 import { decide, type Decision } from "../policy/decide.js";
 import { chainSnapshot, type RuleEvaluation } from "../policy/select-steps.js";
-import { ok, type Result } from "../result.js";
+import { err, ok, type Result } from "../result.js";
 import { advance, type AdvanceContext, IdSequence } from "../workflow/advance.js";
 import type { ApproverResolution } from "../workflow/approvers.js";
 import type { AuditEvent } from "../workflow/events.js";
@@ -21,7 +21,7 @@ import { type TaskComment, type World, withTaskTables } from "../world/world.js"
 import { AppendLog } from "../world/append-log.js";
 import { appendComments } from "../world/comment-log.js";
 import type { HardResetResponseJson, Step } from "./comment.js";
-import { guarded, type SimError } from "./errors.js";
+import { guarded, type SimError, notAWorld } from "./errors.js";
 import { relationAfterSteps, seesInternals } from "./permissions.js";
 import { type ActionContext, type ExpandMaskInput, optionalString, prelude } from "./prelude.js";
 import { buildTaskView, hideFromCaller } from "./task-view.js";
@@ -213,6 +213,8 @@ export function resetTask(
  */
 export function hardReset(world: World, req: HardResetInput, ctx: ActionContext): Result<Step<HardResetResponseJson>, SimError> {
   return guarded(() => {
+    const notWorld = notAWorld(world);
+    if (notWorld) return err<SimError>(notWorld);
     const text = optionalString((req ?? {}) as unknown as Record<string, unknown>, "comment");
     if (!text.ok) return text;
     const pre = prelude(world, req, ctx, "TASK_ACTION_TYPE_HARD_RESET");

@@ -13,7 +13,7 @@ import { changePolicy, type ChangePolicyInput, escalateToEmergencyAccess, type E
 import { closeTaskAction, type CloseInput, deleteTask } from "./close.js";
 import { comment, type CommentInput, type Step } from "./comment.js";
 import { completeForm, type CompleteFormInput } from "./complete-form.js";
-import { guarded, type SimError } from "./errors.js";
+import { guarded, type SimError, notAWorld } from "./errors.js";
 import { hardReset, type HardResetInput } from "./hard-reset.js";
 import type { ActionContext } from "./prelude.js";
 import { processNow, type ProcessNowInput } from "./process-now.js";
@@ -156,6 +156,8 @@ function isKnown(type: unknown): type is WorkflowActionType {
  */
 export function reduce(world: World, action: WorkflowAction, ctx: ActionContext): Result<Step<JsonValue>, SimError> {
   return guarded(() => {
+    const notWorld = notAWorld(world);
+    if (notWorld) return err<SimError>(notWorld);
     const a = action as unknown;
     if (typeof a !== "object" || a === null || Array.isArray(a))
       return err<SimError>({ code: "INVALID_ARGUMENT", message: "an action is an object with a type", field: "type" });

@@ -32,7 +32,7 @@ import { currentKind } from "../workflow/steps.js";
 import { saveWorld } from "../world/save-world.js";
 import { findTask, type World } from "../world/world.js";
 import type { SimError } from "./errors.js";
-import { guarded } from "./errors.js";
+import { guarded, notAWorld } from "./errors.js";
 import { isRealTimestamp } from "./prelude.js";
 import { reduce, WORKFLOW_ACTION_TYPES, type WorkflowAction } from "./reduce.js";
 import { tick } from "./tick.js";
@@ -302,6 +302,8 @@ function describeStep(step: ScriptStep, index: number): string {
  */
 export function simulate(world: World, script: unknown): Result<SimulationRun, SimError> {
   return guarded(() => {
+    const notWorld = notAWorld(world);
+    if (notWorld) return err<SimError>(notWorld);
     const decoded = isObject(script) && Array.isArray(script["steps"]) && isStepList(script) ? ok(script as unknown as Script) : decodeScript(script);
     if (!decoded.ok) return err<SimError>({ code: "INVALID_ARGUMENT", message: `the script is not valid: ${decoded.error.join("; ")}`, field: "script" });
     const s = decoded.value;

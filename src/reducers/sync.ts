@@ -13,7 +13,7 @@ import { isManual, manualProvisioners } from "../workflow/provisioners.js";
 import { readSimulation, withSimulation } from "../workflow/sim-config.js";
 import type { World } from "../world/world.js";
 import type { Step } from "./comment.js";
-import { guarded, type SimError } from "./errors.js";
+import { guarded, type SimError, notAWorld } from "./errors.js";
 import { maySyncApp, rolesOf } from "./permissions.js";
 import type { ActionContext } from "./prelude.js";
 import { commit, invalid } from "./task-action.js";
@@ -74,6 +74,8 @@ function resume(ctx: AdvanceContext, task: Task, appName: string): Task {
  */
 export function sync(world: World, req: SyncInput, actx: ActionContext): Result<Step<JsonValue>, SimError> {
   return guarded(() => {
+    const notWorld = notAWorld(world);
+    if (notWorld) return err<SimError>(notWorld);
     const appId = typeof req === "object" && req !== null && typeof req.appId === "string" ? req.appId : "";
     if (appId === "") return err(invalid("appId is required: the app whose connector synced", "appId"));
     const actorId = typeof actx === "object" && actx !== null && typeof actx.actorId === "string" ? actx.actorId : "";

@@ -24,7 +24,7 @@ import { applyEffects } from "../workflow/effects.js";
 import { findTask, type World } from "../world/world.js";
 import { appendComments } from "../world/comment-log.js";
 import type { Step } from "./comment.js";
-import { guarded, type SimError } from "./errors.js";
+import { guarded, type SimError, notAWorld } from "./errors.js";
 import { type Relation, relationTo, seesInternals, taskActionsFor, whoMay } from "./permissions.js";
 import { prelude } from "./prelude.js";
 import { buildTaskView, hideFromCaller } from "./task-view.js";
@@ -238,6 +238,8 @@ export function responseFor(
  */
 export function runTaskAction<R>(world: World, req: unknown, actx: unknown, spec: ActionSpec<R>): Result<Step<JsonValue>, SimError> {
   return guarded(() => {
+    const notWorld = notAWorld(world);
+    if (notWorld) return err<SimError>(notWorld);
     const gone = deletedTask(world, req);
     if (gone) return err(gone);
     const pre = prelude(world, req, actx, "TASK_ACTION_TYPE_COMMENT");

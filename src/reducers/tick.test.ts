@@ -85,3 +85,25 @@ describe("every now and at the reducers take is a real instant (prelude.ts isRea
     expect(!edited.ok && [edited.error.code, edited.error.code === "INVALID_ARGUMENT" && edited.error.field]).toEqual(["INVALID_ARGUMENT", "edit.now"]);
   });
 });
+
+describe("a world that is not a World (null, a raw world file) is INVALID_ARGUMENT naming it, not INTERNAL", () => {
+  it("for the reducers, explain and whatIf", async () => {
+    const { comment } = await import("./comment.js");
+    const { hardReset } = await import("./hard-reset.js");
+    const { explain } = await import("../explain/explain.js");
+    const { whatIf } = await import("../whatif/what-if.js");
+    const raw = JSON.parse(readFileSync("fixtures/world.json", "utf8")) as unknown;
+    for (const bad of [null, undefined, {}, raw]) {
+      const results = [
+        comment(bad as World, { taskId: "1001", comment: "x" }, { actorId: "u-it-dir" }),
+        hardReset(bad as World, { taskId: "1001" }, { actorId: "u-it-dir" }),
+        tick(bad as World, "2026-11-22T10:00:00Z"),
+        explain(bad as World, "1001"),
+        whatIf(bad as World, () => {}),
+      ];
+      for (const r of results) expect(!r.ok && r.error).toMatchObject({ code: "INVALID_ARGUMENT", message: expect.stringContaining("world must be a World (loadWorld's value)") });
+    }
+    const fromFile = comment(raw as World, { taskId: "1001", comment: "x" }, { actorId: "u-it-dir" });
+    expect(!fromFile.ok && fromFile.error.message).toContain("load it with loadWorld first");
+  });
+});

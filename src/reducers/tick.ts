@@ -17,7 +17,7 @@ import { checkWaitCondition, fireTimer, nextTimer, type Timer, waitCondition } f
 import type { TaskComment, World } from "../world/world.js";
 import { appendComments } from "../world/comment-log.js";
 import type { Step } from "./comment.js";
-import { guarded, type SimError } from "./errors.js";
+import { guarded, type SimError, notAWorld } from "./errors.js";
 import { isRealTimestamp, utcTimestamp } from "./prelude.js";
 
 /** A bound on passes of timers and conditions in one tick; each pass moves some task on a step. */
@@ -68,6 +68,8 @@ function ctxAt(world: World, now: string, ids: IdSequence, events: AuditEvent[],
  */
 export function tick(world: World, now: string): Result<Step<JsonValue>, SimError> {
   return guarded(() => {
+    const notWorld = notAWorld(world);
+    if (notWorld) return err<SimError>(notWorld);
     if (!isRealTimestamp(now))
       return err<SimError>({
         code: "INVALID_ARGUMENT",

@@ -48,7 +48,7 @@ import { decide } from "../policy/decide.js";
 import { type Resolution, type ResolutionError, resolvePolicy } from "../policy/resolve-policy.js";
 import { type ConditionResult, type ConditionRunner, selectSteps } from "../policy/select-steps.js";
 import { conditionsSignature, taskConditions, type TaskConditions } from "../policy/task-conditions.js";
-import type { SimError } from "../reducers/errors.js";
+import { notAWorld, type SimError } from "../reducers/errors.js";
 import { err, ok, type Result } from "../result.js";
 import { closest } from "../text/closest.js";
 import type { World } from "../world/world.js";
@@ -1076,6 +1076,8 @@ export function mergeWhatIfResults(parts: readonly WhatIfResult[]): Result<WhatI
  * ```
  */
 export function whatIf(world: World, edit: WorldEdit, options: WhatIfOptions = {}): Result<WhatIfResult, SimError> {
+  const notWorld = notAWorld(world);
+  if (notWorld) return err(notWorld);
   const decoded = decodeWhatIfOptions(options, world);
   if (!decoded.ok) return decoded;
   const bad = badEdit(edit);
@@ -1189,6 +1191,8 @@ function badEdit(edit: WorldEdit): SimError | undefined {
  * ```
  */
 export function whatIfWorlds(world: World, after: World, options: WhatIfOptions = {}): Result<WhatIfResult, SimError> {
+  const notWorld = notAWorld(world) ?? notAWorld(after);
+  if (notWorld) return err(notWorld);
   const decoded = decodeWhatIfOptions(options, world);
   if (!decoded.ok) return decoded;
   const checked = checkEdit(world, after);
