@@ -52,6 +52,17 @@ describe("a subject given by user id", () => {
     expect(explain(world, nobody)).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
   });
 
+  it("a described subject or entitlement with a key no user or entitlement has is a failure naming it, negated or not: a typo overrides nothing", () => {
+    const typo = { subject: { id: "u-contractor", employmentTyp: "Employee" }, entitlement: prodAdmin };
+    expect(() => expect(world).not.toRoute(typo, { rule: 2 })).toThrow(/subject\.employmentTyp is not a key of a user; did you mean employmentType\?/);
+    expect(() => expect(world).toRoute(typo, { rule: 2 })).toThrow(/employmentTyp/);
+    const risk = { subject: "u-contractor", entitlement: { ...prodAdmin, riskLevel: "low" } };
+    expect(() => expect(world).not.toRoute(risk, { rule: 2 })).toThrow(/entitlement\.riskLevel is not a key of an entitlement; did you mean riskLevelValueId\?/);
+    // A world user or entitlement passed as it is still routes as its id does.
+    const user = world.index.users.get("u-contractor");
+    expect(checkRoute(world, { subject: user as never, entitlement: prodAdmin }, { rule: 2 }).pass).toBe(true);
+  });
+
   it("reads the same in a case file, in inline cases and in rule coverage", () => {
     const file = decodeCaseFile([
       { name: "by id", request: { subject: "u-contractor", entitlement: "app-aws/ent-aws-prod-admin" }, expect: { rule: 2 } },

@@ -125,6 +125,20 @@ const DEFAULT_SUBJECT = "u-spec-subject";
 const SPEC_KEYS: readonly string[] = ["kind", "subject", "entitlement", "emergencyAccess", "origin", "grantDuration", "requesterId", "accessReviewId", "taskId"];
 const SUBJECT_STRINGS: readonly string[] = ["id", "email", "displayName", "department", "jobTitle", "employmentType", "employmentStatus", "status", "directoryStatus", "type"];
 const ENTITLEMENT_KEYS: readonly string[] = ["appId", "id", "riskLevelValueId", "appResourceTypeId", "displayName"];
+/**
+ * Every field of a loaded User and AppEntitlement: one of the world's objects may be passed as it is,
+ * and its other fields are left alone; a key that is no field at all (`employmentTyp`, `riskLevel`) is
+ * a typo, which would otherwise override nothing and let a `not.toRoute` pass.
+ */
+const USER_FIELDS: readonly string[] = [
+  ...SUBJECT_STRINGS,
+  "emails", "username", "usernames", "managerIds", "profile", "attributes", "roleIds", "delegatedUserId", "$unknown",
+];
+const ENTITLEMENT_FIELDS: readonly string[] = [
+  ...ENTITLEMENT_KEYS,
+  "appResourceId", "grantPolicyId", "revokePolicyId", "certifyPolicyId", "emergencyGrantEnabled", "emergencyGrantPolicyId",
+  "overrideAccessRequestsDefaults", "requestSchemaId", "ownerUserIds", "annotations", "role", "scope", "durationGrant", "durationUnset", "$unknown",
+];
 const SPEC_STRINGS: readonly string[] = ["origin", "requesterId", "accessReviewId", "taskId"];
 // Names a caller may reach for, from the wire task (`identityUserId`) or the case files (`request`).
 const SPEC_HINTS: ReadonlyMap<string, string> = new Map([
@@ -192,8 +206,10 @@ function jsonProblem(v: unknown, path: string): Bad | undefined {
 function decodeSubject(v: unknown): Bad | undefined {
   if (typeof v === "string") return v === "" ? invalid("subject", "must be a user id (a non-empty string) or a described user { id, … }, got an empty string") : undefined;
   if (!isPlainRecord(v)) return invalid("subject", `must be a user id or a described user { id, department, … }, ${got(v)}`);
-  // Other keys are left alone: a caller may pass one of the world's users as it is (`emails`,
-  // `roleIds`, …), as before. Only the keys read are checked.
+  // A user's other fields are left alone: a caller may pass one of the world's users as it is
+  // (`emails`, `roleIds`, …). A key no user has is a typo.
+  const typo = unknownKey(v, USER_FIELDS, "subject", "a user", new Map([["userId", "id"], ["name", "displayName"], ["manager", "managerIds"], ["managerId", "managerIds"]]));
+  if (typo) return typo;
   for (const k of SUBJECT_STRINGS) {
     const x: unknown = v[k];
     if (x !== undefined && typeof x !== "string") return invalid(`subject.${k}`, `must be a string, ${got(x)}`);
@@ -227,6 +243,8 @@ function decodeEntitlement(v: unknown): Bad | undefined {
     const extra = unknownKey(v, ENTITLEMENT_KEYS, "entitlement", "an entitlement", new Map([["entitlementId", "id"], ["appEntitlementId", "id"]]));
     if (extra) return extra;
   }
+  const typo = unknownKey(v, ENTITLEMENT_FIELDS, "entitlement", "an entitlement", new Map([["riskLevel", "riskLevelValueId"], ["risk", "riskLevelValueId"], ["resourceType", "appResourceTypeId"]]));
+  if (typo) return typo;
   for (const k of ENTITLEMENT_KEYS) {
     const x: unknown = v[k];
     const required = k === "appId" || k === "id";
