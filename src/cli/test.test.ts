@@ -28,16 +28,23 @@ describe("policy-sim test", () => {
 
   it("a failing case: what differs, exit 1; a malformed case fails alone", async () => {
     const cases = JSON.stringify([
-      { name: "wrong policy", task: "1001", expect: { policy: "pol-nope" } },
+      { name: "wrong policy", task: "1001", expect: { policy: "pol-security-review" } },
       { name: "no expect", task: "1001" },
       { name: "right", task: "1001", expect: { rule: 2 } },
     ]);
     const r = await run(["test", "--world", "fixtures/world.json", "c.json"], { "c.json": cases });
     expect(r.code).toBe(EXIT.findings);
-    expect(r.out).toContain(' ❯ c.json (3 tests | 2 failed)\n   × wrong policy\n     → policy is "pol-prod-admin", expected "pol-nope"\n');
+    expect(r.out).toContain(' ❯ c.json (3 tests | 2 failed)\n   × wrong policy\n     → policy is "pol-prod-admin", expected "pol-security-review"\n');
     expect(r.out).toContain("   × no expect\n     → the case has no expect");
     expect(r.out).toContain("   ✓ right\n");
     expect(r.out).toContain("      Tests  2 failed | 1 passed (3)");
+  });
+
+  it("a case naming a policy the world does not have fails with the closest name, negated or not", async () => {
+    const cases = JSON.stringify([{ name: "typo", task: "1001", expect: { policy: "pol-prod-admn" } }]);
+    const r = await run(["test", "--world", "fixtures/world.json", "c.json"], { "c.json": cases });
+    expect(r.code).toBe(EXIT.findings);
+    expect(r.out).toContain('policy "pol-prod-admn" is not a policy of the world; did you mean "pol-prod-admin"?');
   });
 
   it("YAML cases with a request, and --json", async () => {

@@ -151,6 +151,49 @@ export function expectationProblems(x: unknown): string[] {
   return out;
 }
 
+const SOURCES: readonly PolicySource[] = ["emergency", "emergencyConfigRule", "emergencyResourceTypeDefault", "entitlement", "configRule", "resourceTypeDefault", "app", "accessReview", "tenantDefault", "taskSnapshot"];
+
+/**
+ * What an expectation names that the world does not have: a policy, a user, a step key, a rule
+ * index past the policy's rules, a source no resolution has. Such an expectation can never hold, so
+ * `not.toRoute` would pass whatever the route: it is refused instead, with the closest name.
+ */
+function worldProblems(world: World, x: RouteExpectation): string[] {
+  if (typeof world !== "object" || world === null || !("index" in world)) return [];
+  const out: string[] = [];
+  const policies = world.index.policies;
+  const policyIds = [...policies.keys()];
+  const policy = (id: string, what: string): void => {
+    if (policies.has(id)) return;
+    const guess = closest(id, policyIds);
+    out.push(`${what} "${id}" is not a policy of the world${guess ? `; did you mean "${guess}"?` : ""}`);
+  };
+  if (typeof x.policy === "string") policy(x.policy, "policy");
+  if (Array.isArray(x.chain)) x.chain.forEach((id, i) => typeof id === "string" && policy(id, `chain[${i}]`));
+  if (x.decidedBy && typeof x.decidedBy.policy === "string") policy(x.decidedBy.policy, "decidedBy.policy");
+  if (typeof x.source === "string" && !(SOURCES as readonly string[]).includes(x.source)) {
+    const guess = closest(x.source, SOURCES);
+    out.push(`source "${x.source}" is not a resolution source${guess ? `; did you mean "${guess}"?` : ` (sources: ${SOURCES.join(", ")})`}`);
+  }
+  if (Array.isArray(x.approvers))
+    for (const id of x.approvers)
+      if (typeof id === "string" && !world.index.users.has(id)) {
+        const guess = closest(id, [...world.index.users.keys()]);
+        out.push(`approver "${id}" is not a user of the world${guess ? `; did you mean "${guess}"?` : ""}`);
+      }
+  const named = typeof x.policy === "string" ? policies.get(x.policy) : undefined;
+  if (typeof x.rule === "number" && named && x.rule >= (named.rules ?? []).length)
+    out.push(`rule ${x.rule} is past the rules of policy "${named.id}", which has ${(named.rules ?? []).length} (rule indexes start at 0)`);
+  if (typeof x.stepKey === "string") {
+    const keys = named ? Object.keys(named.policySteps ?? {}) : [...new Set(world.policies.flatMap((p) => Object.keys(p.policySteps ?? {})))];
+    if (!keys.includes(x.stepKey)) {
+      const guess = closest(x.stepKey, keys);
+      out.push(`stepKey "${x.stepKey}" is not a step key of ${named ? `policy "${named.id}"` : "any policy of the world"}${guess ? `; did you mean "${guess}"?` : ""}`);
+    }
+  }
+  return out;
+}
+
 /** A plain object: not an array, and not a Map or boxed value, whose entries `Object.entries` would not see. */
 function isRecordLike(x: unknown): x is object {
   return typeof x === "object" && x !== null && Object.prototype.toString.call(x) === "[object Object]";
@@ -326,7 +369,8 @@ function expectationText(x: RouteExpectation): string {
  * ```
  */
 export function checkRoute(world: World, ref: TaskRef, expected: RouteExpectation): RouteCheck {
-  const problems = expectationProblems(expected);
+  const shape = expectationProblems(expected);
+  const problems = shape.length > 0 ? shape : worldProblems(world, expected);
   if (problems.length > 0) return cannotCheck(problems, `cannot check the route of ${describeTaskRef(ref)}: ${problems.join("; ")}`);
   return check(world, ref, `route ${expectationText(expected)}`, (e) => routeMismatches(e, expected));
 }
@@ -355,7 +399,8 @@ function approvalProblems(userIds: unknown, options: unknown): string[] {
  * ```
  */
 export function checkApprovers(world: World, ref: TaskRef, userIds: readonly string[], options: ApprovalOptions = {}): RouteCheck {
-  const problems = approvalProblems(userIds, options);
+  const shape = approvalProblems(userIds, options);
+  const problems = shape.length > 0 ? shape : worldProblems(world, { approvers: userIds });
   if (problems.length > 0) return cannotCheck(problems, `cannot check the approvers of ${describeTaskRef(ref)}: ${problems.join("; ")}`);
   const step = options.step ?? "first";
   const where = step === "first" ? "its first approval step" : step === "any" ? "some approval step" : `step ${step}`;

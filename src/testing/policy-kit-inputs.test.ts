@@ -63,6 +63,21 @@ describe("a subject given by user id", () => {
     expect(checkRoute(world, { subject: user as never, entitlement: prodAdmin }, { rule: 2 }).pass).toBe(true);
   });
 
+  it("an expectation naming what the world lacks (a policy, a user, a step key, a rule past the policy's) fails negated or not: it could never hold", () => {
+    const asked = { subject: "u-contractor", entitlement: prodAdmin };
+    for (const [expected, said] of [
+      [{ policy: "pol-prod-admn" }, /policy "pol-prod-admn" is not a policy of the world; did you mean "pol-prod-admin"\?/],
+      [{ approvers: ["u-sre-led"] }, /approver "u-sre-led" is not a user of the world; did you mean "u-sre-lead"\?/],
+      [{ stepKey: "no-such-key" }, /stepKey "no-such-key" is not a step key of any policy/],
+      [{ policy: "pol-prod-admin", rule: 99 }, /rule 99 is past the rules of policy "pol-prod-admin"/],
+      [{ source: "entitlment" }, /source "entitlment" is not a resolution source; did you mean "entitlement"\?/],
+    ] as const) {
+      expect(() => expect(world).not.toRoute(asked, expected as never)).toThrow(said);
+      expect(() => expect(world).toRoute(asked, expected as never)).toThrow(said);
+    }
+    expect(() => expect(world).not.toRequireApprovalFrom(asked, ["u-nobody"])).toThrow(/approver "u-nobody" is not a user of the world/);
+  });
+
   it("reads the same in a case file, in inline cases and in rule coverage", () => {
     const file = decodeCaseFile([
       { name: "by id", request: { subject: "u-contractor", entitlement: "app-aws/ent-aws-prod-admin" }, expect: { rule: 2 } },
