@@ -12,7 +12,7 @@ import type { SimError } from "../reducers/errors.js";
 import { err, ok, type Result } from "../result.js";
 import { closest } from "../text/closest.js";
 import { thrownMessage } from "./thrown-message.js";
-import type { World } from "../world/world.js";
+import { findTask, type World } from "../world/world.js";
 import { got, isPlainRecord } from "./input-words.js";
 
 /**
@@ -261,6 +261,8 @@ function decodeScope(v: unknown, world: World): Decoded<TaskScope> {
   if (e && !e.ok) return e;
   const i = taskIds === undefined ? undefined : stringList(taskIds, pathKey(path, "taskIds"), "a task id or numericId", "task ids or numericIds");
   if (i && !i.ok) return i;
+  const missing = unknownIds(world, path, a?.value, e?.value, i?.value);
+  if (missing) return missing;
   return ok({
     ...(s ? { states: s.value } : {}),
     ...(t ? { types: t.value } : {}),
@@ -268,6 +270,40 @@ function decodeScope(v: unknown, world: World): Decoded<TaskScope> {
     ...(e ? { entitlements: e.value } : {}),
     ...(i ? { taskIds: i.value } : {}),
   });
+}
+
+/**
+ * An id of the scope the world does not have: such a filter selects no task, and a run that reports
+ * "nothing changes" for it is a false all-clear. The closest id is named.
+ */
+function unknownIds(
+  world: World,
+  path: string,
+  appIds: readonly string[] | undefined,
+  entitlements: readonly { readonly appId: string; readonly id: string }[] | undefined,
+  taskIds: readonly string[] | undefined,
+): Decoded<never> | undefined {
+  const apps = world.index.apps;
+  const appList = (appIds ?? []).findIndex((id) => !apps.has(id));
+  if (appIds && appList >= 0) {
+    const id = appIds[appList] as string;
+    const guess = closest(id, [...apps.keys()]);
+    return invalid(pathIndex(pathKey(path, "appIds"), appList), `names app "${id}", which the world does not have${guess ? ` (did you mean "${guess}"?)` : ""}`);
+  }
+  const entList = (entitlements ?? []).findIndex((x) => !world.index.entitlementsByApp.get(x.appId)?.has(x.id));
+  if (entitlements && entList >= 0) {
+    const x = entitlements[entList] as { readonly appId: string; readonly id: string };
+    const ofApp = world.index.entitlementsByApp.get(x.appId);
+    const guess = ofApp ? closest(x.id, [...ofApp.keys()]) : undefined;
+    return invalid(
+      pathIndex(pathKey(path, "entitlements"), entList),
+      `names entitlement "${x.id}" of app "${x.appId}", which the world does not have${!ofApp ? ` (no app "${x.appId}")` : guess ? ` (did you mean "${guess}"?)` : ""}`,
+    );
+  }
+  const taskList = (taskIds ?? []).findIndex((id) => findTask(world, id) === undefined);
+  if (taskIds && taskList >= 0)
+    return invalid(pathIndex(pathKey(path, "taskIds"), taskList), `names task "${taskIds[taskList] as string}", which the world does not have (by id or numericId)`);
+  return undefined;
 }
 
 function decodeShard(v: unknown): Decoded<{ readonly index: number; readonly count: number }> {
