@@ -371,6 +371,18 @@ describe("whatIf on the sample tenant", () => {
     checkAgainstDecide(sample, applyEdit(sample, (w) => void w.policies.find((p) => p.id === "pol-prod-admin")?.rules?.splice(2, 1)), r);
   });
 
+  it("an edit the service would refuse to save (a condition that does not check) says so, in the result and in formatWhatIf", () => {
+    const broken = run(sample, (w) => {
+      const rule = w.policies.find((p) => p.id === "pol-prod-admin")?.rules?.[2];
+      if (rule) rule.condition = "subject.employmentTyp == 'Contractor'";
+    });
+    expect(broken.edit.saveErrors).toEqual([expect.objectContaining({ policyId: "pol-prod-admin", path: "$.rules[2].condition", code: expect.stringMatching(/^CEL_/) })]);
+    expect(formatWhatIf(broken)).toContain("Warning: the service would refuse to save this edit (1 lint error)");
+    expect(formatWhatIf(broken)).toContain("pol-prod-admin CEL_");
+    // A sound edit has none.
+    expect(run(sample, (w) => void w.policies.find((p) => p.id === "pol-prod-admin")?.rules?.splice(2, 1)).edit.saveErrors).toEqual([]);
+  });
+
   it("defaults to open tasks and honours every scope filter", () => {
     const open = [...sample.tasks.values()].filter((t) => t.state === "TASK_STATE_OPEN").length;
     expect(run(sample, {}, {}).counts.inScope).toBe(open);

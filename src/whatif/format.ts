@@ -54,6 +54,12 @@ export function formatWhatIf(result: WhatIfResult, options: FormatWhatIfOptions 
     e.now ? "the clock" : "",
   ].filter((x) => x !== "");
   out.push(`Edit: ${edited.length > 0 ? edited.join("; ") : "nothing"}`);
+  const refused = e.saveErrors ?? [];
+  if (refused.length > 0) {
+    out.push(`Warning: the service would refuse to save this edit (${refused.length} lint error${refused.length === 1 ? "" : "s"}); the routes below are what the broken policy would do:`);
+    for (const f of refused.slice(0, 5)) out.push(`  ${f.policyId} ${f.code} at ${f.path}: ${f.message}`);
+    if (refused.length > 5) out.push(`  … and ${refused.length - 5} more`);
+  }
   out.push(
     `Tasks: ${c.inScope} in scope of ${c.inWorld}; ${c.changed} change, ${c.unchanged} unchanged` +
       (c.unchangedErrors > 0 ? `, ${c.unchangedErrors} fail before and after` : ""),

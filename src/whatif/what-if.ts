@@ -45,6 +45,7 @@ import { conditionInputPaths, type InputPath, InputSignatures } from "../cel/inp
 import type { Policy, Task } from "../model/index.js";
 import { taskSubjectId, certifyReviewId } from "../model/task-refs.js";
 import { decide } from "../policy/decide.js";
+import { lintDecodedPolicy } from "../policy/lint.js";
 import { type Resolution, type ResolutionError, resolvePolicy } from "../policy/resolve-policy.js";
 import { type ConditionResult, type ConditionRunner, selectSteps } from "../policy/select-steps.js";
 import { conditionsSignature, taskConditions, type TaskConditions } from "../policy/task-conditions.js";
@@ -136,6 +137,28 @@ export interface EditSummary {
    * decided in both worlds, or all of them when the change is not traced per task).
    */
   readonly conditionsMayChange: boolean;
+  /**
+   * What the service would refuse if the edit were saved: the error findings of `lint` on each
+   * edited policy in the edited world (a condition that does not compile, a dangling step key, …).
+   * The run still compares routes — a condition that does not compile matches no task — but a
+   * re-route caused by a broken edit is not one to ship. Empty when the edit would save.
+   */
+  readonly saveErrors: readonly EditSaveError[];
+}
+
+/**
+ * One lint error of an edited policy (see {@link EditSummary.saveErrors}).
+ *
+ * @example
+ * ```ts
+ * const e: EditSaveError = { policyId: "pol-prod-admin", code: "CEL_TYPE_ERROR", path: "$.rules[0].condition", message: "…" };
+ * ```
+ */
+export interface EditSaveError {
+  readonly policyId: string;
+  readonly code: string;
+  readonly path: string;
+  readonly message: string;
 }
 
 /**
@@ -611,7 +634,13 @@ function routeChange(task: Task, before: RouteOutcome, after: RouteOutcome, chan
   return { taskId: task.id, numericId: task.numericId, displayName: task.displayName, type: kindOf(task), state: task.state, before, after, changes };
 }
 
-function summaryOf(impact: EditImpact): EditSummary {
+function summaryOf(impact: EditImpact, after: World): EditSummary {
+  const saveErrors: EditSaveError[] = [];
+  for (const id of [...impact.policies].sort()) {
+    const p = after.index.policies.get(id);
+    if (!p) continue;
+    for (const f of lintDecodedPolicy(p, after)) if (f.severity === "error") saveErrors.push({ policyId: id, code: f.code, path: f.path, message: f.message });
+  }
   return {
     policies: [...impact.policies].sort(),
     entitlements: impact.entitlements,
@@ -620,6 +649,7 @@ function summaryOf(impact: EditImpact): EditSummary {
     tenant: impact.tenant,
     now: impact.now,
     conditionsMayChange: impact.conditionsMayChange,
+    saveErrors,
   };
 }
 
@@ -930,7 +960,7 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
   const summary = summaryOfGroups(groups.values());
   return {
     kind: "whatIf",
-    edit: summaryOf(impact),
+    edit: summaryOf(impact, after),
     counts: { inWorld: world.tasks.size, inScope, changed: changed.length, unchanged, unchangedErrors: unchangedErrors.length },
     changed,
     unchangedErrors,
