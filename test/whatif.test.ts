@@ -383,6 +383,13 @@ describe("whatIf on the sample tenant", () => {
     expect(run(sample, (w) => void w.policies.find((p) => p.id === "pol-prod-admin")?.rules?.splice(2, 1)).edit.saveErrors).toEqual([]);
   });
 
+  it("a user status written with the API's USER_STATUS_ prefix reads as a world file reads it", () => {
+    const prefixed = run(sample, (w) => void Object.assign(w.users.find((u) => u.id === "u-sre-lead") ?? {}, { status: "USER_STATUS_DISABLED" }));
+    const bare = run(sample, (w) => void Object.assign(w.users.find((u) => u.id === "u-sre-lead") ?? {}, { status: "DISABLED" }));
+    expect(prefixed.counts.changed).toBeGreaterThan(0);
+    expect(prefixed.changed).toEqual(bare.changed);
+  });
+
   it("defaults to open tasks and honours every scope filter", () => {
     const open = [...sample.tasks.values()].filter((t) => t.state === "TASK_STATE_OPEN").length;
     expect(run(sample, {}, {}).counts.inScope).toBe(open);
