@@ -120,3 +120,18 @@ describe("syntheticWorld", () => {
     expect(w.tasks).toHaveLength(100_000);
   });
 });
+
+describe("syntheticWorld's options", () => {
+  it("a typo or a value of the wrong kind is a TypeError saying what is wrong, not another world", () => {
+    expect(() => syntheticWorld({ seed: 1, taks: 10 } as never)).toThrow(/"taks" is not an option; did you mean "tasks"\?/);
+    expect(() => syntheticWorld({ seed: "a", tasks: 10 } as never)).toThrow(/seed must be a number/);
+    expect(() => syntheticWorld({ seed: 1, tasks: Infinity })).toThrow(/tasks must be a whole number/);
+    expect(() => syntheticWorld({ seed: 1, tasks: 10, matchAt: "middle" } as never)).toThrow(/matchAt must be "first", "last" or "none"/);
+    expect(() => syntheticWorld({ seed: 1, tasks: 10, now: "yesterday" })).toThrow(/now must be an RFC 3339 timestamp/);
+    expect(() => syntheticWorld(null as never)).toThrow(/options must be an object/);
+  });
+
+  it("with no options, a small world of 100 tasks", () => {
+    expect((syntheticWorld()["tasks"] as unknown[]).length).toBe(100);
+  });
+});

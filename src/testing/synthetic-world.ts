@@ -10,6 +10,8 @@
  * rule or none, which lets a benchmark ask for the cheapest or the most expensive selection.
  */
 import type { JsonObject, JsonValue } from "../model/json.js";
+import { closest } from "../text/closest.js";
+import { isRealTimestamp } from "../codec/schema.js";
 
 /**
  * A world file as JSON: tasks and policies in the service's wire shape, directory objects in the
@@ -228,7 +230,8 @@ function policyJson(p: {
  * const world = loadWorld(syntheticWorld({ seed: 7, tasks: 100_000, rulesPerPolicy: 16, matchAt: "last" }));
  * ```
  */
-export function syntheticWorld(options: SyntheticWorldOptions): WorldJson {
+export function syntheticWorld(given: SyntheticWorldOptions = { seed: 1, tasks: 100 }): WorldJson {
+  const options = checkedOptions(given);
   const r = rng(options.seed ^ 0x5eed);
   const now = options.now ?? "2026-11-22T09:00:00Z";
   const nowMs = Date.parse(now);
@@ -767,4 +770,43 @@ function taskJson(t: {
     updatedAt: t.updatedAt,
     userId: t.subject,
   };
+}
+
+const OPTION_KEYS: readonly string[] = ["seed", "tasks", "users", "rulesPerPolicy", "policies", "matchAt", "now", "policySnapshots"];
+/** The most tasks a synthetic world is built with: about 5 GB of heap at the top. */
+const MAX_SYNTHETIC_TASKS = 5_000_000;
+
+/**
+ * The options as given, or a TypeError saying what is wrong (a programmer's mistake in a test or a
+ * bench: an unknown key such as `taks`, a seed that is not a number, `tasks: Infinity`), so that a
+ * typo does not quietly build another world.
+ */
+function checkedOptions(o: unknown): SyntheticWorldOptions {
+  const fail = (why: string): never => {
+    throw new TypeError(`syntheticWorld(options): ${why}`);
+  };
+  if (typeof o !== "object" || o === null || Array.isArray(o)) return fail(`options must be an object such as { seed: 7, tasks: 1000 }, not ${o === null ? "null" : Array.isArray(o) ? "an array" : typeof o}`);
+  const x = o as Record<string, unknown>;
+  for (const k of Object.keys(x)) {
+    if (OPTION_KEYS.includes(k)) continue;
+    const guess = closest(k, OPTION_KEYS);
+    fail(`"${k}" is not an option${guess ? `; did you mean "${guess}"?` : ` (options: ${OPTION_KEYS.join(", ")})`}`);
+  }
+  const whole = (k: string, required: boolean, max = Number.MAX_SAFE_INTEGER): void => {
+    const v = x[k];
+    if (v === undefined && !required) return;
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v > max) fail(`${k} must be a whole number from 0 to ${max.toLocaleString("en")}, not ${typeof v === "string" ? JSON.stringify(v) : String(v)}`);
+  };
+  if (typeof x["seed"] !== "number" || !Number.isFinite(x["seed"])) fail(`seed must be a number, not ${typeof x["seed"] === "string" ? JSON.stringify(x["seed"]) : String(x["seed"])}`);
+  whole("tasks", true, MAX_SYNTHETIC_TASKS);
+  whole("users", false, 1_000_000);
+  whole("rulesPerPolicy", false, 16);
+  whole("policies", false, 10_000);
+  const matchAt = x["matchAt"];
+  if (matchAt !== undefined && matchAt !== "first" && matchAt !== "last" && matchAt !== "none") fail(`matchAt must be "first", "last" or "none", not ${JSON.stringify(matchAt)}`);
+  const now = x["now"];
+  if (now !== undefined && !isRealTimestamp(now)) fail(`now must be an RFC 3339 timestamp such as "2026-11-22T09:00:00Z", not ${JSON.stringify(now)}`);
+  const snapshots = x["policySnapshots"];
+  if (snapshots !== undefined && typeof snapshots !== "boolean") fail(`policySnapshots must be true or false, not ${JSON.stringify(snapshots)}`);
+  return o as SyntheticWorldOptions;
 }
