@@ -315,6 +315,23 @@ describe("openapi.yaml UpdatePolicyRequest updateMask (google.protobuf.FieldMask
     await call("DELETE", "/api/v1/policies/{id}", { params: { id: made } });
   });
 
+  it("an approval escalation that replaces the policy must name one that exists, and keeps it from being deleted", async () => {
+    const grant = { policyType: "POLICY_TYPE_GRANT" };
+    const escalating = (policyId: string) => ({
+      displayName: "Escalates",
+      ...grant,
+      policySteps: { grant: { steps: [{ approval: { users: { userIds: ["u-ciso"] }, escalationEnabled: true, escalation: { escalationComment: "", expiration: "86400s", replacePolicy: { policyId } } } }] } },
+    });
+    const dangling = await call("POST", "/api/v1/policies", { body: escalating("pol-nowhere"), expect: 400 });
+    expect(dangling.message).toContain("UNKNOWN_POLICY");
+    const target = (await call("POST", "/api/v1/policies", { body: { displayName: "Replacement", ...grant, policySteps: { grant: { steps: [{ accept: {} }] } } } })).policy.id as string;
+    const user = (await call("POST", "/api/v1/policies", { body: escalating(target) })).policy.id as string;
+    const inUse = await call("DELETE", "/api/v1/policies/{id}", { params: { id: target }, expect: 400 });
+    expect(inUse.message).toContain(`policy "${user}"`);
+    await call("DELETE", "/api/v1/policies/{id}", { params: { id: user } });
+    await call("DELETE", "/api/v1/policies/{id}", { params: { id: target } });
+  });
+
   it("a policy that has only a baseline policy is written with policySteps {} (a map is never null)", async () => {
     const created = await call("POST", "/api/v1/policies", { body: { displayName: "Baseline only", policyType: "POLICY_TYPE_GRANT", baselinePolicyId: "pol-prod-admin-eng" } });
     expect(created.policy.policySteps).toEqual({});

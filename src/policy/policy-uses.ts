@@ -5,6 +5,7 @@
  */
 import type { App, AppEntitlement, ResourceTypeDefault } from "../model/directory.js";
 import type { EntitlementConfigRule } from "../model/config-rule.js";
+import type { Policy } from "../model/index.js";
 import type { World } from "../world/world.js";
 
 /**
@@ -63,5 +64,28 @@ export function directoryPolicyUses(parts: PolicyUseParts): PolicyUse[] {
   }
   for (const r of parts.accessReviews) add(r.policyId, `access review "${r.id}"`);
   for (const [kind, id] of Object.entries(parts.tenant.defaultPolicies)) add(id, `the tenant's default ${kind} policy`);
+  return out;
+}
+
+/**
+ * The policies a policy's steps name: an approval's escalation that replaces the task's policy
+ * (`escalation.replacePolicy.policyId`), and an agent approver's `policyIds`. With its rules'
+ * `policyId` and its `baselinePolicyId`, what makes a policy "in use" by another.
+ *
+ * @example
+ * ```ts
+ * policiesNamedBySteps(policy); // ["pol-security-review"]
+ * ```
+ */
+export function policiesNamedBySteps(policy: Policy): string[] {
+  const out: string[] = [];
+  for (const seq of Object.values(policy.policySteps ?? {}))
+    for (const step of seq?.steps ?? []) {
+      if (step.kind !== "approval") continue;
+      const e = step.escalation?.escalationPolicy;
+      if (e?.kind === "replacePolicy" && e.policyId) out.push(e.policyId);
+      const a = step.approvers;
+      if (a?.kind === "agent") for (const id of a.policyIds ?? []) if (id) out.push(id);
+    }
   return out;
 }

@@ -15,7 +15,7 @@ import type { User } from "../../model/directory.js";
 import { err, ok, type Result } from "../../result.js";
 import { buildIndex, replaceInWorld, takeIds, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
-import { directoryPolicyUses } from "../../policy/policy-uses.js";
+import { directoryPolicyUses, policiesNamedBySteps } from "../../policy/policy-uses.js";
 import { policyWire } from "./reads.js";
 
 /**
@@ -72,7 +72,7 @@ function refused(findings: readonly Finding[], what: string): Result<never, Http
 
 /** Policies whose rules or baseline name `id`. */
 function referrers(world: World, id: string): Policy[] {
-  return world.policies.filter((p) => p.id !== id && (p.baselinePolicyId === id || (p.rules ?? []).some((r) => r.policyId === id)));
+  return world.policies.filter((p) => p.id !== id && (p.baselinePolicyId === id || (p.rules ?? []).some((r) => r.policyId === id) || policiesNamedBySteps(p).includes(id)));
 }
 
 /**
@@ -104,7 +104,9 @@ function saveTimeCheck(before: World, after: World, policy: Policy, wire: JsonVa
   if (!(Object.values(PolicyType) as string[]).includes(policy.policyType))
     return { status: 400, code: "INVALID_ARGUMENT", reason: "INVALID_ARGUMENT", message: `${what} refused: policyType ${JSON.stringify(policy.policyType)} is not one of ${Object.values(PolicyType).join(", ")}`, field: "policyType" };
   const findings = lintPolicy(wire, after);
-  const own = findings.filter((f) => f.severity === "error" || f.code === "UNKNOWN_STEP_KIND");
+  // A step naming a policy the world lacks is only a warning for a world file (a pulled tenant may
+  // not hold every policy), but a write that introduces one would leave a dangling reference.
+  const own = findings.filter((f) => f.severity === "error" || f.code === "UNKNOWN_STEP_KIND" || f.code === "UNKNOWN_POLICY");
   if (own.length > 0) {
     const r = refused(own, what);
     return r.ok ? undefined : r.error;
