@@ -259,6 +259,15 @@ describe("hand-written documents", () => {
     });
   });
 
+  it("the action type by its number, as protojson reads it: TYPE_SPEND_REMEDY = 7 (the spec's Versioning section)", () => {
+    const r = decodeTask({ type: { action: { type: 7 } } });
+    expect(r.ok && r.value.type).toMatchObject({ kind: "action", type: "TYPE_SPEND_REMEDY" });
+    const g = decodeTask({ type: { action: { type: 1 } } });
+    expect(g.ok && g.value.type).toMatchObject({ kind: "action", type: "TYPE_GRANT" });
+    // A number past the known members is not guessed at.
+    expect(decodeTask({ type: { action: { type: 8 } } }).ok).toBe(false);
+  });
+
   it("a policy with a legacy policyKey rule and a baseline reference", () => {
     const r = decodePolicy({
       id: "pol-legacy",

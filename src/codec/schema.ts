@@ -516,12 +516,16 @@ export const durationOrInt64: Codec<string | null> = scalar<string | null>({ t: 
  * const fields = { state: enumOf(TaskState) };
  * ```
  */
-export function enumOf<const O extends Readonly<Record<string, string>>>(members: O): Codec<O[keyof O] | (string & {})> {
-  const first = Object.values(members)[0] ?? "";
+export function enumOf<const O extends Readonly<Record<string, string>>>(members: O, options: { readonly numbered?: boolean } = {}): Codec<O[keyof O] | (string & {})> {
+  const values = Object.values(members);
+  const first = values[0] ?? "";
   return verbatim(
     "string",
-    scalar<O[keyof O] | (string & {})>({ t: "enum", members: Object.values(members) }, first, (v, at, ctx) => {
+    scalar<O[keyof O] | (string & {})>({ t: "enum", members: values }, first, (v, at, ctx) => {
       if (typeof v === "string") return v;
+      // protojson reads an enum's number too; where the members are numbered in order (the spec
+      // gives TYPE_SPEND_REMEDY = 7), a known number is read as its name.
+      if (options.numbered === true && typeof v === "number" && Number.isInteger(v) && v >= 0 && v < values.length) return values[v] as O[keyof O];
       expected(ctx, "EXPECTED_STRING", at, "an enum name (string)", v);
       return first;
     }),

@@ -135,7 +135,8 @@ export const taskTypeCodec: Codec<TaskType> = union<TaskType>({
     actionId: str,
     actionInstance: nullable(actionInstance),
     displayName: str,
-    type: enumOf(ActionTaskType),
+    // Numbered as the spec numbers it: TYPE_UNSPECIFIED = 0 … TYPE_SPEND_REMEDY = 7.
+    type: enumOf(ActionTaskType, { numbered: true }),
     outcome: enumOf(ActionOutcome),
     outcomeTime: timestamp,
     formValues: nullable(jsonObject),
