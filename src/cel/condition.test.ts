@@ -153,8 +153,9 @@ describe("entitlement and account", () => {
     expect(value(source)).toBe(true);
   });
 
-  it("reads a missing account as a run-time error", () => {
-    expect(evaluate('account.id == ""', adaInput({ account: null }))).toMatchObject({ ok: false, error: { code: "CEL_UNKNOWN_VARIABLE" } });
+  it("reads a missing account as an empty one, so the documented insight conditions hold (product_admin_external-insights.mdx: \"Deny access if no CrowdStrike score exists\")", () => {
+    expect(evaluate('account.id == ""', adaInput({ account: null }))).toEqual({ ok: true, value: true });
+    expect(evaluate('!("CrowdStrike" in account.risk_score)', adaInput({ account: null }))).toEqual({ ok: true, value: true });
   });
 });
 

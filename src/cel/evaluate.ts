@@ -269,7 +269,9 @@ function contextFrom(
     subject,
     task,
     entitlement ? celEntitlement(entitlement) : undefined,
-    account ? celAccount(account) : undefined,
+    // No account (null) is an empty one, as a task's is when its target has none in the app: a
+    // condition reads no risk score rather than failing (`!("CrowdStrike" in account.risk_score)`).
+    celAccount(account ?? NO_ACCOUNT),
     ip,
     appOwners ? Object.freeze(appOwners.map((u) => users.get(u, directory))) : undefined,
     undefined,
@@ -309,6 +311,9 @@ export function preparedConditionInputOrError(input: ConditionInput): PreparedCo
     return inputError(`malformed condition input: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
+
+/** The account of an input that has none: every field empty. */
+const NO_ACCOUNT: AppUser = Object.freeze({ id: "", appId: "", identityUserId: "", displayName: "", email: "", username: "", appUserType: "", status: null, profile: Object.freeze({}) });
 
 /**
  * {@link preparedConditionInputOrError} for the policy layer's fast path: the context itself, from
