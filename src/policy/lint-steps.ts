@@ -6,6 +6,7 @@
  * the people it names are synced, and the service resolves them at run time.
  */
 import { checkApproverExpression, checkCondition } from "../cel/index.js";
+import { ZoneCache } from "../cel/time.js";
 import { pathIndex } from "../codec/diagnostic.js";
 import type { Approval, ApproverKind, AppEntitlementReference, PolicyStep, ProvisionPolicy } from "../model/index.js";
 import { entitlementKey, type World } from "../world/world.js";
@@ -59,6 +60,7 @@ export function checkStep(step: PolicyStep, path: string, world: World | undefin
       return;
     case "wait":
       if (step.until?.kind === "duration") checkWaitDuration(step.until.duration, `${path}.wait.duration.duration`, step.name, out);
+      if (step.until?.kind === "untilTime") checkWaitTime(step.until, `${path}.wait.untilTime`, step.name, out);
       if (step.until?.kind === "condition") {
         out.push(...celFindings(checkCondition(step.until.condition, "condition", { costLimit: world?.tenant.celCostLimit }), `${path}.wait.condition.condition`, `wait step "${step.name}" condition`));
         out.push(...interpretedFindings(step.until.condition, "condition", `${path}.wait.condition.condition`, `wait step "${step.name}" condition`));
@@ -273,4 +275,16 @@ function checkWaitDuration(duration: string | null, path: string, name: string, 
         `wait step "${name}" waits ${duration}; the service allows from one hour ("3600s") to one month ("${maxSeconds}s")`,
       ),
     );
+}
+
+const waitZones = new ZoneCache();
+
+/** A wait until a time of day: hours 0–23, minutes 0–59, a time zone the IANA database names (empty: UTC). */
+function checkWaitTime(t: { readonly hours: number; readonly minutes: number; readonly timezone: string }, path: string, name: string, out: Finding[]): void {
+  if (!Number.isInteger(t.hours) || t.hours < 0 || t.hours > 23)
+    out.push(finding("WAIT_TIME_INVALID", `${path}.hours`, `wait step "${name}" waits until hour ${t.hours}; hours are 0 to 23`));
+  if (!Number.isInteger(t.minutes) || t.minutes < 0 || t.minutes > 59)
+    out.push(finding("WAIT_TIME_INVALID", `${path}.minutes`, `wait step "${name}" waits until minute ${t.minutes}; minutes are 0 to 59`));
+  if (t.timezone !== "" && !waitZones.get(t.timezone).ok)
+    out.push(finding("WAIT_TIME_INVALID", `${path}.timezone`, `wait step "${name}" names time zone "${t.timezone}", which is not an IANA time zone (such as "Europe/Paris" or "UTC")`));
 }

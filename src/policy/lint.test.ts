@@ -253,6 +253,19 @@ describe("CEL", () => {
   });
 });
 
+describe("wait until a time of day", () => {
+  it("hours 0–23, minutes 0–59 and an IANA zone; anything else is an error at its field", () => {
+    const waiting = (untilTime: object) => lintPolicy(pol({ steps: { grant: [{ wait: { name: "office", untilTime } }] } }));
+    expect(codes(waiting({ hours: 9, minutes: 30, timezone: "Europe/Paris" }))).toEqual([]);
+    expect(codes(waiting({ hours: 0, minutes: 0, timezone: "" }))).toEqual([]);
+    expect(waiting({ hours: 25, minutes: 99, timezone: "Mars/Base" }).map((f) => [f.code, f.path])).toEqual([
+      ["WAIT_TIME_INVALID", "$.policySteps.grant.steps[0].wait.untilTime.hours"],
+      ["WAIT_TIME_INVALID", "$.policySteps.grant.steps[0].wait.untilTime.minutes"],
+      ["WAIT_TIME_INVALID", "$.policySteps.grant.steps[0].wait.untilTime.timezone"],
+    ]);
+  });
+});
+
 describe("rules", () => {
   it("reports a rule with no outcome, a dangling stepKey, and legacy policyKey", () => {
     const p = pol({ rules: [{ condition: "true" }] });
