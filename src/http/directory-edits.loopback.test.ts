@@ -47,6 +47,9 @@ describe("openapi.yaml AppEntitlements.Update: the entitlement's grant policy de
     expect((await call("POST", ENT, { params: { ...params, id: "ent-nope" }, body: { entitlement: {} }, expect: 404 })).code).toBe(5);
     expect((await call("POST", ENT, { params: { ...params, app_id: "app-nope" }, body: { entitlement: {} }, expect: 404 })).code).toBe(5);
     expect((await call("POST", ENT, { params, body: { entitlement: { grantPolicyId: "pol-nope" }, updateMask: "grantPolicyId" }, expect: 400 })).code).toBe(3);
+    // A grant field takes a grant policy: a revoke policy would route requests through revoke steps.
+    const wrongType = await call("POST", ENT, { params, body: { entitlement: { grantPolicyId: "pol-revoke-standard" }, updateMask: "grantPolicyId" }, expect: 400 });
+    expect(wrongType.message).toContain("a POLICY_TYPE_REVOKE policy; it takes a POLICY_TYPE_GRANT policy");
     expect((await call("POST", ENT, { params, body: { entitlement: { slug: "x" }, updateMask: "slug" }, expect: 400 })).code).toBe(3);
     expect((await call("POST", ENT, { params, body: { entitlement: { emergencyGrantEnabled: "yes" }, updateMask: "emergencyGrantEnabled" }, expect: 400 })).code).toBe(3);
     expect((await call("POST", ENT, { params, body: {}, expect: 400 })).code).toBe(3);

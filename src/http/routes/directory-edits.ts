@@ -95,12 +95,25 @@ function valuesOf(world: World, object: Body, paths: readonly string[], fields: 
       if (v !== undefined && v !== null && typeof v !== "string") return invalid(field, `${field} must be a string`);
       const s = typeof v === "string" ? v : "";
       if (kind === "policy" && s !== "" && !world.index.policies.has(s)) return invalid(field, `${field} names policy "${s}", which does not exist`);
+      // A grant field names a grant policy, and so on: a revoke policy would route requests through revoke steps.
+      const want = POLICY_FIELD_TYPES[p];
+      const named = kind === "policy" && s !== "" ? world.index.policies.get(s) : undefined;
+      if (want && named && named.policyType !== want)
+        return invalid(field, `${field} names policy "${s}", a ${named.policyType} policy; it takes a ${want} policy`);
       out[p] = s;
     }
   }
   return ok(out);
 }
 
+
+/** The policy type each policy field of an app or entitlement takes. */
+const POLICY_FIELD_TYPES: Readonly<Record<string, string>> = {
+  grantPolicyId: "POLICY_TYPE_GRANT",
+  revokePolicyId: "POLICY_TYPE_REVOKE",
+  certifyPolicyId: "POLICY_TYPE_CERTIFY",
+  emergencyGrantPolicyId: "POLICY_TYPE_GRANT",
+};
 
 function objectOf(body: Body, key: string): Result<Body, HttpFailure> {
   const o = body[key];
