@@ -312,7 +312,11 @@ export function preparedConditionInputOrError(input: ConditionInput): PreparedCo
   }
 }
 
-/** The account of an input that has none: every field empty. */
+/**
+ * The account of an input that has none — a task whose target has no account in the app yet (most
+ * grant requests): every field empty, so conditions read no risk score and no insight rather than
+ * failing (`!("CrowdStrike" in account.risk_score)` is true), as for `subject`.
+ */
 const NO_ACCOUNT: AppUser = Object.freeze({ id: "", appId: "", identityUserId: "", displayName: "", email: "", username: "", appUserType: "", status: null, profile: Object.freeze({}) });
 
 /**

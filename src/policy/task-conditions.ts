@@ -57,23 +57,6 @@ export interface TaskConditions extends ConditionRunner {
 /** A user with every field empty: the `subject` of a task whose target is not in the directory. */
 const NOBODY: User = Object.freeze(blankUser());
 
-/**
- * An account with every field empty: the `account` of a task on an app where the target has no
- * account (yet: most grant requests). Conditions on it read empty values, no risk score and no
- * insight, rather than failing (`!("CrowdStrike" in account.risk_score)` is true), as for `subject`.
- */
-const NO_ACCOUNT: AppUser = Object.freeze({
-  id: "",
-  appId: "",
-  identityUserId: "",
-  displayName: "",
-  email: "",
-  username: "",
-  appUserType: "",
-  status: null,
-  profile: Object.freeze({}),
-});
-
 function describeError(e: CelRuntimeError): string {
   const where = e.location ? ` at ${e.location.line}:${e.location.column}` : "";
   return `${e.code}: ${e.message}${where}`;
@@ -281,7 +264,8 @@ class ConditionsOfTask implements TaskConditions {
       account:
         (appUserId !== "" ? world.index.appUsers.get(appUserId) : undefined) ??
         (appId ? findAppUserOf(world, subject.id, appId) : undefined) ??
-        (appId ? NO_ACCOUNT : null),
+        // None (most grant requests): the CEL input reads it as an empty account (cel/evaluate.ts).
+        null,
     };
     return (this.#parts = parts);
   }
