@@ -70,6 +70,24 @@ export function pathIndex(path: string, index: number): string {
 }
 
 /**
+ * What a JavaScript caller passed, in a few words, for the message of a wrong argument: an object
+ * by its first keys, a string by its start.
+ *
+ * @example
+ * ```ts
+ * describeArgument({ users: [], tasks: [] }); // "an object with keys users, tasks"
+ * ```
+ */
+export function describeArgument(v: unknown): string {
+  if (v === null || v === undefined) return String(v);
+  if (typeof v === "function") return "a function";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
+  if (typeof v === "object") return `an object with keys ${Object.keys(v).slice(0, 5).join(", ") || "(none)"}`;
+  return `the ${typeof v} ${String(v)}`;
+}
+
+/**
  * A short description of a JSON value for messages ("an array", 'string "x"').
  *
  * @example

@@ -5,7 +5,8 @@
  */
 import type { Task } from "../model/index.js";
 import type { Result } from "../result.js";
-import { findTask, type World } from "../world/world.js";
+import { describeArgument } from "../codec/diagnostic.js";
+import { findTask, isWorld, type World } from "../world/world.js";
 import { type Resolution, type ResolutionError, resolvePolicy } from "./resolve-policy.js";
 import { type Selection, type SelectionError, selectSteps } from "./select-steps.js";
 import { type ConditionTrace, taskConditions, type TaskConditions } from "./task-conditions.js";
@@ -48,16 +49,6 @@ export interface DecideOptions {
   readonly trace?: boolean;
 }
 
-/** What a JavaScript caller passed, in a few words, for the messages below. */
-function described(v: unknown): string {
-  if (v === null || v === undefined) return String(v);
-  if (typeof v === "function") return "a function";
-  if (Array.isArray(v)) return "an array";
-  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
-  if (typeof v === "object") return `an object with keys ${Object.keys(v).slice(0, 5).join(", ") || "(none)"}`;
-  return `the ${typeof v} ${String(v)}`;
-}
-
 /**
  * The task `decide` is asked about: a Task as it is, the task an id or numericId names (as
  * `explain` takes it), or — for an id the world lacks or a value that is not a task — why not,
@@ -65,14 +56,14 @@ function described(v: unknown): string {
  * with no fields.
  */
 function taskOf(world: World, task: unknown): { readonly task: Task } | { readonly missing: string; readonly id: string } {
-  if (typeof world !== "object" || world === null || !("tasks" in world) || !("index" in world))
-    throw new TypeError(`decide(world, task): world must be a World (loadWorld's value), not ${described(world)}`);
+  if (!isWorld(world))
+    throw new TypeError(`decide(world, task): world must be a World (loadWorld's value), not ${describeArgument(world)}`);
   if (typeof task === "string") {
     const found = findTask(world, task);
     return found !== undefined ? { task: found } : { missing: `the world has no task "${task}" (by id or numericId)`, id: task };
   }
   if (typeof task !== "object" || task === null || typeof (task as Partial<Task>).id !== "string" || !("type" in task))
-    return { missing: `decide(world, task): task must be a Task (e.g. findTask(world, "1001")) or a task id or numericId, not ${described(task)}`, id: "" };
+    return { missing: `decide(world, task): task must be a Task (e.g. findTask(world, "1001")) or a task id or numericId, not ${describeArgument(task)}`, id: "" };
   return { task: task as Task };
 }
 

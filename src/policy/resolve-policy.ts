@@ -12,6 +12,27 @@ import type { EntitlementConfigRuleSettings } from "../model/config-rule.js";
 import { hasConfigRules, matchConfigRule, type ConfigRuleEvaluation } from "./config-rules.js";
 
 /**
+ * Every place a task's policy may come from, in no particular order (each kind of task consults some).
+ *
+ * @example
+ * ```ts
+ * POLICY_SOURCES.includes("entitlement"); // true
+ * ```
+ */
+export const POLICY_SOURCES = [
+  "emergency",
+  "emergencyConfigRule",
+  "emergencyResourceTypeDefault",
+  "entitlement",
+  "configRule",
+  "resourceTypeDefault",
+  "app",
+  "accessReview",
+  "tenantDefault",
+  "taskSnapshot",
+] as const;
+
+/**
  * Where a task's policy came from.
  *
  * @example
@@ -19,17 +40,7 @@ import { hasConfigRules, matchConfigRule, type ConfigRuleEvaluation } from "./co
  * const s: PolicySource = "entitlement";
  * ```
  */
-export type PolicySource =
-  | "emergency"
-  | "emergencyConfigRule"
-  | "emergencyResourceTypeDefault"
-  | "entitlement"
-  | "configRule"
-  | "resourceTypeDefault"
-  | "app"
-  | "accessReview"
-  | "tenantDefault"
-  | "taskSnapshot";
+export type PolicySource = (typeof POLICY_SOURCES)[number];
 
 /**
  * One source that was consulted.

@@ -2,6 +2,8 @@
  * The errors a task action returns, tagged by the gRPC canonical code the service's HTTP gateway
  * maps to a status (docs/architecture.md).
  */
+import { describeArgument } from "../codec/diagnostic.js";
+import { isWorld } from "../world/world.js";
 
 /**
  * Why an action was refused. `code` is the gRPC canonical name; `httpStatusOf` gives its status.
@@ -75,21 +77,7 @@ export function guarded<T>(body: () => T | { ok: false; error: SimError }): T | 
  * ```
  */
 export function notAWorld(world: unknown): SimError | undefined {
-  if (typeof world === "object" && world !== null) {
-    const w = world as { readonly tasks?: { readonly get?: unknown }; readonly index?: unknown; readonly tenant?: unknown };
-    if (typeof w.tasks?.get === "function" && typeof w.index === "object" && w.index !== null && typeof w.tenant === "object" && w.tenant !== null) return undefined;
-  }
-  return { code: "INVALID_ARGUMENT", message: `world must be a World (loadWorld's value), not ${describedArgument(world)}`, field: "world" };
-}
-
-function describedArgument(v: unknown): string {
-  if (v === null) return "null";
-  if (v === undefined) return "undefined";
-  if (Array.isArray(v)) return "an array";
-  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
-  if (typeof v === "object") {
-    const keys = Object.keys(v);
-    return keys.length === 0 ? "an empty object" : `an object with keys ${keys.slice(0, 5).join(", ")}${keys.length > 5 ? ", …" : ""}${keys.includes("tasks") ? " (a world file: load it with loadWorld first)" : ""}`;
-  }
-  return `the ${typeof v} ${String(v)}`;
+  if (isWorld(world)) return undefined;
+  const file = typeof world === "object" && world !== null && !Array.isArray(world) && Object.hasOwn(world, "tasks") ? " (a world file: load it with loadWorld first)" : "";
+  return { code: "INVALID_ARGUMENT", message: `world must be a World (loadWorld's value), not ${describeArgument(world)}${file}`, field: "world" };
 }

@@ -6,9 +6,9 @@
 import { approversSummary } from "../workflow/approvers.js";
 import { type Explanation, explainTask } from "../explain/explain.js";
 import { formatExplanation } from "../explain/format.js";
-import type { PolicySource } from "../policy/resolve-policy.js";
+import { POLICY_SOURCES, type PolicySource } from "../policy/resolve-policy.js";
 import { describeTaskRef, type TaskRef, taskInWorld } from "../whatif/task-spec.js";
-import type { World } from "../world/world.js";
+import { isWorld, type World } from "../world/world.js";
 import { closest } from "../text/closest.js";
 import { describeValue } from "../codec/diagnostic.js";
 import { thrownMessage } from "../whatif/thrown-message.js";
@@ -98,18 +98,7 @@ const EXPECTATION_KEYS: Readonly<Record<keyof RouteExpectation, string>> = {
   error: "an error code",
 };
 
-/**
- * Whether a value is a loaded {@link World} (what `loadWorld` returns), as far as the checks need.
- *
- * @example
- * ```ts
- * isWorld(world); // true
- * isWorld({ tasks: [] }); // false
- * ```
- */
-export function isWorld(x: unknown): x is World {
-  return typeof x === "object" && x !== null && Object.hasOwn(x, "index") && Object.hasOwn(x, "tasks") && Object.hasOwn(x, "policies");
-}
+export { isWorld } from "../world/world.js";
 
 /**
  * A value for a message, never throwing: JSON where it can be written (`JSON.stringify` throws on a
@@ -151,7 +140,6 @@ export function expectationProblems(x: unknown): string[] {
   return out;
 }
 
-const SOURCES: readonly PolicySource[] = ["emergency", "emergencyConfigRule", "emergencyResourceTypeDefault", "entitlement", "configRule", "resourceTypeDefault", "app", "accessReview", "tenantDefault", "taskSnapshot"];
 
 /**
  * What an expectation names that the world does not have: a policy, a user, a step key, a rule
@@ -159,7 +147,7 @@ const SOURCES: readonly PolicySource[] = ["emergency", "emergencyConfigRule", "e
  * `not.toRoute` would pass whatever the route: it is refused instead, with the closest name.
  */
 function worldProblems(world: World, x: RouteExpectation): string[] {
-  if (typeof world !== "object" || world === null || !("index" in world)) return [];
+  if (!isWorld(world)) return [];
   const out: string[] = [];
   const policies = world.index.policies;
   const policyIds = [...policies.keys()];
@@ -171,9 +159,9 @@ function worldProblems(world: World, x: RouteExpectation): string[] {
   if (typeof x.policy === "string") policy(x.policy, "policy");
   if (Array.isArray(x.chain)) x.chain.forEach((id, i) => typeof id === "string" && policy(id, `chain[${i}]`));
   if (x.decidedBy && typeof x.decidedBy.policy === "string") policy(x.decidedBy.policy, "decidedBy.policy");
-  if (typeof x.source === "string" && !(SOURCES as readonly string[]).includes(x.source)) {
-    const guess = closest(x.source, SOURCES);
-    out.push(`source "${x.source}" is not a resolution source${guess ? `; did you mean "${guess}"?` : ` (sources: ${SOURCES.join(", ")})`}`);
+  if (typeof x.source === "string" && !(POLICY_SOURCES as readonly string[]).includes(x.source)) {
+    const guess = closest(x.source, POLICY_SOURCES);
+    out.push(`source "${x.source}" is not a resolution source${guess ? `; did you mean "${guess}"?` : ` (sources: ${POLICY_SOURCES.join(", ")})`}`);
   }
   if (Array.isArray(x.approvers))
     for (const id of x.approvers)

@@ -341,6 +341,26 @@ function byEvaluationOrder(a: EntitlementConfigRule, b: EntitlementConfigRule): 
 }
 
 /**
+ * Whether a value is a loaded {@link World} (what `loadWorld` returns), as far as a caller's mistake
+ * goes: a raw world file (`JSON.parse` of one, not loaded) or null is not.
+ *
+ * @example
+ * ```ts
+ * isWorld(world); // true
+ * isWorld({ tasks: [] }); // false
+ * ```
+ */
+export function isWorld(x: unknown): x is World {
+  return (
+    typeof x === "object" &&
+    x !== null &&
+    Object.hasOwn(x, "index") &&
+    Object.hasOwn(x, "policies") &&
+    typeof (x as { readonly tasks?: { readonly get?: unknown } }).tasks?.get === "function"
+  );
+}
+
+/**
  * Finds a task by its `id` or its `numericId` (the spec lets a numericId replace the id in path
  * parameters).
  *
