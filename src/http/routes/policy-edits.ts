@@ -70,27 +70,42 @@ function refused(findings: readonly Finding[], what: string): Result<never, Http
   });
 }
 
-/** Policies whose rules or baseline name `id`. */
+/** The policies `p` names: its baseline, its rules' `policyId`, and those its steps name. */
+function policiesNamedBy(p: Policy): Set<string> {
+  const named = new Set([p.baselinePolicyId, ...(p.rules ?? []).map((r) => r.policyId), ...policiesNamedBySteps(p)]);
+  named.delete("");
+  named.delete(p.id);
+  return named;
+}
+
+/** Policies that name `id` (see {@link policiesNamedBy}). */
 function referrers(world: World, id: string): Policy[] {
-  return world.policies.filter((p) => p.id !== id && (p.baselinePolicyId === id || (p.rules ?? []).some((r) => r.policyId === id) || policiesNamedBySteps(p).includes(id)));
+  return world.policies.filter((p) => policiesNamedBy(p).has(id));
 }
 
 /**
  * Every policy from which a chain of references reaches `id`: an edit lengthens or breaks the chains
  * of all of them ("must not push any reachable chain over depth 5"), not only of its direct referrers.
+ * The world's references are read once, then followed backwards.
  */
 function chainsThrough(world: World, id: string): Policy[] {
+  const namers = new Map<string, Policy[]>();
+  for (const p of world.policies)
+    for (const named of policiesNamedBy(p)) {
+      const list = namers.get(named);
+      if (list) list.push(p);
+      else namers.set(named, [p]);
+    }
   const seen = new Set<string>([id]);
   const out: Policy[] = [];
   const queue = [id];
-  while (queue.length > 0) {
-    for (const p of referrers(world, queue.shift() as string)) {
+  for (let at = queue.shift(); at !== undefined; at = queue.shift())
+    for (const p of namers.get(at) ?? []) {
       if (seen.has(p.id)) continue;
       seen.add(p.id);
       out.push(p);
       queue.push(p.id);
     }
-  }
   return out;
 }
 
@@ -222,22 +237,21 @@ function setBelow(wire: Record<string, JsonValue>, patch: Body, path: MaskPath):
 }
 
 /**
- * A refusal for an annotation key the request sets under the server's prefix: `c1/` (openapi.yaml:
- * "reserved for server-managed use and rejected on write") or the spec's `svc/`. Keys the policy
- * already has (a pulled tenant's server-managed ones) are left to the server: only what a request
- * writes is refused; an empty value (a delete) is not a write.
+ * A refusal for an annotation key the request sets under `c1/` (openapi.yaml: "reserved for
+ * server-managed use and rejected on write"). Only what a request writes is refused: keys the
+ * policy already has (a pulled tenant's server-managed ones) stay, and an empty value (a delete) is
+ * not a write. The spec's `svc/` prefix is lint's (`ANNOTATION_KEY_RESERVED`), refused as any error.
  */
 function reservedAnnotation(annotations: unknown): Result<never, HttpFailure> | undefined {
   if (typeof annotations !== "object" || annotations === null || Array.isArray(annotations)) return undefined;
   for (const [key, value] of Object.entries(annotations as Body)) {
-    if (value === "" || value === null) continue;
-    const prefix = RESERVED_WRITE_PREFIXES.find((x) => key.startsWith(x));
-    if (prefix) return invalid(`annotation key ${JSON.stringify(key)} starts with "${prefix}", which is reserved for server-managed annotations and rejected on write: rename it`, `annotations.${key}`);
+    if (value === "" || value === null || !key.startsWith(SERVER_ANNOTATION_PREFIX)) continue;
+    return invalid(`annotation key ${JSON.stringify(key)} starts with "${SERVER_ANNOTATION_PREFIX}", which is reserved for server-managed annotations and rejected on write: rename it`, `annotations.${key}`);
   }
   return undefined;
 }
 
-const RESERVED_WRITE_PREFIXES = ["c1/", "svc/"] as const;
+const SERVER_ANNOTATION_PREFIX = "c1/";
 
 /** Annotation PATCH semantics (spec, Policy): absent keys are kept; an empty value deletes the key. */
 function patchAnnotations(current: Readonly<Record<string, string>> | null, patch: unknown): JsonValue {
