@@ -404,16 +404,19 @@ const protoName = /_([a-z0-9])/g;
 
 /**
  * A request body with its fields under their JSON names: protojson (and so the service) reads a
- * field by its proto name too (`task_states` for `taskStates`), at every depth. A field given under
+ * field by its proto name too (`task_states` for `taskStates`), at every depth (`deep: false`: the
+ * top level only, for bodies whose values hold maps keyed by data, such as form values). A field given under
  * both names is INVALID_ARGUMENT, as protojson refuses it. Searches read the JSON names only, so a
  * body in proto names would otherwise filter nothing and answer a wider list with a 200.
  *
  * @example
  * ```ts
  * jsonNames({ task_states: ["TASK_STATE_OPEN"], page_size: 10 }); // ok({ taskStates: [...], pageSize: 10 })
+ * jsonNames({ expand_mask: { paths: [] }, data: { reason_code: "x" } }, { deep: false }); // the top level only: data's keys are data
  * ```
  */
-export function jsonNames(body: Body): Field<Body> {
+export function jsonNames(body: Body, options: { readonly deep?: boolean } = {}): Field<Body> {
+  const deep = options.deep ?? true;
   let problem: string | undefined;
   const convert = (v: unknown, at: string): unknown => {
     if (Array.isArray(v)) return v.map((x, i) => convert(x, `${at}[${i}]`));
@@ -422,7 +425,8 @@ export function jsonNames(body: Body): Field<Body> {
     for (const key of Object.keys(v)) {
       const name = key.replace(protoName, (_m, c: string) => c.toUpperCase());
       if (Object.hasOwn(out, name)) problem ??= `${at}${at ? "." : ""}${name} is given twice (as ${key} and ${name}); give it once`;
-      Object.defineProperty(out, name, { value: convert((v as Record<string, unknown>)[key], `${at}${at ? "." : ""}${name}`), enumerable: true, writable: true, configurable: true });
+      const value: unknown = (v as Record<string, unknown>)[key];
+      Object.defineProperty(out, name, { value: deep ? convert(value, `${at}${at ? "." : ""}${name}`) : value, enumerable: true, writable: true, configurable: true });
     }
     return out;
   };

@@ -12,6 +12,7 @@ import type { ExpandMaskInput } from "../../reducers/prelude.js";
 import { err, ok, type Result } from "../../result.js";
 import { type HttpFailure, refusal } from "../error-body.js";
 import type { Operation, Route, RouteInput, WriteOperation } from "../route.js";
+import { jsonNames } from "./search-fields.js";
 
 /**
  * The failure for codec diagnostics of a request body: the first problem, with its field.
@@ -70,7 +71,8 @@ function action(
     operationId: `c1.api.task.v1.TaskActionsService.${operation}`,
     body: "json",
     handle: (input) => {
-      const body = topLevelJsonNames(input.body);
+      // protojson reads a field by its proto name too (`expand_mask`); the top level only: form data maps are keyed by data.
+      const body = jsonNames(input.body, { deep: false });
       if (!body.ok) return body;
       const a = toAction({ ...input, body: body.value });
       return a.ok ? write(a.value, reshape, fieldNames) : a;
@@ -78,23 +80,6 @@ function action(
   };
 }
 
-/**
- * The body's top-level fields under their JSON names: protojson (and so the service) reads a field
- * by its proto name too (`expand_mask` for `expandMask`, `policy_step_id` for `policyStepId`). Only
- * the top level: values such as form data are maps whose keys are data, not field names. A field
- * given under both names is INVALID_ARGUMENT, as protojson refuses it.
- */
-function topLevelJsonNames(body: Readonly<Record<string, unknown>>): Result<Readonly<Record<string, unknown>>, HttpFailure> {
-  const keys = Object.keys(body);
-  if (!keys.some((k) => k.includes("_"))) return ok(body);
-  const out: Record<string, unknown> = {};
-  for (const key of keys) {
-    const name = key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
-    if (Object.hasOwn(out, name)) return err(refusal("INVALID_ARGUMENT", `${name} is given twice (as ${key} and ${name}); give it once`, { reason: "DUPLICATE_FIELD" }));
-    Object.defineProperty(out, name, { value: body[key], enumerable: true, writable: true, configurable: true });
-  }
-  return ok(out);
-}
 
 /** The untyped body as an action of `type`: the reducer decodes and checks its own fields. */
 const passThrough =
