@@ -1346,8 +1346,6 @@ export function isRealTimestamp(v: unknown): v is string {
   return decoded.ok && decoded.value !== null;
 }
 
-const RFC3339_PARTS = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|([+-])(\d{2}):(\d{2}))$/;
-
 /**
  * An RFC 3339 timestamp as the simulation writes it: in UTC with `Z`, as protobuf's JSON does (and the
  * service's SDKs expect), the instant and its fraction digits unchanged. A timestamp already in that
@@ -1360,14 +1358,17 @@ const RFC3339_PARTS = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+
  * ```
  */
 export function utcTimestamp(v: string): string {
-  const m = RFC3339_PARTS.exec(v);
-  if (!m || (m[8] === "Z" && v[10] === "T")) return v;
-  const sign = m[9] === "-" ? -1 : 1;
-  const offsetMinutes = m[9] === undefined ? 0 : sign * (Number(m[10]) * 60 + Number(m[11]));
+  if (!RFC3339.test(v)) return v;
+  // As isRfc3339 reads it: the date and time at fixed places, the zone last (`Z` or six characters).
+  const last = v.charCodeAt(v.length - 1);
+  const zulu = last === 90 /* Z */ || last === 122; /* z */
+  if (last === 90 && v[10] === "T") return v;
+  const zoneAt = zulu ? v.length - 1 : v.length - 6;
+  const offsetMinutes = zulu ? 0 : (v[zoneAt] === "-" ? -1 : 1) * (digitsAt(v, v.length - 5, 2) * 60 + digitsAt(v, v.length - 2, 2));
   const d = new Date(0);
-  d.setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  d.setUTCHours(Number(m[4]), Number(m[5]) - offsetMinutes, Number(m[6]), 0);
+  d.setUTCFullYear(digitsAt(v, 0, 4), digitsAt(v, 5, 2) - 1, digitsAt(v, 8, 2));
+  d.setUTCHours(digitsAt(v, 11, 2), digitsAt(v, 14, 2) - offsetMinutes, digitsAt(v, 17, 2), 0);
   const year = d.getUTCFullYear();
   if (year < 1 || year > 9999) return v;
-  return `${d.toISOString().slice(0, 19)}${m[7] ?? ""}Z`;
+  return `${d.toISOString().slice(0, 19)}${v.slice(19, zoneAt)}Z`;
 }
