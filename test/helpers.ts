@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { loadWorld, type World } from "policy-sim";
+import { loadWorld, type World, type WorldPatch } from "policy-sim";
 
 /** The bundled sample tenant as JSON (fresh copy each call). */
 export function sampleJson(): Record<string, unknown> {
@@ -30,3 +30,15 @@ export const SUPER2 = "u-ciso";
 export const ADMIN = "u-sec-eng";
 export const READ_ONLY = "u-sec-analyst";
 export const OUTSIDER = "u-sales3";
+
+/** A Result's value, or a throw with its code and message (a test's shortcut). */
+export function value<T>(r: { ok: true; value: T } | { ok: false; error: { code: string; message: string } }): T {
+  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+  return r.value;
+}
+
+/** The policies `after` holds that `before` does not (by object): what a mutation replaced, as a patch. */
+export function patchBetween(before: World, after: World): WorldPatch {
+  const old = new Set(before.policies);
+  return { policies: after.policies.filter((p) => !old.has(p)) };
+}

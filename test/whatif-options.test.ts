@@ -3,22 +3,11 @@
 // place — and valid options select exactly the tasks they say, as before.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type Task, whatIf, type WhatIfOptions, type WhatIfResult, whatIfWorlds, type World, type WorldPatch } from "policy-sim";
+import { type Task, whatIf, type WhatIfOptions, type WhatIfResult, whatIfWorlds, type WorldPatch } from "policy-sim";
 import { applyPolicyMutation, arbPolicyMutation } from "policy-sim/testing/arbitraries";
-import { sampleJson, sampleWorld, worldOf } from "./helpers.js";
+import { patchBetween, sampleJson, sampleWorld, value, worldOf } from "./helpers.js";
 
 const world = sampleWorld();
-
-function value<T>(r: { ok: true; value: T } | { ok: false; error: { code: string; message: string } }): T {
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.value;
-}
-
-/** The policies `after` holds that `before` does not (by object): what a mutation replaced, as a patch. */
-function patchBetween(before: World, after: World): WorldPatch {
-  const old = new Set(before.policies);
-  return { policies: after.policies.filter((p) => !old.has(p)) };
-}
 
 const dropRule2: WorldPatch = (() => {
   const p = world.index.policies.get("pol-prod-admin");

@@ -1,22 +1,11 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mergeWhatIfResults, whatIf, type WhatIfOptions, type WhatIfResult, type World, type WorldPatch } from "policy-sim";
+import { mergeWhatIfResults, whatIf, type WhatIfOptions, type WhatIfResult, type WorldPatch } from "policy-sim";
 import { applyPolicyMutation, arbPolicyMutation, arbWorldRecipe, worldFromRecipe } from "policy-sim/testing/arbitraries";
 import { createWhatIfPool, type WhatIfPool } from "policy-sim/whatif-pool";
-import { sampleJson, sampleWorld } from "./helpers.js";
+import { patchBetween, sampleJson, sampleWorld, value } from "./helpers.js";
 
 const ANY: WhatIfOptions = { scope: { states: "any" } };
-
-function value<T>(r: { ok: true; value: T } | { ok: false; error: { code: string; message: string } }): T {
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.value;
-}
-
-/** The policies `after` holds that `before` does not (by object): what a mutation replaced, as a patch. */
-function patchBetween(before: World, after: World): WorldPatch {
-  const old = new Set(before.policies);
-  return { policies: after.policies.filter((p) => !old.has(p)) };
-}
 
 describe("whatIf shards", () => {
   it("the shards of a run, merged in order, are the whole run", () => {
