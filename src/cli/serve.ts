@@ -8,7 +8,7 @@
  * cuts the wait short and still writes. Every write goes to a temporary file renamed over `--out`,
  * so the file is always a whole world: a write that fails is reported and the last good file kept.
  */
-import type { ConnectionLimits, RunningServer } from "../http/server.js";
+import type { ConnectionLimits, RunningServer, TlsFiles } from "../http/server.js";
 import { DEFAULT_CONNECTION_LIMITS, serve } from "../http/server.js";
 import { createWorldStore, DEFAULT_MAX_AUDIT_EVENTS } from "../http/world-store.js";
 import type { World } from "../world/world.js";
@@ -35,10 +35,27 @@ export function parsePort(value: string | undefined): number {
 function listenProblem(e: unknown, host: string, port: number): string {
   const code = typeof e === "object" && e !== null && "code" in e ? String(e.code) : "";
   const where = `${host}:${port}`;
+  // Not a listening problem: the files given to --tls-cert/--tls-key.
+  if (e instanceof Error && e.message.startsWith("serve: tls: ")) return `--tls-cert/--tls-key: ${e.message.slice("serve: tls: ".length)}`;
   if (code === "EADDRINUSE") return `cannot listen on ${where}: the port is in use (try --port 0 for a free one)`;
   if (code === "EACCES") return `cannot listen on ${where}: permission denied (ports below 1024 need privileges)`;
   if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") return `cannot listen on ${where}: no such local address`;
   return `cannot listen on ${where}: ${e instanceof Error ? e.message : String(e)}`;
+}
+
+/** `--tls-cert` and `--tls-key` read, both or neither; throws {@link CliInputError} saying which is missing or unreadable. */
+function readTls(io: CliIO, cert: string | undefined, key: string | undefined): TlsFiles | undefined {
+  if (cert === undefined && key === undefined) return undefined;
+  if (cert === undefined || key === undefined)
+    throw new CliInputError(`--tls-cert and --tls-key go together: give ${cert === undefined ? "--tls-cert <certificate.pem>" : "--tls-key <private-key.pem>"} too`);
+  const read = (flag: string, path: string): string => {
+    try {
+      return io.readFile(path);
+    } catch (e: unknown) {
+      throw new CliInputError(`${flag}: cannot read ${path}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+  return { cert: read("--tls-cert", cert), key: read("--tls-key", key) };
 }
 
 /** The default `--shutdown-timeout`: how long requests in progress may take after the first signal. */
@@ -80,7 +97,7 @@ function writeWorldAtomically(io: CliIO, path: string, world: World, attempt: nu
 export const serveCommand: Command = {
   usage:
     "policy-sim serve --world <file> [--port <n>] [--host <addr>] [--out <file>] [--json] [--header-timeout <s>] [--request-timeout <s>] " +
-    "[--keep-alive-timeout <s>] [--max-connections <n>] [--shutdown-timeout <s>] [--max-audit-events <n>]",
+    "[--keep-alive-timeout <s>] [--max-connections <n>] [--shutdown-timeout <s>] [--max-audit-events <n>] [--tls-cert <file> --tls-key <file>]",
   summary: "serve the service's API (task actions, task creation, reads, policy edits, OAuth token) on a world until Ctrl-C",
   help: [
     "--port <n>                TCP port, default 8080; 0 picks a free one (the URL printed says which)",
@@ -89,6 +106,8 @@ export const serveCommand: Command = {
     "                          (written whole: a temporary file renamed over it; a failed write keeps the last good file);",
     "                          checked at start: its directory must exist and take new files, and it must not be a directory",
     "--json                    print { url } instead of the banner",
+    "--tls-cert <file>         serve HTTPS with this PEM certificate (chain) — for clients that only speak HTTPS;",
+    "--tls-key <file>          and its PEM private key (both or neither; `openssl req -x509` makes a pair)",
     `--header-timeout <s>      seconds a client may take to send a request's headers, default ${DEFAULT_CONNECTION_LIMITS.headersTimeoutMs / 1000}`,
     "                          (also a connection that sends nothing at all)",
     `--request-timeout <s>     seconds a client may take to send a whole request, default ${DEFAULT_CONNECTION_LIMITS.requestTimeoutMs / 1000}`,
@@ -119,6 +138,8 @@ export const serveCommand: Command = {
     "max-connections": { type: "string" },
     "shutdown-timeout": { type: "string" },
     "max-audit-events": { type: "string" },
+    "tls-cert": { type: "string" },
+    "tls-key": { type: "string" },
   },
   async run({ values }, io) {
     const out = str(values["out"]);
@@ -140,10 +161,11 @@ export const serveCommand: Command = {
     const shutdownMs = parseSeconds("--shutdown-timeout", str(values["shutdown-timeout"]), DEFAULT_SHUTDOWN_MS);
     if (!io.onShutdown) throw new CliInputError("serve needs a process to run in (no shutdown signal to wait for)");
     const maxEvents = parseCount("--max-audit-events", str(values["max-audit-events"]), DEFAULT_MAX_AUDIT_EVENTS);
+    const tls = readTls(io, str(values["tls-cert"]), str(values["tls-key"]));
     const store = createWorldStore(world, { maxEvents });
     let server: RunningServer;
     try {
-      server = await serve({ store, port, host, ...limits });
+      server = await serve({ store, port, host, ...limits, ...(tls === undefined ? {} : { tls }) });
     } catch (e: unknown) {
       throw new CliInputError(listenProblem(e, host, port));
     }

@@ -37,7 +37,7 @@ export { ROUTES } from "./routes/index.js";
 export { TASK_ACTION_ROUTES } from "./routes/task-actions.js";
 export { TASK_CREATION_ROUTES } from "./routes/task-creation.js";
 export { dispatchListener, nodeListener, serve } from "./server.js";
-export type { RunningServer, ServeOptions } from "./server.js";
+export type { RunningServer, ServeOptions, TlsFiles } from "./server.js";
 export { CLIENT_SECRET_PREFIX, createApiClient, formatClientSecret, parseClientSecret } from "./auth/client-secret.js";
 export type { Ed25519PrivateJwk, NewApiClient } from "./auth/client-secret.js";
 export { ACCESS_TOKEN_PREFIX, authenticateClient, createAccessTokenIssuer, DEFAULT_TOKEN_TTL_SECONDS, JWT_BEARER_ASSERTION } from "./auth/token.js";

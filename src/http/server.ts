@@ -5,6 +5,7 @@
  * `nodeListener` still mounts any fetch handler on a server of your own.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -31,7 +32,27 @@ export type ServeOptions = FetchHandlerOptions &
   ConnectionLimits & {
     readonly port?: number;
     readonly host?: string;
+    /**
+     * Serve HTTPS with this PEM key and certificate (chain) instead of plain HTTP: for clients
+     * that only speak HTTPS to the service (the URL printed is then `https://…`).
+     */
+    readonly tls?: TlsFiles;
   } & ({ readonly world: World; readonly store?: undefined } | { readonly store: WorldStore; readonly world?: undefined });
+
+/**
+ * The PEM texts `serve` needs for HTTPS: the private key and the certificate (leaf first, then any
+ * intermediates), as `openssl req -x509 …` writes them.
+ *
+ * @example
+ * ```ts
+ * const tls: TlsFiles = { key: readFileSync("localhost.key", "utf8"), cert: readFileSync("localhost.crt", "utf8") };
+ * const server = await serve({ world, port: 8443, tls }); // server.url: https://127.0.0.1:8443
+ * ```
+ */
+export interface TlsFiles {
+  readonly key: string | Uint8Array;
+  readonly cert: string | Uint8Array;
+}
 
 /**
  * How long a client may take and how many may be connected, so that clients which connect and send
@@ -358,6 +379,18 @@ function storeOf(options: unknown): WorldStore {
   return createWorldStore(world as World);
 }
 
+const pemOf = (v: string | Uint8Array): string | Buffer => (typeof v === "string" ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength));
+
+/** The PEM texts of `options.tls`, checked to be texts (node:tls says the rest), or `undefined` for plain HTTP. */
+function tlsOf(options: ServeOptions): TlsFiles | undefined {
+  const tls: unknown = options.tls;
+  if (tls === undefined) return undefined;
+  const pem = (v: unknown): v is string | Uint8Array => (typeof v === "string" && v !== "") || (v instanceof Uint8Array && v.byteLength > 0);
+  if (typeof tls !== "object" || tls === null || !pem((tls as TlsFiles).key) || !pem((tls as TlsFiles).cert))
+    throw serveError("tls must be { key, cert }, the PEM private key and certificate (strings or bytes), such as openssl req -x509 writes");
+  return tls as TlsFiles;
+}
+
 /** The port and host to listen on, checked: node:http would throw its own RangeError for port -1. */
 function addressOf(options: ServeOptions): { port: number; host: string } {
   const port: unknown = options.port ?? 0;
@@ -422,25 +455,32 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   // node:http's header timeout starts with the first byte: a connection that sends nothing would
   // stay open forever. Each connection gets the header timeout for its first request too.
   const silent = new Map<Socket, ReturnType<typeof setTimeout>>();
-  const server = createServer(
-    {
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      // How often node:http looks for connections past their timeouts (default 30 s: too coarse).
-      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
-    },
-    (req, res) => {
-      const timer = silent.get(req.socket);
-      if (timer !== undefined) {
-        clearTimeout(timer);
-        silent.delete(req.socket);
-      }
-      idle.delete(req.socket);
-      res.on("finish", finished);
-      void answer(dispatch, req, res);
-    },
-  );
+  const tls = tlsOf(options);
+  const timeouts = {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // How often node:http looks for connections past their timeouts (default 30 s: too coarse).
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
+  };
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    const timer = silent.get(req.socket);
+    if (timer !== undefined) {
+      clearTimeout(timer);
+      silent.delete(req.socket);
+    }
+    idle.delete(req.socket);
+    res.on("finish", finished);
+    void answer(dispatch, req, res);
+  };
+  let server: Server;
+  try {
+    // Over TLS a connection counts once its handshake is done; until then the handshake timeout
+    // (the header timeout) bounds it, so a client that connects and sends nothing is still closed.
+    server = tls === undefined ? createServer(timeouts, onRequest) : createTlsServer({ ...timeouts, key: pemOf(tls.key), cert: pemOf(tls.cert), handshakeTimeout: limits.headersTimeoutMs }, onRequest);
+  } catch (e: unknown) {
+    throw serveError(`tls: the key and certificate do not make a TLS server (${e instanceof Error ? e.message : String(e)}); give the PEM private key and its certificate, as openssl req -x509 writes them`, e);
+  }
   // One listener for every response: `this` is the response (its socket is already detached).
   function finished(this: ServerResponse): void {
     const body = sentBodies.get(this);
@@ -449,7 +489,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     const socket = this.req.socket;
     if (!socket.destroyed && open.has(socket)) idle.add(socket);
   }
-  server.on("connection", (socket: Socket) => {
+  server.on(tls === undefined ? "connection" : "secureConnection", (socket: Socket) => {
     if (open.size >= limits.maxConnections) {
       const oldest = idle.values().next();
       if (oldest.done === true) {
@@ -490,7 +530,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   let closing: Promise<void> | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   return {
-    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    url: `${tls === undefined ? "http" : "https"}://${host.includes(":") ? `[${host}]` : host}:${port}`,
     store,
     server,
     close: (closeOptions = {}) => {
