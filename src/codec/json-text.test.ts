@@ -8,6 +8,7 @@ import { hardReset } from "../reducers/hard-reset.js";
 import { loadWorld } from "../world/load-world.js";
 import { freezeJson } from "./json-tools.js";
 import { jsonBytes, jsonText, markSharedJson } from "./json-text.js";
+import { API_TO_SPEC_NAMES, toSpecNames, withApiAliases } from "./spec-names.js";
 
 describe("jsonText: JSON.stringify's text, with shared JSON written once", () => {
   it("equals JSON.stringify for any JSON value", () => {
@@ -162,5 +163,40 @@ describe("jsonBytes with more distinct field names than it keeps quoted", () => 
     const many = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k"${i}\u2028`, { v: i, nested: { w: [i] } }]));
     const doc = { many, again: many } as unknown as JsonValue;
     expect(new TextDecoder().decode(jsonBytes(doc))).toBe(JSON.stringify(doc));
+  });
+});
+
+describe("jsonBytes with apiAliases: JSON.stringify(withApiAliases(value)), shared parts included (what serve answers)", () => {
+  const text = (b: Uint8Array) => new TextDecoder().decode(b);
+  // JSON values whose keys are often the names the spec and the API spell differently.
+  const key = fc.oneof(fc.constantFrom("svcResourceAction", "svcResourceActionId", "svcUserPicker", "svcActionInvocationId", "batonResourceAction", "c1UserPicker", "userIds"), fc.string());
+  const { json } = fc.letrec((tie) => ({
+    json: fc.oneof({ depthSize: "small" }, fc.jsonValue({ maxDepth: 0 }), fc.array(tie("json"), { maxLength: 3 }), fc.dictionary(key, tie("json"), { maxKeys: 4 })),
+  }));
+  it("equals JSON.stringify of withApiAliases for any value, with and without shared parts", () => {
+    fc.assert(
+      fc.property(json, json, (a, b) => {
+        const part = freezeJson(structuredClone(a) as JsonValue);
+        markSharedJson(part);
+        const doc = { a: part, svcUserPicker: { inner: part }, list: [part, b as JsonValue], b: b as JsonValue } as JsonValue;
+        expect(text(jsonBytes(doc, { apiAliases: true }))).toBe(JSON.stringify(withApiAliases(doc)));
+        // The plain writer is unaffected by what the aliased one cached.
+        expect(text(jsonBytes(doc))).toBe(JSON.stringify(doc));
+        expect(text(jsonBytes(doc, { apiAliases: true }))).toBe(JSON.stringify(withApiAliases(doc)));
+      }),
+    );
+  });
+  // An object that spells one field both ways has no single reading; the codec refuses the second as unknown.
+  const spelledTwice = (v: unknown): boolean =>
+    typeof v === "object" && v !== null && (Object.keys(v).some((k) => Object.hasOwn(v, API_OF[k] ?? "\u0000")) || Object.values(v).some(spelledTwice));
+  const API_OF: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(API_TO_SPEC_NAMES).map(([api, spec]) => [spec, api]));
+  it("reads back as the same value: toSpecNames takes each spec/API pair as one field", () => {
+    fc.assert(
+      fc.property(json, (v) => {
+        fc.pre(!spelledTwice(v));
+        const aliased = JSON.parse(text(jsonBytes(v as JsonValue, { apiAliases: true }))) as unknown;
+        expect(toSpecNames(aliased)).toEqual(toSpecNames(v));
+      }),
+    );
   });
 });

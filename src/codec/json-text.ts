@@ -9,6 +9,7 @@
  * byte.
  */
 import type { JsonValue } from "../model/json.js";
+import { apiAliasOf, toApiNames, withApiAliases } from "./spec-names.js";
 
 /** JSON objects and arrays known to be deep-frozen and shared (the codec's `encodedOnce` results). */
 const shared = new WeakSet<object>();
@@ -16,6 +17,9 @@ const shared = new WeakSet<object>();
 const texts = new WeakMap<object, string>();
 /** Their UTF-8 bytes, encoded the first time one is written as bytes ({@link jsonBytes}). */
 const bytesOf = new WeakMap<object, Uint8Array>();
+/** The same two, written with the API's names beside the spec's ({@link JsonWriteOptions.apiAliases}). */
+const aliasedTexts = new WeakMap<object, string>();
+const aliasedBytesOf = new WeakMap<object, Uint8Array>();
 const encoder = new TextEncoder();
 
 /**
@@ -65,6 +69,38 @@ function sharedBytes(v: object): Uint8Array {
   return bytes;
 }
 
+/** The cached UTF-8 bytes of a shared JSON value written with the API's names beside the spec's. */
+function sharedAliasedBytes(v: object): Uint8Array {
+  let bytes = aliasedBytesOf.get(v);
+  if (bytes === undefined) {
+    let text = aliasedTexts.get(v);
+    if (text === undefined) {
+      text = JSON.stringify(withApiAliases(v));
+      aliasedTexts.set(v, text);
+    }
+    bytes = encoder.encode(text);
+    aliasedBytesOf.set(v, bytes);
+  }
+  return bytes;
+}
+
+/**
+ * How {@link jsonParts} and {@link jsonBytes} write.
+ *
+ * @example
+ * ```ts
+ * const options: JsonWriteOptions = { apiAliases: true };
+ * ```
+ */
+export interface JsonWriteOptions {
+  /**
+   * Write the API's name beside each key the spec names differently (`batonResourceAction` beside
+   * `svcResourceAction`, `c1UserPicker` beside `svcUserPicker`), as `withApiAliases` would: what
+   * `serve` answers, so that the service's SDKs keep those fields.
+   */
+  readonly apiAliases?: boolean;
+}
+
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
@@ -104,7 +140,14 @@ class PartWriter<T> {
   readonly parts: (string | T)[] = [];
   text = "";
 
-  constructor(private readonly cached: (v: object) => T) {}
+  /** Inside the value of a key written with its alias: no alias of their own for the keys there. */
+  private plain = 0;
+
+  /** `aliased`: write API aliases (and shared values as `aliased` caches them); without it, none. */
+  constructor(
+    private readonly cached: (v: object) => T,
+    private readonly aliased?: (v: object) => T,
+  ) {}
 
   /**
    * Writes `v`, the value of `key` in its holder (an array's index as a number, turned into the
@@ -117,7 +160,7 @@ class PartWriter<T> {
         // Shared JSON is frozen plain data: no toJSON to call, its form cached.
         if (this.text !== "") this.parts.push(this.text);
         this.text = "";
-        this.parts.push(this.cached(v));
+        this.parts.push(this.aliased !== undefined && this.plain === 0 ? this.aliased(v) : this.cached(v));
         return true;
       }
       const toJSON: unknown = (v as { toJSON?: unknown }).toJSON;
@@ -169,8 +212,21 @@ class PartWriter<T> {
       const name = keyText(key);
       this.text += first ? name : `,${name}`;
       // A left-out value takes its key with it (it can have written nothing: only objects write parts).
-      if (this.value((v as Record<string, unknown>)[key], key)) first = false;
-      else if (this.parts.length === parts) this.text = mark;
+      const field = (v as Record<string, unknown>)[key];
+      const api = this.aliased !== undefined && this.plain === 0 ? apiAliasOf(key) : undefined;
+      if (api === undefined || hasOwn.call(v, api)) {
+        if (this.value(field, key)) first = false;
+        else if (this.parts.length === parts) this.text = mark;
+        continue;
+      }
+      // The spec's key, then the API's with the same value in the API's names (withApiAliases).
+      this.plain++;
+      if (this.value(field, key)) {
+        first = false;
+        this.text += `,${keyText(api)}`;
+        this.value(toApiNames(field), api);
+      } else if (this.parts.length === parts) this.text = mark;
+      this.plain--;
     }
     this.text += "}";
   }
@@ -219,8 +275,8 @@ function hasSlot(valueOf: (this: never) => unknown, v: object): boolean {
  * jsonParts({ ok: true }); // ['{"ok":true}']
  * ```
  */
-export function jsonParts(value: JsonValue): readonly (string | Uint8Array)[] {
-  return split(value, sharedBytes);
+export function jsonParts(value: JsonValue, options: JsonWriteOptions = {}): readonly (string | Uint8Array)[] {
+  return split(value, sharedBytes, options.apiAliases === true ? sharedAliasedBytes : undefined);
 }
 
 /**
@@ -228,8 +284,8 @@ export function jsonParts(value: JsonValue): readonly (string | Uint8Array)[] {
  * of each shared value in their place. A value JSON leaves out is `"null"`. Like JSON.stringify, it
  * throws on a BigInt and on a cycle (here a RangeError): JSON values have neither.
  */
-function split<T>(value: JsonValue, cached: (v: object) => T): (string | T)[] {
-  const w = new PartWriter(cached);
+function split<T>(value: JsonValue, cached: (v: object) => T, aliased?: (v: object) => T): (string | T)[] {
+  const w = new PartWriter(cached, aliased);
   if (!w.value(value, "")) return ["null"];
   if (w.text !== "" || w.parts.length === 0) w.parts.push(w.text);
   return w.parts;
@@ -245,8 +301,8 @@ function split<T>(value: JsonValue, cached: (v: object) => T): (string | T)[] {
  * new TextDecoder().decode(jsonBytes({ ok: true })); // '{"ok":true}'
  * ```
  */
-export function jsonBytes(value: JsonValue): Uint8Array {
-  const parts = jsonParts(value);
+export function jsonBytes(value: JsonValue, options: JsonWriteOptions = {}): Uint8Array {
+  const parts = jsonParts(value, options);
   let bound = 0;
   for (const p of parts) bound += typeof p === "string" ? p.length * 3 : p.byteLength;
   const out = new Uint8Array(bound);

@@ -58,15 +58,35 @@ function rename(v: unknown, depth: number): unknown {
   let out: Record<string, unknown> | undefined;
   for (const key of Object.keys(o)) {
     const x = o[key];
-    const y = rename(x, depth + 1);
     const spec = Object.hasOwn(API_TO_SPEC_NAMES, key) ? API_TO_SPEC_NAMES[key] : undefined;
-    const target = spec !== undefined && !Object.hasOwn(o, spec) ? spec : key;
+    if (spec !== undefined && Object.hasOwn(o, spec)) {
+      // Both names. With the same value, as `serve` answers (withApiAliases): one field, the spec's.
+      // Otherwise the API's stays as written, an unknown field.
+      if (sameJson(rename(x, depth + 1), rename(o[spec], depth + 1))) {
+        out ??= copyOf(o);
+        delete out[key];
+      }
+      continue;
+    }
+    const y = rename(x, depth + 1);
+    const target = spec ?? key;
     if (target === key && y === x) continue;
     out ??= copyOf(o);
     if (target !== key) delete out[key];
     Object.defineProperty(out, target, { value: y, enumerable: true, writable: true, configurable: true });
   }
   return out ?? v;
+}
+
+/** Whether two JSON values are equal, key order aside (bounded by the caller's depth). */
+function sameJson(a: unknown, b: unknown, depth = 0): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || depth > MAX_DEPTH) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) if (!Object.hasOwn(b, k) || !sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], depth + 1)) return false;
+  return true;
 }
 
 /** A shallow copy that keeps a `__proto__` key a key. */
@@ -117,6 +137,74 @@ function renameToApi(v: unknown, depth: number): unknown {
     if (target !== key || y !== x) changed = true;
     return [target, y];
   });
+  if (!changed) return v;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of entries) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+/**
+ * The API's name of a key the spec names differently (`svcUserPicker` → `c1UserPicker`), or
+ * `undefined`: what `serve` writes beside the spec's name so that the service's SDKs, which know
+ * only the API's names, keep the field (see {@link withApiAliases}).
+ *
+ * @example
+ * ```ts
+ * apiAliasOf("svcResourceAction"); // "batonResourceAction"
+ * apiAliasOf("displayName"); // undefined
+ * ```
+ */
+export function apiAliasOf(key: string): string | undefined {
+  return SPEC_TO_API_NAMES.get(key);
+}
+
+/**
+ * `json` with the API's name written beside every key the spec names differently, holding the same
+ * value in the API's names: `{ svcResourceAction: {svcResourceActionId} }` gains
+ * `batonResourceAction: {batonResourceActionId}` (keys inside such a value get no alias of their
+ * own: the alias already carries them in the API's names). The spec's name stays (it is the contract); the
+ * alias lets a client that knows only the API's names (the service's SDKs drop unknown keys) read
+ * the field and send it back unchanged, and {@link toSpecNames} reads the pair as one field. An
+ * object that already has the API's key is left as it is. Returns `json` itself when there is
+ * nothing to add; never changes its input.
+ *
+ * @example
+ * ```ts
+ * withApiAliases({ action: { svcResourceAction: { svcResourceActionId: "ra-1" } } });
+ * // { action: { svcResourceAction: { svcResourceActionId: "ra-1" }, batonResourceAction: { batonResourceActionId: "ra-1" } } }
+ * ```
+ */
+export function withApiAliases(json: unknown): unknown {
+  return alias(json, 0);
+}
+
+function alias(v: unknown, depth: number): unknown {
+  if (typeof v !== "object" || v === null || depth > MAX_DEPTH) return v;
+  if (Array.isArray(v)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      const y = alias(x, depth + 1);
+      if (y !== x) (out ??= v.slice())[i] = y;
+    }
+    return out ?? v;
+  }
+  const o = v as Readonly<Record<string, unknown>>;
+  let changed = false;
+  const entries: [string, unknown][] = [];
+  for (const key of Object.keys(o)) {
+    const x = o[key];
+    const api = SPEC_TO_API_NAMES.get(key);
+    if (api !== undefined && !Object.hasOwn(o, api) && x !== undefined) {
+      // The alias carries the API's names all the way down; the spec's value is left as it is.
+      entries.push([key, x], [api, toApiNames(x)]);
+      changed = true;
+      continue;
+    }
+    const y = alias(x, depth + 1);
+    if (y !== x) changed = true;
+    entries.push([key, y]);
+  }
   if (!changed) return v;
   const out: Record<string, unknown> = {};
   for (const [key, value] of entries) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
@@ -187,8 +275,10 @@ function collect(v: unknown, path: string[], found: { paths: string[][]; specNam
   const o = v as Readonly<Record<string, unknown>>;
   for (const key of Object.keys(o)) {
     const spec = Object.hasOwn(API_TO_SPEC_NAMES, key) ? API_TO_SPEC_NAMES[key] : undefined;
+    // The API's alias beside the spec's name (serve's answers, withApiAliases): the spec's names it is.
+    if (spec !== undefined && Object.hasOwn(o, spec)) continue;
     path.push(key);
-    if (spec !== undefined && !Object.hasOwn(o, spec)) found.paths.push([...path]);
+    if (spec !== undefined) found.paths.push([...path]);
     if (SPEC_TO_API_NAMES.has(key)) found.specNamed = true;
     collect(o[key], path, found, depth + 1);
     path.pop();

@@ -8,6 +8,7 @@
  * (415), size (413), body syntax (400), the route's decoding (400), then the reducer or the read.
  */
 import { jsonBytes } from "../codec/json-text.js";
+import { WIRE_OPTIONS } from "./reply-buffers.js";
 import { toSpecNames } from "../codec/spec-names.js";
 import type { JsonValue } from "../model/json.js";
 import type { AuditEvent } from "../workflow/events.js";
@@ -161,7 +162,7 @@ const asFailure = (e: SimError | HttpFailure): HttpFailure => (isHttpFailure(e) 
  * ```
  */
 export function createDispatcher(store: WorldStore, options: DispatchOptions = {}): Dispatch {
-  return dispatcherWith(store, options, jsonBytes);
+  return dispatcherWith(store, options, (value) => jsonBytes(value, WIRE_OPTIONS));
 }
 
 /**

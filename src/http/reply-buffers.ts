@@ -6,8 +6,19 @@
  * buffer per reply instead grows the process's external memory by that much on every request,
  * which V8 answers with full garbage collections of the whole world's heap.
  */
-import { jsonParts } from "../codec/json-text.js";
+import { jsonParts, type JsonWriteOptions } from "../codec/json-text.js";
 import type { JsonValue } from "../model/json.js";
+
+/**
+ * How every reply body is written: the spec's names, and the API's beside them (`withApiAliases`),
+ * so that the service's SDKs, which drop keys they do not know, keep action targets and user pickers.
+ *
+ * @example
+ * ```ts
+ * jsonBytes(taskView, WIRE_OPTIONS);
+ * ```
+ */
+export const WIRE_OPTIONS: JsonWriteOptions = Object.freeze({ apiAliases: true });
 
 /** The size of a block: a reply larger than this gets a buffer of its own. */
 const BLOCK_BYTES = 64 * 1024;
@@ -30,9 +41,12 @@ export class ReplyBuffers {
   /** The block behind each body lent out and not yet released. */
   private readonly lent = new WeakMap<Uint8Array, Buffer>();
 
-  /** `JSON.stringify(value)` as UTF-8 bytes, in a block of this list when it fits. */
+  /**
+   * `JSON.stringify(value)` as UTF-8 bytes, in a block of this list when it fits, with the API's
+   * name beside each key the spec names differently (`WIRE_OPTIONS`).
+   */
   bytes(value: JsonValue): Uint8Array {
-    const parts = jsonParts(value);
+    const parts = jsonParts(value, WIRE_OPTIONS);
     // At most three UTF-8 bytes per UTF-16 unit: a reply under the bound fits a block unmeasured.
     let bound = 0;
     for (const p of parts) bound += typeof p === "string" ? p.length * 3 : p.byteLength;
