@@ -21,6 +21,8 @@ export default defineConfig({
   },
   test: {
     include: dist ? ["test/**/*.test.ts"] : ["src/**/*.test.ts", "test/**/*.test.ts"],
+    // One notice when ../shared/reference is missing (a clone on its own): see the file.
+    globalSetup: ["./test/reference-notice.global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

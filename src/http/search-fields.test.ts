@@ -16,7 +16,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { sampleWorld, type Body } from "../../test/helpers.js";
 import { createFetchHandler } from "./fetch-handler.js";
-import { errorProblems, expandedProblems, OPENAPI_PATH, responseProblems } from "./openapi-validate.test-helper.js";
+import { errorProblems, expandedProblems, OPENAPI_AVAILABLE, openapiDocument, responseProblems } from "./openapi-validate.test-helper.js";
 import { ROUTES } from "./routes/index.js";
 import { SEARCH_REQUEST_FIELDS } from "./routes/reads-routes.js";
 import { createWorldStore } from "./world-store.js";
@@ -36,21 +36,7 @@ interface Doc {
   readonly components: { readonly schemas: Readonly<Record<string, Schema>> };
 }
 
-/** openapi.yaml as JSON, through the cache `openapi-validate.test-helper.ts` keeps in tmp. */
-function openapi(): Doc {
-  const st = statSync(OPENAPI_PATH);
-  const cache = join(tmpdir(), `policy-sim-openapi-${st.size}-${Math.floor(st.mtimeMs)}.json`);
-  if (existsSync(cache)) {
-    try {
-      return JSON.parse(readFileSync(cache, "utf8")) as Doc;
-    } catch {
-      // A torn cache file: parse the YAML.
-    }
-  }
-  return parse(readFileSync(OPENAPI_PATH, "utf8"), { maxAliasCount: -1 }) as Doc;
-}
-
-const doc = openapi();
+const doc = (OPENAPI_AVAILABLE ? openapiDocument() : { paths: {}, components: { schemas: {} } }) as unknown as Doc;
 const SEARCHES = ROUTES.filter((r) => r.method === "POST" && r.path.startsWith("/api/v1/search/"));
 
 /** The request schema's name and properties of a served search, as openapi.yaml says. */
@@ -125,7 +111,7 @@ async function search(path: string, body: Body): Promise<{ status: number; body:
   return { status: res.status, body: json };
 }
 
-describe("openapi.yaml search requests: every property of every served search is read or refused, never ignored", () => {
+describe.skipIf(!OPENAPI_AVAILABLE)("openapi.yaml search requests: every property of every served search is read or refused, never ignored", () => {
   it("every served POST /api/v1/search/… route has its SearchFields, and every SearchFields a served route", () => {
     expect(SEARCHES.length).toBeGreaterThanOrEqual(10);
     expect(SEARCHES.map((r) => r.operationId).sort()).toEqual(Object.keys(SEARCH_REQUEST_FIELDS).sort());
