@@ -76,7 +76,13 @@ export function expandGlobs(patterns: readonly string[], io: Pick<CliIO, "listDi
         else if (re.test(path)) found.push(path);
       }
     };
-    walk(root, 0);
+    try {
+      walk(root, 0);
+    } catch (e: unknown) {
+      // The folder before the first wildcard is not there (or not a folder): nothing matches.
+      const code = typeof e === "object" && e !== null && "code" in e ? String(e.code) : "";
+      if (code !== "ENOENT" && code !== "ENOTDIR") throw e;
+    }
     found.sort();
     if (found.length === 0) empty.push(pattern);
     found.forEach(add);

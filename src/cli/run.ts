@@ -103,7 +103,7 @@ const commands: Record<string, Command> = {
       "Prints the endpoint's 200 body. Exit 1 when the service would refuse (permission, state), 2 for",
       "an unknown task, a malformed request or an --out that cannot be written (checked before acting).",
       "",
-      "  policy-sim reset --world fixtures/world.json --task 1001 --as u-super --comment \"re-route\" --out after.json",
+      "  policy-sim reset --world fixtures/world.json --task 1001 --as u-it-dir --comment \"re-route\" --out after.json",
     ],
   },
   comment: {

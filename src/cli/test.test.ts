@@ -66,6 +66,9 @@ describe("policy-sim test", () => {
     const none = await run(["test", "--world", "fixtures/world.json", "fixtures/policy-tests/*.nothing"]);
     expect(none.code).toBe(EXIT.badInput);
     expect(none.err).toContain('no case file matches "fixtures/policy-tests/*.nothing"');
+    // A glob under a folder that is not there: the same, not an internal failure (exit 70).
+    const noFolder = await run(["test", "--world", "fixtures/world.json", "no-such-folder/*.yaml"]);
+    expect([noFolder.code, noFolder.err]).toEqual([EXIT.badInput, expect.stringContaining('no case file matches "no-such-folder/*.yaml"')]);
     const bad = await run(["test", "--world", "fixtures/world.json", "b.yaml"], { "b.yaml": "- name: [unclosed" });
     expect(bad.code).toBe(EXIT.badInput);
     expect(bad.err).toContain("the case file b.yaml is not YAML");
@@ -95,5 +98,20 @@ describe("policy-sim test", () => {
     base.signal("SIGINT" satisfies ShutdownSignal);
     expect(await done).toBe(EXIT.ok);
     expect(changed).toBeUndefined();
+  });
+});
+
+describe("policy-sim test --help", () => {
+  it("its example case passes on the sample tenant, as printed", async () => {
+    const help = await run(["test", "--help"]);
+    const lines = help.out.split("\n");
+    const at = lines.findIndex((l) => l.trim().startsWith("- name:"));
+    expect(at).toBeGreaterThan(0);
+    const yaml = lines
+      .slice(at, at + 3)
+      .map((l) => l.replace(/\s+# .*$/, "").slice(2))
+      .join("\n");
+    const r = await run(["test", "--world", "fixtures/world.json", "help-case.yaml"], { "help-case.yaml": yaml });
+    expect([r.code, r.out]).toEqual([EXIT.ok, expect.stringContaining("1 passed")]);
   });
 });

@@ -117,7 +117,7 @@ export const testCommand: Command = {
     "",
     "A case file is a list of cases (or { cases: [...] }), each:",
     "  - name: contractors asking for prod admin go to their manager, then security",
-    "    request: { subject: u-dev2, entitlement: app-aws/ent-aws-prod-admin }   # or task: \"1001\"",
+    "    request: { subject: { id: u-dev2, employmentType: Contractor }, entitlement: app-aws/ent-aws-prod-admin }   # or task: \"1001\"",
     "    expect: { policy: pol-prod-admin, rule: 2, steps: [approval, approval, provision], approvers: [u-eng-mgr] }",
     "expect keys: policy, source, rule, decidedBy, stepKey, chain, firstStep, steps, approvers, error.",
     "Exit 0 when every case passes, 1 when some fail, 2 for unusable input.",
