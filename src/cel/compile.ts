@@ -619,7 +619,7 @@ export function checkApproverExpression(source: string, options: CheckOptions = 
  *
  * @example
  * ```ts
- * checkCondition(source, { costLimit: 100_000 });
+ * checkCondition(source, "condition", { costLimit: 100_000 });
  * ```
  */
 export interface CheckOptions {

@@ -88,7 +88,7 @@ export type RuleOutcome =
  *
  * @example
  * ```ts
- * ruleOutcome({ condition: "true", stepKey: "", policyId: "", policyKey: "legacy" });
+ * ruleOutcome({ stepKey: "", policyId: "", policyKey: "legacy" });
  * // { kind: "policyKey", stepKey: "legacy" }
  * ```
  */

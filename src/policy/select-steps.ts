@@ -16,10 +16,22 @@ import type { World } from "../world/world.js";
  * deep" and the spec's Limits say "depth at most 5" with the task's own policy at depth 0 (the audit
  * records' `chainDepth`): what counts is the policies *pointed to*, so the task's own policy and up
  * to five policies it reaches one after another (README, Assumptions).
+ *
+ * @example
+ * ```ts
+ * if (chain.length - 1 > MAX_CHAIN_DEPTH) console.log("the service refuses this chain");
+ * ```
  */
 export const MAX_CHAIN_DEPTH = 5;
 
-/** The tenant flag behind rule `policyId` and `baselinePolicyId` (docs/domain.md §2). */
+/**
+ * The tenant flag behind rule `policyId` and `baselinePolicyId` (docs/domain.md §2).
+ *
+ * @example
+ * ```ts
+ * const on = world.tenant.featureFlags[POLICY_REFERENCES_FLAG] === true;
+ * ```
+ */
 export const POLICY_REFERENCES_FLAG = "POLICY_REFERENCES_POLICY";
 
 /**

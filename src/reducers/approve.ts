@@ -251,7 +251,7 @@ const denySpec: ActionSpec<Decision> = {
  *
  * @example
  * ```ts
- * const r = approveTask(world, { taskId: "1001", comment: "ok" }, { actorId: "u-eng-mgr" });
+ * const r = approveTask(world, { taskId: "1001", comment: "ok" }, { actorId: "u-sre-lead" });
  * if (r.ok) world = r.value.world;
  * ```
  */
@@ -271,7 +271,9 @@ export function approveTask(world: World, req: DecisionInput, ctx: ActionContext
  * ```ts
  * const first = approveWithStepUp(world, { taskId: "1021", comment: "EMEA rules" }, { actorId: "u-ciso" });
  * // first.value.response.redirectUrl → verify, then:
- * const done = approveWithStepUp(first.value.world, { taskId: "1021", stepUpTransactionId: "stu-000001" }, { actorId: "u-ciso" });
+ * if (first.ok) {
+ *   const done = approveWithStepUp(first.value.world, { taskId: "1021", stepUpTransactionId: "stu-000001" }, { actorId: "u-ciso" });
+ * }
  * ```
  */
 export function approveWithStepUp(world: World, req: StepUpApproveInput, ctx: ActionContext): Result<Step<JsonValue>, SimError> {

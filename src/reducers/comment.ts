@@ -87,7 +87,7 @@ export interface Step<R> {
  *
  * @example
  * ```ts
- * const r = comment(world, { taskId: "1001", comment: "Approved by phone" }, { actorId: "u-ada" });
+ * const r = comment(world, { taskId: "1001", comment: "Approved by phone" }, { actorId: "u-it-dir" });
  * if (r.ok) { world = r.value.world; console.log(r.value.response); }
  * ```
  */

@@ -11,7 +11,7 @@ import { isWorld } from "../world/world.js";
  *
  * @example
  * ```ts
- * const r = hardReset(world, { taskId: "nope" }, { actorId: "u-root" });
+ * const r = hardReset(world, { taskId: "nope" }, { actorId: "u-it-dir" });
  * if (!r.ok && r.error.code === "NOT_FOUND") console.log(r.error.message);
  * ```
  */

@@ -62,6 +62,12 @@ export function decisionFailure(d: Decision): string | undefined {
 /**
  * The result of applying a Hard Reset to one task, before it is written into a world: what
  * `hardReset` and what-if analysis share.
+ *
+ * @example
+ * ```ts
+ * const r = resetTask(world, task, { actorId: "u-it-dir", now: world.now, comment: "" });
+ * const outcome: ResetOutcome | undefined = r.ok ? r.value : undefined;
+ * ```
  */
 export interface ResetOutcome {
   readonly task: Task;
@@ -107,7 +113,7 @@ function copyFrom<T>(list: readonly T[], start: number): T[] {
  *
  * @example
  * ```ts
- * const r = resetTask(world, task, { actorId: "u-root", now: world.now, comment: "" });
+ * const r = resetTask(world, task, { actorId: "u-it-dir", now: world.now, comment: "" });
  * if (r.ok) console.log(r.value.task.policy?.current?.instance?.kind);
  * ```
  */
@@ -204,7 +210,7 @@ export function resetTask(
  *
  * @example
  * ```ts
- * const r = hardReset(world, { taskId: "1001", expandMask: { paths: ["step_approver_ids"] } }, { actorId: "u-root" });
+ * const r = hardReset(world, { taskId: "1001", expandMask: { paths: ["step_approver_ids"] } }, { actorId: "u-it-dir" });
  * if (r.ok) {
  *   world = r.value.world;
  *   console.log(r.value.response); // { expanded: [...], taskView: {...}, ticketActionId: "evt-000001" }

@@ -258,6 +258,11 @@ function viewOf(task: Task, relation: Relation, paths: ExpandedPaths): TaskView 
  * Task fields a caller without administrator rights, who is not an approver, does not see: the
  * AI analysis and insights (`analysisId`, `insightIds`, `recommendation`) and the free-form `data`.
  * They are removed from the encoded task, not emptied (spec: Authentication).
+ *
+ * @example
+ * ```ts
+ * HIDDEN_TASK_FIELDS.includes("data"); // true
+ * ```
  */
 export const HIDDEN_TASK_FIELDS = ["analysisId", "insightIds", "recommendation", "data"] as const;
 

@@ -7,7 +7,14 @@ import type { Result } from "../result.js";
 import type { WhatIfOptions, WhatIfResult } from "../whatif/what-if.js";
 import type { WorldPatch } from "../world/world.js";
 
-/** What a thread loads: a world file's path, or its JSON. */
+/**
+ * What a thread loads: a world file's path, or its JSON.
+ *
+ * @example
+ * ```ts
+ * const source: PoolWorldSource = { file: "fixtures/world.json" };
+ * ```
+ */
 export type PoolWorldSource = { readonly file: string } | { readonly json: unknown };
 
 /** A thread's `workerData`. */

@@ -654,6 +654,13 @@ class StreamedWorld implements SplitterSink {
   }
 }
 
+/** A problem with the bytes (not with reading them), carried out of the read loop. */
+class BadBytes extends Error {
+  constructor(readonly reason: unknown) {
+    super(String(reason));
+  }
+}
+
 /**
  * Loads a world file given as bytes in chunks of any size (a file read piece by piece, a response
  * body): the same world `loadWorld(JSON.parse(text))` gives, but the file's text is never one
@@ -672,13 +679,6 @@ class StreamedWorld implements SplitterSink {
  * const loaded = loadWorldChunks(chunks("big-world.json"));
  * ```
  */
-/** A problem with the bytes (not with reading them), carried out of the read loop. */
-class BadBytes extends Error {
-  constructor(readonly reason: unknown) {
-    super(String(reason));
-  }
-}
-
 export function loadWorldChunks(chunks: Iterable<Uint8Array>, options: LoadOptions = {}): Result<World, Diagnostic[]> {
   return loadStreamed(new StreamedWorld(options.warnings !== false), chunks, options);
 }

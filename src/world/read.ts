@@ -12,7 +12,7 @@ import type { JsonObject, JsonValue } from "../model/json.js";
  *
  * @example
  * ```ts
- * const d: Diagnostic = { code: "DANGLING_REFERENCE", path: "$.tasks[3].userId",
+ * const d: WorldDiagnostic = { code: "DANGLING_REFERENCE", path: "$.tasks[3].userId",
  *   message: 'user "u-9" does not exist' };
  * ```
  */
