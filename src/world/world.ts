@@ -188,7 +188,14 @@ export function withTaskTables(world: World, tasks: Table<Task>, comments: Table
   };
 }
 
-/** Key of an entitlement in {@link WorldIndex.entitlements}. */
+/**
+ * Key of an entitlement in {@link WorldIndex.entitlements}.
+ *
+ * @example
+ * ```ts
+ * world.index.entitlements.get(entitlementKey("app-aws", "ent-aws-prod-admin"));
+ * ```
+ */
 export function entitlementKey(appId: string, entitlementId: string): string {
   return `${appId}\u0000${entitlementId}`;
 }
