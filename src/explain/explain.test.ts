@@ -4,6 +4,7 @@ import type { TraceNode, TraceOutcome } from "../cel/index.js";
 import { decide } from "../policy/decide.js";
 import { loadWorld } from "../world/load-world.js";
 import { explainTask, type ExplainedNode } from "./explain.js";
+import { formatExplanation } from "./format.js";
 
 const loaded = loadWorld(JSON.parse(readFileSync(new URL("../../fixtures/world.json", import.meta.url), "utf8")));
 if (!loaded.ok) throw new Error("fixture world does not load");
@@ -51,5 +52,34 @@ describe("explainTask", () => {
       });
     }
     expect(compared).toBeGreaterThan(50);
+  });
+});
+
+describe("rule by rule: the rules first match left unevaluated are listed too (product_admin_policies.mdx: the first rule that matches wins)", () => {
+  const explainId = (id: string) => {
+    const task = [...world.tasks.values()].find((t) => t.numericId === id);
+    if (!task) throw new Error(`no task ${id}`);
+    return explainTask(world, task);
+  };
+  it("task 1001 matches rule #2 of pol-prod-admin: #3 and #4 are listed as not evaluated, with their outcomes", () => {
+    const e = explainId("1001");
+    expect(e.rules.filter((r) => r.policyId === "pol-prod-admin").map((r) => r.ruleIndex)).toEqual([0, 1, 2]);
+    expect(e.notEvaluated.map((n) => [n.policyId, n.ruleIndex, n.outcome])).toEqual([
+      ["pol-prod-admin", 3, "policyId pol-prod-admin-eng"],
+      ["pol-prod-admin", 4, "stepKey ad394478-db5d-4cd9-a9b6-4e9944150499"],
+    ]);
+    const text = formatExplanation(e);
+    expect(text).toContain("· #3  subject.department == \"Engineering\" && entitlement.riskLevelValueId == \"critical\"");
+    expect(text).toContain("→ policyId pol-prod-admin-eng  not evaluated (an earlier rule matched)");
+    // A constant is not echoed as its own value.
+    expect(text).not.toContain("TaskOrigin.COPILOT = TaskOrigin.COPILOT");
+  });
+  it("when no rule matched every rule ran: nothing is left unevaluated", () => {
+    for (const t of world.tasks.values()) {
+      const e = explainTask(world, t);
+      if (e.result.kind === "selected" && e.result.decidedBy.kind === "baseline" && e.chain.length === 1) expect(e.notEvaluated).toEqual([]);
+      // Never a rule both evaluated and listed as not evaluated.
+      for (const n of e.notEvaluated) expect(e.rules.some((r) => r.policyId === n.policyId && r.ruleIndex === n.ruleIndex)).toBe(false);
+    }
   });
 });

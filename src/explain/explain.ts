@@ -9,6 +9,7 @@ import { formatCelValue } from "../cel/index.js";
 import type { TraceRecord } from "../cel/trace-record.js";
 import { traceRecordOf } from "../cel/trace.js";
 import type { PolicyStep, Task } from "../model/index.js";
+import { ruleOutcome } from "../model/policy.js";
 import { decide } from "../policy/decide.js";
 import type { PolicySource, SourceCheck } from "../policy/resolve-policy.js";
 import type { ChainLink, DecidedBy, RuleEvaluation } from "../policy/select-steps.js";
@@ -80,6 +81,47 @@ export interface RuleExplanation extends RuleEvaluation {
 }
 
 /**
+ * A rule left unevaluated because an earlier rule of its policy matched (first match wins).
+ *
+ * @example
+ * ```ts
+ * const r: NotEvaluatedRule = { policyId: "pol-prod-admin", ruleIndex: 3, condition: "subject.department == \"Engineering\"", outcome: "policyId pol-prod-admin-eng" };
+ * ```
+ */
+export interface NotEvaluatedRule {
+  readonly policyId: string;
+  readonly ruleIndex: number;
+  readonly condition: string;
+  /** Where it would have led: `stepKey …`, `policyId …` or `policyKey … (legacy)`. */
+  readonly outcome: string;
+}
+
+/** The rules after the last one evaluated in each policy of the chain (see {@link Explanation.notEvaluated}). */
+function rulesNotEvaluated(world: World, chain: readonly ChainLink[], evaluations: readonly RuleEvaluation[]): NotEvaluatedRule[] {
+  const out: NotEvaluatedRule[] = [];
+  for (const link of chain) {
+    const policy = world.index.policies.get(link.policyId);
+    if (!policy) continue;
+    let last = -1;
+    let baseline = false;
+    for (const e of evaluations)
+      if (e.policyId === link.policyId) {
+        if (e.ruleIndex < 0) baseline = true;
+        else last = Math.max(last, e.ruleIndex);
+      }
+    // Every rule ran when the baseline was reached; none after an error that stopped selection is "not evaluated" either.
+    if (baseline || last < 0) continue;
+    (policy.rules ?? []).forEach((rule, ruleIndex) => {
+      if (ruleIndex <= last) return;
+      const o = ruleOutcome(rule);
+      const outcome = o.kind === "policyId" ? `policyId ${o.policyId}` : o.kind === "policyKey" ? `policyKey ${o.stepKey} (legacy)` : o.kind === "stepKey" ? `stepKey ${o.stepKey}` : "no outcome";
+      out.push({ policyId: link.policyId, ruleIndex, condition: rule.condition, outcome });
+    });
+  }
+  return out;
+}
+
+/**
  * One step of the selected sequence, summarised for reading.
  *
  * @example
@@ -134,6 +176,11 @@ export interface Explanation {
     | { readonly ok: true; readonly source: PolicySource; readonly policyId: string; readonly policyName: string; readonly checks: readonly SourceCheck[] }
     | { readonly ok: false; readonly code: string; readonly message: string; readonly checks: readonly SourceCheck[] };
   readonly rules: readonly RuleExplanation[];
+  /**
+   * The rules of each policy of the chain after the one that matched there: first match wins, so
+   * they were never evaluated. Listed so the whole policy can be read, in order.
+   */
+  readonly notEvaluated: readonly NotEvaluatedRule[];
   readonly chain: readonly ChainLink[];
   readonly result:
     | { readonly kind: "selected"; readonly decidedBy: DecidedBy; readonly policyId: string; readonly steps: readonly StepSummary[] }
@@ -302,6 +349,7 @@ export function explainTask(world: World, task: Task): Explanation {
     );
   }
   const currentPolicyId = task.policy?.policy?.id ?? "";
+  const chain = selection ? (selection.ok ? selection.value.chain : selection.error.chain) : [];
   return {
     kind: "explanation",
     now: world.now,
@@ -317,7 +365,8 @@ export function explainTask(world: World, task: Task): Explanation {
     subject: subject ? { id: subject.id, displayName: subject.displayName, email: subject.email } : null,
     resolution,
     rules,
-    chain: selection ? (selection.ok ? selection.value.chain : selection.error.chain) : [],
+    notEvaluated: rulesNotEvaluated(world, chain, evaluations),
+    chain,
     result,
     approvers,
     policyWouldChange: d.resolution.ok && currentPolicyId !== "" && currentPolicyId !== d.resolution.value.policy.id,

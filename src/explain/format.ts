@@ -49,7 +49,8 @@ function partValues(t: ExplainedCondition, all: boolean): string[] {
     // A bare variable (`subject`) prints the whole object: noise unless asked for everything.
     const bareVariable = /^[A-Za-z_]\w*$/.test(n.text);
     if ((!leafish || bareVariable) && !all) continue;
-    if (seen.has(n.text)) continue;
+    // A constant that reads as its own value (`TaskOrigin.COPILOT`, `"Security"`) says nothing new.
+    if (seen.has(n.text) || n.display === n.text) continue;
     seen.add(n.text);
     out.push(`${n.text} = ${n.outcome === "not-evaluated" ? `(not evaluated: ${n.display})` : n.display}`);
   }
@@ -85,7 +86,7 @@ function formatRule(r: RuleExplanation, deciding: boolean, paint: Paint, verbose
       lines.push(`       ${src}`);
       // Beside the caret, the values the culprit compared: "is false (subject.department = "Eng")".
       const operands: string[] = [];
-      for (const n of t.nodes) if (n.parent === node.id && n.outcome === "value" && !LITERAL.test(n.text)) operands.push(`${n.text} = ${n.display}`);
+      for (const n of t.nodes) if (n.parent === node.id && n.outcome === "value" && !LITERAL.test(n.text) && n.display !== n.text) operands.push(`${n.text} = ${n.display}`);
       const why = operands.length > 0 ? ` (${operands.join("; ")})` : "";
       lines.push(`       ${paint(r.error ? "33" : "31", under)} ${node.outcome === "error" ? paint("33", node.display) : `is ${node.display}${why}`}`);
     }
@@ -132,13 +133,20 @@ export function formatExplanation(e: Explanation, options: FormatOptions = {}): 
     out.push(bold("Rules evaluated") + " (first match wins)");
     const decidingIndex = e.rules.length - 1;
     let policyId = "";
+    // The rules first match left unevaluated, after the evaluated ones of their policy.
+    const rest = (id: string): void => {
+      for (const n of e.notEvaluated ?? [])
+        if (n.policyId === id) out.push(`  ${paint("2", `· #${n.ruleIndex}  ${n.condition.replace(/\s*\n\s*/g, " ")}`)}`, `       ${paint("2", `→ ${n.outcome}  not evaluated (an earlier rule matched)`)}`);
+    };
     e.rules.forEach((r, i) => {
       if (r.policyId !== policyId) {
+        if (policyId !== "") rest(policyId);
         policyId = r.policyId;
         out.push(`  ${paint("36", `policy ${policyId}`)}${r.chainDepth > 0 ? ` (chain depth ${r.chainDepth})` : ""}`);
       }
       out.push(...formatRule(r, i === decidingIndex || r.conditionMatched, paint, options.verbose === true));
     });
+    rest(policyId);
   }
 
   if (e.chain.length > 1) {
