@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadWorld } from "../world/load-world.js";
 import type { World } from "../world/world.js";
-import { tick } from "./tick.js";
+import { hardReset } from "./hard-reset.js";
+import { MAX_FIRINGS_PER_TASK, tick } from "./tick.js";
 
 const world: World = (() => {
   const r = loadWorld(JSON.parse(readFileSync("fixtures/world.json", "utf8")));
@@ -105,5 +106,44 @@ describe("a world that is not a World (null, a raw world file) is INVALID_ARGUME
     }
     const fromFile = comment(raw as World, { taskId: "1001", comment: "x" }, { actorId: "u-it-dir" });
     expect(!fromFile.ok && fromFile.error.message).toContain("load it with loadWorld first");
+  });
+});
+
+describe("a tick cannot run forever: a task whose timers fire in a loop is refused (hostile-input review)", () => {
+  const loopWorld = (expiration: string): World => {
+    const raw = JSON.parse(readFileSync("fixtures/world.json", "utf8"));
+    raw.policies.push({
+      id: "pol-loop",
+      displayName: "loop",
+      policyType: "POLICY_TYPE_GRANT",
+      rules: [],
+      policySteps: {
+        grant: { steps: [{ approval: { escalationEnabled: true, escalation: { escalationComment: "esc", expiration, replacePolicy: { policyId: "pol-loop" } }, users: { userIds: ["u-ciso"] } } }] },
+      },
+    });
+    raw.entitlements.find((e: { id: string }) => e.id === "ent-aws-prod-admin").grantPolicyId = "pol-loop";
+    const l = loadWorld(raw);
+    if (!l.ok) throw new Error("loop world does not load");
+    const r = hardReset(l.value, { taskId: "1001" }, { actorId: "u-it-dir" });
+    if (!r.ok) throw new Error(r.error.message);
+    return r.value.world;
+  };
+  it("an escalation that replaces its policy with itself after 0s: FAILED_PRECONDITION naming the task, at once, the world untouched", () => {
+    const w = loopWorld("0s");
+    const started = Date.now();
+    const r = tick(w, "2026-11-22T09:01:00Z");
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.code).toBe("FAILED_PRECONDITION");
+    expect(r.error.message).toMatch(/^task 1001 fired 1,000 timers in one tick .* its policy pol-loop loops/);
+  });
+  it("the same escalation after 1h fires once per hour: a day's tick is 24 firings, not a refusal", () => {
+    const r = tick(loopWorld("3600s"), "2026-11-23T09:00:00Z");
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const fired = (r.value.response as { fired: { numericId: string; kind: string }[] }).fired.filter((f) => f.numericId === "1001");
+    expect(fired.length).toBeGreaterThanOrEqual(23);
+    expect(fired.length).toBeLessThanOrEqual(MAX_FIRINGS_PER_TASK);
   });
 });

@@ -24,6 +24,14 @@ import { isRealTimestamp, utcTimestamp } from "./prelude.js";
 const MAX_PASSES = 10_000;
 
 /**
+ * How many timers one task may fire in one tick. More is a loop in the policy, not a workflow: an
+ * escalation that replaces the policy with itself after `0s` fires again at once, forever (one
+ * with `1s` fires 31.5 million times in a year's tick). The tick then answers
+ * `FAILED_PRECONDITION` naming the task and step, instead of running out of memory.
+ */
+export const MAX_FIRINGS_PER_TASK = 1_000;
+
+/**
  * One thing a tick fired.
  *
  * @example
@@ -49,6 +57,18 @@ interface Due {
 function ctxAt(world: World, now: string, ids: IdSequence, events: AuditEvent[], comments: TaskComment[], task: Task): AdvanceContext {
   const w = world.now === now ? world : { ...world, now };
   return { world: w, now, actorId: "", ids, expressions: taskConditions(w, task).expressions, events, comments, approvers: new Map() };
+}
+
+/** The refusal of a tick in which one task's timers fire in a loop. */
+function loopRefusal(task: Task, timer: Timer, at: string): Result<never, SimError> {
+  const policy = task.policy?.policy?.id ?? "";
+  return err<SimError>({
+    code: "FAILED_PRECONDITION",
+    message:
+      `task ${task.numericId || task.id} fired ${MAX_FIRINGS_PER_TASK.toLocaleString("en")} timers in one tick (the last a ${timer.kind} of step ${timer.policyStepId} at ${at}): ` +
+      `its policy${policy ? ` ${policy}` : ""} loops (an escalation that replaces the policy with itself, or restarts it, with an expiration of 0s or close to it). ` +
+      "Give the escalation a longer expiration or another policy; nothing was changed",
+  });
 }
 
 /**
@@ -91,6 +111,7 @@ export function tick(world: World, now: string): Result<Step<JsonValue>, SimErro
     const orderOf = new Map<string, number>();
     // Tasks in a condition wait: re-checked at `now`. Kept as a set so a pass does not scan the world.
     const conditionWaits = new Set<string>();
+    const firings = new Map<string, number>();
 
     const queue: Due[] = [];
     const schedule = (task: Task): void => {
@@ -127,6 +148,9 @@ export function tick(world: World, now: string): Result<Step<JsonValue>, SimErro
         const before = events.length;
         const beforeComments = comments.length;
         const at = msOf(timer.at) < msOf(world.now) ? world.now : timer.at;
+        const count = (firings.get(task.id) ?? 0) + 1;
+        if (count > MAX_FIRINGS_PER_TASK) return loopRefusal(task, timer, at);
+        firings.set(task.id, count);
         const after = fireTimer(ctxAt(w, at, ids, events, comments, task), task, timer);
         fired.push({ taskId: task.id, numericId: task.numericId, kind: timer.kind, at, policyStepId: timer.policyStepId });
         apply(after, at, before, beforeComments);
