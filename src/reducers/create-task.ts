@@ -23,6 +23,7 @@ import { guarded, type SimError, notAWorld } from "./errors.js";
 import { decisionFailure } from "./hard-reset.js";
 import { rolesOf } from "./permissions.js";
 import { type ActionContext, type ExpandMaskInput, isRealTimestamp, utcTimestamp } from "./prelude.js";
+import { codePointsUpTo, MAX_DESCRIPTION_CHARS, MAX_OPEN_TASKS_PER_CREATOR, MAX_REQUEST_DATA_CHARS } from "./limits.js";
 import { commit, invalid, precondition, readString, responseFor } from "./task-action.js";
 import { validateExpandPaths } from "./task-view.js";
 
@@ -244,7 +245,22 @@ function readSource(v: unknown): Result<TaskGrantSource | null, SimError> {
 }
 
 function readDescription(req: Fields): Result<string, SimError> {
-  return readString(req, "description");
+  const d = readString(req, "description");
+  if (d.ok && codePointsUpTo(d.value, MAX_DESCRIPTION_CHARS) > MAX_DESCRIPTION_CHARS)
+    return err(invalid(`description is longer than ${MAX_DESCRIPTION_CHARS.toLocaleString("en")} characters`, "description"));
+  return d;
+}
+
+/** `FAILED_PRECONDITION` when `caller` already has {@link MAX_OPEN_TASKS_PER_CREATOR} open tasks of their own making. */
+function creationQuota(world: World, callerId: string): SimError | undefined {
+  let open = 0;
+  for (const t of world.tasks.values())
+    if (t.createdByUserId === callerId && t.deletedAt === null && t.state !== "TASK_STATE_CLOSED" && ++open >= MAX_OPEN_TASKS_PER_CREATOR)
+      return {
+        code: "FAILED_PRECONDITION",
+        message: `user "${callerId}" already has ${MAX_OPEN_TASKS_PER_CREATOR.toLocaleString("en")} open tasks of their own making, the most one user may have; close some first`,
+      };
+  return undefined;
 }
 
 /** What a grant and a revoke request share: who asks, when, for which entitlement and user, the description and the expand paths. */
@@ -252,6 +268,8 @@ function accessRequestOf(world: World, req: unknown, actx: ActionContext) {
   const who = callerOf(world, actx);
   if (!who.ok) return who;
   const { caller, now } = who.value;
+  const quota = creationQuota(world, caller.id);
+  if (quota) return err(quota);
   const r = (typeof req === "object" && req !== null ? req : {}) as Fields;
   const ent = entitlementOf(world, r);
   if (!ent.ok) return ent;
@@ -296,6 +314,8 @@ export function createGrantTask(world: World, req: CreateGrantTaskInput, actx: A
     if (!duration.ok) return duration;
     const data = r["requestData"];
     if (data !== undefined && data !== null && (typeof data !== "object" || Array.isArray(data))) return err(invalid("requestData must be an object", "requestData"));
+    if (data !== undefined && data !== null && JSON.stringify(data).length > MAX_REQUEST_DATA_CHARS)
+      return err(invalid(`requestData is larger than ${MAX_REQUEST_DATA_CHARS.toLocaleString("en")} characters of JSON`, "requestData"));
     const source = readSource(r["source"]);
     if (!source.ok) return source;
 
@@ -395,6 +415,8 @@ export function createOffboardingTask(world: World, req: CreateOffboardingTaskIn
     const subject = world.index.users.get(subjectId.value);
     if (!subject) return err({ code: "NOT_FOUND", message: `user "${subjectId.value}" not found` });
     if (!isAdmin(world, caller)) return err({ code: "PERMISSION_DENIED", message: `user "${caller.id}" may not offboard users: administrators only` });
+    const quota = creationQuota(world, caller.id);
+    if (quota) return err(quota);
     const description = readDescription(r);
     if (!description.ok) return description;
     const paths = expandPathsOf(r);

@@ -31,6 +31,39 @@ export const MAX_COMMENT_CHARS = 10_000;
 export const MAX_COMMENT_TEXT_PER_TASK = 4_000_000;
 
 /**
+ * The longest `description` a created task accepts, in characters (code points): 10,000, as a
+ * comment. Longer is `INVALID_ARGUMENT`.
+ *
+ * @example
+ * ```ts
+ * createGrantTask(world, { appId, appEntitlementId, description: "x".repeat(MAX_DESCRIPTION_CHARS + 1) }, ctx); // refused
+ * ```
+ */
+export const MAX_DESCRIPTION_CHARS = 10_000;
+
+/**
+ * The largest `requestData` a created task accepts: 64 KiB of JSON text. Larger is `INVALID_ARGUMENT`.
+ *
+ * @example
+ * ```ts
+ * JSON.stringify(requestData).length <= MAX_REQUEST_DATA_CHARS; // accepted
+ * ```
+ */
+export const MAX_REQUEST_DATA_CHARS = 65_536;
+
+/**
+ * How many open tasks one user may have created (grant, revoke and offboarding requests not yet
+ * closed): 10,000. One more is `FAILED_PRECONDITION`, so that no caller can grow the world, and a
+ * server's memory, without bound by creating tasks.
+ *
+ * @example
+ * ```ts
+ * createGrantTask(world, req, { actorId: "u-dev1" }); // FAILED_PRECONDITION once u-dev1 has MAX_OPEN_TASKS_PER_CREATOR open tasks of their own
+ * ```
+ */
+export const MAX_OPEN_TASKS_PER_CREATOR = 10_000;
+
+/**
  * The number of code points of a string, counting no further than `stop` (so a 1 MiB string costs
  * no more than the limit to check).
  *
