@@ -66,7 +66,8 @@ const DEFAULT_SHUTDOWN_MS = 10_000;
  * Returns the problem, or `undefined` when written; on failure the previous file is untouched.
  */
 function writeWorldAtomically(io: CliIO, path: string, world: World, attempt: number): string | undefined {
-  const temporary = `${path}.tmp-${attempt}`;
+  // The process id in the name: two servers saving to one --out must not write one temporary file.
+  const temporary = `${path}.tmp-${process.pid}-${attempt}`;
   try {
     // world-io's writer (streamed when the IO can), to a temporary file first.
     if (!io.rename) {
