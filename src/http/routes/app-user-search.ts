@@ -148,12 +148,15 @@ export function searchAppUsers(world: World, body: Body): Read {
   const statuses = set(f.value.statuses);
   const details = set(f.value.details);
   const query = f.value.query.toLowerCase();
+  // refs as sets: an account id in any app, and (app, id) pairs; a body of 95k refs was 4 s of refs.some per search.
+  const anyAppRefs = set(refs.filter((r) => r.appId === "").map((r) => r.id));
+  const pairRefs = set(refs.filter((r) => r.appId !== "").map((r) => `${r.appId}\u0000${r.id}`));
   const found = world.appUsers.filter(
     (a) =>
       (apps.size === 0 || apps.has(a.appId)) &&
       (ids.size === 0 || ids.has(a.id)) &&
       !exclude.has(a.id) &&
-      (refs.length === 0 || refs.some((r) => r.id === a.id && (r.appId === "" || r.appId === a.appId))) &&
+      (refs.length === 0 || anyAppRefs.has(a.id) || pairRefs.has(`${a.appId}\u0000${a.id}`)) &&
       (users.size === 0 || users.has(a.identityUserId)) &&
       (types.size === 0 || types.has(accountTypeOf(a))) &&
       (statuses.size === 0 || statuses.has(accountStatusOf(a))) &&
