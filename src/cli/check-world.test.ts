@@ -42,3 +42,29 @@ describe("policy-sim check-world (issue 14.1)", () => {
     expect(r.out).toContain("Selected:");
   });
 });
+
+describe("policy-sim check-world as a gate (CLI review)", () => {
+  const runWith = async (files: Record<string, string>, argv: string[]) => {
+    const io = memoryIO({ files, fallback: disk });
+    const code = await runCli(argv, io);
+    return { code, out: io.out() };
+  };
+  it("a truncated world file does not load: exit 1 with INVALID_JSON and the byte offset, as README says (2 is for a missing file or a bad flag)", async () => {
+    const r = await runWith({ "cut.json": disk("fixtures/world.json").slice(0, 2000) }, ["check-world", "--world", "cut.json"]);
+    expect(r.code).toBe(EXIT.findings);
+    expect(r.out).toContain("error INVALID_JSON at $: the world file is not valid JSON: the world file ends early (byte 2000)");
+    expect((await runWith({}, ["check-world", "--world", "missing.json"])).code).toBe(EXIT.badInput);
+  });
+  it("a rule naming a step key its policy lacks loads, but check-world says the policy would not save (and --strict fails on it)", async () => {
+    const w = JSON.parse(disk("fixtures/world.json")) as { policies: Array<{ id: string; rules: Array<Record<string, unknown>> }> };
+    const p = w.policies.find((x) => x.id === "pol-prod-admin");
+    if (!p) throw new Error("fixture lacks pol-prod-admin");
+    p.rules[0] = { ...p.rules[0], stepKey: "no-such-steps" };
+    const files = { "dangling.json": JSON.stringify(w) };
+    const r = await runWith(files, ["check-world", "--world", "dangling.json"]);
+    expect(r.code).toBe(EXIT.ok);
+    expect(r.out).toMatch(/lint error \w+ in policy pol-prod-admin at \S+: .*no-such-steps/);
+    expect(r.out).toMatch(/loads: dangling\.json, no warnings; 1 lint error in its policies \(policy-sim lint --world dangling\.json --all\)\n$/);
+    expect((await runWith(files, ["check-world", "--world", "dangling.json", "--strict"])).code).toBe(EXIT.findings);
+  });
+});

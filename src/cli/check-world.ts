@@ -2,8 +2,18 @@
  * `policy-sim check-world`: does a world file load, and does it say what its author meant? Errors
  * (it does not load) and warnings (probable typos) with their JSON paths, and a one-line verdict.
  */
-import { loadWorld } from "../world/load-world.js";
-import { type Command, EXIT, plural, printJson, readJsonFile, str, CliInputError, formatWorldWarning } from "./command.js";
+import { lintPolicy } from "../policy/lint.js";
+import { loadWorldChunks } from "../world/load-world.js";
+import type { World } from "../world/world.js";
+import { type Command, EXIT, plural, printJson, readChunks, str, CliInputError, formatWorldWarning } from "./command.js";
+
+/** The lint errors of every policy of the world (what the service would refuse to save), each with its policy id. */
+function policyLintErrors(world: World): { readonly policyId: string; readonly code: string; readonly path: string; readonly message: string }[] {
+  const out: { policyId: string; code: string; path: string; message: string }[] = [];
+  for (const p of world.policies)
+    for (const f of lintPolicy(p, world)) if (f.severity === "error") out.push({ policyId: p.id, code: f.code, path: f.path, message: f.message });
+  return out;
+}
 
 /**
  * The `check-world` command: exit 0 when the world loads (warnings are printed but pass, unless
@@ -19,7 +29,7 @@ export const checkWorldCommand: Command = {
   summary: "check a world file: what stops it loading, and probable typos (a field close to a known one, a value not in its set)",
   help: [
     "--world <file>   the world file to check",
-    "--strict         warnings fail too (exit 1): for a CI gate on hand-written worlds",
+    "--strict         warnings and policy lint errors fail too (exit 1): for a CI gate on hand-written worlds",
     "--json           { errors: [...], warnings: [...] }, each { code, path, message }",
     "",
     "Unknown fields are kept (the service adds fields), so only near misses are warned about,",
@@ -31,18 +41,25 @@ export const checkWorldCommand: Command = {
   run({ values }, io) {
     const path = str(values["world"]);
     if (!path) throw new CliInputError("--world <file> is required: the world file to check");
-    const loaded = loadWorld(readJsonFile(io, path, "world"));
+    // Streamed when the IO can (as every other command loads a world): a file over V8's 512 MiB
+    // string limit loads, and malformed JSON is an error of the world (exit 1), not of the flag.
+    const read = io.readFileChunks ?? ((p: string) => [new TextEncoder().encode(io.readFile(p))]);
+    const loaded = loadWorldChunks(readChunks(read, path));
     const errors = loaded.ok ? [] : loaded.error;
     const warnings = loaded.ok ? loaded.value.warnings : [];
-    const failed = errors.length > 0 || (values["strict"] === true && warnings.length > 0);
-    if (values["json"] === true) printJson(io, { world: path, ok: !failed, errors, warnings });
+    // What the service would refuse to save: the world loads, but its policies do not pass lint.
+    const lintErrors = loaded.ok ? policyLintErrors(loaded.value) : [];
+    const failed = errors.length > 0 || (values["strict"] === true && (warnings.length > 0 || lintErrors.length > 0));
+    if (values["json"] === true) printJson(io, { world: path, ok: !failed, errors, warnings, lintErrors });
     else {
       for (const e of errors) io.stdout(`error ${e.code} at ${e.path}: ${e.message}\n`);
       for (const w of warnings) io.stdout(`${formatWorldWarning(w)}\n`);
+      for (const l of lintErrors) io.stdout(`lint error ${l.code} in policy ${l.policyId} at ${l.path}: ${l.message}\n`);
+      const lint = lintErrors.length > 0 ? `; ${plural(lintErrors.length, "lint error")} in its policies (policy-sim lint --world ${path} --all)` : "";
       io.stdout(
         errors.length > 0
           ? `${path} does not load: ${plural(errors.length, "error")}\n`
-          : `${warnings.length === 0 ? "ok" : "loads"}: ${path}, ${warnings.length === 0 ? "no warnings" : plural(warnings.length, "warning")}\n`,
+          : `${warnings.length === 0 && lint === "" ? "ok" : "loads"}: ${path}, ${warnings.length === 0 ? "no warnings" : plural(warnings.length, "warning")}${lint}\n`,
       );
     }
     return failed ? EXIT.findings : EXIT.ok;

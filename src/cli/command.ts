@@ -311,8 +311,15 @@ export function writeOutput(flag: string, path: string, write: () => void): void
   }
 }
 
-/** The chunks of a file, with a read error turned into an {@link InputFileError} naming the file. */
-function* readChunks(read: (path: string) => Iterable<Uint8Array>, path: string): Generator<Uint8Array> {
+/**
+ * The chunks of a file, with a read error turned into an {@link InputFileError} naming the file.
+ *
+ * @example
+ * ```ts
+ * const loaded = loadWorldChunks(readChunks(io.readFileChunks, "world.json"));
+ * ```
+ */
+export function* readChunks(read: (path: string) => Iterable<Uint8Array>, path: string): Generator<Uint8Array> {
   try {
     yield* read(path);
   } catch (e: unknown) {
