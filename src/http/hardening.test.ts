@@ -73,6 +73,20 @@ describe("issue 12 point 8: connections that send nothing cannot starve new clie
     expect(idle[0]?.destroyed || (await Promise.race([closed(idle[0] as Socket).then(() => true), new Promise((r) => setTimeout(() => r(false), 2000))]))).toBe(true);
   }, 60_000);
 
+  it("every connection trickling a request body (the cap reached, none idle): a new client is still served, the slowest body is closed", async () => {
+    server = await serve({ world: fixture, port: 0, maxConnections: 16, headersTimeoutMs: 60_000, requestTimeoutMs: 60_000 });
+    const url = server.url;
+    const trickling = await Promise.all(Array.from({ length: 16 }, () => open(url)));
+    for (const s of trickling)
+      s.write("POST /api/v1/tasks/1001/action/comment HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer tok-super\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{");
+    // Every one of them now has a request in progress, waiting for 99 more bytes.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await comment(url)).toBe(200);
+    expect(await comment(url)).toBe(200);
+    // The first to start trickling was closed to make room.
+    expect(trickling[0]?.destroyed || (await Promise.race([closed(trickling[0] as Socket).then(() => true), new Promise((r) => setTimeout(() => r(false), 2000))]))).toBe(true);
+  }, 30_000);
+
   it("a connection that sends nothing is closed after the header timeout", async () => {
     server = await serve({ world: fixture, port: 0, headersTimeoutMs: 300, requestTimeoutMs: 1000 });
     const s = await open(server.url);

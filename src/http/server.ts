@@ -74,7 +74,8 @@ export interface ConnectionLimits {
   /**
    * Connections open at once. A new connection over the cap closes the connection idle the longest
    * (connected, or kept alive, with no request in progress) — so idle connections cannot lock new
-   * clients out — and is itself refused only when every connection has a request in progress.
+   * clients out —, else the one whose request body has been arriving longest (a client trickling
+   * bodies cannot either), and is itself refused only when every connection has a whole request in progress.
    */
   readonly maxConnections?: number;
 }
@@ -451,6 +452,10 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const buffers = new ReplyBuffers();
   const dispatch = dispatcherWith(store, handlerOptions, (value) => buffers.bytes(value));
   const idle = new Set<Socket>();
+  // Connections whose request's body is still arriving, oldest first: over the cap with none idle,
+  // the one that has been sending its body longest is closed, so clients that trickle bodies (one
+  // byte a second on every connection) cannot lock everyone else out.
+  const reading = new Set<Socket>();
   const open = new Set<Socket>();
   // node:http's header timeout starts with the first byte: a connection that sends nothing would
   // stay open forever. Each connection gets the header timeout for its first request too.
@@ -470,6 +475,12 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       silent.delete(req.socket);
     }
     idle.delete(req.socket);
+    const socket = req.socket;
+    reading.add(socket);
+    const bodyDone = (): void => void reading.delete(socket);
+    req.once("end", bodyDone);
+    req.once("close", bodyDone);
+    res.once("finish", bodyDone);
     res.on("finish", finished);
     void answer(dispatch, req, res);
   };
@@ -492,12 +503,14 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   server.on(tls === undefined ? "connection" : "secureConnection", (socket: Socket) => {
     if (open.size >= limits.maxConnections) {
       const oldest = idle.values().next();
-      if (oldest.done === true) {
+      const slowest = reading.values().next();
+      const victim = oldest.done !== true ? oldest.value : slowest.done !== true ? slowest.value : undefined;
+      if (victim === undefined) {
         socket.destroy();
         return;
       }
-      forget(oldest.value);
-      oldest.value.destroy();
+      forget(victim);
+      victim.destroy();
     }
     open.add(socket);
     idle.add(socket);
@@ -509,6 +522,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const forget = (socket: Socket): void => {
     open.delete(socket);
     idle.delete(socket);
+    reading.delete(socket);
     const timer = silent.get(socket);
     if (timer !== undefined) clearTimeout(timer);
     silent.delete(socket);
