@@ -68,3 +68,14 @@ describe("policy-sim check-world as a gate (CLI review)", () => {
     expect((await runWith(files, ["check-world", "--world", "dangling.json", "--strict"])).code).toBe(EXIT.findings);
   });
 });
+
+describe("a top-level key given twice (hostile-input review: the tasks were dropped and check-world said ok)", () => {
+  it("is a DUPLICATE_KEY warning naming the key; --strict fails", async () => {
+    const text = disk("fixtures/world.json").trimEnd();
+    const files = { "dup.json": `${text.slice(0, -1)},"tasks":[]}` };
+    const io = memoryIO({ files, fallback: disk });
+    expect(await runCli(["check-world", "--world", "dup.json"], io)).toBe(EXIT.ok);
+    expect(io.out()).toContain('warning DUPLICATE_KEY at $.tasks: "tasks" is given more than once at the top of the file');
+    expect(await runCli(["check-world", "--world", "dup.json", "--strict"], memoryIO({ files, fallback: disk }))).toBe(EXIT.findings);
+  });
+});

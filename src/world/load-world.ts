@@ -505,7 +505,21 @@ class StreamedWorld implements SplitterSink {
   private readonly apiNamedSnapshots = new Map<string, ReturnType<typeof scanNames>>();
   private readonly decodeSharing = taskDecoderWithSharedSnapshots();
 
+  /** The top-level keys met so far: one given twice loses its first value (as JSON.parse has it), which is said. */
+  private readonly topKeys = new Set<string>();
+  private seenTop(key: string): void {
+    if (this.topKeys.has(key))
+      this.warnings.push({
+        code: "DUPLICATE_KEY",
+        path: pathKey("$", key),
+        severity: "warning",
+        message: `"${key}" is given more than once at the top of the file: the last is kept, as JSON.parse keeps it, and what the earlier held is dropped`,
+      });
+    this.topKeys.add(key);
+  }
+
   member(key: string, text: string): void {
+    this.seenTop(key);
     const value = JSON.parse(text) as unknown;
     if (LIST_KEYS.has(key)) {
       this.lists.delete(key);
@@ -518,6 +532,7 @@ class StreamedWorld implements SplitterSink {
   }
 
   listStart(key: string): void {
+    this.seenTop(key);
     this.counts.set(key, 0);
     this.lists.delete(key);
     this.members.delete(key);
