@@ -50,10 +50,32 @@ describe("openapi.yaml AppEntitlements.Update: the entitlement's grant policy de
     // A grant field takes a grant policy: a revoke policy would route requests through revoke steps.
     const wrongType = await call("POST", ENT, { params, body: { entitlement: { grantPolicyId: "pol-revoke-standard" }, updateMask: "grantPolicyId" }, expect: 400 });
     expect(wrongType.message).toContain("a POLICY_TYPE_REVOKE policy; it takes a POLICY_TYPE_GRANT policy");
-    expect((await call("POST", ENT, { params, body: { entitlement: { slug: "x" }, updateMask: "slug" }, expect: 400 })).code).toBe(3);
+    expect((await call("POST", ENT, { params, body: { entitlement: { notAField: "x" }, updateMask: "notAField" }, expect: 400 })).code).toBe(3);
+    expect((await call("POST", ENT, { params, body: { entitlement: { durationGrant: "8 hours" }, updateMask: "durationGrant" }, expect: 400 })).code).toBe(3);
     expect((await call("POST", ENT, { params, body: { entitlement: { emergencyGrantEnabled: "yes" }, updateMask: "emergencyGrantEnabled" }, expect: 400 })).code).toBe(3);
     expect((await call("POST", ENT, { params, body: {}, expect: 400 })).code).toBe(3);
     expect((await call("POST", ENT, { params, body: { entitlement: { displayName: "x" } }, token: "tok-app-admin", expect: 403 })).code).toBe(7);
+  });
+});
+
+describe("openapi.yaml AppEntitlements.Update and Apps.Update: description and durationGrant are written too (SDK review)", () => {
+  it("durationGrant caps the grant durations later requests may ask for; description reads back; null clears", async () => {
+    const params = { app_id: "app-aws", id: "ent-aws-staging-admin" };
+    const updated = await call("POST", ENT, { params, body: { entitlement: { description: "staging admin", durationGrant: "3600s" }, updateMask: "description,durationGrant" } });
+    expect(updated.appEntitlementView.appEntitlement).toMatchObject({ description: "staging admin", durationGrant: "3600s" });
+    expect((await call("GET", ENT, { params })).appEntitlementView.appEntitlement).toMatchObject({ description: "staging admin", durationGrant: "3600s" });
+    const body = { appId: "app-aws", appEntitlementId: "ent-aws-staging-admin", identityUserId: "u-sre1", grantDuration: "7200s" };
+    expect((await call("POST", "/api/v1/task/grant", { body, expect: 400 })).message).toMatch(/longer than|at most|3600s/);
+    await call("POST", ENT, { params, body: { entitlement: { durationGrant: null }, updateMask: "durationGrant" } });
+    expect((await call("GET", ENT, { params })).appEntitlementView.appEntitlement.durationGrant ?? null).toBeNull();
+    expect((await call("POST", "/api/v1/task/grant", { body })).taskView.task.type.grant.grantDuration).toBe("7200s");
+  });
+  it("an app's description, by mask or without one", async () => {
+    const params = { id: "app-aws" };
+    await call("POST", APP, { params, body: { app: { description: "Amazon Web Services" }, updateMask: "description" } });
+    expect((await call("GET", APP, { params })).app.description).toBe("Amazon Web Services");
+    await call("POST", APP, { params, body: { app: { description: "AWS, all accounts" } } });
+    expect((await call("GET", APP, { params })).app.description).toBe("AWS, all accounts");
   });
 });
 

@@ -267,6 +267,43 @@ export function createEntitlement(world: World, caller: User, appId: string, bod
 }
 
 /**
+ * The fields of an update's object that the world keeps as they came (`carried`, the object's
+ * `$unknown`), split from the mask: `body` with those left out of `updateMask` (and of the object
+ * when there is no mask), and their values (`null` clears one).
+ */
+function splitCarried(body: Body, key: string, carried: readonly string[]): { readonly body: Body; readonly values: Readonly<Record<string, unknown>>; readonly onlyCarried: boolean } {
+  const object = body[key];
+  if (typeof object !== "object" || object === null || Array.isArray(object)) return { body, values: {}, onlyCarried: false };
+  const o = object as Body;
+  const mask = body["updateMask"];
+  const named: string[] =
+    mask === undefined || mask === null || mask === ""
+      ? carried.filter((f) => Object.hasOwn(o, f))
+      : typeof mask === "string"
+        ? mask.split(",").map((p) => camel(p.trim())).filter((p) => carried.includes(p))
+        : [];
+  if (named.length === 0) return { body, values: {}, onlyCarried: false };
+  const values: Record<string, unknown> = {};
+  for (const f of named) values[f] = o[f] ?? null;
+  const rest: Record<string, unknown> = { ...o };
+  for (const f of named) delete rest[f];
+  const restMask = typeof mask === "string" && mask !== "" ? mask.split(",").filter((p) => !named.includes(camel(p.trim()))).join(",") : mask;
+  // A mask that named only carried fields writes nothing else.
+  return { body: { ...body, [key]: rest, updateMask: restMask }, values, onlyCarried: typeof mask === "string" && mask !== "" && restMask === "" };
+}
+
+/** `$unknown` with `values` written in (a null value removes its field). */
+function withCarried(unknown: Readonly<Record<string, unknown>> | undefined, values: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> | undefined {
+  if (Object.keys(values).length === 0) return unknown;
+  const out: Record<string, unknown> = { ...(unknown ?? {}) };
+  for (const [k, v] of Object.entries(values)) {
+    if (v === null) delete out[k];
+    else out[k] = v;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/**
  * `POST /api/v1/apps/{id}` (`Apps.Update`): `{app, updateMask}` → `{app}`.
  *
  * @example
@@ -277,9 +314,12 @@ export function createEntitlement(world: World, caller: User, appId: string, bod
 export function updateApp(world: World, caller: User, appId: string, body: Body): Result<DirectoryWrite, HttpFailure> {
   const app = managedApp(world, caller, appId);
   if (!app.ok) return app;
-  const values = patchOf(world, body, "app", appId, APP_FIELDS);
+  const split = splitCarried(body, "app", APP_CARRIED_ON_CREATE);
+  const values = split.onlyCarried ? ok({}) : patchOf(world, split.body, "app", appId, APP_FIELDS);
   if (!values.ok) return values;
-  const next: App = { ...app.value, ...values.value };
+  const unknown = withCarried(app.value.$unknown, split.values);
+  const { $unknown: _old, ...kept } = app.value;
+  const next: App = { ...kept, ...values.value, ...(unknown ? { $unknown: unknown } : {}) };
   return ok({ world: replaceInWorld(world, { apps: [next] }), body: { app: appWire(next) } });
 }
 
@@ -298,9 +338,15 @@ export function updateEntitlement(world: World, caller: User, appId: string, id:
   if (!app.ok) return app;
   const current = findEntitlement(world, appId, id);
   if (!current) return notFound(`entitlement "${id}" of app "${appId}" not found`);
-  const values = patchOf(world, body, "entitlement", id, ENTITLEMENT_FIELDS);
+  const split = splitCarried(body, "entitlement", ENTITLEMENT_CARRIED_ON_CREATE);
+  const duration = split.values["durationGrant"];
+  if (duration !== undefined && duration !== null && (typeof duration !== "string" || !/^\d+(\.\d{1,9})?s$/.test(duration)))
+    return invalid("entitlement.durationGrant", 'entitlement.durationGrant must be a duration such as "3600s"');
+  const values = split.onlyCarried ? ok({}) : patchOf(world, split.body, "entitlement", id, ENTITLEMENT_FIELDS);
   if (!values.ok) return values;
   const override = body["overrideAccessRequestsDefaults"] === true ? { overrideAccessRequestsDefaults: true } : {};
-  const next: AppEntitlement = { ...current, ...values.value, ...override };
+  const unknown = withCarried(current.$unknown, split.values);
+  const { $unknown: _old, ...kept } = current;
+  const next: AppEntitlement = { ...kept, ...values.value, ...override, ...(unknown ? { $unknown: unknown } : {}) };
   return ok({ world: replaceInWorld(world, { entitlements: [next] }), body: { appEntitlementView: entitlementView(next), expanded: [] } });
 }
