@@ -19,6 +19,7 @@ import {
   Expanded,
   expandMask,
   flag,
+  member,
   refIds,
   type SearchFields,
   searchRequest,
@@ -274,5 +275,79 @@ export function searchGrants(world: World, body: Body): Read {
   const p = pageOf(rows, page);
   const ex = new Expanded();
   const list: JsonValue[] = p.list.map((r) => ({ entitlement: expandedView(world, r.e, expand, ex), appEntitlementUserBinding: bindingView(r.g, r.account) }));
+  return ok({ expanded: ex.items, list, nextPageToken: p.nextPageToken });
+}
+
+/**
+ * Every property of `c1.api.requestcatalog.v1.RequestCatalogSearchServiceSearchEntitlementsRequest`:
+ * read by {@link searchRequestCatalog}, or refused.
+ *
+ * @example
+ * ```ts
+ * REQUEST_CATALOG_SEARCH_FIELDS.implemented.includes("grantedStatus"); // true
+ * ```
+ */
+export const REQUEST_CATALOG_SEARCH_FIELDS: SearchFields = {
+  implemented: ["pageSize", "pageToken", "expandMask", "query", "appDisplayName", "entitlementAlias", "grantedStatus", "includeDeleted"],
+  unmodelled: {},
+};
+
+const GRANTED_STATUSES = ["UNSPECIFIED", "ALL", "GRANTED", "NOT_GRANTED"] as const;
+
+/**
+ * `POST /api/v1/search/request_catalog/entitlements` (`RequestCatalogSearch.SearchEntitlements`):
+ * the entitlements the signed-in user can request, each with that user's own bindings to it (what
+ * they hold), by `query` (display name, case-insensitive), `appDisplayName` and `entitlementAlias`
+ * (exact), and `grantedStatus` (`GRANTED`: those the caller holds; `NOT_GRANTED`: the others); in
+ * world order, paged, with `expanded` as `expandMask` asks. The world has no request catalogs: every
+ * entitlement counts as in one open catalog everyone sees (README "Assumptions").
+ *
+ * @example
+ * ```ts
+ * searchRequestCatalog(world, "u-dev1", { query: "admin", grantedStatus: "NOT_GRANTED" });
+ * ```
+ */
+export function searchRequestCatalog(world: World, callerId: string, body: Body): Read {
+  const f = searchRequest(body, REQUEST_CATALOG_SEARCH_FIELDS, {
+    page: pageFromBody(body),
+    query: text(body, "query"),
+    appName: text(body, "appDisplayName"),
+    alias: text(body, "entitlementAlias"),
+    granted: member(body, "grantedStatus", GRANTED_STATUSES),
+    includeDeleted: flag(body, "includeDeleted"),
+    expand: expandMask(body, EXPAND_PATHS),
+  });
+  if (!f.ok) return f;
+  const { page, appName, alias, granted, expand } = f.value;
+  const query = f.value.query.toLowerCase();
+  // The caller's grants, by entitlement: what "granted" means and the bindings each row carries.
+  const mine = new Map<string, Grant[]>();
+  for (const g of world.grants)
+    if (g.identityUserId === callerId) {
+      const k = key(g.appId, g.appEntitlementId);
+      const held = mine.get(k);
+      if (held) held.push(g);
+      else mine.set(k, [g]);
+    }
+  const aliasOf = (e: AppEntitlement): string => {
+    const a = e.$unknown?.["alias"];
+    return typeof a === "string" ? a : "";
+  };
+  const found = world.entitlements.filter((e) => {
+    const held = mine.has(key(e.appId, e.id));
+    return (
+      (query === "" || e.displayName.toLowerCase().includes(query)) &&
+      (appName === "" || world.index.apps.get(e.appId)?.displayName === appName) &&
+      (alias === "" || aliasOf(e) === alias) &&
+      (granted !== "GRANTED" || held) &&
+      (granted !== "NOT_GRANTED" || !held)
+    );
+  });
+  const p = pageOf(found, page);
+  const ex = new Expanded();
+  const list: JsonValue[] = p.list.map((e) => ({
+    entitlement: expandedView(world, e, expand, ex),
+    appEntitlementUserBindings: (mine.get(key(e.appId, e.id)) ?? []).map((g) => bindingView(g, world.index.appUserByUserAndApp.get(key(g.identityUserId, g.appId)))),
+  }));
   return ok({ expanded: ex.items, list, nextPageToken: p.nextPageToken });
 }

@@ -14,7 +14,7 @@ import type { Operation, Route, RouteInput, ServerContext } from "../route.js";
 import * as reviews from "./access-review-reads.js";
 import { APP_SEARCH_FIELDS, searchApps } from "./app-search.js";
 import { APP_USER_SEARCH_FIELDS, searchAppUsers } from "./app-user-search.js";
-import { ENTITLEMENT_SEARCH_FIELDS, GRANT_SEARCH_FIELDS, searchEntitlements, searchGrants } from "./entitlement-search.js";
+import { ENTITLEMENT_SEARCH_FIELDS, GRANT_SEARCH_FIELDS, REQUEST_CATALOG_SEARCH_FIELDS, searchEntitlements, searchGrants, searchRequestCatalog } from "./entitlement-search.js";
 import * as grants from "./grant-reads.js";
 import * as owners from "./owner-reads.js";
 import { POLICY_SEARCH_FIELDS, searchPolicies } from "./policy-search.js";
@@ -166,6 +166,9 @@ export const DIRECTORY_ROUTES: readonly Route[] = [
   ),
 
   route("POST", "/api/v1/search/grants", "c1.api.app.v1.AppEntitlementSearchService.SearchGrants", (w, _c, i) => searchGrants(w, i.body)),
+  route("POST", "/api/v1/search/request_catalog/entitlements", "c1.api.requestcatalog.v1.RequestCatalogSearchService.SearchEntitlements", (w, c, i) =>
+    searchRequestCatalog(w, c.id, i.body),
+  ),
   route("GET", "/api/v1/apps/{app_id}/access_request_defaults", "c1.api.app.v1.AppAccessRequestsDefaultsService.GetAppAccessRequestsDefaults", (w, _c, i) =>
     reads.getAccessRequestDefaults(w, param(i, "app_id")),
   ),
@@ -224,6 +227,7 @@ export const SEARCH_REQUEST_FIELDS: Readonly<Record<string, SearchFields>> = {
   "c1.api.app.v1.AppEntitlementSearchService.Search": ENTITLEMENT_SEARCH_FIELDS,
   "c1.api.app.v1.AppUserService.Search": APP_USER_SEARCH_FIELDS,
   "c1.api.app.v1.AppEntitlementSearchService.SearchGrants": GRANT_SEARCH_FIELDS,
+  "c1.api.requestcatalog.v1.RequestCatalogSearchService.SearchEntitlements": REQUEST_CATALOG_SEARCH_FIELDS,
   "c1.api.app.v1.AppResourceSearch.SearchAppResourceTypes": resources.RESOURCE_TYPE_SEARCH_FIELDS,
   "c1.api.app.v1.AppResourceSearch.SearchAppResources": resources.RESOURCE_SEARCH_FIELDS,
   "c1.api.app.v1.AppSearch.SearchUserOwnership": owners.USER_OWNERSHIP_SEARCH_FIELDS,
