@@ -273,13 +273,16 @@ function runPlan(io: CliIO, world: World, planPath: string, scope: TaskScope, js
     if (json) printJson(io, { error: { code: "INVALID_ARGUMENT", problems: edit.error } });
     throw new InputFileError(`${planPath}: the plan cannot be simulated (${plural(n, "problem")}):\n${shown.join("\n")}${more}`);
   }
+  const warnings = edit.value.warnings ?? [];
+  // On stderr too: a CI log shows it even when the report goes to a pull-request comment.
+  for (const w of warnings) io.stderr(`${planPath}: warning: ${w}\n`);
   const r = analyse(io, world, terraformEditRecipe(edit.value), scope);
   if (!r.ok) {
     if (json) printJson(io, { error: r.error });
     io.stderr(`${r.error.code}: ${r.error.message}\n`);
     return r.error.code === "INVALID_ARGUMENT" ? EXIT.badInput : EXIT.findings;
   }
-  if (json) printJson(io, { terraform: { changes: edit.value.changes, notes: edit.value.notes }, ...r.value });
+  if (json) printJson(io, { terraform: { changes: edit.value.changes, notes: edit.value.notes, warnings }, ...r.value });
   else io.stdout(`${formatTerraformWhatIf(edit.value, r.value, { format, scope: scopeText(scope) })}\n`);
   return r.value.counts.changed > 0 ? EXIT.findings : EXIT.ok;
 }

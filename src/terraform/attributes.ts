@@ -7,6 +7,7 @@
  * the API's names; and attributes the configuration leaves unset are `null` in a plan, which the API
  * spells by leaving the field out (a oneof must carry exactly one member).
  */
+import { COMPUTED_ATTRIBUTES } from "./policy-schema.js";
 
 /**
  * A problem with a plan, located by a JSONPath into the plan document.
@@ -32,19 +33,20 @@ export interface PlanDiagnostic {
  */
 export type PlanDiagnosticCode =
   | "PLAN_NOT_A_PLAN"
+  | "PLAN_ERRORED"
   | "PLAN_BAD_RESOURCE_CHANGE"
   | "PLAN_BAD_JSON_ATTRIBUTE"
   | "PLAN_UNRESOLVED_UNKNOWN"
   | "PLAN_BAD_POLICY"
   | "PLAN_DUPLICATE_POLICY"
-  | "PLAN_DELETE_REFERENCED";
+  | "PLAN_DELETE_REFERENCED"
+  | "PLAN_UNKNOWN_ATTRIBUTE"
+  | "PLAN_WORLD_OUT_OF_DATE";
 
 /** Attributes whose value is a map: their keys are user data (step keys, annotation keys). */
 const MAP_ATTRIBUTES: ReadonlySet<string> = new Set(["annotations", "policy_steps"]);
 /** Attributes that hold JSON as a string (the provider's "{ \"see\": \"documentation\" }"). */
 const JSON_ATTRIBUTES: ReadonlySet<string> = new Set(["form", "multi_step", "config"]);
-/** Read-only attributes the provider computes; the world keeps its own values for them. */
-export const COMPUTED_ATTRIBUTES: ReadonlySet<string> = new Set(["id", "created_at", "updated_at", "system_builtin"]);
 
 /**
  * `policy_steps` → `policySteps`, `baton_resource_action_id` → `batonResourceActionId`.
@@ -127,10 +129,20 @@ function pathKey(path: string, key: string): string {
 }
 
 export { isRecord, pathKey };
+/** Read-only attributes the provider computes; the world keeps its own values for them. */
+export { COMPUTED_ATTRIBUTES };
 
-/** proto3's zero values: a field holding one is the same as a field left unset. */
-function isZeroValue(v: unknown): boolean {
-  return v === null || v === false || v === "" || v === 0 || v === "0" || (Array.isArray(v) && v.length === 0);
+/**
+ * proto3's zero values: a field holding one is the same as a field left unset.
+ *
+ * @example
+ * ```ts
+ * isZeroValue([]); // true
+ * isZeroValue({}); // false: an empty message may be a oneof's member (`skip_step = {}`)
+ * ```
+ */
+export function isZeroValue(v: unknown): boolean {
+  return v === undefined || v === null || v === false || v === "" || v === 0 || v === "0" || (Array.isArray(v) && v.length === 0);
 }
 
 /**

@@ -2,7 +2,9 @@
  * A what-if of a Terraform plan as text for a terminal or as Markdown for a pull-request comment:
  * the plan's policy changes named by their Terraform addresses, then how tasks would route.
  */
-import { formatWhatIf, routeLabel, type RouteOutcome, type TaskRouteChange, type WhatIfResult } from "../whatif/index.js";
+import { formatWhatIf, type RouteGroup, routeLabel, type RouteOutcome, type TaskRouteChange, type WhatIfResult } from "../whatif/index.js";
+import { pathKey } from "./attributes.js";
+import { type AttributeDifference, differenceText } from "./differences.js";
 import type { TerraformPlanEdit, TerraformPolicyChange } from "./policy-changes.js";
 
 /**
@@ -26,7 +28,7 @@ const SIGN: Record<TerraformPolicyChange["action"], string> = { create: "+", upd
 
 function policyText(c: TerraformPolicyChange): string {
   const name = c.displayName ? ` "${c.displayName}"` : "";
-  if (c.matchedBy === "new") return `new policy${name}`;
+  if (c.matchedBy === "new") return `new policy${name}${c.replaces ? ` replacing ${c.replaces} (deleted)` : ""}`;
   return `${c.policyId}${name}${c.matchedBy === "annotation" ? " (matched by its iac_resource_address annotation)" : ""}`;
 }
 
@@ -44,6 +46,71 @@ function outcome(r: RouteOutcome): string {
   return routeLabel(r);
 }
 
+/** How many differences to list under one task or route; the count of the rest follows. */
+const SHOWN_DIFFERENCES = 3;
+
+/**
+ * What differs in the steps a changed task takes, when its route reads the same before and after
+ * (the steps are compared whole, their one-line summaries leave details out): the differences under
+ * the deciding policy's step key, or else those of every policy on the chain.
+ */
+function hiddenDifferences(edit: TerraformPlanEdit, before: RouteOutcome, after: RouteOutcome): readonly AttributeDifference[] {
+  if (before.kind !== "route" || after.kind !== "route") return [];
+  const of = (id: string): readonly AttributeDifference[] => edit.changes.find((c) => c.policyId === id)?.differences ?? [];
+  const steps = pathKey("$.policy_steps", after.decidedBy.stepKey);
+  const under = of(after.decidedBy.policyId).filter((d) => d.path === steps || d.path.startsWith(`${steps}.`) || d.path.startsWith(`${steps}[`));
+  return under.length > 0 ? under : after.chain.flatMap(of);
+}
+
+function differenceLines(diffs: readonly AttributeDifference[]): string[] {
+  const shown = diffs.slice(0, SHOWN_DIFFERENCES).map(differenceText);
+  return diffs.length > SHOWN_DIFFERENCES ? [...shown, `… and ${diffs.length - SHOWN_DIFFERENCES} more`] : shown;
+}
+
+/** Whether the text report prints a task's route the same before and after. */
+function printsSame(t: TaskRouteChange): boolean {
+  const [a, b] = [t.before, t.after];
+  if (a.kind !== "route" || b.kind !== "route") return false;
+  const approvers = (r: typeof a): string => (r.approvers ? `${r.approvers.via} ${r.approvers.userIds.join(",")} ${r.approvers.reason ?? ""}` : "");
+  return routeLabel(a) === routeLabel(b) && a.firstStep?.detail === b.firstStep?.detail && approvers(a) === approvers(b);
+}
+
+/** The first task of a route group, whose differences stand for the group's. */
+function groupTask(result: WhatIfResult, g: RouteGroup): TaskRouteChange | undefined {
+  const id = g.taskIds[0];
+  return result.changed.find((t) => t.taskId === id);
+}
+
+/**
+ * The library's text report with, under each route and task that reads the same before and after,
+ * the differences that make it change.
+ */
+function withHiddenDifferences(text: string, edit: TerraformPlanEdit, result: WhatIfResult, max: number): string {
+  const lines = text.split("\n");
+  const insertAfter = (i: number, diffs: readonly AttributeDifference[], indent: string): void => {
+    if (i >= 0 && diffs.length > 0) lines.splice(i + 1, 0, ...differenceLines(diffs).map((d) => `${indent}differs in: ${d}`));
+  };
+  for (const g of result.summary) {
+    const t = groupTask(result, g);
+    if (g.before !== g.after || t === undefined) continue;
+    const i = lines.findIndex((l, j) => l === `  ${String(g.count).padStart(6)}  ${g.before}` && lines[j + 1]?.startsWith(`          → ${g.after}`) === true);
+    insertAfter(i < 0 ? -1 : i + 1, hiddenDifferences(edit, t.before, t.after), "            ");
+  }
+  for (const t of result.changed.slice(0, max)) {
+    if (!printsSame(t)) continue;
+    const head = lines.findIndex((l) => l.startsWith(`  ${t.numericId || t.taskId} "`));
+    insertAfter(head < 0 ? -1 : lines.findIndex((l, j) => j > head && l.startsWith("      after:")), hiddenDifferences(edit, t.before, t.after), "      ");
+  }
+  return lines.join("\n");
+}
+
+/** A Markdown "after" cell: the route as text, and what differs when it reads as the one before. */
+function afterCell(edit: TerraformPlanEdit, before: RouteOutcome, after: RouteOutcome, afterText: string, beforeText: string): string {
+  if (afterText !== beforeText) return cell(afterText);
+  const diffs = hiddenDifferences(edit, before, after);
+  return diffs.length === 0 ? cell(afterText) : `${cell(afterText)}<br>differs in: ${differenceLines(diffs).map((d) => cell(code(d))).join(", ")}`;
+}
+
 function markdown(edit: TerraformPlanEdit, result: WhatIfResult, options: FormatTerraformWhatIfOptions): string {
   const max = options.maxTasks ?? 50;
   const c = result.counts;
@@ -53,6 +120,7 @@ function markdown(edit: TerraformPlanEdit, result: WhatIfResult, options: Format
       ? `**${c.changed} of ${c.inScope} task${c.inScope === 1 ? "" : "s"} would route differently.**`
       : `No task would route differently (${c.inScope} task${c.inScope === 1 ? "" : "s"} compared).`,
   );
+  for (const w of edit.warnings ?? []) out.push("", "> [!WARNING]", `> ${cell(w)}`);
   if (options.scope) out.push("", `Scope: ${options.scope}`);
   out.push("", "| Action | Terraform address | Policy |", "|---|---|---|");
   for (const ch of edit.changes) out.push(`| ${ch.action} | ${code(ch.address)} | ${cell(policyText(ch))} |`);
@@ -60,12 +128,21 @@ function markdown(edit: TerraformPlanEdit, result: WhatIfResult, options: Format
   if (edit.notes.length > 0) out.push("", ...edit.notes.map((n) => `> ${cell(n)}`));
   if (result.summary.length > 0) {
     out.push("", "#### By route", "", "| Tasks | Before | After | What changes |", "|---:|---|---|---|");
-    for (const g of result.summary) out.push(`| ${g.count} | ${cell(g.before)} | ${cell(g.after)} | ${g.changes.join(", ")} |`);
+    for (const g of result.summary) {
+      const t = groupTask(result, g);
+      const after = t === undefined ? cell(g.after) : afterCell(edit, t.before, t.after, g.after, g.before);
+      out.push(`| ${g.count} | ${cell(g.before)} | ${after} | ${g.changes.join(", ")} |`);
+    }
   }
   const rows = (list: readonly TaskRouteChange[]): string[] => [
     "| Task | Type | State | Before | After |",
     "|---|---|---|---|---|",
-    ...list.slice(0, max).map((t) => `| ${cell(`${t.numericId || t.taskId} ${t.displayName}`)} | ${t.type} | ${t.state.replace(/^TASK_STATE_/, "")} | ${cell(outcome(t.before))} | ${cell(outcome(t.after))} |`),
+    ...list
+      .slice(0, max)
+      .map(
+        (t) =>
+          `| ${cell(`${t.numericId || t.taskId} ${t.displayName}`)} | ${t.type} | ${t.state.replace(/^TASK_STATE_/, "")} | ${cell(outcome(t.before))} | ${t.changes.length > 0 ? afterCell(edit, t.before, t.after, outcome(t.after), outcome(t.before)) : cell(outcome(t.after))} |`,
+      ),
     ...(list.length > max ? [`| … and ${list.length - max} more | | | | |`] : []),
   ];
   if (result.changed.length > 0) out.push("", `<details><summary>Changed tasks (${result.changed.length})</summary>`, "", ...rows(result.changed), "", "</details>");
@@ -91,9 +168,11 @@ function markdown(edit: TerraformPlanEdit, result: WhatIfResult, options: Format
 export function formatTerraformWhatIf(edit: TerraformPlanEdit, result: WhatIfResult, options: FormatTerraformWhatIfOptions = {}): string {
   if (options.format === "markdown") return markdown(edit, result, options);
   const out = [`Terraform plan: ${edit.changes.length} policy change${edit.changes.length === 1 ? "" : "s"}`];
+  for (const w of edit.warnings ?? []) out.push(`  WARNING: ${w}`);
   for (const ch of edit.changes) out.push(`  ${SIGN[ch.action].padEnd(3)} ${ch.action.padEnd(7)} ${ch.address} → ${policyText(ch)}`);
   for (const n of edit.notes) out.push(`  note: ${n}`);
   if (options.scope) out.push(`Scope: ${options.scope}`);
-  out.push(formatWhatIf(result, options.maxTasks === undefined ? {} : { maxTasks: options.maxTasks }));
+  const max = options.maxTasks ?? 50;
+  out.push(withHiddenDifferences(formatWhatIf(result, options.maxTasks === undefined ? {} : { maxTasks: max }), edit, result, max));
   return out.join("\n");
 }

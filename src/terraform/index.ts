@@ -16,6 +16,7 @@
  */
 export { camelCase, policyAttributesToApi } from "./attributes.js";
 export type { PlanDiagnostic, PlanDiagnosticCode } from "./attributes.js";
+export type { AttributeDifference } from "./differences.js";
 export { formatTerraformWhatIf } from "./format.js";
 export type { FormatTerraformWhatIfOptions } from "./format.js";
 export { readPlan } from "./plan.js";

@@ -11,7 +11,7 @@ export const POLICY_RESOURCE_TYPE = "conductorone_policy";
 
 /**
  * What a plan does to one resource. A replacement (`["delete","create"]` or the reverse) is one
- * action: the simulation puts the new policy where the old one was.
+ * action: a new policy, with a new id, and the old one's id deleted.
  *
  * @example
  * ```ts
@@ -73,8 +73,9 @@ export interface PlannedDirectoryChange extends PlannedPolicyChange {
 }
 
 /**
- * A decoded plan: the policy changes in plan order, the app and entitlement changes, and the raw
- * `configuration` section.
+ * A decoded plan: the policy changes in plan order, the app and entitlement changes, the raw
+ * `configuration` section (null when the document has none), the addresses of every resource
+ * whose values the plan leaves to apply, and whether Terraform deferred changes to a later plan.
  *
  * @example
  * ```ts
@@ -86,6 +87,13 @@ export interface PolicyPlan {
   readonly changes: readonly PlannedPolicyChange[];
   readonly directory: readonly PlannedDirectoryChange[];
   readonly configuration: unknown;
+  /**
+   * Every resource (of any type, data sources as `data.…`, instance keys stripped) the plan creates,
+   * updates, replaces or reads at apply: only these can make a value that refers to them unknown.
+   */
+  readonly pending: ReadonlySet<string>;
+  /** `complete: false` (Terraform 1.8+): the addresses of the changes deferred to a later plan. */
+  readonly incomplete: { readonly deferred: readonly string[] } | null;
 }
 
 function actionOf(actions: readonly unknown[]): PlanAction | "none" | null {
@@ -102,8 +110,9 @@ function actionOf(actions: readonly unknown[]): PlanAction | "none" | null {
 
 /**
  * Reads the policy, app and entitlement changes of a plan; diagnostics (with JSONPaths into the
- * plan) for a document that is not a plan or a change that is malformed. Other resource types are
- * ignored (they do not say which policy a task takes).
+ * plan) for a document that is not a plan, a plan Terraform stopped on an error (`errored: true`),
+ * or a change that is malformed. Other resource types only count as pending (their values may make
+ * an expression unknown); they do not say which policy a task takes.
  *
  * @example
  * ```ts
@@ -126,13 +135,31 @@ export function readPlan(doc: unknown): { ok: true; value: PolicyPlan } | { ok: 
         ? `this is Terraform state (\`terraform show -json\` without a plan file), not a plan: ${howTo}`
         : `not a Terraform plan in JSON (no planned_values, no resource_changes): ${howTo}`,
     );
+  // HashiCorp's JSON output format (Terraform 1.5+): a plan that stopped on an error is partial.
+  if (doc["errored"] === true)
+    return {
+      ok: false,
+      error: [
+        {
+          code: "PLAN_ERRORED",
+          path: "$.errored",
+          message: "Terraform stopped this plan on an error (errored: true), so its changes are partial and would not be applied: fix the errors `terraform plan` reported and plan again",
+        },
+      ],
+    };
   const raw: readonly unknown[] = Array.isArray(doc["resource_changes"]) ? doc["resource_changes"] : [];
   const errors: PlanDiagnostic[] = [];
+  const pending = new Set<string>();
   const changes: PlannedPolicyChange[] = [];
   const directory: PlannedDirectoryChange[] = [];
   raw.forEach((rc, i) => {
     const path = `$.resource_changes[${i}]`;
-    if (!isRecord(rc) || (rc["mode"] !== undefined && rc["mode"] !== "managed")) return;
+    if (!isRecord(rc)) return;
+    if (typeof rc["address"] === "string" && isRecord(rc["change"]) && Array.isArray(rc["change"]["actions"])) {
+      const a = actionOf(rc["change"]["actions"]);
+      if (a === "create" || a === "update" || a === "replace" || rc["change"]["actions"].includes("read")) pending.add(withoutInstanceKeys(rc["address"]));
+    }
+    if (rc["mode"] !== undefined && rc["mode"] !== "managed") return;
     const type = rc["type"];
     const kind = typeof type === "string" ? DIRECTORY_RESOURCE_TYPES.get(type) : undefined;
     if (type !== POLICY_RESOURCE_TYPE && kind === undefined) return;
@@ -168,7 +195,23 @@ export function readPlan(doc: unknown): { ok: true; value: PolicyPlan } | { ok: 
       else directory.push({ ...planned, type: type as string, kind });
     }
   });
-  return errors.length > 0 ? { ok: false, error: errors } : { ok: true, value: { changes, directory, configuration: doc["configuration"] ?? null } };
+  if (errors.length > 0) return { ok: false, error: errors };
+  const deferred = deferredAddresses(doc["deferred_changes"]);
+  for (const a of deferred) pending.add(withoutInstanceKeys(a));
+  const incomplete = doc["complete"] === false || deferred.length > 0 ? { deferred } : null;
+  return { ok: true, value: { changes, directory, configuration: doc["configuration"] ?? null, pending, incomplete } };
+}
+
+/** The addresses of a plan's `deferred_changes` (each `{ reason, resource_change: { address, … } }`). */
+function deferredAddresses(v: unknown): string[] {
+  if (!Array.isArray(v)) return [];
+  const out: string[] = [];
+  for (const d of v) {
+    const rc = isRecord(d) ? d["resource_change"] : undefined;
+    const address = isRecord(rc) ? rc["address"] : undefined;
+    if (typeof address === "string" && !out.includes(address)) out.push(address);
+  }
+  return out;
 }
 
 /**
@@ -199,24 +242,22 @@ function configModule(configuration: unknown, moduleAddress: string): Readonly<R
 }
 
 /**
- * The configuration expression of one attribute of a resource (a `{ references: [...] }` or
- * `{ constant_value }` object, or nested ones for blocks), or null when the plan has none.
+ * The configuration of one resource (its `expressions` by attribute), or null when the plan's
+ * `configuration` has no block for it (or no configuration at all).
  *
  * @example
  * ```ts
- * attributeExpression(plan.configuration, "conductorone_policy.prod", "", "rules");
- * // { references: ["conductorone_policy.fallback.id", "conductorone_policy.fallback"] }
+ * resourceExpressions(plan.configuration, 'module.iam["eu"].conductorone_policy.p', 'module.iam["eu"]');
+ * // { display_name: { constant_value: "P" }, rules: { references: [...] } }
  * ```
  */
-export function attributeExpression(configuration: unknown, address: string, moduleAddress: string, attribute: string): unknown {
-  const mod = configModule(configuration, moduleAddress);
-  const resources = mod?.["resources"];
+export function resourceExpressions(configuration: unknown, address: string, moduleAddress: string): Readonly<Record<string, unknown>> | null {
+  const resources = configModule(configuration, moduleAddress)?.["resources"];
   if (!Array.isArray(resources)) return null;
   const local = withoutInstanceKeys(moduleAddress === "" ? address : address.slice(moduleAddress.length + 1));
   for (const r of resources) {
     if (!isRecord(r) || r["address"] !== local) continue;
-    const exprs = r["expressions"];
-    return isRecord(exprs) ? (exprs[attribute] ?? null) : null;
+    return isRecord(r["expressions"]) ? r["expressions"] : {};
   }
   return null;
 }
@@ -267,23 +308,3 @@ export function referencesIn(expr: unknown): string[] {
   walk(expr, 0);
   return out;
 }
-
-/**
- * Narrows an attribute's expression along a path of keys and indexes for as long as the
- * configuration gives expressions per element (blocks do; nested attributes are one expression).
- *
- * @example
- * ```ts
- * narrowExpression({ references: ["x"] }, [0, "policy_id"]); // { references: ["x"] }
- * ```
- */
-export function narrowExpression(expr: unknown, path: readonly (string | number)[]): unknown {
-  let e = expr;
-  for (const seg of path) {
-    const next: unknown = Array.isArray(e) && typeof seg === "number" ? e[seg] : isRecord(e) && typeof seg === "string" && !("references" in e) && !("constant_value" in e) ? e[seg] : undefined;
-    if (next === undefined || next === null) return e;
-    e = next;
-  }
-  return e;
-}
-

@@ -2,8 +2,9 @@
  * A Terraform plan's `conductorone_policy` changes as a what-if edit of a world: each planned
  * create, update and delete becomes the API's Policy JSON (decoded by the codec), matched to the
  * world's policy by id or by its `iac_resource_address` annotation; values known only after apply
- * are resolved within the plan; a delete of a policy that something still references is refused,
- * as the service refuses it. Pure: the plan and the world in, the edit out.
+ * are resolved within the plan; attribute names are checked against the provider's schema; a delete
+ * (or a replacement, which deletes the old id) of a policy that something still references is
+ * refused, as the service refuses it. Pure: the plan and the world in, the edit out.
  */
 import type { Draft } from "immer";
 import { decodePolicy, encodePolicy } from "../codec/index.js";
@@ -12,19 +13,13 @@ import type { App, AppEntitlement } from "../model/directory.js";
 import type { Result } from "../result.js";
 import type { EditableWorld, EditRecipe } from "../whatif/edit.js";
 import type { World } from "../world/world.js";
-import { COMPUTED_ATTRIBUTES, isRecord, type PlanDiagnostic, pathKey, planPathOf, policyAttributesToApi, put } from "./attributes.js";
+import { isRecord, isZeroValue, type PlanDiagnostic, pathKey, planPathOf, policyAttributesToApi, put } from "./attributes.js";
 import { directoryPolicyUses } from "../policy/policy-uses.js";
+import { type AttributeDifference, policyDifferences } from "./differences.js";
 import { directoryEdit } from "./directory-changes.js";
-import {
-  attributeExpression,
-  narrowExpression,
-  outputExpression,
-  type PlanAction,
-  type PlannedPolicyChange,
-  readPlan,
-  referencesIn,
-  withoutInstanceKeys,
-} from "./plan.js";
+import { type PlanAction, type PlannedPolicyChange, readPlan } from "./plan.js";
+import { unknownAttributes } from "./unknown-attributes.js";
+import { holdsPolicyId, renderPath, type ResolvedValues, resolveUnknowns, type UnknownContext } from "./unknown-values.js";
 
 /**
  * The annotation the provider's users set to the resource's Terraform address.
@@ -60,15 +55,21 @@ export type PolicyMatch = "id" | "annotation" | "new";
 export interface TerraformPolicyChange {
   readonly address: string;
   readonly action: PlanAction;
-  /** The world's id of the policy (for a new policy: its Terraform address). */
+  /** The world's id of the policy (for a new policy, a replacement's too: its Terraform address). */
   readonly policyId: string;
   readonly displayName: string;
   readonly matchedBy: PolicyMatch;
+  /** A replacement: the world's id of the policy it deletes. */
+  readonly replaces?: string;
+  /** An update or a replacement: the values it changes, in the provider's names. */
+  readonly differences?: readonly AttributeDifference[];
 }
 
 /**
  * A plan as an edit: the changes by address, the policies written (created, updated, replaced),
- * the ids deleted, notes worth showing (a delete of a policy the world lacks, a match by annotation).
+ * the ids deleted (by deletes and replacements), notes worth showing (a delete of a policy the world
+ * lacks, an attribute a newer provider added), and warnings about what the simulation leaves out
+ * (changes Terraform deferred to a later plan).
  *
  * @example
  * ```ts
@@ -84,6 +85,8 @@ export interface TerraformPlanEdit {
   readonly entitlements?: readonly AppEntitlement[];
   readonly apps?: readonly App[];
   readonly notes: readonly string[];
+  /** Absent in an edit built by hand; shown before everything else in a report. */
+  readonly warnings?: readonly string[];
 }
 
 /** The world's policy a change refers to, and how it was found. */
@@ -99,165 +102,6 @@ function matchPolicy(world: World, c: PlannedPolicyChange): { id: string; matche
   const byAnnotation = c.action === "create" ? undefined : world.policies.find((p) => p.annotations?.[IAC_ADDRESS_ANNOTATION] === c.address);
   if (byAnnotation) return { id: byAnnotation.id, matchedBy: "annotation", existing: byAnnotation };
   return { id: planned ?? c.address, matchedBy: "new", existing: undefined };
-}
-
-/**
- * Read-only attributes inside a policy's steps (the provider's resource schema): the service fills
- * them in, so a plan leaves them unknown on create; like the top-level computed attributes, they
- * are the service's to set and say nothing about routing. By the attribute and the block holding it.
- */
-const NESTED_COMPUTED: ReadonlyMap<string, ReadonlySet<string>> = new Map([
-  ["assigned", new Set(["approval"])],
-  ["assigned_user_ids", new Set(["expression", "manager", "self"])],
-]);
-
-function isNestedComputed(path: readonly (string | number)[]): boolean {
-  const last = path[path.length - 1];
-  const holder = path[path.length - 2];
-  return typeof last === "string" && typeof holder === "string" && (NESTED_COMPUTED.get(last)?.has(holder) ?? false);
-}
-
-/** `true` leaves of an `after_unknown` value, as paths, skipping the computed attributes. */
-function unknownLeaves(u: unknown): (string | number)[][] {
-  const out: (string | number)[][] = [];
-  const walk = (v: unknown, path: (string | number)[]): void => {
-    if (path.length > 64) return;
-    if (v === true) {
-      if (!isNestedComputed(path)) out.push(path);
-    } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i]));
-    else if (isRecord(v)) for (const [k, x] of Object.entries(v)) if (path.length > 0 || !COMPUTED_ATTRIBUTES.has(k)) walk(x, [...path, k]);
-  };
-  walk(u, []);
-  return out;
-}
-
-function renderPath(base: string, path: readonly (string | number)[]): string {
-  return path.reduce<string>((at, seg) => (typeof seg === "number" ? `${at}[${seg}]` : pathKey(at, seg)), base);
-}
-
-/** A copy of `values` with `value` written at `path` (containers along it copied). */
-function setAt(values: unknown, path: readonly (string | number)[], value: unknown): unknown {
-  const [head, ...rest] = path;
-  if (head === undefined) return value;
-  if (typeof head === "number") {
-    const arr = Array.isArray(values) ? [...(values as unknown[])] : [];
-    arr[head] = setAt(arr[head], rest, value);
-    return arr;
-  }
-  const obj: Record<string, unknown> = isRecord(values) ? { ...values } : {};
-  put(obj, head, setAt(Object.hasOwn(obj, head) ? obj[head] : undefined, rest, value));
-  return obj;
-}
-
-/**
- * The policy changes a reference (written inside the module at `moduleAddress`) points at: a
- * `conductorone_policy` of the same module, or one that a child module's output names.
- */
-function referencedChanges(
-  ref: string,
-  moduleAddress: string,
-  configuration: unknown,
-  changes: readonly PlannedPolicyChange[],
-  depth = 0,
-  instanceKey = "",
-): PlannedPolicyChange[] {
-  if (depth > 16) return [];
-  const prefix = moduleAddress === "" ? "" : `${moduleAddress}.`;
-  const resource = /^conductorone_policy\.([A-Za-z_][\w-]*)((?:\[(?:"(?:[^"\\]|\\.)*"|\d+)\])?)/.exec(ref);
-  if (resource) {
-    const target = `${prefix}conductorone_policy.${resource[1]}${resource[2] ?? ""}`;
-    const exact = changes.filter((c) => c.address === target);
-    if (exact.length > 0) return exact;
-    // A reference without an instance key to a resource with instances: only one may match.
-    const stripped = withoutInstanceKeys(target);
-    const like = changes.filter((c) => withoutInstanceKeys(c.address) === stripped && c.address.startsWith(prefix));
-    if (like.length <= 1) return like;
-    // `other[each.key]` / `other[count.index]` from an instance: the sibling with the same key.
-    const sibling = instanceKey === "" ? [] : like.filter((c) => c.address.endsWith(instanceKey));
-    return sibling.length === 1 ? sibling : like;
-  }
-  const output = /^module\.([A-Za-z_][\w-]*)\.([A-Za-z_][\w-]*)/.exec(ref);
-  if (output) {
-    const child = `${prefix}module.${output[1]}`;
-    const expr = outputExpression(configuration, child, output[2] ?? "");
-    const instances = [...new Set(changes.map((c) => c.moduleAddress).filter((m) => withoutInstanceKeys(m) === withoutInstanceKeys(child)))];
-    const childAddress = instances.length === 1 && instances[0] !== undefined ? instances[0] : child;
-    return referencesIn(expr).flatMap((r) => referencedChanges(r, childAddress, configuration, changes, depth + 1));
-  }
-  return [];
-}
-
-/**
- * The values after apply with each unknown one resolved to the id of the planned policy its
- * configuration refers to; a diagnostic for an unknown value that is not such a reference.
- */
-function resolveUnknowns(
-  c: PlannedPolicyChange,
-  configuration: unknown,
-  changes: readonly PlannedPolicyChange[],
-  idOf: ReadonlyMap<PlannedPolicyChange, string>,
-): { ok: true; value: Readonly<Record<string, unknown>> } | { ok: false; error: PlanDiagnostic[] } {
-  const after = c.after ?? {};
-  const leaves = unknownLeaves(c.afterUnknown);
-  if (leaves.length === 0) return { ok: true, value: after };
-  const errors: PlanDiagnostic[] = [];
-  // Leaves are grouped by the expression they come from: one expression may hold several.
-  const groups = new Map<unknown, { leaves: (string | number)[][]; path: string }>();
-  for (const leaf of leaves) {
-    const attribute = leaf[0];
-    const at = renderPath(`${c.path}.change.after`, leaf);
-    if (typeof attribute !== "string" || !holdsPolicyId(leaf)) {
-      errors.push({
-        code: "PLAN_UNRESOLVED_UNKNOWN",
-        path: at,
-        message: `${c.address}: ${renderPath("", leaf).slice(1)} is known only after apply and is not a policy id, so it cannot be simulated`,
-      });
-      continue;
-    }
-    const expr = narrowExpression(attributeExpression(configuration, c.address, c.moduleAddress, attribute), leaf.slice(1));
-    const key = expr ?? at;
-    const g = groups.get(key) ?? { leaves: [], path: at };
-    g.leaves.push(leaf);
-    groups.set(key, g);
-  }
-  let value: unknown = after;
-  for (const [expr, g] of groups) {
-    const targets: string[] = [];
-    const refs = referencesIn(expr);
-    // An expression indexed by the instance's own key names the sibling instance with that key.
-    const byOwnKey = refs.includes("each.key") || refs.includes("count.index") ? (/(\[(?:"(?:[^"\\]|\\.)*"|\d+)\])$/.exec(c.address)?.[1] ?? "") : "";
-    for (const ref of refs)
-      for (const t of referencedChanges(ref, c.moduleAddress, configuration, changes, 0, byOwnKey)) {
-        const id = idOf.get(t);
-        // A reference to a policy whose id is already known is not what made this value unknown.
-        if (id !== undefined && isUnknownId(t) && !targets.includes(id)) targets.push(id);
-      }
-    const at = g.path;
-    if (targets.length === 1 || (targets.length === g.leaves.length && targets.length > 0)) {
-      g.leaves.forEach((leaf, i) => {
-        value = setAt(value, leaf, targets.length === 1 ? targets[0] : targets[i]);
-      });
-    } else {
-      const why =
-        targets.length === 0
-          ? "its configuration refers to no conductorone_policy created in this plan"
-          : `its configuration refers to ${targets.length} policies created in this plan (${targets.join(", ")}) for ${g.leaves.length} unknown values, so which is which cannot be told`;
-      errors.push({ code: "PLAN_UNRESOLVED_UNKNOWN", path: at, message: `${c.address}: a value known only after apply cannot be resolved: ${why}` });
-    }
-  }
-  return errors.length > 0 ? { ok: false, error: errors } : { ok: true, value: isRecord(value) ? value : after };
-}
-
-/** Whether a value's path ends at a policy id (`…policy_id`, or an element of `policy_ids`). */
-function holdsPolicyId(path: readonly (string | number)[]): boolean {
-  const last = path[path.length - 1];
-  const named = typeof last === "number" ? path[path.length - 2] : last;
-  return typeof named === "string" && (typeof last === "number" ? named === "policy_ids" : named.endsWith("policy_id"));
-}
-
-/** Whether the plan leaves the resource's id unknown (a create or a replacement). */
-function isUnknownId(c: PlannedPolicyChange): boolean {
-  return isRecord(c.afterUnknown) && c.afterUnknown["id"] === true;
 }
 
 /** Every policy id a value holds under `policyId`, `baselinePolicyId` or `policyIds`, with the path. */
@@ -303,9 +147,10 @@ function referrersOf(
 
 /**
  * Reads a `terraform show -json` plan and turns its `conductorone_policy` changes into an edit of
- * `world`. Errors (JSONPaths into the plan) for a document that is not a plan, attributes that do
- * not decode as a Policy, values known only after apply that the plan does not resolve, and deletes
- * the service would refuse.
+ * `world`. Errors (JSONPaths into the plan) for a document that is not a plan or a plan Terraform
+ * stopped on an error, attribute names the provider's schema does not have, attributes that do not
+ * decode as a Policy, values known only after apply that the plan does not resolve, an update of a
+ * policy the world lacks (the world is out of date), and deletes the service would refuse.
  *
  * @example
  * ```ts
@@ -319,39 +164,72 @@ function referrersOf(
 export function terraformPlanEdit(world: World, plan: unknown): Result<TerraformPlanEdit, PlanDiagnostic[]> {
   const read = readPlan(plan);
   if (!read.ok) return read;
-  const { changes: planned, directory, configuration } = read.value;
+  const { changes: planned, directory, configuration, pending, incomplete } = read.value;
   const errors: PlanDiagnostic[] = [];
   const notes: string[] = [];
-  const matches = new Map(planned.map((c) => [c, matchPolicy(world, c)] as const));
-  const idOf = new Map([...matches].map(([c, m]) => [c, m.id] as const));
+  const warnings: string[] = [];
+  if (incomplete !== null)
+    warnings.push(
+      incomplete.deferred.length > 0
+        ? `this plan is incomplete (complete: false): Terraform deferred ${incomplete.deferred.length === 1 ? "a change" : `${incomplete.deferred.length} changes`} to a later plan, and ${incomplete.deferred.length === 1 ? "it is" : "they are"} not simulated: ${incomplete.deferred.join(", ")}`
+        : "this plan is incomplete (complete: false): Terraform will need another plan and apply after this one, and what that changes is not simulated",
+    );
+  const hasConfiguration = isRecord(configuration);
+  /** Whether some value known only after apply was taken as a default for want of a configuration. */
+  let guessed = false;
+  // A replacement is a new policy: it is simulated under its address, as a create is, and deletes the old id.
+  const matches = new Map(
+    planned.map((c) => [c, c.action === "replace" ? { id: c.address, matchedBy: "new" as const, existing: undefined } : matchPolicy(world, c)] as const),
+  );
+  const replaced = new Map(planned.filter((c) => c.action === "replace").map((c) => [c, matchPolicy(world, c)] as const));
+  const ctx: UnknownContext = { configuration, changes: planned, idOf: new Map([...matches].map(([c, m]) => [c, m.id] as const)), pending };
 
   const seen = new Map<string, string>();
-  for (const [c, m] of matches) {
-    const other = seen.get(m.id);
-    if (other !== undefined)
-      errors.push({ code: "PLAN_DUPLICATE_POLICY", path: c.path, message: `${c.address} and ${other} both change policy "${m.id}"` });
-    seen.set(m.id, c.address);
-  }
+  const claim = (c: PlannedPolicyChange, id: string): void => {
+    const other = seen.get(id);
+    if (other !== undefined) errors.push({ code: "PLAN_DUPLICATE_POLICY", path: c.path, message: `${c.address} and ${other} both change policy "${id}"` });
+    seen.set(id, c.address);
+  };
+  for (const [c, m] of matches) claim(c, m.id);
+  for (const [c, old] of replaced) if (old.existing !== undefined) claim(c, old.id);
 
   const changes: TerraformPolicyChange[] = [];
   const policies: Policy[] = [];
-  const deleted: string[] = [];
+  /** Each deleted id, and the change that deletes it. */
+  const deletedBy = new Map<string, PlannedPolicyChange>();
   for (const c of planned) {
     const m = matches.get(c) ?? { id: c.address, matchedBy: "new" as const, existing: undefined };
     if (c.action === "delete") {
       if (m.existing === undefined) notes.push(`${c.address}: the world has no policy "${m.id}" to delete; nothing to simulate`);
-      else deleted.push(m.id);
+      else deletedBy.set(m.id, c);
       changes.push({ address: c.address, action: c.action, policyId: m.id, displayName: m.existing?.displayName ?? "", matchedBy: m.matchedBy });
       continue;
     }
-    if (m.matchedBy === "new" && c.action !== "create")
-      notes.push(`${c.address}: the world has no policy "${m.id}"; it is added, and only tasks that reach it can change`);
-    const resolved = resolveUnknowns(c, configuration, planned, idOf);
+    if (m.matchedBy === "new" && c.action === "update") {
+      errors.push({
+        code: "PLAN_WORLD_OUT_OF_DATE",
+        path: `${c.path}.change.before`,
+        message: `${c.address}: the world snapshot lacks policy "${m.id}", which the plan updates (and no policy carries the ${IAC_ADDRESS_ANNOTATION} annotation "${c.address}"): the world is out of date; pull the tenant again (policy-sim pull)`,
+      });
+      continue;
+    }
+    const old = replaced.get(c);
+    if (old !== undefined) {
+      if (old.existing === undefined) notes.push(`${c.address}: the world has no policy "${old.id}" for this replacement to delete; the new policy is added`);
+      else deletedBy.set(old.id, c);
+    }
+    const resolved = resolveUnknowns(c, ctx);
     if (!resolved.ok) {
       errors.push(...resolved.error);
       continue;
     }
-    const api = policyAttributesToApi(resolved.value, `${c.path}.change.after`, m.existing ? encodePolicy(m.existing) : undefined);
+    guessed ||= !hasConfiguration && resolved.value.defaulted.length > 0;
+    notes.push(...defaultNotes(c, resolved.value, hasConfiguration));
+    const at = `${c.path}.change.after`;
+    const values = withinSchema(c, resolved.value.values, at, errors, notes);
+    if (values === null) continue;
+    const base = c.action === "update" && m.existing ? encodePolicy(m.existing) : undefined;
+    const api = policyAttributesToApi(values, at, base);
     if (!api.ok) {
       errors.push(...api.error);
       continue;
@@ -363,17 +241,30 @@ export function terraformPlanEdit(world: World, plan: unknown): Result<Terraform
     });
     if (!decoded.ok) {
       for (const d of decoded.error)
-        errors.push({ code: "PLAN_BAD_POLICY", path: `${c.path}.change.after${planPathOf(d.path).slice(1)}`, message: `${c.address}: ${d.message} (API field path ${d.path})` });
+        errors.push({ code: "PLAN_BAD_POLICY", path: `${at}${planPathOf(d.path).slice(1)}`, message: `${c.address}: ${d.message} (API field path ${d.path})` });
       continue;
     }
     policies.push(decoded.value);
-    changes.push({ address: c.address, action: c.action, policyId: m.id, displayName: decoded.value.displayName, matchedBy: m.matchedBy });
+    const was = m.existing ?? old?.existing;
+    changes.push({
+      address: c.address,
+      action: c.action,
+      policyId: m.id,
+      displayName: decoded.value.displayName,
+      matchedBy: m.matchedBy,
+      ...(old?.existing ? { replaces: old.id } : {}),
+      ...(was ? { differences: policyDifferences(was, decoded.value) } : {}),
+    });
   }
   // Apps and entitlements: the policy ids they name may be policies this plan creates.
   const entitlements: AppEntitlement[] = [];
   const apps: App[] = [];
   for (const c of directory) {
-    const d = directoryEdit(world, c, (x) => resolveUnknowns(x, configuration, planned, idOf));
+    const d = directoryEdit(world, c, (x) => {
+      const r = resolveUnknowns(x, ctx);
+      guessed ||= r.ok && !hasConfiguration && r.value.defaulted.length > 0;
+      return r.ok ? { ok: true, value: r.value.values } : r;
+    });
     if (!d.ok) {
       errors.push(...d.error);
       continue;
@@ -384,23 +275,90 @@ export function terraformPlanEdit(world: World, plan: unknown): Result<Terraform
     else entitlements.push(d.value.object as AppEntitlement);
   }
   if (errors.length > 0) return { ok: false, error: errors };
+  if (guessed)
+    notes.unshift(
+      "the plan has no configuration section, so no value known only after apply can be traced to an expression: each is taken as the provider's computed default (its value before an update, unset on a create), and a policy id that names a policy this plan creates is not resolved",
+    );
 
-  const gone = new Set(deleted);
+  const gone = new Set(deletedBy.keys());
   const written = new Map(policies.map((p) => [p.id, p]));
   const after = [...world.policies.map((p) => written.get(p.id) ?? p), ...policies.filter((p) => !world.index.policies.has(p.id))];
   const appsAfter = replacedBy(world.apps, apps, (a) => a.id);
   const entitlementsAfter = replacedBy(world.entitlements, entitlements, (e) => `${e.appId}\u0000${e.id}`);
   for (const [id, who] of referrersOf(world, after, gone, appsAfter, entitlementsAfter)) {
-    const c = changes.find((x) => x.policyId === id);
-    // The delete itself: a deposed object shares its address with the instance that replaces it.
-    const path = planned.find((x) => x.address === c?.address && x.action === c?.action)?.path ?? "$";
+    const c = deletedBy.get(id);
+    const what = c?.action === "replace" ? `policy "${id}" is replaced (the new policy gets a new id, and "${id}" is deleted)` : `policy "${id}" is deleted`;
     errors.push({
       code: "PLAN_DELETE_REFERENCED",
-      path,
-      message: `${c?.address ?? id}: policy "${id}" is deleted but still referenced by ${who.join(", ")}; the service refuses to delete it (move those references in the same plan first)`,
+      // The delete itself: a deposed object shares its address with the instance that replaces it.
+      path: c?.path ?? "$",
+      message: `${c?.address ?? id}: ${what} but still referenced by ${who.join(", ")}; the service refuses to delete it (${c?.action === "replace" ? "point those references at the new policy" : "move those references"} in the same plan first)`,
     });
   }
-  return errors.length > 0 ? { ok: false, error: errors } : { ok: true, value: { changes, policies, deleted, entitlements, apps, notes } };
+  if (errors.length > 0) return { ok: false, error: errors };
+  const deleted = [...gone];
+  return { ok: true, value: { changes, policies, deleted, entitlements, apps, notes, ...(warnings.length > 0 ? { warnings } : {}) } };
+}
+
+/**
+ * Notes on unknown values taken as the provider's defaults where the plan cannot say they are:
+ * a resource without a block in the configuration, or, without any configuration, a policy id
+ * (it might have named a policy this plan creates).
+ */
+function defaultNotes(c: PlannedPolicyChange, r: ResolvedValues, hasConfiguration: boolean): string[] {
+  const n = r.defaulted.length;
+  if (n === 0) return [];
+  const taken = c.action === "update" ? "its value before the change" : "unset";
+  if (!hasConfiguration)
+    return r.defaulted.filter(holdsPolicyId).map((leaf) => `${c.address}: ${renderPath("", leaf).slice(1)} is known only after apply; without a configuration it is taken as ${taken}`);
+  if (r.configured) return [];
+  return [
+    `${c.address}: the plan's configuration has no block for this resource, so its ${n === 1 ? "value" : `${n} values`} known only after apply ${n === 1 ? "is" : "are"} taken as the provider's computed defaults (${c.action === "update" ? "as before the change" : "unset"})`,
+  ];
+}
+
+/**
+ * The attribute values with the names the provider's schema lacks taken out: one holding a value is
+ * an error (a plan of another provider version, or the API's camelCase names: what it says would be
+ * lost), and the values are null; an unset one says nothing, as a newer provider's attribute the
+ * configuration leaves out says nothing, and is a note.
+ */
+function withinSchema(
+  c: PlannedPolicyChange,
+  values: Readonly<Record<string, unknown>>,
+  at: string,
+  errors: PlanDiagnostic[],
+  notes: string[],
+): Readonly<Record<string, unknown>> | null {
+  let kept = values;
+  let refused = false;
+  for (const u of unknownAttributes(values, at)) {
+    const hint = u.suggestion === undefined ? "" : ` (did you mean "${u.suggestion}"?)`;
+    if (!isZeroValue(u.value)) {
+      refused = true;
+      errors.push({
+        code: "PLAN_UNKNOWN_ATTRIBUTE",
+        path: u.path,
+        message: `${c.address}: the conductorone_policy schema has no attribute "${u.name}" here${hint}; a plan of another provider version, or the API's camelCase names, cannot be simulated`,
+      });
+      continue;
+    }
+    notes.push(`${c.address}: ${u.path.slice(at.length + 1)} is not an attribute of the conductorone_policy schema this version knows${hint}; it is unset, so it is ignored`);
+    const rest = withoutPath(kept, u.segments);
+    if (isRecord(rest)) kept = rest;
+  }
+  return refused ? null : kept;
+}
+
+/** A copy of attribute values without the value at a path (containers along it copied). */
+function withoutPath(values: unknown, path: readonly (string | number)[]): unknown {
+  const [head, ...rest] = path;
+  if (head === undefined) return values;
+  if (Array.isArray(values)) return typeof head === "number" ? values.map((x, i) => (i === head ? withoutPath(x, rest) : x)) : values;
+  if (!isRecord(values) || typeof head !== "string") return values;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(values)) if (k !== head || rest.length > 0) put(out, k, k === head ? withoutPath(x, rest) : x);
+  return out;
 }
 
 /** `list` with the items of `written` in place of those of the same key. */

@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { memoryIO } from "../cli/memory-io.js";
@@ -7,10 +8,13 @@ import { decodePolicy, encodePolicy } from "../codec/index.js";
 import { whatIf } from "../whatif/index.js";
 import { loadWorld } from "../world/load-world.js";
 import type { World } from "../world/world.js";
+import type { Policy } from "../model/index.js";
 import { arbPolicy } from "../testing/arbitraries.js";
 import { camelCase, policyAttributesToApi } from "./attributes.js";
 import { formatTerraformWhatIf } from "./format.js";
 import { readPlan, withoutInstanceKeys } from "./plan.js";
+import { POLICY_SCHEMA, type SchemaAttribute } from "./policy-schema.js";
+import { suggestAttribute } from "./unknown-attributes.js";
 import { terraformEditRecipe, terraformPlanEdit } from "./policy-changes.js";
 import { directoryPolicyUses } from "../policy/policy-uses.js";
 import { deletePolicy } from "../http/routes/policy-edits.js";
@@ -21,23 +25,13 @@ const PLAN_FILE = "fixtures/terraform/plan.json";
 const loaded = loadWorld(JSON.parse(disk(WORLD_FILE)));
 if (!loaded.ok) throw new Error("fixture world does not load");
 const world: World = loaded.value;
+/** The provider's schema page, in the reference material beside the repository (as src/http/openapi-validate.test-helper.ts finds it). */
+const POLICY_RESOURCE_MD = fileURLToPath(new URL("../../../shared/reference/terraform/policy-resource.md", import.meta.url));
 const fixturePlan = (): Record<string, unknown> => JSON.parse(disk(PLAN_FILE)) as Record<string, unknown>;
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 const MAPS = new Set(["annotations", "policySteps"]);
 const JSON_TEXT = new Set(["form", "multiStep", "config"]);
-/** The provider's view of a wire policy: snake_case names, JSON-string attributes, map keys as they are. */
-function toTerraform(v: Json, keepKeys = false): Json {
-  if (Array.isArray(v)) return v.map((x) => toTerraform(x));
-  if (v === null || typeof v !== "object") return v;
-  const out: Record<string, Json> = {};
-  for (const [k, x] of Object.entries(v)) {
-    if (keepKeys) out[k] = toTerraform(x);
-    else if (JSON_TEXT.has(k) && x !== null && typeof x === "object") out[k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = JSON.stringify(x);
-    else out[k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = toTerraform(x, MAPS.has(k));
-  }
-  return out;
-}
 
 /** A plan with the given resource changes (and configuration), as `terraform show -json` writes it. */
 function plan(changes: unknown[], configuration: unknown = { root_module: {} }): Record<string, unknown> {
@@ -58,10 +52,15 @@ const wirePolicy = (id: string): Json => {
   if (!p) throw new Error(`fixture changed: ${id}`);
   return encodePolicy(p) as Json;
 };
-const tfPolicy = (id: string): Record<string, Json> => toTerraform(wirePolicy(id)) as Record<string, Json>;
+/** The provider's view of a world policy (terraform/policy-resource.md: snake_case, `baton_…`, JSON text), without the wire's `deleted_at`. */
+const tfPolicy = (id: string): Record<string, Json> => {
+  const { deleted_at: _deleted, ...values } = toTerraformAny(wirePolicy(id)) as Record<string, Json>;
+  return values;
+};
 
 const BATON: Record<string, string> = { svcResourceAction: "batonResourceAction", svcResourceActionId: "batonResourceActionId" };
 const snake = (k: string) => (Object.hasOwn(BATON, k) ? (BATON[k] ?? k) : k).replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** The provider's view of a wire value: snake_case names (`baton_…` for the spec's `svc…`), JSON-string attributes, map keys as they are. */
 function toTerraformAny(v: Json, keepKeys = false): Json {
   if (Array.isArray(v)) return v.map((x) => toTerraformAny(x));
   if (v === null || typeof v !== "object") return v;
@@ -321,9 +320,12 @@ describe("terraform/policy-resource.md: deletes, unknowns, addresses", () => {
     expect(r.ok && r.value.deleted).toEqual([]);
   });
 
-  it("an unknown value that is not a policy id cannot be simulated, and says where it is", () => {
+  it("HashiCorp JSON output format: an unknown value its configuration writes from a data source read at apply cannot be simulated, and says where it is", () => {
     const tf = tfPolicy("pol-prod-admin");
-    const r = terraformPlanEdit(world, plan([policyChange("conductorone_policy.prod_admin", ["update"], tf, { ...tf, description: null }, { description: true })]));
+    const { description: _d, ...after } = tf;
+    const config = { root_module: { resources: [{ address: "conductorone_policy.prod_admin", expressions: { description: { references: ["data.http.blurb.response_body", "data.http.blurb"] } } }] } };
+    const read = { address: "data.http.blurb", mode: "data", type: "http", name: "blurb", change: { actions: ["read"], before: null, after: {}, after_unknown: { response_body: true } } };
+    const r = terraformPlanEdit(world, plan([policyChange("conductorone_policy.prod_admin", ["update"], tf, after, { description: true }), read], config));
     expect(!r.ok && r.error[0]).toMatchObject({ code: "PLAN_UNRESOLVED_UNKNOWN", path: "$.resource_changes[0].change.after.description" });
   });
 
@@ -395,10 +397,32 @@ describe("terraform/policy-resource.md: deletes, unknowns, addresses", () => {
     expect([main("eu"), main("us")]).toEqual(['conductorone_policy.fallback["eu"]', 'conductorone_policy.fallback["us"]']);
   });
 
-  it("a replacement keeps the old policy's place; two changes of one policy are refused", () => {
-    const tf = tfPolicy("pol-sales-access");
-    const replaced = terraformPlanEdit(world, plan([policyChange("conductorone_policy.sales", ["delete", "create"], tf, { ...tf, id: null, display_name: "Sales v2" }, { id: true })]));
-    expect(replaced.ok && replaced.value.changes[0]).toMatchObject({ action: "replace", policyId: "pol-sales-access", displayName: "Sales v2" });
+  it("a replacement is a new policy, under its address, that deletes the old id: accepted when the plan points the old id's referrers at it; two changes of one policy are refused", () => {
+    const tf = tfPolicy("pol-finance-form");
+    const { id: _id, created_at: _c, updated_at: _u, system_builtin: _s, ...fresh } = tf;
+    const ent = { id: "ent-sf-finance-reports", app_id: "app-salesforce", grant_policy_id: "pol-finance-form" };
+    const { grant_policy_id: _g, ...entAfter } = ent;
+    const config = { root_module: { resources: [{ address: "conductorone_app_entitlement.finance", expressions: { grant_policy_id: { references: ["conductorone_policy.finance.id", "conductorone_policy.finance"] } } }] } };
+    const replaced = terraformPlanEdit(
+      world,
+      plan(
+        [
+          policyChange("conductorone_policy.finance", ["create", "delete"], tf, { ...fresh, display_name: "Finance v2" }, { id: true, created_at: true, updated_at: true, system_builtin: true }),
+          { address: "conductorone_app_entitlement.finance", mode: "managed", type: "conductorone_app_entitlement", name: "finance", change: { actions: ["update"], before: ent, after: entAfter, after_unknown: { grant_policy_id: true } } },
+        ],
+        config,
+      ),
+    );
+    if (!replaced.ok) throw new Error(JSON.stringify(replaced.error));
+    expect(replaced.value.changes[0]).toMatchObject({ action: "replace", policyId: "conductorone_policy.finance", replaces: "pol-finance-form", displayName: "Finance v2" });
+    expect(replaced.value.deleted).toEqual(["pol-finance-form"]);
+    expect(replaced.value.entitlements?.map((e) => [e.id, e.grantPolicyId])).toEqual([["ent-sf-finance-reports", "conductorone_policy.finance"]]);
+    const w = whatIf(world, terraformEditRecipe(replaced.value), { scope: { states: "any" } });
+    expect(w.ok && w.value.changed.length).toBeGreaterThan(0);
+    expect(w.ok && w.value.changed.every((t) => t.after.kind === "route" && t.after.policyId === "conductorone_policy.finance")).toBe(true);
+    // Without the entitlement's move, the service refuses the delete half of the replacement.
+    const alone = terraformPlanEdit(world, plan([policyChange("conductorone_policy.finance", ["create", "delete"], tf, { ...fresh, display_name: "Finance v2" }, { id: true })]));
+    expect(!alone.ok && alone.error.map((d) => d.code)).toEqual(["PLAN_DELETE_REFERENCED"]);
     const twice = terraformPlanEdit(world, plan([policyChange("conductorone_policy.a", ["update"], tf, tf), policyChange("conductorone_policy.b", ["update"], tf, tf)]));
     expect(!twice.ok && twice.error[0]?.code).toBe("PLAN_DUPLICATE_POLICY");
   });
@@ -412,9 +436,15 @@ describe("terraform/policy-resource.md: deletes, unknowns, addresses", () => {
     const unknown = { id: true, policy_steps: { grant: { steps: [{ approval: { assigned: true, manager: { assigned_user_ids: true } } }] } } };
     const r = terraformPlanEdit(world, plan([policyChange("conductorone_policy.reviewed", ["create"], null, after, unknown)]));
     expect(r.ok && r.value.policies.map((p) => p.displayName)).toEqual(["Reviewed"]);
-    // Elsewhere an unknown value is still refused (terraform/policy-resource.md lists no other read-only attribute there).
-    const elsewhere = { id: true, policy_steps: { grant: { steps: [{ approval: { manager: { allow_self_approval: true } } }] } } };
-    expect(terraformPlanEdit(world, plan([policyChange("conductorone_policy.reviewed", ["create"], null, after, elsewhere)])).ok).toBe(false);
+    // Elsewhere an unknown value an expression writes from something read at apply is still refused.
+    const elsewhere = { id: true, policy_steps: { grant: { steps: [{ approval: { manager: { fallback_user_ids: [true] } } }] } } };
+    const config = { root_module: { resources: [{ address: "conductorone_policy.reviewed", expressions: { policy_steps: { references: ["data.conductorone_user.ciso.id", "data.conductorone_user.ciso"] } } }] } };
+    const read = { address: "data.conductorone_user.ciso", mode: "data", type: "conductorone_user", name: "ciso", change: { actions: ["read"], before: null, after: {}, after_unknown: { id: true } } };
+    const refused = terraformPlanEdit(world, plan([policyChange("conductorone_policy.reviewed", ["create"], null, after, elsewhere), read], config));
+    expect(!refused.ok && refused.error.map((d) => [d.code, d.path])).toEqual([
+      ["PLAN_UNRESOLVED_UNKNOWN", "$.resource_changes[0].change.after.policy_steps.grant.steps[0].approval.manager.fallback_user_ids[0]"],
+    ]);
+    expect(!refused.ok && refused.error[0]?.message).toContain("data.conductorone_user.ciso.id");
   });
 
   it("a create is a new policy even where a world policy carries its address annotation (after `terraform state rm`)", () => {
@@ -453,6 +483,270 @@ describe("terraform/policy-resource.md: deletes, unknowns, addresses", () => {
       }),
       { numRuns: 300 },
     );
+    // The resource's own block, with expressions of any shape, against unknowns of any shape.
+    const before = tfPolicy("pol-sales-access");
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), fc.jsonValue(), (expressions, unknown, calls) => {
+        const config = { root_module: { resources: [{ address: "conductorone_policy.x", expressions }], module_calls: calls } };
+        const r = terraformPlanEdit(world, plan([policyChange("conductorone_policy.x", ["update"], before, before, unknown)], config));
+        expect(typeof r.ok).toBe("boolean");
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+const fixture = (name: string): Record<string, unknown> => JSON.parse(disk(`fixtures/terraform/${name}`)) as Record<string, unknown>;
+const cli = async (argv: string[], files: Record<string, string> = {}) => {
+  const io = memoryIO({ files, fallback: disk });
+  const code = await runCli(argv, io);
+  return { code, out: io.out(), err: io.err() };
+};
+const whatifPlan = (file: string, ...flags: string[]) => cli(["whatif", "--world", WORLD_FILE, "--terraform-plan", file, ...flags]);
+const wire = (p: Policy | undefined): unknown => (p === undefined ? undefined : encodePolicy(p));
+/** pol-prod-admin without its rule 2, every value known: what speakeasy-update.json plans with unknowns. */
+const dropRule2 = (): Record<string, unknown> => {
+  const before = tfPolicy("pol-prod-admin");
+  const rules = (before["rules"] as Json[]).filter((_, i) => i !== 2);
+  return plan([policyChange("conductorone_policy.prod_admin", ["update"], before, { ...before, rules })]);
+};
+
+describe("terraform/policy-resource.md + HashiCorp JSON output format: unknown values the configuration does not write (Optional + Computed)", () => {
+  const known = terraformPlanEdit(world, dropRule2());
+  if (!known.ok) throw new Error(JSON.stringify(known.error));
+
+  it("an update planned as terraform-plugin-framework plans the Speakeasy provider (every unset attribute unknown, fixtures/terraform/speakeasy-update.json) simulates as the same update fully known", () => {
+    const r = terraformPlanEdit(world, fixture("speakeasy-update.json"));
+    if (!r.ok) throw new Error(JSON.stringify(r.error.slice(0, 3)));
+    expect(wire(r.value.policies[0])).toEqual(wire(known.value.policies[0]));
+    expect(r.value.notes).toEqual([]);
+    const a = whatIf(world, terraformEditRecipe(r.value), { scope: { states: "any" } });
+    const b = whatIf(world, terraformEditRecipe(known.value), { scope: { states: "any" } });
+    expect(a.ok && a.value.changed.map((t) => t.numericId)).toEqual(b.ok && b.value.changed.map((t) => t.numericId));
+    expect(a.ok && a.value.changed.map((t) => t.numericId)).toEqual(["1001"]);
+  });
+
+  it("terraform/policy-resource.md (a rule's policy_id and step_key are one `outcome` oneof): a rule's unknown step_key beside its policy_id is unset, not the step key the rule at that index had before", () => {
+    const r = terraformPlanEdit(world, fixture("speakeasy-update.json"));
+    if (!r.ok) throw new Error(JSON.stringify(r.error.slice(0, 3)));
+    const before = world.index.policies.get("pol-prod-admin")?.rules?.[2];
+    expect(before?.stepKey).not.toBe("");
+    expect(r.value.policies[0]?.rules?.[2]).toMatchObject({ policyId: "pol-prod-admin-eng", stepKey: "" });
+  });
+
+  it("terraform/policy-resource.md (\"only a single field … may be set at a time\"): a step switched from users to manager approval does not bring the users back from before", () => {
+    const key = "61013ecb-7769-4434-ae63-f64ab27dd2a0";
+    const before = tfPolicy("pol-prod-admin");
+    const steps = before["policy_steps"] as Record<string, { steps: Record<string, Record<string, Json>>[] }>;
+    const approval = { ...steps[key]!.steps[0]!["approval"]! };
+    delete approval["users"];
+    approval["manager"] = { allow_self_approval: false, require_distinct_approvers: false, fallback: false, fallback_group_ids: [], fallback_user_ids: [], is_group_fallback_enabled: false, assigned_user_ids: null };
+    const after = { ...before, policy_steps: { ...steps, [key]: { steps: [{ approval }, steps[key]!.steps[1]!] } } };
+    const unknown = { policy_steps: { [key]: { steps: [{ approval: { users: true } }] } } };
+    const config = { root_module: { resources: [{ address: "conductorone_policy.prod_admin", expressions: { policy_steps: { references: ["var.approvers"] } } }] } };
+    const r = terraformPlanEdit(world, plan([policyChange("conductorone_policy.prod_admin", ["update"], before, after, unknown)], config));
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    const step = r.value.policies[0]?.policySteps?.[key]?.steps?.[0];
+    expect(JSON.stringify(encodePolicy(r.value.policies[0]!))).not.toContain('"userIds":["u-sre-lead","u-ciso"]');
+    expect(step?.kind).toBe("approval");
+    const w = whatIf(world, terraformEditRecipe(r.value), { scope: { taskIds: ["1006"] } });
+    expect(w.ok && w.value.changed.map((t) => t.after.kind === "route" && t.after.firstStep?.detail)).toEqual(["approval by manager"]);
+  });
+
+  it("a create planned the same way, and an entitlement pointed at it (speakeasy-create-and-point.json): the policy's unset attributes stay unset, the entitlement's are as before", () => {
+    const r = terraformPlanEdit(world, fixture("speakeasy-create-and-point.json"));
+    if (!r.ok) throw new Error(JSON.stringify(r.error.slice(0, 3)));
+    expect(wire(r.value.policies[0])).toMatchObject({
+      displayName: "Contractor prod admin",
+      policySteps: { grant: { steps: [{ approval: { users: { userIds: ["u-ciso"] } } }, { provision: { provisionPolicy: { connector: { defaultBehavior: { connectorId: "conn-aws" } } } } }] } },
+      rules: [{ condition: 'subject.employmentType == "Contractor"', stepKey: "grant" }],
+    });
+    expect(JSON.stringify(wire(r.value.policies[0]))).not.toMatch(/"escalation":\{|"description":"[^"]/);
+    const was = world.entitlements.find((e) => e.id === "ent-aws-prod-admin");
+    expect(r.value.entitlements?.[0]).toEqual({ ...was, grantPolicyId: "conductorone_policy.contractor_admin" });
+    const w = whatIf(world, terraformEditRecipe(r.value));
+    expect(w.ok && w.value.changed.length).toBeGreaterThan(0);
+    expect(w.ok && w.value.changed.every((t) => t.after.kind === "route" && t.after.policyId === "conductorone_policy.contractor_admin")).toBe(true);
+  });
+
+  it("terraform/policy-resource.md (provision.assigned is Optional, not Read-Only): unknown on a create and unset in the configuration (create-and-point.json), it is unset", () => {
+    const r = terraformPlanEdit(world, fixture("create-and-point.json"));
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    expect(r.value.changes.map((c) => c.address)).toEqual(["conductorone_policy.contractor_admin"]);
+    expect(r.value.entitlements?.map((e) => e.grantPolicyId)).toEqual(["conductorone_policy.contractor_admin"]);
+  });
+
+  it("HashiCorp JSON output format: a plan without its configuration section takes every unknown value as the provider's default, and a note says so", () => {
+    const { configuration: _c, ...bare } = fixture("speakeasy-update.json");
+    const r = terraformPlanEdit(world, bare);
+    if (!r.ok) throw new Error(JSON.stringify(r.error.slice(0, 3)));
+    expect(wire(r.value.policies[0])).toEqual(wire(known.value.policies[0]));
+    expect(r.value.notes[0]).toMatch(/^the plan has no configuration section/);
+    expect(r.value.notes).toContain("conductorone_policy.prod_admin: baseline_policy_id is known only after apply; without a configuration it is taken as its value before the change");
+    // A configuration without the resource's block says the same of the resource.
+    const noBlock = terraformPlanEdit(world, { ...bare, configuration: { root_module: {} } });
+    expect(noBlock.ok && noBlock.value.notes.some((n) => n.startsWith("conductorone_policy.prod_admin: the plan's configuration has no block for this resource"))).toBe(true);
+  });
+
+  it("HashiCorp JSON output format (expressions): an unknown value under an expression that refers only to what is known while planning is the provider's default; under one that refers to a data source read at apply it is not", () => {
+    const before = tfPolicy("pol-sales-access");
+    const steps = before["policy_steps"] as Record<string, { steps: Record<string, Record<string, Json>>[] }>;
+    // The fixture's step is `require_denial_reason = true`; the plan leaves it unknown.
+    const { require_denial_reason: _r, ...approval } = steps["grant"]!.steps[0]!["approval"]!;
+    const after = { ...before, policy_steps: { ...steps, grant: { steps: [{ approval }, ...steps["grant"]!.steps.slice(1)] } } };
+    const change = policyChange("conductorone_policy.sales", ["update"], before, after, { policy_steps: { grant: { steps: [{ wait: true, approval: { require_denial_reason: true } }] } } });
+    const config = (refs: string[]) => ({ root_module: { resources: [{ address: "conductorone_policy.sales", expressions: { policy_steps: { references: refs } } }] } });
+    const read = { address: "data.conductorone_user.lead", mode: "data", type: "conductorone_user", name: "lead", change: { actions: ["read"], before: null, after: {}, after_unknown: { id: true } } };
+    const ok = terraformPlanEdit(world, plan([change, read], config(["local.steps", "var.reviewers"])));
+    expect(ok.ok && wire(ok.value.policies[0])).toEqual(wire(world.index.policies.get("pol-sales-access")));
+    const refused = terraformPlanEdit(world, plan([change, read], config(["data.conductorone_user.lead.id", "data.conductorone_user.lead"])));
+    expect(!refused.ok && refused.error.map((d) => d.path)).toEqual(["$.resource_changes[0].change.after.policy_steps.grant.steps[0].approval.require_denial_reason"]);
+    expect(!refused.ok && refused.error[0]?.message).toContain("(it refers to data.conductorone_user.lead.id)");
+  });
+});
+
+describe("terraform/policy-resource.md: attribute names are the provider schema's", () => {
+  it("a plan with an older provider's names (old-provider-names.json: user_approval, manager_approval) is refused at each name, with the schema's name", () => {
+    const r = terraformPlanEdit(world, fixture("old-provider-names.json"));
+    expect(!r.ok && r.error.map((d) => [d.code, d.path.replace(/^.*\.approval\./, "")])).toEqual([
+      ["PLAN_UNKNOWN_ATTRIBUTE", "manager_approval"],
+      ["PLAN_UNKNOWN_ATTRIBUTE", "user_approval"],
+    ]);
+    expect(!r.ok && r.error.map((d) => /did you mean "(\w+)"/.exec(d.message)?.[1])).toEqual(["manager", "users"]);
+    expect(!r.ok && r.error[0]?.path).toBe('$.resource_changes[0].change.after.policy_steps["5650fd2e-58bd-4dab-a08a-7314c0a4d8a3"].steps[0].approval.manager_approval');
+  });
+
+  it("a plan holding the API's camelCase names (camel-case-after.json) is refused, each name with its snake_case spelling", () => {
+    const r = terraformPlanEdit(world, fixture("camel-case-after.json"));
+    expect(!r.ok && r.error.every((d) => d.code === "PLAN_UNKNOWN_ATTRIBUTE")).toBe(true);
+    const said = !r.ok ? Object.fromEntries(r.error.map((d) => [d.path.replace("$.resource_changes[0].change.after", ""), /did you mean "(\w+)"/.exec(d.message)?.[1]])) : {};
+    expect(said).toMatchObject({ ".displayName": "display_name", ".policySteps": "policy_steps", ".rules[0].stepKey": "step_key", ".rules[2].policyId": "policy_id" });
+  });
+
+  it("an attribute a newer provider adds, left unset, is a note and changes nothing", () => {
+    const before = tfPolicy("pol-prod-admin");
+    const steps = before["policy_steps"] as Record<string, { steps: Record<string, Record<string, Json>>[] }>;
+    steps["grant"]!.steps[0]!["approval"]!["new_flag"] = false;
+    const r = terraformPlanEdit(world, plan([policyChange("conductorone_policy.prod_admin", ["update"], before, before)]));
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    expect(r.value.notes).toEqual([
+      "conductorone_policy.prod_admin: policy_steps.grant.steps[0].approval.new_flag is not an attribute of the conductorone_policy schema this version knows; it is unset, so it is ignored",
+    ]);
+    expect(wire(r.value.policies[0])).toEqual(wire(world.index.policies.get("pol-prod-admin")));
+  });
+
+  it("suggestions: snake_case of an API name, the older provider's `_approval` names, a misspelling", () => {
+    expect(suggestAttribute("svcResourceAction", ["automation", "baton_resource_action"])).toBe("baton_resource_action");
+    expect(suggestAttribute("app_group_approval", ["group", "users"])).toBe("group");
+    expect(suggestAttribute("entitlement_owner_approval", ["entitlement_owners", "users"])).toBe("entitlement_owners");
+    expect(suggestAttribute("alow_delegation", ["allow_delegation"])).toBe("allow_delegation");
+    expect(suggestAttribute("zzz", ["users"])).toBeUndefined();
+  });
+
+  it.skipIf(!existsSync(POLICY_RESOURCE_MD))("the names in code (policy-schema.ts) are terraform/policy-resource.md's, at every depth, read-only ones marked", () => {
+    const page = readFileSync(POLICY_RESOURCE_MD, "utf8");
+    const schema = page.slice(page.indexOf("## Schema"));
+    const fromPage = new Map<string, string>();
+    let section = "";
+    let kind = "";
+    for (const line of schema.split("\n")) {
+      const nested = /^### Nested Schema for `([^`]+)`/.exec(line);
+      if (nested) section = nested[1] ?? "";
+      const heading = /^(?:### )?(Required|Optional|Read-Only):?$/.exec(line);
+      if (heading) kind = heading[1] ?? "";
+      const attr = /^- `([a-z0-9_]+)` \(/.exec(line);
+      if (attr) fromPage.set(section === "" ? (attr[1] ?? "") : `${section}.${attr[1]}`, kind);
+    }
+    const fromCode = new Map<string, string>();
+    const walk = (attributes: Readonly<Record<string, SchemaAttribute>>, at: string): void => {
+      for (const [name, a] of Object.entries(attributes)) {
+        const path = at === "" ? name : `${at}.${name}`;
+        fromCode.set(path, a.kind === "value" && a.readOnly ? "Read-Only" : path === "display_name" ? "Required" : "Optional");
+        if (a.kind === "nested") walk(a.attributes, path);
+      }
+    };
+    walk(POLICY_SCHEMA, "");
+    expect(new Map([...fromCode].sort())).toEqual(new Map([...fromPage].sort()));
+  });
+});
+
+describe("HashiCorp JSON output format: errored and incomplete plans", () => {
+  it("a plan Terraform stopped on an error (errored: true, errored.json) is refused: exit 2", async () => {
+    const r = terraformPlanEdit(world, fixture("errored.json"));
+    expect(!r.ok && r.error.map((d) => [d.code, d.path])).toEqual([["PLAN_ERRORED", "$.errored"]]);
+    const run = await whatifPlan("fixtures/terraform/errored.json");
+    expect(run.code).toBe(EXIT.badInput);
+    expect(run.err).toContain("PLAN_ERRORED at $.errored: Terraform stopped this plan on an error");
+  });
+
+  it("an incomplete plan (complete: false, deferred_changes; incomplete.json) is simulated with a warning naming each deferred change, first in every report", async () => {
+    const r = terraformPlanEdit(world, fixture("incomplete.json"));
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    expect(r.value.warnings).toEqual([
+      "this plan is incomplete (complete: false): Terraform deferred a change to a later plan, and it is not simulated: conductorone_policy.other",
+    ]);
+    const text = await whatifPlan("fixtures/terraform/incomplete.json");
+    expect(text.code).toBe(EXIT.findings);
+    expect(text.out.split("\n")[1]).toMatch(/^ {2}WARNING: this plan is incomplete .*conductorone_policy\.other$/);
+    expect(text.err).toContain("warning: this plan is incomplete");
+    const md = await whatifPlan("fixtures/terraform/incomplete.json", "--format", "markdown");
+    expect(md.out).toMatch(/\*\*1 of \d+ tasks would route differently\.\*\*\n\n> \[!WARNING\]\n> this plan is incomplete/);
+    const json = await whatifPlan("fixtures/terraform/incomplete.json", "--json");
+    expect((JSON.parse(json.out) as { terraform: { warnings: string[] } }).terraform.warnings).toHaveLength(1);
+    const readsNoWarning = terraformPlanEdit(world, dropRule2());
+    expect(readsNoWarning.ok && readsNoWarning.value.warnings).toBeUndefined();
+  });
+});
+
+describe("terraform/policy-resource.md: replacements, an out-of-date world, module instances", () => {
+  it("a replacement of a policy others reference (replace-referenced.json) is refused as its delete would be: exit 2 naming each referrer", async () => {
+    const r = terraformPlanEdit(world, fixture("replace-referenced.json"));
+    expect(!r.ok && r.error.map((d) => [d.code, d.path])).toEqual([["PLAN_DELETE_REFERENCED", "$.resource_changes[0]"]]);
+    expect(!r.ok && r.error[0]?.message).toContain('policy "pol-security-review" is replaced');
+    expect(!r.ok && r.error[0]?.message).toContain('policy "pol-prod-admin-eng" (baselinePolicyId)');
+    const run = await whatifPlan("fixtures/terraform/replace-referenced.json");
+    expect(run.code).toBe(EXIT.badInput);
+  });
+
+  it("an update of a policy the world does not have (unmatched-update.json) says the world is out of date: exit 2", async () => {
+    const r = terraformPlanEdit(world, fixture("unmatched-update.json"));
+    expect(!r.ok && r.error.map((d) => [d.code, d.path])).toEqual([["PLAN_WORLD_OUT_OF_DATE", "$.resource_changes[0].change.before"]]);
+    const run = await whatifPlan("fixtures/terraform/unmatched-update.json");
+    expect(run.code).toBe(EXIT.badInput);
+    expect(run.err).toContain('the world snapshot lacks policy "pol-unknown-id", which the plan updates');
+    expect(run.err).toContain("pull the tenant again");
+  });
+
+  it("a policy id from an output of a module instance (`module.team[0].policy_id`, module-count-ref.json) resolves to that instance's policy", () => {
+    const r = terraformPlanEdit(world, fixture("module-count-ref.json"));
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    expect(r.value.policies.find((p) => p.id === "pol-sales-access")?.rules?.[0]?.policyId).toBe("module.team[0].conductorone_policy.p");
+  });
+
+  it('`module.team["eu"].policy_id` (for_each) names the "eu" instance, not another', () => {
+    const mod = { outputs: { policy_id: { expression: { references: ["conductorone_policy.p.id", "conductorone_policy.p"] } } }, resources: [{ address: "conductorone_policy.p", expressions: {} }] };
+    const config = { root_module: { resources: [{ address: "conductorone_policy.sales", expressions: { baseline_policy_id: { references: ['module.team["eu"].policy_id', 'module.team["eu"]', "module.team"] } } }], module_calls: { team: { module: mod } } } };
+    const mk = (k: string) =>
+      policyChange(`module.team["${k}"].conductorone_policy.p`, ["create"], null, { display_name: k, policy_type: "POLICY_TYPE_GRANT", policy_steps: { grant: { steps: [{ reject: { reject_message: k } }] } } }, { id: true }, `module.team["${k}"]`);
+    const before = tfPolicy("pol-sales-access");
+    const { baseline_policy_id: _b, ...after } = before;
+    const r = terraformPlanEdit(world, plan([policyChange("conductorone_policy.sales", ["update"], before, after, { baseline_policy_id: true }), mk("us"), mk("eu")], config));
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    expect(r.value.policies[0]?.baselinePolicyId).toBe('module.team["eu"].conductorone_policy.p');
+  });
+});
+
+describe("terraform/policy-resource.md: the report says what differs where a route reads the same", () => {
+  it("an agent's policy_ids extended by a policy the plan creates (list-unknown-element.json): the task's lines show the policy_ids before and after, as text and as Markdown", async () => {
+    const diff = 'policy_steps["f0c2e5bf-693a-467b-aa38-fbf0ce25034b"].steps[0].approval.agent.policy_ids: ["pol-security-review"] → ["pol-security-review","conductorone_policy.agent_target"]';
+    const text = await whatifPlan("fixtures/terraform/list-unknown-element.json");
+    expect(text.code).toBe(EXIT.findings);
+    const lines = text.out.split("\n");
+    const after = lines.findIndex((l) => l.startsWith("      after:"));
+    expect(lines[after - 1]?.slice("      before:".length)).toBe(lines[after]?.slice("      after: ".length));
+    expect(lines[after + 1]).toBe(`      differs in: ${diff}`);
+    const md = await whatifPlan("fixtures/terraform/list-unknown-element.json", "--format", "markdown");
+    expect(md.out).toContain(`<br>differs in: \`${diff}\``);
   });
 });
 

@@ -1,0 +1,75 @@
+/**
+ * What a planned change does to a policy, attribute by attribute, in the provider's names: the
+ * report shows it where a task's route reads the same before and after although its steps differ
+ * (an agent's `policy_ids`, a fallback list: details a route's one-line summary leaves out).
+ */
+import { encodePolicy } from "../codec/index.js";
+import type { Policy } from "../model/index.js";
+import { isRecord, isZeroValue, pathKey, planPathOf } from "./attributes.js";
+
+/**
+ * One value a plan changes: where (a JSONPath of the resource's attributes, in the provider's names)
+ * and the value before and after (JSON; `null` for unset).
+ *
+ * @example
+ * ```ts
+ * const d: AttributeDifference = { path: "$.rules[0].condition", before: "true", after: "false" };
+ * ```
+ */
+export interface AttributeDifference {
+  readonly path: string;
+  readonly before: unknown;
+  readonly after: unknown;
+}
+
+/** Fields the service sets, not the plan. */
+const SERVICE_FIELDS: ReadonlySet<string> = new Set(["id", "createdAt", "updatedAt", "systemBuiltin", "deletedAt"]);
+
+function same(a: unknown, b: unknown): boolean {
+  return (isZeroValue(a) && isZeroValue(b)) || JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * The values that differ between a world's policy and the one a plan writes, leaf by leaf (a list
+ * of plain values, or a list whose length changes, is one leaf), with paths in the provider's names.
+ *
+ * @example
+ * ```ts
+ * policyDifferences(world.index.policies.get("pol-a")!, { ...p, description: "new" });
+ * // [{ path: "$.description", before: "old", after: "new" }]
+ * ```
+ */
+export function policyDifferences(before: Policy, after: Policy): AttributeDifference[] {
+  const out: AttributeDifference[] = [];
+  const walk = (a: unknown, b: unknown, at: string, depth: number): void => {
+    if (same(a, b)) return;
+    if (depth < 32 && isRecord(a) && isRecord(b)) {
+      for (const k of new Set([...Object.keys(a), ...Object.keys(b)]))
+        if (depth > 0 || !SERVICE_FIELDS.has(k)) walk(Object.hasOwn(a, k) ? a[k] : undefined, Object.hasOwn(b, k) ? b[k] : undefined, pathKey(at, k), depth + 1);
+      return;
+    }
+    if (depth < 32 && Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.some((x) => isRecord(x) || Array.isArray(x))) {
+      a.forEach((x, i) => walk(x, b[i], `${at}[${i}]`, depth + 1));
+      return;
+    }
+    out.push({ path: planPathOf(at), before: isZeroValue(a) ? null : a, after: isZeroValue(b) ? null : b });
+  };
+  walk(encodePolicy(before), encodePolicy(after), "$", 0);
+  return out;
+}
+
+/**
+ * A difference as one line: `path: before → after`, long values cut short.
+ *
+ * @example
+ * ```ts
+ * differenceText({ path: "$.rules[0].condition", before: "true", after: "false" }); // 'rules[0].condition: "true" → "false"'
+ * ```
+ */
+export function differenceText(d: AttributeDifference): string {
+  const short = (v: unknown): string => {
+    const s = v === null ? "unset" : JSON.stringify(v);
+    return s.length > 120 ? `${s.slice(0, 119)}…` : s;
+  };
+  return `${d.path.replace(/^\$\.?/, "")}: ${short(d.before)} → ${short(d.after)}`;
+}

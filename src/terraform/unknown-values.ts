@@ -1,0 +1,327 @@
+/**
+ * Values a plan knows only after apply (`after_unknown`), resolved to what apply would send. Two
+ * kinds exist. An attribute the configuration does not set, which the provider declares
+ * `Optional` and `Computed` (the Speakeasy-generated provider does so for nearly every optional
+ * attribute), is planned unknown by terraform-plugin-framework on every create and update; the
+ * provider's update then fills it from the prior state and its create leaves it unset, so it is the
+ * value before the change, or nothing. A value the configuration does write from an expression is
+ * unknown because something it refers to is: a policy id of a policy the same plan creates resolves
+ * to that policy; anything else cannot be simulated. HashiCorp's JSON output format says which is
+ * which: the resource's `configuration` block has an `expressions` entry (a `constant_value` or
+ * `references`) for every attribute the configuration writes.
+ */
+import { isRecord, type PlanDiagnostic, put } from "./attributes.js";
+import { COMPUTED_ATTRIBUTES, isReadOnly, oneofSiblings } from "./policy-schema.js";
+import { outputExpression, type PlannedPolicyChange, referencesIn, resourceExpressions, withoutInstanceKeys } from "./plan.js";
+
+/** A path of keys and indexes into attribute values. */
+type Path = readonly (string | number)[];
+
+/**
+ * What resolving a change's unknown values needs of the plan: its configuration, its policy changes
+ * with the id each is simulated under, and the resources whose values wait for apply.
+ *
+ * @example
+ * ```ts
+ * const ctx: UnknownContext = { configuration: plan.configuration, changes: plan.changes, idOf, pending: plan.pending };
+ * ```
+ */
+export interface UnknownContext {
+  readonly configuration: unknown;
+  readonly changes: readonly PlannedPolicyChange[];
+  readonly idOf: ReadonlyMap<PlannedPolicyChange, string>;
+  readonly pending: ReadonlySet<string>;
+}
+
+/**
+ * A change's values after apply: unknown ones resolved, with which were taken as the provider's
+ * computed defaults and whether the plan's configuration had a block for the resource to tell.
+ *
+ * @example
+ * ```ts
+ * const r: ResolvedValues = { values: { display_name: "P" }, defaulted: [["description"]], unset: [["rules", 0, "policy_id"]], configured: true };
+ * ```
+ */
+export interface ResolvedValues {
+  readonly values: Readonly<Record<string, unknown>>;
+  /** Unknown values no expression of the configuration writes: the value before an update, unset on a create. */
+  readonly defaulted: readonly Path[];
+  /** Unknown values beside a set member of their oneof: unset, whatever the prior state holds. */
+  readonly unset: readonly Path[];
+  /** False when the plan's configuration has no block for the resource (or there is no configuration). */
+  readonly configured: boolean;
+}
+
+/** Where an unknown value comes from, as the configuration tells. */
+type Origin =
+  | { readonly kind: "default" }
+  /** Another member of its oneof is set: whatever the prior state holds, the provider sends this one unset. */
+  | { readonly kind: "unset" }
+  /** `whole`: the expression writes an enclosing attribute (a nested attribute is one expression), not this value alone. */
+  | { readonly kind: "expression"; readonly expr: unknown; readonly whole: boolean };
+
+/** `true` leaves of an `after_unknown` value, as paths, skipping the read-only attributes (of a policy's schema). */
+function unknownLeaves(u: unknown, policy: boolean): (string | number)[][] {
+  const out: (string | number)[][] = [];
+  const walk = (v: unknown, path: (string | number)[]): void => {
+    if (path.length > 64) return;
+    if (v === true) {
+      if (!policy || !isReadOnly(path)) out.push(path);
+    } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i]));
+    else if (isRecord(v)) for (const [k, x] of Object.entries(v)) if (path.length > 0 || !COMPUTED_ATTRIBUTES.has(k)) walk(x, [...path, k]);
+  };
+  walk(u, []);
+  return out;
+}
+
+/**
+ * `base` + `.key` / `[0]` / `["key"]` for each segment of a path.
+ *
+ * @example
+ * ```ts
+ * renderPath("$.after", ["rules", 0, "policy_id"]); // "$.after.rules[0].policy_id"
+ * ```
+ */
+export function renderPath(base: string, path: Path): string {
+  return path.reduce<string>((at, seg) => (typeof seg === "number" ? `${at}[${seg}]` : /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(seg) ? `${at}.${seg}` : `${at}[${JSON.stringify(seg)}]`), base);
+}
+
+/** The value at a path, or undefined. */
+function valueAt(v: unknown, path: Path): unknown {
+  let x = v;
+  for (const seg of path) {
+    if (typeof seg === "number" ? !Array.isArray(x) : !isRecord(x) || !Object.hasOwn(x, seg)) return undefined;
+    x = (x as Record<string | number, unknown>)[seg];
+  }
+  return x;
+}
+
+/** A copy of `values` with `value` written at `path` (containers along it copied). */
+function setAt(values: unknown, path: Path, value: unknown): unknown {
+  const [head, ...rest] = path;
+  if (head === undefined) return value;
+  if (typeof head === "number") {
+    const arr = Array.isArray(values) ? [...(values as unknown[])] : [];
+    arr[head] = setAt(arr[head], rest, value);
+    return arr;
+  }
+  const obj: Record<string, unknown> = isRecord(values) ? { ...values } : {};
+  put(obj, head, setAt(Object.hasOwn(obj, head) ? obj[head] : undefined, rest, value));
+  return obj;
+}
+
+/**
+ * Where the unknown value at `leaf` comes from: the resource's expressions (one per attribute; a
+ * block would give one per nested attribute) narrowed along the path. No expression, or a constant
+ * without this value, means the configuration leaves it unset.
+ */
+function originOf(expressions: Readonly<Record<string, unknown>>, leaf: Path): Origin {
+  let e: unknown = expressions;
+  for (let i = 0; i <= leaf.length; i++) {
+    if (e === undefined || e === null) return { kind: "default" };
+    if (isRecord(e) && Object.hasOwn(e, "constant_value")) {
+      const v = valueAt(e["constant_value"], leaf.slice(i));
+      return v === undefined || v === null ? { kind: "default" } : { kind: "expression", expr: e, whole: i < leaf.length };
+    }
+    if (i === leaf.length || (isRecord(e) && Object.hasOwn(e, "references"))) return { kind: "expression", expr: e, whole: i < leaf.length };
+    const seg = leaf[i];
+    if (Array.isArray(e) && typeof seg === "number") e = e[seg];
+    else if (isRecord(e) && typeof seg === "string" && (i === 0 || Object.keys(e).length > 0)) e = Object.hasOwn(e, seg) ? e[seg] : undefined;
+    // An expression the format does not break down (a function call, no references): it writes all below.
+    else return { kind: "expression", expr: e, whole: true };
+  }
+  return { kind: "default" };
+}
+
+/**
+ * Whether a value's path ends at a policy id (`…policy_id`, or an element of `policy_ids`).
+ *
+ * @example
+ * ```ts
+ * holdsPolicyId(["rules", 0, "policy_id"]); // true
+ * holdsPolicyId(["policy_steps", "grant", "steps", 0, "approval", "agent", "policy_ids", 1]); // true
+ * ```
+ */
+export function holdsPolicyId(path: Path): boolean {
+  const last = path[path.length - 1];
+  const named = typeof last === "number" ? path[path.length - 2] : last;
+  return typeof named === "string" && (typeof last === "number" ? named === "policy_ids" : named.endsWith("policy_id"));
+}
+
+/**
+ * Whether another member of the oneof the value at `leaf` belongs to is set in the plan
+ * (terraform/policy-resource.md: "Only a single field of the following list may be set at a time";
+ * a rule's `policy_id` and `step_key` are "part of the `outcome` oneof"). Such an unknown value is the
+ * provider's default whatever expression writes the enclosing attribute, and it is sent unset: the
+ * prior state's value there (a step's old approver kind, a rule's old outcome) is not brought back.
+ */
+function otherMemberSet(after: unknown, leaf: Path): boolean {
+  const container = leaf.slice(0, -1);
+  return oneofSiblings(leaf).some((n) => {
+    const v = valueAt(after, [...container, n]);
+    return v !== undefined && v !== null && v !== "";
+  });
+}
+
+/** Whether the plan leaves the resource's id unknown (a create or a replacement). */
+function isUnknownId(c: PlannedPolicyChange): boolean {
+  return isRecord(c.afterUnknown) && c.afterUnknown["id"] === true;
+}
+
+const INSTANCE_KEY = String.raw`(?:\[(?:"(?:[^"\\]|\\.)*"|\d+)\])`;
+const RESOURCE_REF = new RegExp(String.raw`^conductorone_policy\.([A-Za-z_][\w-]*)(${INSTANCE_KEY}?)`);
+const OUTPUT_REF = new RegExp(String.raw`^module\.([A-Za-z_][\w-]*)(${INSTANCE_KEY}?)\.([A-Za-z_][\w-]*)`);
+
+/**
+ * The policy changes a reference (written inside the module at `moduleAddress`) points at: a
+ * `conductorone_policy` of the same module, or one that a child module's output names — of one
+ * instance of the module (`module.team[0].policy_id`, `module.team["eu"].policy_id`) or of its only one.
+ *
+ * @example
+ * ```ts
+ * referencedChanges("module.team[0].policy_id", "", plan.configuration, plan.changes); // [the change of module.team[0].conductorone_policy.p]
+ * ```
+ */
+export function referencedChanges(
+  ref: string,
+  moduleAddress: string,
+  configuration: unknown,
+  changes: readonly PlannedPolicyChange[],
+  depth = 0,
+  instanceKey = "",
+): PlannedPolicyChange[] {
+  if (depth > 16) return [];
+  const prefix = moduleAddress === "" ? "" : `${moduleAddress}.`;
+  const resource = RESOURCE_REF.exec(ref);
+  if (resource) {
+    const target = `${prefix}conductorone_policy.${resource[1]}${resource[2] ?? ""}`;
+    const exact = changes.filter((c) => c.address === target);
+    if (exact.length > 0) return exact;
+    // A reference without an instance key to a resource with instances: only one may match.
+    const stripped = withoutInstanceKeys(target);
+    const like = changes.filter((c) => withoutInstanceKeys(c.address) === stripped && c.address.startsWith(prefix));
+    if (like.length <= 1) return like;
+    // `other[each.key]` / `other[count.index]` from an instance: the sibling with the same key.
+    const sibling = instanceKey === "" ? [] : like.filter((c) => c.address.endsWith(instanceKey));
+    return sibling.length === 1 ? sibling : like;
+  }
+  const output = OUTPUT_REF.exec(ref);
+  if (output) {
+    const child = `${prefix}module.${output[1]}${output[2] ?? ""}`;
+    const expr = outputExpression(configuration, child, output[3] ?? "");
+    // A keyed reference names its instance; an unkeyed one, the module's only instance.
+    const instances = [...new Set(changes.map((c) => c.moduleAddress).filter((m) => withoutInstanceKeys(m) === withoutInstanceKeys(child)))];
+    const childAddress = output[2] ? child : instances.length === 1 && instances[0] !== undefined ? instances[0] : child;
+    return referencesIn(expr).flatMap((r) => referencedChanges(r, childAddress, configuration, changes, depth + 1));
+  }
+  return [];
+}
+
+/** References known while planning: variables, locals, `each`, `count`, `path`, `terraform`, `self`. */
+const KNOWN_AT_PLAN = /^(?:var|local|each|count|path|terraform|self)\./;
+
+/**
+ * The first reference of an expression that may be unknown until apply: a resource or data source
+ * the plan creates, updates or reads at apply (HashiCorp JSON: they have `resource_changes`), also
+ * behind a module output. References to `conductorone_policy` resources are left out: what they
+ * make unknown are ids, resolved on their own.
+ */
+function pendingReference(refs: readonly string[], moduleAddress: string, ctx: UnknownContext, depth = 0): string | undefined {
+  if (depth > 16) return undefined;
+  const prefix = moduleAddress === "" ? "" : `${moduleAddress}.`;
+  for (const ref of refs) {
+    if (KNOWN_AT_PLAN.test(ref) || RESOURCE_REF.test(ref)) continue;
+    const output = OUTPUT_REF.exec(ref);
+    if (output) {
+      const child = `${prefix}module.${output[1]}${output[2] ?? ""}`;
+      if (pendingReference(referencesIn(outputExpression(ctx.configuration, child, output[3] ?? "")), child, ctx, depth + 1) !== undefined) return ref;
+      continue;
+    }
+    const resource = /^(data\.)?([A-Za-z_][\w-]*)\.([A-Za-z_][\w-]*)/.exec(ref);
+    if (resource && ctx.pending.has(withoutInstanceKeys(`${prefix}${resource[0]}`))) return ref;
+  }
+  return undefined;
+}
+
+/**
+ * The values after apply of one planned change, each unknown value resolved: an attribute the
+ * configuration does not write is the provider's computed default (its value before an update,
+ * unset on a create or a replacement); a policy id an expression writes is the id of the planned
+ * policy it refers to. A diagnostic for an unknown value an expression writes from something else
+ * known only after apply.
+ *
+ * @example
+ * ```ts
+ * const r = resolveUnknowns(change, { configuration, changes, idOf, pending });
+ * if (r.ok) console.log(r.value.values["description"], r.value.defaulted);
+ * ```
+ */
+export function resolveUnknowns(c: PlannedPolicyChange, ctx: UnknownContext): { ok: true; value: ResolvedValues } | { ok: false; error: PlanDiagnostic[] } {
+  const after = c.after ?? {};
+  // An app or entitlement change (it has a type) is not read against the policy schema.
+  const policy = !("type" in c);
+  const leaves = unknownLeaves(c.afterUnknown, policy);
+  const expressions = resourceExpressions(ctx.configuration, c.address, c.moduleAddress);
+  if (leaves.length === 0) return { ok: true, value: { values: after, defaulted: [], unset: [], configured: expressions !== null } };
+  const errors: PlanDiagnostic[] = [];
+  const defaulted: Path[] = [];
+  const unset: Path[] = [];
+  let value: unknown = after;
+  const takeDefault = (leaf: Path): void => {
+    defaulted.push(leaf);
+    // The provider's update sends the prior state for what the plan left unknown; its create sends nothing.
+    const before = c.action === "update" ? valueAt(c.before, leaf) : undefined;
+    if (before !== undefined) value = setAt(value, leaf, before);
+  };
+  const fromExpression = (leaf: Path, expr: unknown, whole: boolean, why: string): void => {
+    const pending = pendingReference(referencesIn(expr), c.moduleAddress, ctx);
+    // Nothing the expression refers to waits for apply: an enclosing expression did not make this value unknown.
+    if (whole && pending === undefined) return takeDefault(leaf);
+    errors.push({
+      code: "PLAN_UNRESOLVED_UNKNOWN",
+      path: renderPath(`${c.path}.change.after`, leaf),
+      message: `${c.address}: ${renderPath("", leaf).slice(1)} is known only after apply and ${why}${pending === undefined ? "" : ` (it refers to ${pending})`}, so it cannot be simulated`,
+    });
+  };
+  // Policy ids written by expressions are grouped by the expression: one expression may hold several.
+  const groups = new Map<unknown, { leaves: Path[]; whole: boolean }>();
+  for (const leaf of leaves) {
+    const origin: Origin = policy && otherMemberSet(after, leaf) ? { kind: "unset" } : expressions === null ? { kind: "default" } : originOf(expressions, leaf);
+    if (origin.kind === "unset") unset.push(leaf);
+    else if (origin.kind === "default") takeDefault(leaf);
+    else if (!holdsPolicyId(leaf)) fromExpression(leaf, origin.expr, origin.whole, "comes from an expression of its configuration that is not a policy id");
+    else {
+      const g = groups.get(origin.expr) ?? { leaves: [], whole: origin.whole };
+      g.leaves.push(leaf);
+      groups.set(origin.expr, g);
+    }
+  }
+  for (const [expr, g] of groups) {
+    const targets: string[] = [];
+    const refs = referencesIn(expr);
+    // An expression indexed by the instance's own key names the sibling instance with that key.
+    const byOwnKey = refs.includes("each.key") || refs.includes("count.index") ? (/(\[(?:"(?:[^"\\]|\\.)*"|\d+)\])$/.exec(c.address)?.[1] ?? "") : "";
+    for (const ref of refs)
+      for (const t of referencedChanges(ref, c.moduleAddress, ctx.configuration, ctx.changes, 0, byOwnKey)) {
+        const id = ctx.idOf.get(t);
+        // A reference to a policy whose id is already known is not what made this value unknown.
+        if (id !== undefined && isUnknownId(t) && !targets.includes(id)) targets.push(id);
+      }
+    if (targets.length === 1 || (targets.length === g.leaves.length && targets.length > 0)) {
+      g.leaves.forEach((leaf, i) => {
+        value = setAt(value, leaf, targets.length === 1 ? targets[0] : targets[i]);
+      });
+    } else if (targets.length === 0) {
+      for (const leaf of g.leaves) fromExpression(leaf, expr, g.whole, "its configuration refers to no conductorone_policy created in this plan");
+    } else {
+      const first = g.leaves[0] ?? [];
+      errors.push({
+        code: "PLAN_UNRESOLVED_UNKNOWN",
+        path: renderPath(`${c.path}.change.after`, first),
+        message: `${c.address}: a value known only after apply cannot be resolved: its configuration refers to ${targets.length} policies created in this plan (${targets.join(", ")}) for ${g.leaves.length} unknown values, so which is which cannot be told`,
+      });
+    }
+  }
+  if (errors.length > 0) return { ok: false, error: errors };
+  return { ok: true, value: { values: isRecord(value) ? value : after, defaulted, unset, configured: expressions !== null } };
+}
