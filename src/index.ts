@@ -248,6 +248,7 @@ export type {
 // What-if of a Terraform plan
 export { formatTerraformWhatIf, IAC_ADDRESS_ANNOTATION, readPlan, terraformEditRecipe, terraformPlanEdit } from "./terraform/index.js";
 export type {
+  AttributeDifference,
   FormatTerraformWhatIfOptions,
   PlanAction,
   PlanDiagnostic,
