@@ -250,3 +250,13 @@ describe("runCli repl", () => {
     expect((await run(["repl"])).code).toBe(EXIT.badInput);
   });
 });
+
+describe("runCli reset and comment: a mistyped --as (CLI review: exit 1, as a refusal, while a mistyped --subject was 2)", () => {
+  it("is bad input, exit 2, with the user it probably meant; nothing is written", async () => {
+    for (const cmd of ["reset", "comment"]) {
+      const r = await run([cmd, "--world", "fixtures/world.json", "--task", "1001", "--as", "u-it-dri", "--comment", "x", "--out", "after.json"]);
+      expect(r.code).toBe(EXIT.badInput);
+      expect(r.err).toContain("--as u-it-dri: no such user in the world; did you mean u-it-dir?");
+    }
+  });
+});

@@ -22,6 +22,7 @@ import { lintCommand } from "./lint.js";
 import { pullCommand } from "./pull.js";
 import { replCommand } from "./repl.js";
 import { clientCommand } from "./client.js";
+import { closest } from "../text/closest.js";
 import { serveCommand } from "./serve.js";
 import { simulateCommand } from "./simulate.js";
 import { whatifCommand } from "./whatif.js";
@@ -44,6 +45,11 @@ function taskActionArgs(
   // Before loading the world (seconds for a big one) and acting: a bad --out is known now.
   checkOutPath(io, "--out", out, "in-place");
   const world = readWorld(io, str(values["world"]));
+  // A typo in --as is the caller's input (exit 2, as a mistyped --subject is), not the service refusing.
+  if (!world.index.users.has(actorId)) {
+    const near = closest(actorId, world.index.users.keys());
+    throw new CliInputError(`--as ${actorId}: no such user in the world${near ? `; did you mean ${near}?` : ""}`);
+  }
   const expand = values["expand"];
   return { world, taskId, actorId, expandMask: { paths: Array.isArray(expand) ? expand : [] }, out };
 }
