@@ -6,12 +6,12 @@
  * clearance"). Counts come from the traces of `decide(…, { trace: true })`, the same evaluation that
  * routes the task.
  */
-import { describeValue } from "../codec/diagnostic.js";
+import { describeArgument, describeValue } from "../codec/diagnostic.js";
 import type { TraceRecord, TraceTruth } from "../cel/trace-record.js";
 import { traceRecordOf } from "../cel/trace.js";
 import type { Policy, Task } from "../model/index.js";
 import { decide } from "../policy/decide.js";
-import type { World } from "../world/world.js";
+import { isWorld, type World } from "../world/world.js";
 import { type TaskRef, taskInWorld } from "./task-spec.js";
 
 /**
@@ -212,8 +212,10 @@ function record(rule: RuleAcc, r: TraceRecord): void {
 /**
  * Decides every input with traces on and counts, per policy and rule, evaluations, matches, errors
  * and selections, and per sub-expression its true, false, error and skipped outcomes. Every policy
- * of the world is listed, so rules no input reached show up with zero counts. Never throws: inputs
- * that do not resolve to a task are reported in `skipped`.
+ * of the world is listed, so rules no input reached show up with zero counts. Inputs that do not
+ * resolve to a task are reported in `skipped`. Given something that is not a loaded World, or
+ * inputs that are not iterable, it throws a `TypeError` saying so (a programming error, as for the
+ * other helpers that take loaded model objects; README, "Embed it").
  *
  * @example
  * ```ts
@@ -222,6 +224,9 @@ function record(rule: RuleAcc, r: TraceRecord): void {
  * ```
  */
 export function ruleCoverage(world: World, inputs: Iterable<CoverageInput>): Coverage {
+  if (!isWorld(world)) throw new TypeError(`ruleCoverage: world must be a World (load it with loadWorld first), not ${describeArgument(world)}`);
+  if (typeof (inputs as Partial<Iterable<unknown>> | null | undefined)?.[Symbol.iterator] !== "function")
+    throw new TypeError(`ruleCoverage: inputs must be an iterable of tasks or task specs, not ${describeArgument(inputs)}`);
   const byPolicy = new Map<Policy, PolicyAcc>();
   const order: PolicyAcc[] = [];
   const accOf = (p: Policy): PolicyAcc => {
