@@ -403,6 +403,7 @@ export function explain(world: World, task: string | HypotheticalRequest): Resul
   try {
     if (typeof task === "object" && task !== null) return explainRequest(world, task);
     const taskId = task;
+    if (typeof taskId === "number") return err({ code: "INVALID_ARGUMENT", message: `taskId must be a string, such as "${taskId}", not the number ${taskId}`, field: "taskId" });
     if (typeof taskId !== "string" || taskId === "") return err({ code: "INVALID_ARGUMENT", message: "taskId is required", field: "taskId" });
     const found = findTask(world, taskId);
     if (!found) return err({ code: "NOT_FOUND", message: `task "${taskId}" not found (by id or numericId)` });

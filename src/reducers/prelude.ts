@@ -69,6 +69,8 @@ export function prelude(world: World, req: unknown, ctx: unknown, action: string
     return invalid("the request must be an object with a taskId", "");
   const r = req as Readonly<Record<string, unknown>>;
   const taskId = r["taskId"];
+  if (typeof taskId === "number" || typeof taskId === "bigint")
+    return invalid(`taskId must be a string: the task's id or numericId, such as "${String(taskId)}", not the number ${String(taskId)}`, "taskId");
   if (typeof taskId !== "string" || taskId.trim() === "")
     return invalid("taskId is required: the task's id or numericId", "taskId");
 
