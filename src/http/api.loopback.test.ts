@@ -165,6 +165,7 @@ describe("openapi.yaml reads: a tenant export reads back the whole world, page b
     expect((await readAll("POST", "/api/v1/search/entitlements")).length).toBe(json.entitlements.length);
     expect((await readAll("POST", "/api/v1/search/app_users")).length).toBe(json.appUsers.length);
     expect((await readAll("POST", "/api/v1/search/grants")).length).toBe(json.grants.length);
+    expect((await readAll("POST", "/api/v1/search/request_catalog/entitlements")).length).toBe(json.entitlements.length);
     expect((await readAll("GET", "/api/v1/policies")).map((p: Body) => p.id)).toEqual(json.policies.map((p: Body) => p.id));
     expect((await readAll("POST", "/api/v1/search/policies")).length).toBe(json.policies.length);
     const tasks = await readAll("POST", "/api/v1/search/tasks", {}, 7);

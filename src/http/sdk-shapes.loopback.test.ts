@@ -196,7 +196,7 @@ describe("openapi.yaml reads, sent as the SDK sends them (query paging, percent-
       body: { pageSize: 5, taskStates: ["TASK_STATE_OPEN"], createdAfter: new Date(Date.UTC(2020, 0, 1)).toISOString(), expandMask: { paths: ["*"] } },
     });
     expect(tasks.list.length).toBeGreaterThan(0);
-    for (const path of ["/api/v1/search/tasks", "/api/v1/search/users", "/api/v1/search/apps", "/api/v1/search/entitlements", "/api/v1/search/app_users", "/api/v1/search/grants", "/api/v1/search/policies"])
+    for (const path of ["/api/v1/search/tasks", "/api/v1/search/users", "/api/v1/search/apps", "/api/v1/search/entitlements", "/api/v1/search/app_users", "/api/v1/search/grants", "/api/v1/search/policies", "/api/v1/search/request_catalog/entitlements"])
       await ok("POST", path, { hasBody: true });
     await ok("POST", "/api/v1/task/audits", { hasBody: true, body: { taskId: "1001", pageSize: 10 } });
   });
