@@ -103,6 +103,7 @@ export const LINT_CODES = [
   { code: "UNKNOWN_GROUP", severity: "warning", description: "A group id in a step is not a group of the world (or belongs to another app)." },
   { code: "UNKNOWN_ENTITLEMENT", severity: "warning", description: "A fallback group names an entitlement that is not in the world." },
   { code: "UNKNOWN_POLICY", severity: "warning", description: "A policy id in a step (escalation, agent) is not in the world." },
+  { code: "ESCALATION_EXPIRES_AT_ONCE", severity: "warning", description: "An approval's escalation expires after 0s (or less): it fires when the step starts, and one that replaces the policy loops." },
   { code: "WAIT_TIME_INVALID", severity: "error", description: "A wait step's time of day has hours outside 0–23, minutes outside 0–59, or a time zone that is not an IANA zone." },
   { code: "WAIT_DURATION_OUT_OF_RANGE", severity: "error", description: "A wait step's duration is under one hour or over one month (31 days), the limits the service allows." },
 

@@ -133,6 +133,16 @@ function checkApproval(ctx: Ctx, approval: Approval, path: string): void {
     checkUsers(ctx, escalation.approverIds, `${path}.escalation.reassignToApprovers.approverIds`, "the escalation");
   else if (escalation?.kind === "replacePolicy")
     checkPolicyId(ctx, escalation.policyId, `${path}.escalation.replacePolicy.policyId`, "the escalation's replacePolicy");
+  const raw = approval.escalationEnabled ? (approval.escalation?.expiration ?? "") : "";
+  const seconds = raw === "" ? undefined : durationSeconds(/^\d+$/.test(raw) ? `${raw}s` : raw);
+  if (seconds !== undefined && seconds <= 0)
+    ctx.out.push(
+      finding(
+        "ESCALATION_EXPIRES_AT_ONCE",
+        `${path}.escalation.expiration`,
+        `the escalation expires after ${raw}: it fires as soon as the step starts, and one that replaces or restarts the policy fires again at once, in a loop`,
+      ),
+    );
   if (!approval.approvers) {
     ctx.out.push(finding("APPROVAL_WITHOUT_APPROVERS", path, "this approval step names no approvers (users, appOwners, manager, expression, group, …); say who approves"));
     return;

@@ -266,6 +266,18 @@ describe("wait until a time of day", () => {
   });
 });
 
+describe("escalations", () => {
+  it("one that expires after 0s is a warning at its expiration (it fires as the step starts; replacing the policy with it loops)", () => {
+    const escalating = (expiration: string) =>
+      lintPolicy(pol({ steps: { grant: [{ approval: { escalationEnabled: true, escalation: { escalationComment: "", expiration, skipStep: {} }, users: { userIds: ["u-1"] } } }] } }));
+    for (const ok of ["86400s", "3600", "1s"]) expect(codes(escalating(ok)), ok).not.toContain("ESCALATION_EXPIRES_AT_ONCE");
+    for (const bad of ["0s", "0"]) {
+      const f = escalating(bad).find((x) => x.code === "ESCALATION_EXPIRES_AT_ONCE");
+      expect([f?.severity, f?.path], bad).toEqual(["warning", "$.policySteps.grant.steps[0].approval.escalation.expiration"]);
+    }
+  });
+});
+
 describe("rules", () => {
   it("reports a rule with no outcome, a dangling stepKey, and legacy policyKey", () => {
     const p = pol({ rules: [{ condition: "true" }] });
