@@ -1,7 +1,7 @@
 /**
  * `pull` end to end: `policy-sim serve` on a world W over loopback, `pullWorld` through the real
  * HTTP stack, and the world pulled must equal W — simulation-only fields aside (tenant settings,
- * groups, tokens, grant sources, owners, the clock, comments, access reviews) and a task's
+ * groups, tokens, grant sources, the clock, comments, access reviews) and a task's
  * `actions`, which the API answers for the caller. The world pulled must also load strictly and,
  * once what pull warned it could not give is set as the warnings say, decide every task the same
  * and give every user the same task actions as W. Part of `npm test`, so `.ci/run` runs it; a
@@ -16,6 +16,7 @@ import { relationTo, taskActionsFor } from "../src/reducers/permissions.js";
 import { serve } from "../src/http/server.js";
 import { createWorldStore } from "../src/http/world-store.js";
 import type { PullCredentials } from "../src/pull/credentials.js";
+import { createApiClient } from "../src/pull/api-client.js";
 import { CLIENT_SECRET_PREFIX } from "../src/pull/credentials.js";
 import { type PullResult, pullWorld } from "../src/pull/pull-world.js";
 import { syntheticWorld } from "../src/testing/synthetic-world.js";
@@ -56,8 +57,8 @@ function apiSections(doc: Json): Json {
     // A task's `actions` are what the caller may do (the API computes them per caller), not stored data.
     tasks: ((saved["tasks"] as Json[] | undefined) ?? []).map(({ actions: _a, ...t }) => t),
     users: sorted("users"),
-    apps: sorted("apps", ["ownerUserIds"]),
-    entitlements: sorted("entitlements", ["ownerUserIds"]),
+    apps: sorted("apps"),
+    entitlements: sorted("entitlements"),
     appUsers: appUsers.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
     grants: sorted("grants", ["source"]),
     resourceTypeDefaults: sorted("resourceTypeDefaults"),
@@ -65,12 +66,12 @@ function apiSections(doc: Json): Json {
   };
 }
 
-async function pullResultFromServe(doc: Json, credentials: PullCredentials, states: "open" | "all" = "all"): Promise<PullResult> {
+async function pullResultFromServe(doc: Json, credentials: PullCredentials, states: "open" | "all" = "all", through: typeof fetch = fetch): Promise<PullResult> {
   const loaded = loadWorld(doc);
   if (!loaded.ok) throw new Error(JSON.stringify(loaded.error.slice(0, 3)));
   const server = await serve({ store: createWorldStore(loaded.value), port: 0, host: "127.0.0.1" });
   try {
-    const r = await pullWorld({ baseUrl: server.url, fetch, credentials, states, pageSize: 17, concurrency: 3 });
+    const r = await pullWorld({ baseUrl: server.url, fetch: through, credentials, states, pageSize: 17, concurrency: 3 });
     if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
     return r.value;
   } finally {
@@ -81,6 +82,31 @@ async function pullResultFromServe(doc: Json, credentials: PullCredentials, stat
 async function pullFromServe(doc: Json, credentials: PullCredentials): Promise<Json> {
   return (await pullResultFromServe(doc, credentials)).world;
 }
+
+/**
+ * `fetch`, but with `ownerUserIds` taken out of the apps and entitlements serve lists, as the
+ * service's API answers them (openapi.yaml: neither c1.api.app.v1.App nor AppEntitlement has it);
+ * `requests` records what was asked.
+ */
+function asTheRealApiAnswers(): { fetch: typeof fetch; requests: string[] } {
+  const requests: string[] = [];
+  const strip = (x: unknown): unknown => {
+    if (typeof x !== "object" || x === null) return x;
+    const { ownerUserIds: _o, ...rest } = x as Json;
+    return rest;
+  };
+  const f = (async (input: string | URL | Request, init?: RequestInit) => {
+    const url = new URL(String(input));
+    requests.push(`${init?.method ?? "GET"} ${url.pathname}`);
+    const res = await fetch(input, init);
+    if (!/^\/api\/v1\/apps(\/[^/]+\/entitlements)?$/.test(url.pathname) || res.status !== 200) return res;
+    const body = (await res.json()) as Json;
+    const list = ((body["list"] as Json[] | null) ?? []).map((v) => (isEntitlementView(v) ? { ...v, appEntitlement: strip(v["appEntitlement"]) } : strip(v)));
+    return new Response(JSON.stringify({ ...body, list }), { status: 200, headers: { "content-type": "application/json" } });
+  }) as typeof fetch;
+  return { fetch: f, requests };
+}
+const isEntitlementView = (v: unknown): v is Json => typeof v === "object" && v !== null && "appEntitlement" in v;
 
 /**
  * The pulled world with what pull warned it could not give set from the original, as each warning
@@ -204,6 +230,39 @@ describe("openapi.yaml reads: pull from policy-sim serve over loopback gives the
     const withToken = { ...doc, tokens: { "tok-e2e": admin["id"] } };
     const pulled = await pullFromServe(withToken, { kind: "token", token: "tok-e2e" });
     expect(apiSections(pulled)).toEqual(apiSections(withToken));
+  });
+
+  it("openapi.yaml GET /api/v1/apps/{app_id}/ownerids and …/entitlements/{entitlement_id}/ownerids: with owners only there, as the real API has them, pull brings every app's and entitlement's owners back from serve", async () => {
+    const doc = JSON.parse(readFileSync("fixtures/world.json", "utf8")) as Json;
+    const api = asTheRealApiAnswers();
+    const pulled = await pullResultFromServe(doc, { kind: "token", token: "tok-super" }, "all", api.fetch);
+    const entitlements = doc["entitlements"] as Json[];
+    expect(api.requests.filter((q) => /^GET \/api\/v1\/apps\/[^/]+\/entitlements\/[^/]+\/ownerids$/.test(q))).toHaveLength(entitlements.length);
+    expect(api.requests.filter((q) => /^GET \/api\/v1\/apps\/[^/]+\/ownerids$/.test(q))).toHaveLength((doc["apps"] as Json[]).length);
+    expect(entitlements.some((e) => Array.isArray(e["ownerUserIds"]) && e["ownerUserIds"].length > 0)).toBe(true);
+    expect(apiSections(pulled.world)).toEqual(apiSections(doc));
+    expect(pulled.warnings.map((w) => w.code)).not.toContain("ENTITLEMENT_OWNERS_UNKNOWN");
+    // And as the world it is: the tasks decide the same with the owners pulled.
+    const original = loadWorld(doc);
+    const fixed = loadWorld(asWarnedFixes(pulled, doc));
+    if (!original.ok || !fixed.ok) throw new Error("does not load");
+    const want = behaviour(original.value, fixed.value);
+    const got = behaviour(fixed.value, fixed.value);
+    expect([...want.keys()].filter((id) => want.get(id) !== got.get(id))).toEqual([]);
+  });
+
+  it("serve's 404s read as pull reads them: a path with no route is `route` (not offered), a missing app's owner ids `object` (none for it)", async () => {
+    const loaded = loadWorld(JSON.parse(readFileSync("fixtures/world.json", "utf8")) as Json);
+    if (!loaded.ok) throw new Error("does not load");
+    const server = await serve({ store: createWorldStore(loaded.value), port: 0, host: "127.0.0.1" });
+    try {
+      const api = createApiClient({ baseUrl: server.url, fetch, credentials: { kind: "token", token: "tok-super" } });
+      expect(await api.call("GET", "/api/v1/apps/app-aws/no_such_listing")).toMatchObject({ ok: false, error: { status: 404, notFound: "route" } });
+      expect(await api.call("GET", "/api/v1/apps/app-nope/ownerids")).toMatchObject({ ok: false, error: { status: 404, notFound: "object" } });
+      expect(await api.call("GET", "/api/v1/apps/app-aws/entitlements/ent-nope/ownerids")).toMatchObject({ ok: false, error: { status: 404, notFound: "object" } });
+    } finally {
+      await server.close();
+    }
   });
 
   it("signing in with client credentials (an EdDSA client assertion at /auth/v1/token)", async () => {

@@ -7,13 +7,19 @@
  *
  * A request that times out is retried fewer times than other failures: each attempt costs a whole
  * `requestTimeoutMs`, so six retries of a server that accepts and never answers kept a pull silent
- * for seven timeouts and more. See {@link DEFAULT_TIMEOUT_RETRIES}.
+ * for seven timeouts and more. See {@link DEFAULT_TIMEOUT_RETRIES}. A `Retry-After` longer than the
+ * retries left can wait out stops the request at once (`RETRY_LATER`) instead of after them, and
+ * the answers of one client together may hold at most `maxTotalBytes` ({@link DEFAULT_MAX_TOTAL_BYTES}).
  */
 import type { Result } from "../result.js";
 import { clientAssertion, type PullCredentials, privateKeyOfSecret } from "./credentials.js";
 
 /**
- * Why a pull stopped. `status` is the HTTP status when the server answered.
+ * Why a pull stopped. `status` is the HTTP status when the server answered. `TOO_LARGE`: the
+ * answers read ran past `maxTotalBytes`; `RETRY_LATER`: the server asked to wait (`Retry-After`)
+ * longer than the retries left may wait. On a 404, `notFound` says whether the answer is the
+ * gateway's own for a path it has no route for (`route`: the server does not offer it) or the
+ * service's for a missing object (`object`); see {@link notFoundOf}.
  *
  * @example
  * ```ts
@@ -21,9 +27,21 @@ import { clientAssertion, type PullCredentials, privateKeyOfSecret } from "./cre
  * ```
  */
 export interface PullError {
-  readonly code: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "HTTP_ERROR" | "NETWORK_ERROR" | "DEADLINE_EXCEEDED" | "BAD_RESPONSE" | "PAGING" | "CANCELLED";
+  readonly code:
+    | "INVALID_ARGUMENT"
+    | "UNAUTHENTICATED"
+    | "PERMISSION_DENIED"
+    | "HTTP_ERROR"
+    | "NETWORK_ERROR"
+    | "DEADLINE_EXCEEDED"
+    | "BAD_RESPONSE"
+    | "PAGING"
+    | "CANCELLED"
+    | "TOO_LARGE"
+    | "RETRY_LATER";
   readonly message: string;
   readonly status?: number;
+  readonly notFound?: "route" | "object";
 }
 
 /**
@@ -49,7 +67,10 @@ export interface ApiClientOptions {
   readonly timeoutRetries?: number;
   /** First backoff in milliseconds, doubled each retry; default 500. */
   readonly backoffMs?: number;
-  /** The longest wait between two attempts, `Retry-After` included; default 60 000. */
+  /**
+   * The longest wait between two attempts, `Retry-After` included; default 60 000. A `Retry-After`
+   * longer than this times the retries left stops the request at once with `RETRY_LATER`.
+   */
   readonly maxBackoffMs?: number;
   readonly sleep?: (ms: number) => Promise<void>;
   /** Milliseconds since the epoch; default `Date.now`. */
@@ -77,6 +98,11 @@ export interface ApiClientOptions {
    * `PAGING`. Default {@link DEFAULT_MAX_LISTING_ITEMS}.
    */
   readonly maxListingItems?: number;
+  /**
+   * The most bytes all answers of this client may hold together (a pull keeps what it reads); past
+   * it the pull stops with `TOO_LARGE` (not retried). Default {@link DEFAULT_MAX_TOTAL_BYTES}.
+   */
+  readonly maxTotalBytes?: number;
   /** Called before each retry, for progress output. */
   readonly onRetry?: (info: RetryInfo) => void;
 }
@@ -147,6 +173,8 @@ export interface ApiClient {
   call(method: "GET" | "POST", path: string, body?: unknown): Promise<Result<unknown, PullError>>;
   /** Every item of a listing, page after page; `onPage` sees each page as it arrives. */
   list(listing: Listing, onPage?: (page: Page) => void): Promise<Result<unknown[], PullError>>;
+  /** Bytes of the answers read so far, all requests together (what `maxTotalBytes` bounds). */
+  bytesRead(): number;
 }
 
 /**
@@ -196,15 +224,61 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
  */
 export const DEFAULT_MAX_LISTING_ITEMS = 10_000_000;
 
-/** An answer over `maxResponseBytes`: not retried (the server would send it again). */
-class TooLarge extends Error {}
+/**
+ * The default `maxTotalBytes` of {@link createApiClient}: 2 GiB of answers in one pull. A pull holds
+ * what it reads (1.2 to 2.2 bytes of memory per byte of JSON: full pages to pages of one item, as
+ * measured), so a server that pages without end is stopped before the process runs out of memory,
+ * rather than followed for half an hour of garbage collection. `policy-sim pull` lowers it to a third of
+ * the heap Node may use when that is less (`--max-bytes`).
+ *
+ * @example
+ * ```ts
+ * createApiClient({ baseUrl, fetch, credentials, maxTotalBytes: 4 * DEFAULT_MAX_TOTAL_BYTES });
+ * ```
+ */
+export const DEFAULT_MAX_TOTAL_BYTES = 2 * 1024 ** 3;
 
-/** A response's whole text, refusing (with {@link TooLarge}) to hold more than `limit` bytes of it. */
-async function textWithin(response: Response, limit: number): Promise<string> {
+/** An answer over `maxResponseBytes`, or one that takes the client past `maxTotalBytes`: not retried (the server would send it again). */
+class TooLarge extends Error {
+  constructor(
+    message: string,
+    readonly code: "BAD_RESPONSE" | "TOO_LARGE",
+  ) {
+    super(message);
+  }
+}
+
+/** Bytes for a message: `64 MiB`, `1.5 GiB`, `512 bytes`. */
+function bytes(n: number): string {
+  for (const [unit, size] of [["GiB", 1024 ** 3], ["MiB", 1024 ** 2], ["KiB", 1024]] as const) if (n >= size) return `${Math.round((n / size) * 10) / 10} ${unit}`;
+  return `${n} bytes`;
+}
+
+/** What all answers of one client may still hold: `used` of `max` bytes. */
+interface Budget {
+  used: number;
+  readonly max: number;
+}
+
+const overBudget = (budget: Budget): TooLarge =>
+  new TooLarge(
+    `the answers read so far ran past ${bytes(budget.max)} (maxTotalBytes); stopping before the process runs out of memory: a server that pages without end, or a tenant larger than the budget (raise it, and the heap, to pull it)`,
+    "TOO_LARGE",
+  );
+
+/**
+ * A response's whole text, refusing (with {@link TooLarge}) to hold more than `limit` bytes of it
+ * or to take the client's answers past its `budget`; the bytes read count against the budget.
+ */
+async function textWithin(response: Response, limit: number, budget: Budget): Promise<string> {
   const declared = Number(response.headers.get("content-length") ?? NaN);
   if (declared > limit) {
     await response.body?.cancel().catch(() => undefined);
-    throw new TooLarge(`the answer is ${declared} bytes, over the ${limit}-byte limit of one answer`);
+    throw new TooLarge(`the answer is ${declared} bytes, over the ${limit}-byte limit of one answer`, "BAD_RESPONSE");
+  }
+  if (budget.used + declared > budget.max) {
+    await response.body?.cancel().catch(() => undefined);
+    throw overBudget(budget);
   }
   const body = response.body;
   if (body === null) return "";
@@ -217,9 +291,14 @@ async function textWithin(response: Response, limit: number): Promise<string> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
+    budget.used += value.byteLength;
     if (size > limit) {
       await reader.cancel().catch(() => undefined);
-      throw new TooLarge(`the answer ran past the ${limit}-byte limit of one answer`);
+      throw new TooLarge(`the answer ran past the ${limit}-byte limit of one answer`, "BAD_RESPONSE");
+    }
+    if (budget.used > budget.max) {
+      await reader.cancel().catch(() => undefined);
+      throw overBudget(budget);
     }
     text += decoder.decode(value, { stream: true });
   }
@@ -239,9 +318,9 @@ interface Answer {
 }
 
 const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
-const fail = (code: PullError["code"], message: string, status?: number): { ok: false; error: PullError } => ({
+const fail = (code: PullError["code"], message: string, status?: number, notFound?: PullError["notFound"]): { ok: false; error: PullError } => ({
   ok: false,
-  error: { code, message, ...(status === undefined ? {} : { status }) },
+  error: { code, message, ...(status === undefined ? {} : { status }), ...(notFound === undefined ? {} : { notFound }) },
 });
 
 /** `Retry-After` in milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
@@ -260,8 +339,48 @@ function timedOut(e: unknown): boolean {
 /** Seconds for a message: `5 s`, `0.3 s`. */
 const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
 
+/** A wait for a message, in the largest unit that reads well: `1 h`, `6 min`, `45 s`. */
+function duration(ms: number): string {
+  if (ms >= 3_600_000) return `${Math.round(ms / 360_000) / 10} h`;
+  if (ms >= 120_000) return `${Math.round(ms / 6_000) / 10} min`;
+  return seconds(ms);
+}
+
 function isRecord(v: unknown): v is Readonly<Record<string, unknown>> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Whether a 404 answers a path the server has no route for (`route`: it does not offer that read)
+ * or says an object is missing (`object`: the path is offered, this app or entitlement has none).
+ * grpc-gateway answers a path it has no route for itself, with `{"code": 5, "message": "Not Found"}`
+ * (`http.StatusText(404)`, its `DefaultRoutingErrorHandler`); a proxy in front of it answers in text
+ * or HTML; `policy-sim serve` says `Not Found: no route for …` with the reason `ROUTE_NOT_FOUND`. The
+ * service's own NOT_FOUND for a missing object carries a message of its own (`app not found`). So:
+ * a body that is not a grpc-gateway error, or whose message is exactly `Not Found`, starts `Not
+ * Found:` or speaks of no route, or whose `ErrorInfo` reason is `ROUTE_NOT_FOUND`, is `route`;
+ * any other is `object`.
+ *
+ * @example
+ * ```ts
+ * notFoundOf('{"code":5,"message":"Not Found","details":[]}'); // "route"
+ * notFoundOf('{"code":5,"message":"app not found"}'); // "object"
+ * notFoundOf("404 page not found"); // "route"
+ * ```
+ */
+export function notFoundOf(text: string): "route" | "object" {
+  let j: unknown;
+  try {
+    j = JSON.parse(text);
+  } catch {
+    return "route";
+  }
+  if (!isRecord(j) || typeof j["message"] !== "string") return "route";
+  const message = j["message"].trim();
+  if (message === "Not Found" || message.startsWith("Not Found:") || /\b(no|unknown) route\b|\broute not found\b/i.test(message)) return "route";
+  const details = j["details"];
+  if (Array.isArray(details) && details.some((d) => isRecord(d) && d["reason"] === "ROUTE_NOT_FOUND")) return "route";
+  return "object";
 }
 
 /** The message of a grpc-gateway error body (`{code, message}`), or the first characters of the text. */
@@ -310,6 +429,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const maxListingItems = options.maxListingItems ?? DEFAULT_MAX_LISTING_ITEMS;
+  const budget: Budget = { used: 0, max: options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES };
   let bearer: string | undefined = options.credentials.kind === "token" ? options.credentials.token : undefined;
   let signingIn: Promise<Result<string, PullError>> | undefined;
 
@@ -349,9 +469,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         // One signal bounds the request and reading its answer.
         const limit = AbortSignal.timeout(timeoutMs);
         const response = await options.fetch(`${base}${path}`, { ...init, signal: signal === undefined ? limit : AbortSignal.any([signal, limit]) });
-        answer = { response, text: await textWithin(response, maxResponseBytes) };
+        answer = { response, text: await textWithin(response, maxResponseBytes, budget) };
       } catch (e: unknown) {
-        if (e instanceof TooLarge) return fail("BAD_RESPONSE", `${what}: ${e.message}`);
+        if (e instanceof TooLarge) return fail(e.code, `${what}: ${e.message}`);
         if (signal?.aborted) return cancelled(what);
         timed = timedOut(e);
         problem = timed ? `no whole answer within ${seconds(timeoutMs)}` : e instanceof Error ? e.message : String(e);
@@ -369,17 +489,26 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       }
       const exp = Math.min(maxBackoff, backoff * 2 ** attempt);
       const told = answer ? retryAfterMs(answer.response.headers.get("retry-after"), now()) : undefined;
-      const waitMs = Math.min(maxBackoff, told ?? Math.round(exp * (0.5 + random() / 2)));
       const status = answer?.response.status ?? null;
+      // Waiting out every retry at the cap would still come back too early: say so now, not after them.
+      const left = retries - attempt;
+      if (answer && told !== undefined && told > maxBackoff * left)
+        return fail(
+          "RETRY_LATER",
+          `${what}: the server answered ${answer.response.status} (${problemOf(answer.text)}) and asked to wait ${duration(told)} (Retry-After: ${answer.response.headers.get("retry-after")}) before trying again; this pull waits at most ${seconds(maxBackoff)} between tries and has ${left} ${left === 1 ? "try" : "tries"} left (${duration(maxBackoff * left)} in all), so it stops now: run it again in ${duration(told)}`,
+          answer.response.status,
+        );
+      const waitMs = Math.min(maxBackoff, told ?? Math.round(exp * (0.5 + random() / 2)));
       const why = status !== null ? `HTTP ${status}` : problem;
       const count = timed ? `timeout ${timeouts} of at most ${timeoutRetries + 1}` : `attempt ${attempt + 1} of at most ${retries + 1}`;
+      const asked = told !== undefined && told > waitMs ? ` (the server asked to wait ${duration(told)}; ${seconds(waitMs)} is the longest wait)` : "";
       options.onRetry?.({
         path,
         status,
         reason: status !== null ? "status" : timed ? "timeout" : "network",
         waitMs,
         attempt: attempt + 1,
-        message: `${what}: ${why} (${count}); retrying in ${seconds(waitMs)}`,
+        message: `${what}: ${why} (${count}); retrying in ${seconds(waitMs)}${asked}`,
       });
       await pause(waitMs);
     }
@@ -439,7 +568,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (res.status === 401 && !renewed && options.credentials.kind === "client") continue;
       if (res.status === 401) return fail("UNAUTHENTICATED", `${method} ${path}: the server refused the credentials (401): ${problemOf(text)}`, 401);
       if (res.status === 403) return fail("PERMISSION_DENIED", `${method} ${path}: not allowed (403): ${problemOf(text)}; pull needs an administrator's credentials`, 403);
-      if (!res.ok) return fail("HTTP_ERROR", `${method} ${path}: ${res.status} ${problemOf(text)}`, res.status);
+      if (!res.ok) return fail("HTTP_ERROR", `${method} ${path}: ${res.status} ${problemOf(text)}`, res.status, res.status === 404 ? notFoundOf(text) : undefined);
       try {
         return { ok: true, value: text === "" ? {} : (JSON.parse(text) as unknown) };
       } catch {
@@ -492,7 +621,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (!first.ok && (first.error.pageIndex ?? 0) > 0 && (first.error.status === 400 || first.error.status === 404 || first.error.status === 410)) {
       const again = await listOnce(listing, onPage);
       if (again.ok) return again;
-      return fail(again.error.code, `${again.error.message} (also after starting the listing over: a page token was refused)`, again.error.status);
+      return fail(again.error.code, `${again.error.message} (also after starting the listing over: a page token was refused)`, again.error.status, again.error.notFound);
     }
     if (!first.ok) {
       const { pageIndex: _dropped, ...error } = first.error;
@@ -501,5 +630,5 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return first;
   }
 
-  return { call, list };
+  return { call, list, bytesRead: () => budget.used };
 }

@@ -12,7 +12,15 @@
  * ```
  * @packageDocumentation
  */
-export { createApiClient, DEFAULT_MAX_LISTING_ITEMS, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_TIMEOUT_RETRIES } from "./api-client.js";
+export {
+  createApiClient,
+  DEFAULT_MAX_LISTING_ITEMS,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_MAX_TOTAL_BYTES,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_RETRIES,
+  notFoundOf,
+} from "./api-client.js";
 export type { ApiClient, ApiClientOptions, Listing, Page, PullError, RetryInfo } from "./api-client.js";
 export { CLIENT_SECRET_PREFIX, clientAssertion, CREDENTIAL_VARIABLES, credentialsFromEnv, privateKeyOfSecret } from "./credentials.js";
 export type { PullCredentials } from "./credentials.js";

@@ -5,11 +5,14 @@
  * tenant's default policies, the clock, group members — is inferred where it can be and otherwise
  * listed as a warning that says how to set it. The first listing that fails stops the whole pull:
  * requests in flight are cancelled and no other listing starts, so a server that stops answering
- * costs one request's retries, not those of every listing in turn.
+ * costs one request's retries, not those of every listing in turn. Optional reads (grants, roles,
+ * access reviews, and per app or entitlement: request defaults, configuration rules, owners) that
+ * the server does not offer or the credentials may not read become warnings instead; see
+ * {@link OptionalRead} for how a 404 is told apart from "none for this object".
  */
 import { DEFAULT_ROLES } from "../world/decode-directory.js";
 import type { Result } from "../result.js";
-import { createApiClient, type ApiClient, type ApiClientOptions, type PullError } from "./api-client.js";
+import { createApiClient, type ApiClient, type ApiClientOptions, type Listing, type PullError } from "./api-client.js";
 import type { PullCredentials } from "./credentials.js";
 import { pulledRoles } from "./roles.js";
 import { tenantDefaults } from "./tenant-defaults.js";
@@ -30,6 +33,8 @@ export interface PullProgress {
   /** Items of this listing so far. */
   readonly items: number;
   readonly pages: number;
+  /** Bytes of answers read so far, the whole pull (what `retry.maxTotalBytes` bounds). */
+  readonly bytes: number;
   /** Listings finished, and listings known so far (per-app listings are known once apps are). */
   readonly listingsDone: number;
   readonly listingsKnown: number;
@@ -82,9 +87,13 @@ export interface PullOptions {
   readonly now?: () => number;
   /**
    * Passed to the API client: retries (of timeouts too), backoff, the time one request may take,
-   * the largest answer and listing it takes, and the injectable sleep and randomness.
+   * the largest answer and listing it takes, the bytes all answers may hold together
+   * (`maxTotalBytes`), and the injectable sleep and randomness.
    */
-  readonly retry?: Pick<ApiClientOptions, "retries" | "timeoutRetries" | "backoffMs" | "maxBackoffMs" | "sleep" | "random" | "requestTimeoutMs" | "maxResponseBytes" | "maxListingItems">;
+  readonly retry?: Pick<
+    ApiClientOptions,
+    "retries" | "timeoutRetries" | "backoffMs" | "maxBackoffMs" | "sleep" | "random" | "requestTimeoutMs" | "maxResponseBytes" | "maxListingItems" | "maxTotalBytes"
+  >;
 }
 
 /**
@@ -131,8 +140,6 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, stopped: () =>
 
 /** Role ids a world without `roles` knows (world/decode-directory's defaults). */
 const DEFAULT_ROLE_IDS: ReadonlySet<string> = new Set(DEFAULT_ROLES.map((r) => r.id));
-/** The roles listing, as a NOT_OFFERED warning names it. */
-const ROLES_LISTING = "roles (GET /api/v1/iam/roles)";
 
 /** Whether a policy refers to another policy (a rule's `policyId`, a `baselinePolicyId`). */
 function refersToPolicies(p: Json): boolean {
@@ -142,12 +149,110 @@ function refersToPolicies(p: Json): boolean {
 }
 
 /**
+ * A read the world can do without: what it is (as warnings name it), whether its path names one
+ * app or entitlement, and what the world lacks when it cannot be read. A 404 or 501 on a path that
+ * names no object, or a 404 whose answer says the route is unknown (`PullError.notFound`), means the
+ * server does not offer it: no later object is asked. A 404 for one app or entitlement means that
+ * object has none (an app without request defaults answers so); only when every object asked
+ * answered 404 is the read taken as not offered. A 403 means these credentials may not read it:
+ * the world is pulled without it, and a warning names it.
+ */
+interface OptionalRead {
+  readonly name: string;
+  readonly per?: "app" | "entitlement";
+  /** The warning's code whatever the cause; else NOT_OFFERED (404, 501) or NOT_PERMITTED (403). */
+  readonly code?: string;
+  /** What the world lacks then, and how to set it. */
+  readonly lacking: string;
+}
+
+const BY_HAND = "the world has none: add them by hand if policies depend on them";
+const GRANTS: OptionalRead = { name: "grants (POST /api/v1/search/grants)", lacking: BY_HAND };
+const ACCESS_REVIEWS: OptionalRead = { name: "access reviews (GET /api/v1/access_reviews)", lacking: BY_HAND };
+const ROLES: OptionalRead = { name: "roles (GET /api/v1/iam/roles)", lacking: BY_HAND };
+const REQUEST_DEFAULTS: OptionalRead = { name: "access-request defaults (GET /api/v1/apps/{app_id}/access_request_defaults)", per: "app", lacking: BY_HAND };
+const CONFIGURATION_RULES: OptionalRead = {
+  name: "entitlement configuration rules (GET /api/v1/apps/{app_id}/entitlement_configuration_rules)",
+  per: "app",
+  lacking: BY_HAND,
+};
+const APP_OWNERS: OptionalRead = {
+  name: "app owners (GET /api/v1/apps/{app_id}/ownerids)",
+  per: "app",
+  code: "APP_OWNERS_UNKNOWN",
+  lacking: 'those apps have no owners, so app-owner approval steps route to their fallback: set "ownerUserIds" of "apps" by hand',
+};
+const ENTITLEMENT_OWNERS: OptionalRead = {
+  name: "entitlement owners (GET /api/v1/apps/{app_id}/entitlements/{entitlement_id}/ownerids)",
+  per: "entitlement",
+  code: "ENTITLEMENT_OWNERS_UNKNOWN",
+  lacking: 'those entitlements have no owners, so entitlement-owner approval steps route to their fallback approvers or the Super Administrators: set "ownerUserIds" of "entitlements" by hand',
+};
+
+/** What became of an {@link OptionalRead} so far: objects asked, and those that answered 404 or 403. */
+interface ReadState {
+  asked: number;
+  readonly missing: string[];
+  readonly denied: string[];
+  /** The status that showed the server does not offer it. */
+  off?: number;
+}
+
+/** A few ids for a message, and how many more. */
+const some = (ids: readonly string[]): string => `${ids.slice(0, 5).join(", ")}${ids.length > 5 ? `, … ${ids.length - 5} more` : ""}`;
+
+/** The warnings of one optional read: not offered (404, 501, or 404 for every object), not permitted (403). */
+function readWarnings(read: OptionalRead, s: ReadState): PullWarning[] {
+  const out: PullWarning[] = [];
+  if (s.off !== undefined) out.push({ code: read.code ?? "NOT_OFFERED", message: `the server does not offer ${read.name} (${s.off}); ${read.lacking}` });
+  else if (read.per !== undefined && s.asked > 0 && s.missing.length === s.asked)
+    out.push({
+      code: read.code ?? "NOT_OFFERED",
+      message: `every ${read.per} asked (${s.asked}) answered 404 for ${read.name}: the server does not offer it, or none has any; ${read.lacking}`,
+    });
+  if (s.denied.length > 0) {
+    const which = read.per === undefined ? "" : ` of ${s.denied.length} of ${s.asked} ${read.per}s (${some(s.denied)})`;
+    out.push({ code: read.code ?? "NOT_PERMITTED", message: `these credentials may not read ${read.name}${which} (403); the pull went on without: ${read.lacking}` });
+  }
+  return out;
+}
+
+/** Whether anything of a read came back: it is offered, and not every object asked was refused or had none. */
+const readSome = (s: ReadState | undefined): boolean => s === undefined || (s.off === undefined && (s.asked === 0 || s.missing.length + s.denied.length < s.asked));
+
+/**
+ * `items` with one object per key, the last copy seen in the place of the first, and how many
+ * copies were dropped. Offset paging repeats an object when others are added while it pages, and
+ * a world with an id twice does not load. Objects without a key are kept as they are.
+ */
+function dedupe(items: readonly Json[], keyOf: (x: Json) => string | undefined): { readonly items: Json[]; readonly dropped: number } {
+  const byKey = new Map<string, Json>();
+  const out: (Json | string)[] = [];
+  for (const x of items) {
+    const k = keyOf(x);
+    if (k === undefined) out.push(x);
+    else {
+      if (!byKey.has(k)) out.push(k);
+      byKey.set(k, x);
+    }
+  }
+  return { items: out.map((x) => (typeof x === "string" ? (byKey.get(x) as Json) : x)), dropped: items.length - out.length };
+}
+
+const idOf = (x: Json): string | undefined => (typeof x["id"] === "string" && x["id"] !== "" ? x["id"] : undefined);
+const appAndIdOf = (x: Json): string | undefined => (idOf(x) === undefined ? undefined : `${String(x["appId"] ?? "")}/${String(x["id"])}`);
+
+/**
  * Exports a tenant through the service's API: policies, tasks (search; open ones unless
  * `states: "all"`), users, roles, apps, each app's entitlements, accounts, access-request defaults,
- * entitlement configuration rules and owners, and grants. Listings an API does not offer (404 or
- * 501) become warnings. Stops with a {@link PullError} when the server refuses the credentials or a
- * listing fails after its retries (a request that times out is retried at most `timeoutRetries`
- * times, two by default), cancelling the requests still in flight.
+ * entitlement configuration rules and owners, each entitlement's owners (`…/ownerids`, unless the
+ * entitlement carries `ownerUserIds`), and grants. Optional reads the server does not offer (404,
+ * 501) or the credentials may not read (403) become warnings ({@link OptionalRead}); objects a
+ * listing gives twice (offset paging while the tenant changes) are kept once, with a warning. Stops
+ * with a {@link PullError} when the server refuses the credentials or a listing fails after its
+ * retries (a request that times out is retried at most `timeoutRetries` times, two by default), the
+ * answers run past `retry.maxTotalBytes` (`TOO_LARGE`), or the server asks to wait longer than the
+ * retries left may (`RETRY_LATER`), cancelling the requests still in flight.
  *
  * @example
  * ```ts
@@ -191,6 +296,7 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
         resource: resourceOf.get(r.path.replace(/\?.*$/, "")) ?? r.path,
         items: 0,
         pages: 0,
+        bytes: api.bytesRead(),
         listingsDone,
         listingsKnown,
         status: r.status,
@@ -200,106 +306,151 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
       }),
   });
   const warnings: PullWarning[] = [];
-  const unsupported = new Set<string>();
+  const reads = new Map<OptionalRead, ReadState>();
+  const stopped = (): boolean => signal.aborted;
 
-  /** Every item of a listing, with progress; `optional` listings the server lacks (404 on the first page) give undefined. */
-  const listAll = async (resource: string, listing: Parameters<ApiClient["list"]>[0], optional: string | undefined): Promise<Result<unknown[] | undefined, PullError>> => {
-    if (optional !== undefined && unsupported.has(optional)) return { ok: true, value: undefined };
+  /** Every item of a listing, with progress; a failure stops the pull unless {@link optional} takes it. */
+  const listAll = async (resource: string, listing: Listing): Promise<Result<unknown[], PullError>> => {
     let items = 0;
     let pages = 0;
     resourceOf.set(listing.path, resource);
     const r = await api.list({ ...listing, pageSize }, (page) => {
       items += page.list.length;
       pages++;
-      options.onProgress?.({ kind: "page", resource, items, pages, listingsDone, listingsKnown });
+      options.onProgress?.({ kind: "page", resource, items, pages, bytes: api.bytesRead(), listingsDone, listingsKnown });
     });
     listingsDone++;
-    if (!r.ok && optional !== undefined && (r.error.status === 404 || r.error.status === 501)) {
-      if (!unsupported.has(optional)) {
-        unsupported.add(optional);
-        warnings.push({ code: "NOT_OFFERED", message: `the server does not offer ${optional} (${r.error.status}); the world has none: add them by hand if policies depend on them` });
-      }
-      return { ok: true, value: undefined };
-    }
-    if (!r.ok) fatal(r.error);
     return r;
   };
-  const callOptional = async (what: string, path: string): Promise<Result<unknown, PullError>> => {
-    if (unsupported.has(what)) return { ok: true, value: undefined };
+  /**
+   * One unpaged GET, counted as a listing and reported as a page of `resource`; GETs that share a
+   * `tally` (one per entitlement) report how many of them have answered.
+   */
+  const getOne = async (resource: string, path: string, tally = { answers: 0 }): Promise<Result<unknown, PullError>> => {
+    resourceOf.set(path, resource);
     const r = await api.call("GET", path);
     listingsDone++;
-    if (!r.ok && (r.error.status === 404 || r.error.status === 501)) {
-      if (!unsupported.has(what)) {
-        unsupported.add(what);
-        warnings.push({ code: "NOT_OFFERED", message: `the server does not offer ${what} (${r.error.status}); the world has none: add them by hand if policies depend on them` });
-      }
-      return { ok: true, value: undefined };
-    }
+    tally.answers++;
+    if (r.ok) options.onProgress?.({ kind: "page", resource, items: tally.answers, pages: tally.answers, bytes: api.bytesRead(), listingsDone, listingsKnown });
+    return r;
+  };
+  const required = <T>(r: Result<T, PullError>): Result<T, PullError> => {
     if (!r.ok) fatal(r.error);
     return r;
   };
-  const stopped = (): boolean => signal.aborted;
+  /** `run` for `object` (an app or entitlement id; "" for a read that names none), with its 404, 501 and 403 taken as {@link OptionalRead} says. */
+  const optional = async <T>(read: OptionalRead, object: string, run: () => Promise<Result<T, PullError>>): Promise<Result<T | undefined, PullError>> => {
+    const s = reads.get(read) ?? { asked: 0, missing: [], denied: [] };
+    reads.set(read, s);
+    if (s.off !== undefined) return { ok: true, value: undefined };
+    const r = await run();
+    if (r.ok) {
+      s.asked++;
+      return r;
+    }
+    const { status, notFound } = r.error;
+    if (status === 501 || (status === 404 && (read.per === undefined || notFound === "route"))) {
+      s.off ??= status;
+      return { ok: true, value: undefined };
+    }
+    if (status === 404 || status === 403) {
+      s.asked++;
+      (status === 404 ? s.missing : s.denied).push(object);
+      return { ok: true, value: undefined };
+    }
+    fatal(r.error);
+    return r;
+  };
 
   const taskBody = options.states === "all" ? { includeDeleted: true } : { taskStates: ["TASK_STATE_OPEN"] };
   const [policies, users, apps, tasks, grants, reviews, roles] = await mapLimit(
     [
-      () => listAll("policies", { method: "GET", path: "/api/v1/policies" }, undefined),
-      () => listAll("users", { method: "GET", path: "/api/v1/users" }, undefined),
-      () => listAll("apps", { method: "GET", path: "/api/v1/apps" }, undefined),
-      () => listAll("tasks", { method: "POST", path: "/api/v1/search/tasks", body: taskBody }, undefined),
-      () => listAll("grants", { method: "POST", path: "/api/v1/search/grants", body: {} }, "grants (POST /api/v1/search/grants)"),
-      () => listAll("access reviews", { method: "GET", path: "/api/v1/access_reviews" }, "access reviews (GET /api/v1/access_reviews)"),
-      () => listAll("roles", { method: "GET", path: "/api/v1/iam/roles" }, ROLES_LISTING),
+      async () => required(await listAll("policies", { method: "GET", path: "/api/v1/policies" })),
+      async () => required(await listAll("users", { method: "GET", path: "/api/v1/users" })),
+      async () => required(await listAll("apps", { method: "GET", path: "/api/v1/apps" })),
+      async () => required(await listAll("tasks", { method: "POST", path: "/api/v1/search/tasks", body: taskBody })),
+      () => optional(GRANTS, "", () => listAll("grants", { method: "POST", path: "/api/v1/search/grants", body: {} })),
+      () => optional(ACCESS_REVIEWS, "", () => listAll("access reviews", { method: "GET", path: "/api/v1/access_reviews" })),
+      () => optional(ROLES, "", () => listAll("roles", { method: "GET", path: "/api/v1/iam/roles" })),
     ],
     concurrency,
     stopped,
-    (f) => f(),
+    (f): Promise<Result<unknown[] | undefined, PullError>> => f(),
   );
   const failedFirst = failure();
   if (failedFirst) return { ok: false, error: failedFirst };
   const ok = <T>(r: Result<T, PullError> | undefined): T | undefined => (r?.ok ? r.value : undefined);
-  const policyList = (ok(policies) ?? []).map((x) => unwrap(x, "policy")).filter(isRecord);
-  const userList = (ok(users) ?? []).map((x) => unwrap(x, "user")).filter(isRecord);
-  const appList = (ok(apps) ?? []).map((x) => unwrap(x, "app")).filter(isRecord);
-  const taskList = (ok(tasks) ?? []).map((x) => unwrap(x, "task")).filter(isRecord);
+  const duplicates = new Map<string, number>();
+  const once = (what: string, items: readonly Json[], keyOf: (x: Json) => string | undefined): Json[] => {
+    const d = dedupe(items, keyOf);
+    if (d.dropped > 0) duplicates.set(what, (duplicates.get(what) ?? 0) + d.dropped);
+    return d.items;
+  };
+  const policyList = once("policies", (ok(policies) ?? []).map((x) => unwrap(x, "policy")).filter(isRecord), idOf);
+  const userList = once("users", (ok(users) ?? []).map((x) => unwrap(x, "user")).filter(isRecord), idOf);
+  const appList = once("apps", (ok(apps) ?? []).map((x) => unwrap(x, "app")).filter(isRecord), idOf);
+  const taskList = once("tasks", (ok(tasks) ?? []).map((x) => unwrap(x, "task")).filter(isRecord), idOf);
 
-  // Per app: entitlements, accounts, request defaults, configuration rules, owners.
+  // Per app: entitlements, accounts, request defaults, configuration rules, owners (unless the app carries them).
   const appIds = appList.map((a) => a["id"]).filter((id): id is string => typeof id === "string" && id !== "");
-  listingsKnown += appIds.length * 5;
+  const appsWithOwners = new Set(appList.filter((a) => Array.isArray(a["ownerUserIds"])).map((a) => a["id"]));
+  listingsKnown += appIds.length * 5 - appsWithOwners.size;
   const perApp = await mapLimit(appIds, concurrency, stopped, async (appId) => {
     const at = encodeURIComponent(appId);
-    const ents = await listAll(`entitlements of ${appId}`, { method: "GET", path: `/api/v1/apps/${at}/entitlements` }, undefined);
+    const ents = required(await listAll(`entitlements of ${appId}`, { method: "GET", path: `/api/v1/apps/${at}/entitlements` }));
     if (!ents.ok) return ents;
-    const accounts = await listAll(`accounts of ${appId}`, { method: "GET", path: `/api/v1/apps/${at}/app_users` }, undefined);
+    const accounts = required(await listAll(`accounts of ${appId}`, { method: "GET", path: `/api/v1/apps/${at}/app_users` }));
     if (!accounts.ok) return accounts;
-    const defaults = await callOptional("access-request defaults (GET /api/v1/apps/{app_id}/access_request_defaults)", `/api/v1/apps/${at}/access_request_defaults`);
+    const defaults = await optional(REQUEST_DEFAULTS, appId, () => getOne(`access-request defaults of ${appId}`, `/api/v1/apps/${at}/access_request_defaults`));
     if (!defaults.ok) return defaults;
-    const rules = await listAll(
-      `entitlement configuration rules of ${appId}`,
-      { method: "GET", path: `/api/v1/apps/${at}/entitlement_configuration_rules` },
-      "entitlement configuration rules (GET /api/v1/apps/{app_id}/entitlement_configuration_rules)",
+    const rules = await optional(CONFIGURATION_RULES, appId, () =>
+      listAll(`entitlement configuration rules of ${appId}`, { method: "GET", path: `/api/v1/apps/${at}/entitlement_configuration_rules` }),
     );
     if (!rules.ok) return rules;
-    const owners = await callOptional("app owners (GET /api/v1/apps/{app_id}/ownerids)", `/api/v1/apps/${at}/ownerids`);
+    const owners = appsWithOwners.has(appId) ? { ok: true as const, value: undefined } : await optional(APP_OWNERS, appId, () => getOne(`owners of ${appId}`, `/api/v1/apps/${at}/ownerids`));
     if (!owners.ok) return owners;
-    return { ok: true as const, value: { appId, ents: ents.value ?? [], accounts: accounts.value ?? [], defaults: defaults.value, rules: rules.value, owners: owners.value } };
+    return { ok: true as const, value: { appId, ents: ents.value, accounts: accounts.value, defaults: defaults.value, rules: rules.value, owners: owners.value } };
   });
   const failedPerApp = failure();
   if (failedPerApp) return { ok: false, error: failedPerApp };
   const appData = perApp.flatMap((r) => (r?.ok ? [r.value] : []));
 
-  const entitlements = appData.flatMap((d) => d.ents.map((x) => unwrap(x, "appEntitlement")).filter(isRecord));
-  const appUsers = appData.flatMap((d) => d.accounts.map((x) => unwrap(x, "appUser")).filter(isRecord));
+  const pulledEntitlements = once("entitlements", appData.flatMap((d) => d.ents.map((x) => unwrap(x, "appEntitlement")).filter(isRecord)), appAndIdOf);
+  const appUsers = once("appUsers", appData.flatMap((d) => d.accounts.map((x) => unwrap(x, "appUser")).filter(isRecord)), appAndIdOf);
   const appUserById = new Map(appUsers.map((a) => [a["id"], a] as const));
+  const userIdsOf = (answer: unknown): string[] | undefined => {
+    if (!isRecord(answer)) return undefined;
+    // `userIds` is `array | null` (openapi.yaml): null is no owners.
+    const ids = answer["userIds"];
+    return ids === null ? [] : Array.isArray(ids) ? ids.filter((x): x is string => typeof x === "string") : undefined;
+  };
   const ownersOf = new Map(
     appData.flatMap((d) => {
-      const ids = isRecord(d.owners) ? d.owners["userIds"] : undefined;
-      return Array.isArray(ids) ? [[d.appId, ids.filter((x): x is string => typeof x === "string")] as const] : [];
+      const ids = userIdsOf(d.owners);
+      return ids === undefined ? [] : [[d.appId, ids] as const];
     }),
   );
   const appsOut = appList.map((a) => {
     const owners = ownersOf.get(typeof a["id"] === "string" ? a["id"] : "");
     return owners && !Array.isArray(a["ownerUserIds"]) ? { ...a, ownerUserIds: owners } : a;
+  });
+
+  // `c1.api.app.v1.AppEntitlement` has no owners (openapi.yaml): one unpaged `ownerids` GET each.
+  const ownerless = pulledEntitlements.filter((e) => !Array.isArray(e["ownerUserIds"]) && idOf(e) !== undefined && typeof e["appId"] === "string" && e["appId"] !== "");
+  listingsKnown += ownerless.length;
+  const ownerAnswers = { answers: 0 };
+  const entitlementOwners = await mapLimit(ownerless, concurrency, stopped, async (e) => {
+    const [appId, id] = [String(e["appId"]), String(e["id"])];
+    const path = `/api/v1/apps/${encodeURIComponent(appId)}/entitlements/${encodeURIComponent(id)}/ownerids`;
+    const r = await optional(ENTITLEMENT_OWNERS, `${appId}/${id}`, () => getOne("entitlement owners", path, ownerAnswers));
+    return r.ok ? userIdsOf(r.value) : undefined;
+  });
+  const failedOwners = failure();
+  if (failedOwners) return { ok: false, error: failedOwners };
+  const ownersOfEntitlement = new Map(ownerless.flatMap((e, i) => (entitlementOwners[i] === undefined ? [] : [[e, entitlementOwners[i]] as const])));
+  const entitlements = pulledEntitlements.map((e) => {
+    const owners = ownersOfEntitlement.get(e);
+    return owners === undefined ? e : { ...e, ownerUserIds: owners };
   });
 
   const resourceTypeDefaults = appData.flatMap((d) => {
@@ -327,14 +478,18 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
     ];
   });
   // A rule's appId is read-only in the API; the world needs it to know whose rule it is.
-  const configurationRules = appData.flatMap((d) =>
-    (d.rules ?? [])
-      .map((x) => unwrap(x, "entitlementConfigurationRule") ?? unwrap(x, "routingRule"))
-      .filter(isRecord)
-      .map((r) => (typeof r["appId"] === "string" && r["appId"] !== "" ? r : { ...r, appId: d.appId })),
+  const configurationRules = once(
+    "entitlementConfigurationRules",
+    appData.flatMap((d) =>
+      (d.rules ?? [])
+        .map((x) => unwrap(x, "entitlementConfigurationRule") ?? unwrap(x, "routingRule"))
+        .filter(isRecord)
+        .map((r) => (typeof r["appId"] === "string" && r["appId"] !== "" ? r : { ...r, appId: d.appId })),
+    ),
+    appAndIdOf,
   );
 
-  const grantList: Json[] = [];
+  const grantRows: Json[] = [];
   let grantsWithoutUser = 0;
   for (const g of ok(grants) ?? []) {
     const b = isRecord(g) ? g["appEntitlementUserBinding"] : undefined;
@@ -348,10 +503,13 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
     }
     const sources = b["grantSources"];
     const viaEnrollment = Array.isArray(sources) && sources.length > 0;
-    grantList.push({ appId: b["appId"], appEntitlementId: b["appEntitlementId"], identityUserId, source: viaEnrollment ? "enrollment" : "direct" });
+    grantRows.push({ appId: b["appId"], appEntitlementId: b["appEntitlementId"], identityUserId, source: viaEnrollment ? "enrollment" : "direct" });
   }
+  const grantList = once("grants", grantRows, (g) => `${String(g["appId"])}/${String(g["appEntitlementId"])}/${String(g["identityUserId"])}`);
   if (grantsWithoutUser > 0)
     warnings.push({ code: "GRANT_WITHOUT_USER", message: `${grantsWithoutUser} grant(s) belong to accounts linked to no user; they are left out (CEL's HasEntitlement reads grants of users)` });
+  const accessReviews = ok(reviews) === undefined ? undefined : once("accessReviews", (ok(reviews) ?? []).map((x) => unwrap(x, "accessReview")).filter(isRecord), idOf);
+  for (const [read, s] of reads) warnings.push(...readWarnings(read, s));
 
   // What the API cannot say.
   const tenant: Json = { defaultPolicies: {}, featureFlags: {} };
@@ -366,7 +524,14 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
     });
   // Without the listing the world keeps its default roles, whose ids a tenant's users rarely hold.
   const rolesListed = ok(roles);
-  const roleList = rolesListed === undefined ? undefined : pulledRoles(rolesListed);
+  const roleList = rolesListed === undefined ? undefined : pulledRoles(once("roles", rolesListed.map((x) => unwrap(x, "role")).filter(isRecord), idOf));
+  if (duplicates.size > 0) {
+    const counted = [...duplicates].map(([what, n]) => `${n} of ${what}`).join(", ");
+    warnings.push({
+      code: "DUPLICATES",
+      message: `the API gave some objects more than once (${counted}): a listing that changed while it was paged; each is kept once, its last copy. Pull again for a consistent snapshot`,
+    });
+  }
   const guessed = (roleList ?? []).filter((r) => r.guessed).map((r) => r.role);
   if (guessed.length > 0)
     warnings.push({
@@ -397,8 +562,8 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
     appUsers,
     grants: grantList,
     resourceTypeDefaults,
-    ...(ok(reviews) === undefined ? {} : { accessReviews: (ok(reviews) ?? []).map((x) => unwrap(x, "accessReview")).filter(isRecord) }),
-    ...(unsupported.has("entitlement configuration rules (GET /api/v1/apps/{app_id}/entitlement_configuration_rules)") ? {} : { entitlementConfigurationRules: configurationRules }),
+    ...(accessReviews === undefined ? {} : { accessReviews }),
+    ...(readSome(reads.get(CONFIGURATION_RULES)) ? { entitlementConfigurationRules: configurationRules } : {}),
     policies: policyList,
     tasks: taskList,
   };
@@ -414,6 +579,6 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
     resourceTypeDefaults: resourceTypeDefaults.length,
     entitlementConfigurationRules: configurationRules.length,
   };
-  options.onProgress?.({ kind: "done", resource: "all", items: taskList.length, pages: 0, listingsDone, listingsKnown: listingsDone });
+  options.onProgress?.({ kind: "done", resource: "all", items: taskList.length, pages: 0, bytes: api.bytesRead(), listingsDone, listingsKnown: listingsDone });
   return { ok: true, value: { world, warnings, counts } };
 }

@@ -9,109 +9,12 @@ import { loadWorld } from "../world/load-world.js";
 import { saveWorld } from "../world/save-world.js";
 import { createApiClient, DEFAULT_MAX_LISTING_ITEMS, DEFAULT_TIMEOUT_RETRIES, type RetryInfo } from "./api-client.js";
 import { CLIENT_SECRET_PREFIX, credentialsFromEnv, privateKeyOfSecret } from "./credentials.js";
+import { fakeApi, fixture, type Json, NOW, noWait } from "./fake-api.test-helper.js";
 import { type PullProgress, pullWorld } from "./pull-world.js";
-
-type Json = Record<string, unknown>;
-const fixture = JSON.parse(readFileSync("fixtures/world.json", "utf8")) as Json & {
-  roles: Json[];
-  policies: Json[];
-  users: Json[];
-  apps: Json[];
-  entitlements: Json[];
-  appUsers: Json[];
-  tasks: Json[];
-  grants: Json[];
-  resourceTypeDefaults: Json[];
-};
-
-interface Fault {
-  /** Matches `METHOD path` (path without query). */
-  readonly route: string;
-  /** Which request to that route (0-based) gets the fault. */
-  readonly nth: number;
-  readonly status: number;
-  readonly headers?: Record<string, string>;
-  readonly body?: unknown;
-}
-
-/**
- * A recorded-API stand-in: serves a world document the way the service's API pages it (views,
- * `list` + `nextPageToken`, offsets as tokens, default page 25), with scripted faults, and checks
- * the bearer token on every call.
- */
-function fakeApi(world: typeof fixture, options: { faults?: Fault[]; emptyPageAt?: Record<string, number>; token?: string; expireTokensOnce?: string[] } = {}) {
-  const seen = new Map<string, number>();
-  const expired = new Set<string>();
-  const requests: string[] = [];
-  const token = options.token ?? "tok-admin";
-  const page = (items: unknown[], size: number, offset: number, route: string): Json => {
-    // An empty page in the middle of a listing (the service does this after filtering): same token moves on.
-    const emptyAt = options.emptyPageAt?.[route];
-    if (emptyAt !== undefined && offset === emptyAt && !seen.has(`${route}#empty`)) {
-      seen.set(`${route}#empty`, 1);
-      return { list: [], nextPageToken: `e${offset}` };
-    }
-    const s = size === 0 ? 25 : Math.min(100, Math.max(10, size));
-    const end = offset + s;
-    return { list: items.slice(offset, end), nextPageToken: end < items.length ? `o${end}` : "" };
-  };
-  const fetchFn = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const url = new URL(String(input));
-    const method = init?.method ?? "GET";
-    const route = `${method} ${url.pathname}`;
-    requests.push(`${route}${url.search}`);
-    const n = seen.get(route) ?? 0;
-    seen.set(route, n + 1);
-    const fault = options.faults?.find((f) => f.route === route && f.nth === n);
-    if (fault) return new Response(fault.body === undefined ? "" : JSON.stringify(fault.body), { status: fault.status, headers: fault.headers ?? {} });
-    const reply = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-    if (route === "POST /auth/v1/token") return reply({ access_token: token, token_type: "Bearer", expires_in: 3600 });
-    if (new Headers(init?.headers).get("authorization") !== `Bearer ${token}`) return reply({ code: 16, message: "bad token" }, 401);
-    const body = init?.body ? (JSON.parse(String(init.body)) as Json) : {};
-    const size = Number(url.searchParams.get("page_size") ?? body["pageSize"] ?? 0);
-    const tok = url.searchParams.get("page_token") ?? (typeof body["pageToken"] === "string" ? body["pageToken"] : "");
-    if (tok !== "" && options.expireTokensOnce?.includes(route) && !expired.has(route)) {
-      expired.add(route);
-      return reply({ code: 3, message: "page token expired" }, 400);
-    }
-    const offset = tok === "" ? 0 : Number(tok.slice(1));
-    const p = url.pathname;
-    if (p === "/api/v1/policies") return reply(page(world.policies, size, offset, route));
-    // c1.api.iam.v1.Role: the built-in kind is the internal `name` (as policy-sim serve writes it).
-    if (p === "/api/v1/iam/roles") return reply(page(world.roles.map((r) => ({ id: r["id"], displayName: r["displayName"], name: r["kind"], permissions: [], systemBuiltin: true })), size, offset, route));
-    if (p === "/api/v1/users") return reply({ ...page(world.users.map((u) => ({ user: u, userId: u["id"] })), size, offset, route), expanded: [] });
-    if (p === "/api/v1/apps") return reply(page(world.apps, size, offset, route));
-    if (p === "/api/v1/search/tasks") {
-      const states = body["taskStates"];
-      const tasks = world.tasks.filter((t) => !Array.isArray(states) || states.includes(t["state"]));
-      return reply({ ...page(tasks.map((t) => ({ task: t })), size, offset, route), expanded: [] });
-    }
-    if (p === "/api/v1/search/grants") {
-      const list = world.grants.map((g) => {
-        const account = world.appUsers.find((a) => a["appId"] === g["appId"] && a["identityUserId"] === g["identityUserId"]);
-        return { appEntitlementUserBinding: { appId: g["appId"], appEntitlementId: g["appEntitlementId"], appUserId: account?.["id"] ?? "", appUser: account ? { appUser: account } : null } };
-      });
-      return reply(page(list, size, offset, route));
-    }
-    const m = /^\/api\/v1\/apps\/([^/]+)\/(entitlements|app_users|access_request_defaults)$/.exec(p);
-    if (m) {
-      const appId = decodeURIComponent(m[1] ?? "");
-      if (m[2] === "entitlements") return reply(page(world.entitlements.filter((e) => e["appId"] === appId).map((e) => ({ appEntitlement: e })), size, offset, route));
-      if (m[2] === "app_users") return reply(page(world.appUsers.filter((a) => a["appId"] === appId).map((a) => ({ appUser: a })), size, offset, route));
-      const d = world.resourceTypeDefaults.find((x) => x["appId"] === appId);
-      return reply({ appId, defaultsEnabled: d !== undefined, requestPolicyId: d?.["requestPolicyId"] ?? "", resourceTypeIds: d?.["resourceTypeIds"] ?? [] });
-    }
-    return reply({ code: 5, message: "Not Found" }, 404);
-  };
-  return { fetch: fetchFn as typeof fetch, requests };
-}
-
-const noWait = { retries: 4, backoffMs: 1, sleep: async () => undefined, random: () => 0 };
 
 /** Listens on a free loopback port. */
 const listen = (srv: { listen: (port: number, host: string, cb: () => void) => unknown; address: () => unknown }) =>
   new Promise<number>((resolve) => void srv.listen(0, "127.0.0.1", () => resolve((srv.address() as AddressInfo).port)));
-const NOW = Date.parse("2026-11-25T10:00:00Z");
 
 /** The sections a pull must bring back unchanged, as saveWorld writes them. */
 function comparable(world: Json): Json {
@@ -123,8 +26,9 @@ function comparable(world: Json): Json {
   return {
     policies: pick("policies"),
     users: pick("users"),
-    entitlements: pick("entitlements").map(({ ownerUserIds: _o, ...e }) => e),
-    apps: pick("apps").map(({ ownerUserIds: _o, ...a }) => a),
+    // Owners too: the fake, as the real API, reads them through GET …/ownerids only.
+    entitlements: pick("entitlements"),
+    apps: pick("apps"),
     appUsers: pick("appUsers"),
     resourceTypeDefaults: pick("resourceTypeDefaults"),
     grants: pick("grants").map(({ source: _s, ...g }) => g),
@@ -520,7 +424,7 @@ describe("policy-sim pull", () => {
     const text = r.written.get("tenant.json") ?? "";
     const loaded = loadWorld(JSON.parse(text), { strict: false });
     expect(loaded.ok).toBe(true);
-    expect(r.err).toMatch(/^pulled \d+ policies, \d+ tasks/);
+    expect(r.err).toMatch(/^pulled \d+ policies, \d+ tasks/m);
     expect(r.err).toContain("warning:");
     expect(r.err + r.out).not.toContain("tok-admin");
   });
@@ -625,10 +529,14 @@ describe("openapi.yaml: replaying recorded API pages (fixtures/pull/recorded-pag
     const r = await pullWorld({ baseUrl: "https://acme.conductor.one", fetch: api.fetch, credentials: { kind: "client", clientId: "pull@acme/pcc", clientSecret: secret }, now: () => NOW, retry: noWait });
     if (!r.ok) throw new Error(r.error.message);
     expect(api.left()).toEqual([]);
-    // The recording has no roles listing: a 404, taken as "not offered".
-    expect(api.unanswered).toEqual(["GET /api/v1/iam/roles"]);
+    // The recording has no roles listing and no entitlement owners: 404s, taken as "not offered".
+    // Its AppEntitlement carries no owners (openapi.yaml), so pull asks for them, once per entitlement.
+    const entitlementIds = recorded.filter((p) => p.request.endsWith("/entitlements")).flatMap((p) => ((p.body as Json)["list"] as Json[]).map((v) => (v["appEntitlement"] as Json)["id"]));
+    expect(entitlementIds.length).toBeGreaterThan(0);
+    expect(api.unanswered).toEqual(["GET /api/v1/iam/roles", ...entitlementIds.map((id) => `GET /api/v1/apps/app-salesforce/entitlements/${String(id)}/ownerids`)]);
     expect(r.value.world["roles"]).toBeUndefined();
     expect(r.value.warnings.filter((w) => w.code === "NOT_OFFERED").map((w) => w.message)).toEqual(expect.arrayContaining([expect.stringContaining("roles (GET /api/v1/iam/roles) (404)")]));
+    expect(r.value.warnings.find((w) => w.code === "ENTITLEMENT_OWNERS_UNKNOWN")?.message).toMatch(/does not offer entitlement owners \(GET \/api\/v1\/apps\/\{app_id\}\/entitlements\/\{entitlement_id\}\/ownerids\) \(404\)/);
     const pages = recorded.filter((p) => p.status === 200).map((p) => p.body as Json);
     const policies = pages.filter((b) => Array.isArray(b["list"]) && (b["list"] as Json[]).some((x) => typeof x["policySteps"] === "object")).flatMap((b) => b["list"] as Json[]);
     expect(r.value.world["policies"]).toEqual(policies);
