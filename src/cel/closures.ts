@@ -24,7 +24,9 @@
  *   expansion (its step, accumulator, stop condition and result) as closures.
  * - The cost budget (cost.ts) is charged from the same {@link CostPlan} as cel-js's instrumented
  *   nodes, in cel-js's evaluation order (a call's and a list's last operand first): the same units
- *   at the same nodes, so a compiled run runs out exactly when and where cel-js would, and its
+ *   at the same nodes (an operator or function that pays before it runs pays in cel-js's handler,
+ *   which the closures call, or, in a shape written out by hand, by the same rule before the same
+ *   work), so a compiled run runs out exactly when and where cel-js would, and its
  *   `CEL_COST_EXCEEDED` is cel-js's (compile.ts reports it without running cel-js again). A
  *   compiled run never does more work than the budget allows.
  *
@@ -33,7 +35,7 @@
  * value when cel-js's instrumented copy would, every iteration included.
  */
 import type { CostMeter, CostPlan } from "./cost.js";
-import { sizeUnits } from "./cost.js";
+import { CHARS_PER_UNIT, chargeActive, operandUnits, sizeUnits } from "./cost.js";
 import { extensionInvoker, RUNTIME_KEY, type CelRuntime, type ExtensionArgs } from "./extensions.js";
 import { isCelNode, type CelNode } from "./internals.js";
 
@@ -686,10 +688,13 @@ function membership(n: CelNode, cx: Cx): Closure {
   if (typeOf(l) !== "string" || typeOf(r) !== "list<string>") return binary(n, cx);
   const lf = compile(l, cx);
   const rf = compile(r, cx);
+  // The handler's charge (cost.ts): each element compared with the needle.
+  const units = cx.options.plan?.pre.get(n)?.units;
   return (c) => {
     const lv = lf(c);
     const rv = rf(c);
     if (typeof lv !== "string" || !Array.isArray(rv)) return bail();
+    if (units !== undefined) chargeActive(units(lv, rv), n);
     for (const x of rv) {
       if (x === lv) return true;
       if (typeof x !== "string") return bail();
@@ -698,6 +703,9 @@ function membership(n: CelNode, cx: Cx): Closure {
   };
 }
 
+/** Two strings both of ten characters or more: only then does comparing them cost anything (cost.ts `compareUnits`). */
+const longText = (a: unknown, b: unknown): boolean => typeof a === "string" && typeof b === "string" && a.length >= CHARS_PER_UNIT && b.length >= CHARS_PER_UNIT;
+
 function equality(n: CelNode, cx: Cx): Closure {
   const l = child(n, 0);
   const r = child(n, 1);
@@ -705,6 +713,9 @@ function equality(n: CelNode, cx: Cx): Closure {
   const lt = typeOf(l);
   const rt = typeOf(r);
   const negate = n.op === "!=";
+  // The handler's charge (cost.ts): two strings by the shorter one's characters (none under ten).
+  // None outside a loop when one side is a literal, so the literal shortcuts below never charge.
+  const units = cx.options.plan?.pre.get(n)?.units;
   if (lt === rt && PRIMITIVE_EQ.has(lt)) {
     const lf = compile(l, cx);
     const rf = compile(r, cx);
@@ -727,6 +738,7 @@ function equality(n: CelNode, cx: Cx): Closure {
       const a = lf(c);
       const b = rf(c);
       if (typeof a !== want || typeof b !== want) return bail();
+      if (units !== undefined && longText(a, b)) chargeActive(units(a, b), n);
       return negate ? a !== b : a === b;
     };
   }
@@ -748,6 +760,7 @@ function equality(n: CelNode, cx: Cx): Closure {
       const b = rf(c);
       const ta = typeof a;
       if (ta !== typeof b || !(ta === "string" || ta === "boolean")) return bail();
+      if (units !== undefined && longText(a, b)) chargeActive(units(a, b), n);
       return negate ? a !== b : a === b;
     };
   }
@@ -763,6 +776,8 @@ function ordering(n: CelNode, cx: Cx): Closure {
   const want = lt === "string" ? "string" : lt === "int" ? "bigint" : "number";
   const lf = compile(l, cx);
   const rf = compile(r, cx);
+  // The handler's charge (cost.ts): two strings by the shorter one's characters (none under ten).
+  const units = cx.options.plan?.pre.get(n)?.units;
   const cmp =
     n.op === "<"
       ? (a: string | bigint | number, b: string | bigint | number) => a < b
@@ -775,6 +790,7 @@ function ordering(n: CelNode, cx: Cx): Closure {
     const a = lf(c);
     const b = rf(c);
     if (typeof a !== want || typeof b !== want) return bail();
+    if (units !== undefined && longText(a, b)) chargeActive(units(a, b), n);
     return cmp(a as string | bigint | number, b as string | bigint | number);
   };
 }
@@ -798,11 +814,15 @@ function method(n: CelNode, cx: Cx): Closure {
   if (test && args.length === 1 && p && typeOf(receiver) === "string" && typeOf(p) === "string") {
     const rf = compile(receiver, cx);
     const pf = compile(p, cx);
+    // The handler's charge (cost.ts): both strings' characters (none under ten), its units of `[s, x]`.
+    const charge = cx.options.plan?.pre.has(n) === true;
     return (c) => {
       // The argument before the receiver, as cel-js evaluates a method call.
       const x = pf(c);
       const s = rf(c);
-      return typeof s === "string" && typeof x === "string" ? test(s, x) : bail();
+      if (typeof s !== "string" || typeof x !== "string") return bail();
+      if (charge && (s.length >= CHARS_PER_UNIT || x.length >= CHARS_PER_UNIT)) chargeActive(operandUnits(s, x), n);
+      return test(s, x);
     };
   }
   if (cx.ev === undefined) return unsupported(`${name}()`, n);

@@ -9,6 +9,7 @@ import { celEnvironment, type CelEnvironment, type CelEnvironmentKind, LIMITS } 
 import { compileClosuresOrReason, type Closure, type InterpretedReason } from "./closures.js";
 import { generateClosure } from "./generate.js";
 import { COST_LIMIT_KEY, CostMeter, costPlan, DEFAULT_CEL_COST_LIMIT, estimateCost, instrumentCost, WORST_CASE_SIZES, type CostEstimate } from "./cost.js";
+import { CEL_RESOURCE_LIMITS } from "./limits.js";
 import { desugar, type ExtensionArgs } from "./extensions.js";
 import { isCelNode, qualifiedName, type CelNode } from "./internals.js";
 
@@ -461,6 +462,8 @@ function checkDiagnostic(env: CelEnvironment, source: string, p: ErrorParts, e: 
       return diagnostic(source, "CEL_INVALID_REGEX", summary, span);
     case "unsupported_regex":
       return diagnostic(source, "CEL_UNSUPPORTED_REGEX", summary, span);
+    case "regex_limit_exceeded":
+      return diagnostic(source, "CEL_LIMIT_EXCEEDED", `expression too large: ${summary}`, span, "use fewer or smaller regular expressions");
     default:
       return diagnostic(source, "CEL_TYPE_ERROR", summary, span);
   }
@@ -491,7 +494,35 @@ function operatorMessage(node: CelNode): string | undefined {
 // ---------------------------------------------------------------------------------------------
 // Caches
 
-const CACHE_MAX = 10_000;
+/**
+ * The bytes a cache entry is estimated to keep: a compiled expression about a kilobyte per node (its
+ * AST, closures, cost plan; measured ~500 bytes, and as much again once traced or written out as a
+ * function) and a fixed part; a failure its diagnostics (each holds a line of the source); and the
+ * source itself, the key.
+ *
+ * @example
+ * ```ts
+ * compiledBytes('subject.department == "IT"', compileFresh(celEnvironment("condition"), 'subject.department == "IT"')); // 8200
+ * ```
+ */
+export function compiledBytes(source: string, compiled: Result<Compiled, readonly CelDiagnostic[]>): number {
+  const text = 2 * source.length;
+  if (compiled.ok) return 4096 + 1000 * compiled.value.baseCost + 2 * text;
+  let diagnostics = 0;
+  for (const d of compiled.error) diagnostics += 256 + 2 * (d.message.length + d.excerpt.length);
+  return 1024 + diagnostics + text;
+}
+
+interface CacheEntry<H> {
+  readonly result: Result<H, readonly CelDiagnostic[]>;
+  readonly bytes: number;
+}
+
+/** One environment's compiled sources, bounded by count and by estimated bytes (limits.ts). */
+interface Cache<H> {
+  readonly entries: Map<string, CacheEntry<H>>;
+  bytes: number;
+}
 
 /**
  * Per environment, each source's result with its public handle made once. The handle sits in the
@@ -499,31 +530,49 @@ const CACHE_MAX = 10_000;
  * collection of a compile-heavy run (lint of a large tenant) pay for its ephemerons, which was most
  * of a cold compile's time.
  */
-const conditionCaches = new WeakMap<CelEnvironment, Map<string, Result<CompiledCondition, readonly CelDiagnostic[]>>>();
-const approverCaches = new WeakMap<CelEnvironment, Map<string, Result<CompiledApproverExpression, readonly CelDiagnostic[]>>>();
+const conditionCaches = new WeakMap<CelEnvironment, Cache<CompiledCondition>>();
+const approverCaches = new WeakMap<CelEnvironment, Cache<CompiledApproverExpression>>();
 
-function compileCached<H>(
-  caches: WeakMap<CelEnvironment, Map<string, Result<H, readonly CelDiagnostic[]>>>,
-  env: CelEnvironment,
-  source: string,
-  handle: (c: Compiled) => H,
-): Result<H, readonly CelDiagnostic[]> {
+function compileCached<H>(caches: WeakMap<CelEnvironment, Cache<H>>, env: CelEnvironment, source: string, handle: (c: Compiled) => H): Result<H, readonly CelDiagnostic[]> {
   let cache = caches.get(env);
   if (!cache) {
-    cache = new Map();
+    cache = { entries: new Map(), bytes: 0 };
     caches.set(env, cache);
   }
-  const hit = cache.get(source);
-  if (hit) return hit;
+  const hit = cache.entries.get(source);
+  if (hit) return hit.result;
   const compiled = compileFresh(env, source);
   const result: Result<H, readonly CelDiagnostic[]> = Object.freeze(compiled.ok ? ok(handle(compiled.value)) : err(Object.freeze(compiled.error)));
-  // Oldest first out: what-if runs over many policies must not grow memory without bound.
-  if (cache.size >= CACHE_MAX) {
-    const oldest = cache.keys().next();
-    if (!oldest.done) cache.delete(oldest.value);
+  const bytes = compiledBytes(typeof source === "string" ? source : "", compiled);
+  const { compileCacheEntries, compileCacheBytes } = CEL_RESOURCE_LIMITS;
+  // Not kept when it alone would fill the cache (not expected: 10,000 nodes are ~10 MB).
+  if (bytes > compileCacheBytes) return result;
+  // Oldest first out: what-if runs over many policies, and clients sending many large expressions,
+  // must not grow memory without bound.
+  while (cache.entries.size > 0 && (cache.entries.size >= compileCacheEntries || cache.bytes + bytes > compileCacheBytes)) {
+    const oldest = cache.entries.entries().next();
+    if (oldest.done) break;
+    cache.entries.delete(oldest.value[0]);
+    cache.bytes -= oldest.value[1].bytes;
   }
-  cache.set(source, result);
+  cache.entries.set(source, { result, bytes });
+  cache.bytes += bytes;
   return result;
+}
+
+/**
+ * What an environment's cache of compiled conditions (or, for `"approver"`, approver expressions)
+ * holds now: entries and their estimated bytes ({@link compiledBytes}), both bounded (limits.ts).
+ *
+ * @example
+ * ```ts
+ * compileCacheStats("condition"); // { entries: 42, bytes: 463_120 }
+ * ```
+ */
+export function compileCacheStats(kind: CelEnvironmentKind): { readonly entries: number; readonly bytes: number } {
+  const env = safeEnv(kind);
+  const cache = env.ok ? (kind === "approver" ? approverCaches : conditionCaches).get(env.value) : undefined;
+  return { entries: cache?.entries.size ?? 0, bytes: cache?.bytes ?? 0 };
 }
 
 function safeEnv(kind: CelEnvironmentKind): Result<CelEnvironment, readonly CelDiagnostic[]> {
@@ -623,12 +672,16 @@ export function checkApproverExpression(source: string, options: CheckOptions = 
  * ```
  */
 export interface CheckOptions {
-  /** The cost limit the static estimate must stay within (default {@link DEFAULT_CEL_COST_LIMIT}). */
+  /**
+   * The cost limit the static estimate must stay within (default {@link DEFAULT_CEL_COST_LIMIT}), at
+   * most `CEL_RESOURCE_LIMITS.maxCostLimit` (limits.ts), which no evaluation exceeds either.
+   */
   readonly costLimit?: number | undefined;
 }
 
 function costDiagnostics(c: Compiled, options: CheckOptions): readonly CelDiagnostic[] {
-  const limit = options.costLimit ?? DEFAULT_CEL_COST_LIMIT;
+  // No evaluation gets more than the hard limit, whatever it asks for (cost.ts, `CostMeter.start`).
+  const limit = Math.min(options.costLimit ?? DEFAULT_CEL_COST_LIMIT, CEL_RESOURCE_LIMITS.maxCostLimit);
   if (!(c.cost.cost > limit)) return [];
   const cost = limit === DEFAULT_CEL_COST_LIMIT ? c.cost : estimateCost(c.root, c.extensionArgs, limit);
   const { list, string } = WORST_CASE_SIZES;

@@ -73,7 +73,8 @@ import {
 /**
  * Parse-time limits. cel-js's defaults are cel-go's (250 levels of nesting, 100k nodes); conditions
  * are short, so fewer nodes bound the work a hostile or generated expression can ask for. cel-js has
- * no evaluation-cost limit; comprehensions range over directory lists, which are finite. cel-js does
+ * no evaluation-cost limit: cost.ts budgets every evaluation, and limits.ts holds the hard limits
+ * (the largest budget, regular expressions, caches). cel-js does
  * not count a chain of prefix operators (`!!!…x`, `---…1`) as nesting: `compile.ts` holds such a
  * chain to `maxDepth` itself before parsing.
  *
@@ -308,14 +309,43 @@ function registerStringExtras(env: Environment): void {
   env.registerFunction(
     "string.charAt(int): string",
     (s: unknown, i: unknown) => {
-      const chars = [...text(s)];
+      // Walks to the code point without spreading the string into an array.
       const at = typeof i === "bigint" ? i : -1n;
-      if (at < 0n || at > BigInt(chars.length)) throw argError(`index out of range: ${String(i)}`);
-      return chars[Number(at)] ?? "";
+      if (at < 0n) throw argError(`index out of range: ${String(i)}`);
+      let k = 0n;
+      for (const ch of text(s)) {
+        if (k === at) return ch;
+        k++;
+      }
+      if (at > k) throw argError(`index out of range: ${String(i)}`);
+      return "";
     },
     sync,
   );
-  env.registerFunction("string.reverse(): string", (s: unknown) => [...text(s)].reverse().join(""), sync);
+  env.registerFunction("string.reverse(): string", (s: unknown) => reverseCodePoints(text(s)), sync);
+}
+
+/**
+ * A string's code points in reverse order (a surrogate pair stays in order, as cel-go reverses
+ * runes), built in chunks: no array of one string per character.
+ */
+function reverseCodePoints(s: string): string {
+  const chunks: string[] = [];
+  const buffer = new Array<number>();
+  for (let i = s.length - 1; i >= 0; i--) {
+    const c = s.charCodeAt(i);
+    const h = i > 0 ? s.charCodeAt(i - 1) : 0;
+    if (c >= 0xdc00 && c <= 0xdfff && h >= 0xd800 && h <= 0xdbff) {
+      buffer.push(h, c);
+      i--;
+    } else buffer.push(c);
+    if (buffer.length >= 4096) {
+      chunks.push(String.fromCharCode(...buffer));
+      buffer.length = 0;
+    }
+  }
+  chunks.push(String.fromCharCode(...buffer));
+  return chunks.join("");
 }
 
 /**

@@ -19,7 +19,8 @@ import type { CelDirectory } from "./directory.js";
 import { celTypeNames } from "./diagnostics.js";
 import { appUserStatusName } from "./enums.js";
 import { asChecker, asEvaluator, asScope, errorAt, qualifiedName, syntacticChildren, type CelMacro, type CelNode } from "./internals.js";
-import type { RegexCache } from "./regex.js";
+import { CEL_RESOURCE_LIMITS } from "./limits.js";
+import { regexWeight, type RegexCache } from "./regex.js";
 import { endOf, formatTime, parseTime, resolveLayout, startOf, timeUnit, wallTime, type Zone, type ZoneCache } from "./time.js";
 import { CelAccount, CelEntitlement, CelGroup, CelRiskScore, CelUser, type CelSecurityInsight, type CelUserCache } from "./values.js";
 
@@ -99,8 +100,8 @@ export interface ExtensionFunction {
   readonly name: string;
   readonly style: "global" | "namespaced" | "method";
   readonly overloads: readonly ExtensionOverload[];
-  /** Checks literal arguments at check time (e.g. a regular expression). */
-  readonly checkLiterals?: (args: readonly CelNode[], services: ExtensionServices) => void;
+  /** Checks literal arguments at check time (e.g. a regular expression); `check` is the whole expression's. */
+  readonly checkLiterals?: (args: readonly CelNode[], services: ExtensionServices, check: LiteralCheck) => void;
 }
 
 /**
@@ -208,7 +209,20 @@ function runtimeTypeName(v: unknown): string {
  */
 export type ExtensionArgs = Map<CelNode, readonly CelNode[]>;
 
-function callMacro(node: CelNode, fn: ExtensionFunction, args: readonly CelNode[], services: ExtensionServices): CelMacro {
+/**
+ * What the checks of literal arguments share across one expression: the weight of the regular
+ * expressions it compiled so far (limits.ts, `maxRegexWeightPerExpression`).
+ *
+ * @example
+ * ```ts
+ * const check: LiteralCheck = { regexWeight: 0 };
+ * ```
+ */
+export interface LiteralCheck {
+  regexWeight: number;
+}
+
+function callMacro(node: CelNode, fn: ExtensionFunction, args: readonly CelNode[], services: ExtensionServices, check: LiteralCheck): CelMacro {
   // Set by typeCheck, read by evaluate: a macro object belongs to one node of one parse.
   let candidates: readonly ExtensionOverload[] = [];
   let checkAtRuntime = true;
@@ -226,14 +240,14 @@ function callMacro(node: CelNode, fn: ExtensionFunction, args: readonly CelNode[
         throw new CelTypeError({ code: "no_matching_overload", message: `found no matching overload for '${shown}'`, node: errorAt(node) });
       }
       checkAtRuntime = types.some((t) => t.hasDynType || t.hasPlaceholderType) || candidates.length > 1;
-      fn.checkLiterals?.(args, services);
+      fn.checkLiterals?.(args, services, check);
       const results = new Set(candidates.map((o) => o.result));
       const only = results.size === 1 ? [...results][0] : undefined;
       return chk.getType(only ?? "dyn");
     },
     evaluate(ev: unknown, _macro: unknown, scope: unknown): unknown {
       const e = asEvaluator(ev);
-      return invoke(
+      return holder.invoke(
         args.map((a) => e.run(a, scope)),
         runtimeOf(scope),
       );
@@ -253,11 +267,34 @@ function callMacro(node: CelNode, fn: ExtensionFunction, args: readonly CelNode[
     }
     return o.impl(values, rt, node);
   }
-  invokers.set(node, invoke);
+  const holder: InvokerHolder = { invoke };
+  invokers.set(node, holder);
   return macro;
 }
 
-const invokers = new WeakMap<CelNode, (values: readonly unknown[], rt: CelRuntime) => unknown>();
+/** How an extension call node is invoked: cel-js's evaluation and the closures read it from here. */
+interface InvokerHolder {
+  invoke: Invoker;
+}
+
+type Invoker = (values: readonly unknown[], rt: CelRuntime) => unknown;
+
+const invokers = new WeakMap<CelNode, InvokerHolder>();
+
+/**
+ * Puts a wrapper around how an extension call node is invoked, for cel-js's evaluation and the
+ * closures compiled afterwards alike (the cost meter charges a call's arguments this way, cost.ts).
+ * Does nothing for other nodes.
+ *
+ * @example
+ * ```ts
+ * wrapExtensionInvoker(node, (inner) => (values, rt) => (charge(values), inner(values, rt)));
+ * ```
+ */
+export function wrapExtensionInvoker(node: CelNode, wrap: (inner: Invoker) => Invoker): void {
+  const holder = invokers.get(node);
+  if (holder) holder.invoke = wrap(holder.invoke);
+}
 
 /**
  * How an extension call node is evaluated once its arguments are: the overload is chosen and
@@ -270,7 +307,7 @@ const invokers = new WeakMap<CelNode, (values: readonly unknown[], rt: CelRuntim
  * ```
  */
 export function extensionInvoker(node: CelNode): ((values: readonly unknown[], rt: CelRuntime) => unknown) | undefined {
-  return invokers.get(node);
+  return invokers.get(node)?.invoke;
 }
 
 function undeclaredMacro(node: CelNode, name: string): CelMacro {
@@ -304,6 +341,7 @@ function attach(node: CelNode, macro: CelMacro): void {
  */
 export function desugar(root: CelNode, table: ExtensionTable, services: ExtensionServices): ExtensionArgs {
   const out: ExtensionArgs = new Map();
+  const check: LiteralCheck = { regexWeight: 0 };
   // Names bound by enclosing comprehensions and cel.bind: `time` there is a variable, as in cel-go.
   const none: ReadonlySet<string> = new Set();
   const stack: Array<readonly [CelNode, ReadonlySet<string>]> = [[root, none]];
@@ -319,7 +357,7 @@ export function desugar(root: CelNode, table: ExtensionTable, services: Extensio
       const args = syntacticChildren(node);
       const fn = table.globals.get(`${a[0]}/${args.length}`);
       if (fn) {
-        attach(node, callMacro(node, fn, args, services));
+        attach(node, callMacro(node, fn, args, services, check));
         out.set(node, args);
       }
       visit(args, bound);
@@ -333,7 +371,7 @@ export function desugar(root: CelNode, table: ExtensionTable, services: Extensio
         const full = q === undefined || bound.has(rootName) ? undefined : `${q}.${a[0]}`;
         const fn = full === undefined ? undefined : table.namespaced.get(full);
         if (fn) {
-          attach(node, callMacro(node, fn, args, services));
+          attach(node, callMacro(node, fn, args, services, check));
           out.set(node, args);
           visit(args, bound);
           continue;
@@ -347,7 +385,7 @@ export function desugar(root: CelNode, table: ExtensionTable, services: Extensio
         const m = table.methods.get(`${a[0]}/${args.length}`);
         if (m) {
           const all = [receiver, ...args];
-          attach(node, callMacro(node, m, all, services));
+          attach(node, callMacro(node, m, all, services, check));
           out.set(node, all);
           visit(all, bound);
           continue;
@@ -608,9 +646,23 @@ function timestampAccessors(services: ExtensionServices): ExtensionFunction[] {
 }
 
 function regexFunctions(services: ExtensionServices): ExtensionFunction[] {
-  const checkLiterals = (args: readonly CelNode[]): void => {
+  const checkLiterals = (args: readonly CelNode[], _services: ExtensionServices, check: LiteralCheck): void => {
     const pattern = args[1];
     if (pattern?.op !== "value" || typeof pattern.args !== "string") return;
+    // The expression's patterns together, before compiling one more: checking is bounded too.
+    // Longer than the limit: refused by compiling, without reading it through.
+    const weight = pattern.args.length > CEL_RESOURCE_LIMITS.maxRegexWeight ? pattern.args.length : regexWeight(pattern.args);
+    const max = CEL_RESOURCE_LIMITS.maxRegexWeightPerExpression;
+    if (weight <= CEL_RESOURCE_LIMITS.maxRegexWeight && check.regexWeight + weight > max) {
+      throw new CelTypeError({
+        code: "regex_limit_exceeded",
+        message:
+          `the regular expressions of this expression together weigh more than ${max.toLocaleString("en-US")} ` +
+          `(their lengths, or their sizes with counted repetitions multiplied out): this one weighs ${weight.toLocaleString("en-US")}`,
+        node: errorAt(pattern),
+      });
+    }
+    check.regexWeight += weight;
     const r = services.regexes.get(pattern.args);
     if (!r.ok) throw new CelTypeError({ code: r.kind === "unsupported" ? "unsupported_regex" : "invalid_regex", message: r.message, node: errorAt(pattern) });
   };

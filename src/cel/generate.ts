@@ -25,6 +25,7 @@
 import { argsOf, BAIL, child, type Closure, type ClosureOptions, compileClosures, dynGet, isMacro, literalOf, mapGet, ORDERED, PRIMITIVE_EQ, typeOf, VARIABLES } from "./closures.js";
 import type { ExtensionArgs } from "./extensions.js";
 import { isCelNode, type CelNode } from "./internals.js";
+import { CHARS_PER_UNIT, FAST_PATH_CHARGES } from "./cost.js";
 import { canGenerate } from "../can-generate.js";
 
 /**
@@ -40,8 +41,8 @@ export type Recording = (c: Readonly<Record<string, unknown>>, slots: unknown[])
 
 /**
  * What {@link generateRecording} writes: the function, and whether it hands any node to a closure
- * (`alone` when not: then nothing in it charges the cost meter or records through the tracer's
- * running target, and its caller need not set either up).
+ * or charges the cost meter itself (`alone` when neither: then nothing in it charges the cost meter
+ * or records through the tracer's running target, and its caller need not set either up).
  *
  * @example
  * ```ts
@@ -83,7 +84,7 @@ export function generateClosure(root: CelNode, extensionArgs: ExtensionArgs, opt
 export function generateRecording(root: CelNode, extensionArgs: ExtensionArgs, options: ClosureOptions, slotOf: (node: CelNode) => number | undefined): GeneratedRecording | undefined {
   if (options.record === undefined) return undefined;
   const g = generated(root, extensionArgs, options, slotOf);
-  return g && { run: g.f as Recording, alone: g.delegates === 0 };
+  return g && { run: g.f as Recording, alone: g.delegates === 0 && g.charges === 0 };
 }
 
 function generated(
@@ -91,12 +92,12 @@ function generated(
   extensionArgs: ExtensionArgs,
   options: ClosureOptions,
   slotOf: ((node: CelNode) => number | undefined) | undefined,
-): { readonly f: Closure | Recording; readonly delegates: number } | undefined {
+): { readonly f: Closure | Recording; readonly delegates: number; readonly charges: number } | undefined {
   if (!canGenerate()) return undefined;
   try {
     const g = new Source(extensionArgs, options, slotOf);
     const out = g.node(root);
-    return { f: g.build(out), delegates: g.delegates };
+    return { f: g.build(out), delegates: g.delegates, charges: g.charges };
   } catch {
     // A node without closures (NotCompiled) or a generator bug: the closures decide alone.
     return undefined;
@@ -124,6 +125,7 @@ class Source {
   readonly #delegated = new Set<CelNode>();
   #vars = 0;
   #labels = 0;
+  #charges = 0;
   #depth = 1;
 
   constructor(ext: ExtensionArgs, options: ClosureOptions, slotOf: ((node: CelNode) => number | undefined) | undefined) {
@@ -137,6 +139,11 @@ class Source {
     return this.#delegates.length;
   }
 
+  /** How many charges of the cost meter it writes out (cost.ts `FAST_PATH_CHARGES`). */
+  get charges(): number {
+    return this.#charges;
+  }
+
   /** Whether shortcuts that skip a node are allowed: not when every node's value is recorded. */
   get #fused(): boolean {
     return this.#slotOf === undefined;
@@ -146,7 +153,7 @@ class Source {
     const names = Array.from({ length: this.#vars }, (_, i) => `v${i}`);
     const source = [
       '"use strict";',
-      "const B = $.B, mapGet = $.mapGet, dynGet = $.dynGet;",
+      "const B = $.B, mapGet = $.mapGet, dynGet = $.dynGet, Q = $.Q;",
       ...this.#constants.map((_, i) => `const k${i} = $.k[${i}];`),
       ...this.#delegates.map((_, i) => `const d${i} = $.d[${i}];`),
       // Recording, the running trace's slots come in beside the context.
@@ -157,7 +164,7 @@ class Source {
       "};",
     ].join("\n");
     const factory = new Function("$", source) as (inputs: object) => Closure | Recording;
-    return factory({ B: BAIL, mapGet, dynGet, k: this.#constants, d: this.#delegates });
+    return factory({ B: BAIL, mapGet, dynGet, Q: FAST_PATH_CHARGES, k: this.#constants, d: this.#delegates });
   }
 
   #emit(line: string): void {
@@ -166,6 +173,29 @@ class Source {
 
   #fresh(): string {
     return `v${this.#vars++}`;
+  }
+
+  /** Whether a node pays before it runs (cost.ts `pre`): the closures' fast path charges it, so does the code. */
+  #charged(n: CelNode): boolean {
+    return this.#options.plan?.pre.has(n) === true;
+  }
+
+  /**
+   * Emits the charge a fast path pays before it runs, as the closure does (cost.ts `pre`): the
+   * node's own units on `a` and `b`, when `when` holds (the cases where they can be more than 0).
+   */
+  #charge(n: CelNode, a: string, b: string, when?: string): void {
+    const units = this.#options.plan?.pre.get(n)?.units;
+    if (units === undefined) return;
+    this.#charges++;
+    const call = `Q.charge(${this.#constant(units)}(${a}, ${b}), ${this.#constant(n)});`;
+    this.#emit(when === undefined ? call : `if (${when}) ${call}`);
+  }
+
+  /** Two string variables both of ten characters or more (else comparing them costs nothing). */
+  #long(a: string, b: string, typed: boolean): string {
+    const k = CHARS_PER_UNIT;
+    return `${typed ? "" : `typeof ${a} === "string" && typeof ${b} === "string" && `}${a}.length >= ${k} && ${b}.length >= ${k}`;
   }
 
   /** A value that is no literal in the source: a constant bound before the function. */
@@ -298,11 +328,17 @@ class Source {
     if (items !== undefined) {
       // `x in ["a", "b"]`: the closure builds the list and walks it; its items are constants.
       this.#emit(`if (typeof ${lv} !== "string") throw B;`);
+      if (this.#charged(n) && items.length > 0) {
+        // The plan charges a literal list by its needle only (cost.ts `literalMembershipUnits`).
+        this.#charges++;
+        this.#emit(`if (${lv}.length >= ${CHARS_PER_UNIT}) Q.literalMembership(${lv}, ${items.length}, ${this.#constant(n)});`);
+      }
       this.#emit(`${v} = ${items.length === 0 ? "false" : items.map((s) => `${lv} === ${literal(s)}`).join(" || ")};`);
       return v;
     }
     const rv = this.node(r);
     this.#emit(`if (typeof ${lv} !== "string" || !Array.isArray(${rv})) throw B;`);
+    this.#charge(n, lv, rv);
     this.#emit(`${v} = false;`);
     this.#emit(`for (const x of ${rv}) {`);
     this.#emit(`  if (x === ${lv}) { ${v} = true; break; }`);
@@ -342,7 +378,8 @@ class Source {
     const lt = typeOf(l);
     const rt = typeOf(r);
     const op = n.op === "!=" ? "!==" : "===";
-    // A literal on the right is written into the comparison, unless its own value is recorded.
+    // A literal on the right is written into the comparison, unless its own value is recorded
+    // (comparing with a literal outside a loop charges nothing: cost.ts).
     const k = this.#fused ? literalOf(r) : undefined;
     const v = this.#fresh();
     if (lt === rt && PRIMITIVE_EQ.has(lt)) {
@@ -356,6 +393,7 @@ class Source {
       const a = this.node(l);
       const b = this.node(r);
       this.#emit(`if (typeof ${a} !== ${want} || typeof ${b} !== ${want}) throw B;`);
+      if (lt === "string") this.#charge(n, a, b, this.#long(a, b, true));
       this.#emit(`${v} = ${a} ${op} ${b};`);
       return v;
     }
@@ -369,6 +407,7 @@ class Source {
       const a = this.node(l);
       const b = this.node(r);
       this.#emit(`if (typeof ${a} !== typeof ${b} || !(typeof ${a} === "string" || typeof ${a} === "boolean")) throw B;`);
+      this.#charge(n, a, b, this.#long(a, b, false));
       this.#emit(`${v} = ${a} ${op} ${b};`);
       return v;
     }
@@ -397,6 +436,7 @@ class Source {
     const a = this.node(l);
     const b = this.node(r);
     this.#emit(`if (typeof ${a} !== ${want} || typeof ${b} !== ${want}) throw B;`);
+    if (lt === "string") this.#charge(n, a, b, this.#long(a, b, true));
     this.#emit(`${v} = ${a} ${n.op} ${b};`);
     return v;
   }
@@ -481,6 +521,10 @@ class Source {
     const s = this.node(receiver);
     const v = this.#fresh();
     this.#emit(`if (typeof ${s} !== "string" || typeof ${x} !== "string") throw B;`);
+    if (this.#charged(n)) {
+      this.#charges++;
+      this.#emit(`if (${s}.length >= ${CHARS_PER_UNIT} || ${x}.length >= ${CHARS_PER_UNIT}) Q.charge(Q.operands(${s}, ${x}), ${this.#constant(n)});`);
+    }
     this.#emit(`${v} = ${s}.${test}(${x});`);
     return v;
   }

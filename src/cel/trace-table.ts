@@ -247,6 +247,12 @@ export function recordRun(table: TraceTable, context: object, target: RecordingT
   current = target;
   try {
     return table.compiled.run(context);
+  } catch (e: unknown) {
+    // The budget ran out under an `||`, `&&` or quantifier that absorbed the error and answered
+    // (compile.ts: the run fails all the same): the expression's value is the error, not that answer.
+    const slots = target[SLOTS];
+    if (slots[0] !== undefined && !(slots[0] instanceof Thrown)) slots[0] = new Thrown(e);
+    throw e;
   } finally {
     current = previous;
   }
