@@ -2,17 +2,14 @@
  * `policy-sim check-world`: does a world file load, and does it say what its author meant? Errors
  * (it does not load) and warnings (probable typos) with their JSON paths, and a one-line verdict.
  */
-import { lintPolicy } from "../policy/lint.js";
 import { loadWorldChunks } from "../world/load-world.js";
 import type { World } from "../world/world.js";
 import { type Command, EXIT, plural, printJson, readChunks, str, CliInputError, formatWorldWarning } from "./command.js";
+import { lintWorld } from "./lint.js";
 
-/** The lint errors of every policy of the world (what the service would refuse to save), each with its policy id. */
+/** The lint errors of the world's policies and configuration rules (what the service would refuse to save), as `lint --all` finds them. */
 function policyLintErrors(world: World): { readonly policyId: string; readonly code: string; readonly path: string; readonly message: string }[] {
-  const out: { policyId: string; code: string; path: string; message: string }[] = [];
-  for (const p of world.policies)
-    for (const f of lintPolicy(p, world)) if (f.severity === "error") out.push({ policyId: p.id, code: f.code, path: f.path, message: f.message });
-  return out;
+  return lintWorld(world).flatMap((l) => l.findings.filter((f) => f.severity === "error").map((f) => ({ policyId: l.id, code: f.code, path: f.path, message: f.message })));
 }
 
 /**
