@@ -45,15 +45,7 @@ export function toSpecNames(json: unknown): unknown {
 
 function rename(v: unknown, depth: number): unknown {
   if (typeof v !== "object" || v === null || depth > MAX_DEPTH) return v;
-  if (Array.isArray(v)) {
-    let out: unknown[] | undefined;
-    for (let i = 0; i < v.length; i++) {
-      const x: unknown = v[i];
-      const y = rename(x, depth + 1);
-      if (y !== x) (out ??= v.slice())[i] = y;
-    }
-    return out ?? v;
-  }
+  if (Array.isArray(v)) return mapItems(v, (x) => rename(x, depth + 1));
   const o = v as Readonly<Record<string, unknown>>;
   let out: Record<string, unknown> | undefined;
   for (const key of Object.keys(o)) {
@@ -89,6 +81,17 @@ function sameJson(a: unknown, b: unknown, depth = 0): boolean {
   return true;
 }
 
+/** `items` with `f` applied to each, copied only when some item changes (the same array otherwise). */
+function mapItems(items: readonly unknown[], f: (x: unknown) => unknown): readonly unknown[] {
+  let out: unknown[] | undefined;
+  for (let i = 0; i < items.length; i++) {
+    const x = items[i];
+    const y = f(x);
+    if (y !== x) (out ??= items.slice())[i] = y;
+  }
+  return out ?? items;
+}
+
 /** A shallow copy that keeps a `__proto__` key a key. */
 function copyOf(o: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -117,15 +120,7 @@ export function toApiNames(json: unknown): unknown {
 
 function renameToApi(v: unknown, depth: number): unknown {
   if (typeof v !== "object" || v === null || depth > MAX_DEPTH) return v;
-  if (Array.isArray(v)) {
-    let out: unknown[] | undefined;
-    for (let i = 0; i < v.length; i++) {
-      const x: unknown = v[i];
-      const y = renameToApi(x, depth + 1);
-      if (y !== x) (out ??= v.slice())[i] = y;
-    }
-    return out ?? v;
-  }
+  if (Array.isArray(v)) return mapItems(v, (x) => renameToApi(x, depth + 1));
   const o = v as Readonly<Record<string, unknown>>;
   const keys = Object.keys(o);
   let changed = false;
@@ -180,15 +175,7 @@ export function withApiAliases(json: unknown): unknown {
 
 function alias(v: unknown, depth: number): unknown {
   if (typeof v !== "object" || v === null || depth > MAX_DEPTH) return v;
-  if (Array.isArray(v)) {
-    let out: unknown[] | undefined;
-    for (let i = 0; i < v.length; i++) {
-      const x: unknown = v[i];
-      const y = alias(x, depth + 1);
-      if (y !== x) (out ??= v.slice())[i] = y;
-    }
-    return out ?? v;
-  }
+  if (Array.isArray(v)) return mapItems(v, (x) => alias(x, depth + 1));
   const o = v as Readonly<Record<string, unknown>>;
   let changed = false;
   const entries: [string, unknown][] = [];
