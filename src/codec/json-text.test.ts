@@ -195,7 +195,8 @@ describe("jsonBytes with apiAliases: JSON.stringify(withApiAliases(value)), shar
       fc.property(json, (v) => {
         fc.pre(!spelledTwice(v));
         const aliased = JSON.parse(text(jsonBytes(v as JsonValue, { apiAliases: true }))) as unknown;
-        expect(toSpecNames(aliased)).toEqual(toSpecNames(v));
+        // Both through JSON text, which writes -0 as 0.
+        expect(toSpecNames(aliased)).toEqual(toSpecNames(JSON.parse(JSON.stringify(v))));
       }),
     );
   });
