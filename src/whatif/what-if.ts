@@ -849,8 +849,12 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
         if (e === undefined) {
           verdict = verdictOfTask(t, task);
           // A task its verdict skips needs no group (an edit that reaches no task groups none).
-          if (group < 0 && !(verdict.policy === "skip" && verdict.footprint === null)) group = groupOf.of(t);
-          if (group >= 0) byGroup.set(group, (e = groupOutcome(task, verdict, group)));
+          if (group < 0 && !(verdict.policy === "skip" && verdict.footprint === null)) {
+            group = groupOf.of(t);
+            // A group met before in this run (the first run over a world groups as it goes).
+            if (group >= 0) e = byGroup.get(group);
+          }
+          if (group >= 0 && e === undefined) byGroup.set(group, (e = groupOutcome(task, verdict, group)));
         }
         if (e !== undefined && e.kind === "listed") {
           decisions += 2;
