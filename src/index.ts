@@ -21,6 +21,7 @@
 
 // Results and errors
 export { err, ok } from "./result.js";
+export { VERSION } from "./version.js";
 export type { Result } from "./result.js";
 export { httpStatusOf } from "./reducers/errors.js";
 export type { SimError, SimErrorCode } from "./reducers/errors.js";

@@ -108,3 +108,17 @@ describe("exit codes", () => {
     expect(r.err).toBe("policy-sim __crash failed: boom\n");
   });
 });
+
+describe("--version", () => {
+  it.each([["--version"], ["-V"], ["version"]])("%s prints the package's version, exit 0", async (flag) => {
+    const r = await run([flag]);
+    const pkg = JSON.parse(disk("package.json")) as { version: string };
+    expect(r.code).toBe(EXIT.ok);
+    expect(r.out).toBe(`policy-sim ${pkg.version}\n`);
+    expect(r.err).toBe("");
+  });
+
+  it("--help says where the version is", async () => {
+    expect((await run(["--help"])).out).toContain("policy-sim --version");
+  });
+});

@@ -12,6 +12,7 @@ import type { JsonValue } from "../model/json.js";
 import { comment } from "../reducers/comment.js";
 import { hardReset } from "../reducers/hard-reset.js";
 import type { World } from "../world/world.js";
+import { VERSION } from "../version.js";
 import { checkOutPath, type CliIO, CliInputError, type Command, EXIT, readWorld, str, writeOutput, writeWorldFile } from "./command.js";
 import { checkWorldCommand } from "./check-world.js";
 import { commandHelp, EXIT_CODES_LINE, json, runCommand } from "./dispatch.js";
@@ -220,7 +221,7 @@ export function listCommands(): ReadonlyArray<readonly [string, Command]> {
 function help(io: CliIO): void {
   io.stdout("policy-sim: simulate an identity-governance service's task policies\n\nCommands:\n");
   for (const [name, c] of Object.entries(commands)) io.stdout(`  ${name.padEnd(11)} ${c.summary}\n      ${c.usage}\n`);
-  io.stdout("\n`policy-sim <command> --help` for one command's flags and examples.\n");
+  io.stdout("\n`policy-sim <command> --help` for one command's flags and examples; `policy-sim --version` for the version.\n");
   io.stdout(`${EXIT_CODES_LINE}\n`);
 }
 
@@ -235,6 +236,10 @@ function help(io: CliIO): void {
  */
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === "--version" || name === "-V" || name === "version") {
+    io.stdout(`policy-sim ${VERSION}\n`);
+    return EXIT.ok;
+  }
   if (!name || name === "help" || name === "--help" || name === "-h") {
     const target = name === "help" ? rest[0] : undefined;
     const c = target === undefined ? undefined : commands[target];
