@@ -85,6 +85,19 @@ describe("startRepl: a scripted session", () => {
     expect(written.has("out.json")).toBe(true);
   });
 
+  it("a line that goes on past a refusal shows the refusal before what the line threw", async () => {
+    const { text } = await session(['explain("9999").data.rules[0]', 'explain("1001").data.rules[0] !== undefined', 'undefinedThing.x']);
+    const lines = text.split("\n");
+    const refusal = lines.findIndex((l) => l.includes("✗ NOT_FOUND") && l.includes("returned by a call on this line"));
+    const thrown = lines.findIndex((l) => l.includes("TypeError"));
+    expect(refusal, text).toBeGreaterThanOrEqual(0);
+    expect(thrown).toBeGreaterThan(refusal);
+    // A line without a refusal prints only its own error; a successful line prints its value.
+    expect(text.match(/returned by a call on this line/g)).toHaveLength(1);
+    expect(text).toContain("true");
+    expect(text).toContain("undefinedThing is not defined");
+  });
+
   it("the completer completes ids in strings and falls back to Node's for properties", async () => {
     const input = new PassThrough();
     const output = new PassThrough();

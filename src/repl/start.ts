@@ -4,12 +4,13 @@
  * (`session.ts`) and the completer (`complete.ts`) hold the logic; this file only wires them in.
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { type REPLServer, start } from "node:repl";
+import { Recoverable, type REPLServer, start } from "node:repl";
 import type { Readable, Writable } from "node:stream";
 import { whatIfBinding } from "../cli/whatif.js";
 import { inspect } from "node:util";
 import type { World } from "../world/world.js";
 import { completeLine, openStringAt } from "./complete.js";
+import { Shown } from "./show.js";
 import { createSession, HELP, type ReplApi, type ReplSession, type SessionFiles, type WhatIfBinding } from "./session.js";
 
 /**
@@ -84,10 +85,23 @@ export function worldSummary(w: World): string {
 
 const NAMES: readonly string[] = [...FUNCTIONS, "world"];
 
-function bind(context: Record<string, unknown>, session: ReplSession): void {
+/**
+ * The refusals the bound functions returned while the current line ran. A line that goes on past
+ * one (`explain("9999").data.rules[0]`) throws a TypeError about `undefined` that says nothing of
+ * why; the REPL prints these first, so the reason is on screen.
+ */
+type Failures = Shown<unknown>[];
+
+function bind(context: Record<string, unknown>, session: ReplSession, failures: Failures): void {
   for (const name of FUNCTIONS) {
-    const f = session.api[name];
-    Object.defineProperty(context, name, { value: f, writable: true, enumerable: false, configurable: true });
+    const f = session.api[name] as (...args: unknown[]) => unknown;
+    const recorded = (...args: unknown[]): unknown => {
+      const r = f(...args);
+      if (r instanceof Shown && !r.ok) failures.push(r);
+      return r;
+    };
+    Object.defineProperty(recorded, "name", { value: name });
+    Object.defineProperty(context, name, { value: recorded, writable: true, enumerable: false, configurable: true });
   }
   // A getter, so `world` is always the current world, after reset/comment/undo/.world alike.
   Object.defineProperty(context, "world", { get: () => session.world, enumerable: false, configurable: true });
@@ -138,9 +152,27 @@ export function startRepl(options: StartReplOptions): RunningRepl {
   };
   Object.defineProperty(server, "completer", { value: completer, writable: true, configurable: true });
 
-  bind(server.context, session);
+  const failures: Failures = [];
+  bind(server.context, session, failures);
   // `.clear` gives the REPL a fresh context; the functions must be there too.
-  server.on("reset", (context: Record<string, unknown>) => bind(context, session));
+  server.on("reset", (context: Record<string, unknown>) => bind(context, session, failures));
+  // Each line starts with none recorded.
+  const evaluate = server.eval;
+  const evalFresh: typeof evaluate = (code, context, file, done) => {
+    failures.length = 0;
+    evaluate.call(server, code, context, file, done);
+  };
+  Object.defineProperty(server, "eval", { value: evalFresh, writable: true, configurable: true });
+  // What a line throws goes to the REPL's domain (node:repl's `_domain`, which prints it); the
+  // refusals of the line go out just before it.
+  const domain: unknown = (server as unknown as { _domain?: unknown })._domain;
+  if (typeof domain === "object" && domain !== null && typeof (domain as { prependListener?: unknown }).prependListener === "function") {
+    (domain as NodeJS.EventEmitter).prependListener("error", (error: unknown) => {
+      if (error instanceof Recoverable) return;
+      for (const f of failures) output.write(`${f.text} (returned by a call on this line; its .data is { code, message })\n`);
+      failures.length = 0;
+    });
+  }
 
   const say = (text: string): void => {
     output.write(`${text}\n`);
