@@ -20,6 +20,13 @@ interface LintJson {
 }
 
 describe("policy-sim lint", () => {
+  it("--policy given a world file says to lint the world's policies, exit 2 (it linted the world as one policy)", async () => {
+    const r = await run(["lint", "--policy", WORLD]);
+    expect(r.code).toBe(EXIT.badInput);
+    expect(r.out).toBe("");
+    expect(r.err).toContain(`${WORLD} is a world file, not a policy: lint its policies with policy-sim lint --world ${WORLD} --all`);
+  });
+
   it("a CEL typo: the code, the path, the message with the hint, the caret excerpt; exit 1", async () => {
     const r = await run(["lint", "--world", WORLD, "--policy", "fixtures/broken/cel-type-error.json"]);
     expect(r.code).toBe(EXIT.findings);

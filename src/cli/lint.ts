@@ -198,8 +198,18 @@ export const lintCommand: Command = {
       return report(io, lintWorld(world), worldPath, asJson, worldReport);
     }
     const doc = readJsonFile(io, policyPath, "policy");
+    if (isWorldFile(doc)) {
+      throw new InputFileError(`${policyPath} is a world file, not a policy: lint its policies with policy-sim lint --world ${policyPath} --all`);
+    }
     const docs: readonly unknown[] = Array.isArray(doc) ? doc : [doc];
     if (docs.length === 0) throw new InputFileError(`the policy file ${policyPath} is an empty array`);
     return report(io, lintDocuments(docs, world, Array.isArray(doc)), policyPath, asJson, worldReport);
   },
 };
+
+/** A world file (its `policies` list beside tasks, users or a version), which a policy never is. */
+function isWorldFile(doc: unknown): boolean {
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) return false;
+  const o = doc as Record<string, unknown>;
+  return Array.isArray(o["policies"]) && (Array.isArray(o["tasks"]) || Array.isArray(o["users"]) || o["version"] !== undefined);
+}
