@@ -14,12 +14,14 @@ describe("policy-sim init", () => {
   it("writes the sample world and its policy tests; the world loads and the tests pass", async () => {
     const io = memoryIO({ fallback: disk });
     expect(await runCli(["init", "--out", "mine/world.json"], io)).toBe(EXIT.ok);
-    expect([...io.written.keys()].sort()).toEqual(["mine/world.json", "policy-tests/defaults.json", "policy-tests/prod-admin.yaml"]);
+    // The test cases beside the world (they went to the current folder), the schema found from there.
+    expect([...io.written.keys()].sort()).toEqual(["mine/policy-tests/defaults.json", "mine/policy-tests/prod-admin.yaml", "mine/world.json"]);
+    expect(io.out()).toContain("policy-sim test --world mine/world.json 'mine/policy-tests/*.{yaml,json}'");
     const world = io.written.get("mine/world.json") ?? "";
-    expect(world).toContain('"$schema": "./node_modules/policy-sim/world.schema.json"');
+    expect(world).toContain('"$schema": "../node_modules/policy-sim/world.schema.json"');
     expect(loadWorld(JSON.parse(world)).ok).toBe(true);
     const tests = memoryIO({ files: Object.fromEntries(io.written), fallback: disk });
-    expect(await runCli(["test", "--world", "mine/world.json", "policy-tests/prod-admin.yaml", "policy-tests/defaults.json"], tests)).toBe(EXIT.ok);
+    expect(await runCli(["test", "--world", "mine/world.json", "mine/policy-tests/prod-admin.yaml", "mine/policy-tests/defaults.json"], tests)).toBe(EXIT.ok);
   });
 
   it("does not overwrite without --force", async () => {
@@ -28,6 +30,8 @@ describe("policy-sim init", () => {
     expect(io.err()).toContain("world.json already exists; --force overwrites");
     const forced = memoryIO({ files: { "world.json": "{}" }, fallback: disk });
     expect(await runCli(["init", "--force"], forced)).toBe(EXIT.ok);
+    expect([...forced.written.keys()].sort()).toEqual(["policy-tests/defaults.json", "policy-tests/prod-admin.yaml", "world.json"]);
+    expect(forced.written.get("world.json")).toContain('"$schema": "./node_modules/policy-sim/world.schema.json"');
   });
 
   it("the package ships the sample world, its tests and the world schema", () => {

@@ -3,6 +3,7 @@
  * example runs on) and its policy test cases into the current folder, so someone who installed the
  * package can run the README's commands without cloning the repository.
  */
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkOutPath, CliInputError, type CliIO, type Command, EXIT, str, writeOutput } from "./command.js";
 
@@ -34,8 +35,9 @@ function exists(io: CliIO, path: string): boolean {
 /** The files `init` writes: the sample world, and policy test cases that run against it. */
 const SAMPLES: ReadonlyArray<{ readonly from: string; readonly to: (world: string) => string }> = [
   { from: "world.json", to: (world) => world },
-  { from: "policy-tests/prod-admin.yaml", to: () => "policy-tests/prod-admin.yaml" },
-  { from: "policy-tests/defaults.json", to: () => "policy-tests/defaults.json" },
+  // Beside the world, wherever --out puts it (they were written under the current folder).
+  { from: "policy-tests/prod-admin.yaml", to: (world) => join(dirname(world), "policy-tests/prod-admin.yaml") },
+  { from: "policy-tests/defaults.json", to: (world) => join(dirname(world), "policy-tests/defaults.json") },
 ];
 
 /**
@@ -50,7 +52,7 @@ export const initCommand: Command = {
   usage: "policy-sim init [--out <file>] [--force]",
   summary: "write the sample tenant (and policy test cases for it) to start from",
   help: [
-    "--out <file>     where to write the sample world (default world.json); the test cases go to policy-tests/",
+    "--out <file>     where to write the sample world (default world.json); the test cases go to policy-tests/ beside it",
     "--force          overwrite files that exist",
     "",
     "The sample is Northwind Labs, the tenant every README example runs on. Then:",
@@ -70,9 +72,16 @@ export const initCommand: Command = {
     }
     for (const w of writes)
       writeOutput(w.path === world ? "--out" : "the test case", w.path, () =>
-        io.writeFile(w.path, w.path === world ? w.text.replace('"$schema": "../world.schema.json"', '"$schema": "./node_modules/policy-sim/world.schema.json"') : w.text),
+        io.writeFile(w.path, w.path === world ? w.text.replace('"$schema": "../world.schema.json"', `"$schema": "${schemaFrom(world)}"`) : w.text),
       );
-    io.stdout(`wrote ${writes.map((w) => w.path).join(", ")}\nnext: policy-sim explain --world ${world} --task 1001\n`);
+    const tests = join(dirname(world), "policy-tests/*.{yaml,json}");
+    io.stdout(`wrote ${writes.map((w) => w.path).join(", ")}\nnext: policy-sim explain --world ${world} --task 1001\n      policy-sim test --world ${world} '${tests}'\n`);
     return EXIT.ok;
   },
 };
+
+/** The installed package's world schema, as a path from the folder the world is written to. */
+function schemaFrom(world: string): string {
+  const path = relative(dirname(world), "node_modules/policy-sim/world.schema.json").split("\\").join("/");
+  return path.startsWith(".") ? path : `./${path}`;
+}
