@@ -332,6 +332,33 @@ function retryAfterMs(value: string | null, nowMs: number): number | undefined {
 }
 
 /** Whether a fetch or body read failed because its `AbortSignal.timeout` fired. */
+/**
+ * What a failed request's error says, with the cause behind fetch's bare "fetch failed" (the
+ * system's code and message: `connect ECONNREFUSED 127.0.0.1:9`), and whether trying again could
+ * help: a host name that does not resolve, a certificate this Node does not trust, or an address
+ * fetch will not use stay so whatever the wait, so the pull stops at once with what to check.
+ */
+function networkProblem(e: unknown): { readonly text: string; readonly final: boolean } {
+  if (!(e instanceof Error)) return { text: String(e), final: false };
+  const causes: { code?: unknown; message?: unknown }[] = [];
+  let c: unknown = (e as { cause?: unknown }).cause;
+  for (let depth = 0; c !== undefined && c !== null && depth < 4; depth++) {
+    if (c instanceof AggregateError) causes.push(...(c.errors as { code?: unknown; message?: unknown }[]));
+    else if (typeof c === "object") causes.push(c as { code?: unknown; message?: unknown });
+    c = typeof c === "object" ? (c as { cause?: unknown }).cause : undefined;
+  }
+  const codes = causes.map((x) => (typeof x?.code === "string" ? x.code : "")).filter((x) => x !== "");
+  const said = [...new Set(causes.map((x) => (typeof x?.message === "string" ? x.message : "")).filter((m) => m !== "" && m !== e.message))];
+  const text = said.length > 0 ? `${e.message} (${said.join("; ")})` : e.message;
+  if (codes.includes("ENOTFOUND")) return { text: `${text}: the host name does not resolve; check --base-url`, final: true };
+  const cert = codes.find((x) => /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ALTNAME/.test(x));
+  if (cert !== undefined) return { text: `${text}: this Node does not trust the server's certificate (${cert}); NODE_EXTRA_CA_CERTS=<file> trusts a private CA`, final: true };
+  if (codes.includes("ERR_INVALID_URL") || codes.includes("UND_ERR_INVALID_ARG")) return { text, final: true };
+  if (said.includes("bad port")) return { text: `${text}: fetch refuses this port (one browsers block); serve the API on another`, final: true };
+  if (codes.includes("ECONNREFUSED")) return { text: `${text}: nothing listens there; is the server running at --base-url?`, final: false };
+  return { text, final: false };
+}
+
 function timedOut(e: unknown): boolean {
   return e instanceof Error && (e.name === "TimeoutError" || (e.name === "AbortError" && String((e as { cause?: unknown }).cause ?? "").includes("Timeout")));
 }
@@ -474,7 +501,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         if (e instanceof TooLarge) return fail(e.code, `${what}: ${e.message}`);
         if (signal?.aborted) return cancelled(what);
         timed = timedOut(e);
-        problem = timed ? `no whole answer within ${seconds(timeoutMs)}` : e instanceof Error ? e.message : String(e);
+        if (timed) problem = `no whole answer within ${seconds(timeoutMs)}`;
+        else {
+          const network = networkProblem(e);
+          problem = network.text;
+          if (network.final) return fail("NETWORK_ERROR", `cannot reach ${base}${path}: ${problem}`);
+        }
       }
       if (answer && !RETRY_STATUSES.has(answer.response.status)) return { ok: true, value: answer };
       if (timed) timeouts++;

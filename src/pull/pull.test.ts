@@ -306,6 +306,34 @@ describe("openapi.yaml paging and retries: pull against recorded API pages", () 
     expect(!net.ok && net.error.code).toBe("NETWORK_ERROR");
   });
 
+  it("a network failure says its cause; one that retrying cannot fix (DNS, certificate, blocked port) stops at the first attempt", async () => {
+    const failing = (cause: unknown) => {
+      let calls = 0;
+      const fetch = (async () => {
+        calls++;
+        throw new TypeError("fetch failed", { cause });
+      }) as typeof globalThis.fetch;
+      return { fetch, calls: () => calls };
+    };
+    const code = (message: string, c: string) => Object.assign(new Error(message), { code: c });
+    const cases = [
+      { cause: code("getaddrinfo ENOTFOUND api.nope", "ENOTFOUND"), says: ["getaddrinfo ENOTFOUND api.nope", "does not resolve"], once: true },
+      { cause: code("certificate has expired", "CERT_HAS_EXPIRED"), says: ["certificate has expired", "NODE_EXTRA_CA_CERTS"], once: true },
+      { cause: new Error("bad port"), says: ["bad port"], once: true },
+      { cause: code("connect ECONNREFUSED 127.0.0.1:8080", "ECONNREFUSED"), says: ["connect ECONNREFUSED 127.0.0.1:8080", "is the server running"], once: false },
+      // localhost tried on both addresses: each refusal named.
+      { cause: new AggregateError([code("connect ECONNREFUSED ::1:8080", "ECONNREFUSED"), code("connect ECONNREFUSED 127.0.0.1:8080", "ECONNREFUSED")]), says: ["ECONNREFUSED ::1:8080", "ECONNREFUSED 127.0.0.1:8080"], once: false },
+    ];
+    for (const c of cases) {
+      const f = failing(c.cause);
+      const r = await pullWorld({ baseUrl: "http://api.test", fetch: f.fetch, credentials: { kind: "token", token: "t" }, retry: noWait, concurrency: 1 });
+      expect(!r.ok && r.error.code).toBe("NETWORK_ERROR");
+      for (const s of c.says) expect(!r.ok && r.error.message).toContain(s);
+      if (c.once) expect(f.calls()).toBe(1);
+      else expect(f.calls()).toBeGreaterThan(1);
+    }
+  });
+
   it("what the API cannot give is inferred (built-in default policies, the reference flag, the clock) or a warning saying how to set it", async () => {
     const r = await pullWorld({ baseUrl: "http://api.test", fetch: fakeApi(fixture).fetch, credentials: { kind: "token", token: "tok-admin" }, now: () => NOW, retry: noWait });
     if (!r.ok) throw new Error(r.error.message);
