@@ -400,8 +400,15 @@ export type HypotheticalRequest = Omit<TaskSpec, "subject"> & { readonly subject
 export function explain(world: World, task: string | HypotheticalRequest): Result<Explanation, SimError> {
   const notWorld = notAWorld(world);
   if (notWorld) return err(notWorld);
+  if (typeof task === "object" && task !== null) {
+    try {
+      return explainRequest(world, task);
+    } catch (e: unknown) {
+      // The caller's request object, whose fields throw when read (a proxy, a getter).
+      return err({ code: "INVALID_ARGUMENT", message: `the request cannot be read: ${e instanceof Error ? e.message : String(e)}`, field: "task" });
+    }
+  }
   try {
-    if (typeof task === "object" && task !== null) return explainRequest(world, task);
     const taskId = task;
     if (typeof taskId === "number") return err({ code: "INVALID_ARGUMENT", message: `taskId must be a string, such as "${taskId}", not the number ${taskId}`, field: "taskId" });
     if (typeof taskId !== "string" || taskId === "") return err({ code: "INVALID_ARGUMENT", message: "taskId is required", field: "taskId" });

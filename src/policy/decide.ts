@@ -83,14 +83,33 @@ function taskOf(world: World, task: unknown): { readonly task: Task } | { readon
  * ```
  */
 export function decide(world: World, task: Task | string, options: DecideOptions = {}): Decision {
-  const found = taskOf(world, task);
-  if ("missing" in found) {
-    // What a Decision needs of a task, and nothing a reader could take for a real one.
-    const none = { id: found.id, numericId: "", type: null } as unknown as Task;
-    const conditions = taskConditions(world, none, { trace: false });
-    return { task: none, resolution: { ok: false, error: { code: "NO_TASK", message: found.missing, checks: [] } }, selection: null, traces: [], conditions };
+  let found: ReturnType<typeof taskOf>;
+  try {
+    found = taskOf(world, task);
+  } catch (e: unknown) {
+    if (e instanceof TypeError && !isWorld(world)) throw e;
+    return noTask(world, "", unreadable(e));
   }
-  const t = found.task;
+  if ("missing" in found) return noTask(world, found.id, found.missing);
+  if (typeof task === "string") return decideTask(world, found.task, options);
+  try {
+    return decideTask(world, found.task, options);
+  } catch (e: unknown) {
+    // A task object of the caller's whose fields throw when read (a proxy, a getter).
+    return noTask(world, "", unreadable(e));
+  }
+}
+
+const unreadable = (e: unknown): string => `decide(world, task): the task cannot be read: ${e instanceof Error ? e.message : String(e)}`;
+
+/** A decision without a task: what a Decision needs of one, and nothing a reader could take for a real one. */
+function noTask(world: World, id: string, message: string): Decision {
+  const none = { id, numericId: "", type: null } as unknown as Task;
+  const conditions = taskConditions(world, none, { trace: false });
+  return { task: none, resolution: { ok: false, error: { code: "NO_TASK", message, checks: [] } }, selection: null, traces: [], conditions };
+}
+
+function decideTask(world: World, t: Task, options: DecideOptions): Decision {
   const conditions = taskConditions(world, t, { trace: options?.trace === true });
   const resolution = resolvePolicy(world, t);
   const selection = resolution.ok ? selectSteps(world, resolution.value.policy, conditions) : null;

@@ -1114,15 +1114,26 @@ export function whatIf(world: World, edit: WorldEdit, options: WhatIfOptions = {
   if (notWorld) return err(notWorld);
   const decoded = decodeWhatIfOptions(options, world);
   if (!decoded.ok) return decoded;
-  const bad = badEdit(edit);
+  let bad: SimError | undefined;
+  try {
+    bad = badEdit(edit);
+  } catch (e: unknown) {
+    // A proxy or getter that throws when the edit is read.
+    return err({ code: "INVALID_ARGUMENT", message: `the edit cannot be read: ${thrownMessage(e)}`, field: "edit" });
+  }
   if (bad) return err(bad);
   let after: World;
+  let checked: ReturnType<typeof checkEdit>;
   try {
     after = applyEdit(world, typeof edit === "function" ? onlyEditableParts(edit) : edit);
   } catch (e: unknown) {
     return err({ code: "INVALID_ARGUMENT", message: `the edit failed: ${thrownMessage(e)}`, field: "edit" });
   }
-  const checked = checkEdit(world, after);
+  try {
+    checked = checkEdit(world, after);
+  } catch (e: unknown) {
+    return err({ code: "INVALID_ARGUMENT", message: `the edit cannot be read: ${thrownMessage(e)}`, field: "edit" });
+  }
   const illTyped = illTypedEdit(checked.problems);
   if (illTyped) return err(illTyped);
   return guardedRun(world, checked.world, decoded.value);
@@ -1229,7 +1240,12 @@ export function whatIfWorlds(world: World, after: World, options: WhatIfOptions 
   if (notWorld) return err(notWorld);
   const decoded = decodeWhatIfOptions(options, world);
   if (!decoded.ok) return decoded;
-  const checked = checkEdit(world, after);
+  let checked: ReturnType<typeof checkEdit>;
+  try {
+    checked = checkEdit(world, after);
+  } catch (e: unknown) {
+    return err({ code: "INVALID_ARGUMENT", message: `the edited world cannot be read: ${thrownMessage(e)}`, field: "after" });
+  }
   const bad = illTypedEdit(checked.problems);
   if (bad) return err(bad);
   return guardedRun(world, checked.world, decoded.value);
