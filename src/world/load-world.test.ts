@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { loadWorld } from "./load-world.js";
+import { loadWorld, loadWorldChunks } from "./load-world.js";
 import { saveWorld } from "./save-world.js";
 import { Table } from "./table.js";
 import { findTask } from "./world.js";
@@ -22,6 +22,20 @@ describe("loadWorld", () => {
     expect(Object.isFrozen(w)).toBe(true);
     expect(Object.isFrozen(w.users[0])).toBe(true);
     expect(Object.isFrozen(findTask(w, first.id)?.policy)).toBe(true);
+  });
+
+  it("a tenant.celCostLimit above the cap loads with a warning that says what evaluations get; one within it, none", () => {
+    const withLimit = (celCostLimit: number) => ({ ...sample, tenant: { ...(sample["tenant"] as object), celCostLimit } });
+    for (const load of [(j: unknown) => loadWorld(j), (j: unknown) => loadWorldChunks([new TextEncoder().encode(JSON.stringify(j))])]) {
+      const over = load(withLimit(50_000_000));
+      if (!over.ok) throw new Error(JSON.stringify(over.error));
+      expect(over.value.tenant.celCostLimit).toBe(50_000_000);
+      expect(over.value.warnings.filter((w) => w.code === "CEL_COST_LIMIT_CAPPED")).toEqual([
+        { code: "CEL_COST_LIMIT_CAPPED", path: "$.tenant.celCostLimit", message: "celCostLimit 50,000,000 is above the simulation's cap of 10,000,000 units (README, Limits): each evaluation gets 10,000,000", severity: "warning" },
+      ]);
+      const within = load(withLimit(10_000_000));
+      expect(within.ok && within.value.warnings.some((w) => w.code === "CEL_COST_LIMIT_CAPPED")).toBe(false);
+    }
   });
 
   it("reports every dangling reference with its JSON path", () => {

@@ -33,6 +33,7 @@ import { Table } from "./table.js";
 import { itemWarnings, topLevelWarnings, worldWarnings } from "./world-warnings.js";
 import { buildIndex, type Tenant, type TaskComment, type World } from "./world.js";
 import { isRealTimestamp, utcTimestamp } from "../codec/schema.js";
+import { CEL_RESOURCE_LIMITS } from "../cel/limits.js";
 
 /**
  * Options of {@link loadWorld}.
@@ -81,6 +82,20 @@ function decodeTopList<T>(
     else out.push(...reroot(decoded.error, pathIndex(path, i)));
   });
   return result;
+}
+
+/** A cost budget above what any evaluation gets (`CEL_RESOURCE_LIMITS.maxCostLimit`): said, not silently cut. */
+function costLimitCapped(tenant: Tenant): Diagnostic[] {
+  const cap = CEL_RESOURCE_LIMITS.maxCostLimit;
+  if (tenant.celCostLimit === undefined || tenant.celCostLimit <= cap) return [];
+  return [
+    {
+      code: "CEL_COST_LIMIT_CAPPED",
+      path: "$.tenant.celCostLimit",
+      message: `celCostLimit ${tenant.celCostLimit.toLocaleString("en")} is above the simulation's cap of ${cap.toLocaleString("en")} units (README, Limits): each evaluation gets ${cap.toLocaleString("en")}`,
+      severity: "warning",
+    },
+  ];
 }
 
 /**
@@ -462,6 +477,7 @@ function assemble(parts: DecodedParts, out: Diagnostic[], options: LoadOptions):
     index,
     warnings: [
       ...notes,
+      ...costLimitCapped(tenant),
       ...(strict ? [] : references.map((d) => ({ ...d, severity: "warning" as const }))),
       ...parts.warnings,
     ],
