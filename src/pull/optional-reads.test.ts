@@ -116,6 +116,30 @@ describe("openapi.yaml per-object paths: a 404 for one app is none for that app,
     expect(r.value.warnings.find((w) => w.message.includes("access_request_defaults"))).toMatchObject({ code: "NOT_OFFERED", message: expect.stringMatching(/^the server does not offer access-request defaults .* \(404\)/) as unknown });
   });
 
+  it("an app listed and then answering the service's 404 for its entitlements or accounts (deleted while the pull ran) is left out with APPS_VANISHED; the route's own 404 still stops the pull", async () => {
+    const [first, second] = appIds;
+    const faults = [
+      { route: `GET /api/v1/apps/${first}/entitlements`, nth: 0, status: 404, body: { code: 5, message: "app not found" } },
+      { route: `GET /api/v1/apps/${second}/app_users`, nth: 0, status: 404, body: { code: 5, message: "app not found" } },
+    ];
+    const r = await pull(fakeApi(fixture, { faults }), { concurrency: 1, states: "all" });
+    if (!r.ok) throw new Error(r.error.message);
+    const apps = (r.value.world["apps"] as Json[]).map((a) => a["id"]);
+    expect(apps).toEqual(appIds.filter((id) => id !== first && id !== second));
+    const kept = (list: string) => new Set((r.value.world[list] as Json[]).map((x) => x["appId"]));
+    for (const list of ["entitlements", "appUsers"]) {
+      expect(kept(list).has(first)).toBe(false);
+      expect(kept(list).has(second)).toBe(false);
+    }
+    expect(r.value.warnings.find((w) => w.code === "APPS_VANISHED")?.message).toBe(
+      `2 app(s) listed and then not found (deleted while the pull ran?), left out with their entitlements and accounts: ${[first, second].sort().join(", ")}; pull again for a consistent snapshot`,
+    );
+    // The world still loads (its tasks for those apps dangle, as warnings).
+    expect(loadWorld(r.value.world, { strict: false }).ok).toBe(true);
+    const unrouted = await pull(fakeApi(fixture, { faults: [{ route: `GET /api/v1/apps/${first}/entitlements`, nth: 0, status: 404, body: NO_ROUTE }] }), { concurrency: 1 });
+    expect(!unrouted.ok && unrouted.error.status).toBe(404);
+  });
+
   it("a listing that names no object (grants) is not offered on any 404", async () => {
     const r = await pull(fakeApi(fixture, { faults: [{ route: "POST /api/v1/search/grants", nth: 0, status: 404, body: { code: 5, message: "grants not found" } }] }));
     if (!r.ok) throw new Error(r.error.message);

@@ -394,13 +394,29 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
   // Per app: entitlements, accounts, request defaults, configuration rules, owners (unless the app carries them).
   const appIds = appList.map((a) => a["id"]).filter((id): id is string => typeof id === "string" && id !== "");
   const appsWithOwners = new Set(appList.filter((a) => Array.isArray(a["ownerUserIds"])).map((a) => a["id"]));
+  // An app the listing gave whose own listings then answer the service's 404 for a missing object:
+  // deleted while the pull ran. Left out (with a warning), not a failed pull.
+  const vanishedApps = new Set<string>();
+  const vanished = (e: PullError): boolean => e.status === 404 && e.notFound === "object";
+  const gone = (appId: string): { ok: true; value: undefined } => {
+    vanishedApps.add(appId);
+    return { ok: true, value: undefined };
+  };
   listingsKnown += appIds.length * 5 - appsWithOwners.size;
   const perApp = await mapLimit(appIds, concurrency, stopped, async (appId) => {
     const at = encodeURIComponent(appId);
-    const ents = required(await listAll(`entitlements of ${appId}`, { method: "GET", path: `/api/v1/apps/${at}/entitlements` }));
-    if (!ents.ok) return ents;
-    const accounts = required(await listAll(`accounts of ${appId}`, { method: "GET", path: `/api/v1/apps/${at}/app_users` }));
-    if (!accounts.ok) return accounts;
+    const ents = await listAll(`entitlements of ${appId}`, { method: "GET", path: `/api/v1/apps/${at}/entitlements` });
+    if (!ents.ok) {
+      if (vanished(ents.error)) return gone(appId);
+      fatal(ents.error);
+      return ents;
+    }
+    const accounts = await listAll(`accounts of ${appId}`, { method: "GET", path: `/api/v1/apps/${at}/app_users` });
+    if (!accounts.ok) {
+      if (vanished(accounts.error)) return gone(appId);
+      fatal(accounts.error);
+      return accounts;
+    }
     const defaults = await optional(REQUEST_DEFAULTS, appId, () => getOne(`access-request defaults of ${appId}`, `/api/v1/apps/${at}/access_request_defaults`));
     if (!defaults.ok) return defaults;
     const rules = await optional(CONFIGURATION_RULES, appId, () =>
@@ -413,7 +429,14 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
   });
   const failedPerApp = failure();
   if (failedPerApp) return { ok: false, error: failedPerApp };
-  const appData = perApp.flatMap((r) => (r?.ok ? [r.value] : []));
+  const appData = perApp.flatMap((r) => (r?.ok && r.value !== undefined ? [r.value] : []));
+  if (vanishedApps.size > 0) {
+    const ids = [...vanishedApps].sort();
+    warnings.push({
+      code: "APPS_VANISHED",
+      message: `${ids.length} app(s) listed and then not found (deleted while the pull ran?), left out with their entitlements and accounts: ${ids.slice(0, 10).join(", ")}${ids.length > 10 ? ", …" : ""}; pull again for a consistent snapshot`,
+    });
+  }
 
   const pulledEntitlements = once("entitlements", appData.flatMap((d) => d.ents.map((x) => unwrap(x, "appEntitlement")).filter(isRecord)), appAndIdOf);
   const appUsers = once("appUsers", appData.flatMap((d) => d.accounts.map((x) => unwrap(x, "appUser")).filter(isRecord)), appAndIdOf);
@@ -430,7 +453,7 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
       return ids === undefined ? [] : [[d.appId, ids] as const];
     }),
   );
-  const appsOut = appList.map((a) => {
+  const appsOut = appList.filter((a) => !vanishedApps.has(String(a["id"]))).map((a) => {
     const owners = ownersOf.get(typeof a["id"] === "string" ? a["id"] : "");
     return owners && !Array.isArray(a["ownerUserIds"]) ? { ...a, ownerUserIds: owners } : a;
   });
