@@ -10,6 +10,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { apiValueOf } from "../src/codec/spec-names.js";
 import { ROUTES } from "../src/http/routes/index.js";
 import { decide } from "../src/policy/decide.js";
 import { relationTo, taskActionsFor } from "../src/reducers/permissions.js";
@@ -51,7 +52,9 @@ function apiSections(doc: Json): Json {
     const s = a["status"] as Json | undefined;
     return typeof s?.["status"] === "string" ? { ...a, status: { ...s, status: s["status"].replace(/^STATUS_/, "APP_USER_STATUS_") } } : a;
   });
-  return {
+  // Escalation expirations in the API's form on both sides (serve writes int64 seconds: the same time).
+  const inApiForm = (x: Json): Json => JSON.parse(JSON.stringify(x), (k, v: unknown) => apiValueOf(k, v)) as Json;
+  return inApiForm({
     roles: sorted("roles"),
     policies: saved["policies"],
     // A task's `actions` are what the caller may do (the API computes them per caller), not stored data.
@@ -63,7 +66,7 @@ function apiSections(doc: Json): Json {
     grants: sorted("grants", ["source"]),
     resourceTypeDefaults: sorted("resourceTypeDefaults"),
     entitlementConfigurationRules: sorted("entitlementConfigurationRules"),
-  };
+  } as Json);
 }
 
 async function pullResultFromServe(doc: Json, credentials: PullCredentials, states: "open" | "all" = "all", through: typeof fetch = fetch): Promise<PullResult> {
@@ -129,7 +132,9 @@ function asWarnedFixes(pulled: PullResult, original: Json): Json {
   return { ...doc, tenant: { ...tenant, defaultPolicies: defaults } };
 }
 
-const asData = (_k: string, v: unknown): unknown => (v instanceof Map ? [...v.entries()] : v instanceof Set ? [...v] : typeof v === "function" ? undefined : v);
+// An escalation's expiration comes back in the API's form (int64 seconds, "172800" for "172800s"): the same time.
+const asData = (k: string, v: unknown): unknown =>
+  v instanceof Map ? [...v.entries()] : v instanceof Set ? [...v] : typeof v === "function" ? undefined : apiValueOf(k, v);
 
 /** Per task of `tasksOf`: the decision (which policy, which steps) and each user's task actions, as JSON. */
 function behaviour(world: World, tasksOf: World): Map<string, string> {

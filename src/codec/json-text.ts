@@ -9,7 +9,7 @@
  * byte.
  */
 import type { JsonValue } from "../model/json.js";
-import { apiAliasOf, toApiNames, withApiAliases } from "./spec-names.js";
+import { apiAliasOf, apiValueOf, toApiNames, withApiAliases } from "./spec-names.js";
 
 /** JSON objects and arrays known to be deep-frozen and shared (the codec's `encodedOnce` results). */
 const shared = new WeakSet<object>();
@@ -95,8 +95,9 @@ function sharedAliasedBytes(v: object): Uint8Array {
 export interface JsonWriteOptions {
   /**
    * Write the API's name beside each key the spec names differently (`batonResourceAction` beside
-   * `svcResourceAction`, `c1UserPicker` beside `svcUserPicker`), as `withApiAliases` would: what
-   * `serve` answers, so that the service's SDKs keep those fields.
+   * `svcResourceAction`, `c1UserPicker` beside `svcUserPicker`), and a value the API writes in
+   * another form in that form (`apiValueOf`: an escalation's `expiration` as int64 seconds), as
+   * `withApiAliases` would: what `serve` answers, so that the service's SDKs keep and parse those fields.
    */
   readonly apiAliases?: boolean;
 }
@@ -212,8 +213,9 @@ class PartWriter<T> {
       const name = keyText(key);
       this.text += first ? name : `,${name}`;
       // A left-out value takes its key with it (it can have written nothing: only objects write parts).
-      const field = (v as Record<string, unknown>)[key];
-      const api = this.aliased !== undefined && this.plain === 0 ? apiAliasOf(key) : undefined;
+      const apiForm = this.aliased !== undefined && this.plain === 0;
+      const field = apiForm ? apiValueOf(key, (v as Record<string, unknown>)[key]) : (v as Record<string, unknown>)[key];
+      const api = apiForm ? apiAliasOf(key) : undefined;
       if (api === undefined || hasOwn.call(v, api)) {
         if (this.value(field, key)) first = false;
         else if (this.parts.length === parts) this.text = mark;

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { API_TO_SPEC_NAMES, toSpecNames } from "./spec-names.js";
+import { API_TO_SPEC_NAMES, apiValueOf, toSpecNames, withApiAliases } from "./spec-names.js";
+import { jsonParts, jsonText } from "./json-text.js";
 
 const SPEC_TO_API = Object.fromEntries(Object.entries(API_TO_SPEC_NAMES).map(([api, spec]) => [spec, api]));
 
@@ -49,6 +50,32 @@ describe("000 spec vs the API's names (issue 12: svc… for baton…, svcUserPic
           typeof x === "object" && x !== null && (Array.isArray(x) ? x.some(collides) : Object.entries(x).some(([k, y]) => (Object.hasOwn(SPEC_TO_API, k) && Object.hasOwn(x, SPEC_TO_API[k] ?? "")) || collides(y)));
         if (collides(v)) return;
         expect(toSpecNames(apiSpelling(v))).toEqual(toSpecNames(v));
+      }),
+    );
+  });
+});
+
+describe("openapi.yaml c1.api.policy.v1.Escalation.expiration is an int64 string of seconds; the spec writes a duration", () => {
+  it("apiValueOf: whole seconds become the int64 string, anything else stays as it is", () => {
+    expect(apiValueOf("expiration", "86400s")).toBe("86400");
+    expect(apiValueOf("expiration", "0s")).toBe("0");
+    expect(apiValueOf("expiration", "007s")).toBe("7");
+    expect(apiValueOf("expiration", "86400")).toBe("86400");
+    expect(apiValueOf("expiration", "1.5s")).toBe("1.5s");
+    expect(apiValueOf("expiration", "")).toBe("");
+    expect(apiValueOf("expiration", "99999999999999999999s")).toBe("99999999999999999999s");
+    expect(apiValueOf("expiration", null)).toBeNull();
+    expect(apiValueOf("grantDuration", "86400s")).toBe("86400s");
+  });
+
+  it("serve's writer (jsonParts with apiAliases) writes them as withApiAliases does; the plain writer leaves them", () => {
+    fc.assert(
+      fc.property(fc.nat({ max: 10_000_000 }), fc.constantFrom("s", ".5s", ""), (n, unit) => {
+        const v = { policySteps: { grant: { steps: [{ approval: { escalation: { expiration: `${n}${unit}`, escalationComment: "x" } } }] } } };
+        const aliased = jsonParts(v, { apiAliases: true }).join("");
+        expect(aliased).toBe(JSON.stringify(withApiAliases(v)));
+        expect(JSON.parse(aliased).policySteps.grant.steps[0].approval.escalation.expiration).toBe(unit === "s" ? String(n) : `${n}${unit}`);
+        expect(jsonText(v)).toBe(JSON.stringify(v));
       }),
     );
   });

@@ -154,12 +154,36 @@ export function apiAliasOf(key: string): string | undefined {
 }
 
 /**
+ * The value the API writes for `key` where the spec writes it another way, else `value` itself. One
+ * such field: an approval escalation's `expiration`, a duration in the spec (`"86400s"`) and an
+ * int64 of seconds in openapi.yaml (`c1.api.policy.v1.Escalation.expiration`: `type: string, format:
+ * int64`), which the service's Go and Python SDKs parse as an integer (`"86400s"` fails them; the
+ * TypeScript SDK's `parseInt` reads both). A whole number of seconds becomes its int64 string; a
+ * fraction of a second, which the API cannot hold, stays as it is. The codec reads both forms.
+ *
+ * @example
+ * ```ts
+ * apiValueOf("expiration", "86400s"); // "86400"
+ * apiValueOf("expiration", "1.5s"); // "1.5s"
+ * apiValueOf("displayName", "86400s"); // "86400s"
+ * ```
+ */
+export function apiValueOf(key: string, value: unknown): unknown {
+  if (key !== "expiration" || typeof value !== "string") return value;
+  const m = /^(-?\d{1,19})s$/.exec(value);
+  if (m === null) return value;
+  const seconds = BigInt(m[1] as string);
+  return seconds >= -(2n ** 63n) && seconds < 2n ** 63n ? seconds.toString() : value;
+}
+
+/**
  * `json` with the API's name written beside every key the spec names differently, holding the same
  * value in the API's names: `{ svcResourceAction: {svcResourceActionId} }` gains
  * `batonResourceAction: {batonResourceActionId}` (keys inside such a value get no alias of their
  * own: the alias already carries them in the API's names). The spec's name stays (it is the contract); the
  * alias lets a client that knows only the API's names (the service's SDKs drop unknown keys) read
- * the field and send it back unchanged, and {@link toSpecNames} reads the pair as one field. An
+ * the field and send it back unchanged, and {@link toSpecNames} reads the pair as one field. A
+ * value the API writes in another form is written in that form ({@link apiValueOf}). An
  * object that already has the API's key is left as it is. Returns `json` itself when there is
  * nothing to add; never changes its input.
  *
@@ -188,7 +212,7 @@ function alias(v: unknown, depth: number): unknown {
       changed = true;
       continue;
     }
-    const y = alias(x, depth + 1);
+    const y = apiValueOf(key, alias(x, depth + 1));
     if (y !== x) changed = true;
     entries.push([key, y]);
   }

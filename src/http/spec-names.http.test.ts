@@ -4,7 +4,7 @@
  * the fetch handler, which shares the dispatcher (and so this reading) with `serve`.
  */
 import { describe, expect, it } from "vitest";
-import { API_TO_SPEC_NAMES } from "../codec/spec-names.js";
+import { API_TO_SPEC_NAMES, apiValueOf } from "../codec/spec-names.js";
 import { sampleJson, sampleWorld, type Body } from "../../test/helpers.js";
 import { createFetchHandler } from "./fetch-handler.js";
 import { responseProblems } from "./openapi-validate.test-helper.js";
@@ -55,10 +55,39 @@ describe("openapi.yaml c1.api.policy.v1.Action.batonResourceAction, c1.api.form.
       const r = await post(handler, `/api/v1/policies/${id}`, { policy: { ...writable, description: "edited through an SDK" } });
       expect(r.status, r.text).toBe(200);
       const after = store.get().index.policies.get(id);
-      expect({ ...after, description: "", updatedAt: "" }).toEqual({ ...before, description: "", updatedAt: "" });
+      // Escalation expirations come back as the API writes them (int64 seconds: "172800" for "172800s"), the same time.
+      const inApiForm = (p: unknown): unknown => JSON.parse(JSON.stringify(p), (k, v: unknown) => apiValueOf(k, v));
+      expect(inApiForm({ ...after, description: "", updatedAt: "" })).toEqual(inApiForm({ ...before, description: "", updatedAt: "" }));
       expect(after?.description).toBe("edited through an SDK");
     }
   });
+  it("openapi.yaml c1.api.policy.v1.Escalation.expiration (type: string, format: int64): answers write whole seconds as an int64 string, which the Go and Python SDKs parse; an int64 sent back is read as seconds", async () => {
+    const store = createWorldStore(sampleWorld());
+    const handler = createFetchHandler(store);
+    const expirations = (json: unknown): unknown[] => {
+      const out: unknown[] = [];
+      JSON.stringify(json, (k, v: unknown) => {
+        if (k === "expiration") out.push(v);
+        return v;
+      });
+      return out;
+    };
+    // The world holds the spec's duration ("172800s"); the policy read and the task view that carries it answer int64 seconds.
+    expect(expirations(store.get().index.policies.get("pol-finance-form"))).toEqual(["172800s"]);
+    const policy = await get(handler, "/api/v1/policies/pol-finance-form");
+    expect(responseProblems("GET", "/api/v1/policies/{id}", policy)).toEqual([]);
+    expect(expirations(policy)).toEqual(["172800"]);
+    const task = await get(handler, "/api/v1/tasks/2jHto8hmFzbJVm9p3QcuXiqjFWX");
+    expect(expirations(task).length).toBeGreaterThan(0);
+    expect(expirations(task).every((e) => typeof e === "string" && /^\d+$/.test(e))).toBe(true);
+    // What a Go SDK sends back (an integer string) is stored as it came and means the same seconds.
+    const { id: _id, createdAt: _c, updatedAt: _u, deletedAt: _d, systemBuiltin: _s, ...writable } = apiOnly(policy.policy) as Body;
+    const r = await post(handler, "/api/v1/policies/pol-finance-form", { policy: writable, updateMask: "policySteps" });
+    expect(r.status, r.text).toBe(200);
+    expect(expirations(store.get().index.policies.get("pol-finance-form"))).toEqual(["172800"]);
+    expect(expirations(await get(handler, "/api/v1/policies/pol-finance-form"))).toEqual(["172800"]);
+  });
+
   it("a task view's action step instance and target carry both names too", async () => {
     const store = createWorldStore(sampleWorld());
     const handler = createFetchHandler(store);
