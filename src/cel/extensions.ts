@@ -598,6 +598,19 @@ function timeFunctions(services: ExtensionServices): ExtensionFunction[] {
         return timestampAt(r.value, node);
       }),
     ),
+    // The examples page of the service's docs ("Validate date fields in profile"):
+    // `time.try_parse(subject.profile.hire_date, TimeFormat.DATE, now())` — time.parse, or the
+    // fallback when the value does not parse (README Assumptions: not in the reference's table).
+    ns("time.try_parse", [
+      {
+        params: ["string", "string", TS],
+        result: TS,
+        impl: ([value, layout, fallback], _scope, node) => {
+          const r = parseTime(str(value), resolveLayout(str(layout)), zoneOf(services, "UTC", node));
+          return r.ok ? timestampAt(r.value, node) : fallback;
+        },
+      },
+    ]),
     ns(
       "time.format",
       withZone([TS, "string"], "string", ([t, layout], zone) => formatTime(ms(t), resolveLayout(str(layout)), zone)),

@@ -119,6 +119,16 @@ describe("time.parse, time.start_of, time.end_of, time.unix", () => {
     expect(at(SUNDAY_9_UTC, 'time.start_of(now(), "fortnight") < now()')).toMatchObject({ ok: false, error: { code: "CEL_INVALID_ARGUMENT" } });
   });
 
+  it("time.try_parse (the docs' examples page, 'Validate date fields in profile'): the parsed time, or the fallback when the value does not parse", () => {
+    const fallback = 'timestamp("2000-01-01T00:00:00Z")';
+    expect(at(SUNDAY_9_UTC, `time.try_parse("2025-10-22", TimeFormat.DATE, ${fallback}) == timestamp("2025-10-22T00:00:00Z")`)).toEqual({ ok: true, value: true });
+    expect(at(SUNDAY_9_UTC, `time.try_parse("22/10/2025", TimeFormat.DATE, ${fallback}) == ${fallback}`)).toEqual({ ok: true, value: true });
+    expect(at(SUNDAY_9_UTC, `time.try_parse("2025-02-30", TimeFormat.DATE, ${fallback}) == ${fallback}`)).toEqual({ ok: true, value: true });
+    // The page's own expression; a profile value that is not a string has no overload, as with time.parse.
+    expect(at(SUNDAY_9_UTC, "has(subject.profile.hire_date) && time.try_parse(subject.profile.hire_date, TimeFormat.DATE, now()) <= now()")).toEqual({ ok: true, value: true });
+    expect(at(SUNDAY_9_UTC, `time.try_parse(subject.profile.level, TimeFormat.DATE, ${fallback}) == ${fallback}`)).toMatchObject({ ok: false, error: { code: "CEL_NO_MATCHING_OVERLOAD" } });
+  });
+
   it("type-checks time functions", () => {
     const c = compileCondition('time.format("today", "15") == "09"');
     expect(c.ok).toBe(false);
