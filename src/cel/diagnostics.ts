@@ -317,6 +317,8 @@ export function runtimeError(source: string, e: unknown): CelRuntimeError {
   const location = p.span ? locate(source, p.span) : null;
   let summary = celTypeNames(p.summary);
   if (p.code === "unknown_variable") summary = summary.replace(/^Unknown variable: (.*)$/, "no value for variable '$1' in this evaluation");
+  // cel-js writes `obj.length || obj.size`, so an empty list's size comes out as undefined.
+  if (p.code === "index_out_of_bounds") summary = summary.replace(/>= size undefined$/, ">= size 0");
   return { code: runtimeCode(p), message: summary, location, detail: p.code };
 }
 

@@ -348,6 +348,11 @@ describe("product_admin_expressions-reference.mdx: directory library functions",
     expect(approvers('c1.directory.users.v1.DirectReports(c1.directory.users.v1.GetByID("u-bob"))', adaAsks)).toEqual(["u-ada", "u-cy"]);
     expect(approvers("c1.directory.users.v1.DirectReports(c1.directory.users.v1.GetManagers(subject))", adaAsks)).toEqual(["u-ada", "u-cy"]);
     expect(approvers("c1.directory.users.v1.DirectReports(subject)", adaAsks)).toEqual([]);
+    // Indexing the empty list fails, and says its size (cel-js wrote "size undefined" for an empty list).
+    const first = compileApproverExpression("c1.directory.users.v1.GetManagers(subject)[0]");
+    if (!first.ok) throw new Error("does not compile");
+    const r = evaluateApproverExpression(first.value, { subject: carol, appOwners: [carol], entitlement: adaAsks.entitlement, task: adaAsks.task, now: adaAsks.now, directory });
+    expect(!r.ok && r.error).toMatchObject({ code: "CEL_INDEX_OUT_OF_BOUNDS", message: "No such key: index out of bounds, index 0 >= size 0" });
   });
 
   it("GetEntitlementMembers and GetEntitlementOwners, the latter by ids or by the entitlement", () => {
