@@ -55,6 +55,14 @@ describe("whatIf refuses an edit that leaves the world ill-typed", () => {
     expect(e?.message).toMatch(/ill-typed/);
   });
 
+  it("a field set on an object that policy-sim does not model (an entitlement's description) is refused with where it goes: $unknown, as a world file keeps it", () => {
+    const e = refusal(sample, (w) => void ((w.entitlements[0] as Loose).description = "Production admin"));
+    expect(e).toMatchObject({ code: "INVALID_ARGUMENT", field: "edit.entitlements[0].description" });
+    expect(e?.message).toContain('the edit set "description", which policy-sim does not model on this object; a world file keeps such a field as it came, in $unknown');
+    // Set where a world file keeps it, the edit is taken.
+    expect(refusal(sample, (w) => void ((w.entitlements[0] as Loose).$unknown = { ...(w.entitlements[0] as Loose).$unknown, description: "Production admin" }))).toBeNull();
+  });
+
   it("gives a field the recipe leaves out its default, as a world file that leaves it out gets it", () => {
     const partial = whatIf(sample, (w) => void ((w.policies[0] as Loose).rules = [{ condition: "true" }]), { scope: { states: "any" } });
     expect(partial.ok, partial.ok ? "" : partial.error.message).toBe(true);

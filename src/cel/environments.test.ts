@@ -86,6 +86,13 @@ describe("product_admin_entitlement-config-rules.mdx: rule conditions see the en
     expect(matches(source, groupMember)).toBe(classic);
   });
 
+  it("entitlement.description: the API's AppEntitlement.description (kept among a world entitlement's other fields), \"\" when it has none", () => {
+    const described = makeEntitlement({ id: "ent-prod", appId: "app-okta", displayName: "prod-admins", $unknown: { description: "Admin access to prod" } });
+    expect(matches('entitlement.description.contains("prod")', described)).toBe(true);
+    expect(matches('entitlement.description == ""', groupMember)).toBe(true);
+    expect(checkCondition('entitlement.description.startsWith("Admin")')).toEqual([]);
+  });
+
   it("a classic entitlement's role and scope are empty: every string field is \"\"", () => {
     expect(matches('entitlement.role.display_name == "" && entitlement.role.id == "" && entitlement.scope.app_resource_type_id == ""', groupMember)).toBe(true);
   });

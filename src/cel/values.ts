@@ -738,6 +738,8 @@ export class CelEntitlement {
   readonly appResourceTypeId: string;
   readonly appResourceId: string;
   readonly riskLevelValueId: string;
+  /** The API's `AppEntitlement.description` (a world file keeps it among the entitlement's other fields). */
+  readonly description: string;
   readonly annotations: Readonly<Record<string, string>>;
   readonly role: CelEntitlementResource;
   readonly scope: CelEntitlementResource;
@@ -745,6 +747,8 @@ export class CelEntitlement {
     this.id = e.id;
     this.appId = e.appId;
     this.displayName = e.displayName;
+    const description = e.$unknown?.["description"];
+    this.description = typeof description === "string" ? description : "";
     this.appResourceTypeId = e.appResourceTypeId;
     this.appResourceId = e.appResourceId;
     this.riskLevelValueId = e.riskLevelValueId;
@@ -803,6 +807,7 @@ export const ENTITLEMENT_FIELDS: Readonly<Record<string, string>> = withAliases(
     appResourceTypeId: "string",
     appResourceId: "string",
     riskLevelValueId: "string",
+    description: "string",
     annotations: "map<string, string>",
     role: "EntitlementResource",
     scope: "EntitlementResource",

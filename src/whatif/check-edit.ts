@@ -86,6 +86,22 @@ function illTyped(d: Difference): Diagnostic {
 }
 
 /**
+ * A field the edit set on the object itself that the world file's writer does not know (`e.description
+ * = …`): a world file keeps such fields as they came, in `$unknown`, so that is where an edit sets
+ * them; said so, rather than as a value that reads back as nothing.
+ */
+function unknownField(fields: Readonly<Record<string, unknown>>, path: string, d: Difference): Diagnostic | undefined {
+  if (d.read !== undefined) return undefined;
+  const key = Object.keys(fields).find((k) => pathKey(path, k) === d.path);
+  if (key === undefined || key === "$unknown") return undefined;
+  return {
+    code: "EDIT_UNKNOWN_FIELD",
+    path: d.path,
+    message: `the edit set "${key}", which policy-sim does not model on this object; a world file keeps such a field as it came, in $unknown: set it there (x.$unknown = { ...x.$unknown, ${JSON.stringify(key)}: … }), or check its spelling`,
+  };
+}
+
+/**
  * Writes each item of `after` that is not an item of `before` (by identity) with `encode` and reads
  * it back with `readBack`, under `edit.<list>[i]`. The list the engine should run on: `after`'s,
  * with each such item that left fields out replaced by what was read back (the fields' defaults,
@@ -136,7 +152,7 @@ function checkList<T>(
     const read = readBack(json, path, out);
     if (out.length > problems) continue;
     const { difference, completed } = compareRead(item, read, path);
-    if (difference !== null) out.push(illTyped(difference));
+    if (difference !== null) out.push(unknownField(fields, path, difference) ?? illTyped(difference));
     else if (completed) (normalised ??= [...after])[i] = read as T;
   }
   return normalised === null ? after : Object.freeze(normalised);
