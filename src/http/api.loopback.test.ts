@@ -210,8 +210,16 @@ describe("openapi.yaml reads: a tenant export reads back the whole world, page b
     }
     const none = await call("POST", "/api/v1/search/tasks", { body: { createdAfter: "2999-01-01T00:00:00Z" } });
     expect(none).toMatchObject({ list: [], nextPageToken: "" });
-    const one = await call("POST", "/api/v1/search/tasks", { body: { query: "1001" } });
-    expect(one.list.map((v: Body) => v.task.numericId)).toContain("1001");
+    // 000 spec, Task.numericId: "May replace the task id in path parameters, never in search queries."
+    const byText = await call("POST", "/api/v1/search/tasks", { body: { query: "1001" } });
+    expect(byText.list.map((v: Body) => v.task.numericId)).not.toContain("1001");
+    const byNumber = await call("POST", "/api/v1/search/tasks", { body: { refs: [{ id: "1001" }] } });
+    expect(byNumber).toMatchObject({ list: [], nextPageToken: "" });
+    const task = await call("GET", "/api/v1/tasks/{id}", { params: { id: "1001" } });
+    const byId = await call("POST", "/api/v1/search/tasks", { body: { refs: [{ id: task.taskView.task.id }] } });
+    expect(byId.list.map((v: Body) => v.task.numericId)).toEqual(["1001"]);
+    const byTitle = await call("POST", "/api/v1/search/tasks", { body: { query: String(task.taskView.task.displayName).slice(0, 12) } });
+    expect(byTitle.list.map((v: Body) => v.task.numericId)).toContain("1001");
     await call("POST", "/api/v1/search/tasks", { body: { pageToken: "not-a-token" }, expect: 400 });
   });
   it("task audits list the simulation's events as the service's audit records", async () => {

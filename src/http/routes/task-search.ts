@@ -368,7 +368,9 @@ function accountOf(world: World, t: Task): AppUser | undefined {
 }
 
 /** `query`: "fuzzy" as the service's other searches are here, a case-insensitive substring. */
-const matchesText = (q: RegExp, t: Task) => q.test(t.displayName) || q.test(t.description) || q.test(t.id) || q.test(t.numericId);
+// The spec: a task's numericId "may replace the task id in path parameters, never in search
+// queries" (openapi.yaml's refs description names numeric IDs; the spec is the contract here).
+const matchesText = (q: RegExp, t: Task) => q.test(t.displayName) || q.test(t.description) || q.test(t.id);
 
 type Test = (t: Task) => boolean;
 
@@ -380,7 +382,7 @@ function testsOf(world: World, q: TaskQuery): Test[] {
   };
   add(!q.includeDeleted, (t) => t.deletedAt === null);
   add(q.excludeIds.size > 0, (t) => !q.excludeIds.has(t.id));
-  add(q.refs.size > 0, (t) => q.refs.has(t.id) || q.refs.has(t.numericId));
+  add(q.refs.size > 0, (t) => q.refs.has(t.id));
   add(q.states.size > 0, (t) => q.states.has(t.state));
   add(q.kinds.size > 0, (t) => q.kinds.has(t.type?.kind ?? ""));
   add(q.emergency === "EMERGENCY", (t) => t.emergencyAccess);
