@@ -53,7 +53,7 @@ export const BAIL: unique symbol = Symbol("policy-sim/cel-bail");
 export type Closure = (context: Readonly<Record<string, unknown>>) => unknown;
 
 /** The variables of the evaluation context (evaluate.ts's CelContext fields). */
-export const VARIABLES: ReadonlySet<string> = new Set(["subject", "user", "task", "entitlement", "account", "ip", "appOwners"]);
+export const VARIABLES: ReadonlySet<string> = new Set(["subject", "user", "task", "entitlement", "account", "ip", "appOwners", "campaignOwners"]);
 
 export const PRIMITIVE_EQ: ReadonlySet<string> = new Set(["string", "bool", "int", "double"]);
 export const ORDERED: ReadonlySet<string> = new Set(["string", "int", "double"]);

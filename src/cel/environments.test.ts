@@ -33,7 +33,7 @@ function matches(source: string, entitlement = prodDbAdmin): boolean | string {
 describe("three environments, each with its own declarations (product_admin_expressions.mdx, product_admin_expressions-reference.mdx)", () => {
   it("declares subject, account and ip for rule conditions, appOwners for approvers, only entitlement for configuration rules", () => {
     expect(Object.keys(ENVIRONMENT_SPECS.condition.variables).sort()).toEqual(["account", "entitlement", "ip", "subject", "task", "user"]);
-    expect(Object.keys(ENVIRONMENT_SPECS.approver.variables).sort()).toEqual(["appOwners", "entitlement", "subject", "task", "user"]);
+    expect(Object.keys(ENVIRONMENT_SPECS.approver.variables).sort()).toEqual(["appOwners", "campaignOwners", "entitlement", "subject", "task", "user"]);
     expect(Object.keys(ENVIRONMENT_SPECS["config-rule"].variables)).toEqual(["entitlement"]);
   });
 

@@ -51,6 +51,11 @@ export interface ConditionInput {
 export interface ApproverInput {
   readonly subject: User;
   readonly appOwners: readonly User[];
+  /**
+   * `campaignOwners`: the owners of the access review campaign a certify task belongs to (empty,
+   * or left out, for any other task).
+   */
+  readonly campaignOwners?: readonly User[] | undefined;
   readonly entitlement: AppEntitlement | null;
   readonly task: TaskFacts | null;
   readonly now: string;
@@ -80,7 +85,7 @@ export const TRACE_KEY = "$policy-sim/trace";
  *
  * @example
  * ```ts
- * const c = new CelContext(runtime, subject, task, entitlement, undefined, undefined, undefined, undefined);
+ * const c = new CelContext(runtime, subject, task, entitlement, undefined, undefined, undefined, undefined, undefined, 1_000_000);
  * ```
  */
 export class CelContext {
@@ -96,6 +101,7 @@ export class CelContext {
     readonly account: CelAccount | undefined,
     readonly ip: IPAddress | undefined,
     readonly appOwners: readonly CelUser[] | undefined,
+    readonly campaignOwners: readonly CelUser[] | undefined,
     recorder: unknown,
     costLimit: number,
   ) {
@@ -111,7 +117,7 @@ export class CelContext {
 
   /** The same variables with a trace recorder. */
   withRecorder(recorder: unknown): CelContext {
-    return new CelContext(this[RUNTIME_KEY], this.subject, this.task, this.entitlement, this.account, this.ip, this.appOwners, recorder, this[COST_LIMIT_KEY]);
+    return new CelContext(this[RUNTIME_KEY], this.subject, this.task, this.entitlement, this.account, this.ip, this.appOwners, this.campaignOwners, recorder, this[COST_LIMIT_KEY]);
   }
 }
 
@@ -241,6 +247,7 @@ function contextFrom(
   ipText: string | null,
   appOwners: readonly User[] | null,
   costLimit: number | undefined,
+  campaignOwners: readonly User[] | null = null,
 ): CelContext | CelRuntimeError {
   // Fields, not the input object: the two environments' inputs have different shapes, and this runs
   // once per task on the decision path.
@@ -274,6 +281,8 @@ function contextFrom(
     celAccount(account ?? NO_ACCOUNT),
     ip,
     appOwners ? Object.freeze(appOwners.map((u) => users.get(u, directory))) : undefined,
+    // Approver expressions only; a task that belongs to no campaign has none.
+    kind === "approver" ? Object.freeze((campaignOwners ?? []).map((u) => users.get(u, directory))) : undefined,
     undefined,
     limit,
   );
@@ -358,7 +367,7 @@ export function conditionContextOrError(
  */
 export function prepareApproverInput(input: ApproverInput): Result<PreparedApproverInput, CelRuntimeError> {
   try {
-    const c = contextFrom("approver", input.subject, input.task, input.entitlement, input.now, input.directory, null, null, input.appOwners, input.costLimit);
+    const c = contextFrom("approver", input.subject, input.task, input.entitlement, input.now, input.directory, null, null, input.appOwners, input.costLimit, input.campaignOwners ?? null);
     return c instanceof CelContext ? ok(new PreparedApproverInput(c)) : err(c);
   } catch (e: unknown) {
     return err(inputError(`malformed approver input: ${e instanceof Error ? e.message : String(e)}`));

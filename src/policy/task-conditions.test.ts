@@ -137,3 +137,24 @@ describe("decide(…, { trace: true }): traces made when read", () => {
     expect(json.traces.every((t) => t.nodes.length > 0)).toBe(true);
   });
 });
+
+describe("taskConditions: approver expressions", () => {
+  const find = (n: string) => {
+    const t = tasks.find((x) => x.numericId === n);
+    if (!t) throw new Error(`no task ${n}`);
+    return t;
+  };
+  it("campaignOwners (the service docs' approver variable for campaign tasks): a certify task's access review owners; none for a review without owners or a task of no campaign", () => {
+    // 1045 belongs to ar-2026-q4-critical (owners u-sec-eng), 1043 to ar-2026-q4 (none), 1001 is a grant.
+    expect(world.index.accessReviews.get("ar-2026-q4-critical")?.ownerUserIds).toEqual(["u-sec-eng"]);
+    expect(taskConditions(world, find("1045")).expressions("campaignOwners")).toEqual({ ok: true, value: ["u-sec-eng"] });
+    expect(taskConditions(world, find("1043")).expressions("campaignOwners")).toEqual({ ok: true, value: [] });
+    expect(taskConditions(world, find("1001")).expressions("campaignOwners")).toEqual({ ok: true, value: [] });
+    // The docs' safe pattern: the campaign's owners, else the app's.
+    const fallback = "size(campaignOwners) > 0 ? campaignOwners : appOwners";
+    expect(taskConditions(world, find("1045")).expressions(fallback)).toEqual({ ok: true, value: ["u-sec-eng"] });
+    const appOwners = taskConditions(world, find("1043")).expressions("appOwners");
+    expect(appOwners.ok && appOwners.value.length).toBeGreaterThan(0);
+    expect(taskConditions(world, find("1043")).expressions(fallback)).toEqual(appOwners);
+  });
+});

@@ -23,7 +23,7 @@ import { PlainTracer, plainTracerOf } from "../cel/trace.js";
 import type { InputSignatures } from "../cel/input-signature.js";
 import { type AppEntitlement, type AppUser, blankUser, type User } from "../model/directory.js";
 import type { JsonObject, Rule, Task } from "../model/index.js";
-import { taskSubjectId } from "../model/task-refs.js";
+import { certifyReviewId, taskSubjectId } from "../model/task-refs.js";
 import type { ExpressionEvaluator } from "../workflow/approvers.js";
 import { celDirectoryOf } from "../world/cel-directory.js";
 import { findAppUserOf, findEntitlement, type World } from "../world/world.js";
@@ -444,14 +444,31 @@ class ConditionsOfTask implements TaskConditions {
     const { directory, subject, appId, entitlement } = this.#taskParts();
     const facts = this.facts;
     const world = this.#world;
+    const campaignOwners = campaignOwnersOf(world, this.#task);
     return (this.#expressions = (expression) => {
       const compiled = compileApproverExpression(expression);
       if (!compiled.ok) return { ok: false, error: compiled.error[0]?.message ?? "the expression does not compile" };
       const appOwners = appId ? (directory.appOwners(appId) ?? []) : [];
-      const p = prepareApproverInput({ subject, appOwners, entitlement, task: facts, now: world.now, directory, costLimit: world.tenant.celCostLimit });
+      const p = prepareApproverInput({ subject, appOwners, campaignOwners, entitlement, task: facts, now: world.now, directory, costLimit: world.tenant.celCostLimit });
       if (!p.ok) return { ok: false, error: describeError(p.error) };
       const r = evaluateApproverExpression(compiled.value, p.value);
       return r.ok ? r : { ok: false, error: describeError(r.error) };
     });
   }
+}
+
+/**
+ * `campaignOwners` of an approver expression: the owners of the access review a certify task belongs
+ * to (the world's `accessReviews[].ownerUserIds`, users the directory knows), none for other tasks.
+ */
+function campaignOwnersOf(world: World, task: Task): readonly User[] {
+  const t = task.type;
+  if (t?.kind !== "certify") return [];
+  const review = world.index.accessReviews.get(certifyReviewId(t));
+  const out: User[] = [];
+  for (const id of review?.ownerUserIds ?? []) {
+    const u = world.index.users.get(id);
+    if (u) out.push(u);
+  }
+  return out;
 }
