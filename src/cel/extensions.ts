@@ -619,6 +619,11 @@ function timeFunctions(services: ExtensionServices): ExtensionFunction[] {
       "time.start_of",
       withZone([TS, "string"], TS, ([t, unit], zone, node) => timestampAt(startOf(ms(t), unitOf(unit, node), zone), node)),
     ),
+    // The docs' function notes name `time.truncate` beside `time.start_of`, for the same thing.
+    ns(
+      "time.truncate",
+      withZone([TS, "string"], TS, ([t, unit], zone, node) => timestampAt(startOf(ms(t), unitOf(unit, node), zone), node)),
+    ),
     ns(
       "time.end_of",
       withZone([TS, "string"], TS, ([t, unit], zone, node) => timestampAt(endOf(ms(t), unitOf(unit, node), zone), node)),

@@ -103,6 +103,7 @@ describe("time.parse, time.start_of, time.end_of, time.unix", () => {
     ['time.start_of(now(), "quarter") == timestamp("2026-10-01T00:00:00Z")'],
     ['time.start_of(now(), "year", "Europe/Berlin") == timestamp("2025-12-31T23:00:00Z")'],
     ['time.end_of(now(), "month") == timestamp("2026-11-30T23:59:59.999Z")'],
+    ['time.truncate(now(), "day") == time.start_of(now(), "day") && time.truncate(now(), "week", "America/New_York") == timestamp("2026-11-16T05:00:00Z")'],
     ['time.end_of(now(), "day", "Europe/Berlin") == timestamp("2026-11-22T22:59:59.999Z")'],
     ['time.unix(1734787200) == timestamp("2024-12-21T13:20:00Z")'],
     ['time.unix_ms(1734787200123) == timestamp("2024-12-21T13:20:00.123Z")'],
