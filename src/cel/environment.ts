@@ -269,8 +269,8 @@ function registerNetwork(env: Environment): void {
   for (let n = 1; n <= 8; n++) {
     env.registerFunction(`cidr(${Array.from({ length: n }, () => "string").join(", ")}): net.CIDR`, (...args: unknown[]) => cidrOf(args), sync);
   }
-  // The networks as one list (`cidr(["10.0.0.0/8", "192.168.0.0/16"]).contains(ip)`), as the docs'
-  // function notes write it; the same value as the variadic form.
+  // The networks as one list (`cidr(["10.0.0.0/8", "192.168.0.0/16"]).contains(ip)`), as the docs
+  // repository's assistant notes (rap/cel-expressions) write it; the same value as the variadic form.
   env.registerFunction("cidr(list<string>): net.CIDR", (list: unknown) => cidrOf(Array.isArray(list) ? list : [...(list as Iterable<unknown>)]), sync);
   for (const f of IP_FLAGS) env.registerFunction(`net.IP.${f}(): bool`, (ip: unknown) => asIp(ip)[f], sync);
   env.registerFunction("net.IP.family(): int", (ip: unknown) => BigInt(asIp(ip).family), sync);

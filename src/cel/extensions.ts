@@ -619,7 +619,7 @@ function timeFunctions(services: ExtensionServices): ExtensionFunction[] {
       "time.start_of",
       withZone([TS, "string"], TS, ([t, unit], zone, node) => timestampAt(startOf(ms(t), unitOf(unit, node), zone), node)),
     ),
-    // The docs' function notes name `time.truncate` beside `time.start_of`, for the same thing.
+    // The docs repository's assistant notes (rap/cel-expressions) name `time.truncate` beside `time.start_of`, for the same thing.
     ns(
       "time.truncate",
       withZone([TS, "string"], TS, ([t, unit], zone, node) => timestampAt(startOf(ms(t), unitOf(unit, node), zone), node)),

@@ -57,7 +57,7 @@ describe("ip() and cidr()", () => {
     ['string(ip("2001:0db8:0000:0000:0000:0000:0000:0001")) == "2001:db8::1" && string(cidr("10.0.0.0/8")) == "10.0.0.0/8"'],
     ['ip == ip("10.1.2.3") && ip != ip("10.1.2.4")'],
     ['isIP("10.0.0.1") && !isIP("10.0.0.256") && isCIDR("10.0.0.0/8") && !isCIDR("10.0.0.0/33")'],
-    // The networks as one list, as the docs' function notes write cidr(ranges): the variadic form's value.
+    // The networks as one list, as the docs repository's assistant notes write cidr(ranges): the variadic form's value.
     ['cidr(["192.168.0.0/16", "10.0.0.0/8"]).contains(ip) && !cidr(["192.168.0.0/16"]).contains(ip)'],
     ['cidr(["10.0.0.0/8", "192.168.0.0/16"]) == cidr("10.0.0.0/8", "192.168.0.0/16") && !cidr([]).contains(ip)'],
   ])("%s", (source) => {

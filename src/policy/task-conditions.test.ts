@@ -144,7 +144,7 @@ describe("taskConditions: approver expressions", () => {
     if (!t) throw new Error(`no task ${n}`);
     return t;
   };
-  it("campaignOwners (the service docs' approver variable for campaign tasks): a certify task's access review owners; none for a review without owners or a task of no campaign", () => {
+  it("campaignOwners (an approver variable for campaign tasks in the docs repository's assistant notes): a certify task's access review owners; none for a review without owners or a task of no campaign", () => {
     // 1045 belongs to ar-2026-q4-critical (owners u-sec-eng), 1043 to ar-2026-q4 (none), 1001 is a grant.
     expect(world.index.accessReviews.get("ar-2026-q4-critical")?.ownerUserIds).toEqual(["u-sec-eng"]);
     expect(taskConditions(world, find("1045")).expressions("campaignOwners")).toEqual({ ok: true, value: ["u-sec-eng"] });
