@@ -68,16 +68,20 @@ const ENTITLEMENT_FIELDS = {
 
 const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
-/** The mask's field names (camelCase); with no mask, the writable fields `object` sets. */
-function maskOf(mask: unknown, object: Body, fields: Readonly<Record<string, FieldKind>>, what: string): Result<readonly string[], HttpFailure> {
+/**
+ * The mask's field names (camelCase), each a writable field or a carried one; with no mask, those
+ * `object` sets.
+ */
+function maskOf(mask: unknown, object: Body, fields: Readonly<Record<string, FieldKind>>, carried: readonly string[], what: string): Result<readonly string[], HttpFailure> {
+  const known = (p: string): boolean => Object.hasOwn(fields, p) || carried.includes(p);
   let paths: string[];
-  if (mask === undefined || mask === null || mask === "") paths = Object.keys(object).filter((k) => Object.hasOwn(fields, k));
+  if (mask === undefined || mask === null || mask === "") paths = Object.keys(object).filter(known);
   else if (typeof mask === "string") paths = mask.split(",").map((p) => camel(p.trim())).filter((p) => p !== "");
   else if (typeof mask === "object" && !Array.isArray(mask) && Array.isArray((mask as Body)["paths"]))
     paths = ((mask as Body)["paths"] as unknown[]).filter((p): p is string => typeof p === "string").map(camel);
   else return invalid("updateMask", 'updateMask must be a field mask: a comma-separated string such as "grantPolicyId,displayName"');
   for (const p of paths)
-    if (!Object.hasOwn(fields, p)) return invalid("updateMask", `updateMask names "${p}", which is not a writable ${what} field here (${Object.keys(fields).join(", ")})`);
+    if (!known(p)) return invalid("updateMask", `updateMask names "${p}", which is not a writable ${what} field here (${[...Object.keys(fields), ...carried].join(", ")})`);
   return ok(paths);
 }
 
@@ -132,13 +136,32 @@ function objectOf(body: Body, key: string): Result<Body, HttpFailure> {
  * ```
  */
 export function patchOf(world: World, body: Body, key: string, pathId: string, fields: Readonly<Record<string, FieldKind>>): Result<Record<string, string | boolean>, HttpFailure> {
+  const p = carryingPatchOf(world, body, key, pathId, fields, []);
+  return p.ok ? ok(p.value.values) : p;
+}
+
+/**
+ * {@link patchOf} for an object whose `carried` fields the world keeps as they came (its
+ * `$unknown`): the mask may name those too, and their values come apart (`null` clears one).
+ */
+function carryingPatchOf(
+  world: World,
+  body: Body,
+  key: string,
+  pathId: string,
+  fields: Readonly<Record<string, FieldKind>>,
+  carried: readonly string[],
+): Result<{ readonly values: Record<string, string | boolean>; readonly carried: Readonly<Record<string, unknown>> }, HttpFailure> {
   const patch = objectOf(body, key);
   if (!patch.ok) return patch;
   const id = patch.value["id"];
   if (typeof id === "string" && id !== "" && id !== pathId) return invalid(`${key}.id`, `${key}.id "${id}" does not match the path's "${pathId}"`);
-  const paths = maskOf(body["updateMask"], patch.value, fields, key);
+  const paths = maskOf(body["updateMask"], patch.value, fields, carried, key);
   if (!paths.ok) return paths;
-  return valuesOf(world, patch.value, paths.value, fields, key);
+  const kept: Record<string, unknown> = {};
+  for (const f of paths.value) if (carried.includes(f)) kept[f] = patch.value[f] ?? null;
+  const values = valuesOf(world, patch.value, paths.value.filter((f) => !carried.includes(f)), fields, key);
+  return values.ok ? ok({ values: values.value, carried: kept }) : values;
 }
 
 /** A request's list of user ids (absent: none), each a user of the world, without repeats. */
@@ -266,32 +289,6 @@ export function createEntitlement(world: World, caller: User, appId: string, bod
   return ok({ world: Object.freeze({ ...replaceInWorld(world, { entitlements: [ent] }), seq }), body: { appEntitlementView: entitlementView(ent), expanded: [] } });
 }
 
-/**
- * The fields of an update's object that the world keeps as they came (`carried`, the object's
- * `$unknown`), split from the mask: `body` with those left out of `updateMask` (and of the object
- * when there is no mask), and their values (`null` clears one).
- */
-function splitCarried(body: Body, key: string, carried: readonly string[]): { readonly body: Body; readonly values: Readonly<Record<string, unknown>>; readonly onlyCarried: boolean } {
-  const object = body[key];
-  if (typeof object !== "object" || object === null || Array.isArray(object)) return { body, values: {}, onlyCarried: false };
-  const o = object as Body;
-  const mask = body["updateMask"];
-  const named: string[] =
-    mask === undefined || mask === null || mask === ""
-      ? carried.filter((f) => Object.hasOwn(o, f))
-      : typeof mask === "string"
-        ? mask.split(",").map((p) => camel(p.trim())).filter((p) => carried.includes(p))
-        : [];
-  if (named.length === 0) return { body, values: {}, onlyCarried: false };
-  const values: Record<string, unknown> = {};
-  for (const f of named) values[f] = o[f] ?? null;
-  const rest: Record<string, unknown> = { ...o };
-  for (const f of named) delete rest[f];
-  const restMask = typeof mask === "string" && mask !== "" ? mask.split(",").filter((p) => !named.includes(camel(p.trim()))).join(",") : mask;
-  // A mask that named only carried fields writes nothing else.
-  return { body: { ...body, [key]: rest, updateMask: restMask }, values, onlyCarried: typeof mask === "string" && mask !== "" && restMask === "" };
-}
-
 /** `$unknown` with `values` written in (a null value removes its field). */
 function withCarried(unknown: Readonly<Record<string, unknown>> | undefined, values: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> | undefined {
   if (Object.keys(values).length === 0) return unknown;
@@ -314,12 +311,11 @@ function withCarried(unknown: Readonly<Record<string, unknown>> | undefined, val
 export function updateApp(world: World, caller: User, appId: string, body: Body): Result<DirectoryWrite, HttpFailure> {
   const app = managedApp(world, caller, appId);
   if (!app.ok) return app;
-  const split = splitCarried(body, "app", APP_CARRIED_ON_CREATE);
-  const values = split.onlyCarried ? ok({}) : patchOf(world, split.body, "app", appId, APP_FIELDS);
-  if (!values.ok) return values;
-  const unknown = withCarried(app.value.$unknown, split.values);
+  const patch = carryingPatchOf(world, body, "app", appId, APP_FIELDS, APP_CARRIED_ON_CREATE);
+  if (!patch.ok) return patch;
+  const unknown = withCarried(app.value.$unknown, patch.value.carried);
   const { $unknown: _old, ...kept } = app.value;
-  const next: App = { ...kept, ...values.value, ...(unknown ? { $unknown: unknown } : {}) };
+  const next: App = { ...kept, ...patch.value.values, ...(unknown ? { $unknown: unknown } : {}) };
   return ok({ world: replaceInWorld(world, { apps: [next] }), body: { app: appWire(next) } });
 }
 
@@ -338,15 +334,14 @@ export function updateEntitlement(world: World, caller: User, appId: string, id:
   if (!app.ok) return app;
   const current = findEntitlement(world, appId, id);
   if (!current) return notFound(`entitlement "${id}" of app "${appId}" not found`);
-  const split = splitCarried(body, "entitlement", ENTITLEMENT_CARRIED_ON_CREATE);
-  const duration = split.values["durationGrant"];
+  const patch = carryingPatchOf(world, body, "entitlement", id, ENTITLEMENT_FIELDS, ENTITLEMENT_CARRIED_ON_CREATE);
+  if (!patch.ok) return patch;
+  const duration = patch.value.carried["durationGrant"];
   if (duration !== undefined && duration !== null && (typeof duration !== "string" || !/^\d+(\.\d{1,9})?s$/.test(duration)))
     return invalid("entitlement.durationGrant", 'entitlement.durationGrant must be a duration such as "3600s"');
-  const values = split.onlyCarried ? ok({}) : patchOf(world, split.body, "entitlement", id, ENTITLEMENT_FIELDS);
-  if (!values.ok) return values;
   const override = body["overrideAccessRequestsDefaults"] === true ? { overrideAccessRequestsDefaults: true } : {};
-  const unknown = withCarried(current.$unknown, split.values);
+  const unknown = withCarried(current.$unknown, patch.value.carried);
   const { $unknown: _old, ...kept } = current;
-  const next: AppEntitlement = { ...kept, ...values.value, ...override, ...(unknown ? { $unknown: unknown } : {}) };
+  const next: AppEntitlement = { ...kept, ...patch.value.values, ...override, ...(unknown ? { $unknown: unknown } : {}) };
   return ok({ world: replaceInWorld(world, { entitlements: [next] }), body: { appEntitlementView: entitlementView(next), expanded: [] } });
 }
