@@ -589,6 +589,7 @@ function timeFunctions(services: ExtensionServices): ExtensionFunction[] {
     if (!u) throw invalid(node, `unknown time unit ${JSON.stringify(v)} (use minute, hour, day, week, month, quarter or year)`);
     return u;
   };
+  const startOfOverloads = withZone([TS, "string"], TS, ([t, unit], zone, node) => timestampAt(startOf(ms(t), unitOf(unit, node), zone), node));
   return [
     ns(
       "time.parse",
@@ -615,15 +616,9 @@ function timeFunctions(services: ExtensionServices): ExtensionFunction[] {
       "time.format",
       withZone([TS, "string"], "string", ([t, layout], zone) => formatTime(ms(t), resolveLayout(str(layout)), zone)),
     ),
-    ns(
-      "time.start_of",
-      withZone([TS, "string"], TS, ([t, unit], zone, node) => timestampAt(startOf(ms(t), unitOf(unit, node), zone), node)),
-    ),
+    ns("time.start_of", startOfOverloads),
     // The docs repository's assistant notes (rap/cel-expressions) name `time.truncate` beside `time.start_of`, for the same thing.
-    ns(
-      "time.truncate",
-      withZone([TS, "string"], TS, ([t, unit], zone, node) => timestampAt(startOf(ms(t), unitOf(unit, node), zone), node)),
-    ),
+    ns("time.truncate", startOfOverloads),
     ns(
       "time.end_of",
       withZone([TS, "string"], TS, ([t, unit], zone, node) => timestampAt(endOf(ms(t), unitOf(unit, node), zone), node)),

@@ -331,7 +331,6 @@ function retryAfterMs(value: string | null, nowMs: number): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
 
-/** Whether a fetch or body read failed because its `AbortSignal.timeout` fired. */
 /**
  * What a failed request's error says, with the cause behind fetch's bare "fetch failed" (the
  * system's code and message: `connect ECONNREFUSED 127.0.0.1:9`), and whether trying again could
@@ -359,6 +358,7 @@ function networkProblem(e: unknown): { readonly text: string; readonly final: bo
   return { text, final: false };
 }
 
+/** Whether a fetch or body read failed because its `AbortSignal.timeout` fired. */
 function timedOut(e: unknown): boolean {
   return e instanceof Error && (e.name === "TimeoutError" || (e.name === "AbortError" && String((e as { cause?: unknown }).cause ?? "").includes("Timeout")));
 }
