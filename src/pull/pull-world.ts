@@ -402,21 +402,19 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
     vanishedApps.add(appId);
     return { ok: true, value: undefined };
   };
+  /** A listing of one app the pull needs: its failure stops the pull, unless the app is gone. */
+  const appListing = async (resource: string, path: string): Promise<Result<unknown[], PullError>> => {
+    const r = await listAll(resource, { method: "GET", path });
+    if (!r.ok && !vanished(r.error)) fatal(r.error);
+    return r;
+  };
   listingsKnown += appIds.length * 5 - appsWithOwners.size;
   const perApp = await mapLimit(appIds, concurrency, stopped, async (appId) => {
     const at = encodeURIComponent(appId);
-    const ents = await listAll(`entitlements of ${appId}`, { method: "GET", path: `/api/v1/apps/${at}/entitlements` });
-    if (!ents.ok) {
-      if (vanished(ents.error)) return gone(appId);
-      fatal(ents.error);
-      return ents;
-    }
-    const accounts = await listAll(`accounts of ${appId}`, { method: "GET", path: `/api/v1/apps/${at}/app_users` });
-    if (!accounts.ok) {
-      if (vanished(accounts.error)) return gone(appId);
-      fatal(accounts.error);
-      return accounts;
-    }
+    const ents = await appListing(`entitlements of ${appId}`, `/api/v1/apps/${at}/entitlements`);
+    if (!ents.ok) return vanished(ents.error) ? gone(appId) : ents;
+    const accounts = await appListing(`accounts of ${appId}`, `/api/v1/apps/${at}/app_users`);
+    if (!accounts.ok) return vanished(accounts.error) ? gone(appId) : accounts;
     const defaults = await optional(REQUEST_DEFAULTS, appId, () => getOne(`access-request defaults of ${appId}`, `/api/v1/apps/${at}/access_request_defaults`));
     if (!defaults.ok) return defaults;
     const rules = await optional(CONFIGURATION_RULES, appId, () =>
