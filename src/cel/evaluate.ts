@@ -236,6 +236,9 @@ class TaskRuntime implements CelRuntime {
  * The context of one evaluation, or why the input does not convert: the clock, then the task, then
  * the requester's address are checked, in that order, for both environments.
  */
+/** The empty list of users every approver context of a task outside a campaign shares. */
+const NO_USERS: readonly CelUser[] = Object.freeze([]);
+
 function contextFrom(
   kind: CelEnvironmentKind,
   subjectUser: User | null,
@@ -282,7 +285,7 @@ function contextFrom(
     ip,
     appOwners ? Object.freeze(appOwners.map((u) => users.get(u, directory))) : undefined,
     // Approver expressions only; a task that belongs to no campaign has none.
-    kind === "approver" ? Object.freeze((campaignOwners ?? []).map((u) => users.get(u, directory))) : undefined,
+    kind !== "approver" ? undefined : campaignOwners && campaignOwners.length > 0 ? Object.freeze(campaignOwners.map((u) => users.get(u, directory))) : NO_USERS,
     undefined,
     limit,
   );
