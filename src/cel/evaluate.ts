@@ -232,13 +232,13 @@ class TaskRuntime implements CelRuntime {
   }
 }
 
+/** The empty list of users every approver context of a task outside a campaign shares. */
+const NO_USERS: readonly CelUser[] = Object.freeze([]);
+
 /**
  * The context of one evaluation, or why the input does not convert: the clock, then the task, then
  * the requester's address are checked, in that order, for both environments.
  */
-/** The empty list of users every approver context of a task outside a campaign shares. */
-const NO_USERS: readonly CelUser[] = Object.freeze([]);
-
 function contextFrom(
   kind: CelEnvironmentKind,
   subjectUser: User | null,
