@@ -8,6 +8,7 @@
  * The snake_case names the service still accepts are getters on the prototype, not copies.
  */
 import { Duration } from "@marcbachmann/cel-js/evaluator";
+import { unknownText } from "../model/common.js";
 import type { AppEntitlement, AppUser, EntitlementResourceRef, Group, RiskScore, SecurityInsight, User } from "../model/directory.js";
 import type { JsonObject } from "../model/json.js";
 import type { CelDirectory } from "./directory.js";
@@ -747,8 +748,7 @@ export class CelEntitlement {
     this.id = e.id;
     this.appId = e.appId;
     this.displayName = e.displayName;
-    const description = e.$unknown?.["description"];
-    this.description = typeof description === "string" ? description : "";
+    this.description = unknownText(e, "description");
     this.appResourceTypeId = e.appResourceTypeId;
     this.appResourceId = e.appResourceId;
     this.riskLevelValueId = e.riskLevelValueId;

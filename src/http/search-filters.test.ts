@@ -250,6 +250,13 @@ describe(APPS, () => {
     expect(apps({ policyRefs: [{ id: "pol-certify-manager" }] })).toEqual(["app-github"]);
     expect(apps({ policyRefs: [{ id: "pol-aws-access" }, { id: "pol-revoke-salesforce" }] })).toEqual(["app-aws", "app-salesforce"]);
   });
+  it(`${APPS}.query: "fuzzy search on display name and description", any case`, () => {
+    const described = worldOf({ ...json, apps: json.apps.map((a: Body) => (a.id === "app-github" ? { ...a, description: "Source code and CI for every team" } : a)) });
+    const byQuery = (query: string) => answer("/api/v1/search/apps", searchApps(described, { query })).list.map((a: Body) => a.id);
+    expect(byQuery("source CODE")).toEqual(["app-github"]);
+    expect(byQuery("hub")).toEqual(["app-github"]);
+    expect(byQuery("no app says this")).toEqual([]);
+  });
 });
 
 const ENTS = "openapi.yaml c1.api.app.v1.AppEntitlementSearchServiceSearchRequest";
@@ -293,8 +300,29 @@ describe(ENTS, () => {
     const plain = answer("/api/v1/search/entitlements", searchEntitlements(world, all));
     expect(plain.expanded).toEqual([]);
   });
-  it(`${ENTS}.alias, .isAutomated, .membershipType: the world has no aliases, automation rules or membership types, so they are UNIMPLEMENTED`, () => {
-    for (const body of [{ alias: "prod-admin" }, { isAutomated: true }, { membershipType: ["APP_ENTITLEMENT_MEMBERSHIP_TYPE_OWNER"] }])
+  it(`${ENTS}.alias: "Search for app entitlements that have this alias (exact match)", the alias a world file or AppEntitlements.Update keeps`, () => {
+    const aliased = worldOf({
+      ...json,
+      entitlements: json.entitlements.map((e: Body) => (e.id === "ent-aws-sandbox" ? { ...e, alias: "sbx" } : e.id === "ent-aws-prod-admin" ? { ...e, alias: "sbx-admin" } : e)),
+    });
+    const byAlias = (alias: string) => answer("/api/v1/search/entitlements", searchEntitlements(aliased, { ...all, alias })).list.map((v: Body) => v.appEntitlement.id);
+    expect(byAlias("sbx")).toEqual(["ent-aws-sandbox"]);
+    expect(byAlias("SBX")).toEqual([]);
+    expect(byAlias("sbx-")).toEqual([]);
+    expect(byAlias("")).toHaveLength(json.entitlements.length);
+  });
+  it(`${ENTS}.query: "fuzzy search on display name and description", any case; the id as well`, () => {
+    const described = worldOf({ ...json, entitlements: json.entitlements.map((e: Body) => (e.id === "ent-aws-billing" ? { ...e, description: "Read invoices and Cost Explorer" } : e)) });
+    const byQuery = (query: string) => answer("/api/v1/search/entitlements", searchEntitlements(described, { ...all, query })).list.map((v: Body) => v.appEntitlement.id);
+    expect(byQuery("cost explorer")).toEqual(["ent-aws-billing"]);
+    expect(byQuery("INVOICES")).toEqual(["ent-aws-billing"]);
+    expect(byQuery("ent-aws-billing")).toEqual(["ent-aws-billing"]);
+    const named = json.entitlements[0] as Body;
+    expect(byQuery(String(named.displayName).toUpperCase())).toContain(named.id);
+    expect(byQuery("no entitlement says this")).toEqual([]);
+  });
+  it(`${ENTS}.isAutomated, .membershipType: the world has no automation rules or membership types, so they are UNIMPLEMENTED`, () => {
+    for (const body of [{ isAutomated: true }, { membershipType: ["APP_ENTITLEMENT_MEMBERSHIP_TYPE_OWNER"] }])
       expect(refusalOf(searchEntitlements(world, body))).toMatchObject({ status: 501, code: "UNIMPLEMENTED", metadata: { field: Object.keys(body)[0] } });
     expect(ents({ alias: "", isAutomated: false, membershipType: [] })).toHaveLength(json.entitlements.length);
   });

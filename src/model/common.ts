@@ -47,6 +47,22 @@ export type DurationString = string;
 export type UnknownFields = Readonly<Record<string, unknown>>;
 
 /**
+ * A text field the model keeps among an object's unknown fields (`$unknown`), such as an app's or
+ * entitlement's `description` or an entitlement's `alias`: its string, `""` when absent or not a
+ * string. One reader for every place that matches or shows such a field.
+ *
+ * @example
+ * ```ts
+ * unknownText({ $unknown: { alias: "sbx" } }, "alias"); // "sbx"
+ * unknownText({}, "description"); // ""
+ * ```
+ */
+export function unknownText(o: { readonly $unknown?: UnknownFields | undefined }, key: string): string {
+  const v = o.$unknown?.[key];
+  return typeof v === "string" ? v : "";
+}
+
+/**
  * The member every union has for a oneof member this version does not know. `key` is the wire member
  * name and `raw` its JSON, written back unchanged. A wire object with no member at all (`{}`) where
  * the message is nothing but the oneof decodes to `key: ""` with `raw: null`.

@@ -2,6 +2,7 @@
  * `POST /api/v1/search/apps` (`c1.api.app.v1.AppSearch.Search`): the world's apps that match every
  * filter of a `SearchAppsRequest`, in world order, paged.
  */
+import { unknownText } from "../../model/common.js";
 import type { App } from "../../model/directory.js";
 import type { JsonObject } from "../../model/json.js";
 import { ok, type Result } from "../../result.js";
@@ -62,7 +63,7 @@ export function searchApps(world: World, body: Body): Read {
       !exclude.has(a.id) &&
       (name === "" || a.displayName.toLowerCase() === name) &&
       (policies.size === 0 || usesPolicy(a, policies)) &&
-      (query === "" || a.displayName.toLowerCase().includes(query) || a.id.toLowerCase().includes(query)),
+      (query === "" || a.displayName.toLowerCase().includes(query) || unknownText(a, "description").toLowerCase().includes(query) || a.id.toLowerCase().includes(query)),
   );
   return ok(listBody(found.map(appWire), page));
 }

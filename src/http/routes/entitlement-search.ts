@@ -3,6 +3,7 @@
  * entitlements (`POST /api/v1/search/entitlements`) and who holds them (`POST /api/v1/search/grants`),
  * each view with the app, resource type and resource its `expandMask` asks for.
  */
+import { unknownText } from "../../model/common.js";
 import { certifyReviewId } from "../../model/task-refs.js";
 import type { AppEntitlement, AppUser, Grant } from "../../model/directory.js";
 import type { JsonObject, JsonValue } from "../../model/json.js";
@@ -63,12 +64,12 @@ export const ENTITLEMENT_SEARCH_FIELDS: SearchFields = {
     "policyRefs",
     "requestSchemaIds",
     "displayName",
+    "alias",
     "query",
     // The world keeps no deleted entitlement (a delete removes it): there is nothing more to include.
     "includeDeleted",
   ],
   unmodelled: {
-    alias: { shape: { kind: "text" }, lacks: "entitlement aliases" },
     complianceFrameworkIds: { shape: { kind: "strings" }, lacks: "compliance frameworks of entitlements" },
     excludeImmutable: { shape: { kind: "flag" }, lacks: "immutable (system-managed) entitlements" },
     isAutomated: { shape: { kind: "flag" }, lacks: "entitlement automation rules" },
@@ -157,8 +158,8 @@ function reviewedBy(world: World, accessReviewId: string): ReadonlySet<string> {
  * `POST /api/v1/search/entitlements`: the entitlements matching every filter (see
  * {@link ENTITLEMENT_SEARCH_FIELDS}): `appUserIds`/`excludeAppUserIds` by the grants of the
  * accounts' users, `accessReviewId` by the certify tasks of that campaign, `policyRefs` by the
- * grant, revoke, certify or emergency policy the entitlement names, `displayName` exactly; in world
- * order, paged, with `expanded` as `expandMask` asks.
+ * grant, revoke, certify or emergency policy the entitlement names, `displayName` and `alias`
+ * exactly, `query` in the display name, description or id (any case); in world order, paged, with `expanded` as `expandMask` asks.
  *
  * @example
  * ```ts
@@ -182,6 +183,7 @@ export function searchEntitlements(world: World, body: Body): Read {
     policies: refIds(body, "policyRefs"),
     schemas: strings(body, "requestSchemaIds"),
     name: text(body, "displayName"),
+    alias: text(body, "alias"),
     query: text(body, "query"),
     includeDeleted: flag(body, "includeDeleted"),
     expand: expandMask(body, EXPAND_PATHS),
@@ -222,7 +224,8 @@ export function searchEntitlements(world: World, body: Body): Read {
       (policies.size === 0 || usesPolicy(e)) &&
       (schemas.size === 0 || schemas.has(e.requestSchemaId)) &&
       (v.name === "" || e.displayName === v.name) &&
-      (query === "" || e.displayName.toLowerCase().includes(query) || e.id.toLowerCase().includes(query))
+      (v.alias === "" || unknownText(e, "alias") === v.alias) &&
+      (query === "" || e.displayName.toLowerCase().includes(query) || unknownText(e, "description").toLowerCase().includes(query) || e.id.toLowerCase().includes(query))
     );
   });
   const p = pageOf(found, v.page);
@@ -329,16 +332,12 @@ export function searchRequestCatalog(world: World, callerId: string, body: Body)
       if (held) held.push(g);
       else mine.set(k, [g]);
     }
-  const aliasOf = (e: AppEntitlement): string => {
-    const a = e.$unknown?.["alias"];
-    return typeof a === "string" ? a : "";
-  };
   const found = world.entitlements.filter((e) => {
     const held = mine.has(key(e.appId, e.id));
     return (
       (query === "" || e.displayName.toLowerCase().includes(query)) &&
       (appName === "" || world.index.apps.get(e.appId)?.displayName === appName) &&
-      (alias === "" || aliasOf(e) === alias) &&
+      (alias === "" || unknownText(e, "alias") === alias) &&
       (granted !== "GRANTED" || held) &&
       (granted !== "NOT_GRANTED" || !held)
     );
