@@ -153,6 +153,37 @@ describe("openapi.yaml AppEntitlements.Create: a custom entitlement is requested
   });
 });
 
+describe("openapi.yaml UpdateAppEntitlementRequestInput.expandMask, CreateAppEntitlementRequest.expandMask and UpdateAppUserRequest.expandMask (SDK review)", () => {
+  const at = (body: Body, path: string): Body => body.expanded[Number(/\d+/.exec(path)?.[0])];
+  it("an entitlement update or create expands its app, resource type and resource as the search does", async () => {
+    const params = { app_id: "app-aws", id: "ent-aws-billing" };
+    const updated = await call("POST", ENT, { params, body: { entitlement: { riskLevelValueId: "low" }, updateMask: "riskLevelValueId", expandMask: { paths: ["app_id"] } } });
+    expect(at(updated, updated.appEntitlementView.appPath)).toMatchObject({ "@type": "type.googleapis.com/c1.api.app.v1.App", id: "app-aws" });
+    expect(updated.appEntitlementView.appResourceTypePath).toBe("");
+    const all = await call("POST", ENT, { params, body: { entitlement: { riskLevelValueId: "low" }, updateMask: "riskLevelValueId", expandMask: { paths: ["*"] } } });
+    expect(at(all, all.appEntitlementView.appResourceTypePath)).toMatchObject({ "@type": "type.googleapis.com/c1.api.app.v1.AppResourceType" });
+    const plain = await call("POST", ENT, { params, body: { entitlement: { riskLevelValueId: "low" }, updateMask: "riskLevelValueId" } });
+    expect(plain.expanded).toEqual([]);
+    expect(plain.appEntitlementView.appPath).toBe("");
+    const created = await call("POST", "/api/v1/apps/{app_id}/entitlements", { params: { app_id: "app-aws" }, body: { displayName: "Expanded on create", expandMask: { paths: ["app_id"] } } });
+    expect(at(created, created.appEntitlementView.appPath)).toMatchObject({ id: "app-aws" });
+  });
+  it("an account update expands its identity user and app", async () => {
+    const params = { app_user_app_id: "app-aws", app_user_id: "au-aws-intern" };
+    const r = await call("POST", "/api/v1/apps/{app_user_app_id}/app_users/{app_user_id}", { params, body: { appUser: { appUserType: "APP_USER_TYPE_USER" }, updateMask: "appUserType", expandMask: { paths: ["identity_user_id", "app_id"] } } });
+    expect(at(r, r.appUserView.identityUserPath)).toMatchObject({ "@type": "type.googleapis.com/c1.api.user.v1.User", id: "u-intern" });
+    expect(at(r, r.appUserView.appPath)).toMatchObject({ id: "app-aws" });
+  });
+  it("an unknown expand path is INVALID_ARGUMENT, as in the searches, and nothing is written", async () => {
+    const params = { app_id: "app-aws", id: "ent-aws-billing" };
+    const before = (await call("GET", ENT, { params })).appEntitlementView.appEntitlement;
+    expect((await call("POST", ENT, { params, body: { entitlement: { riskLevelValueId: "critical" }, updateMask: "riskLevelValueId", expandMask: { paths: ["owners"] } }, expect: 400 })).code).toBe(3);
+    expect((await call("GET", ENT, { params })).appEntitlementView.appEntitlement).toEqual(before);
+    const au = { app_user_app_id: "app-aws", app_user_id: "au-aws-intern" };
+    expect((await call("POST", "/api/v1/apps/{app_user_app_id}/app_users/{app_user_id}", { params: au, body: { appUser: {}, expandMask: { paths: ["nope"] } }, expect: 400 })).code).toBe(3);
+  });
+});
+
 describe("openapi.yaml Apps.Delete and AppEntitlements.Delete (Terraform's custom app and custom app entitlement destroy)", () => {
   it("a created app and entitlement are deleted; reads and listings no longer have them; deleting again is 404", async () => {
     const app = (await call("POST", "/api/v1/apps", { body: { displayName: "Short-lived", grantPolicyId: "pol-default-grant" } })).app;

@@ -12,7 +12,7 @@ import { buildIndex, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
 import { type DirectoryWrite, type FieldKind, patchOf } from "./directory-edits.js";
 import { managedApp } from "./managed-app.js";
-import { appUserView } from "./reads.js";
+import { appUserViewExpanded } from "./app-user-search.js";
 import { invalid, notFound } from "./refuse.js";
 
 type Body = Readonly<Record<string, unknown>>;
@@ -24,7 +24,7 @@ const APP_USER_FIELDS = { appUserType: "string", identityUserId: "string" } as c
 
 /**
  * `POST /api/v1/apps/{app_user_app_id}/app_users/{app_user_id}`: `{appUser, updateMask}` →
- * `{appUserView, expanded: []}`. `appUserType` is one of the OpenAPI's four; `identityUserId` a user
+ * `{appUserView, expanded}` (`expandMask` as the account search reads it). `appUserType` is one of the OpenAPI's four; `identityUserId` a user
  * of the world, or `""` to unlink the account.
  *
  * @example
@@ -51,8 +51,14 @@ export function updateAppUser(world: World, caller: User, appId: string, appUser
     if (user !== "" && !world.index.users.has(user)) return invalid("appUser.identityUserId", `appUser.identityUserId names user "${user}", who does not exist`);
     next = { ...next, identityUserId: user };
   }
-  if (next === current) return ok({ world, body: { appUserView: appUserView(current), expanded: [] } });
+  if (next === current) return answered(world, current, body);
   const appUsers = Object.freeze(world.appUsers.map((a, i) => (i === index ? next : a)));
   const parts = { ...world, appUsers };
-  return ok({ world: Object.freeze({ ...parts, index: buildIndex(parts, world) }), body: { appUserView: appUserView(next), expanded: [] } });
+  return answered(Object.freeze({ ...parts, index: buildIndex(parts, world) }), next, body);
+}
+
+/** The written world and its answer, the account expanded as the request's `expandMask` asks. */
+function answered(world: World, account: AppUser, body: Body): Result<DirectoryWrite, HttpFailure> {
+  const view = appUserViewExpanded(world, account, body);
+  return view.ok ? ok({ world, body: view.value }) : view;
 }

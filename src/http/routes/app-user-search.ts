@@ -169,17 +169,37 @@ export function searchAppUsers(world: World, body: Body): Read {
 
   const p = pageOf(found, page);
   const ex = new Expanded();
-  const wants = (path: string) => expand.includes("*") || expand.includes(path);
-  const list: JsonValue[] = p.list.map((a) => {
-    const view = appUserView(a);
-    const user = wants("identity_user_id") ? world.index.users.get(a.identityUserId) : undefined;
-    const app = wants("app_id") ? world.index.apps.get(a.appId) : undefined;
-    return {
-      ...view,
-      identityUserPath: user ? ex.pathOf([ex.add(TYPE_URLS.user, user.id, () => userWire(user))]) : "",
-      appPath: app ? ex.pathOf([ex.add(TYPE_URLS.app, app.id, () => appWire(app))]) : "",
-      // last_usage: the world records no account usage, so it expands to nothing.
-    };
-  });
+  const list: JsonValue[] = p.list.map((a) => expandedView(world, a, expand, ex));
   return ok({ expanded: ex.items, list, nextPageToken: p.nextPageToken });
+}
+
+/** An AppUserView with the identity user and app `expand` asks for appended to `ex`. */
+function expandedView(world: World, a: AppUser, expand: readonly string[], ex: Expanded): JsonObject {
+  const wants = (path: string) => expand.includes("*") || expand.includes(path);
+  const user = wants("identity_user_id") ? world.index.users.get(a.identityUserId) : undefined;
+  const app = wants("app_id") ? world.index.apps.get(a.appId) : undefined;
+  return {
+    ...appUserView(a),
+    identityUserPath: user ? ex.pathOf([ex.add(TYPE_URLS.user, user.id, () => userWire(user))]) : "",
+    appPath: app ? ex.pathOf([ex.add(TYPE_URLS.app, app.id, () => appWire(app))]) : "",
+    // last_usage: the world records no account usage, so it expands to nothing.
+  };
+}
+
+/**
+ * An account's `{appUserView, expanded}` as `AppUserService.Update` answers it, with the identity
+ * user and app its `expandMask` asks for (the paths of the account search; an unknown one is
+ * INVALID_ARGUMENT, as there).
+ *
+ * @example
+ * ```ts
+ * const r = appUserViewExpanded(world, account, { expandMask: { paths: ["identity_user_id"] } });
+ * if (r.ok) r.value.appUserView.identityUserPath; // "$.expanded[0]"
+ * ```
+ */
+export function appUserViewExpanded(world: World, a: AppUser, body: Body): Result<{ appUserView: JsonObject; expanded: JsonObject[] }, HttpFailure> {
+  const expand = expandMask(body, EXPAND_PATHS);
+  if (!expand.ok) return expand;
+  const ex = new Expanded();
+  return ok({ appUserView: expandedView(world, a, expand.value, ex), expanded: ex.items });
 }

@@ -16,7 +16,8 @@ import { err, ok, type Result } from "../../result.js";
 import { findEntitlement, replaceInWorld, takeIds, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
 import { managedApp } from "./managed-app.js";
-import { appWire, entitlementView } from "./reads.js";
+import { entitlementViewExpanded, expandMaskOf } from "./entitlement-search.js";
+import { appWire } from "./reads.js";
 import { invalid, notFound } from "./refuse.js";
 
 type Body = Readonly<Record<string, unknown>>;
@@ -264,6 +265,8 @@ export function createEntitlement(world: World, caller: User, appId: string, bod
   if (annotations !== undefined && annotations !== null && (typeof annotations !== "object" || Array.isArray(annotations) || Object.values(annotations).some((v) => typeof v !== "string")))
     return invalid("annotations", "annotations must be a map of strings to strings");
   const carried = carriedOf(body, ENTITLEMENT_CARRIED_ON_CREATE);
+  const expand = expandMaskOf(body);
+  if (!expand.ok) return expand;
   if (carried["durationGrant"] !== undefined && typeof carried["durationGrant"] !== "string")
     return invalid("durationGrant", 'durationGrant must be a duration such as "3600s"');
   const { ids, seq } = takeIds(world, "ent", 1);
@@ -286,7 +289,8 @@ export function createEntitlement(world: World, caller: User, appId: string, bod
     annotations: { ...((annotations ?? {}) as Record<string, string>) },
     ...(Object.keys(carried).length > 0 ? { $unknown: carried } : {}),
   };
-  return ok({ world: Object.freeze({ ...replaceInWorld(world, { entitlements: [ent] }), seq }), body: { appEntitlementView: entitlementView(ent), expanded: [] } });
+  const next = Object.freeze({ ...replaceInWorld(world, { entitlements: [ent] }), seq });
+  return ok({ world: next, body: entitlementViewExpanded(next, ent, expand.value) });
 }
 
 /** `$unknown` with `values` written in (a null value removes its field). */
@@ -339,9 +343,12 @@ export function updateEntitlement(world: World, caller: User, appId: string, id:
   const duration = patch.value.carried["durationGrant"];
   if (duration !== undefined && duration !== null && (typeof duration !== "string" || !/^\d+(\.\d{1,9})?s$/.test(duration)))
     return invalid("entitlement.durationGrant", 'entitlement.durationGrant must be a duration such as "3600s"');
+  const expand = expandMaskOf(body);
+  if (!expand.ok) return expand;
   const override = body["overrideAccessRequestsDefaults"] === true ? { overrideAccessRequestsDefaults: true } : {};
   const unknown = withCarried(current.$unknown, patch.value.carried);
   const { $unknown: _old, ...kept } = current;
   const next: AppEntitlement = { ...kept, ...patch.value.values, ...override, ...(unknown ? { $unknown: unknown } : {}) };
-  return ok({ world: replaceInWorld(world, { entitlements: [next] }), body: { appEntitlementView: entitlementView(next), expanded: [] } });
+  const after = replaceInWorld(world, { entitlements: [next] });
+  return ok({ world: after, body: entitlementViewExpanded(after, next, expand.value) });
 }

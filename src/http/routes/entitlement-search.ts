@@ -132,6 +132,35 @@ function expandedView(world: World, e: AppEntitlement, expand: readonly string[]
 }
 
 /**
+ * An entitlement's `{appEntitlementView, expanded}` as `AppEntitlements.Create`/`Update` answer it,
+ * with the app, resource type and resource the request's `expandMask` asks for (the paths the
+ * searches take); an unknown path is INVALID_ARGUMENT, as there.
+ *
+ * @example
+ * ```ts
+ * const r = expandMaskOf({ expandMask: { paths: ["app_id"] } });
+ * if (r.ok) entitlementViewExpanded(world, entitlement, r.value).expanded; // [{ "@type": "…c1.api.app.v1.App", id: "app-aws", … }]
+ * ```
+ */
+export function entitlementViewExpanded(world: World, e: AppEntitlement, expand: readonly string[]): { appEntitlementView: JsonObject; expanded: JsonObject[] } {
+  const ex = new Expanded();
+  return { appEntitlementView: expandedView(world, e, expand, ex), expanded: ex.items };
+}
+
+/**
+ * The paths of a create or update request's `expandMask` (those of the entitlement search), or the
+ * INVALID_ARGUMENT a search gives for an unknown one.
+ *
+ * @example
+ * ```ts
+ * expandMaskOf({ expandMask: { paths: ["*"] } }); // ok(["*"])
+ * ```
+ */
+export function expandMaskOf(body: Body): Result<readonly string[], HttpFailure> {
+  return expandMask(body, EXPAND_PATHS);
+}
+
+/**
  * The (app, entitlement) keys of what the given accounts hold: the grants of each account's identity
  * user in the account's app (as `GET …/entitlements/users/{app_user_id}` lists them), in one pass.
  */
