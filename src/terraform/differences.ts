@@ -68,8 +68,32 @@ export function policyDifferences(before: Policy, after: Policy): AttributeDiffe
  */
 export function differenceText(d: AttributeDifference): string {
   const short = (v: unknown): string => {
-    const s = v === null ? "unset" : JSON.stringify(v);
+    const s = v === null ? "unset" : v === SENSITIVE_VALUE ? SENSITIVE_VALUE : JSON.stringify(v);
     return s.length > 120 ? `${s.slice(0, 119)}…` : s;
   };
   return `${d.path.replace(/^\$\.?/, "")}: ${short(d.before)} → ${short(d.after)}`;
+}
+
+/** What a report shows for a value Terraform marks sensitive, as Terraform's own output does. */
+export const SENSITIVE_VALUE = "(sensitive value)";
+
+/**
+ * The differences with every value at, under or holding a path Terraform marks sensitive
+ * (`sensitivePaths`) shown as `(sensitive value)`: `terraform show -json` writes such values in
+ * clear, and the report goes into a pull-request comment.
+ *
+ * @example
+ * ```ts
+ * withoutSensitive([{ path: "$.description", before: "a", after: "b" }], ["$.description"]);
+ * // [{ path: "$.description", before: "(sensitive value)", after: "(sensitive value)" }]
+ * ```
+ */
+export function withoutSensitive(diffs: readonly AttributeDifference[], sensitive: readonly string[]): AttributeDifference[] {
+  if (sensitive.length === 0) return [...diffs];
+  const within = (inner: string, outer: string): boolean => outer === "$" || inner === outer || inner.startsWith(`${outer}.`) || inner.startsWith(`${outer}[`);
+  return diffs.map((d) =>
+    sensitive.some((s) => within(d.path, s) || within(s, d.path))
+      ? { path: d.path, before: d.before === null ? null : SENSITIVE_VALUE, after: d.after === null ? null : SENSITIVE_VALUE }
+      : d,
+  );
 }

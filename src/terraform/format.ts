@@ -3,7 +3,7 @@
  * the plan's policy changes named by their Terraform addresses, then how tasks would route.
  */
 import { formatWhatIf, type RouteGroup, routeLabel, type RouteOutcome, type TaskRouteChange, type WhatIfResult } from "../whatif/index.js";
-import { pathKey } from "./attributes.js";
+import { pathKey, planPathOf } from "./attributes.js";
 import { type AttributeDifference, differenceText } from "./differences.js";
 import type { TerraformPlanEdit, TerraformPolicyChange } from "./policy-changes.js";
 
@@ -111,6 +111,14 @@ function afterCell(edit: TerraformPlanEdit, before: RouteOutcome, after: RouteOu
   return diffs.length === 0 ? cell(afterText) : `${cell(afterText)}<br>differs in: ${differenceLines(diffs).map((d) => cell(code(d))).join(", ")}`;
 }
 
+/** How many of the service's save errors the Markdown report lists; the count of the rest follows. */
+const SHOWN_SAVE_ERRORS = 5;
+
+/** The Terraform address that writes a policy (a created one's id is its address already). */
+function addressOf(edit: TerraformPlanEdit, policyId: string): string {
+  return edit.changes.find((c) => c.policyId === policyId)?.address ?? policyId;
+}
+
 function markdown(edit: TerraformPlanEdit, result: WhatIfResult, options: FormatTerraformWhatIfOptions): string {
   const max = options.maxTasks ?? 50;
   const c = result.counts;
@@ -121,6 +129,12 @@ function markdown(edit: TerraformPlanEdit, result: WhatIfResult, options: Format
       : `No task would route differently (${c.inScope} task${c.inScope === 1 ? "" : "s"} compared).`,
   );
   for (const w of edit.warnings ?? []) out.push("", "> [!WARNING]", `> ${cell(w)}`);
+  const refused = result.edit.saveErrors ?? [];
+  if (refused.length > 0) {
+    out.push("", "> [!CAUTION]", `> The service would refuse to save ${refused.length === 1 ? "this policy" : "these policies"} (${refused.length} lint error${refused.length === 1 ? "" : "s"}): the apply fails, and the routes below are what the broken policy would do.`);
+    for (const f of refused.slice(0, SHOWN_SAVE_ERRORS)) out.push(`> - ${code(addressOf(edit, f.policyId))} ${f.code} at ${code(planPathOf(f.path))}: ${cell(f.message)}`);
+    if (refused.length > SHOWN_SAVE_ERRORS) out.push(`> - … and ${refused.length - SHOWN_SAVE_ERRORS} more`);
+  }
   if (options.scope) out.push("", `Scope: ${options.scope}`);
   out.push("", "| Action | Terraform address | Policy |", "|---|---|---|");
   for (const ch of edit.changes) out.push(`| ${ch.action} | ${code(ch.address)} | ${cell(policyText(ch))} |`);

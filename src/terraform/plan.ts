@@ -4,7 +4,7 @@
  * and the configuration expressions that say what an unknown value refers to. HashiCorp documents
  * the format (`resource_changes[]`, `configuration.root_module`); only what is read is decoded.
  */
-import { isRecord, type PlanDiagnostic } from "./attributes.js";
+import { isRecord, pathKey, type PlanDiagnostic } from "./attributes.js";
 
 /** The Terraform resource type of a ConductorOne policy. */
 export const POLICY_RESOURCE_TYPE = "conductorone_policy";
@@ -40,6 +40,33 @@ export interface PlannedPolicyChange {
   readonly afterUnknown: unknown;
   /** JSONPath of the resource change in the plan document. */
   readonly path: string;
+  /**
+   * Where Terraform marks a value sensitive, before or after (`before_sensitive`, `after_sensitive`):
+   * JSONPaths of the resource's attributes (`"$"` for all of them). A report shows no value there.
+   */
+  readonly sensitive?: readonly string[];
+}
+
+/**
+ * The JSONPaths (in the resource's attribute names) of the `true` leaves of `before_sensitive` and
+ * `after_sensitive`: the values a report must not print. Bounded in depth, as the plan is input.
+ *
+ * @example
+ * ```ts
+ * sensitivePaths(false, { policy_steps: { grant: { steps: [{ approval: { agent: { instructions: true } } }] } } });
+ * // ["$.policy_steps.grant.steps[0].approval.agent.instructions"]
+ * ```
+ */
+export function sensitivePaths(...marks: readonly unknown[]): string[] {
+  const out = new Set<string>();
+  const walk = (v: unknown, at: string, depth: number): void => {
+    if (v === true) out.add(at);
+    else if (depth > 64) return;
+    else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${at}[${i}]`, depth + 1));
+    else if (isRecord(v)) for (const [k, x] of Object.entries(v)) walk(x, pathKey(at, k), depth + 1);
+  };
+  for (const m of marks) walk(m, "$", 0);
+  return [...out];
 }
 
 /**
@@ -190,6 +217,7 @@ export function readPlan(doc: unknown): { ok: true; value: PolicyPlan } | { ok: 
         after,
         afterUnknown: change["after_unknown"] ?? null,
         path,
+        sensitive: sensitivePaths(change["before_sensitive"], change["after_sensitive"]),
       };
       if (kind === undefined) changes.push(planned);
       else directory.push({ ...planned, type: type as string, kind });
@@ -260,6 +288,45 @@ export function resourceExpressions(configuration: unknown, address: string, mod
     return isRecord(r["expressions"]) ? r["expressions"] : {};
   }
   return null;
+}
+
+/**
+ * What a module's input variable is given: the expression of `var.NAME` in the module call of the
+ * module at `moduleAddress`, and the address of the calling module it is written in; null for the
+ * root module (its variables come from `-var` and `.tfvars`, known while planning) or a call the
+ * configuration does not describe.
+ *
+ * @example
+ * ```ts
+ * variableExpression(plan.configuration, "module.prod", "policy_id");
+ * // { expr: { references: ["conductorone_policy.v2.id", "conductorone_policy.v2"] }, callerAddress: "" }
+ * ```
+ */
+export function variableExpression(configuration: unknown, moduleAddress: string, name: string): { expr: unknown; callerAddress: string } | null {
+  const call = /^(?:(.*)\.)?module\.([A-Za-z_][\w-]*)(?:\[(?:"(?:[^"\\]|\\.)*"|\d+)\])?$/.exec(moduleAddress);
+  if (!call) return null;
+  const callerAddress = call[1] ?? "";
+  const calls = configModule(configuration, callerAddress)?.["module_calls"];
+  const c = isRecord(calls) ? calls[call[2] ?? ""] : undefined;
+  const expressions = isRecord(c) ? c["expressions"] : undefined;
+  const expr = isRecord(expressions) ? expressions[name] : undefined;
+  return expr === undefined || expr === null ? null : { expr, callerAddress };
+}
+
+/**
+ * The `for_each` expression of a resource's configuration (what `each.value` is taken from), or null.
+ *
+ * @example
+ * ```ts
+ * forEachExpression(plan.configuration, 'conductorone_policy.team["eu"]', ""); // { references: ["var.teams"] }
+ * ```
+ */
+export function forEachExpression(configuration: unknown, address: string, moduleAddress: string): unknown {
+  const resources = configModule(configuration, moduleAddress)?.["resources"];
+  if (!Array.isArray(resources)) return null;
+  const local = withoutInstanceKeys(moduleAddress === "" ? address : address.slice(moduleAddress.length + 1));
+  const r = resources.find((x) => isRecord(x) && x["address"] === local);
+  return isRecord(r) ? (r["for_each_expression"] ?? null) : null;
 }
 
 /**

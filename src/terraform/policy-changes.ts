@@ -15,7 +15,7 @@ import type { EditableWorld, EditRecipe } from "../whatif/edit.js";
 import type { World } from "../world/world.js";
 import { isRecord, isZeroValue, type PlanDiagnostic, pathKey, planPathOf, policyAttributesToApi, put } from "./attributes.js";
 import { directoryPolicyUses } from "../policy/policy-uses.js";
-import { type AttributeDifference, policyDifferences } from "./differences.js";
+import { type AttributeDifference, policyDifferences, withoutSensitive } from "./differences.js";
 import { directoryEdit } from "./directory-changes.js";
 import { type PlanAction, type PlannedPolicyChange, readPlan } from "./plan.js";
 import { unknownAttributes } from "./unknown-attributes.js";
@@ -253,7 +253,7 @@ export function terraformPlanEdit(world: World, plan: unknown): Result<Terraform
       displayName: decoded.value.displayName,
       matchedBy: m.matchedBy,
       ...(old?.existing ? { replaces: old.id } : {}),
-      ...(was ? { differences: policyDifferences(was, decoded.value) } : {}),
+      ...(was ? { differences: withoutSensitive(policyDifferences(was, decoded.value), c.sensitive ?? []) } : {}),
     });
   }
   // Apps and entitlements: the policy ids they name may be policies this plan creates.

@@ -850,3 +850,134 @@ describe("policy-sim whatif --terraform-plan", () => {
     expect((await run(["whatif", "--world", WORLD_FILE, "--terraform-plan", PLAN_FILE, "--format", "html"])).code).toBe(EXIT.badInput);
   });
 });
+
+describe("Terraform plans as terraform-plugin-framework and Terraform write them (review of real plans)", () => {
+  /** `v` without every key named `name`, and the mirror of where they were, each `true` (as `after_unknown` marks them). */
+  const strip = (v: Json, name: string): [Json, Json] => {
+    if (Array.isArray(v)) {
+      const parts = v.map((x) => strip(x, name));
+      return [parts.map((p) => p[0]), parts.map((p) => p[1])];
+    }
+    if (v === null || typeof v !== "object") return [v, {}];
+    const kept: Record<string, Json> = {};
+    const unknown: Record<string, Json> = {};
+    for (const [k, x] of Object.entries(v)) {
+      if (k === name) {
+        unknown[k] = true;
+        continue;
+      }
+      const [a, u] = strip(x, name);
+      Object.defineProperty(kept, k, { value: a, enumerable: true, writable: true, configurable: true });
+      if (u !== null && typeof u === "object" && Object.keys(u).length > 0) Object.defineProperty(unknown, k, { value: u, enumerable: true, writable: true, configurable: true });
+    }
+    return [kept, unknown];
+  };
+  const changedIds = (edit: ReturnType<typeof terraformPlanEdit>): string[] => {
+    if (!edit.ok) throw new Error(JSON.stringify(edit.error));
+    const r = whatIf(world, terraformEditRecipe(edit.value), { scope: { states: "any" } });
+    if (!r.ok) throw new Error(r.error.message);
+    return r.value.changed.map((t) => t.numericId);
+  };
+
+  it("terraform/policy-resource.md (assigned_user_ids is Read-Only): unknown on an update, as the framework plans every unset computed attribute, it keeps the service's value: a description change re-routes nothing", () => {
+    const before = tfPolicy("pol-aws-access");
+    const [after, unknown] = strip({ ...before, description: "AWS standard access (reworded)" }, "assigned_user_ids");
+    const edit = terraformPlanEdit(world, plan([policyChange("conductorone_policy.aws_access", ["update"], before, after, { ...(unknown as object), updated_at: true })]));
+    expect(edit.ok && wire(edit.value.policies[0])).toEqual({ ...(wire(world.index.policies.get("pol-aws-access")) as object), description: "AWS standard access (reworded)" });
+    expect(changedIds(edit)).toEqual([]);
+  });
+
+  it("terraform/policy-resource.md (policy_key: \"Still read by the request path\"): a legacy rule's unknown policy_id and step_key stay unset when the rules expression refers to a created policy", () => {
+    const before = tfPolicy("pol-aws-access");
+    const rules = before["rules"] as Record<string, Json>[];
+    const created = { display_name: "Billing review", policy_type: "POLICY_TYPE_GRANT", policy_steps: { grant: { steps: [{ accept: { accept_message: "ok" } }] } } };
+    const after = { ...before, rules: [{ condition: rules[0]!["condition"]!, policy_key: rules[0]!["policy_key"]! }, ...rules.slice(1), { condition: 'entitlement.displayName.contains("Billing")' }] };
+    const unknown = { rules: [{ policy_id: true, step_key: true }, {}, {}, { policy_id: true, step_key: true }] };
+    const config = { root_module: { resources: [{ address: "conductorone_policy.aws_access", expressions: { rules: { references: ["conductorone_policy.billing.id", "conductorone_policy.billing"] } } }] } };
+    const edit = terraformPlanEdit(world, plan([policyChange("conductorone_policy.billing", ["create"], null, created, { id: true }), policyChange("conductorone_policy.aws_access", ["update"], before, after, unknown)], config));
+    if (!edit.ok) throw new Error(JSON.stringify(edit.error));
+    const p = edit.value.policies.find((x) => x.id === "pol-aws-access");
+    expect(p?.rules.map((r) => [r.policyKey, r.policyId ?? "", r.stepKey])).toEqual([
+      [rules[0]!["policy_key"], "", ""],
+      ["", "", rules[1]!["step_key"]],
+      ["", "", rules[2]!["step_key"]],
+      ["", "conductorone_policy.billing", ""],
+    ]);
+  });
+
+  const v2 = { display_name: "Production access v2", policy_type: "POLICY_TYPE_GRANT", policy_steps: { grant: { steps: [{ accept: { accept_message: "ok" } }] } } };
+  /** pol-prod-admin with its second rule pointed at whatever `rules` is given, the id left unknown. */
+  const pointed = (address: string, moduleAddress?: string) => {
+    const before = tfPolicy("pol-prod-admin");
+    const rules = before["rules"] as Record<string, Json>[];
+    const after = { ...before, rules: rules.map((r, i) => (i === 1 ? { condition: r["condition"]! } : r)) };
+    return policyChange(address, ["update"], before, after, { rules: rules.map((_, i) => (i === 1 ? { policy_id: true } : {})) }, moduleAddress);
+  };
+
+  it("developer_terraform-best-practices.mdx (policy ids passed to a module as `var.…`): an unknown id given through a module variable is the policy the call refers to", () => {
+    const config = {
+      root_module: {
+        resources: [{ address: "conductorone_policy.v2", expressions: { display_name: { constant_value: "Production access v2" } } }],
+        module_calls: {
+          prod: {
+            expressions: { policy_id: { references: ["conductorone_policy.v2.id", "conductorone_policy.v2"] } },
+            module: { resources: [{ address: "conductorone_policy.admin", expressions: { rules: { references: ["var.policy_id"] } } }] },
+          },
+        },
+      },
+    };
+    const edit = terraformPlanEdit(world, plan([policyChange("conductorone_policy.v2", ["create"], null, v2, { id: true }), pointed("module.prod.conductorone_policy.admin", "module.prod")], config));
+    if (!edit.ok) throw new Error(JSON.stringify(edit.error));
+    expect(edit.value.policies.find((p) => p.id === "pol-prod-admin")?.rules[1]?.policyId).toBe("conductorone_policy.v2");
+    // Before, the old rule was kept and nothing re-routed.
+    expect(changedIds(edit).length).toBeGreaterThan(0);
+  });
+
+  it("an unknown policy id read from a `local.` (which `terraform show -json` does not describe) cannot be told and is refused, not taken as unchanged", () => {
+    const config = { root_module: { resources: [{ address: "conductorone_policy.admin", expressions: { rules: { references: ["local.policy_id"] } } }] } };
+    const edit = terraformPlanEdit(world, plan([policyChange("conductorone_policy.v2", ["create"], null, v2, { id: true }), pointed("conductorone_policy.admin")], config));
+    expect(!edit.ok && edit.error.map((d) => [d.code, d.path])).toEqual([["PLAN_UNRESOLVED_UNKNOWN", "$.resource_changes[1].change.after.rules[1].policy_id"]]);
+    expect(!edit.ok && edit.error[0]?.message).toContain("local.policy_id");
+  });
+
+  it("`each.value` is an element of the resource's for_each collection: an unknown id under it is the policy that collection refers to", () => {
+    const config = {
+      root_module: {
+        resources: [{ address: "conductorone_policy.admin", for_each_expression: { references: ["conductorone_policy.v2.id", "conductorone_policy.v2"] }, expressions: { rules: { references: ["each.value"] } } }],
+      },
+    };
+    const edit = terraformPlanEdit(world, plan([policyChange("conductorone_policy.v2", ["create"], null, v2, { id: true }), pointed('conductorone_policy.admin["prod"]')], config));
+    if (!edit.ok) throw new Error(JSON.stringify(edit.error));
+    expect(edit.value.policies.find((p) => p.id === "pol-prod-admin")?.rules[1]?.policyId).toBe("conductorone_policy.v2");
+  });
+
+  it("the Markdown report (the pull-request comment) says when the service would refuse to save a planned policy, at the plan's path", () => {
+    const before = tfPolicy("pol-prod-admin");
+    const rules = before["rules"] as Record<string, Json>[];
+    const after = { ...before, rules: rules.map((r, i) => (i === 0 ? { condition: r["condition"]!, step_key: "no-such-key" } : r)) };
+    const edit = terraformPlanEdit(world, plan([policyChange("conductorone_policy.admin", ["update"], before, after)]));
+    if (!edit.ok) throw new Error(JSON.stringify(edit.error));
+    const r = whatIf(world, terraformEditRecipe(edit.value));
+    if (!r.ok) throw new Error(r.error.message);
+    const md = formatTerraformWhatIf(edit.value, r.value, { format: "markdown" });
+    expect(md).toContain("> [!CAUTION]");
+    expect(md).toMatch(/`conductorone_policy\.admin` DANGLING_STEP_KEY at `\$\.rules\[0\]\.step_key`/);
+  });
+
+  it("HashiCorp JSON output format (before_sensitive, after_sensitive): a value marked sensitive is never printed, as Terraform shows \"(sensitive value)\"", async () => {
+    const before = tfPolicy("pol-aws-access");
+    const secret = "route finance escalations to the CFO's private line";
+    const after = { ...before, description: secret };
+    const change = { ...policyChange("conductorone_policy.aws_access", ["update"], before, after), change: { actions: ["update"], before, after, after_unknown: {}, before_sensitive: {}, after_sensitive: { description: true } } };
+    const edit = terraformPlanEdit(world, plan([change]));
+    if (!edit.ok) throw new Error(JSON.stringify(edit.error));
+    expect(edit.value.changes[0]?.differences).toEqual([{ path: "$.description", before: "(sensitive value)", after: "(sensitive value)" }]);
+    const r = whatIf(world, terraformEditRecipe(edit.value), { scope: { states: "any" } });
+    if (!r.ok) throw new Error(r.error.message);
+    for (const format of ["text", "markdown"] as const) expect(formatTerraformWhatIf(edit.value, r.value, { format })).not.toContain("CFO");
+    const io = memoryIO({ files: { "p.json": JSON.stringify(plan([change])) }, fallback: disk });
+    await runCli(["whatif", "--world", WORLD_FILE, "--terraform-plan", "p.json", "--json", "--state", "all"], io);
+    expect(io.out()).toContain("(sensitive value)");
+    expect(io.out()).not.toContain("CFO");
+  });
+});

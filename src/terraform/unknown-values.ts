@@ -12,7 +12,7 @@
  */
 import { isRecord, type PlanDiagnostic, put } from "./attributes.js";
 import { COMPUTED_ATTRIBUTES, isReadOnly, oneofSiblings } from "./policy-schema.js";
-import { outputExpression, type PlannedPolicyChange, referencesIn, resourceExpressions, withoutInstanceKeys } from "./plan.js";
+import { forEachExpression, outputExpression, type PlannedPolicyChange, referencesIn, resourceExpressions, variableExpression, withoutInstanceKeys } from "./plan.js";
 
 /** A path of keys and indexes into attribute values. */
 type Path = readonly (string | number)[];
@@ -60,18 +60,21 @@ type Origin =
   /** `whole`: the expression writes an enclosing attribute (a nested attribute is one expression), not this value alone. */
   | { readonly kind: "expression"; readonly expr: unknown; readonly whole: boolean };
 
-/** `true` leaves of an `after_unknown` value, as paths, skipping the read-only attributes (of a policy's schema). */
-function unknownLeaves(u: unknown, policy: boolean): (string | number)[][] {
-  const out: (string | number)[][] = [];
+/**
+ * `true` leaves of an `after_unknown` value, as paths: those a configuration may write, and apart
+ * the read-only attributes (of a policy's schema), which only the service writes.
+ */
+function unknownLeaves(u: unknown, policy: boolean): { writable: (string | number)[][]; readOnly: (string | number)[][] } {
+  const writable: (string | number)[][] = [];
+  const readOnly: (string | number)[][] = [];
   const walk = (v: unknown, path: (string | number)[]): void => {
     if (path.length > 64) return;
-    if (v === true) {
-      if (!policy || !isReadOnly(path)) out.push(path);
-    } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i]));
+    if (v === true) (policy && isReadOnly(path) ? readOnly : writable).push(path);
+    else if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i]));
     else if (isRecord(v)) for (const [k, x] of Object.entries(v)) if (path.length > 0 || !COMPUTED_ATTRIBUTES.has(k)) walk(x, [...path, k]);
   };
   walk(u, []);
-  return out;
+  return { writable, readOnly };
 }
 
 /**
@@ -163,6 +166,18 @@ function otherMemberSet(after: unknown, leaf: Path): boolean {
   });
 }
 
+/**
+ * Whether the value at `leaf` is a rule's `policy_id` or `step_key` beside a set `policy_key`: a
+ * rule persisted before the `outcome` oneof existed (terraform/policy-resource.md: `policy_key`
+ * "Still read by the request path for backward compatibility"). The configuration leaves its
+ * outcome unset, so the provider keeps the prior state there, whatever expression writes `rules`.
+ */
+function legacyRuleOutcome(after: unknown, leaf: Path): boolean {
+  if (leaf.length !== 3 || leaf[0] !== "rules" || (leaf[2] !== "policy_id" && leaf[2] !== "step_key")) return false;
+  const key = valueAt(after, [leaf[0], leaf[1] as number, "policy_key"]);
+  return typeof key === "string" && key !== "";
+}
+
 /** Whether the plan leaves the resource's id unknown (a create or a replacement). */
 function isUnknownId(c: PlannedPolicyChange): boolean {
   return isRecord(c.afterUnknown) && c.afterUnknown["id"] === true;
@@ -205,6 +220,12 @@ export function referencedChanges(
     const sibling = instanceKey === "" ? [] : like.filter((c) => c.address.endsWith(instanceKey));
     return sibling.length === 1 ? sibling : like;
   }
+  const variable = VARIABLE_REF.exec(ref);
+  if (variable) {
+    // A module's input: what its call gives it, in the calling module.
+    const given = variableExpression(configuration, moduleAddress, variable[1] ?? "");
+    return given === null ? [] : referencesIn(given.expr).flatMap((r) => referencedChanges(r, given.callerAddress, configuration, changes, depth + 1));
+  }
   const output = OUTPUT_REF.exec(ref);
   if (output) {
     const child = `${prefix}module.${output[1]}${output[2] ?? ""}`;
@@ -217,8 +238,15 @@ export function referencedChanges(
   return [];
 }
 
-/** References known while planning: variables, locals, `each`, `count`, `path`, `terraform`, `self`. */
-const KNOWN_AT_PLAN = /^(?:var|local|each|count|path|terraform|self)\./;
+/**
+ * References taken as known while planning: locals, `each`, `count`, `path`, `terraform`, `self`
+ * (the plan's JSON does not describe locals; a module's variables are followed to what its call
+ * gives them, and the root module's come from `-var` and `.tfvars`).
+ */
+const KNOWN_AT_PLAN = /^(?:local|each|count|path|terraform|self)\./;
+
+/** `var.NAME`: a module's input variable. */
+const VARIABLE_REF = /^var\.([A-Za-z_][\w-]*)/;
 
 /**
  * The first reference of an expression that may be unknown until apply: a resource or data source
@@ -231,6 +259,12 @@ function pendingReference(refs: readonly string[], moduleAddress: string, ctx: U
   const prefix = moduleAddress === "" ? "" : `${moduleAddress}.`;
   for (const ref of refs) {
     if (KNOWN_AT_PLAN.test(ref) || RESOURCE_REF.test(ref)) continue;
+    const variable = VARIABLE_REF.exec(ref);
+    if (variable) {
+      const given = variableExpression(ctx.configuration, moduleAddress, variable[1] ?? "");
+      if (given !== null && pendingReference(referencesIn(given.expr), given.callerAddress, ctx, depth + 1) !== undefined) return ref;
+      continue;
+    }
     const output = OUTPUT_REF.exec(ref);
     if (output) {
       const child = `${prefix}module.${output[1]}${output[2] ?? ""}`;
@@ -260,13 +294,20 @@ export function resolveUnknowns(c: PlannedPolicyChange, ctx: UnknownContext): { 
   const after = c.after ?? {};
   // An app or entitlement change (it has a type) is not read against the policy schema.
   const policy = !("type" in c);
-  const leaves = unknownLeaves(c.afterUnknown, policy);
+  const { writable: leaves, readOnly } = unknownLeaves(c.afterUnknown, policy);
   const expressions = resourceExpressions(ctx.configuration, c.address, c.moduleAddress);
-  if (leaves.length === 0) return { ok: true, value: { values: after, defaulted: [], unset: [], configured: expressions !== null } };
+  let value: unknown = after;
+  // A read-only attribute is the service's: the framework plans it unknown on every update of a
+  // policy (it has no plan modifier), and after the update it reads what it read before.
+  if (c.action === "update")
+    for (const leaf of readOnly) {
+      const before = valueAt(c.before, leaf);
+      if (before !== undefined) value = setAt(value, leaf, before);
+    }
+  if (leaves.length === 0) return { ok: true, value: { values: isRecord(value) ? value : after, defaulted: [], unset: [], configured: expressions !== null } };
   const errors: PlanDiagnostic[] = [];
   const defaulted: Path[] = [];
   const unset: Path[] = [];
-  let value: unknown = after;
   const takeDefault = (leaf: Path): void => {
     defaulted.push(leaf);
     // The provider's update sends the prior state for what the plan left unknown; its create sends nothing.
@@ -286,7 +327,12 @@ export function resolveUnknowns(c: PlannedPolicyChange, ctx: UnknownContext): { 
   // Policy ids written by expressions are grouped by the expression: one expression may hold several.
   const groups = new Map<unknown, { leaves: Path[]; whole: boolean }>();
   for (const leaf of leaves) {
-    const origin: Origin = policy && otherMemberSet(after, leaf) ? { kind: "unset" } : expressions === null ? { kind: "default" } : originOf(expressions, leaf);
+    const origin: Origin =
+      policy && otherMemberSet(after, leaf)
+        ? { kind: "unset" }
+        : expressions === null || (policy && legacyRuleOutcome(after, leaf))
+          ? { kind: "default" }
+          : originOf(expressions, leaf);
     if (origin.kind === "unset") unset.push(leaf);
     else if (origin.kind === "default") takeDefault(leaf);
     else if (!holdsPolicyId(leaf)) fromExpression(leaf, origin.expr, origin.whole, "comes from an expression of its configuration that is not a policy id");
@@ -298,7 +344,11 @@ export function resolveUnknowns(c: PlannedPolicyChange, ctx: UnknownContext): { 
   }
   for (const [expr, g] of groups) {
     const targets: string[] = [];
-    const refs = referencesIn(expr);
+    const written = referencesIn(expr);
+    // `each.value` is an element of the resource's `for_each` collection: what that refers to.
+    const refs = written.some((r) => r === "each.value" || r.startsWith("each.value.") || r.startsWith("each.value["))
+      ? [...written, ...referencesIn(forEachExpression(ctx.configuration, c.address, c.moduleAddress))]
+      : written;
     // An expression indexed by the instance's own key names the sibling instance with that key.
     const byOwnKey = refs.includes("each.key") || refs.includes("count.index") ? (/(\[(?:"(?:[^"\\]|\\.)*"|\d+)\])$/.exec(c.address)?.[1] ?? "") : "";
     for (const ref of refs)
@@ -311,6 +361,15 @@ export function resolveUnknowns(c: PlannedPolicyChange, ctx: UnknownContext): { 
       g.leaves.forEach((leaf, i) => {
         value = setAt(value, leaf, targets.length === 1 ? targets[0] : targets[i]);
       });
+    } else if (targets.length === 0 && refs.some((r) => r.startsWith("local."))) {
+      // A local may hold the id of a policy this plan creates, and the plan's JSON does not say what it holds.
+      const local = refs.find((r) => r.startsWith("local.")) ?? "";
+      for (const leaf of g.leaves)
+        errors.push({
+          code: "PLAN_UNRESOLVED_UNKNOWN",
+          path: renderPath(`${c.path}.change.after`, leaf),
+          message: `${c.address}: ${renderPath("", leaf).slice(1)} is known only after apply and its configuration reads ${local}, whose value \`terraform show -json\` does not describe, so which policy it names cannot be told: refer to the conductorone_policy (or a module output or variable) directly`,
+        });
     } else if (targets.length === 0) {
       for (const leaf of g.leaves) fromExpression(leaf, expr, g.whole, "its configuration refers to no conductorone_policy created in this plan");
     } else {
