@@ -41,6 +41,11 @@ export interface PlannedPolicyChange {
   /** JSONPath of the resource change in the plan document. */
   readonly path: string;
   /**
+   * `deposed` (HashiCorp JSON): the key of a deposed object, an older remote object at the same
+   * address (left by a create-before-destroy replacement that failed), which its `before.id` names.
+   */
+  readonly deposed?: string;
+  /**
    * Where Terraform marks a value sensitive, before or after (`before_sensitive`, `after_sensitive`):
    * JSONPaths of the resource's attributes (`"$"` for all of them). A report shows no value there.
    */
@@ -119,6 +124,12 @@ export interface PolicyPlan {
    * updates, replaces or reads at apply: only these can make a value that refers to them unknown.
    */
   readonly pending: ReadonlySet<string>;
+  /**
+   * Of the pending resources that the plan only updates in place (every instance), the
+   * `after_unknown` of each instance: an attribute none of them marks unknown is known while
+   * planning (an entitlement whose description changes keeps its `id` and `app_id`).
+   */
+  readonly updatedOnly: ReadonlyMap<string, readonly unknown[]>;
   /** `complete: false` (Terraform 1.8+): the addresses of the changes deferred to a later plan. */
   readonly incomplete: { readonly deferred: readonly string[] } | null;
 }
@@ -177,6 +188,8 @@ export function readPlan(doc: unknown): { ok: true; value: PolicyPlan } | { ok: 
   const raw: readonly unknown[] = Array.isArray(doc["resource_changes"]) ? doc["resource_changes"] : [];
   const errors: PlanDiagnostic[] = [];
   const pending = new Set<string>();
+  const updates = new Map<string, unknown[]>();
+  const otherwise = new Set<string>();
   const changes: PlannedPolicyChange[] = [];
   const directory: PlannedDirectoryChange[] = [];
   raw.forEach((rc, i) => {
@@ -184,7 +197,12 @@ export function readPlan(doc: unknown): { ok: true; value: PolicyPlan } | { ok: 
     if (!isRecord(rc)) return;
     if (typeof rc["address"] === "string" && isRecord(rc["change"]) && Array.isArray(rc["change"]["actions"])) {
       const a = actionOf(rc["change"]["actions"]);
-      if (a === "create" || a === "update" || a === "replace" || rc["change"]["actions"].includes("read")) pending.add(withoutInstanceKeys(rc["address"]));
+      const stripped = withoutInstanceKeys(rc["address"]);
+      if (a === "create" || a === "update" || a === "replace" || rc["change"]["actions"].includes("read")) {
+        pending.add(stripped);
+        if (a === "update" && !rc["change"]["actions"].includes("read")) updates.set(stripped, [...(updates.get(stripped) ?? []), rc["change"]["after_unknown"] ?? null]);
+        else otherwise.add(stripped);
+      }
     }
     if (rc["mode"] !== undefined && rc["mode"] !== "managed") return;
     const type = rc["type"];
@@ -218,6 +236,7 @@ export function readPlan(doc: unknown): { ok: true; value: PolicyPlan } | { ok: 
         afterUnknown: change["after_unknown"] ?? null,
         path,
         sensitive: sensitivePaths(change["before_sensitive"], change["after_sensitive"]),
+        ...(typeof rc["deposed"] === "string" && rc["deposed"] !== "" ? { deposed: rc["deposed"] } : {}),
       };
       if (kind === undefined) changes.push(planned);
       else directory.push({ ...planned, type: type as string, kind });
@@ -225,9 +244,13 @@ export function readPlan(doc: unknown): { ok: true; value: PolicyPlan } | { ok: 
   });
   if (errors.length > 0) return { ok: false, error: errors };
   const deferred = deferredAddresses(doc["deferred_changes"]);
-  for (const a of deferred) pending.add(withoutInstanceKeys(a));
+  for (const a of deferred) {
+    pending.add(withoutInstanceKeys(a));
+    otherwise.add(withoutInstanceKeys(a));
+  }
+  for (const a of otherwise) updates.delete(a);
   const incomplete = doc["complete"] === false || deferred.length > 0 ? { deferred } : null;
-  return { ok: true, value: { changes, directory, configuration: doc["configuration"] ?? null, pending, incomplete } };
+  return { ok: true, value: { changes, directory, configuration: doc["configuration"] ?? null, pending, updatedOnly: updates, incomplete } };
 }
 
 /** The addresses of a plan's `deferred_changes` (each `{ reason, resource_change: { address, … } }`). */

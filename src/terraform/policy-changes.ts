@@ -98,8 +98,9 @@ function matchPolicy(world: World, c: PlannedPolicyChange): { id: string; matche
   }
   // A create makes a new policy even where one carries its address (after `terraform state rm`,
   // or a new workspace, the service gets a second policy): only a resource Terraform already
-  // manages is matched by its annotation.
-  const byAnnotation = c.action === "create" ? undefined : world.policies.find((p) => p.annotations?.[IAC_ADDRESS_ANNOTATION] === c.address);
+  // manages is matched by its annotation; nor is a deposed object, which is not the one at its
+  // address (its `before.id` says which it is).
+  const byAnnotation = c.action === "create" || c.deposed !== undefined ? undefined : world.policies.find((p) => p.annotations?.[IAC_ADDRESS_ANNOTATION] === c.address);
   if (byAnnotation) return { id: byAnnotation.id, matchedBy: "annotation", existing: byAnnotation };
   return { id: planned ?? c.address, matchedBy: "new", existing: undefined };
 }
@@ -164,7 +165,7 @@ function referrersOf(
 export function terraformPlanEdit(world: World, plan: unknown): Result<TerraformPlanEdit, PlanDiagnostic[]> {
   const read = readPlan(plan);
   if (!read.ok) return read;
-  const { changes: planned, directory, configuration, pending, incomplete } = read.value;
+  const { changes: planned, directory, configuration, pending, updatedOnly, incomplete } = read.value;
   const errors: PlanDiagnostic[] = [];
   const notes: string[] = [];
   const warnings: string[] = [];
@@ -182,7 +183,7 @@ export function terraformPlanEdit(world: World, plan: unknown): Result<Terraform
     planned.map((c) => [c, c.action === "replace" ? { id: c.address, matchedBy: "new" as const, existing: undefined } : matchPolicy(world, c)] as const),
   );
   const replaced = new Map(planned.filter((c) => c.action === "replace").map((c) => [c, matchPolicy(world, c)] as const));
-  const ctx: UnknownContext = { configuration, changes: planned, idOf: new Map([...matches].map(([c, m]) => [c, m.id] as const)), pending };
+  const ctx: UnknownContext = { configuration, changes: planned, idOf: new Map([...matches].map(([c, m]) => [c, m.id] as const)), pending, updatedOnly };
 
   const seen = new Map<string, string>();
   const claim = (c: PlannedPolicyChange, id: string): void => {

@@ -295,6 +295,18 @@ describe("terraform/policy-resource.md: deletes, unknowns, addresses", () => {
     expect(!r.ok && r.error.map((d) => [d.code, d.path])).toEqual([["PLAN_DELETE_REFERENCED", "$.resource_changes[1]"]]);
   });
 
+  it("HashiCorp JSON output format (deposed): the delete of a deposed object the world lacks is a note; it is never matched to the live policy by its address annotation", () => {
+    const address = "conductorone_policy.prod_admin";
+    const live = tfPolicy("pol-prod-admin");
+    const annotated = { ...wirePolicy("pol-prod-admin") as Record<string, Json>, annotations: { iac_resource_address: address } };
+    const w = loadWorld({ ...JSON.parse(disk(WORLD_FILE)), policies: [...(JSON.parse(disk(WORLD_FILE)) as { policies: Json[] }).policies.filter((p) => (p as { id: string }).id !== "pol-prod-admin"), annotated] });
+    if (!w.ok) throw new Error("world");
+    const r = terraformPlanEdit(w.value, plan([policyChange(address, ["no-op"], live, live), { ...policyChange(address, ["delete"], { ...live, id: "pol-prod-admin-previous" }, null), deposed: "00000001" }]));
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    expect(r.value.policies).toEqual([]);
+    expect(r.value.notes.join("\n")).toContain("pol-prod-admin-previous");
+  });
+
   it("a policy an entitlement configuration rule names cannot be deleted, by a plan or over HTTP alike (policy/policy-uses.ts)", () => {
     const rule = {
       id: "ecr-sales",
@@ -897,7 +909,7 @@ describe("Terraform plans as terraform-plugin-framework and Terraform write them
     const edit = terraformPlanEdit(world, plan([policyChange("conductorone_policy.billing", ["create"], null, created, { id: true }), policyChange("conductorone_policy.aws_access", ["update"], before, after, unknown)], config));
     if (!edit.ok) throw new Error(JSON.stringify(edit.error));
     const p = edit.value.policies.find((x) => x.id === "pol-aws-access");
-    expect(p?.rules.map((r) => [r.policyKey, r.policyId ?? "", r.stepKey])).toEqual([
+    expect(p?.rules?.map((r) => [r.policyKey, r.policyId ?? "", r.stepKey])).toEqual([
       [rules[0]!["policy_key"], "", ""],
       ["", "", rules[1]!["step_key"]],
       ["", "", rules[2]!["step_key"]],
@@ -928,7 +940,7 @@ describe("Terraform plans as terraform-plugin-framework and Terraform write them
     };
     const edit = terraformPlanEdit(world, plan([policyChange("conductorone_policy.v2", ["create"], null, v2, { id: true }), pointed("module.prod.conductorone_policy.admin", "module.prod")], config));
     if (!edit.ok) throw new Error(JSON.stringify(edit.error));
-    expect(edit.value.policies.find((p) => p.id === "pol-prod-admin")?.rules[1]?.policyId).toBe("conductorone_policy.v2");
+    expect(edit.value.policies.find((p) => p.id === "pol-prod-admin")?.rules?.[1]?.policyId).toBe("conductorone_policy.v2");
     // Before, the old rule was kept and nothing re-routed.
     expect(changedIds(edit).length).toBeGreaterThan(0);
   });
@@ -948,7 +960,27 @@ describe("Terraform plans as terraform-plugin-framework and Terraform write them
     };
     const edit = terraformPlanEdit(world, plan([policyChange("conductorone_policy.v2", ["create"], null, v2, { id: true }), pointed('conductorone_policy.admin["prod"]')], config));
     if (!edit.ok) throw new Error(JSON.stringify(edit.error));
-    expect(edit.value.policies.find((p) => p.id === "pol-prod-admin")?.rules[1]?.policyId).toBe("conductorone_policy.v2");
+    expect(edit.value.policies.find((p) => p.id === "pol-prod-admin")?.rules?.[1]?.policyId).toBe("conductorone_policy.v2");
+  });
+
+  it("HashiCorp JSON output format: an attribute of a resource the plan updates in place stays known unless its after_unknown says otherwise, so a default under an expression reading it is the provider's", () => {
+    const before = tfPolicy("pol-sales-access");
+    const steps = before["policy_steps"] as Record<string, { steps: Record<string, Record<string, Json>>[] }>;
+    const { require_denial_reason: _r, ...approval } = steps["grant"]!.steps[0]!["approval"]!;
+    const after = { ...before, policy_steps: { ...steps, grant: { steps: [{ approval }, ...steps["grant"]!.steps.slice(1)] } } };
+    const change = policyChange("conductorone_policy.sales", ["update"], before, after, { policy_steps: { grant: { steps: [{ approval: { require_denial_reason: true } }] } } });
+    const config = { root_module: { resources: [{ address: "conductorone_policy.sales", expressions: { policy_steps: { references: ["conductorone_app_entitlement.oncall.id", "conductorone_app_entitlement.oncall", "conductorone_app_entitlement.oncall.app_id"] } } }] } };
+    const entitlement = (actions: string[], afterUnknown: unknown) => ({
+      address: "conductorone_app_entitlement.oncall",
+      mode: "managed",
+      type: "conductorone_app_entitlement",
+      name: "oncall",
+      change: { actions, before: actions[0] === "create" ? null : { id: "ent-aws-billing", app_id: "app-aws", description: "a" }, after: { id: "ent-aws-billing", app_id: "app-aws", description: "b" }, after_unknown: afterUnknown },
+    });
+    const described = terraformPlanEdit(world, plan([change, entitlement(["update"], { updated_at: true })], config));
+    expect(described.ok && wire(described.value.policies[0])).toEqual(wire(world.index.policies.get("pol-sales-access")));
+    const recreated = terraformPlanEdit(world, plan([change, entitlement(["update"], { id: true })], config));
+    expect(!recreated.ok && recreated.error[0]?.message).toContain("conductorone_app_entitlement.oncall.id");
   });
 
   it("the Markdown report (the pull-request comment) says when the service would refuse to save a planned policy, at the plan's path", () => {

@@ -31,6 +31,8 @@ export interface UnknownContext {
   readonly changes: readonly PlannedPolicyChange[];
   readonly idOf: ReadonlyMap<PlannedPolicyChange, string>;
   readonly pending: ReadonlySet<string>;
+  /** `PolicyPlan.updatedOnly`: the attributes of resources updated in place that stay known. */
+  readonly updatedOnly?: ReadonlyMap<string, readonly unknown[]>;
 }
 
 /**
@@ -134,6 +136,14 @@ function originOf(expressions: Readonly<Record<string, unknown>>, leaf: Path): O
     else return { kind: "expression", expr: e, whole: true };
   }
   return { kind: "default" };
+}
+
+/** Whether an `after_unknown` value is or holds `true` (bounded: the plan is input). */
+function containsTrue(v: unknown, depth = 0): boolean {
+  if (v === true) return true;
+  if (depth > 64) return false;
+  if (Array.isArray(v)) return v.some((x) => containsTrue(x, depth + 1));
+  return isRecord(v) && Object.values(v).some((x) => containsTrue(x, depth + 1));
 }
 
 /**
@@ -271,8 +281,17 @@ function pendingReference(refs: readonly string[], moduleAddress: string, ctx: U
       if (pendingReference(referencesIn(outputExpression(ctx.configuration, child, output[3] ?? "")), child, ctx, depth + 1) !== undefined) return ref;
       continue;
     }
-    const resource = /^(data\.)?([A-Za-z_][\w-]*)\.([A-Za-z_][\w-]*)/.exec(ref);
-    if (resource && ctx.pending.has(withoutInstanceKeys(`${prefix}${resource[0]}`))) return ref;
+    const resource = /^(data\.)?([A-Za-z_][\w-]*)\.([A-Za-z_][\w-]*)(?:\[(?:"(?:[^"\\]|\\.)*"|\d+)\])?(?:\.([A-Za-z_][\w-]*))?/.exec(ref);
+    if (!resource) continue;
+    const address = withoutInstanceKeys(`${prefix}${resource[1] ?? ""}${resource[2]}.${resource[3]}`);
+    if (!ctx.pending.has(address)) continue;
+    const attribute = resource[4];
+    // The whole object, when the expression also names which of its attributes it reads: those say.
+    if (attribute === undefined && refs.some((r) => r !== ref && r.startsWith(ref) && /^[.[]/.test(r.slice(ref.length)))) continue;
+    // An attribute an in-place update leaves known.
+    const updated = attribute === undefined ? undefined : ctx.updatedOnly?.get(address);
+    if (updated !== undefined && updated.every((u) => !containsTrue(isRecord(u) ? u[attribute as string] : undefined))) continue;
+    return ref;
   }
   return undefined;
 }
