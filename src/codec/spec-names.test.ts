@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { API_TO_SPEC_NAMES, apiValueOf, toSpecNames, withApiAliases } from "./spec-names.js";
+import { API_TO_SPEC_NAMES, apiValueOf, expirationSeconds, toSpecNames, withApiAliases } from "./spec-names.js";
 import { jsonParts, jsonText } from "./json-text.js";
 
 const SPEC_TO_API = Object.fromEntries(Object.entries(API_TO_SPEC_NAMES).map(([api, spec]) => [spec, api]));
@@ -56,13 +56,29 @@ describe("000 spec vs the API's names (issue 12: svc… for baton…, svcUserPic
 });
 
 describe("openapi.yaml c1.api.policy.v1.Escalation.expiration is an int64 string of seconds; the spec writes a duration", () => {
-  it("apiValueOf: whole seconds become the int64 string, anything else stays as it is", () => {
+  it("expirationSeconds: exact only for whole seconds; a fraction is cut toward zero", () => {
+    expect(expirationSeconds("86400s")).toEqual({ seconds: "86400", exact: true });
+    expect(expirationSeconds("86400.000s")).toEqual({ seconds: "86400", exact: true });
+    expect(expirationSeconds("86400.5s")).toEqual({ seconds: "86400", exact: false });
+    expect(expirationSeconds("")).toEqual({ seconds: "0", exact: false });
+    expect(expirationSeconds("1.5")).toBeUndefined();
+    expect(expirationSeconds("9223372036854775808s")).toBeUndefined();
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), (n) => {
+        expect(expirationSeconds(`${n}s`)).toEqual({ seconds: n.toString(), exact: true });
+      }),
+    );
+  });
+
+  it("apiValueOf: every duration becomes the int64 string of its whole seconds (the Go and Python SDKs parse nothing else); what is not one stays as it is", () => {
     expect(apiValueOf("expiration", "86400s")).toBe("86400");
     expect(apiValueOf("expiration", "0s")).toBe("0");
     expect(apiValueOf("expiration", "007s")).toBe("7");
     expect(apiValueOf("expiration", "86400")).toBe("86400");
-    expect(apiValueOf("expiration", "1.5s")).toBe("1.5s");
-    expect(apiValueOf("expiration", "")).toBe("");
+    expect(apiValueOf("expiration", "86400.000s")).toBe("86400");
+    expect(apiValueOf("expiration", "1.5s")).toBe("1");
+    expect(apiValueOf("expiration", "-0.5s")).toBe("0");
+    expect(apiValueOf("expiration", "")).toBe("0");
     expect(apiValueOf("expiration", "99999999999999999999s")).toBe("99999999999999999999s");
     expect(apiValueOf("expiration", null)).toBeNull();
     expect(apiValueOf("grantDuration", "86400s")).toBe("86400s");
@@ -74,7 +90,7 @@ describe("openapi.yaml c1.api.policy.v1.Escalation.expiration is an int64 string
         const v = { policySteps: { grant: { steps: [{ approval: { escalation: { expiration: `${n}${unit}`, escalationComment: "x" } } }] } } };
         const aliased = jsonParts(v, { apiAliases: true }).join("");
         expect(aliased).toBe(JSON.stringify(withApiAliases(v)));
-        expect(JSON.parse(aliased).policySteps.grant.steps[0].approval.escalation.expiration).toBe(unit === "s" ? String(n) : `${n}${unit}`);
+        expect(JSON.parse(aliased).policySteps.grant.steps[0].approval.escalation.expiration).toBe(String(n));
         expect(jsonText(v)).toBe(JSON.stringify(v));
       }),
     );

@@ -158,22 +158,43 @@ export function apiAliasOf(key: string): string | undefined {
  * such field: an approval escalation's `expiration`, a duration in the spec (`"86400s"`) and an
  * int64 of seconds in openapi.yaml (`c1.api.policy.v1.Escalation.expiration`: `type: string, format:
  * int64`), which the service's Go and Python SDKs parse as an integer (`"86400s"` fails them; the
- * TypeScript SDK's `parseInt` reads both). A whole number of seconds becomes its int64 string; a
- * fraction of a second, which the API cannot hold, stays as it is. The codec reads both forms.
+ * TypeScript SDK's `parseInt` reads both). A duration becomes its int64 string of whole seconds
+ * ({@link expirationSeconds}: a fraction of a second, which the API cannot hold, is cut; `""` is
+ * `"0"`), so that every SDK reads what serve writes. The codec reads both forms.
  *
  * @example
  * ```ts
  * apiValueOf("expiration", "86400s"); // "86400"
- * apiValueOf("expiration", "1.5s"); // "1.5s"
+ * apiValueOf("expiration", "1.5s"); // "1"
  * apiValueOf("displayName", "86400s"); // "86400s"
  * ```
  */
 export function apiValueOf(key: string, value: unknown): unknown {
   if (key !== "expiration" || typeof value !== "string") return value;
-  const m = /^(-?\d{1,19})s$/.exec(value);
-  if (m === null) return value;
+  return expirationSeconds(value)?.seconds ?? value;
+}
+
+/**
+ * An escalation `expiration` as the int64 string of seconds the API holds, and whether that is
+ * exact: a duration's fraction of a second is cut (toward zero, as the service's int64 cannot hold
+ * it; `exact: false`), `""` (unset) is `"0"`; `undefined` for what is neither a duration nor an
+ * int64 within range. Serve refuses an inexact one in a request, as the service's int64 field would.
+ *
+ * @example
+ * ```ts
+ * expirationSeconds("86400s"); // { seconds: "86400", exact: true }
+ * expirationSeconds("1.5s"); // { seconds: "1", exact: false }
+ * expirationSeconds("soon"); // undefined
+ * ```
+ */
+export function expirationSeconds(value: string): { seconds: string; exact: boolean } | undefined {
+  if (value === "") return { seconds: "0", exact: false };
+  const m = /^(-?\d{1,19})(?:\.(\d{1,9}))?s?$/.exec(value);
+  if (m === null || (m[2] !== undefined && !value.endsWith("s"))) return undefined;
   const seconds = BigInt(m[1] as string);
-  return seconds >= -(2n ** 63n) && seconds < 2n ** 63n ? seconds.toString() : value;
+  if (seconds < -(2n ** 63n) || seconds >= 2n ** 63n) return undefined;
+  const whole = seconds === 0n && (m[1] as string).startsWith("-") ? "0" : seconds.toString();
+  return { seconds: whole, exact: m[2] === undefined || /^0+$/.test(m[2]) };
 }
 
 /**

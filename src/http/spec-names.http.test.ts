@@ -5,10 +5,20 @@
  */
 import { describe, expect, it } from "vitest";
 import { API_TO_SPEC_NAMES, apiValueOf } from "../codec/spec-names.js";
-import { sampleJson, sampleWorld, type Body } from "../../test/helpers.js";
+import { sampleJson, sampleWorld, worldOf, type Body } from "../../test/helpers.js";
 import { createFetchHandler } from "./fetch-handler.js";
 import { responseProblems } from "./openapi-validate.test-helper.js";
 import { createWorldStore } from "./world-store.js";
+
+/** Every escalation `expiration` in a JSON value, in document order. */
+const expirations = (json: unknown): unknown[] => {
+  const out: unknown[] = [];
+  JSON.stringify(json, (k, v: unknown) => {
+    if (k === "expiration") out.push(v);
+    return v;
+  });
+  return out;
+};
 
 const SPEC_TO_API = Object.fromEntries(Object.entries(API_TO_SPEC_NAMES).map(([api, spec]) => [spec, api]));
 function apiSpelling(json: unknown): unknown {
@@ -64,14 +74,6 @@ describe("openapi.yaml c1.api.policy.v1.Action.batonResourceAction, c1.api.form.
   it("openapi.yaml c1.api.policy.v1.Escalation.expiration (type: string, format: int64): answers write whole seconds as an int64 string, which the Go and Python SDKs parse; an int64 sent back is read as seconds", async () => {
     const store = createWorldStore(sampleWorld());
     const handler = createFetchHandler(store);
-    const expirations = (json: unknown): unknown[] => {
-      const out: unknown[] = [];
-      JSON.stringify(json, (k, v: unknown) => {
-        if (k === "expiration") out.push(v);
-        return v;
-      });
-      return out;
-    };
     // The world holds the spec's duration ("172800s"); the policy read and the task view that carries it answer int64 seconds.
     expect(expirations(store.get().index.policies.get("pol-finance-form"))).toEqual(["172800s"]);
     const policy = await get(handler, "/api/v1/policies/pol-finance-form");
@@ -86,6 +88,30 @@ describe("openapi.yaml c1.api.policy.v1.Action.batonResourceAction, c1.api.form.
     expect(r.status, r.text).toBe(200);
     expect(expirations(store.get().index.policies.get("pol-finance-form"))).toEqual(["172800"]);
     expect(expirations(await get(handler, "/api/v1/policies/pol-finance-form"))).toEqual(["172800"]);
+  });
+
+  it("openapi.yaml c1.api.policy.v1.Escalation.expiration (int64): a request whose expiration is not a whole number of seconds is refused, as the service's int64 reader refuses it; one held in a world file is answered cut to whole seconds", async () => {
+    const store = createWorldStore(sampleWorld());
+    const handler = createFetchHandler(store);
+    const before = store.get();
+    const stepsWith = (expiration: string) => ({ grant: { steps: [{ approval: { users: { userIds: ["u-ciso"] }, escalationEnabled: true, escalation: { escalationComment: "", expiration, skipStep: {} } } }] } });
+    for (const expiration of ["1.5s", "86400.5s", "", "99999999999999999999s"]) {
+      const created = await post(handler, "/api/v1/policies", { displayName: "Escalating", policyType: "POLICY_TYPE_GRANT", policySteps: stepsWith(expiration) });
+      expect(created.status, `${JSON.stringify(expiration)}: ${created.text}`).toBe(400);
+      const updated = await post(handler, "/api/v1/policies/pol-finance-form", { policy: { policySteps: stepsWith(expiration) }, updateMask: "policySteps" });
+      expect(updated.status, `${JSON.stringify(expiration)}: ${updated.text}`).toBe(400);
+    }
+    expect(store.get()).toBe(before);
+    for (const expiration of ["86400s", "86400.000s", "86400"]) {
+      const created = await post(handler, "/api/v1/policies", { displayName: "Escalating", policyType: "POLICY_TYPE_GRANT", policySteps: stepsWith(expiration) });
+      expect(created.status, created.text).toBe(200);
+      expect(expirations(created.body)).toEqual(["86400"]);
+    }
+    // A world file holds the spec's duration, a fraction of a second included: answered as the int64 the API can hold.
+    const json = sampleJson() as Body;
+    const fractional = worldOf({ ...json, policies: json.policies.map((p: Body) => (p.id === "pol-finance-form" ? JSON.parse(JSON.stringify(p).replace(/"172800s"/g, '"172800.75s"')) : p)) });
+    const served = await get(createFetchHandler(createWorldStore(fractional)), "/api/v1/policies/pol-finance-form");
+    expect(expirations(served)).toEqual(["172800"]);
   });
 
   it("a task view's action step instance and target carry both names too", async () => {

@@ -7,6 +7,7 @@
  */
 import { checkCondition } from "../../cel/compile.js";
 import { decodePolicy, encodePolicy } from "../../codec/index.js";
+import { expirationSeconds } from "../../codec/spec-names.js";
 import { PolicyType, type Policy } from "../../model/index.js";
 import type { JsonObject, JsonValue } from "../../model/json.js";
 import { lintPolicy, lintDecodedPolicy, type Finding } from "../../policy/lint.js";
@@ -140,8 +141,40 @@ function saveTimeCheck(before: World, after: World, policy: Policy, wire: JsonVa
   return undefined;
 }
 
-function decodeWire(wire: JsonObject, what: string): Result<Policy, HttpFailure> {
+/**
+ * The first approval escalation `expiration` the API's int64 of seconds cannot hold exactly (a
+ * fraction of a second, `""`), with its path: the service's protojson reader refuses it.
+ */
+function inexactExpiration(v: unknown, at = "$", depth = 0): { path: string; value: unknown } | undefined {
+  if (depth > 64 || typeof v !== "object" || v === null) return undefined;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const found = inexactExpiration(v[i], `${at}[${i}]`, depth + 1);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  for (const [k, x] of Object.entries(v)) {
+    const path = `${at}.${k}`;
+    if (k === "escalation" && typeof x === "object" && x !== null && !Array.isArray(x)) {
+      const e = (x as Record<string, unknown>)["expiration"];
+      if (typeof e === "string" && expirationSeconds(e)?.exact !== true) return { path: `${path}.expiration`, value: e };
+    }
+    const found = inexactExpiration(x, path, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** `wire` decoded; `sent` is what the request wrote (an update's patch), whose expirations must be exact. */
+function decodeWire(wire: JsonObject, what: string, sent: unknown = wire): Result<Policy, HttpFailure> {
   const d = decodePolicy(wire);
+  const inexact = d.ok ? inexactExpiration(sent) : undefined;
+  if (inexact)
+    return invalid(
+      `${what} refused: ${inexact.path}: an escalation's expiration is an int64 of seconds (openapi.yaml c1.api.policy.v1.Escalation.expiration), such as "86400"; ${JSON.stringify(inexact.value)} is not a whole number of seconds`,
+      inexact.path.replace(/^\$\.?/, "") || undefined,
+    );
   if (d.ok) return d;
   const first = d.error[0];
   return invalid(`${what} refused: ${first ? `${first.path}: ${first.message}` : "not a policy"}`, first?.path.replace(/^\$\.?/, "") || undefined);
@@ -300,7 +333,7 @@ export function updatePolicy(world: World, caller: User, id: string, body: Body,
     else wire[k] = p[k] === undefined ? null : (p[k] as JsonValue);
   }
   wire["updatedAt"] = now;
-  const decoded = decodeWire(wire, "update policy");
+  const decoded = decodeWire(wire, "update policy", p);
   if (!decoded.ok) return decoded;
   const after = replaceInWorld(world, { policies: [decoded.value] });
   const problem = saveTimeCheck(world, after, decoded.value, wire, "update policy");
