@@ -45,6 +45,11 @@ describe("product_admin_delegate.mdx: an administrator sets a delegate; tasks cr
     expect(await delegate("u-sre-lead", { delegatedUserId: "" })).toEqual({ item: null });
     expect((await newStagingTask()).stepApproverIds).toEqual(["u-sre-lead"]);
   });
+  it("openapi.yaml (date-time, protojson): a window the Go SDK sends with its local offset and nanoseconds is answered in UTC with Z, the same instant", async () => {
+    const set = await delegate("u-sre-lead", { delegatedUserId: "u-dev3", delegationStartAt: "2026-11-22T10:00:00.123456789+01:00", delegationExpireAt: "2999-01-01T00:00:00-05:30" });
+    expect(set.item).toMatchObject({ startAt: "2026-11-22T09:00:00.123456789Z", expirationAt: "2999-01-01T05:30:00Z" });
+    expect(await delegate("u-sre-lead", { delegatedUserId: "" })).toEqual({ item: null });
+  });
   it("a delegation starting later leaves tasks created now with the user", async () => {
     await delegate("u-sre-lead", { delegatedUserId: "u-dev3", delegationStartAt: "2999-01-01T00:00:00Z" });
     expect((await newStagingTask()).stepApproverIds).toEqual(["u-sre-lead"]);

@@ -50,6 +50,16 @@ const accountOf = (t: Body): Body | undefined => json.appUsers.find((a: Body) =>
 
 const TASKS = "openapi.yaml c1.api.task.v1.TaskSearchRequest";
 
+describe(`${TASKS}.createdAfter and the other timestamps (google.protobuf.Timestamp: RFC 3339 with its offset)`, () => {
+  it("an offset, a fraction and the Go SDK's nanoseconds are read as the same instant; a naive or free-form date is refused, never read in the server's time zone", () => {
+    const all0 = tasks({ createdAfter: "2000-01-01T00:00:00Z" });
+    expect(all0.length).toBeGreaterThan(0);
+    for (const same of ["2000-01-01T01:00:00+01:00", "2000-01-01T00:00:00.000000000Z", "1999-12-31T19:00:00-05:00"]) expect(tasks({ createdAfter: same })).toEqual(all0);
+    for (const bad of ["2026-11-20T00:00:00", "Nov 22 2026", "1", "2027-02-30T00:00:00Z"])
+      expect(refusalOf(searchTasks(world, caller, { createdAfter: bad }))).toMatchObject({ status: 400, code: "INVALID_ARGUMENT" });
+  });
+});
+
 describe(`${TASKS}: who a task is assigned to`, () => {
   const waitingOn = (u: string) => fileTasks.filter((t) => t.state === "TASK_STATE_OPEN" && t.stepApproverIds.includes(u));
   const approvedBy = (u: string) => fileTasks.filter((t) => t.state === "TASK_STATE_CLOSED" && t.approverIds.includes(u));

@@ -17,7 +17,7 @@ import { DELEGATION_EXPIRE_FIELD, DELEGATION_START_FIELD } from "../../workflow/
 import { replaceInWorld, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
 import { invalid, notFound } from "./refuse.js";
-import { isRealTimestamp } from "../../codec/schema.js";
+import { isRealTimestamp, utcTimestamp } from "../../codec/schema.js";
 
 type Body = Readonly<Record<string, unknown>>;
 
@@ -41,8 +41,9 @@ function timestamp(body: Body, key: string): Result<string | null, HttpFailure> 
   const v = body[key];
   if (v === undefined || v === null || v === "") return ok(null);
   if (!isRealTimestamp(v)) return invalid(key, `${key} must be an RFC 3339 timestamp such as "2026-11-22T09:00:00Z"`);
-  // The SDKs parse an upper-case T and Z only; the instant is the same.
-  return ok(v.toUpperCase());
+  // In UTC with an upper-case T and Z, as protojson writes a Timestamp (the Go SDK sends its local
+  // offset): the instant is the same.
+  return ok(utcTimestamp(v.toUpperCase()));
 }
 
 /**

@@ -10,6 +10,7 @@
  * `…_UNSPECIFIED` member) filters nothing and is accepted. `search-fields.test.ts` checks each
  * table against the request schema in openapi.yaml.
  */
+import { isRealTimestamp } from "../../codec/schema.js";
 import type { JsonObject } from "../../model/json.js";
 import { err, ok, type Result } from "../../result.js";
 import { type HttpFailure, refusal } from "../error-body.js";
@@ -91,9 +92,10 @@ export function flag(body: Body, key: string): Field<boolean> {
 export function timestamp(body: Body, key: string): Field<number | undefined> {
   const v = body[key];
   if (absent(v) || v === "") return ok(undefined);
-  const t = typeof v === "string" ? Date.parse(v) : Number.NaN;
-  if (Number.isNaN(t)) return invalid(key, `${key} must be an RFC 3339 timestamp such as "2026-11-22T09:00:00Z"`);
-  return ok(t);
+  // RFC 3339 with its offset, as protojson reads a Timestamp: `Date.parse` alone would take a
+  // naive "2026-11-20T00:00:00" in the server's own time zone, and "Nov 22 2026" or "1" at all.
+  if (!isRealTimestamp(v)) return invalid(key, `${key} must be an RFC 3339 timestamp with its offset, such as "2026-11-22T09:00:00Z"; found ${JSON.stringify(v)}`);
+  return ok(Date.parse(v));
 }
 
 /**
