@@ -184,6 +184,25 @@ describe("openapi.yaml UpdateAppEntitlementRequestInput.expandMask, CreateAppEnt
   });
 });
 
+describe("openapi.yaml CreateAppRequest, CreateAppEntitlementRequestInput, UpdateAppEntitlementRequest: fields the world keeps are held to their types (SDK decode review)", () => {
+  it("a value of the wrong type is refused (400) and nothing is written; an int32 given as a decimal string is kept as its number, as protojson reads it", async () => {
+    const apps = "/api/v1/apps";
+    for (const bad of [{ monthlyCostUsd: "twelve" }, { monthlyCostUsd: 12.5 }, { description: 123 }, { instructions: true }, { identityMatching: 3 }, { identityMatching: "FUZZY" }, { strictAccessEntitlementProvisioning: "no" }])
+      expect((await call("POST", apps, { body: { displayName: "Typed", ...bad }, expect: 400 })).code, JSON.stringify(bad)).toBe(3);
+    const made = (await call("POST", apps, { body: { displayName: "Typed", monthlyCostUsd: "12", strictAccessEntitlementProvisioning: true, identityMatching: "APP_USER_IDENTITY_MATCHING_STRICT" } })).app;
+    expect(made).toMatchObject({ monthlyCostUsd: 12, strictAccessEntitlementProvisioning: true, identityMatching: "APP_USER_IDENTITY_MATCHING_STRICT" });
+    const ents = "/api/v1/apps/{app_id}/entitlements";
+    const aws = { app_id: "app-aws" };
+    for (const bad of [{ alias: true }, { slug: 4 }, { complianceFrameworkValueIds: "x" }, { durationUnset: 5 }, { durationGrant: "1h" }, { purpose: "OWNER" }])
+      expect((await call("POST", ents, { params: aws, body: { displayName: "Typed", ...bad }, expect: 400 })).code, JSON.stringify(bad)).toBe(3);
+    const params = { app_id: "app-aws", id: "ent-aws-billing" };
+    expect((await call("POST", ENT, { params, body: { entitlement: { description: 42 }, updateMask: "description" }, expect: 400 })).code).toBe(3);
+    expect((await call("POST", APP, { params: { id: "app-aws" }, body: { app: { monthlyCostUsd: "lots" }, updateMask: "monthlyCostUsd" }, expect: 400 })).code).toBe(3);
+    const cleared = await call("POST", ENT, { params, body: { entitlement: { description: null }, updateMask: "description" } });
+    expect(cleared.appEntitlementView.appEntitlement.description ?? "").toBe("");
+  });
+});
+
 describe("openapi.yaml Apps.Delete and AppEntitlements.Delete (Terraform's custom app and custom app entitlement destroy)", () => {
   it("a created app and entitlement are deleted; reads and listings no longer have them; deleting again is 404", async () => {
     const app = (await call("POST", "/api/v1/apps", { body: { displayName: "Short-lived", grantPolicyId: "pol-default-grant" } })).app;

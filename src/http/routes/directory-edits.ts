@@ -160,7 +160,12 @@ function carryingPatchOf(
   const paths = maskOf(body["updateMask"], patch.value, fields, carried, key);
   if (!paths.ok) return paths;
   const kept: Record<string, unknown> = {};
-  for (const f of paths.value) if (carried.includes(f)) kept[f] = patch.value[f] ?? null;
+  for (const f of paths.value) {
+    if (!carried.includes(f)) continue;
+    const v = carriedValue(f, patch.value[f] ?? null, `${key}.${f}`);
+    if (!v.ok) return v;
+    kept[f] = v.value;
+  }
   const values = valuesOf(world, patch.value, paths.value.filter((f) => !carried.includes(f)), fields, key);
   return values.ok ? ok({ values: values.value, carried: kept }) : values;
 }
@@ -174,11 +179,55 @@ function userIdsOf(world: World, body: Body, field: string): Result<readonly str
   return stranger === undefined ? ok(ids) : invalid(field, `${field} names user "${stranger}", who does not exist`);
 }
 
-/** The request's values of fields the world keeps without acting on them (its `$unknown`). */
-function carriedOf(body: Body, fields: readonly string[]): Record<string, unknown> {
+const isObject = (v: unknown): boolean => typeof v === "object" && v !== null && !Array.isArray(v);
+const INT32 = /^-?\d{1,10}$/;
+
+/**
+ * The type openapi.yaml gives each field the world keeps without acting on it (CreateAppRequest,
+ * CreateAppEntitlementRequestInput, UpdateAppEntitlementRequest), as protojson reads it: the value
+ * kept (an int32 given as a decimal string, as protojson takes it, is kept as its number), or what
+ * it must be. Every read of the app or entitlement writes the value back, and the service's SDKs
+ * fail on a value of the wrong type (`monthlyCostUsd: "12"`, `description: 123`).
+ */
+const CARRIED_TYPES: Readonly<Record<string, (v: unknown) => { value: unknown } | string>> = {
+  description: (v) => (typeof v === "string" ? { value: v } : "a string"),
+  instructions: (v) => (typeof v === "string" ? { value: v } : "a string"),
+  alias: (v) => (typeof v === "string" ? { value: v } : "a string"),
+  slug: (v) => (typeof v === "string" ? { value: v } : "a string"),
+  monthlyCostUsd: (v) => {
+    const n = typeof v === "string" && INT32.test(v) ? Number(v) : v;
+    return typeof n === "number" && Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 ? { value: n } : "a whole number (int32)";
+  },
+  identityMatching: (v) =>
+    typeof v === "string" && IDENTITY_MATCHING.includes(v) ? { value: v } : `one of ${IDENTITY_MATCHING.join(", ")}`,
+  purpose: (v) => (typeof v === "string" && PURPOSES.includes(v) ? { value: v } : `one of ${PURPOSES.join(", ")}`),
+  strictAccessEntitlementProvisioning: (v) => (typeof v === "boolean" ? { value: v } : "true or false"),
+  complianceFrameworkValueIds: (v) => (Array.isArray(v) && v.every((x) => typeof x === "string") ? { value: v } : "an array of strings"),
+  durationGrant: (v) => (typeof v === "string" && /^\d+(\.\d{1,9})?s$/.test(v) ? { value: v } : 'a duration such as "3600s"'),
+  durationUnset: (v) => (isObject(v) ? { value: v } : "an object"),
+  provisionPolicy: (v) => (isObject(v) ? { value: v } : "an object"),
+};
+const IDENTITY_MATCHING: readonly string[] = ["APP_USER_IDENTITY_MATCHING_UNSPECIFIED", "APP_USER_IDENTITY_MATCHING_STRICT", "APP_USER_IDENTITY_MATCHING_DISPLAY_NAME", "APP_USER_IDENTITY_MATCHING_CUSTOM"];
+const PURPOSES: readonly string[] = ["APP_ENTITLEMENT_PURPOSE_VALUE_UNSPECIFIED", "APP_ENTITLEMENT_PURPOSE_VALUE_ASSIGNMENT", "APP_ENTITLEMENT_PURPOSE_VALUE_PERMISSION", "APP_ENTITLEMENT_PURPOSE_VALUE_OWNERSHIP"];
+
+/** A kept field's value checked against its type ({@link CARRIED_TYPES}); `null` (clear) passes. */
+function carriedValue(field: string, v: unknown, at: string): Result<unknown, HttpFailure> {
+  const check = CARRIED_TYPES[field];
+  if (v === null || check === undefined) return ok(v);
+  const r = check(v);
+  return typeof r === "string" ? invalid(at, `${at} must be ${r}, not ${JSON.stringify(v)}`) : ok(r.value);
+}
+
+/** The request's values of fields the world keeps without acting on them (its `$unknown`), each of its type. */
+function carriedOf(body: Body, fields: readonly string[]): Result<Record<string, unknown>, HttpFailure> {
   const carried: Record<string, unknown> = {};
-  for (const f of fields) if (body[f] !== undefined && body[f] !== null) carried[f] = body[f];
-  return carried;
+  for (const f of fields) {
+    if (body[f] === undefined || body[f] === null) continue;
+    const v = carriedValue(f, body[f], f);
+    if (!v.ok) return v;
+    carried[f] = v.value;
+  }
+  return ok(carried);
 }
 
 /** CreateAppRequest fields the world keeps as they came (the app's wire form carries them back). */
@@ -212,7 +261,9 @@ export function createApp(world: World, caller: User, body: Body): Result<Direct
   if (!values.ok) return values;
   const ownerUserIds = userIdsOf(world, body, "owners");
   if (!ownerUserIds.ok) return ownerUserIds;
-  const carried = carriedOf(body, APP_CARRIED_ON_CREATE);
+  const kept = carriedOf(body, APP_CARRIED_ON_CREATE);
+  if (!kept.ok) return kept;
+  const carried = kept.value;
   const { ids, seq } = takeIds(world, "app", 1);
   const app: App = {
     id: ids[0] ?? "",
@@ -264,11 +315,11 @@ export function createEntitlement(world: World, caller: User, appId: string, bod
   const annotations = body["annotations"];
   if (annotations !== undefined && annotations !== null && (typeof annotations !== "object" || Array.isArray(annotations) || Object.values(annotations).some((v) => typeof v !== "string")))
     return invalid("annotations", "annotations must be a map of strings to strings");
-  const carried = carriedOf(body, ENTITLEMENT_CARRIED_ON_CREATE);
+  const kept = carriedOf(body, ENTITLEMENT_CARRIED_ON_CREATE);
+  if (!kept.ok) return kept;
+  const carried = kept.value;
   const expand = expandMaskOf(body);
   if (!expand.ok) return expand;
-  if (carried["durationGrant"] !== undefined && typeof carried["durationGrant"] !== "string")
-    return invalid("durationGrant", 'durationGrant must be a duration such as "3600s"');
   const { ids, seq } = takeIds(world, "ent", 1);
   const v = values.value;
   const ent: AppEntitlement = {
@@ -340,9 +391,6 @@ export function updateEntitlement(world: World, caller: User, appId: string, id:
   if (!current) return notFound(`entitlement "${id}" of app "${appId}" not found`);
   const patch = carryingPatchOf(world, body, "entitlement", id, ENTITLEMENT_FIELDS, ENTITLEMENT_CARRIED_ON_CREATE);
   if (!patch.ok) return patch;
-  const duration = patch.value.carried["durationGrant"];
-  if (duration !== undefined && duration !== null && (typeof duration !== "string" || !/^\d+(\.\d{1,9})?s$/.test(duration)))
-    return invalid("entitlement.durationGrant", 'entitlement.durationGrant must be a duration such as "3600s"');
   const expand = expandMaskOf(body);
   if (!expand.ok) return expand;
   const override = body["overrideAccessRequestsDefaults"] === true ? { overrideAccessRequestsDefaults: true } : {};
