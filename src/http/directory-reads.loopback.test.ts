@@ -6,7 +6,7 @@
  * each answer against the world it was read from (issue 12, point 3).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sampleJson, sampleWorld, SUPER, type Body } from "../../test/helpers.js";
+import { sampleJson, sampleWorld, SUPER, worldOf, type Body } from "../../test/helpers.js";
 import { checkedCaller } from "./loopback.test-helper.js";
 import { type RunningServer, serve } from "./server.js";
 
@@ -259,5 +259,33 @@ describe("openapi.yaml AppSearch.SearchUserOwnership: POST /api/v1/search/user-o
     expect(onlyApps.list.every((x: Body) => x.ownershipType === "USER_OWNERSHIP_TYPE_APP")).toBe(true);
     expect((await call("POST", "/api/v1/search/user-ownership", { body: {}, expect: 400 })).code).toBe(3);
     expect((await call("POST", "/api/v1/search/user-ownership", { body: { userId: "u-nope" }, expect: 404 })).code).toBe(5);
+  });
+});
+
+describe("openapi.yaml c1.api.app.v1.App and AppEntitlement as the SDKs decode them (SDK decode review)", () => {
+  it("App.appOwners: \"The owners of the app\", as Users, on every read of an app", async () => {
+    const aws = json.apps.find((a: Body) => a.id === "app-aws");
+    expect(aws.ownerUserIds.length).toBeGreaterThan(0);
+    const got = (await call("GET", "/api/v1/apps/{id}", { params: { id: "app-aws" } })).app;
+    expect(got.appOwners.map((u: Body) => u.id)).toEqual(aws.ownerUserIds);
+    expect(got.appOwners[0]).toMatchObject({ id: aws.ownerUserIds[0], email: expect.any(String) });
+    const listed = (await call("GET", "/api/v1/apps", { query: "page_size=100" })).list.find((a: Body) => a.id === "app-aws");
+    expect(listed.appOwners.map((u: Body) => u.id)).toEqual(aws.ownerUserIds);
+  });
+
+  it("int64 counts a world file writes as numbers are answered as int64 strings, an int32 written as a string as its number, timestamps in UTC with T and Z", async () => {
+    const edited = {
+      ...json,
+      apps: json.apps.map((a: Body) => (a.id === "app-aws" ? { ...a, userCount: 5, monthlyCostUsd: "12", createdAt: "2026-01-01t01:00:00+01:00" } : a)),
+      entitlements: json.entitlements.map((e: Body) => (e.id === "ent-aws-billing" ? { ...e, grantCount: 7 } : e)),
+    };
+    const other = await serve({ world: worldOf(edited), port: 0 });
+    try {
+      const get = async (path: string): Promise<Body> => (await fetch(`${other.url}${path}`, { headers: { authorization: "Bearer tok-super" } })).json() as Promise<Body>;
+      expect((await get("/api/v1/apps/app-aws")).app).toMatchObject({ userCount: "5", monthlyCostUsd: 12, createdAt: "2026-01-01T00:00:00Z" });
+      expect((await get("/api/v1/apps/app-aws/entitlements/ent-aws-billing")).appEntitlementView.appEntitlement.grantCount).toBe("7");
+    } finally {
+      await other.close();
+    }
   });
 });

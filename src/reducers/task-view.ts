@@ -11,9 +11,9 @@ import { KNOWN_TASK_EXPAND_PATHS } from "../model/index.js";
 import { err, ok, type Result } from "../result.js";
 import {
   encodeAccessReview,
-  encodeApp,
+  encodeAppForApi,
   encodeAppUserForApi,
-  encodeEntitlement,
+  encodeEntitlementForApi,
   encodeUser,
   TYPE_URLS,
 } from "../world/encode-directory.js";
@@ -109,11 +109,11 @@ function expand(world: World, task: Task, expandPaths: readonly string[], ex: Ex
   if (wants("identity_user_id")) paths["identityUserPath"] = pathTo(userIndexes(refs.identityUserId ? [refs.identityUserId] : []));
   if (wants("app_id")) {
     const app = world.index.apps.get(refs.appId);
-    paths["appPath"] = app ? pathTo([ex.add(TYPE_URLS.app, app.id, () => encodeApp(app))]) : "";
+    paths["appPath"] = app ? pathTo([ex.add(TYPE_URLS.app, app.id, () => encodeAppForApi(app))]) : "";
   }
   if (wants("app_entitlement_ids")) {
     const ent = findEntitlement(world, refs.appId, refs.entitlementId);
-    paths["entitlementsPath"] = ent ? pathTo([ex.add(TYPE_URLS.entitlement, `${ent.appId}/${ent.id}`, () => encodeEntitlement(ent))]) : "";
+    paths["entitlementsPath"] = ent ? pathTo([ex.add(TYPE_URLS.entitlement, `${ent.appId}/${ent.id}`, () => encodeEntitlementForApi(ent))]) : "";
   }
   if (wants("app_user_id")) {
     const au = world.index.appUsers.get(refs.appUserId);

@@ -4,6 +4,7 @@
  */
 import type { AccessReview, App, AppEntitlement, AppUser, User } from "../model/directory.js";
 import type { JsonObject } from "../model/json.js";
+import { isRealTimestamp, utcTimestamp } from "../codec/schema.js";
 
 /** The `@type` URLs of expanded items. */
 export const TYPE_URLS = {
@@ -102,6 +103,62 @@ export function encodeEntitlement(e: AppEntitlement): JsonObject {
     ...(e.role === undefined ? {} : { role: e.role ? { ...e.role } : null }),
     ...(e.scope === undefined ? {} : { scope: e.scope ? { ...e.scope } : null }),
   });
+}
+
+/**
+ * `o` with the fields a world file keeps as written put in the form openapi.yaml types them, as
+ * protojson writes them and the service's SDKs parse them: an int64 given as a number becomes its
+ * decimal string, an int32 given as a decimal string its number, a timestamp is in UTC with an
+ * upper-case `T` and `Z`. Anything else is left as it is.
+ */
+function inApiForm(o: JsonObject, int64: readonly string[], int32: readonly string[]): JsonObject {
+  let out: Record<string, unknown> | undefined;
+  const put = (k: string, v: unknown): void => {
+    out ??= { ...o };
+    out[k] = v;
+  };
+  for (const k of int64) {
+    const v = o[k];
+    if (typeof v === "number" && Number.isSafeInteger(v)) put(k, String(v));
+  }
+  for (const k of int32) {
+    const v = o[k];
+    if (typeof v === "string" && /^-?\d{1,10}$/.test(v) && Math.abs(Number(v)) < 2 ** 31) put(k, Number(v));
+  }
+  for (const k of ["createdAt", "updatedAt", "deletedAt"]) {
+    const v = o[k];
+    if (typeof v === "string" && isRealTimestamp(v)) {
+      const utc = utcTimestamp(v.toUpperCase());
+      if (utc !== v) put(k, utc);
+    }
+  }
+  return (out ?? o) as JsonObject;
+}
+
+/**
+ * An app as the API writes it ({@link encodeApp} with `userCount` an int64 string, `monthlyCostUsd`
+ * an int32 number and its timestamps in UTC, whatever form the world file gave them).
+ *
+ * @example
+ * ```ts
+ * encodeAppForApi({ ...app, $unknown: { userCount: 5 } }).userCount; // "5"
+ * ```
+ */
+export function encodeAppForApi(a: App): JsonObject {
+  return inApiForm(encodeApp(a), ["userCount"], ["monthlyCostUsd"]);
+}
+
+/**
+ * An entitlement as the API writes it ({@link encodeEntitlement} with `grantCount` an int64 string
+ * and its timestamps in UTC, whatever form the world file gave them).
+ *
+ * @example
+ * ```ts
+ * encodeEntitlementForApi({ ...ent, $unknown: { grantCount: 7 } }).grantCount; // "7"
+ * ```
+ */
+export function encodeEntitlementForApi(e: AppEntitlement): JsonObject {
+  return inApiForm(encodeEntitlement(e), ["grantCount"], []);
 }
 
 /**

@@ -65,5 +65,5 @@ export function searchApps(world: World, body: Body): Read {
       (policies.size === 0 || usesPolicy(a, policies)) &&
       (query === "" || a.displayName.toLowerCase().includes(query) || unknownText(a, "description").toLowerCase().includes(query) || a.id.toLowerCase().includes(query)),
   );
-  return ok(listBody(found.map(appWire), page));
+  return ok(listBody(found.map((a) => appWire(world, a)), page));
 }

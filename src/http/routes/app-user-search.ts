@@ -181,7 +181,7 @@ function expandedView(world: World, a: AppUser, expand: readonly string[], ex: E
   return {
     ...appUserView(a),
     identityUserPath: user ? ex.pathOf([ex.add(TYPE_URLS.user, user.id, () => userWire(user))]) : "",
-    appPath: app ? ex.pathOf([ex.add(TYPE_URLS.app, app.id, () => appWire(app))]) : "",
+    appPath: app ? ex.pathOf([ex.add(TYPE_URLS.app, app.id, () => appWire(world, app))]) : "",
     // last_usage: the world records no account usage, so it expands to nothing.
   };
 }

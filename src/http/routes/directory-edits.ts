@@ -276,7 +276,7 @@ export function createApp(world: World, caller: User, body: Body): Result<Direct
     isManuallyManaged: true,
     ...(Object.keys(carried).length > 0 ? { $unknown: carried } : {}),
   };
-  return ok({ world: Object.freeze({ ...replaceInWorld(world, { apps: [app] }), seq }), body: { app: appWire(app) } });
+  return ok({ world: Object.freeze({ ...replaceInWorld(world, { apps: [app] }), seq }), body: { app: appWire(world, app) } });
 }
 
 /** CreateAppEntitlementRequest fields the world keeps as they came (`durationGrant` is the entitlement's maximum grant duration). */
@@ -371,7 +371,7 @@ export function updateApp(world: World, caller: User, appId: string, body: Body)
   const unknown = withCarried(app.value.$unknown, patch.value.carried);
   const { $unknown: _old, ...kept } = app.value;
   const next: App = { ...kept, ...patch.value.values, ...(unknown ? { $unknown: unknown } : {}) };
-  return ok({ world: replaceInWorld(world, { apps: [next] }), body: { app: appWire(next) } });
+  return ok({ world: replaceInWorld(world, { apps: [next] }), body: { app: appWire(world, next) } });
 }
 
 /**

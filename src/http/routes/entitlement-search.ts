@@ -125,7 +125,7 @@ function expandedView(world: World, e: AppEntitlement, expand: readonly string[]
   const resource = wants("app_resource_id") ? resourceObject(world, e.appId, e.appResourceTypeId, e.appResourceId) : undefined;
   return {
     ...view,
-    appPath: app ? ex.pathOf([ex.add(TYPE_URLS.app, app.id, () => appWire(app))]) : "",
+    appPath: app ? ex.pathOf([ex.add(TYPE_URLS.app, app.id, () => appWire(world, app))]) : "",
     appResourceTypePath: type ? ex.pathOf([ex.add(RESOURCE_TYPE_URL, key(e.appId, e.appResourceTypeId), () => type)]) : "",
     appResourcePath: resource ? ex.pathOf([ex.add(RESOURCE_URL, `${key(e.appId, e.appResourceTypeId)}\u0000${e.appResourceId}`, () => resource)]) : "",
   };

@@ -18,7 +18,7 @@ import { canRead, relationTo, seesInternals } from "../../reducers/permissions.j
 import { buildTaskView, hideFromCaller } from "../../reducers/task-view.js";
 import { err, ok, type Result } from "../../result.js";
 import type { AuditEvent } from "../../workflow/events.js";
-import { encodeAppUserForApi, encodeEntitlement, encodeUser, encodeApp } from "../../world/encode-directory.js";
+import { encodeAppForApi, encodeAppUserForApi, encodeEntitlementForApi, encodeUser } from "../../world/encode-directory.js";
 import { findEntitlement, findTask, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
 import { pageFromBody, pageOf, type PageRequest } from "../paging.js";
@@ -49,15 +49,21 @@ export function userWire(u: User): JsonObject {
 }
 
 /**
- * An App as the API writes it.
+ * An App as the API writes it, with its owners as `appOwners` (openapi.yaml `c1.api.app.v1.App`:
+ * "The owners of the app", Users; the world's `ownerUserIds` stays beside it).
  *
  * @example
  * ```ts
- * appWire(world.index.apps.get("app-aws")!).grantPolicyId;
+ * appWire(world, world.index.apps.get("app-aws")!).appOwners; // [{ id: "u-…", … }]
  * ```
  */
-export function appWire(a: App): JsonObject {
-  return encodeApp(a);
+export function appWire(world: World, a: App): JsonObject {
+  const appOwners: JsonObject[] = [];
+  for (const id of a.ownerUserIds) {
+    const u = world.index.users.get(id);
+    if (u) appOwners.push(userWire(u));
+  }
+  return { ...encodeAppForApi(a), appOwners };
 }
 
 /**
@@ -69,7 +75,7 @@ export function appWire(a: App): JsonObject {
  * ```
  */
 export function entitlementWire(e: AppEntitlement): JsonObject {
-  return encodeEntitlement(e);
+  return encodeEntitlementForApi(e);
 }
 
 /**
@@ -384,7 +390,7 @@ export function listUsers(world: World, page: PageRequest): Read {
  */
 export function getApp(world: World, id: string): Read {
   const a = world.index.apps.get(id);
-  return a ? ok({ app: appWire(a) }) : notFound(`app "${id}" not found`);
+  return a ? ok({ app: appWire(world, a) }) : notFound(`app "${id}" not found`);
 }
 
 /**
@@ -396,7 +402,7 @@ export function getApp(world: World, id: string): Read {
  * ```
  */
 export function listApps(world: World, page: PageRequest): Read {
-  return ok(listBody(world.apps.map(appWire), page));
+  return ok(listBody(world.apps.map((a) => appWire(world, a)), page));
 }
 
 /**
