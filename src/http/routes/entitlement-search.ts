@@ -12,7 +12,7 @@ import { TYPE_URLS } from "../../world/encode-directory.js";
 import { findEntitlement, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
 import { pageFromBody, pageOf } from "../paging.js";
-import { appWire, bindingView, entitlementView } from "./reads.js";
+import { appWire, bindingView, entitlementView, userBinding } from "./reads.js";
 import { resourceObject, resourceTypeObject } from "./resource-reads.js";
 import {
   appRefs,
@@ -375,7 +375,7 @@ export function searchRequestCatalog(world: World, callerId: string, body: Body)
   const ex = new Expanded();
   const list: JsonValue[] = p.list.map((e) => ({
     entitlement: expandedView(world, e, expand, ex),
-    appEntitlementUserBindings: (mine.get(key(e.appId, e.id)) ?? []).map((g) => bindingView(g, world.index.appUserByUserAndApp.get(key(g.identityUserId, g.appId)))),
+    appEntitlementUserBindings: (mine.get(key(e.appId, e.id)) ?? []).map((g) => userBinding(g, world.index.appUserByUserAndApp.get(key(g.identityUserId, g.appId)))),
   }));
   return ok({ expanded: ex.items, list, nextPageToken: p.nextPageToken });
 }

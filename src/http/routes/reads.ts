@@ -466,6 +466,19 @@ export function bindingView(g: { readonly appId: string; readonly appEntitlement
 }
 
 /**
+ * A grant as the API's AppEntitlementUserBinding (the request catalog's bindings): the account that
+ * holds an entitlement, without its view; the world records no grant times.
+ *
+ * @example
+ * ```ts
+ * userBinding(grant, account); // { appId, appEntitlementId, appUserId: account.id, createdAt: null, … }
+ * ```
+ */
+export function userBinding(g: { readonly appId: string; readonly appEntitlementId: string }, account: AppUser | undefined): JsonObject {
+  return { appId: g.appId, appEntitlementId: g.appEntitlementId, appUserId: account?.id ?? "", createdAt: null, deprovisionAt: null, deletedAt: null, grantSources: [] };
+}
+
+/**
  * `GET /api/v1/apps/{app_id}/users/{user_id}/app_users` (`AppUserService.ListAppUsersForUser`):
  * the accounts an identity user has in an app, paged.
  *
