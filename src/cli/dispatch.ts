@@ -87,7 +87,9 @@ export async function runCommand(name: string, command: Command, rest: readonly 
     commandHelp(io, name, command);
     return EXIT.ok;
   }
-  const asJson = rest.includes("--json") && !rest.slice(0, Math.max(0, rest.indexOf("--json"))).includes("--");
+  const beforeEnd = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
+  // `--format json` (whatif's spelling of `--json`) asks for the same error document.
+  const asJson = beforeEnd.includes("--json") || beforeEnd.some((a, i) => a === "--format=json" || (a === "--format" && beforeEnd[i + 1] === "json"));
   try {
     checkFlags(rest, command);
     const parsed = parseArgs({ args: [...rest], options: command.options, allowPositionals: true, strict: true });

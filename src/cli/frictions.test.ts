@@ -83,11 +83,22 @@ describe("every enum-valued flag refuses a value it does not know: exit 2, listi
     ["whatif --state", [...whatif, "--state", "pending"], /^--state must be open, closed, all or a TASK_STATE_… name, not "pending"\n/],
     ["whatif --state TASK_STATE_…", [...whatif, "--state", "TASK_STATE_PENDING"], /^--state must be open, closed, all or one of TASK_STATE_UNSPECIFIED, TASK_STATE_OPEN, TASK_STATE_CLOSED, not "TASK_STATE_PENDING" \(no task of the world has it\)\n/],
     ["whatif --type", [...whatif, "--type", "grnat"], /^--type must be among grant, revoke, /],
-    ["whatif --format", [...whatif, "--format", "html"], /^--format must be text or markdown, not "html"\n/],
+    ["whatif --format", [...whatif, "--format", "html"], /^--format must be text, markdown or json, not "html"\n/],
   ])("%s", async (_flag, argv, message) => {
     const r = await run(argv);
     expect(r.code).toBe(EXIT.badInput);
     expect(r.err).toMatch(message);
+  });
+
+  it("whatif --format json is --json (with a plan or an edit)", async () => {
+    for (const source of [["--terraform-plan", "fixtures/terraform/plan.json"], ["--edit", "fixtures/world.json"]]) {
+      const base = ["whatif", "--world", "fixtures/world.json", ...source];
+      const a = await run([...base, "--format", "json"]);
+      const b = await run([...base, "--json"]);
+      expect(a.code).toBe(b.code);
+      expect(a.out).toBe(b.out);
+      expect(() => JSON.parse(a.out)).not.toThrow();
+    }
   });
 
   it("--origin takes a known origin short or long, in any case", async () => {

@@ -198,7 +198,7 @@ export const whatifCommand: Command = {
     "--edit <file>    a wire Policy, or an array of them, replacing the world's policies of the same ids",
     "--terraform-plan <file>  `terraform show -json` output: its conductorone_policy creates, updates and",
     "                 deletes are the edit, each named by its Terraform address",
-    "--format <f>     text (default) or markdown (a summary for a pull-request comment)",
+    "--format <f>     text (default), markdown (a summary for a pull-request comment) or json (= --json)",
     "--state <s>      open (default), closed, all, or TASK_STATE_… names; comma-separated",
     "--type <kinds>   grant, revoke, certify, offboarding, action, finding; comma-separated",
     "--app <ids>      only tasks on these apps; --task <ids> only these tasks (ids or numeric ids)",
@@ -225,8 +225,11 @@ export const whatifCommand: Command = {
     const world = readWorld(io, str(values["world"]));
     const editPath = str(values["edit"]);
     const planPath = str(values["terraform-plan"]);
-    const format = str(values["format"]) ?? "text";
-    if (format !== "text" && format !== "markdown") throw new CliInputError(`--format must be text or markdown, not "${format}"`);
+    const asked = str(values["format"]) ?? "text";
+    // `--format json` is `--json`, as a newcomer would guess it.
+    if (asked === "json") values["json"] = true;
+    const format = asked === "json" ? "text" : asked;
+    if (format !== "text" && format !== "markdown") throw new CliInputError(`--format must be text, markdown or json, not "${format}"`);
     if (editPath && planPath) throw new CliInputError("give --edit or --terraform-plan, not both");
     if (!editPath && !planPath)
       throw new CliInputError("--edit <file> (the policy JSON to replace, one policy or an array) or --terraform-plan <plan.json> is required");
