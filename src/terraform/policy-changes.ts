@@ -139,8 +139,9 @@ function referrersOf(
   for (const p of policies) {
     if (deleted.has(p.id)) continue;
     const found: { id: string; path: string }[] = [];
-    policyIdsIn(p, "", found);
-    for (const f of found) add(f.id, `policy "${p.id}" (${f.path.slice(1)})`);
+    // Read from the API's JSON and named in the provider's attribute names, as the plan writes them.
+    policyIdsIn(encodePolicy(p), "$", found);
+    for (const f of found) add(f.id, `policy "${p.id}" (${planPathOf(f.path).replace(/^\$\.?/, "")})`);
   }
   for (const u of directoryPolicyUses({ ...world, apps, entitlements })) add(u.policyId, u.who);
   return out;
