@@ -91,12 +91,12 @@ async function pullFromServe(doc: Json, credentials: PullCredentials): Promise<J
  * service's API answers them (openapi.yaml: neither c1.api.app.v1.App nor AppEntitlement has it);
  * `requests` records what was asked.
  */
-function asTheRealApiAnswers(): { fetch: typeof fetch; requests: string[] } {
+function asTheRealApiAnswers(options: { appOwners?: boolean } = {}): { fetch: typeof fetch; requests: string[] } {
   const requests: string[] = [];
   const strip = (x: unknown): unknown => {
     if (typeof x !== "object" || x === null) return x;
-    const { ownerUserIds: _o, ...rest } = x as Json;
-    return rest;
+    const { ownerUserIds: _o, appOwners, ...rest } = x as Json;
+    return options.appOwners === true && appOwners !== undefined ? { ...rest, appOwners } : rest;
   };
   const f = (async (input: string | URL | Request, init?: RequestInit) => {
     const url = new URL(String(input));
@@ -254,6 +254,17 @@ describe("openapi.yaml reads: pull from policy-sim serve over loopback gives the
     const want = behaviour(original.value, fixed.value);
     const got = behaviour(fixed.value, fixed.value);
     expect([...want.keys()].filter((id) => want.get(id) !== got.get(id))).toEqual([]);
+  });
+
+  it("openapi.yaml c1.api.app.v1.App.appOwners (\"The owners of the app\"): an app listing that carries its owners as Users gives them, without a GET of its owner ids", async () => {
+    const doc = JSON.parse(readFileSync("fixtures/world.json", "utf8")) as Json;
+    const api = asTheRealApiAnswers({ appOwners: true });
+    const pulled = await pullResultFromServe(doc, { kind: "token", token: "tok-super" }, "all", api.fetch);
+    const owned = (doc["apps"] as Json[]).filter((a) => Array.isArray(a["ownerUserIds"]) && a["ownerUserIds"].length > 0);
+    expect(owned.length).toBeGreaterThan(0);
+    for (const a of owned) expect(api.requests).not.toContain(`GET /api/v1/apps/${String(a["id"])}/ownerids`);
+    expect(apiSections(pulled.world)).toEqual(apiSections(doc));
+    expect(JSON.stringify(pulled.world["apps"])).not.toContain("appOwners");
   });
 
   it("serve's 404s read as pull reads them: a path with no route is `route` (not offered), a missing app's owner ids `object` (none for it)", async () => {

@@ -242,6 +242,18 @@ function dedupe(items: readonly Json[], keyOf: (x: Json) => string | undefined):
 const idOf = (x: Json): string | undefined => (typeof x["id"] === "string" && x["id"] !== "" ? x["id"] : undefined);
 const appAndIdOf = (x: Json): string | undefined => (idOf(x) === undefined ? undefined : `${String(x["appId"] ?? "")}/${String(x["id"])}`);
 
+
+/**
+ * An App as the world keeps it: `appOwners` (openapi.yaml: "The owners of the app", Users the
+ * service derives, read-only) becomes the world's `ownerUserIds` when it names any, and is not kept
+ * itself; an app without it (or with none) has its owners read from `…/owners` as before.
+ */
+function ownersFromAppOwners(app: Record<string, unknown>): Record<string, unknown> {
+  if (!Object.hasOwn(app, "appOwners")) return app;
+  const { appOwners, ...rest } = app;
+  const ids = Array.isArray(appOwners) ? appOwners.map((u) => (isRecord(u) && typeof u["id"] === "string" ? u["id"] : "")).filter((id) => id !== "") : [];
+  return ids.length > 0 && !Array.isArray(rest["ownerUserIds"]) ? { ...rest, ownerUserIds: ids } : rest;
+}
 /**
  * Exports a tenant through the service's API: policies, tasks (search; open ones unless
  * `states: "all"`), users, roles, apps, each app's entitlements, accounts, access-request defaults,
@@ -388,7 +400,7 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
   };
   const policyList = once("policies", (ok(policies) ?? []).map((x) => unwrap(x, "policy")).filter(isRecord), idOf);
   const userList = once("users", (ok(users) ?? []).map((x) => unwrap(x, "user")).filter(isRecord), idOf);
-  const appList = once("apps", (ok(apps) ?? []).map((x) => unwrap(x, "app")).filter(isRecord), idOf);
+  const appList = once("apps", (ok(apps) ?? []).map((x) => unwrap(x, "app")).filter(isRecord).map(ownersFromAppOwners), idOf);
   const taskList = once("tasks", (ok(tasks) ?? []).map((x) => unwrap(x, "task")).filter(isRecord), idOf);
 
   // Per app: entitlements, accounts, request defaults, configuration rules, owners (unless the app carries them).
