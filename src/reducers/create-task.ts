@@ -117,12 +117,15 @@ function subjectOf(world: World, req: Fields, caller: User, appId: string): Resu
   if (!identity.ok) return identity;
   const appUser = readString(req, "appUserId");
   if (!appUser.ok) return appUser;
-  if (identity.value !== "" && appUser.value !== "") return err(invalid("appUserId and identityUserId cannot both be set", "appUserId"));
   let userId = identity.value || caller.id;
   let appUserId = "";
   if (appUser.value !== "") {
     const au = world.index.appUsers.get(appUser.value);
     if (!au || au.appId !== appId) return err({ code: "NOT_FOUND", message: `app user "${appUser.value}" not found in app "${appId}"` });
+    // openapi.yaml says the two "cannot both be set", yet the service's own CLI (cone get) sends
+    // both, the account being the user's own: that is accepted; an account of someone else is not.
+    if (identity.value !== "" && au.identityUserId !== identity.value)
+      return err(invalid(`appUserId "${au.id}" is an account of user "${au.identityUserId}", not of identityUserId "${identity.value}": give one of them`, "appUserId"));
     userId = au.identityUserId;
     appUserId = au.id;
   }
