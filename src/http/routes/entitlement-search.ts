@@ -306,7 +306,7 @@ export function searchGrants(world: World, body: Body): Read {
   }
   const p = pageOf(rows, page);
   const ex = new Expanded();
-  const list: JsonValue[] = p.list.map((r) => ({ entitlement: expandedView(world, r.e, expand, ex), appEntitlementUserBinding: bindingView(r.g, r.account) }));
+  const list: JsonValue[] = p.list.map((r) => ({ entitlement: expandedView(world, r.e, expand, ex), appEntitlementUserBinding: bindingView(world, r.g, r.account) }));
   return ok({ expanded: ex.items, list, nextPageToken: p.nextPageToken });
 }
 
@@ -375,7 +375,7 @@ export function searchRequestCatalog(world: World, callerId: string, body: Body)
   const ex = new Expanded();
   const list: JsonValue[] = p.list.map((e) => ({
     entitlement: expandedView(world, e, expand, ex),
-    appEntitlementUserBindings: (mine.get(key(e.appId, e.id)) ?? []).map((g) => userBinding(g, world.index.appUserByUserAndApp.get(key(g.identityUserId, g.appId)))),
+    appEntitlementUserBindings: (mine.get(key(e.appId, e.id)) ?? []).map((g) => userBinding(world, g, world.index.appUserByUserAndApp.get(key(g.identityUserId, g.appId)))),
   }));
   return ok({ expanded: ex.items, list, nextPageToken: p.nextPageToken });
 }

@@ -15,6 +15,7 @@ import { ok, type Result } from "../../result.js";
 import { findEntitlement, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
 import type { PageRequest } from "../paging.js";
+import { grantCreatedAt } from "./grant-times.js";
 import { appUserWire, listBody, listEntitlementsForAppUser, userWire } from "./reads.js";
 import { notFound } from "./refuse.js";
 
@@ -78,7 +79,7 @@ export function listAppUsersForIdentityWithGrant(world: World, appId: string, en
     .filter((a) => a.appId === appId && a.identityUserId === identityUserId)
     .map((a) =>
       a === holder
-        ? { appId, appUserId: a.id, appEntitlementId: entitlementId, createdAt: null, deletedAt: null, deprovisionAt: null, grantSources: [] }
+        ? { appId, appUserId: a.id, appEntitlementId: entitlementId, createdAt: grantCreatedAt(world, { appId, appEntitlementId: entitlementId, identityUserId }), deletedAt: null, deprovisionAt: null, grantSources: [] }
         : { appId, appUserId: a.id, appEntitlementId: "", createdAt: null, deletedAt: null, deprovisionAt: null, grantSources: [] },
     );
   return ok({ bindings });

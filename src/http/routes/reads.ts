@@ -11,7 +11,8 @@
  */
 import { encodeConfigRule } from "../../world/config-rule-codec.js";
 import { encodeCommentResponse, encodePolicy } from "../../codec/index.js";
-import type { App, AppEntitlement, AppUser, User } from "../../model/directory.js";
+import type { App, AppEntitlement, AppUser, Grant, User } from "../../model/directory.js";
+import { grantCreatedAt } from "./grant-times.js";
 import type { Policy, Task } from "../../model/index.js";
 import type { JsonObject, JsonValue } from "../../model/json.js";
 import { canRead, relationTo, seesInternals } from "../../reducers/permissions.js";
@@ -449,16 +450,16 @@ export function listAppUsers(world: World, appId: string, page: PageRequest): Re
  *
  * @example
  * ```ts
- * bindingView(grant, account).appUserId; // account.id
+ * bindingView(world, grant, account).appUserId; // account.id
  * ```
  */
-export function bindingView(g: { readonly appId: string; readonly appEntitlementId: string }, account: AppUser | undefined): JsonObject {
+export function bindingView(world: World, g: Grant, account: AppUser | undefined): JsonObject {
   return {
     appId: g.appId,
     appEntitlementId: g.appEntitlementId,
     appUserId: account?.id ?? "",
     appUser: account ? appUserView(account) : null,
-    appEntitlementUserBindingCreatedAt: null,
+    appEntitlementUserBindingCreatedAt: grantCreatedAt(world, g),
     appEntitlementUserBindingDeprovisionAt: null,
     grantSources: [],
     originatingTicketId: "",
@@ -467,15 +468,15 @@ export function bindingView(g: { readonly appId: string; readonly appEntitlement
 
 /**
  * A grant as the API's AppEntitlementUserBinding (the request catalog's bindings): the account that
- * holds an entitlement, without its view; the world records no grant times.
+ * holds an entitlement, without its view, made when `grantCreatedAt` says.
  *
  * @example
  * ```ts
- * userBinding(grant, account); // { appId, appEntitlementId, appUserId: account.id, createdAt: null, … }
+ * userBinding(world, grant, account); // { appId, appEntitlementId, appUserId: account.id, createdAt: "…", … }
  * ```
  */
-export function userBinding(g: { readonly appId: string; readonly appEntitlementId: string }, account: AppUser | undefined): JsonObject {
-  return { appId: g.appId, appEntitlementId: g.appEntitlementId, appUserId: account?.id ?? "", createdAt: null, deprovisionAt: null, deletedAt: null, grantSources: [] };
+export function userBinding(world: World, g: Grant, account: AppUser | undefined): JsonObject {
+  return { appId: g.appId, appEntitlementId: g.appEntitlementId, appUserId: account?.id ?? "", createdAt: grantCreatedAt(world, g), deprovisionAt: null, deletedAt: null, grantSources: [] };
 }
 
 /**
@@ -526,7 +527,7 @@ export function listEntitlementUsers(world: World, appId: string, entitlementId:
   if (!findEntitlement(world, appId, entitlementId)) return notFound(`entitlement "${entitlementId}" of app "${appId}" not found`);
   const list = world.grants
     .filter((g) => g.appId === appId && g.appEntitlementId === entitlementId)
-    .map((g) => bindingView(g, world.index.appUserByUserAndApp.get(`${g.identityUserId}\u0000${g.appId}`)));
+    .map((g) => bindingView(world, g, world.index.appUserByUserAndApp.get(`${g.identityUserId}\u0000${g.appId}`)));
   return ok(listBody(list, page, { expanded: [] }));
 }
 

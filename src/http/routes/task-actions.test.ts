@@ -227,7 +227,9 @@ describe("openapi.yaml TaskService: creating tasks resolves and starts them as a
 
   it("grant: refusals name the field (both user fields, unknown entitlement, a bad duration, emergency not allowed, for someone else as a user)", async () => {
     const base = { appId: "app-aws", appEntitlementId: "ent-aws-prod-admin" };
-    expect((await post("/api/v1/task/grant", { ...base, identityUserId: "u-dev1", appUserId: "au-x" })).status).toBe(400);
+    // Both user fields: the user's own account is accepted (as cone sends it), another user's is refused, an unknown one is not found.
+    expect((await post("/api/v1/task/grant", { ...base, identityUserId: "u-dev1", appUserId: "au-aws-cfo" })).status).toBe(400);
+    expect((await post("/api/v1/task/grant", { ...base, identityUserId: "u-dev1", appUserId: "au-x" })).status).toBe(404);
     expect((await post("/api/v1/task/grant", { appId: "app-aws", appEntitlementId: "nope" })).status).toBe(404);
     expect((await post("/api/v1/task/grant", { ...base, grantDuration: "2 days" })).json["message"]).toMatch(/grantDuration/);
     expect((await post("/api/v1/task/grant", {})).status).toBe(400);

@@ -1,0 +1,46 @@
+/**
+ * When a grant was made, for the bindings the API writes (`AppEntitlementUserBinding.createdAt`,
+ * `AppEntitlementUserView.appEntitlementUserBindingCreatedAt`): openapi.yaml says "With a grant, the
+ * whole struct is populated", and ConductorOne's CLI (`cone has`) counts a binding as a grant only
+ * when its `createdAt` is set. The world keeps no grant times: the time is the outcome time of the
+ * latest grant task that granted it, else the Unix epoch, a stand-in no real grant has (README
+ * "Assumptions").
+ */
+import type { Grant } from "../../model/directory.js";
+import type { World } from "../../world/world.js";
+
+/** The time a grant the world has no record of the making of is given. */
+export const GRANT_TIME_UNKNOWN = "1970-01-01T00:00:00Z";
+
+const byTasks = new WeakMap<World["tasks"], ReadonlyMap<string, string>>();
+
+const keyOf = (appId: string, entitlementId: string, userId: string): string => `${appId}\u0000${entitlementId}\u0000${userId}`;
+
+/** The latest granting outcome time of every (app, entitlement, user), once per task table. */
+function grantedAt(world: World): ReadonlyMap<string, string> {
+  let times = byTasks.get(world.tasks);
+  if (times) return times;
+  const out = new Map<string, string>();
+  for (const t of world.tasks.values()) {
+    const g = t.type;
+    if (g?.kind !== "grant" || g.outcome !== "GRANT_OUTCOME_GRANTED" || typeof g.outcomeTime !== "string" || g.outcomeTime === "") continue;
+    const k = keyOf(g.appId, g.appEntitlementId, g.identityUserId || t.userId);
+    const was = out.get(k);
+    if (was === undefined || Date.parse(g.outcomeTime) > Date.parse(was)) out.set(k, g.outcomeTime);
+  }
+  byTasks.set(world.tasks, (times = out));
+  return times;
+}
+
+/**
+ * When `g` was made, as far as the world tells (see the module's comment).
+ *
+ * @example
+ * ```ts
+ * grantCreatedAt(world, { appId: "app-aws", appEntitlementId: "ent-aws-prod-readonly", identityUserId: "u-dev1" });
+ * // the outcome time of the task that granted it, or "1970-01-01T00:00:00Z"
+ * ```
+ */
+export function grantCreatedAt(world: World, g: Pick<Grant, "appId" | "appEntitlementId" | "identityUserId">): string {
+  return grantedAt(world).get(keyOf(g.appId, g.appEntitlementId, g.identityUserId)) ?? GRANT_TIME_UNKNOWN;
+}
