@@ -5,6 +5,7 @@
  */
 import { approversSummary } from "../workflow/approvers.js";
 import { type Explanation, explainTask } from "../explain/explain.js";
+import { lintDecodedPolicy } from "../policy/lint.js";
 import { formatExplanation } from "../explain/format.js";
 import { POLICY_SOURCES, type PolicySource } from "../policy/resolve-policy.js";
 import { describeTaskRef, type TaskRef, taskInWorld } from "../whatif/task-spec.js";
@@ -314,8 +315,36 @@ export function cannotCheck(problems: readonly string[], message: string): Route
   return { pass: false, invalid: true, mismatches: problems, explanation: null, message, negatedMessage: message };
 }
 
+/** How many of a refused policy's lint errors a failed check lists; the count of the rest follows. */
+const SHOWN_LINT_ERRORS = 5;
+
+/**
+ * The lint errors (`lintDecodedPolicy`, error severity) of the policies a route went through: a
+ * condition that does not compile, an approver expression that is not users, a dangling step key.
+ * The service refuses to save such a policy, so no routing of it can be asserted; each error is
+ * told with its path, position and excerpt, as `policy-sim lint` tells it.
+ */
+function refusedPolicies(world: World, e: Explanation): string[] {
+  const ids = new Set<string>(e.chain.map((l) => l.policyId));
+  if (e.resolution.ok) ids.add(e.resolution.policyId);
+  const out: string[] = [];
+  for (const id of ids) {
+    const policy = world.index.policies.get(id);
+    if (!policy) continue;
+    const errors = lintDecodedPolicy(policy, world).filter((f) => f.severity === "error");
+    if (errors.length === 0) continue;
+    out.push(`the service would refuse to save policy "${id}" (${errors.length} lint error${errors.length === 1 ? "" : "s"}), so its routing cannot be asserted:`);
+    for (const f of errors.slice(0, SHOWN_LINT_ERRORS)) {
+      out.push(`    ${f.code} at ${f.path}: ${f.message}`);
+      if (f.cel) for (const line of f.cel.excerpt.split("\n")) out.push(`      ${line}`);
+    }
+    if (errors.length > SHOWN_LINT_ERRORS) out.push(`    … and ${errors.length - SHOWN_LINT_ERRORS} more (policy-sim lint lists them all)`);
+  }
+  return out;
+}
+
 /** Builds the task, explains it and applies `mismatches`; the shared body of every check. */
-function check(world: unknown, ref: TaskRef, wanted: string, mismatches: (e: Explanation) => string[]): RouteCheck {
+function check(world: unknown, ref: TaskRef, wanted: string, mismatches: (e: Explanation) => string[], expectsError = false): RouteCheck {
   const what = describeTaskRef(ref);
   if (!isWorld(world)) return cannotCheck(["not a world"], `cannot check ${what}: expected a World (from loadWorld), got ${world === undefined ? "undefined" : describeValue(world)}`);
   // Through the one path that builds tasks for explain and case files alike: a string subject is
@@ -324,8 +353,15 @@ function check(world: unknown, ref: TaskRef, wanted: string, mismatches: (e: Exp
   if (!built.ok) return cannotCheck([built.error.message], `expected ${what} to ${wanted}, but the task cannot be built: ${built.error.message}`);
   try {
     const e = explainTask(built.value.world, built.value.task);
-    const found = mismatches(e);
     const text = formatExplanation(e);
+    // A policy the service would not save: the check fails whether negated or not, unless it
+    // expects the route to fail (`error`), which is how a broken policy's behaviour is asserted.
+    const refused = expectsError ? [] : refusedPolicies(built.value.world, e);
+    if (refused.length > 0) {
+      const message = `cannot check that ${what} would ${wanted}: ${refused.join("\n")}\nit routes: ${routeLine(e)}\n\n${text}`;
+      return { pass: false, invalid: true, mismatches: refused, explanation: e, message, negatedMessage: message };
+    }
+    const found = mismatches(e);
     return {
       pass: found.length === 0,
       mismatches: found,
@@ -360,7 +396,7 @@ export function checkRoute(world: World, ref: TaskRef, expected: RouteExpectatio
   const shape = expectationProblems(expected);
   const problems = shape.length > 0 ? shape : worldProblems(world, expected);
   if (problems.length > 0) return cannotCheck(problems, `cannot check the route of ${describeTaskRef(ref)}: ${problems.join("; ")}`);
-  return check(world, ref, `route ${expectationText(expected)}`, (e) => routeMismatches(e, expected));
+  return check(world, ref, `route ${expectationText(expected)}`, (e) => routeMismatches(e, expected), typeof expected.error === "string");
 }
 
 /** What is wrong with the arguments of {@link checkApprovers}, one line each. */

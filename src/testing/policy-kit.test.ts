@@ -45,8 +45,42 @@ describe("route checks and their messages", () => {
   it("expects errors by code", () => {
     const broken = applyPolicyMutation(world, { kind: "baselineTo", policy: world.policies.findIndex((p) => p.id === "pol-emergency-breakglass"), target: world.policies.findIndex((p) => p.id === "pol-emergency-breakglass") });
     expect(checkRoute(broken, "1004", { error: "SELF_REFERENCE" }).pass).toBe(true);
-    expect(checkRoute(broken, "1004", { rule: "baseline" }).mismatches[0]).toContain("selection failed: SELF_REFERENCE");
+    // Any other expectation of a policy the service would not save cannot be checked, negated or not.
+    const refused = checkRoute(broken, "1004", { rule: "baseline" });
+    expect(refused).toMatchObject({ pass: false, invalid: true });
+    expect(refused.message).toContain('the service would refuse to save policy "pol-emergency-breakglass"');
+    expect(refused.message).toContain("SELF_REFERENCE at $.baselinePolicyId");
     expect(checkRoute(world, "1004", { error: "CYCLE" }).mismatches).toEqual(["no error, expected CYCLE"]);
+  });
+
+  it("a policy on the route that the service would refuse to save (lint errors) fails the check, negated or not, with each error's position: never a silent pass", () => {
+    const edited = (id: string, f: (p: { rules: { condition: string; stepKey: string }[] }) => void): World => {
+      const json = JSON.parse(readFileSync(new URL("../../fixtures/world.json", import.meta.url), "utf8")) as { policies: { id: string }[] };
+      const p = json.policies.find((x) => x.id === id) as unknown as { rules: { condition: string; stepKey: string }[] };
+      f(p);
+      const w = loadWorld(json);
+      if (!w.ok) throw new Error("world");
+      return w.value;
+    };
+    // A misspelt field in a rule that does not decide the task (the task still routes by rule 2).
+    const typo = edited("pol-prod-admin", (p) => {
+      p.rules[0]!.condition = 'subject.departmnet == "Security" && subject.profile.clearance == "high"';
+    });
+    const r = checkRoute(typo, "1001", { policy: "pol-prod-admin", rule: 2 });
+    expect(r).toMatchObject({ pass: false, invalid: true });
+    expect(r.message).toContain("CEL_TYPE_ERROR at $.rules[0].condition");
+    expect(r.message).toContain("did you mean 'department'");
+    expect(r.message).toContain("departmnet");
+    expect(r.message).toMatch(/\^+/);
+    expect(checkApprovers(typo, "1001", ["u-sre-lead"])).toMatchObject({ pass: false, invalid: true });
+    // A rule pointed at a step key the policy does not have.
+    const dangling = edited("pol-prod-admin", (p) => {
+      p.rules[0]!.stepKey = "security-fast-typo";
+    });
+    expect(checkRoute(dangling, "1001", { rule: 2 }).message).toContain("DANGLING_STEP_KEY");
+    // The matchers: `.not` does not turn it into a pass (under `.not`, `pass: true` is the failure).
+    expect(policyMatchers.toRoute.call({ isNot: true } as never, typo, "1001", { rule: 0 }).pass).toBe(true);
+    expect(policyMatchers.toRoute.call({ isNot: false } as never, typo, "1001", { rule: 2 }).pass).toBe(false);
   });
 
   it("checks approvers of a chosen step", () => {
