@@ -167,6 +167,13 @@ function worldProblems(world: World, x: RouteExpectation): string[] {
   if (Array.isArray(x.approvers))
     for (const id of x.approvers)
       if (typeof id === "string" && !world.index.users.has(id)) {
+        // An email or a display name for a user id: say whose it is.
+        const wanted = id.toLowerCase();
+        const named = world.users.filter((u) => u.email.toLowerCase() === wanted || u.displayName.toLowerCase() === wanted);
+        if (named.length === 1 && named[0]) {
+          out.push(`approver "${id}" is not a user id: approvers are user ids, and "${id}" is the ${named[0].email.toLowerCase() === wanted ? "email" : "name"} of "${named[0].id}"`);
+          continue;
+        }
         const guess = closest(id, [...world.index.users.keys()]);
         out.push(`approver "${id}" is not a user of the world${guess ? `; did you mean "${guess}"?` : ""}`);
       }
@@ -259,7 +266,11 @@ export function routeMismatches(e: Explanation, x: RouteExpectation): string[] {
   if (x.source !== undefined && (!res.ok || res.source !== x.source)) out.push(`source is ${res.ok ? res.source : "none"}, expected ${x.source}`);
   if (x.rule !== undefined) {
     const got = rootRule(e);
-    if (got !== x.rule) out.push(`rule is ${got === null ? "none" : got === "baseline" ? "the baseline" : `#${got}`}, expected ${x.rule === "baseline" ? "the baseline" : `#${x.rule}`}`);
+    if (got !== x.rule) {
+      // ConductorOne's pages call the first rule "Rule 1": an expectation one past the rule that decided is that slip.
+      const offByOne = typeof got === "number" && typeof x.rule === "number" && x.rule === got + 1 ? ` (rule indexes start at 0: the docs' "Rule ${x.rule}" is rule ${got})` : "";
+      out.push(`rule is ${got === null ? "none" : got === "baseline" ? "the baseline" : `#${got}`}, expected ${x.rule === "baseline" ? "the baseline" : `#${x.rule}`}${offByOne}`);
+    }
   }
   const d = r.kind === "selected" ? r.decidedBy : null;
   if (x.decidedBy?.policy !== undefined && d?.policyId !== x.decidedBy.policy) out.push(`decided in ${d ? show(d.policyId) : "no policy"}, expected ${show(x.decidedBy.policy)}`);

@@ -32,10 +32,10 @@ describe("route checks and their messages", () => {
   });
 
   it("a failure says what differs and shows the explanation of what happened", () => {
-    const c = checkRoute(world, "1001", { policy: "pol-prod-admin", rule: 3, approvers: ["u-ciso"] });
+    const c = checkRoute(world, "1001", { policy: "pol-prod-admin", rule: 4, approvers: ["u-ciso"] });
     expect(c.pass).toBe(false);
-    expect(c.mismatches).toEqual(["rule is #2, expected #3", 'first step approvers are ["u-sre-lead"], expected ["u-ciso"]']);
-    expect(c.message).toContain('expected task 1001 to route { policy: "pol-prod-admin", rule: 3, approvers: ["u-ciso"] }, but:');
+    expect(c.mismatches).toEqual(["rule is #2, expected #4", 'first step approvers are ["u-sre-lead"], expected ["u-ciso"]']);
+    expect(c.message).toContain('expected task 1001 to route { policy: "pol-prod-admin", rule: 4, approvers: ["u-ciso"] }, but:');
     expect(c.message).toContain("it routes: pol-prod-admin (entitlement): rule #2 of pol-prod-admin");
     // The formatted explanation, rule by rule.
     expect(c.message).toContain("Rules evaluated (first match wins)");
@@ -81,6 +81,16 @@ describe("route checks and their messages", () => {
     // The matchers: `.not` does not turn it into a pass (under `.not`, `pass: true` is the failure).
     expect(policyMatchers.toRoute.call({ isNot: true } as never, typo, "1001", { rule: 0 }).pass).toBe(true);
     expect(policyMatchers.toRoute.call({ isNot: false } as never, typo, "1001", { rule: 2 }).pass).toBe(false);
+  });
+
+  it("a rule expected one past the one that decided says rule indexes start at 0 (the docs' \"Rule 1\" is rule 0)", () => {
+    expect(checkRoute(world, "1001", { rule: 3 }).mismatches).toEqual(['rule is #2, expected #3 (rule indexes start at 0: the docs\' "Rule 3" is rule 2)']);
+    expect(checkRoute(world, "1001", { rule: 0 }).mismatches).toEqual(["rule is #2, expected #0"]);
+  });
+
+  it("an approver given by email or name is refused with the id it stands for", () => {
+    expect(checkApprovers(world, "1001", ["kenji.watanabe@northwind-labs.example"]).message).toContain('is the email of "u-sre-lead"');
+    expect(checkRoute(world, "1001", { approvers: ["Kenji Watanabe"] }).message).toContain('is the name of "u-sre-lead"');
   });
 
   it("checks approvers of a chosen step", () => {
