@@ -40,6 +40,16 @@ describe("policy-sim test", () => {
     expect(r.out).toContain("      Tests  2 failed | 1 passed (3)");
   });
 
+  it("--now sets the clock the conditions read: pol-prod-admin's after-hours rule (now().getHours(\"Europe/Berlin\") >= 18) decides at 23:30 Berlin, not at the world's 10:00", async () => {
+    const cases = JSON.stringify([{ name: "after hours", request: { subject: "u-sales1", entitlement: "app-aws/ent-aws-prod-admin" }, expect: { policy: "pol-prod-admin", rule: 4 } }]);
+    expect((await run(["test", "--world", "fixtures/world.json", "c.json"], { "c.json": cases })).code).toBe(EXIT.findings);
+    const night = await run(["test", "--world", "fixtures/world.json", "c.json", "--now", "2026-11-23T22:30:00Z"], { "c.json": cases });
+    expect(night.code, night.out).toBe(EXIT.ok);
+    const bad = await run(["test", "--world", "fixtures/world.json", "c.json", "--now", "tonight"], { "c.json": cases });
+    expect(bad.code).toBe(EXIT.badInput);
+    expect(bad.err).toContain("--now must be an RFC 3339 timestamp");
+  });
+
   it("a case naming a policy the world does not have fails with the closest name, negated or not", async () => {
     const cases = JSON.stringify([{ name: "typo", task: "1001", expect: { policy: "pol-prod-admn" } }]);
     const r = await run(["test", "--world", "fixtures/world.json", "c.json"], { "c.json": cases });

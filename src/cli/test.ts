@@ -9,7 +9,8 @@ import { type CaseEntry, decodeCaseFile } from "../testing/case-file.js";
 import { type PolicyCaseResult, policyCases } from "../testing/policy-cases.js";
 import { formatCoverage, ruleCoverage } from "../whatif/coverage.js";
 import type { TaskRef } from "../whatif/task-spec.js";
-import type { World } from "../world/world.js";
+import { replaceInWorld, type World } from "../world/world.js";
+import { isRealTimestamp, utcTimestamp } from "../codec/schema.js";
 import { CliInputError, type CliIO, type Command, EXIT, InputFileError, printJson, readWorld, str } from "./command.js";
 import { expandGlobs } from "./glob.js";
 
@@ -72,8 +73,16 @@ function report(io: CliIO, runs: readonly FileRun[], verbose: boolean): { passed
   return { passed, failed };
 }
 
-function runOnce(io: CliIO, worldPath: string, patterns: readonly string[], values: Record<string, unknown>): number {
+/** The world, at `--now` when given: the clock its conditions read (business hours, a date). */
+function worldAt(io: CliIO, worldPath: string, now: unknown): World {
   const world = readWorld(io, worldPath);
+  if (now === undefined) return world;
+  if (!isRealTimestamp(now)) throw new CliInputError(`--now must be an RFC 3339 timestamp such as "2026-11-23T22:30:00Z", not ${JSON.stringify(now)}`);
+  return replaceInWorld(world, { now: utcTimestamp(now) });
+}
+
+function runOnce(io: CliIO, worldPath: string, patterns: readonly string[], values: Record<string, unknown>): number {
+  const world = worldAt(io, worldPath, values["now"]);
   const { files, empty } = expandGlobs(patterns, io);
   if (empty.length > 0) throw new CliInputError(`no case file matches ${empty.map((p) => `"${p}"`).join(", ")}`);
   const runs = files.map((f) => runFile(world, f, io));
@@ -104,11 +113,12 @@ function runOnce(io: CliIO, worldPath: string, patterns: readonly string[], valu
  * ```
  */
 export const testCommand: Command = {
-  usage: "policy-sim test --world <file> <case files or globs…> [--coverage] [--verbose] [--json] [--watch]",
+  usage: "policy-sim test --world <file> <case files or globs…> [--now <time>] [--coverage] [--verbose] [--json] [--watch]",
   summary: "run policy test cases (JSON or YAML) against a world, with rule coverage",
   positionals: "case files or globs",
   help: [
     "--world <file>   the world the cases run against",
+    "--now <time>     the clock the conditions read (RFC 3339; default: the world's now), e.g. after hours",
     "--coverage       after the results: the rules never matched, and the sub-expressions never true",
     "                 or never false, over every case's task",
     "--verbose        with each failure, how the task actually routed, rule by rule",
@@ -124,7 +134,7 @@ export const testCommand: Command = {
     "",
     "  policy-sim test --world fixtures/world.json fixtures/policy-tests/*.yaml --coverage",
   ],
-  options: { world: { type: "string" }, coverage: { type: "boolean" }, verbose: { type: "boolean" }, json: { type: "boolean" }, watch: { type: "boolean" } },
+  options: { world: { type: "string" }, now: { type: "string" }, coverage: { type: "boolean" }, verbose: { type: "boolean" }, json: { type: "boolean" }, watch: { type: "boolean" } },
   async run({ values, positionals }, io) {
     const worldPath = str(values["world"]);
     if (!worldPath) throw new CliInputError("--world <file> is required: the world the cases run against");
