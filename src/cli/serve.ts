@@ -98,7 +98,7 @@ function writeWorldAtomically(io: CliIO, path: string, world: World, attempt: nu
 export const serveCommand: Command = {
   usage:
     "policy-sim serve --world <file> [--port <n>] [--host <addr>] [--out <file>] [--json] [--header-timeout <s>] [--request-timeout <s>] " +
-    "[--keep-alive-timeout <s>] [--max-connections <n>] [--shutdown-timeout <s>] [--max-audit-events <n>] [--tls-cert <file> --tls-key <file>]",
+    "[--keep-alive-timeout <s>] [--max-connections <n>] [--shutdown-timeout <s>] [--max-audit-events <n>] [--tls-cert <file> --tls-key <file>] [--connectors-complete]",
   summary: "serve the service's API (task actions, task creation, reads, policy edits, OAuth token) on a world until Ctrl-C",
   help: [
     "--port <n>                TCP port, default 8080; 0 picks a free one (the URL printed says which)",
@@ -117,6 +117,10 @@ export const serveCommand: Command = {
     `--shutdown-timeout <s>    seconds requests in progress may take after Ctrl-C, default ${DEFAULT_SHUTDOWN_MS / 1000}; a second Ctrl-C stops at once`,
     `--max-audit-events <n>    audit events kept for POST /api/v1/task/audits, default ${DEFAULT_MAX_AUDIT_EVENTS.toLocaleString("en")}; past it the oldest`,
     "                          are dropped (the world, and so --out, keeps every comment and step)",
+    "--connectors-complete     connectors finish provisioning on their own, as the service's do: right after the",
+    "                          write that brings a task to a connector provision step, the step completes (the",
+    "                          write's answer shows it running, the next read the task closed), so a client that",
+    "                          polls a request (cone get --wait) sees it granted; default: the step waits for a report",
     "",
     "Routes: the service's task actions, task creation (POST /api/v1/task/grant, /revoke, /offboarding),",
     "task/directory/policy reads and searches, policy edits and POST /auth/v1/token (README: \"Point your",
@@ -141,6 +145,7 @@ export const serveCommand: Command = {
     "max-audit-events": { type: "string" },
     "tls-cert": { type: "string" },
     "tls-key": { type: "string" },
+    "connectors-complete": { type: "boolean" },
   },
   async run({ values }, io) {
     const out = str(values["out"]);
@@ -166,7 +171,7 @@ export const serveCommand: Command = {
     const store = createWorldStore(world, { maxEvents });
     let server: RunningServer;
     try {
-      server = await serve({ store, port, host, ...limits, ...(tls === undefined ? {} : { tls }) });
+      server = await serve({ store, port, host, ...limits, ...(tls === undefined ? {} : { tls }), ...(values["connectors-complete"] === true ? { connectorsComplete: true } : {}) });
     } catch (e: unknown) {
       throw new CliInputError(listenProblem(e, host, port));
     }

@@ -14,6 +14,7 @@ import type { JsonValue } from "../model/json.js";
 import type { AuditEvent } from "../workflow/events.js";
 import type { SimError } from "../reducers/errors.js";
 import type { ActionContext } from "../reducers/prelude.js";
+import { completeConnectorProvisioning } from "../reducers/provision.js";
 import { err, fail, ok, type Result } from "../result.js";
 import { authenticate } from "./auth.js";
 import { type AccessTokenIssuer, audiencesOf, createAccessTokenIssuer } from "./auth/token.js";
@@ -93,6 +94,14 @@ export interface DispatchOptions {
    * when `clock` is unset: the SDKs sign assertions with their own clock, not the world's.
    */
   readonly authClock?: () => number;
+  /**
+   * Connectors finish provisioning on their own, as the service's do: after each accepted write,
+   * a task it touched that stands at an undecided connector provision step completes it
+   * (`completeConnectorProvisioning`), so the write's own answer still shows the step running and
+   * the next read shows the task closed. Default: off (the step waits for a provisioning report,
+   * as in the library).
+   */
+  readonly connectorsComplete?: boolean;
 }
 
 /**
@@ -248,7 +257,18 @@ export function dispatcherWith(store: WorldStore, options: DispatchOptions, enco
       if (!ctx.ok) return ctx;
       const r = operation.apply(store.get(), ctx.value);
       if (!r.ok) return err(asFailure(r.error));
-      store.set(r.value.world, r.value.events);
+      let world = r.value.world;
+      let events = r.value.events;
+      if (options.connectorsComplete === true) {
+        const touched = new Set<string>();
+        for (const e of events) if (typeof e.taskId === "string" && e.taskId !== "") touched.add(e.taskId);
+        const done = touched.size === 0 ? undefined : completeConnectorProvisioning(world, ctx.value.now ?? world.now, touched);
+        if (done?.ok && done.value.completed.length > 0) {
+          world = done.value.world;
+          events = [...events, ...done.value.events];
+        }
+      }
+      store.set(world, events);
       return ok(r.value.response);
     });
     // The policy snapshot a response carries is written and encoded once, not on every request (jsonParts).

@@ -445,6 +445,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     ...(options.routes !== undefined ? { routes: options.routes } : {}),
     ...(options.accessTokens !== undefined ? { accessTokens: options.accessTokens } : {}),
     ...(options.authClock !== undefined ? { authClock: options.authClock } : {}),
+    ...(options.connectorsComplete !== undefined ? { connectorsComplete: options.connectorsComplete } : {}),
     // A client assertion may name the address served as its audience, besides the Host it used.
     audiences: [host, ...(options.audiences ?? [])],
   };

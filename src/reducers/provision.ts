@@ -20,16 +20,22 @@ import type { JsonValue } from "../model/json.js";
 import type { AppEntitlementReference, PolicyStepInstance, Task } from "../model/index.js";
 import { err, ok, type Result } from "../result.js";
 import { advance, completeStep, emit, fallBackToManualProvisioning, finishCurrent, postComment } from "../workflow/advance.js";
-import { isManual } from "../workflow/provisioners.js";
 import { instantiate } from "../workflow/instantiate.js";
 import { withOutcome } from "../workflow/outcomes.js";
 import type { World } from "../world/world.js";
 import type { Step } from "./comment.js";
-import type { SimError } from "./errors.js";
 import { provisioningFailed } from "./permissions.js";
 import type { ActionContext, ExpandMaskInput } from "./prelude.js";
 import { pendingStep, taskName } from "./step-checks.js";
-import { type ActionSpec, invalid, precondition, readString, runTaskAction } from "./task-action.js";
+import { type ActionSpec, commit, contextFor, invalid, precondition, readString, runTaskAction } from "./task-action.js";
+import type { User } from "../model/directory.js";
+import type { AuditEvent } from "../workflow/events.js";
+import { connectorIdOf, isManual } from "../workflow/provisioners.js";
+import { readSimulation } from "../workflow/sim-config.js";
+import { taskEntitlementRef } from "../model/task-refs.js";
+import { guarded, notAWorld, type SimError } from "./errors.js";
+import type { Relation } from "./permissions.js";
+import { isRealTimestamp, utcTimestamp } from "./prelude.js";
 
 /**
  * The Provision Complete request: optionally the entitlements provisioned (the task's entitlement
@@ -328,4 +334,72 @@ export function provisionErrored(world: World, req: ProvisionErroredInput, ctx: 
  */
 export function retryProvisioning(world: World, req: RetryProvisioningInput, ctx: ActionContext): Result<Step<JsonValue>, SimError> {
   return runTaskAction(world, req, ctx, retrySpec);
+}
+
+/** The caller of a connector's own report: nobody (`""`), as the firings of `tick` are nobody's. */
+const CONNECTOR_CALLER = Object.freeze({ id: "" }) as unknown as User;
+const CONNECTOR_RELATION: Relation = Object.freeze({ roles: [], subject: false, requester: false, approver: false, stepApprover: false });
+
+/**
+ * What {@link completeConnectorProvisioning} did: the world after, the audit events, the tasks
+ * whose connector step completed.
+ *
+ * @example
+ * ```ts
+ * const done: ConnectorProvisioning = { world, events: [], completed: ["2jHto8…"] };
+ * ```
+ */
+export interface ConnectorProvisioning {
+  readonly world: World;
+  readonly events: readonly AuditEvent[];
+  readonly completed: readonly string[];
+}
+
+/**
+ * Connectors finish their provisioning, as the service's do on their own
+ * (product_admin_provisioning.mdx): every open task (of `taskIds`, or of the world) whose current
+ * step is an undecided connector provision step completes it at `now`, reported by nobody (`""`),
+ * and its workflow runs on (a request closes GRANTED, a revoke REVOKED, with the world's grants
+ * updated). Left as they are: a step waiting on something (a sync), a connector the world's
+ * `simulation` section says cannot provision, and every other provisioner (manual, webhook,
+ * delegated, external ticket), which a person or system reports. Used by `serve
+ * --connectors-complete`, so that a client polling a request sees it end as with the service.
+ *
+ * @example
+ * ```ts
+ * const r = completeConnectorProvisioning(world, "2026-11-22T09:30:00Z");
+ * if (r.ok) store.set(r.value.world, r.value.events);
+ * ```
+ */
+export function completeConnectorProvisioning(world: World, now: string, taskIds?: Iterable<string>): Result<ConnectorProvisioning, SimError> {
+  return guarded(() => {
+    const notWorld = notAWorld(world);
+    if (notWorld) return err<SimError>(notWorld);
+    if (!isRealTimestamp(now)) return err(invalid(`now must be an RFC 3339 timestamp, not ${JSON.stringify(now)}`, "now"));
+    const at = utcTimestamp(now);
+    const unable = new Set(readSimulation(world).connectors.filter((c) => !c.canProvision).flatMap((c) => [`id:${c.id}`, `app:${c.appId}`]));
+    const ids = taskIds === undefined ? [...world.tasks.keys()] : [...new Set(taskIds)];
+    let w = world;
+    const events: AuditEvent[] = [];
+    const completed: string[] = [];
+    const idle: Outcome = { comment: "", policyStepId: "", entitlements: undefined, errorCode: "", description: "" };
+    for (const id of ids) {
+      const task = w.tasks.get(id);
+      if (!task || task.deletedAt) continue;
+      const cur = pendingStep(task, "provision", "complete the provisioning of", "");
+      if (!cur.ok) continue;
+      const policy = cur.instance.provision?.provisionPolicy ?? null;
+      if (policy?.kind !== "connector" || cur.instance.waitingOn !== null) continue;
+      const connectorId = connectorIdOf(policy) ?? "";
+      const appId = taskEntitlementRef(task).appId;
+      if ((connectorId !== "" && unable.has(`id:${connectorId}`)) || (connectorId === "" && unable.has(`app:${appId}`))) continue;
+      const ctx = contextFor(w, task, "", at);
+      const applied = completeSpec.apply(ctx, { world: w, task, caller: CONNECTOR_CALLER, relation: CONNECTOR_RELATION, now: at }, idle);
+      if (!applied.ok) continue;
+      w = Object.freeze(commit(applied.value.world ?? w, ctx, applied.value.task));
+      events.push(...ctx.events);
+      completed.push(task.id);
+    }
+    return ok({ world: w, events, completed });
+  });
 }
