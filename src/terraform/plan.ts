@@ -200,7 +200,11 @@ export function readPlan(doc: unknown): { ok: true; value: PolicyPlan } | { ok: 
       const stripped = withoutInstanceKeys(rc["address"]);
       if (a === "create" || a === "update" || a === "replace" || rc["change"]["actions"].includes("read")) {
         pending.add(stripped);
-        if (a === "update" && !rc["change"]["actions"].includes("read")) updates.set(stripped, [...(updates.get(stripped) ?? []), rc["change"]["after_unknown"] ?? null]);
+        if (a === "update" && !rc["change"]["actions"].includes("read")) {
+          const list = updates.get(stripped);
+          if (list) list.push(rc["change"]["after_unknown"] ?? null);
+          else updates.set(stripped, [rc["change"]["after_unknown"] ?? null]);
+        }
         else otherwise.add(stripped);
       }
     }

@@ -947,6 +947,30 @@ describe("Terraform plans as terraform-plugin-framework and Terraform write them
     expect(changedIds(edit).length).toBeGreaterThan(0);
   });
 
+  it("module variables and outputs that refer to each other in a cycle are followed once each: a hostile plan answers at once, it does not hang", () => {
+    const outs = ["o0", "o1", "o2", "o3", "o4", "o5"];
+    const vars = ["v0", "v1", "v2", "v3", "v4", "v5"];
+    const config = {
+      root_module: {
+        module_calls: {
+          prod: {
+            expressions: Object.fromEntries(vars.map((v) => [v, { references: outs.map((o) => `module.prod.${o}`) }])),
+            module: {
+              outputs: Object.fromEntries(outs.map((o) => [o, { expression: { references: vars.map((v) => `var.${v}`) } }])),
+              resources: [{ address: "conductorone_policy.admin", expressions: { rules: { references: ["var.v0"] } } }],
+            },
+          },
+        },
+      },
+    };
+    // Six variables and outputs each referring to all the others: 6^16 paths if each were followed
+    // every time (the test's own time limit stands for the hang). Nothing pending is reached, so the
+    // unknown id is the provider's default: the rule's id before.
+    const edit = terraformPlanEdit(world, plan([pointed("module.prod.conductorone_policy.admin", "module.prod")], config));
+    if (!edit.ok) throw new Error(JSON.stringify(edit.error));
+    expect(edit.value.policies[0]?.rules?.[1]?.policyId).toBe(world.index.policies.get("pol-prod-admin")?.rules?.[1]?.policyId);
+  });
+
   it("an unknown policy id read from a `local.` (which `terraform show -json` does not describe) cannot be told and is refused, not taken as unchanged", () => {
     const config = { root_module: { resources: [{ address: "conductorone_policy.admin", expressions: { rules: { references: ["local.policy_id"] } } }] } };
     const edit = terraformPlanEdit(world, plan([policyChange("conductorone_policy.v2", ["create"], null, v2, { id: true }), pointed("conductorone_policy.admin")], config));

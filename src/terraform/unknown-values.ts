@@ -214,8 +214,14 @@ export function referencedChanges(
   changes: readonly PlannedPolicyChange[],
   depth = 0,
   instanceKey = "",
+  seen: Set<string> = new Set(),
 ): PlannedPolicyChange[] {
   if (depth > 16) return [];
+  // Variables and outputs can refer to each other in a cycle (an output of a module fed back into
+  // its own call): each (module, reference) is followed once.
+  const visit = `${moduleAddress}\u0000${ref}`;
+  if (seen.has(visit)) return [];
+  seen.add(visit);
   const prefix = moduleAddress === "" ? "" : `${moduleAddress}.`;
   const resource = RESOURCE_REF.exec(ref);
   if (resource) {
@@ -234,7 +240,7 @@ export function referencedChanges(
   if (variable) {
     // A module's input: what its call gives it, in the calling module.
     const given = variableExpression(configuration, moduleAddress, variable[1] ?? "");
-    return given === null ? [] : referencesIn(given.expr).flatMap((r) => referencedChanges(r, given.callerAddress, configuration, changes, depth + 1));
+    return given === null ? [] : referencesIn(given.expr).flatMap((r) => referencedChanges(r, given.callerAddress, configuration, changes, depth + 1, "", seen));
   }
   const output = OUTPUT_REF.exec(ref);
   if (output) {
@@ -243,7 +249,7 @@ export function referencedChanges(
     // A keyed reference names its instance; an unkeyed one, the module's only instance.
     const instances = [...new Set(changes.map((c) => c.moduleAddress).filter((m) => withoutInstanceKeys(m) === withoutInstanceKeys(child)))];
     const childAddress = output[2] ? child : instances.length === 1 && instances[0] !== undefined ? instances[0] : child;
-    return referencesIn(expr).flatMap((r) => referencedChanges(r, childAddress, configuration, changes, depth + 1));
+    return referencesIn(expr).flatMap((r) => referencedChanges(r, childAddress, configuration, changes, depth + 1, "", seen));
   }
   return [];
 }
@@ -264,21 +270,25 @@ const VARIABLE_REF = /^var\.([A-Za-z_][\w-]*)/;
  * behind a module output. References to `conductorone_policy` resources are left out: what they
  * make unknown are ids, resolved on their own.
  */
-function pendingReference(refs: readonly string[], moduleAddress: string, ctx: UnknownContext, depth = 0): string | undefined {
+function pendingReference(refs: readonly string[], moduleAddress: string, ctx: UnknownContext, depth = 0, seen: Set<string> = new Set()): string | undefined {
   if (depth > 16) return undefined;
   const prefix = moduleAddress === "" ? "" : `${moduleAddress}.`;
   for (const ref of refs) {
     if (KNOWN_AT_PLAN.test(ref) || RESOURCE_REF.test(ref)) continue;
+    // Each (module, reference) is followed once: variables and outputs may form a cycle.
+    const visit = `${moduleAddress}\u0000${ref}`;
+    if (seen.has(visit)) continue;
+    seen.add(visit);
     const variable = VARIABLE_REF.exec(ref);
     if (variable) {
       const given = variableExpression(ctx.configuration, moduleAddress, variable[1] ?? "");
-      if (given !== null && pendingReference(referencesIn(given.expr), given.callerAddress, ctx, depth + 1) !== undefined) return ref;
+      if (given !== null && pendingReference(referencesIn(given.expr), given.callerAddress, ctx, depth + 1, seen) !== undefined) return ref;
       continue;
     }
     const output = OUTPUT_REF.exec(ref);
     if (output) {
       const child = `${prefix}module.${output[1]}${output[2] ?? ""}`;
-      if (pendingReference(referencesIn(outputExpression(ctx.configuration, child, output[3] ?? "")), child, ctx, depth + 1) !== undefined) return ref;
+      if (pendingReference(referencesIn(outputExpression(ctx.configuration, child, output[3] ?? "")), child, ctx, depth + 1, seen) !== undefined) return ref;
       continue;
     }
     const resource = /^(data\.)?([A-Za-z_][\w-]*)\.([A-Za-z_][\w-]*)(?:\[(?:"(?:[^"\\]|\\.)*"|\d+)\])?(?:\.([A-Za-z_][\w-]*))?/.exec(ref);
