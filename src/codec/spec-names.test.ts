@@ -70,18 +70,26 @@ describe("openapi.yaml c1.api.policy.v1.Escalation.expiration is an int64 string
     );
   });
 
-  it("apiValueOf: every duration becomes the int64 string of its whole seconds (the Go and Python SDKs parse nothing else); what is not one stays as it is", () => {
-    expect(apiValueOf("expiration", "86400s")).toBe("86400");
-    expect(apiValueOf("expiration", "0s")).toBe("0");
-    expect(apiValueOf("expiration", "007s")).toBe("7");
-    expect(apiValueOf("expiration", "86400")).toBe("86400");
-    expect(apiValueOf("expiration", "86400.000s")).toBe("86400");
-    expect(apiValueOf("expiration", "1.5s")).toBe("1");
-    expect(apiValueOf("expiration", "-0.5s")).toBe("0");
-    expect(apiValueOf("expiration", "")).toBe("0");
-    expect(apiValueOf("expiration", "99999999999999999999s")).toBe("99999999999999999999s");
-    expect(apiValueOf("expiration", null)).toBeNull();
-    expect(apiValueOf("grantDuration", "86400s")).toBe("86400s");
+  it("apiValueOf: an escalation's expiration becomes the int64 string of its whole seconds (the Go and Python SDKs parse nothing else); what is not one stays as it is", () => {
+    const exp = (expiration: unknown) => (apiValueOf("escalation", { expiration, skipStep: {} }) as { expiration: unknown }).expiration;
+    expect(exp("86400s")).toBe("86400");
+    expect(exp("0s")).toBe("0");
+    expect(exp("007s")).toBe("7");
+    expect(exp("86400")).toBe("86400");
+    expect(exp("86400.000s")).toBe("86400");
+    expect(exp("1.5s")).toBe("1");
+    expect(exp("-0.5s")).toBe("0");
+    expect(exp("")).toBe("0");
+    expect(exp("99999999999999999999s")).toBe("99999999999999999999s");
+    expect(exp(null)).toBeNull();
+    expect(Object.keys(apiValueOf("escalation", { escalationComment: "x", expiration: "60s", skipStep: {} }) as object)).toEqual(["escalationComment", "expiration", "skipStep"]);
+  });
+
+  it("a key named expiration in free-form data (a task's data, form values, annotations) is the user's: written as it came", () => {
+    const v = { task: { data: { expiration: "30s", n: { expiration: "" } }, annotations: [{ expiration: "030" }] } };
+    expect(apiValueOf("data", v.task.data)).toBe(v.task.data);
+    expect(withApiAliases(v)).toEqual(v);
+    expect(JSON.parse(jsonParts(v, { apiAliases: true }).join(""))).toEqual(v);
   });
 
   it("serve's writer (jsonParts with apiAliases) writes them as withApiAliases does; the plain writer leaves them", () => {

@@ -164,14 +164,19 @@ export function apiAliasOf(key: string): string | undefined {
  *
  * @example
  * ```ts
- * apiValueOf("expiration", "86400s"); // "86400"
- * apiValueOf("expiration", "1.5s"); // "1"
- * apiValueOf("displayName", "86400s"); // "86400s"
+ * apiValueOf("escalation", { expiration: "86400s", skipStep: {} }); // { expiration: "86400", skipStep: {} }
+ * apiValueOf("escalation", { expiration: "1.5s" }); // { expiration: "1" }
+ * apiValueOf("data", { expiration: "86400s" }); // unchanged: not an escalation
  * ```
  */
 export function apiValueOf(key: string, value: unknown): unknown {
-  if (key !== "expiration" || typeof value !== "string") return value;
-  return expirationSeconds(value)?.seconds ?? value;
+  // Only an escalation's own `expiration`: a key of that name in free-form data (a task's `data`,
+  // form values, annotations) is the user's and is written as it is.
+  if (key !== "escalation" || typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  const e = (value as Readonly<Record<string, unknown>>)["expiration"];
+  if (typeof e !== "string") return value;
+  const seconds = expirationSeconds(e)?.seconds;
+  return seconds === undefined || seconds === e ? value : { ...value, expiration: seconds };
 }
 
 /**

@@ -12,13 +12,15 @@ import type { World } from "../../world/world.js";
 /** The time a grant the world has no record of the making of is given. */
 export const GRANT_TIME_UNKNOWN = "1970-01-01T00:00:00Z";
 
-const byTasks = new WeakMap<World["tasks"], ReadonlyMap<string, string>>();
+// Kept per grants list, not per task table: every task action makes a new task table, and a read
+// after each would scan every task again; the granting outcome times change only with the grants.
+const byGrants = new WeakMap<World["grants"], ReadonlyMap<string, string>>();
 
 const keyOf = (appId: string, entitlementId: string, userId: string): string => `${appId}\u0000${entitlementId}\u0000${userId}`;
 
-/** The latest granting outcome time of every (app, entitlement, user), once per task table. */
+/** The latest granting outcome time of every (app, entitlement, user), once per grants list. */
 function grantedAt(world: World): ReadonlyMap<string, string> {
-  let times = byTasks.get(world.tasks);
+  let times = byGrants.get(world.grants);
   if (times) return times;
   const out = new Map<string, string>();
   for (const t of world.tasks.values()) {
@@ -28,7 +30,7 @@ function grantedAt(world: World): ReadonlyMap<string, string> {
     const was = out.get(k);
     if (was === undefined || Date.parse(g.outcomeTime) > Date.parse(was)) out.set(k, g.outcomeTime);
   }
-  byTasks.set(world.tasks, (times = out));
+  byGrants.set(world.grants, (times = out));
   return times;
 }
 
