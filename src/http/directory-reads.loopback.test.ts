@@ -282,6 +282,10 @@ describe("openapi.yaml c1.api.app.v1.App and AppEntitlement as the SDKs decode t
     expect(got.appOwners[0]).toMatchObject({ id: aws.ownerUserIds[0], email: expect.any(String) });
     const listed = (await call("GET", "/api/v1/apps", { query: "page_size=100" })).list.find((a: Body) => a.id === "app-aws");
     expect(listed.appOwners.map((u: Body) => u.id)).toEqual(aws.ownerUserIds);
+    // And an app a task view expands.
+    const found = await call("POST", "/api/v1/search/tasks", { body: { pageSize: 100, expandMask: { paths: ["app_id"] } } });
+    const expandedAws = found.expanded.find((x: Body) => x.id === "app-aws");
+    expect(expandedAws?.appOwners.map((u: Body) => u.id)).toEqual(aws.ownerUserIds);
   });
 
   it("int64 counts a world file writes as numbers are answered as int64 strings, an int32 written as a string as its number, timestamps in UTC with T and Z", async () => {

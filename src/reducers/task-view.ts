@@ -109,7 +109,12 @@ function expand(world: World, task: Task, expandPaths: readonly string[], ex: Ex
   if (wants("identity_user_id")) paths["identityUserPath"] = pathTo(userIndexes(refs.identityUserId ? [refs.identityUserId] : []));
   if (wants("app_id")) {
     const app = world.index.apps.get(refs.appId);
-    paths["appPath"] = app ? pathTo([ex.add(TYPE_URLS.app, app.id, () => encodeAppForApi(app))]) : "";
+    // With its owners as Users, as every read of an app writes them.
+    const owner = (id: string): JsonObject | undefined => {
+      const u = world.index.users.get(id);
+      return u ? encodeUser(u) : undefined;
+    };
+    paths["appPath"] = app ? pathTo([ex.add(TYPE_URLS.app, app.id, () => encodeAppForApi(app, owner))]) : "";
   }
   if (wants("app_entitlement_ids")) {
     const ent = findEntitlement(world, refs.appId, refs.entitlementId);

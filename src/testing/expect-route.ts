@@ -6,6 +6,8 @@
 import { approversSummary } from "../workflow/approvers.js";
 import { type Explanation, explainTask } from "../explain/explain.js";
 import { lintDecodedPolicy } from "../policy/lint.js";
+import type { Finding } from "../policy/lint-finding.js";
+import type { Policy } from "../model/index.js";
 import { formatExplanation } from "../explain/format.js";
 import { POLICY_SOURCES, type PolicySource } from "../policy/resolve-policy.js";
 import { describeTaskRef, type TaskRef, taskInWorld } from "../whatif/task-spec.js";
@@ -326,6 +328,18 @@ export function cannotCheck(problems: readonly string[], message: string): Route
   return { pass: false, invalid: true, mismatches: problems, explanation: null, message, negatedMessage: message };
 }
 
+// A policy's lint errors, kept while the world's policies and directory stay the same objects (a
+// suite runs thousands of checks against one world; task actions do not change either).
+const linted = new WeakMap<World["index"], WeakMap<Policy, readonly Finding[]>>();
+
+function lintErrorsOf(world: World, policy: Policy): readonly Finding[] {
+  let byPolicy = linted.get(world.index);
+  if (byPolicy === undefined) linted.set(world.index, (byPolicy = new WeakMap()));
+  let errors = byPolicy.get(policy);
+  if (errors === undefined) byPolicy.set(policy, (errors = lintDecodedPolicy(policy, world).filter((f) => f.severity === "error")));
+  return errors;
+}
+
 /** How many of a refused policy's lint errors a failed check lists; the count of the rest follows. */
 const SHOWN_LINT_ERRORS = 5;
 
@@ -342,7 +356,7 @@ function refusedPolicies(world: World, e: Explanation): string[] {
   for (const id of ids) {
     const policy = world.index.policies.get(id);
     if (!policy) continue;
-    const errors = lintDecodedPolicy(policy, world).filter((f) => f.severity === "error");
+    const errors = lintErrorsOf(world, policy);
     if (errors.length === 0) continue;
     out.push(`the service would refuse to save policy "${id}" (${errors.length} lint error${errors.length === 1 ? "" : "s"}), so its routing cannot be asserted:`);
     for (const f of errors.slice(0, SHOWN_LINT_ERRORS)) {

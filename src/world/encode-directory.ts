@@ -137,15 +137,25 @@ function inApiForm(o: JsonObject, int64: readonly string[], int32: readonly stri
 
 /**
  * An app as the API writes it ({@link encodeApp} with `userCount` an int64 string, `monthlyCostUsd`
- * an int32 number and its timestamps in UTC, whatever form the world file gave them).
+ * an int32 number and its timestamps in UTC, whatever form the world file gave them), and, given
+ * how to write a user, its owners as `appOwners` (openapi.yaml `c1.api.app.v1.App`: "The owners of
+ * the app", Users; the world's `ownerUserIds` stays beside it).
  *
  * @example
  * ```ts
  * encodeAppForApi({ ...app, $unknown: { userCount: 5 } }).userCount; // "5"
+ * encodeAppForApi(app, (id) => { const u = world.index.users.get(id); return u && encodeUser(u); }).appOwners;
  * ```
  */
-export function encodeAppForApi(a: App): JsonObject {
-  return inApiForm(encodeApp(a), ["userCount"], ["monthlyCostUsd"]);
+export function encodeAppForApi(a: App, owner?: (userId: string) => JsonObject | undefined): JsonObject {
+  const o = inApiForm(encodeApp(a), ["userCount"], ["monthlyCostUsd"]);
+  if (owner === undefined) return o;
+  const appOwners: JsonObject[] = [];
+  for (const id of a.ownerUserIds) {
+    const u = owner(id);
+    if (u !== undefined) appOwners.push(u);
+  }
+  return { ...o, appOwners };
 }
 
 /**

@@ -59,12 +59,10 @@ export function userWire(u: User): JsonObject {
  * ```
  */
 export function appWire(world: World, a: App): JsonObject {
-  const appOwners: JsonObject[] = [];
-  for (const id of a.ownerUserIds) {
+  return encodeAppForApi(a, (id) => {
     const u = world.index.users.get(id);
-    if (u) appOwners.push(userWire(u));
-  }
-  return { ...encodeAppForApi(a), appOwners };
+    return u ? userWire(u) : undefined;
+  });
 }
 
 /**
