@@ -358,7 +358,9 @@ function refusedPolicies(world: World, e: Explanation): string[] {
     if (!policy) continue;
     const errors = lintErrorsOf(world, policy);
     if (errors.length === 0) continue;
-    out.push(`the service would refuse to save policy "${id}" (${errors.length} lint error${errors.length === 1 ? "" : "s"}), so its routing cannot be asserted:`);
+    // Such a policy is one the service refuses to save, or one written with something policy-sim
+    // does not model: either way its conditions do not evaluate as written.
+    out.push(`policy "${id}" has ${errors.length} lint error${errors.length === 1 ? "" : "s"} (the service would refuse to save it, or it uses what policy-sim does not model), so its routing cannot be asserted:`);
     for (const f of errors.slice(0, SHOWN_LINT_ERRORS)) {
       out.push(`    ${f.code} at ${f.path}: ${f.message}`);
       if (f.cel) for (const line of f.cel.excerpt.split("\n")) out.push(`      ${line}`);

@@ -48,7 +48,7 @@ describe("route checks and their messages", () => {
     // Any other expectation of a policy the service would not save cannot be checked, negated or not.
     const refused = checkRoute(broken, "1004", { rule: "baseline" });
     expect(refused).toMatchObject({ pass: false, invalid: true });
-    expect(refused.message).toContain('the service would refuse to save policy "pol-emergency-breakglass"');
+    expect(refused.message).toContain('policy "pol-emergency-breakglass" has 2 lint errors (the service would refuse to save it');
     expect(refused.message).toContain("SELF_REFERENCE at $.baselinePolicyId");
     expect(checkRoute(world, "1004", { error: "CYCLE" }).mismatches).toEqual(["no error, expected CYCLE"]);
   });
