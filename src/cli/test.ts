@@ -129,7 +129,7 @@ export const testCommand: Command = {
     "  - name: contractors asking for prod admin go to their manager, then security",
     "    request: { subject: { id: u-dev2, employmentType: Contractor }, entitlement: app-aws/ent-aws-prod-admin }   # or task: \"1001\"",
     "    expect: { policy: pol-prod-admin, rule: 2, steps: [approval, approval, provision], approvers: [u-eng-mgr] }",
-    "expect keys: policy, source, rule, decidedBy, stepKey, chain, firstStep, steps, approvers, error.",
+    "expect keys: policy, source, rule, decidedBy, stepKey, chain, firstStep, steps, approvers, approvalSteps (each approval step's approvers, in order), error.",
     "Exit 0 when every case passes, 1 when some fail, 2 for unusable input.",
     "",
     "  policy-sim test --world fixtures/world.json fixtures/policy-tests/*.yaml --coverage",

@@ -27,6 +27,8 @@ import { thrownMessage } from "../whatif/thrown-message.js";
  * - `firstStep`: the first step's kind (`"approval"`) or the start of its summary (`"approval by manager"`);
  * - `steps`: every selected step in order, each its kind or the start of its summary;
  * - `approvers`: who reviews the first step (order does not matter; `[]` when it is skipped);
+ * - `approvalSteps`: who reviews each approval step of the route, in order (each order aside): the
+ *   later steps too, and a route whose first step is a form or a wait;
  * - `error`: the code of the error resolution or selection should end in (`"CYCLE"`, `"NO_POLICY"`…).
  *
  * @example
@@ -44,6 +46,7 @@ export interface RouteExpectation {
   readonly firstStep?: string;
   readonly steps?: readonly string[];
   readonly approvers?: readonly string[];
+  readonly approvalSteps?: readonly (readonly string[])[];
   readonly error?: string;
 }
 
@@ -98,6 +101,7 @@ const EXPECTATION_KEYS: Readonly<Record<keyof RouteExpectation, string>> = {
   firstStep: "a step kind or the start of its summary",
   steps: "a list of step kinds or summary starts, in order",
   approvers: "a list of user ids",
+  approvalSteps: "a list of lists of user ids, one per approval step",
   error: "an error code",
 };
 
@@ -166,8 +170,9 @@ function worldProblems(world: World, x: RouteExpectation): string[] {
     const guess = closest(x.source, POLICY_SOURCES);
     out.push(`source "${x.source}" is not a resolution source${guess ? `; did you mean "${guess}"?` : ` (sources: ${POLICY_SOURCES.join(", ")})`}`);
   }
-  if (Array.isArray(x.approvers))
-    for (const id of x.approvers)
+  const approverIds = [...(Array.isArray(x.approvers) ? x.approvers : []), ...(Array.isArray(x.approvalSteps) ? x.approvalSteps.flat() : [])];
+  if (approverIds.length > 0)
+    for (const id of approverIds)
       if (typeof id === "string" && !world.index.users.has(id)) {
         // An email or a display name for a user id: say whose it is.
         const wanted = id.toLowerCase();
@@ -214,6 +219,7 @@ function shapeProblems(x: unknown): string[] {
     const fine =
       key === "rule" ? isRule(v)
       : key === "chain" || key === "approvers" || key === "steps" ? isStringList(v)
+      : key === "approvalSteps" ? Array.isArray(v) && v.every(isStringList)
       : key === "decidedBy" ? isRecordLike(v) && Object.keys(v).length > 0 &&
           Object.entries(v).every(([dk, dv]) => (dk === "policy" && typeof dv === "string") || (dk === "rule" && isRule(dv)))
       : typeof v === "string";
@@ -298,6 +304,14 @@ export function routeMismatches(e: Explanation, x: RouteExpectation): string[] {
   if (x.approvers !== undefined) {
     const got = firstApprovers(e);
     if (got === undefined || !sameSet(got, x.approvers)) out.push(`first step approvers are ${got === undefined ? "none (the first step is not an approval)" : show(got)}, expected ${show(x.approvers)}`);
+  }
+  if (x.approvalSteps !== undefined) {
+    const got = e.result.kind === "selected" ? e.approvers.map((a) => a.userIds) : [];
+    const fits = got.length === x.approvalSteps.length && got.every((ids, i) => sameSet(ids, x.approvalSteps?.[i] ?? []));
+    if (!fits)
+      out.push(
+        `approval steps are reviewed by ${got.length === 0 ? "none (no approval step)" : got.map((ids) => show(ids)).join(", ")}, expected ${x.approvalSteps.map((ids) => show(ids)).join(", ")}`,
+      );
   }
   return out;
 }

@@ -88,6 +88,16 @@ describe("route checks and their messages", () => {
     expect(checkRoute(world, "1001", { rule: 0 }).mismatches).toEqual(["rule is #2, expected #0"]);
   });
 
+  it("approvalSteps: who reviews each approval step, in order, later steps and a route that starts with a form included", () => {
+    expect(checkRoute(world, "1001", { approvalSteps: [["u-sre-lead"], ["u-ciso", "u-sec-eng"]] }).pass).toBe(true);
+    expect(checkRoute(world, "1001", { approvalSteps: [["u-sre-lead"]] }).mismatches).toEqual(['approval steps are reviewed by ["u-sre-lead"], ["u-ciso","u-sec-eng"], expected ["u-sre-lead"]']);
+    // 1012: a form first, then two approvals by the CFO; `approvers` (the first step) cannot say that.
+    expect(checkRoute(world, "1012", { approvers: ["u-cfo"] }).pass).toBe(false);
+    expect(checkRoute(world, "1012", { approvalSteps: [["u-cfo"], ["u-cfo"]] }).pass).toBe(true);
+    expect(checkRoute(world, "1001", { approvalSteps: [["kenji.watanabe@northwind-labs.example"]] }).message).toContain('is the email of "u-sre-lead"');
+    expect(checkRoute(world, "1001", { approvalSteps: ["u-sre-lead"] as never }).message).toContain("approvalSteps must be a list of lists of user ids");
+  });
+
   it("an approver given by email or name is refused with the id it stands for", () => {
     expect(checkApprovers(world, "1001", ["kenji.watanabe@northwind-labs.example"]).message).toContain('is the email of "u-sre-lead"');
     expect(checkRoute(world, "1001", { approvers: ["Kenji Watanabe"] }).message).toContain('is the name of "u-sre-lead"');
