@@ -350,6 +350,15 @@ describe("explanations", () => {
     const text = formatExplanation(e);
     expect(text).toContain('^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ is false (subject.department = "Engineering")');
   });
+  it("a false `||` is told by the values its sides compared, each once, not by the sides' own true or false", () => {
+    const e = run({
+      policies: [policy("p", [{ condition: 'now().getHours("Europe/Berlin") >= 18 || now().getHours("Europe/Berlin") < 7 || subject.department == "Sales"', stepKey: "a" }])],
+      entitlements: ent({ grantPolicyId: "p" }),
+    });
+    const text = formatExplanation(e);
+    expect(text).toMatch(/\^+ is false \(now\(\)\.getHours\("Europe\/Berlin"\) = \d+; subject\.department = "Engineering"\)/);
+    expect(text).not.toContain(">= 18 = false");
+  });
   it("list the approvers of every approval step of the selected sequence", () => {
     const p = policy("p");
     (p["policySteps"] as Json)["grant"] = { steps: [{ approval: { manager: { allowSelfApproval: false } } }, { approval: { appOwners: {} } }, { approval: { users: { userIds: ["u-alice"] } } }] };

@@ -85,9 +85,7 @@ function formatRule(r: RuleExplanation, deciding: boolean, paint: Paint, verbose
       const [src, under] = caret(r.condition, node.span.start, node.span.end);
       lines.push(`       ${src}`);
       // Beside the caret, the values the culprit compared: "is false (subject.department = "Eng")".
-      const operands: string[] = [];
-      for (const n of t.nodes) if (n.parent === node.id && n.outcome === "value" && !LITERAL.test(n.text) && n.display !== n.text) operands.push(`${n.text} = ${n.display}`);
-      const why = operands.length > 0 ? ` (${operands.join("; ")})` : "";
+      const why = operandValues(t, node.id);
       lines.push(`       ${paint(r.error ? "33" : "31", under)} ${node.outcome === "error" ? paint("33", node.display) : `is ${node.display}${why}`}`);
     }
   } else if (r.error) {
@@ -99,6 +97,37 @@ function formatRule(r: RuleExplanation, deciding: boolean, paint: Paint, verbose
   }
   if (r.error && t && t.culprit === null) lines.push(`       ${paint("33", r.error)}`);
   return lines;
+}
+
+/** A plain field read or index (`subject.profile["level"]`): told by its value, never broken down. */
+const FIELD_READ = /^[\w.]+(?:\[(?:"[^"]*"|'[^']*'|\d+)\])*(?:\.[\w]+)*$/;
+
+/**
+ * The values a node's operands had, for beside its caret: `(subject.department = "Eng")`. An operand
+ * that is itself true or false (the sides of a false `||`) is told by its own operands' values, so
+ * `a >= 18 || a < 7` reads `(a = 10)`, not `(a >= 18 = false; a < 7 = false)`. Each text once.
+ */
+function operandValues(t: ExplainedCondition, id: number): string {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const told = (n: ExplainedNode): boolean => n.outcome === "value" && !LITERAL.test(n.text) && n.display !== n.text;
+  const add = (text: string, display: string): void => {
+    if (seen.has(text)) return;
+    seen.add(text);
+    out.push(`${text} = ${display}`);
+  };
+  // Down through true/false operands (a chain `a || b || c` nests), a few levels at most.
+  const visit = (parent: number, depth: number): void => {
+    for (const n of t.nodes) {
+      if (n.parent !== parent || !told(n)) continue;
+      // A comparison, logical operator or call, not a field read (`subject.isAdmin` is told as it is).
+      const composite = (n.display === "true" || n.display === "false") && !FIELD_READ.test(n.text);
+      if (composite && depth < 4 && t.nodes.some((c) => c.parent === n.id && told(c))) visit(n.id, depth + 1);
+      else add(n.text, n.display);
+    }
+  };
+  visit(id, 0);
+  return out.length > 0 ? ` (${out.join("; ")})` : "";
 }
 
 /**
