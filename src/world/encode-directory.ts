@@ -128,7 +128,7 @@ function inApiForm(o: JsonObject, int64: readonly string[], int32: readonly stri
   for (const k of ["createdAt", "updatedAt", "deletedAt"]) {
     const v = o[k];
     if (typeof v === "string" && isRealTimestamp(v)) {
-      const utc = utcTimestamp(v.toUpperCase());
+      const utc = utcTimestamp(v);
       if (utc !== v) put(k, utc);
     }
   }

@@ -43,7 +43,7 @@ function timestamp(body: Body, key: string): Result<string | null, HttpFailure> 
   if (!isRealTimestamp(v)) return invalid(key, `${key} must be an RFC 3339 timestamp such as "2026-11-22T09:00:00Z"`);
   // In UTC with an upper-case T and Z, as protojson writes a Timestamp (the Go SDK sends its local
   // offset): the instant is the same.
-  return ok(utcTimestamp(v.toUpperCase()));
+  return ok(utcTimestamp(v));
 }
 
 /**

@@ -16,7 +16,7 @@ import { err, ok, type Result } from "../../result.js";
 import { findEntitlement, replaceInWorld, takeIds, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
 import { managedApp } from "./managed-app.js";
-import { entitlementViewExpanded, expandMaskOf } from "./entitlement-search.js";
+import { ENTITLEMENT_PURPOSES, entitlementViewExpanded, expandMaskOf } from "./entitlement-search.js";
 import { appWire } from "./reads.js";
 import { invalid, notFound } from "./refuse.js";
 
@@ -200,7 +200,7 @@ const CARRIED_TYPES: Readonly<Record<string, (v: unknown) => { value: unknown } 
   },
   identityMatching: (v) =>
     typeof v === "string" && IDENTITY_MATCHING.includes(v) ? { value: v } : `one of ${IDENTITY_MATCHING.join(", ")}`,
-  purpose: (v) => (typeof v === "string" && PURPOSES.includes(v) ? { value: v } : `one of ${PURPOSES.join(", ")}`),
+  purpose: (v) => (typeof v === "string" && ENTITLEMENT_PURPOSES.includes(v) ? { value: v } : `one of ${ENTITLEMENT_PURPOSES.join(", ")}`),
   strictAccessEntitlementProvisioning: (v) => (typeof v === "boolean" ? { value: v } : "true or false"),
   complianceFrameworkValueIds: (v) => (Array.isArray(v) && v.every((x) => typeof x === "string") ? { value: v } : "an array of strings"),
   durationGrant: (v) => (typeof v === "string" && /^\d+(\.\d{1,9})?s$/.test(v) ? { value: v } : 'a duration such as "3600s"'),
@@ -208,7 +208,6 @@ const CARRIED_TYPES: Readonly<Record<string, (v: unknown) => { value: unknown } 
   provisionPolicy: (v) => (isObject(v) ? { value: v } : "an object"),
 };
 const IDENTITY_MATCHING: readonly string[] = ["APP_USER_IDENTITY_MATCHING_UNSPECIFIED", "APP_USER_IDENTITY_MATCHING_STRICT", "APP_USER_IDENTITY_MATCHING_DISPLAY_NAME", "APP_USER_IDENTITY_MATCHING_CUSTOM"];
-const PURPOSES: readonly string[] = ["APP_ENTITLEMENT_PURPOSE_VALUE_UNSPECIFIED", "APP_ENTITLEMENT_PURPOSE_VALUE_ASSIGNMENT", "APP_ENTITLEMENT_PURPOSE_VALUE_PERMISSION", "APP_ENTITLEMENT_PURPOSE_VALUE_OWNERSHIP"];
 
 /** A kept field's value checked against its type ({@link CARRIED_TYPES}); `null` (clear) passes. */
 function carriedValue(field: string, v: unknown, at: string): Result<unknown, HttpFailure> {

@@ -93,6 +93,21 @@ export const ENTITLEMENT_SEARCH_FIELDS: SearchFields = {
 };
 
 /**
+ * The entitlement purposes openapi.yaml lists (`c1.api.app.v1.AppEntitlement.purpose`).
+ *
+ * @example
+ * ```ts
+ * ENTITLEMENT_PURPOSES.includes("APP_ENTITLEMENT_PURPOSE_VALUE_OWNERSHIP"); // true
+ * ```
+ */
+export const ENTITLEMENT_PURPOSES: readonly string[] = [
+  "APP_ENTITLEMENT_PURPOSE_VALUE_UNSPECIFIED",
+  "APP_ENTITLEMENT_PURPOSE_VALUE_ASSIGNMENT",
+  "APP_ENTITLEMENT_PURPOSE_VALUE_PERMISSION",
+  "APP_ENTITLEMENT_PURPOSE_VALUE_OWNERSHIP",
+];
+
+/**
  * Every property of `c1.api.app.v1.AppEntitlementSearchServiceSearchGrantsRequest`: read by
  * {@link searchGrants}, or refused.
  *
@@ -108,7 +123,7 @@ export const GRANT_SEARCH_FIELDS: SearchFields = {
     purpose: {
       shape: {
         kind: "enums",
-        members: ["APP_ENTITLEMENT_PURPOSE_VALUE_UNSPECIFIED", "APP_ENTITLEMENT_PURPOSE_VALUE_ASSIGNMENT", "APP_ENTITLEMENT_PURPOSE_VALUE_PERMISSION", "APP_ENTITLEMENT_PURPOSE_VALUE_OWNERSHIP"],
+        members: ENTITLEMENT_PURPOSES,
       },
       lacks: "entitlement purposes (assignment, permission, ownership)",
     },
