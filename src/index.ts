@@ -205,6 +205,7 @@ export {
   formatWhatIf,
   mergeWhatIfResults,
   policyReach,
+  prepareWhatIf,
   routeLabel,
   routeOf,
   ruleCoverage,

@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { applyEdit, decide, replaceInWorld, routeOf, taskSubjectId, whatIf, type WhatIfOptions, type WhatIfResult, type World, type WorldEdit } from "policy-sim";
+import { applyEdit, decide, prepareWhatIf, replaceInWorld, routeOf, taskSubjectId, whatIf, type WhatIfOptions, type WhatIfResult, type World, type WorldEdit } from "policy-sim";
 import { syntheticWorld } from "../src/testing/synthetic-world.js";
 import { Table } from "../src/world/table.js";
 import { worldOf } from "./helpers.js";
@@ -216,5 +216,53 @@ describe("whatIf by task class", () => {
     // The generated worlds load and their edits re-route or fail tasks: the comparison means something.
     expect(compared).toBe(40);
     expect(listed).toBeGreaterThan(100);
+  });
+
+  it("gives the same bytes whether the world's tasks were grouped beforehand (prepareWhatIf) or by the run", () => {
+    let grouped = 0;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.array(arbTweak, { minLength: 1, maxLength: 7 }),
+        fc.array(fc.nat(CONDITIONS.length - 1), { minLength: 1, maxLength: 3 }),
+        fc.constantFrom(...Object.keys(EDITS)),
+        (seed, tweaks, conditions, editName) => {
+          const edit = EDITS[editName] as WorldEdit;
+          // Two copies of one world: one grouped before its first run, one grouped by it.
+          const cold = worldWith(seed, tweaks, conditions);
+          const warm = worldWith(seed, tweaks, conditions);
+          const n = prepareWhatIf(warm);
+          // Every task of a kind with a resolution key is grouped (the synthetic tenant's are all grants, revokes and reviews).
+          expect(n).toBe([...warm.tasks.values()].filter((t) => ["grant", "revoke", "certify"].includes(t.type?.kind ?? "")).length);
+          // Preparing twice groups nothing again and changes nothing.
+          expect(prepareWhatIf(warm)).toBe(n);
+          const { stats: _a, ...a } = run(cold, edit);
+          const { stats: _b, ...b } = run(warm, edit);
+          expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+          grouped += n;
+        },
+      ),
+      { numRuns: 20 },
+    );
+    expect(grouped).toBeGreaterThan(20 * 400);
+  });
+
+  it("groups a world a reducer returned again: its task table is new (prepareWhatIf)", () => {
+    const world = worldWith(11, [{ origin: 0, duration: 1, time: 0, ip: 0, account: false }], [0]);
+    prepareWhatIf(world);
+    const first = [...world.tasks.values()][0]!;
+    // A world whose first task was re-opened with another origin: a new task table, grouped from scratch.
+    const edited = Object.freeze({ ...world, tasks: world.tasks.set(first.id, Object.freeze({ ...first, origin: "TASK_ORIGIN_COPILOT" })) });
+    expect(edited.tasks).not.toBe(world.tasks);
+    const edit = (w: Parameters<Extract<WorldEdit, (w: never) => unknown>>[0]): void => {
+      for (const p of w.policies) {
+        const rules = p.rules;
+        if (p.policyType === "POLICY_TYPE_GRANT" && rules?.[0]) rules.unshift({ ...rules[0], condition: "task.origin == TaskOrigin.COPILOT", stepKey: rules[rules.length - 1]!.stepKey });
+      }
+    };
+    const r = run(edited, edit);
+    const plain = run(edited, edit, { ...ANY, prune: false });
+    expect(r.changed).toEqual(plain.changed);
+    checkAgainstDecide(edited, applyEdit(edited, edit), r);
   });
 });

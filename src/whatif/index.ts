@@ -26,5 +26,5 @@ export { routeLabel, routeOf } from "./route.js";
 export type { Route, RouteApprovers, RouteAspect, RouteError, RouteInput, RouteOutcome } from "./route.js";
 export { describeTaskRef, taskInWorld } from "./task-spec.js";
 export type { EntitlementSpec, SubjectSpec, TaskInWorld, TaskRef, TaskSpec } from "./task-spec.js";
-export { mergeWhatIfResults, whatIf, whatIfWorlds } from "./what-if.js";
+export { mergeWhatIfResults, prepareWhatIf, whatIf, whatIfWorlds } from "./what-if.js";
 export type { EditSummary, RouteGroup, TaskKind, TaskRouteChange, TaskScope, WhatIfOptions, WhatIfResult } from "./what-if.js";
