@@ -98,7 +98,8 @@ export interface DispatchOptions {
    * Connectors finish provisioning on their own, as the service's do: after each accepted write,
    * a task it touched that stands at an undecided connector provision step completes it
    * (`completeConnectorProvisioning`), so the write's own answer still shows the step running and
-   * the next read shows the task closed. Default: off (the step waits for a provisioning report,
+   * the next read shows the task closed; tasks already at such a step when the dispatcher is made
+   * (the server starts) complete it then. Default: off (the step waits for a provisioning report,
    * as in the library).
    */
   readonly connectorsComplete?: boolean;
@@ -196,6 +197,14 @@ export function dispatcherWith(store: WorldStore, options: DispatchOptions, enco
   const events = (): readonly AuditEvent[] => (typeof kept.events === "function" ? kept.events() : []);
   const taskEvents = (taskId: string): readonly AuditEvent[] =>
     typeof kept.eventsOf === "function" ? kept.eventsOf(taskId) : events().filter((e) => e.taskId === taskId);
+  if (options.connectorsComplete === true) {
+    // Connectors work on their own: a request already waiting at a connector step when the server
+    // starts finishes then, not when some later write happens to touch it.
+    const ctx = contextOf("", clock);
+    const world = store.get();
+    const done = ctx.ok ? completeConnectorProvisioning(world, ctx.value.now ?? world.now) : undefined;
+    if (done?.ok && done.value.completed.length > 0) store.set(done.value.world, done.value.events);
+  }
   const serverContext = (call: IncomingCall): ServerContext => ({
     accessTokens,
     audiences: audiencesOf(call.header("host") ?? null, "", options.audiences ?? []),
