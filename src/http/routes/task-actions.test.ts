@@ -168,6 +168,24 @@ describe("openapi.yaml TaskActionsService: every action over HTTP", () => {
     expect((await act("1001", "update-grant-duration", { duration: "3600s" }, "tok-user")).status).toBe(403);
     expect((await act("999999", "deny", {})).status).toBe(404);
   });
+
+  it("refuses an approve, approve-with-step-up or skip-step without policyStepId (openapi.yaml: `required: - policyStepId`), the task untouched", async () => {
+    for (const [id, name, token] of [
+      ["1001", "approve", "tok-sre-lead"],
+      ["1021", "approve-with-step-up", "tok-ciso"],
+      ["1011", "skip-step", "tok-super"],
+    ] as const) {
+      const before = task(id);
+      for (const body of [{}, { policyStepId: "" }, { comment: "ok", policyStepId: null }]) {
+        const r = await act(id, name, body, token);
+        expect(r.status, `${name} ${JSON.stringify(body)}`).toBe(400);
+        expect(r.json).toMatchObject({ code: GRPC_CODES.INVALID_ARGUMENT, message: expect.stringContaining("policyStepId is required") });
+      }
+      expect(task(id)).toBe(before);
+      // With the step's id, the same call goes through.
+      expectOk(await act(id, name, { policyStepId: currentStepId(id), comment: "ok" }, token));
+    }
+  });
 });
 
 describe("update-grant-duration (openapi.yaml: \"Only applies to grant tasks … not in a provision step … must not exceed the entitlement's maximum\")", () => {

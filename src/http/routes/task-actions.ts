@@ -87,6 +87,24 @@ const passThrough =
   (input: RouteInput): Result<WorkflowAction, HttpFailure> =>
     ok({ ...withTask(input), type } as unknown as WorkflowAction);
 
+/**
+ * `toAction`, once the body has a non-empty string in each of `fields`: the fields openapi.yaml's
+ * request schema lists as `required` (TaskActionsServiceApproveRequestInput, …SkipStepRequestInput:
+ * `policyStepId`). The library's reducers take a missing step id as the current step's; the service
+ * refuses the request, so a client that forgets it fails here as it would there.
+ */
+function requiring(fields: readonly string[], toAction: (input: RouteInput) => Result<WorkflowAction, HttpFailure>) {
+  return (input: RouteInput): Result<WorkflowAction, HttpFailure> => {
+    for (const field of fields) {
+      const v = input.body[field];
+      if (typeof v === "string" && v !== "") continue;
+      const hint = field === "policyStepId" ? " (the id of the step acted on: taskView.task.policy.current.id)" : "";
+      return err(refusal("INVALID_ARGUMENT", `invalid request body: ${field} is required${hint}`, { field }));
+    }
+    return toAction(input);
+  };
+}
+
 /** Close answers `taskActionId` (TaskActionsServiceCloseResponse), not `ticketActionId`. */
 function closeResponse(body: JsonObject): JsonObject {
   const { ticketActionId, ...rest } = body;
@@ -108,8 +126,8 @@ function processNowResponse(body: JsonObject): JsonObject {
  * ```
  */
 export const TASK_ACTION_ROUTES: readonly Route[] = [
-  action("approve", "Approve", passThrough("approve")),
-  action("approve-with-step-up", "ApproveWithStepUp", passThrough("approveWithStepUp")),
+  action("approve", "Approve", requiring(["policyStepId"], passThrough("approve"))),
+  action("approve-with-step-up", "ApproveWithStepUp", requiring(["policyStepId"], passThrough("approveWithStepUp"))),
   action("close", "Close", passThrough("close"), closeResponse),
   action("comment", "Comment", (input) => {
     const req = decodeCommentRequest(input.body);
@@ -127,7 +145,7 @@ export const TASK_ACTION_ROUTES: readonly Route[] = [
   }),
   action("restart", "Restart", passThrough("restart")),
   action("retry-provisioning", "RetryProvisioning", passThrough("retryProvisioning")),
-  action("skip-step", "SkipStep", passThrough("skipStep")),
+  action("skip-step", "SkipStep", requiring(["policyStepId"], passThrough("skipStep"))),
   action("update-grant-duration", "UpdateGrantDuration", passThrough("updateGrantDuration")),
   // The OpenAPI's `data` is the form's values: completing the current form step with them.
   action(
