@@ -124,16 +124,56 @@ function queryField(query: URLSearchParams, proto: string, json: string): Result
   return ok(values[0]);
 }
 
+const PAGE_FIELDS = new Set(["pageSize", "pageToken", "page_size", "page_token"]);
+
+/** JSON with object keys sorted, so that two bodies equal but for key order read the same. */
+function canonical(v: unknown, depth = 0): string {
+  if (depth > 64 || typeof v !== "object" || v === null) return JSON.stringify(v) ?? "null";
+  if (Array.isArray(v)) return `[${v.map((x) => canonical(x, depth + 1)).join(",")}]`;
+  const keys = Object.keys(v).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k], depth + 1)}`).join(",")}}`;
+}
+
+/** FNV-1a of a string's UTF-16 units, in base 36: short, and enough to tell two requests apart. */
+function hashText(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(36);
+}
+
+/**
+ * What a page token is tied to: the request's fields but its page size and token (a client walks
+ * the pages by sending the same request with each `nextPageToken`, at any page size), in any key
+ * order.
+ *
+ * @example
+ * ```ts
+ * bodyFingerprint({ query: "aws", pageToken: "x" }) === bodyFingerprint({ pageSize: 50, query: "aws" }); // true
+ * bodyFingerprint({ query: "aws" }) === bodyFingerprint({ query: "gcp" }); // false
+ * ```
+ */
+export function bodyFingerprint(body: Readonly<Record<string, unknown>>): string {
+  const rest: Record<string, unknown> = {};
+  for (const k of Object.keys(body)) if (!PAGE_FIELDS.has(k)) rest[k] = body[k];
+  return hashText(canonical(rest));
+}
+
+/** {@link bodyFingerprint} of a query string: its parameters but the page's, sorted. */
+function queryFingerprint(query: URLSearchParams): string {
+  const rest = [...query].filter(([k]) => !PAGE_FIELDS.has(k)).sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
+  return rest.length === 0 ? hashText("{}") : hashText(JSON.stringify(rest));
+}
+
 /**
  * Reads a GET list's paging from its query: `page_size`, `page_token` (or their JSON names
  * `pageSize`, `pageToken`, as grpc-gateway reads either).
  *
  * @example
  * ```ts
- * pageFromQuery(new URLSearchParams("page_size=5")); // ok({ size: 10, offset: 0, fingerprint: "" })
+ * pageFromQuery(new URLSearchParams("page_size=5")); // ok({ size: 10, offset: 0, fingerprint: "…" }): the query's, page fields aside
  * ```
  */
-export function pageFromQuery(query: URLSearchParams, fingerprint = "", limits: PageLimits = DEFAULT_PAGE_LIMITS): Result<PageRequest, HttpFailure> {
+export function pageFromQuery(query: URLSearchParams, fingerprint = queryFingerprint(query), limits: PageLimits = DEFAULT_PAGE_LIMITS): Result<PageRequest, HttpFailure> {
   const sizeText = queryField(query, "page_size", "pageSize");
   if (!sizeText.ok) return sizeText;
   const size = readSize(sizeText.value, "page_size");
@@ -150,12 +190,12 @@ export function pageFromQuery(query: URLSearchParams, fingerprint = "", limits: 
  *
  * @example
  * ```ts
- * pageFromBody({ pageSize: 50, pageToken: "" }); // ok({ size: 50, offset: 0, fingerprint: "" })
+ * pageFromBody({ pageSize: 50, pageToken: "" }); // ok({ size: 50, offset: 0, fingerprint: bodyFingerprint({}) })
  * ```
  */
 export function pageFromBody(
   body: Readonly<Record<string, unknown>>,
-  fingerprint = "",
+  fingerprint = bodyFingerprint(body),
   limits: PageLimits = DEFAULT_PAGE_LIMITS,
 ): Result<PageRequest, HttpFailure> {
   const size = readSize(body["pageSize"], "pageSize");

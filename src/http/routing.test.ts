@@ -149,7 +149,7 @@ describe("paging (openapi.yaml: \"0 <= pageSize <= 100. Values < 10 will be set 
 
   it("reads GET lists' page_size/page_token and refuses a bad size, a forged token, or a token of another request", () => {
     const q = pageFromQuery(new URLSearchParams("page_size=5"));
-    expect(q.ok && q.value).toEqual({ size: 10, offset: 0, fingerprint: "" });
+    expect(q.ok && q.value).toMatchObject({ size: 10, offset: 0 });
     expect(pageFromQuery(new URLSearchParams("page_size=-1")).ok).toBe(false);
     expect(pageFromBody({ pageSize: "x" }).ok).toBe(false);
     expect(pageFromBody({ pageToken: "not a token!" }).ok).toBe(false);
@@ -159,10 +159,29 @@ describe("paging (openapi.yaml: \"0 <= pageSize <= 100. Values < 10 will be set 
     expect(!other.ok && other.error.field).toBe("pageToken");
   });
 
+  it("ties a token to the request it was issued for by default: the same filters (in any key order, at any page size) take it, others refuse it", () => {
+    const body = { query: "aws", states: ["TASK_STATE_OPEN"], pageSize: 10 };
+    const first = pageFromBody(body);
+    expect(first.ok).toBe(true);
+    const next = pageOf(Array.from({ length: 30 }, (_, i) => i), first.ok ? first.value : { size: 10, offset: 0, fingerprint: "" }).nextPageToken;
+    const again = pageFromBody({ states: ["TASK_STATE_OPEN"], query: "aws", pageSize: 25, pageToken: next });
+    expect(again.ok && again.value.offset).toBe(10);
+    for (const changed of [{ query: "gcp" }, { states: ["TASK_STATE_CLOSED"] }, { extra: true }]) {
+      const r = pageFromBody({ ...body, ...changed, pageToken: next });
+      expect(!r.ok && [r.error.status, r.error.field]).toEqual([400, "pageToken"]);
+    }
+    // GET lists the same by their query.
+    const q = pageFromQuery(new URLSearchParams("app_id=a&page_size=10"));
+    const qNext = pageOf(Array.from({ length: 30 }, (_, i) => i), q.ok ? q.value : { size: 10, offset: 0, fingerprint: "" }).nextPageToken;
+    expect(pageFromQuery(new URLSearchParams(`page_token=${qNext}&app_id=a`)).ok).toBe(true);
+    expect(pageFromQuery(new URLSearchParams(`page_token=${qNext}&app_id=b`)).ok).toBe(false);
+  });
+
   it("GET lists also take the JSON names pageSize/pageToken, and refuse a size given twice (grpc-gateway's query parameters)", () => {
     const json = pageFromQuery(new URLSearchParams("pageSize=50"));
     expect(json.ok && json.value.size).toBe(50);
-    const next = pageOf(Array.from({ length: 30 }, (_, i) => i), { size: 10, offset: 0, fingerprint: "" }).nextPageToken;
+    const first = pageFromQuery(new URLSearchParams("pageSize=10"));
+    const next = pageOf(Array.from({ length: 30 }, (_, i) => i), first.ok ? first.value : { size: 10, offset: 0, fingerprint: "" }).nextPageToken;
     const token = pageFromQuery(new URLSearchParams(`pageToken=${encodeURIComponent(next)}`));
     expect(token.ok && token.value.offset).toBe(10);
     for (const twice of ["page_size=10&page_size=50", "page_size=10&pageSize=50"]) {

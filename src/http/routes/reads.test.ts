@@ -145,6 +145,19 @@ describe("openapi.yaml TaskAuditView and product_admin_delegate.mdx: routing rec
     const bad = listTaskAudits(world, user(SUPER), () => events, { taskId: task.id, refs: "evt-1" });
     expect(bad.ok).toBe(false);
   });
+
+  it("TaskAuditListRequest.pageSize is the most records a page holds: 1 gives the newest alone (no \"values < 10 will be set to 10\" there, unlike the searches)", () => {
+    const task = world.tasks.get([...world.tasks.keys()][0] as string);
+    if (!task) throw new Error("no task");
+    const events: AuditEvent[] = Array.from({ length: 12 }, (_, i) => ({ taskId: task.id, at: "2026-11-22T09:00:00Z", actorId: "", id: `evt-${i}`, kind: "stepAutoApproved", policyStepId: `step-${i}`, userId: "u-hr1", reason: "" }));
+    const page = (b: Body) => value(listTaskAudits(world, user(SUPER), () => events, { taskId: task.id, ...b })) as Body;
+    const newest = page({ pageSize: 1, newestFirst: true });
+    expect(newest.list.map((r: Body) => r.id)).toEqual(["evt-11"]);
+    const second = page({ pageSize: 1, newestFirst: true, pageToken: newest.nextPageToken });
+    expect(second.list.map((r: Body) => r.id)).toEqual(["evt-10"]);
+    expect(page({ pageSize: 0 }).list).toHaveLength(12);
+    expect(page({ pageSize: 500 }).list).toHaveLength(12);
+  });
 });
 
 describe("openapi.yaml AppAccessRequestDefaults: defaultsEnabled says whether they are on, state how the last apply went", () => {

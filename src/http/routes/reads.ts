@@ -22,7 +22,7 @@ import type { AuditEvent } from "../../workflow/events.js";
 import { encodeAppForApi, encodeAppUserForApi, encodeEntitlementForApi, encodeUser } from "../../world/encode-directory.js";
 import { findEntitlement, findTask, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
-import { pageFromBody, pageOf, type PageRequest } from "../paging.js";
+import { bodyFingerprint, pageFromBody, pageOf, type PageLimits, type PageRequest } from "../paging.js";
 import { invalid, notFound } from "./refuse.js";
 import { type Body, refIds, text } from "./search-fields.js";
 
@@ -315,6 +315,13 @@ export function auditRecord(world: World, e: AuditEvent, task: Task): JsonObject
 }
 
 /**
+ * Task audit pages: openapi.yaml's TaskAuditListRequest.pageSize is "the maximum number of audit
+ * events to return per page", with none of the searches' "values < 10 will be set to 10": a client
+ * may ask for the newest one alone.
+ */
+const AUDIT_PAGE_LIMITS: PageLimits = { defaultSize: 25, min: 1, max: 100 };
+
+/**
  * `POST /api/v1/task/audits`: the audit records of one task the caller may read, oldest first
  * (`newestFirst` reverses), `commentsOnly` keeps comments, `refs` keeps the records it names; paged.
  * `eventsOf` gives the server's kept events of one task.
@@ -325,7 +332,7 @@ export function auditRecord(world: World, e: AuditEvent, task: Task): JsonObject
  * ```
  */
 export function listTaskAudits(world: World, caller: User, eventsOf: (taskId: string) => readonly AuditEvent[], body: Body): Read {
-  const page = pageFromBody(body);
+  const page = pageFromBody(body, bodyFingerprint(body), AUDIT_PAGE_LIMITS);
   if (!page.ok) return page;
   const taskId = text(body, "taskId");
   if (!taskId.ok) return taskId;
