@@ -65,6 +65,8 @@ export interface ChangePolicyInput {
 export interface EscalateInput {
   readonly taskId: string;
   readonly comment?: string;
+  /** The current step escalated from (openapi.yaml); when given and not the current step, FAILED_PRECONDITION (someone acted first). */
+  readonly policyStepId?: string;
   readonly expandMask?: ExpandMaskInput | null;
 }
 
@@ -130,21 +132,27 @@ function emergencyState(world: World, task: Task): SimError | undefined {
   return undefined;
 }
 
-const escalateSpec: ActionSpec<{ readonly comment: string }> = {
+const escalateSpec: ActionSpec<{ readonly comment: string; readonly policyStepId: string }> = {
   action: "TASK_ACTION_TYPE_ESCALATE_TO_EMERGENCY_ACCESS",
   ticket: true,
   read: (req) => {
     const comment = readString(req, "comment");
-    return comment.ok ? ok({ comment: comment.value }) : comment;
+    if (!comment.ok) return comment;
+    // openapi.yaml: "The ID of the current policy step being escalated from."
+    const policyStepId = readString(req, "policyStepId");
+    return policyStepId.ok ? ok({ comment: comment.value, policyStepId: policyStepId.value }) : policyStepId;
   },
   state: (c) => emergencyState(c.world, c.task),
   apply: (ctx, c, r) => {
+    const current = c.task.policy?.current?.id ?? "";
+    if (r.policyStepId !== "" && r.policyStepId !== current)
+      return err(precondition(`cannot escalate task ${taskName(c.task)} from step "${r.policyStepId}": the current step is "${current}" (someone acted first?)`));
     const emergency: Task = { ...c.task, emergencyAccess: true };
     const decision = decide(ctx.world, emergency);
     if (!decision.resolution.ok) return err(precondition(decision.resolution.error.message));
     const policy = decision.resolution.value.policy;
     const oldPolicyId = c.task.policy?.policy?.id ?? "";
-    const ticketActionId = emit(ctx, c.task.id, c.caller.id, { kind: "escalatedToEmergencyAccess", oldPolicyId, newPolicyId: policy.id });
+    const ticketActionId = emit(ctx, c.task.id, c.caller.id, { kind: "escalatedToEmergencyAccess", oldPolicyId, oldPolicyStepId: current, newPolicyId: policy.id });
     if (oldPolicyId !== policy.id) emit(ctx, c.task.id, c.caller.id, { kind: "policyChanged", oldPolicyId, newPolicyId: policy.id });
     postComment(ctx, c.task, c.caller.id, r.comment);
     const selection = selectOn(ctx, emergency, policy);

@@ -70,7 +70,7 @@ export type AuditEvent =
   | (EventBase & { readonly kind: "closeRequested"; readonly policyStepId: string; readonly comment: string })
   | (EventBase & { readonly kind: "taskDeleted"; readonly comment: string })
   | (EventBase & { readonly kind: "reminderSent"; readonly policyStepId: string; readonly userIds: readonly string[] })
-  | (EventBase & { readonly kind: "escalatedToEmergencyAccess"; readonly oldPolicyId: string; readonly newPolicyId: string })
+  | (EventBase & { readonly kind: "escalatedToEmergencyAccess"; readonly oldPolicyId: string; readonly oldPolicyStepId?: string; readonly newPolicyId: string })
   | (EventBase & { readonly kind: "processedNow"; readonly policyStepId: string })
   | (EventBase & { readonly kind: "stepStarted"; readonly policyStepId: string; readonly stepKind: string })
   | (EventBase & {

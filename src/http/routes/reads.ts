@@ -228,7 +228,7 @@ function auditPayload(e: AuditEvent): JsonObject | undefined {
     case "restarted":
       return { taskRestarted: { oldPolicyStepId: e.oldPolicyStepId } };
     case "escalatedToEmergencyAccess":
-      return { taskEscalated: { oldPolicyId: e.oldPolicyId, oldPolicyStepId: "" } };
+      return { taskEscalated: { oldPolicyId: e.oldPolicyId, oldPolicyStepId: e.oldPolicyStepId ?? "" } };
     case "reassigned":
       return { approvalReassigned: { oldPolicyStepId: e.policyStepId, newPolicyStepId: e.newPolicyStepId, newUsers: [...e.newStepUserIds], users: [] } };
     case "approved":
@@ -253,6 +253,9 @@ function auditPayload(e: AuditEvent): JsonObject | undefined {
       return { waitStepTimedOut: { condition: "", stepId: e.policyStepId, timedOutAt: e.at } };
     case "formCompleted":
       return { formInstanceChange: { isValid: true } };
+    case "grantDurationUpdated":
+      // TaskAuditGrantDurationUpdated: the new duration (the old one is not in the service's record).
+      return { grantDurationUpdated: { duration: e.newGrantDuration } };
     case "reassignedToDelegate":
       return {
         reassignedToDelegate: {
@@ -277,7 +280,9 @@ function auditPayload(e: AuditEvent): JsonObject | undefined {
           defaultCondition: e.defaultCondition,
           error: e.error,
           outcomePolicyId: e.outcomePolicyId,
-          policyKey: e.policyKey,
+          // openapi.yaml: outcomePolicyId is "Empty when the outcome is an inline policy_key": the
+          // inline outcome is the rule's step key (policyKey its deprecated name).
+          policyKey: e.outcomePolicyId === "" ? e.stepKey || e.policyKey : e.policyKey,
         },
       };
     default:

@@ -169,6 +169,34 @@ describe("openapi.yaml TaskActionsService: every action over HTTP", () => {
     expect((await act("999999", "deny", {})).status).toBe(404);
   });
 
+  it("escalate checks policyStepId as the current step (openapi.yaml: \"The ID of the current policy step being escalated from\") and its audit record keeps that step (TaskAuditEscalateToEmergencyAccess.oldPolicyStepId)", async () => {
+    const stale = await act("1001", "escalate", { comment: "SEV-1", policyStepId: "no-such-step" }, "tok-contractor");
+    expect(stale.status).toBe(400);
+    expect(stale.json).toMatchObject({ code: GRPC_CODES.FAILED_PRECONDITION });
+    const step = currentStepId("1001");
+    const body = expectOk(await act("1001", "escalate", { comment: "SEV-1", policyStepId: step }, "tok-contractor"));
+    const audits = await post("/api/v1/task/audits", { taskId: "1001", refs: [{ id: body["ticketActionId"] }] });
+    expect(audits.status).toBe(200);
+    expect((audits.json["list"] as JsonObject[])[0]?.["taskEscalated"]).toEqual({ oldPolicyId: "pol-prod-admin", oldPolicyStepId: step });
+  });
+
+  it("update-grant-duration leaves its audit record (TaskAuditView.grantDurationUpdated), the one its ticketActionId names", async () => {
+    const body = expectOk(await act("1001", "update-grant-duration", { duration: "28800s" }, "tok-sre-lead"));
+    const audits = await post("/api/v1/task/audits", { taskId: "1001", refs: [{ id: body["ticketActionId"] }] });
+    expect(audits.json["list"]).toHaveLength(1);
+    expect((audits.json["list"] as JsonObject[])[0]?.["grantDurationUpdated"]).toEqual({ duration: "28800s" });
+  });
+
+  it("a Hard Reset's rule records name the inline outcome in policyKey (openapi.yaml: outcomePolicyId is \"Empty when the outcome is an inline policy_key\")", async () => {
+    expectOk(await act("1001", "reset", { comment: "re-route" }));
+    const audits = await post("/api/v1/task/audits", { taskId: "1001" });
+    const results = (audits.json["list"] as JsonObject[]).map((r) => r["conditionalPolicyExecutionResult"] as JsonObject | undefined).filter((r) => r !== undefined);
+    const matched = results.find((r) => r["conditionMatched"] === true);
+    expect(matched).toMatchObject({ outcomePolicyId: "", policyKey: "5650fd2e-58bd-4dab-a08a-7314c0a4d8a3" });
+    // A rule that did not decide still names where it would have led.
+    expect(results.every((r) => r["outcomePolicyId"] !== "" || r["policyKey"] !== "" || r["defaultCondition"] === true)).toBe(true);
+  });
+
   it("refuses an approve, approve-with-step-up or skip-step without policyStepId (openapi.yaml: `required: - policyStepId`), the task untouched", async () => {
     for (const [id, name, token] of [
       ["1001", "approve", "tok-sre-lead"],
