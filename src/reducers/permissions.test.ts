@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RoleKind } from "../model/directory.js";
 import { sampleWorld } from "../../test/helpers.js";
-import { mayPerform, type Relation, taskActionsFor } from "./permissions.js";
+import { mayPerform, objectPermissionsFor, type Relation, relationTo, taskActionsFor } from "./permissions.js";
 
 const ROLES: readonly (readonly RoleKind[])[] = [[], ["SUPER_ADMIN"], ["CAMPAIGN_ADMIN"], ["READ_ONLY_ADMIN"], ["BASIC_USER"]];
 const ACTIONS = [
@@ -39,5 +39,23 @@ describe("mayPerform", () => {
           }
       }
     expect(checked).toBeGreaterThan(1000);
+  });
+});
+
+describe("objectPermissions against actions (the spec: each task carries `actions` and `objectPermissions`, what the caller may do)", () => {
+  it("says delete exactly when the task's actions offer DELETE, for every user and task of the sample (campaign managers included)", () => {
+    const world = sampleWorld();
+    let deletable = 0;
+    let pairs = 0;
+    for (const task of world.tasks.values())
+      for (const user of world.users) {
+        const r = relationTo(world, task, user);
+        expect(objectPermissionsFor(r, task).delete, `${user.id} on ${task.numericId}`).toBe(taskActionsFor(task, r).includes("TASK_ACTION_TYPE_DELETE"));
+        if (objectPermissionsFor(r, task).delete) deletable++;
+        pairs++;
+      }
+    // Super Administrators and campaign managers: some pairs may delete, most may not.
+    expect(deletable).toBeGreaterThan(world.tasks.size);
+    expect(deletable).toBeLessThan(pairs / 2);
   });
 });

@@ -479,24 +479,31 @@ export function requiresDistinctApprovers(approval: Approval | null): boolean {
 }
 
 /**
- * The view's `objectPermissions` for the caller.
+ * The view's `objectPermissions` for the caller: `delete` exactly when {@link taskActionsFor} offers
+ * DELETE (Super Administrators, and the managers of the task's campaign), so that the two never
+ * disagree; `edit` for Super Administrators. Without `task`, as for a task of no campaign.
  *
  * @example
  * ```ts
- * objectPermissionsFor(relationTo(world, task, caller)); // { read: true, edit: false, delete: false, extra: {} }
+ * objectPermissionsFor(relationTo(world, task, caller), task); // { read: true, edit: false, delete: false, extra: {} }
  * ```
  */
-export function objectPermissionsFor(r: Relation): {
+export function objectPermissionsFor(
+  r: Relation,
+  task?: Task,
+): {
   read: boolean;
   edit: boolean;
   delete: boolean;
   extra: Record<string, boolean>;
 } {
   const superAdmin = has(r, "SUPER_ADMIN");
+  const read = canRead(r);
   return {
-    read: canRead(r),
+    read,
     edit: superAdmin,
-    delete: superAdmin,
+    // As taskActionsFor: nothing on a task the caller cannot read or that is deleted.
+    delete: task === undefined ? superAdmin : read && !task.deletedAt && (superAdmin || managesCampaignOf(task, r)),
     extra: {},
   };
 }

@@ -240,7 +240,7 @@ function viewOf(task: Task, relation: Relation, paths: ExpandedPaths): TaskView 
   const policy = task.policy && history !== task.policy.history ? { ...task.policy, history } : task.policy;
   return {
     task: { ...task, policy: withoutChainSnapshot(policy), actions: taskActionsFor(task, relation) },
-    objectPermissions: objectPermissionsFor(relation),
+    objectPermissions: objectPermissionsFor(relation, task),
     accessReviewPath: paths.accessReviewPath,
     appPath: paths.appPath,
     appUserPath: paths.appUserPath,
