@@ -327,7 +327,7 @@ export function provisioningFailed(task: Task): boolean {
  *   requester on their own open request (grant or revoke task they created);
  * - DELETE, RESTART: Super Administrators (access-change-tasks page), and campaign managers on their
  *   campaign's review tasks (manage-campaigns page), on open or closed tasks;
- * - HARD_RESET, SKIP_STEP (a waiting approval or wait step), PROCESS_NOW (a waiting wait step):
+ * - HARD_RESET, SKIP_STEP (a waiting approval, wait, form or provision step), PROCESS_NOW (a waiting wait step):
  *   Super Administrators (access-change-tasks page);
  * - CHANGE_POLICY: Super Administrators, not on request (grant) tasks (access-change-tasks page);
  * - APPROVE (APPROVE_WITH_STEP_UP when the step requires step-up), DENY: on an undecided approval
@@ -386,7 +386,7 @@ export function taskActionsFor(task: Task, r: Relation): string[] {
     actions.push("TASK_ACTION_TYPE_RETRY_PROVISIONING");
   if (superAdmin) actions.push("TASK_ACTION_TYPE_HARD_RESET");
   if (superAdmin && kind !== "grant") actions.push("TASK_ACTION_TYPE_CHANGE_POLICY");
-  if (superAdmin && (approval || pending?.kind === "wait")) actions.push("TASK_ACTION_TYPE_SKIP_STEP");
+  if (superAdmin && pending !== null && (pending.kind === "approval" || pending.kind === "wait" || pending.kind === "form" || pending.kind === "provision")) actions.push("TASK_ACTION_TYPE_SKIP_STEP");
   if (
     open &&
     kind === "grant" &&

@@ -1,5 +1,6 @@
 /**
- * Skip Step: a Super Administrator moves a task past its waiting approval or wait step. The step
+ * Skip Step: a Super Administrator moves a task past its waiting approval, wait, form or provision
+ * step (a skipped provision step provisions nothing: the task moves on as if it were done). The step
  * ends `skipped` (naming the step that follows) and the workflow runs on; skipping the last step
  * closes the task with its approved outcome (docs/domain.md §4, assumed: running out of steps approves).
  */
@@ -54,6 +55,13 @@ export function skipped(step: PolicyStepInstance, nextId: string, userId: string
   return done;
 }
 
+/**
+ * The steps that can end `skipped`: the spec gives approval, wait, form and provision instances a
+ * `skipped` outcome (accept, reject and action steps have none), and openapi.yaml's SkipStep is
+ * "Skip a specific policy step in a task, advancing the task to the next step".
+ */
+const SKIPPABLE: ReadonlySet<string> = new Set(["approval", "wait", "form", "provision"]);
+
 const spec: ActionSpec<Req> = {
   action: "TASK_ACTION_TYPE_SKIP_STEP",
   ticket: true,
@@ -69,8 +77,10 @@ const spec: ActionSpec<Req> = {
     if (closed) return closed;
     const step = c.task.policy?.current;
     const i = step?.instance;
-    if (!step || (i?.kind !== "approval" && i?.kind !== "wait"))
-      return precondition(`cannot skip the current step of task ${taskName(c.task)}: only a waiting approval or wait step can be skipped (it is ${i ? `a ${i.kind} step` : "missing"})`);
+    if (!step || !SKIPPABLE.has(i?.kind ?? ""))
+      return precondition(
+        `cannot skip the current step of task ${taskName(c.task)}: only a waiting approval, wait, form or provision step can be skipped (it is ${i ? `a ${i.kind} step` : "missing"})`,
+      );
     if (r.policyStepId !== "" && r.policyStepId !== step.id)
       return precondition(`cannot skip step "${r.policyStepId}" of task ${taskName(c.task)}: the current step is "${step.id}"`);
     if (i.outcome !== null) return precondition(`the current step of task ${taskName(c.task)} already has an outcome`);
@@ -88,10 +98,10 @@ const spec: ActionSpec<Req> = {
 };
 
 /**
- * Skips the task's current approval or wait step, as `POST /api/v1/tasks/{task_id}/action/skip-step`.
+ * Skips the task's current approval, wait, form or provision step, as `POST /api/v1/tasks/{task_id}/action/skip-step`.
  *
  * Refusals: `FAILED_PRECONDITION` when the task is closed or its current step is not a waiting
- * approval or wait step; `PERMISSION_DENIED` for anyone but a Super Administrator. Events:
+ * approval, wait, form or provision step; `PERMISSION_DENIED` for anyone but a Super Administrator. Events:
  * `stepSkipped` (the `ticketActionId`), `comment`, then the workflow's.
  *
  * @example

@@ -256,9 +256,18 @@ describe("skip step", () => {
     expect(kinds(s)[0]).toBe("stepSkipped");
   });
 
-  it("PERMISSION_DENIED for an administrator who is not a Super Administrator; FAILED_PRECONDITION on a provision step", () => {
+  it("PERMISSION_DENIED for an administrator who is not a Super Administrator; FAILED_PRECONDITION on a closed task", () => {
     refuse(sampleWorld(), { type: "skipStep", taskId: "1011" }, "u-sec-eng", "PERMISSION_DENIED");
-    refuse(sampleWorld(), { type: "skipStep", taskId: "1024" }, "u-it-dir", "FAILED_PRECONDITION");
+    refuse(sampleWorld(), { type: "skipStep", taskId: "1013" }, "u-it-dir", "FAILED_PRECONDITION");
+  });
+
+  it("skips a provision step (the spec's provision instance has a `skipped` outcome): counted as done, the request ends granted", () => {
+    const w = sampleWorld();
+    const s = run(w, { type: "skipStep", taskId: "1024", comment: "provisioned by hand" }, "u-it-dir");
+    const t = task(s.world, "1024");
+    const skipped = t.policy?.history?.find((h) => h.id === task(w, "1024").policy?.current?.id)?.instance;
+    expect(skipped?.kind === "provision" && skipped.outcome?.kind).toBe("skipped");
+    expect(kinds(s)[0]).toBe("stepSkipped");
   });
 });
 

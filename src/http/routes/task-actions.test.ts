@@ -139,6 +139,28 @@ describe("openapi.yaml TaskActionsService: every action over HTTP", () => {
     expect(task("1011")?.policy?.history?.some((s) => s.id === step)).toBe(true);
   });
 
+  it("skip-step: a form or provision step is skipped too (the spec gives both a `skipped` outcome; product_how-to_access-change-tasks.mdx: \"move a task forward without waiting for a user or system to act\")", async () => {
+    for (const id of ["1012", "1042", "1031"]) {
+      const view = expectOk(await post(`/api/v1/tasks/${id}/action/comment`, { comment: "looking" }));
+      expect(viewTask(view)["actions"], id).toContain("TASK_ACTION_TYPE_SKIP_STEP");
+    }
+    // 1012 waits at a form: the form ends skipped and its approval step starts.
+    const form = currentStepId("1012");
+    expectOk(await act("1012", "skip-step", { policyStepId: form, comment: "data given by phone" }));
+    const formDone = task("1012")?.policy?.history?.find((s) => s.id === form)?.instance;
+    expect(formDone?.kind === "form" && formDone.outcome?.kind).toBe("skipped");
+    expect(task("1012")?.policy?.current?.instance?.kind).toBe("approval");
+    // 1042 (a revoke) waits at a manual provision step, its last: skipped, the task closes revoked.
+    const provision = currentStepId("1042");
+    expectOk(await act("1042", "skip-step", { policyStepId: provision }));
+    const provisionDone = task("1042")?.policy?.history?.find((s) => s.id === provision)?.instance;
+    expect(provisionDone?.kind === "provision" && provisionDone.outcome?.kind).toBe("skipped");
+    expect(task("1042")?.state).toBe("TASK_STATE_CLOSED");
+    // An accept or action step has no skipped outcome: still refused.
+    const others = [...now().tasks.values()].filter((t) => t.state === "TASK_STATE_OPEN" && (t.policy?.current?.instance?.kind === "accept" || t.policy?.current?.instance?.kind === "action"));
+    for (const t of others) expect((await act(t.numericId, "skip-step", { policyStepId: t.policy?.current?.id })).status).toBe(400);
+  });
+
   it("update-grant-duration: the approver changes the duration (product_how-to_access-change-tasks.mdx)", async () => {
     const body = expectOk(await act("1001", "update-grant-duration", { duration: "28800s" }, "tok-sre-lead"));
     expect(body["ticketActionId"]).toMatch(/^evt-/);
