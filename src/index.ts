@@ -199,6 +199,8 @@ export type { AuditEvent, AuditEventKind } from "./workflow/events.js";
 // What-if analysis
 export {
   applyEdit,
+  applyEditUnchecked,
+  editDiagnostics,
   describeTaskRef,
   editImpact,
   formatCoverage,

@@ -758,3 +758,42 @@ describe("whatIf properties over generated worlds", () => {
     );
   });
 });
+
+describe("applyEdit is the world whatIf compares against", () => {
+  it("reads back what the edit wrote as a world file's would be: a user disabled as USER_STATUS_DISABLED is disabled for decide too", () => {
+    const edit: WorldEdit = (w) => {
+      const u = w.users.find((x) => x.id === "u-sre-lead");
+      if (u) (u as { status: string }).status = "USER_STATUS_DISABLED";
+    };
+    const r = run(sample, edit, {});
+    expect(r.changed.length).toBeGreaterThan(0);
+    const after = applyEdit(sample, edit);
+    // decide on applyEdit's world gives each listed task the route whatIf reported after the edit.
+    for (const c of r.changed) {
+      const task = sample.tasks.get(c.taskId);
+      if (!task) throw new Error(c.taskId);
+      expect(routeOf(after, decide(after, task))).toEqual(c.after);
+    }
+    expect(after.index.users.get("u-sre-lead")?.status).toBe("DISABLED");
+  });
+
+  it("throws a TypeError naming the place for an edit whatIf refuses, not whatever the broken world would throw later", () => {
+    expect(() => applyEdit(sample, (w) => void ((w.policies[0] as { rules: unknown }).rules = "nope"))).toThrow(/applyEdit: .*edit\.policies\[0\]\.rules/);
+    expect(() => applyEdit(sample, { policies: "x" } as unknown as WorldEdit)).toThrow(new TypeError("applyEdit: edit.policies must be an array (at edit.policies)"));
+    expect(() => applyEdit(sample, null as unknown as WorldEdit)).toThrow(TypeError);
+    expect(() => applyEdit(sample, { policies: [null] } as unknown as WorldEdit)).toThrow(/has no id/);
+    expect(() => applyEdit(null as unknown as World, {})).toThrow(TypeError);
+  });
+
+  it("whatIf refuses a recipe that replaces a part with something of another shape (a null tenant was taken as no change)", () => {
+    for (const [part, value, says] of [
+      ["tenant", null, "the tenant is an object"],
+      ["policies", {}, "policies is a list"],
+      ["users", null, "users is a list"],
+    ] as const) {
+      const r = whatIf(sample, (w) => void ((w as unknown as Record<string, unknown>)[part] = value));
+      expect(r.ok).toBe(false);
+      expect(!r.ok && r.error).toMatchObject({ code: "INVALID_ARGUMENT", field: "edit", message: expect.stringContaining(says) });
+    }
+  });
+});

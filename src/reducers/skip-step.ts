@@ -77,7 +77,7 @@ const spec: ActionSpec<Req> = {
     if (closed) return closed;
     const step = c.task.policy?.current;
     const i = step?.instance;
-    if (!step || !SKIPPABLE.has(i?.kind ?? ""))
+    if (!step || !i || (i.kind !== "approval" && i.kind !== "wait" && i.kind !== "form" && i.kind !== "provision") || !SKIPPABLE.has(i.kind))
       return precondition(
         `cannot skip the current step of task ${taskName(c.task)}: only a waiting approval, wait, form or provision step can be skipped (it is ${i ? `a ${i.kind} step` : "missing"})`,
       );

@@ -182,7 +182,7 @@ export interface CheckedEdit {
  *
  * @example
  * ```ts
- * const after = applyEdit(world, (w) => { (w.apps[0] as { grantPolicyId: unknown }).grantPolicyId = 42; });
+ * const after = applyEditUnchecked(world, (w) => { (w.apps[0] as { grantPolicyId: unknown }).grantPolicyId = 42; });
  * checkEdit(world, after).problems[0]; // { code: "EXPECTED_STRING", path: "edit.apps[0].grantPolicyId", … }
  * ```
  */
@@ -225,7 +225,7 @@ export function checkEdit(before: World, after: World): CheckedEdit {
  *
  * @example
  * ```ts
- * editDiagnostics(world, applyEdit(world, (w) => { (w.policies[0] as { rules: unknown }).rules = "nope"; }))[0]?.path; // "edit.policies[0].rules"
+ * editDiagnostics(world, applyEditUnchecked(world, (w) => { (w.policies[0] as { rules: unknown }).rules = "nope"; }))[0]?.path; // "edit.policies[0].rules"
  * ```
  */
 export function editDiagnostics(before: World, after: World): readonly Diagnostic[] {

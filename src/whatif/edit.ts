@@ -90,19 +90,21 @@ function delta<T>(prev: readonly T[], next: readonly T[], key: (t: T) => string)
 }
 
 /**
- * Applies an edit to a world and returns the edited world (the original is untouched). A recipe
- * runs through immer `produce`; what it changed becomes a {@link WorldPatch} for `replaceInWorld`,
- * so tasks, comments and every untouched object are shared. A recipe that removes items (which a
- * patch cannot express) gets the same treatment by hand: the lists as the recipe left them, the
- * indexes rebuilt once. An edit that changes nothing returns the world itself.
+ * Applies an edit to a world as it stands, unchecked: the edited world may hold what the edit wrote,
+ * ill-typed or not (`rules = "nope"`), and throws what a broken recipe throws. `applyEdit` and
+ * `whatIf` check the edit around it; this is for checking an edit yourself (`editDiagnostics`). A
+ * recipe runs through immer `produce`; what it changed becomes a {@link WorldPatch} for
+ * `replaceInWorld`, so tasks, comments and every untouched object are shared. A recipe that removes
+ * items (which a patch cannot express) gets the same treatment by hand: the lists as the recipe
+ * left them, the indexes rebuilt once. An edit that changes nothing returns the world itself.
  *
  * @example
  * ```ts
- * const edited = applyEdit(world, (w) => { w.tenant.defaultPolicies["grant"] = "pol-strict"; });
- * edited.tenant.defaultPolicies["grant"]; // "pol-strict"; world.tenant is unchanged
+ * const raw = applyEditUnchecked(world, (w) => { (w.policies[0] as { rules: unknown }).rules = "nope"; });
+ * editDiagnostics(world, raw)[0]?.path; // "edit.policies[0].rules"
  * ```
  */
-export function applyEdit(world: World, edit: WorldEdit): World {
+export function applyEditUnchecked(world: World, edit: WorldEdit): World {
   if (typeof edit !== "function") return isEmptyPatch(edit) ? world : replaceInWorld(world, edit);
   const base: EditableWorld = {
     policies: world.policies,
@@ -170,7 +172,7 @@ function sameButRouting(a: object, b: object, routing: ReadonlySet<string>): boo
  *
  * @example
  * ```ts
- * const impact = editImpact(world, applyEdit(world, edit));
+ * const impact = editImpact(world, applyEditUnchecked(world, edit));
  * if (!impact.conditionsMayChange) console.log("only", [...impact.policies], "changed");
  * ```
  */

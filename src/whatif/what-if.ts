@@ -56,7 +56,7 @@ import type { World } from "../world/world.js";
 import { ReachMemo } from "./closure.js";
 import type { Diagnostic } from "../world/read.js";
 import { checkEdit } from "./check-edit.js";
-import { applyEdit, editImpact, type EditImpact, type EditRecipe, type WorldEdit } from "./edit.js";
+import { applyEditUnchecked, editImpact, type EditImpact, type EditRecipe, type WorldEdit } from "./edit.js";
 import { DirectoryFootprint, type KeyFootprint } from "./footprint.js";
 import { changedPrefix, type PrefixRule } from "./prefix.js";
 import { GrowingInts, SharedParts, TaskClasses, TaskGroups } from "./task-classes.js";
@@ -1139,6 +1139,16 @@ export function whatIf(world: World, edit: WorldEdit, options: WhatIfOptions = {
   if (notWorld) return err(notWorld);
   const decoded = decodeWhatIfOptions(options, world);
   if (!decoded.ok) return decoded;
+  const after = editedWorld(world, edit);
+  return after.ok ? guardedRun(world, after.value, decoded.value) : after;
+}
+
+/**
+ * The world `edit` makes of `world`, as {@link whatIf} runs on it: the edit checked (its shape, what
+ * a recipe may set), applied, and each object it wrote read back as `loadWorld` would read it from a
+ * world file (a field left out gets its default; an ill-typed one is refused with its place).
+ */
+function editedWorld(world: World, edit: WorldEdit): Result<World, SimError> {
   let bad: SimError | undefined;
   try {
     bad = badEdit(edit);
@@ -1150,7 +1160,7 @@ export function whatIf(world: World, edit: WorldEdit, options: WhatIfOptions = {
   let after: World;
   let checked: ReturnType<typeof checkEdit>;
   try {
-    after = applyEdit(world, typeof edit === "function" ? onlyEditableParts(edit) : edit);
+    after = applyEditUnchecked(world, typeof edit === "function" ? onlyEditableParts(edit) : edit);
   } catch (e: unknown) {
     return err({ code: "INVALID_ARGUMENT", message: `the edit failed: ${thrownMessage(e)}`, field: "edit" });
   }
@@ -1160,8 +1170,35 @@ export function whatIf(world: World, edit: WorldEdit, options: WhatIfOptions = {
     return err({ code: "INVALID_ARGUMENT", message: `the edit cannot be read: ${thrownMessage(e)}`, field: "edit" });
   }
   const illTyped = illTypedEdit(checked.problems);
-  if (illTyped) return err(illTyped);
-  return guardedRun(world, checked.world, decoded.value);
+  return illTyped ? err(illTyped) : ok(checked.world);
+}
+
+/**
+ * Applies an edit to a world and returns the edited world, exactly the one {@link whatIf} compares
+ * against (the original is untouched): the edit checked and applied, each object it wrote read back
+ * as a world file's would be (an enum written in another accepted form takes the loaded form, a
+ * field left out its default). Tasks, comments and every untouched object are shared; an edit that
+ * changes nothing returns the world itself. Follow a what-if with `decide`/`explain` on this world
+ * and they agree with it. An edit whatIf refuses (a broken recipe, `rules = "nope"`, a patch item
+ * with no id) throws a `TypeError` naming the place, as for a programmer error; use `whatIf`, or
+ * `applyEditUnchecked` + `editDiagnostics`, to have it as a value.
+ *
+ * @example
+ * ```ts
+ * const edited = applyEdit(world, (w) => { w.tenant.defaultPolicies["grant"] = "pol-strict"; });
+ * edited.tenant.defaultPolicies["grant"]; // "pol-strict"; world.tenant is unchanged
+ * decide(edited, task); // the route whatIf reports as "after"
+ * ```
+ */
+export function applyEdit(world: World, edit: WorldEdit): World {
+  const notWorld = notAWorld(world);
+  if (notWorld) throw new TypeError(`applyEdit: ${notWorld.message}`);
+  const r = editedWorld(world, edit);
+  if (!r.ok) {
+    const field = "field" in r.error ? r.error.field : undefined;
+    throw new TypeError(`applyEdit: ${r.error.message}${field !== undefined ? ` (at ${field})` : ""}`);
+  }
+  return r.value;
 }
 
 /** {@link run}, its faults as `INTERNAL` and a throw of the caller's `onProgress` as the caller's mistake. */
@@ -1192,6 +1229,13 @@ function onlyEditableParts(recipe: EditRecipe): EditRecipe {
       throw new Error(`it set ${other.map((k) => `"${k}"`).join(", ")}, which what-if does not edit (a recipe may change ${[...EDITABLE_PARTS].join(", ")}; tasks are what it routes)`);
     const missing = returned === undefined ? [] : [...EDITABLE_PARTS].filter((k) => !Object.hasOwn(result, k));
     if (missing.length > 0) throw new Error(`the world it returned has no ${missing.map((k) => `"${k}"`).join(", ")}`);
+    // A part replaced by something of another shape would be dropped unseen (a null tenant kept the old one).
+    const parts = result as Readonly<Record<string, unknown>>;
+    for (const k of EDITABLE_PARTS) {
+      const v = parts[k];
+      if (k === "tenant" ? typeof v !== "object" || v === null || Array.isArray(v) : !Array.isArray(v))
+        throw new Error(`it set ${k} to ${describeValue(v)}; ${k === "tenant" ? "the tenant is an object" : `${k} is a list`}`);
+    }
     return returned as undefined;
   };
 }
