@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { loadWorld, type World, type WorldPatch } from "policy-sim";
+import { loadWorld, type RouteOutcome, type World, type WorldPatch } from "policy-sim";
 
 /** The bundled sample tenant as JSON (fresh copy each call). */
 export function sampleJson(): Record<string, unknown> {
@@ -41,4 +41,20 @@ export function value<T>(r: { ok: true; value: T } | { ok: false; error: { code:
 export function patchBetween(before: World, after: World): WorldPatch {
   const old = new Set(before.policies);
   return { policies: after.policies.filter((p) => !old.has(p)) };
+}
+
+/**
+ * The route `after` as a what-if compares it with `before`: when only the number of the rule that
+ * decided differs and that rule's condition reads the same in both worlds (a rule before it was
+ * added, removed or moved), `before`'s number, so that `toEqual(before)` holds for a task whose
+ * route did not change. Written apart from the comparer it checks.
+ */
+export function unlessRenumbered(before: RouteOutcome, after: RouteOutcome, worldBefore: World, worldAfter: World): RouteOutcome {
+  if (before.kind !== "route" || after.kind !== "route") return after;
+  const a = before.decidedBy;
+  const b = after.decidedBy;
+  if (a.kind !== "rule" || b.kind !== "rule" || a.ruleIndex === b.ruleIndex) return after;
+  const ca = worldBefore.index.policies.get(a.policyId)?.rules?.[a.ruleIndex]?.condition;
+  const cb = worldAfter.index.policies.get(b.policyId)?.rules?.[b.ruleIndex]?.condition;
+  return ca !== undefined && ca === cb ? { ...after, decidedBy: { ...b, ruleIndex: a.ruleIndex } } : after;
 }

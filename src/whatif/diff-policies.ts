@@ -111,7 +111,7 @@ export function diffPolicies(world: World, before: Policy, after: Policy, option
       kind: options.kind ?? defaultKind(before),
       ...(options.entitlements ? { entitlements: options.entitlements } : {}),
     });
-    const comparer = new RouteComparer();
+    const comparer = new RouteComparer(w0, w1);
     const differs = (spec: TaskSpec): boolean => {
       const a = inputFor(w0, before, spec);
       const b = inputFor(w1, second, spec);

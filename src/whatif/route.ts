@@ -238,9 +238,22 @@ export function routeLabel(r: RouteOutcome): string {
   return `${r.policyId} (${r.source})${via}: ${how} → ${d.stepKey}`;
 }
 
-function sameDecidedBy(a: DecidedBy, b: DecidedBy): boolean {
+/**
+ * Whether the same thing decided: the same rule (or the baseline) of the same policy with the same
+ * step key. A rule that only moved — one added, removed or moved before it — is the same rule when
+ * its condition reads the same in both worlds: the same condition decides, with the same outcome,
+ * so the task does not route differently; only its number in an explanation changed.
+ */
+function sameDecidedBy(a: DecidedBy, b: DecidedBy, worlds: readonly [World, World] | undefined): boolean {
   if (a.kind !== b.kind || a.policyId !== b.policyId || a.chainDepth !== b.chainDepth || a.stepKey !== b.stepKey) return false;
-  if (a.kind === "rule" && b.kind === "rule") return a.ruleIndex === b.ruleIndex && a.field === b.field;
+  if (a.kind === "rule" && b.kind === "rule") {
+    if (a.field !== b.field) return false;
+    if (a.ruleIndex === b.ruleIndex) return true;
+    if (worlds === undefined) return false;
+    const ra = worlds[0].index.policies.get(a.policyId)?.rules?.[a.ruleIndex];
+    const rb = worlds[1].index.policies.get(b.policyId)?.rules?.[b.ruleIndex];
+    return ra !== undefined && rb !== undefined && ra.condition === rb.condition;
+  }
   return true;
 }
 
@@ -266,12 +279,22 @@ export function sameStrings(a: readonly string[], b: readonly string[]): boolean
  *
  * @example
  * ```ts
- * const cmp = new RouteComparer();
+ * const cmp = new RouteComparer(world, edited);
  * cmp.aspects(decisionInput(before), decisionInput(after)); // [] or e.g. ["decidedBy", "steps"]
  * ```
  */
 export class RouteComparer {
   readonly #steps = new PairMemo();
+  readonly #worlds: readonly [World, World] | undefined;
+
+  /**
+   * `before` and `after`: the worlds the two sides of each comparison are decided in. Given, a rule
+   * that only moved (the same condition deciding, under another number) is not a `decidedBy`
+   * change; without them, any other rule number is.
+   */
+  constructor(before?: World, after?: World) {
+    this.#worlds = before !== undefined && after !== undefined ? [before, after] : undefined;
+  }
 
   /** The aspects that differ, approvers aside. */
   aspects(a: RouteInput, b: RouteInput): RouteAspect[] {
@@ -294,7 +317,7 @@ export class RouteComparer {
     }
     const va = sa.value;
     const vb = sb.value;
-    if (!sameDecidedBy(va.decidedBy, vb.decidedBy)) out.push("decidedBy");
+    if (!sameDecidedBy(va.decidedBy, vb.decidedBy, this.#worlds)) out.push("decidedBy");
     if (va.chain.length !== vb.chain.length || va.chain.some((l, i) => l.policyId !== vb.chain[i]?.policyId)) out.push("chain");
     if (!this.#steps.equal(va.steps, vb.steps)) out.push("steps");
     return out;

@@ -691,7 +691,7 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
   // Pruning needs every visible change traced to the tasks that see it (or none at all).
   const prune = options.prune !== false && (!impact.conditionsMayChange || impact.visible !== null);
   const inScopeOf = scopeFilter(world, options.scope);
-  const comparer = new RouteComparer();
+  const comparer = new RouteComparer(world, after);
   const res0 = new ResolutionMemo(world);
   const res1 = new ResolutionMemo(after);
   const reaches = new ReachMemo(world);
