@@ -15,6 +15,7 @@ import type { AuditEvent } from "../workflow/events.js";
 import type { SimError } from "../reducers/errors.js";
 import type { ActionContext } from "../reducers/prelude.js";
 import { completeConnectorProvisioning } from "../reducers/provision.js";
+import { FairTurns } from "./fair-turns.js";
 import { err, fail, ok, type Result } from "../result.js";
 import { authenticate } from "./auth.js";
 import { type AccessTokenIssuer, audiencesOf, createAccessTokenIssuer } from "./auth/token.js";
@@ -205,6 +206,7 @@ export function dispatcherWith(store: WorldStore, options: DispatchOptions, enco
     const done = ctx.ok ? completeConnectorProvisioning(world, ctx.value.now ?? world.now) : undefined;
     if (done?.ok && done.value.completed.length > 0) store.set(done.value.world, done.value.events);
   }
+  const turns = new FairTurns();
   const serverContext = (call: IncomingCall): ServerContext => ({
     accessTokens,
     audiences: audiencesOf(call.header("host") ?? null, "", options.audiences ?? []),
@@ -245,43 +247,52 @@ export function dispatcherWith(store: WorldStore, options: DispatchOptions, enco
       // The API's `baton…`/`c1UserPicker` names are read as the spec's, in every route's body.
       body = asForm ? parsed.value : (toSpecNames(parsed.value) as Readonly<Record<string, unknown>>);
     }
-    const op = route.handle({ params, query: target.value.query, body, actorId, header: call.header });
-    if (!op.ok) return failureReply(op.error, headers);
-    const operation = op.value;
+    // The work of the request, in its client's turn: one client's expensive requests cannot keep
+    // everyone else's waiting behind all of them (fair-turns.ts).
+    const wait = turns.enter(actorId);
+    if (wait) await wait;
+    const started = performance.now();
+    try {
+      const op = route.handle({ params, query: target.value.query, body, actorId, header: call.header });
+      if (!op.ok) return failureReply(op.error, headers);
+      const operation = op.value;
 
-    if (operation.kind === "reply") {
-      const r = await operation.reply(store.get(), serverContext(call));
-      return reply(r.status, encoder.encode(JSON.stringify(r.body)), { ...headers, ...r.headers });
-    }
-    if (operation.kind === "read") {
-      const ctx = contextOf(actorId, clock);
-      if (!ctx.ok) return failureReply(ctx.error, headers);
-      const r = operation.read(store.get(), ctx.value, serverContext(call));
-      return r.ok ? reply(200, encode(r.value), headers) : failureReply(asFailure(r.error), headers);
-    }
-    // Only the reducer runs under the lock; bodies are read outside it, so a slow client cannot
-    // hold up everyone else. The world is read inside it, so each write sees the previous one.
-    const result = exclusive((): Result<JsonValue, HttpFailure> => {
-      const ctx = contextOf(actorId, clock);
-      if (!ctx.ok) return ctx;
-      const r = operation.apply(store.get(), ctx.value);
-      if (!r.ok) return err(asFailure(r.error));
-      let world = r.value.world;
-      let events = r.value.events;
-      if (options.connectorsComplete === true) {
-        const touched = new Set<string>();
-        for (const e of events) if (typeof e.taskId === "string" && e.taskId !== "") touched.add(e.taskId);
-        const done = touched.size === 0 ? undefined : completeConnectorProvisioning(world, ctx.value.now ?? world.now, touched);
-        if (done?.ok && done.value.completed.length > 0) {
-          world = done.value.world;
-          events = [...events, ...done.value.events];
-        }
+      if (operation.kind === "reply") {
+        const r = await operation.reply(store.get(), serverContext(call));
+        return reply(r.status, encoder.encode(JSON.stringify(r.body)), { ...headers, ...r.headers });
       }
-      store.set(world, events);
-      return ok(r.value.response);
-    });
-    // The policy snapshot a response carries is written and encoded once, not on every request (jsonParts).
-    return result.ok ? reply(200, encode(result.value), headers) : failureReply(result.error, headers);
+      if (operation.kind === "read") {
+        const ctx = contextOf(actorId, clock);
+        if (!ctx.ok) return failureReply(ctx.error, headers);
+        const r = operation.read(store.get(), ctx.value, serverContext(call));
+        return r.ok ? reply(200, encode(r.value), headers) : failureReply(asFailure(r.error), headers);
+      }
+      // Only the reducer runs under the lock; bodies are read outside it, so a slow client cannot
+      // hold up everyone else. The world is read inside it, so each write sees the previous one.
+      const result = exclusive((): Result<JsonValue, HttpFailure> => {
+        const ctx = contextOf(actorId, clock);
+        if (!ctx.ok) return ctx;
+        const r = operation.apply(store.get(), ctx.value);
+        if (!r.ok) return err(asFailure(r.error));
+        let world = r.value.world;
+        let events = r.value.events;
+        if (options.connectorsComplete === true) {
+          const touched = new Set<string>();
+          for (const e of events) if (typeof e.taskId === "string" && e.taskId !== "") touched.add(e.taskId);
+          const done = touched.size === 0 ? undefined : completeConnectorProvisioning(world, ctx.value.now ?? world.now, touched);
+          if (done?.ok && done.value.completed.length > 0) {
+            world = done.value.world;
+            events = [...events, ...done.value.events];
+          }
+        }
+        store.set(world, events);
+        return ok(r.value.response);
+      });
+      // The policy snapshot a response carries is written and encoded once, not on every request (jsonParts).
+      return result.ok ? reply(200, encode(result.value), headers) : failureReply(result.error, headers);
+    } finally {
+      turns.leave(performance.now() - started);
+    }
   }
 
   return async (call) => {
