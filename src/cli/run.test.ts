@@ -41,7 +41,7 @@ describe("runCli: help and the command line", () => {
   it("an unknown command, an unknown flag, a stray argument: exit 2 with one line and the usage", async () => {
     const unknown = await run(["explian"]);
     expect(unknown.code).toBe(EXIT.badInput);
-    expect(unknown.err).toMatch(/^unknown command "explian"; try: explain, /);
+    expect(unknown.err).toMatch(/^unknown command "explian"; did you mean explain\? try: explain, /);
 
     const flag = await run(["explain", "--world", WORLD, "--task", "1001", "--colour"]);
     expect(flag.code).toBe(EXIT.badInput);

@@ -249,7 +249,8 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   }
   const command = commands[name];
   if (!command) {
-    io.stderr(`unknown command "${name}"; try: ${Object.keys(commands).join(", ")} (policy-sim --help)\n`);
+    const near = closest(name, Object.keys(commands));
+    io.stderr(`unknown command "${name}"${near ? `; did you mean ${near}?` : ""} try: ${Object.keys(commands).join(", ")} (policy-sim --help)\n`);
     return EXIT.badInput;
   }
   return runCommand(name, command, rest, io);
