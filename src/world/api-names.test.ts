@@ -157,7 +157,13 @@ function withoutEqualAliases(j: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(o)) {
     const spec = API_TO_SPEC_NAMES[k];
-    if (spec !== undefined && Object.hasOwn(o, spec) && sortedJson(toSpecNames(o[spec])) === sortedJson(toSpecNames(v))) continue;
+    if (spec !== undefined && Object.hasOwn(o, spec)) {
+      if (sortedJson(toSpecNames(o[spec])) === sortedJson(toSpecNames(v))) continue;
+      // An API-named key beside its spec-named twin with another value is kept as written, its
+      // contents too (toSpecNames renames nothing inside it).
+      out[k] = v;
+      continue;
+    }
     out[k] = withoutEqualAliases(v);
   }
   return out;
