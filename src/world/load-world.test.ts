@@ -152,3 +152,20 @@ describe("Table", () => {
     );
   });
 });
+
+describe("a world without a clock (DOMAIN: the world's now is the time of every action and condition)", () => {
+  it("warns NO_CLOCK when neither now nor any task time gives one, and not otherwise", () => {
+    const codes = (json: unknown): string[] => {
+      const r = loadWorld(json);
+      if (!r.ok) throw new Error(JSON.stringify(r.error));
+      return r.value.warnings.map((w) => w.code);
+    };
+    expect(codes({ version: 1, tasks: [{ id: "t1" }] })).toContain("NO_CLOCK");
+    expect(codes({ version: 1 })).toContain("NO_CLOCK");
+    expect(codes({ version: 1, now: "2026-11-22T09:00:00Z", tasks: [{ id: "t1" }] })).not.toContain("NO_CLOCK");
+    expect(codes({ version: 1, tasks: [{ id: "t1", createdAt: "2026-11-20T09:00:00Z" }] })).not.toContain("NO_CLOCK");
+    const r = loadWorld({ version: 1 });
+    expect(r.ok && r.value.now).toBe("1970-01-01T00:00:00Z");
+    expect(r.ok && r.value.warnings.find((w) => w.code === "NO_CLOCK")?.message).toMatch(/set "now"/);
+  });
+});

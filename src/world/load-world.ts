@@ -217,6 +217,8 @@ function taskDecoderWithSharedSnapshots(): (json: unknown) => ReturnType<typeof 
 }
 
 /** The clock when the file sets none: the latest timestamp on any task, so results stay reproducible. */
+const EPOCH = "1970-01-01T00:00:00Z";
+
 function latestTaskTime(tasks: readonly Task[]): string {
   let latest = "";
   let latestMs = -Infinity;
@@ -229,7 +231,7 @@ function latestTaskTime(tasks: readonly Task[]): string {
         latest = s;
       }
     }
-  return latest || "1970-01-01T00:00:00Z";
+  return latest || EPOCH;
 }
 
 function duplicates<T>(items: readonly T[], key: (t: T) => string, path: string, what: string, out: Diagnostic[], field = "id"): void {
@@ -410,6 +412,11 @@ function assemble(parts: DecodedParts, out: Diagnostic[], options: LoadOptions):
   const read = (key: "now" | "seq"): unknown => parts[key];
   const nowIn = read("now");
   let now = nowIn === undefined || nowIn === null ? latestTaskTime(tasks) : typeof nowIn === "string" ? nowIn : "";
+  // Neither a clock nor a task time to take it from: the epoch, which a time condition reads as 1970.
+  const noClock: Diagnostic[] =
+    (nowIn === undefined || nowIn === null) && now === EPOCH && options.warnings !== false
+      ? [{ code: "NO_CLOCK", path: "$.now", severity: "warning", message: `the world has no "now" and no task with a creation time, so its clock is ${EPOCH}: conditions on time (now(), task.createdAt), delegation windows and escalations read that; set "now", e.g. "2026-11-22T09:00:00Z"` }]
+      : [];
   if (!isRealTimestamp(now)) {
     out.push({ code: "INVALID_TIMESTAMP", path: "$.now", message: `"now" must be an RFC 3339 timestamp such as "2026-11-22T09:00:00Z"` });
     now = "1970-01-01T00:00:00Z";
@@ -476,6 +483,7 @@ function assemble(parts: DecodedParts, out: Diagnostic[], options: LoadOptions):
     seq,
     index,
     warnings: [
+      ...noClock,
       ...notes,
       ...costLimitCapped(tenant),
       ...(strict ? [] : references.map((d) => ({ ...d, severity: "warning" as const }))),
