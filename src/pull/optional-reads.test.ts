@@ -205,3 +205,24 @@ describe("objects a listing gives twice (offset paging while the tenant changes)
     expect(r.value.warnings.find((w) => w.code === "DUPLICATES")?.message).toContain("(1 of entitlements)");
   });
 });
+
+describe("a listed object nested deeper than the call stack allows (hostile review: pull threw RangeError, the CLI exited 70)", () => {
+  it("pull answers a value, and still sees the groups a policy names", async () => {
+    const api = fakeApi(fixture);
+    const depth = 20_000;
+    const deep = `${"[".repeat(depth)}{"appGroupId":"g-1"}${"]".repeat(depth)}`;
+    const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      const res = await api.fetch(input, init);
+      if (!String(input).includes("/api/v1/policies") || res.status !== 200) return res;
+      // The policy listing's first policy carries the deep value (written by hand: JSON.stringify would overflow too).
+      const page = (await res.json()) as { list: Json[]; nextPageToken: string };
+      if (page.list.length === 0) return new Response(JSON.stringify(page), { status: 200, headers: { "content-type": "application/json" } });
+      const [first, ...rest] = page.list;
+      const text = `{"list":[${JSON.stringify(first).slice(0, -1)},"x":${deep}}${rest.map((p) => `,${JSON.stringify(p)}`).join("")}],"nextPageToken":${JSON.stringify(page.nextPageToken)}}`;
+      return new Response(text, { status: 200, headers: { "content-type": "application/json" } });
+    };
+    const r = await pullWorld({ baseUrl: "http://api.test", fetch, credentials: { kind: "token", token: "tok-admin" }, now: () => NOW, retry: { ...noWait, maxTotalBytes: 512 * 1024 * 1024 } });
+    expect(r.ok).toBe(true);
+    expect(r.ok && codes(r.value.warnings)).toContain("GROUPS_UNKNOWN");
+  });
+});

@@ -255,6 +255,25 @@ function ownersFromAppOwners(app: Record<string, unknown>): Record<string, unkno
   return ids.length > 0 && !Array.isArray(rest["ownerUserIds"]) ? { ...rest, ownerUserIds: ids } : rest;
 }
 /**
+ * Whether `key` names a field anywhere in `value`, looked for without recursion (a listed object
+ * may nest deeper than the call stack allows: the answer is the server's).
+ */
+function namesKey(value: unknown, key: string): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== "object" || v === null) continue;
+    if (Array.isArray(v)) {
+      for (const x of v) stack.push(x);
+      continue;
+    }
+    if (Object.hasOwn(v, key)) return true;
+    for (const x of Object.values(v)) stack.push(x);
+  }
+  return false;
+}
+
+/**
  * Exports a tenant through the service's API: policies, tasks (search; open ones unless
  * `states: "all"`), users, roles, apps, each app's entitlements, accounts, access-request defaults,
  * entitlement configuration rules and owners, each entitlement's owners (`…/ownerids`, unless the
@@ -579,7 +598,7 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
       code: "ROLES_UNKNOWN",
       message: `users hold ${unknownRoles.length} role id(s) the API does not describe (${unknownRoles.slice(0, 5).join(", ")}${unknownRoles.length > 5 ? ", …" : ""}): add "roles": [{ "id": "…", "displayName": "…", "kind": "SUPER_ADMIN" }] to say which is which`,
     });
-  if (policyList.some((p) => JSON.stringify(p).includes('"appGroupId"')))
+  if (policyList.some((p) => namesKey(p, "appGroupId")))
     warnings.push({ code: "GROUPS_UNKNOWN", message: 'policies name groups, whose members the API does not list here: add "groups": [{ "id", "appId", "displayName", "memberUserIds" }] for group approvers' });
   const clock = new Date(Math.floor(now() / 1000) * 1000).toISOString().replace(".000Z", "Z");
   warnings.push({ code: "CLOCK", message: `the simulation clock is the time of the pull, ${clock}: change "now" to simulate another moment` });
