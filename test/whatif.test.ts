@@ -823,3 +823,20 @@ describe("a rule that only moved is not a change of route", () => {
     for (const c of swapped.changed) expect(c.changes.length).toBeGreaterThan(0);
   });
 });
+
+describe("formatWhatIf's maxTasks (what-if review: -1 listed 7 of 8 and said \"9 more\", 2.5 said \"5.5 more\")", () => {
+  it("takes a whole number from 0 or Infinity, and reads anything else as the default; what it lists and what it says is left add up", () => {
+    const r = run(sample, (w) => void w.policies.find((p) => p.id === "pol-prod-admin")?.rules?.splice(2, 1), { scope: { states: "any" } });
+    const n = r.changed.length;
+    expect(n).toBeGreaterThan(0);
+    const listedOf = (text: string): number => (text.split("Changed tasks:")[1] ?? "").split("\n").filter((l) => /^ {2}\S/.test(l) && !l.startsWith("  …")).length;
+    const moreOf = (text: string): number => Number(/… and (\d+) more/.exec(text.split("Changed tasks:")[1] ?? "")?.[1] ?? 0);
+    for (const maxTasks of [0, 1, 2, Number.POSITIVE_INFINITY, -1, 2.5, Number.NaN, "x" as unknown as number]) {
+      const text = formatWhatIf(r, { maxTasks });
+      const expected = Number.isSafeInteger(maxTasks) && maxTasks >= 0 ? Math.min(maxTasks, n) : maxTasks === Number.POSITIVE_INFINITY ? n : Math.min(50, n);
+      expect(listedOf(text), String(maxTasks)).toBe(expected);
+      expect(listedOf(text) + moreOf(text), String(maxTasks)).toBe(n);
+    }
+    expect(formatWhatIf(r)).toContain(`; ${n} changed, `);
+  });
+});

@@ -38,7 +38,7 @@ describe("policy-sim whatif", () => {
     const r = await run(["whatif", "--world", WORLD, "--edit", "e.json"], { "e.json": JSON.stringify(withoutRule2()) });
     expect(r.code).toBe(EXIT.findings);
     const lines = r.out.split("\n");
-    expect(lines.slice(0, 3)).toEqual(["Scope: open tasks", "Edit: policies pol-prod-admin", "Tasks: 37 in scope of 59; 1 change, 36 unchanged"]);
+    expect(lines.slice(0, 3)).toEqual(["Scope: open tasks", "Edit: policies pol-prod-admin", "Tasks: 37 in scope of 59; 1 changed, 36 unchanged"]);
     expect(r.out).toContain("By route (before → after):\n       1  pol-prod-admin (entitlement): rule #2 → 5650fd2e-");
     expect(r.out).toContain("[chain, decidedBy, steps, approvers]");
     expect(r.out).toContain('Changed tasks:\n  1001 "Grant ');
@@ -60,7 +60,7 @@ describe("policy-sim whatif", () => {
     const r = await run(["whatif", "--world", WORLD, "--edit", "e.json", "--type", "revoke,certify"], { "e.json": JSON.stringify(withoutRule2()) });
     expect(r.code).toBe(EXIT.ok);
     expect(r.out).toMatch(/^Scope: open tasks of type revoke, certify\n/);
-    expect(r.out).toContain("; 0 change, ");
+    expect(r.out).toContain("; 0 changed, ");
     expect((await run(["whatif", "--world", WORLD, "--edit", "e.json"], { "e.json": JSON.stringify(policy("pol-prod-admin")) })).code).toBe(EXIT.ok);
   });
 

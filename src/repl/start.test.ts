@@ -57,7 +57,7 @@ describe("startRepl: a scripted session", () => {
 
   it("whatIf on an edited copy of a world policy", async () => {
     const { text } = await session(['p = policy("pol-prod-admin").data; undefined', "p.rules.splice(2, 1); undefined", "whatIf(p)", 'whatIf(p, { type: "revoke" }).data.counts.changed']);
-    expect(text).toContain("Scope: open tasks\nEdit: policies pol-prod-admin\nTasks: 37 in scope of 59; 1 change, 36 unchanged");
+    expect(text).toContain("Scope: open tasks\nEdit: policies pol-prod-admin\nTasks: 37 in scope of 59; 1 changed, 36 unchanged");
     expect(text).toMatch(/\n(policy-sim> )*0\n/);
   });
 

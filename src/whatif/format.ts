@@ -15,7 +15,7 @@ import type { TaskRouteChange, WhatIfResult } from "./what-if.js";
  * ```
  */
 export interface FormatWhatIfOptions {
-  /** List at most this many tasks in detail (default 50); the summary always covers all. */
+  /** List at most this many tasks in detail: a whole number from 0, or Infinity (default, and for anything else, 50); the summary always covers all. */
   readonly maxTasks?: number;
 }
 
@@ -41,7 +41,9 @@ function task(c: TaskRouteChange): string[] {
  * ```
  */
 export function formatWhatIf(result: WhatIfResult, options: FormatWhatIfOptions = {}): string {
-  const max = options.maxTasks ?? 50;
+  const asked = options.maxTasks ?? 50;
+  // A count of tasks: a whole number from 0 (Infinity lists all); anything else is the default.
+  const max = asked === Number.POSITIVE_INFINITY || (Number.isSafeInteger(asked) && asked >= 0) ? asked : 50;
   const e = result.edit;
   const c = result.counts;
   const out: string[] = [];
@@ -61,7 +63,7 @@ export function formatWhatIf(result: WhatIfResult, options: FormatWhatIfOptions 
     if (refused.length > 5) out.push(`  … and ${refused.length - 5} more`);
   }
   out.push(
-    `Tasks: ${c.inScope} in scope of ${c.inWorld}; ${c.changed} change, ${c.unchanged} unchanged` +
+    `Tasks: ${c.inScope} in scope of ${c.inWorld}; ${c.changed} changed, ${c.unchanged} unchanged` +
       (c.unchangedErrors > 0 ? `, ${c.unchangedErrors} fail before and after` : ""),
   );
   if (result.summary.length > 0) {
