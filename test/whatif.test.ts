@@ -6,6 +6,7 @@ import {
   editImpact,
   findTask,
   formatWhatIf,
+  mergeWhatIfResults,
   policyReach,
   replaceInWorld,
   routeOf,
@@ -838,5 +839,27 @@ describe("formatWhatIf's maxTasks (what-if review: -1 listed 7 of 8 and said \"9
       expect(listedOf(text) + moreOf(text), String(maxTasks)).toBe(n);
     }
     expect(formatWhatIf(r)).toContain(`; ${n} changed, `);
+  });
+});
+
+describe("mergeWhatIfResults takes every shard of one run once (TSDoc: INVALID_ARGUMENT if the parts are not of one run)", () => {
+  it("merges shards in any order into the whole run, and refuses a missing, repeated or foreign shard and several whole runs", () => {
+    const edit: WorldEdit = (w) => void w.policies.find((p) => p.id === "pol-prod-admin")?.rules?.splice(2, 1);
+    const whole = run(sample, edit);
+    const shard = (index: number, count = 3) => run(sample, edit, { ...ANY, shard: { index, count } });
+    const [s0, s1, s2] = [shard(0), shard(1), shard(2)];
+    expect(s1.stats.shard).toEqual({ index: 1, count: 3 });
+    expect(whole.stats.shard).toBeUndefined();
+    for (const order of [[s0, s1, s2], [s2, s0, s1]]) {
+      const merged = mergeWhatIfResults(order);
+      expect(merged.ok && JSON.stringify(merged.value)).toBe(JSON.stringify(whole));
+    }
+    for (const bad of [[s0], [s0, s0], [s0, s1], [s0, s1, s1], [s0, s1, s2, s2], [s0, s1, shard(1, 2)], [whole, whole], [whole, s0]]) {
+      const r = mergeWhatIfResults(bad);
+      expect(r.ok, JSON.stringify(bad.map((p) => p.stats.shard ?? "whole"))).toBe(false);
+      expect(!r.ok && r.error.code).toBe("INVALID_ARGUMENT");
+    }
+    const one = mergeWhatIfResults([whole]);
+    expect(one.ok && JSON.stringify(one.value)).toBe(JSON.stringify(whole));
   });
 });

@@ -193,9 +193,10 @@ export interface WhatIfResult {
   /**
    * How much work the run did: decisions made (two per task decided in both worlds, one per task
    * decided once), and tasks counted unchanged without a decision (some after evaluating the
-   * conditions of their policy's changed prefix).
+   * conditions of their policy's changed prefix); and, for the result of one shard of a run
+   * (`options.shard`), which shard it is, so that {@link mergeWhatIfResults} can tell a whole set.
    */
-  readonly stats: { readonly decisions: number; readonly pruned: number };
+  readonly stats: { readonly decisions: number; readonly pruned: number; readonly shard?: { readonly index: number; readonly count: number } };
 }
 
 function kindOf(task: Task): string {
@@ -994,7 +995,7 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
     changed,
     unchangedErrors,
     summary,
-    stats: { decisions, pruned },
+    stats: { decisions, pruned, ...(options.shard ? { shard: { index: options.shard.index, count: options.shard.count } } : {}) },
   };
 }
 
@@ -1087,6 +1088,23 @@ export function mergeWhatIfResults(parts: readonly WhatIfResult[]): Result<WhatI
   if (!first) return err({ code: "INVALID_ARGUMENT", message: "no results to merge" });
   if (parts.some((p) => p.kind !== "whatIf" || p.counts.inWorld !== first.counts.inWorld || JSON.stringify(p.edit) !== JSON.stringify(first.edit)))
     return err({ code: "INVALID_ARGUMENT", message: "the results to merge are not shards of one run (worlds or edits differ)" });
+  // Every shard of the run once: a missing one would count its tasks as not in scope, one given
+  // twice would count them twice.
+  const count = first.stats.shard?.count;
+  if (count === undefined) {
+    if (parts.length > 1 || parts.some((p) => p.stats.shard !== undefined))
+      return err({ code: "INVALID_ARGUMENT", message: `the results to merge are not shards of one run: ${parts.length} results, and whole runs (without options.shard) are not merged`, field: "parts" });
+  } else {
+    const indexes = parts.map((p) => (p.stats.shard?.count === count ? p.stats.shard.index : -1));
+    const missing = Array.from({ length: count }, (_, i) => i).filter((i) => !indexes.includes(i));
+    if (indexes.includes(-1) || parts.length !== count || missing.length > 0)
+      return err({
+        code: "INVALID_ARGUMENT",
+        message: `the results to merge are not every shard of one run once: ${count} shards, ${parts.length} result${parts.length === 1 ? "" : "s"}${missing.length > 0 ? `, shard${missing.length === 1 ? "" : "s"} ${missing.join(", ")} missing` : ""}${indexes.includes(-1) ? ", some of another shard count or none" : ""}`,
+        field: "parts",
+      });
+    if (indexes.some((index, i) => index !== i)) return mergeWhatIfResults([...parts].sort((a, b) => (a.stats.shard?.index ?? 0) - (b.stats.shard?.index ?? 0)));
+  }
   const groups = new Map<string, GroupAcc>();
   for (const p of parts)
     for (const g of p.summary) {
