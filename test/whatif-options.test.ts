@@ -192,14 +192,23 @@ describe("whatIf over arbitrary options (fast-check)", () => {
   };
   const arbScope: fc.Arbitrary<NonNullable<WhatIfOptions["scope"]>> = fc.record(
     {
-      states: fc.oneof(fc.constant("any" as const), fc.subarray([...STATES])),
-      types: fc.subarray([...KINDS]),
-      appIds: fc.subarray(appIds),
-      entitlements: fc.subarray(ents, { maxLength: 4 }),
-      taskIds: fc.subarray(taskIdsOfWorld, { maxLength: 6 }),
+      // Non-empty lists: an empty one is refused (no task would be in scope; see below).
+      states: fc.oneof(fc.constant("any" as const), fc.subarray([...STATES], { minLength: 1 })),
+      types: fc.subarray([...KINDS], { minLength: 1 }),
+      appIds: fc.subarray(appIds, { minLength: 1 }),
+      entitlements: fc.subarray(ents, { minLength: 1, maxLength: 4 }),
+      taskIds: fc.subarray(taskIdsOfWorld, { minLength: 1, maxLength: 6 }),
     },
     { requiredKeys: [] },
   );
+
+  it("an empty filter list is refused, naming it: no task would be in scope and the run would say nothing changes (what-if review 8)", () => {
+    for (const key of ["states", "types", "appIds", "entitlements", "taskIds"]) {
+      const r = whatIf(world, {}, { scope: { [key]: [] } });
+      expect(r.ok).toBe(false);
+      expect(!r.ok && r.error).toMatchObject({ code: "INVALID_ARGUMENT", field: `options.scope.${key}`, message: expect.stringContaining("empty list") });
+    }
+  });
 
   it("valid options select exactly the tasks they say, pruned or not, with the routes of the whole run", () => {
     fc.assert(

@@ -263,6 +263,10 @@ function decodeScope(v: unknown, world: World): Decoded<TaskScope> {
   if (i && !i.ok) return i;
   const missing = unknownIds(world, path, a?.value, e?.value, i?.value);
   if (missing) return missing;
+  // An empty filter leaves no task in scope, and "nothing changes" would be the answer: never by mistake.
+  for (const [key, d] of [["states", s], ["types", t], ["appIds", a], ["entitlements", e], ["taskIds", i]] as const)
+    if (d !== undefined && Array.isArray(d.value) && d.value.length === 0)
+      return invalid(pathKey(path, key), `is an empty list, which no task matches: leave ${key} out${key === "states" ? ' (open tasks) or write "any"' : " to take every task"}`);
   return ok({
     ...(s ? { states: s.value } : {}),
     ...(t ? { types: t.value } : {}),
