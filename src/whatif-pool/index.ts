@@ -99,7 +99,8 @@ interface Pending {
 }
 
 /**
- * Starts `threads` threads, each loading the world, and resolves once all have loaded it: with the
+ * Starts `threads` threads, each loading the world and grouping its tasks (`prepareWhatIf`, so the
+ * first run is as fast as later ones), and resolves once all have loaded it: with the
  * pool, or with why the world does not load (`INVALID_ARGUMENT`, the first diagnostic). Never
  * rejects.
  *

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import type { SimError } from "../reducers/errors.js";
 import { err, type Result } from "../result.js";
-import { whatIf, type WhatIfOptions, type WhatIfResult } from "../whatif/what-if.js";
+import { prepareWhatIf, whatIf, type WhatIfOptions, type WhatIfResult } from "../whatif/what-if.js";
 import { deepFreeze, loadWorld } from "../world/load-world.js";
 import type { World, WorldPatch } from "../world/world.js";
 import type { PoolRequest, PoolWorkerData, PoolReply } from "./protocol.js";
@@ -27,6 +27,8 @@ function load(data: PoolWorkerData): Result<World, SimError> {
 const port = parentPort;
 if (port) {
   const loaded = load(workerData as PoolWorkerData);
+  // Grouped before the thread says it is ready, so that a pool's first run costs what later ones do.
+  if (loaded.ok) prepareWhatIf(loaded.value);
   port.postMessage({ kind: "ready", error: loaded.ok ? null : loaded.error } satisfies PoolReply);
   port.on("message", (m: PoolRequest) => {
     let result: Result<WhatIfResult, SimError>;
