@@ -863,3 +863,12 @@ describe("mergeWhatIfResults takes every shard of one run once (TSDoc: INVALID_A
     expect(one.ok && JSON.stringify(one.value)).toBe(JSON.stringify(whole));
   });
 });
+
+describe("whatIfWorlds names the argument that is not a world", () => {
+  it("after, when after is not a World; world, when world is not", () => {
+    const bad = whatIfWorlds(sample, {} as World);
+    expect(!bad.ok && bad.error).toMatchObject({ code: "INVALID_ARGUMENT", field: "after", message: expect.stringMatching(/^after must be a World/) });
+    const first = whatIfWorlds({} as World, sample);
+    expect(!first.ok && first.error).toMatchObject({ code: "INVALID_ARGUMENT", field: "world" });
+  });
+});

@@ -1323,8 +1323,10 @@ function badEdit(edit: WorldEdit): SimError | undefined {
  * ```
  */
 export function whatIfWorlds(world: World, after: World, options: WhatIfOptions = {}): Result<WhatIfResult, SimError> {
-  const notWorld = notAWorld(world) ?? notAWorld(after);
+  const notWorld = notAWorld(world);
   if (notWorld) return err(notWorld);
+  const notAfter = notAWorld(after);
+  if (notAfter) return err({ ...notAfter, message: notAfter.message.replace(/^world must/, "after must"), field: "after" });
   const decoded = decodeWhatIfOptions(options, world);
   if (!decoded.ok) return decoded;
   let checked: ReturnType<typeof checkEdit>;
