@@ -20,7 +20,7 @@ import type {
 } from "../model/directory.js";
 import { setOwn } from "../codec/json-tools.js";
 import { ROLE_KINDS } from "../model/directory.js";
-import { type Diagnostic, isObject, ObjectReader, pathIndex } from "./read.js";
+import { type Diagnostic, eachItem, isObject, ObjectReader, pathIndex } from "./read.js";
 
 /** Reads a list of objects with `decodeOne`, reporting non-objects and keeping order. */
 export function decodeList<T>(
@@ -35,7 +35,7 @@ export function decodeList<T>(
     return [];
   }
   const result: T[] = [];
-  value.forEach((item: unknown, i) => {
+  eachItem(value, path, out, (item, i) => {
     const p = pathIndex(path, i);
     if (!isObject(item)) {
       out.push({ code: "EXPECTED_OBJECT", path: p, message: "expected an object" });

@@ -169,3 +169,19 @@ describe("a world without a clock (DOMAIN: the world's now is the time of every 
     expect(r.ok && r.value.warnings.find((w) => w.code === "NO_CLOCK")?.message).toMatch(/set "now"/);
   });
 });
+
+describe("lists built in code (hostile review: a sparse list of length 2^32-1 hung loadWorld, holes were dropped unsaid)", () => {
+  it("refuses a list longer than a world holds at once, and says where a list has holes", () => {
+    const huge = { version: 1, comments: [] as unknown[] };
+    huge.comments.length = 2 ** 32 - 1;
+    const started = performance.now();
+    const r = loadWorld(huge);
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(!r.ok && r.error.map((d) => [d.code, d.path])).toContainEqual(["TOO_LARGE", "$.comments"]);
+    const holes = JSON.parse(readFileSync(new URL("../../fixtures/world.json", import.meta.url), "utf8")) as { users: unknown[] };
+    holes.users.length += 3;
+    const h = loadWorld(holes);
+    expect(h.ok).toBe(false);
+    expect(!h.ok && h.error.find((d) => d.code === "EXPECTED_OBJECT")).toMatchObject({ path: expect.stringMatching(/^\$\.users\[\d+\]$/), message: expect.stringContaining("3 holes") });
+  });
+});

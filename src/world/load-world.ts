@@ -24,7 +24,7 @@ import {
   decodeUser,
 } from "./decode-directory.js";
 import { setOwn } from "../codec/json-tools.js";
-import { adoptJson, type Diagnostic, isObject, ObjectReader, pathIndex, pathKey } from "./read.js";
+import { adoptJson, type Diagnostic, eachItem, isObject, ObjectReader, pathIndex, pathKey } from "./read.js";
 import { AppendLog } from "./append-log.js";
 import { CommentLog } from "./comment-log.js";
 import { checkReferences } from "./references.js";
@@ -76,7 +76,7 @@ function decodeTopList<T>(
     return [];
   }
   const result: T[] = [];
-  value.forEach((item: unknown, i) => {
+  eachItem(value, path, out, (item, i) => {
     const decoded = decode(item);
     if (decoded.ok) result.push(decoded.value);
     else out.push(...reroot(decoded.error, pathIndex(path, i)));

@@ -47,6 +47,46 @@ function describe(v: unknown): string {
 export { MAX_JSON_DEPTH };
 
 /**
+ * The most items a world file's list may hold. Far above any tenant (a 1M-task world is 4.6 GB of
+ * JSON), and low enough that a list built in code with a huge `length` (`list.length = 2 ** 32 - 1`,
+ * all holes) is refused at once instead of walked for minutes.
+ */
+export const MAX_LIST_ITEMS = 50_000_000;
+
+/**
+ * Calls `each` for every item of `list` in order: a list longer than {@link MAX_LIST_ITEMS} is a
+ * `TOO_LARGE` diagnostic and nothing is read; holes (indexes a list built in code never set, which
+ * JSON cannot write) are one `EXPECTED_OBJECT` diagnostic at the first, counting the rest.
+ *
+ * @example
+ * ```ts
+ * const out: Diagnostic[] = [];
+ * eachItem([{ id: "a" }, , { id: "b" }], "$.users", out, (item, i) => console.log(i, item)); // 0 …, 2 …; out: a hole at $.users[1]
+ * ```
+ */
+export function eachItem(list: readonly unknown[], path: string, out: Diagnostic[], each: (item: unknown, i: number) => void): void {
+  if (list.length > MAX_LIST_ITEMS) {
+    out.push({ code: "TOO_LARGE", path, message: `a list of ${list.length.toLocaleString("en")} items; a world file's lists hold at most ${MAX_LIST_ITEMS.toLocaleString("en")}` });
+    return;
+  }
+  let holes = 0;
+  let first = -1;
+  for (let i = 0; i < list.length; i++) {
+    if (!(i in list)) {
+      if (holes++ === 0) first = i;
+      continue;
+    }
+    each(list[i], i);
+  }
+  if (holes > 0)
+    out.push({
+      code: "EXPECTED_OBJECT",
+      path: pathIndex(path, first),
+      message: `no item here: the list has ${holes.toLocaleString("en")} hole${holes === 1 ? "" : "s"} (indexes a list built in code never set); a world file's lists have an item at every index`,
+    });
+}
+
+/**
  * A copy of an untrusted JSON value to keep in a world: iterative (no recursion, so no depth can
  * overflow the stack), with a key named `__proto__` kept as an own key (never a prototype), and
  * nothing shared with the caller's object (a world is frozen; the caller's JSON must not be).
