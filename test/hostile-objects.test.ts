@@ -70,3 +70,16 @@ describe("hostile arguments", () => {
     expect(!r.ok && r.error.message).toContain("trap get");
   });
 });
+
+describe("functions typed to take a loaded value say so when given null (hostile review 7: each threw 'Cannot read properties of null')", () => {
+  it("loadWorldChunks answers a diagnostic; the formatters and savers throw a TypeError naming what they take", async () => {
+    const { loadWorldChunks, saveWorld, worldJsonChunks, formatExplanation, formatWhatIf, encodeSimulation } = await import("policy-sim");
+    const r = loadWorldChunks(null as unknown as Iterable<Uint8Array>);
+    expect(!r.ok && r.error[0]).toMatchObject({ code: "EXPECTED_BYTES" });
+    expect(() => saveWorld(null as never)).toThrow(new TypeError("saveWorld: world must be a World (loadWorld's value), not null"));
+    expect(() => [...worldJsonChunks(null as never)]).toThrow(/^worldJsonChunks: world must be a World/);
+    expect(() => formatExplanation(null as never)).toThrow(/^formatExplanation: expected an Explanation/);
+    expect(() => formatWhatIf(null as never)).toThrow(/^formatWhatIf: expected a WhatIfResult/);
+    expect(() => encodeSimulation(null as never)).toThrow(/^encodeSimulation: expected a SimulationRun/);
+  });
+});

@@ -140,6 +140,7 @@ function operandValues(t: ExplainedCondition, id: number): string {
  * ```
  */
 export function formatExplanation(e: Explanation, options: FormatOptions = {}): string {
+  if (typeof e !== "object" || e === null) throw new TypeError(`formatExplanation: expected an Explanation (explain's value), not ${e === null ? "null" : typeof e}`);
   const paint = painter(options.color === true);
   const bold = (s: string) => paint("1", s);
   const out: string[] = [];

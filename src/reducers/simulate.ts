@@ -426,6 +426,7 @@ function encodeStep(step: ScriptStep | null): JsonValue {
  * ```
  */
 export function encodeSimulation(run: SimulationRun, options: { readonly worlds?: WorldsOption } = {}): JsonObject {
+  if (typeof run !== "object" || run === null) throw new TypeError(`encodeSimulation: expected a SimulationRun (simulate's value), not ${run === null ? "null" : typeof run}`);
   const worlds = options.worlds ?? "final";
   return {
     name: run.name,

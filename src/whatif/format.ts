@@ -41,6 +41,7 @@ function task(c: TaskRouteChange): string[] {
  * ```
  */
 export function formatWhatIf(result: WhatIfResult, options: FormatWhatIfOptions = {}): string {
+  if (typeof result !== "object" || result === null) throw new TypeError(`formatWhatIf: expected a WhatIfResult (whatIf's value), not ${result === null ? "null" : typeof result}`);
   const asked = options.maxTasks ?? 50;
   // A count of tasks: a whole number from 0 (Infinity lists all); anything else is the default.
   const max = asked === Number.POSITIVE_INFINITY || (Number.isSafeInteger(asked) && asked >= 0) ? asked : 50;

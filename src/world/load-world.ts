@@ -742,6 +742,8 @@ export function loadWorldChunksIndexed(
 }
 
 function loadStreamed(builder: StreamedWorld, chunks: Iterable<Uint8Array>, options: LoadOptions): Result<World, Diagnostic[]> {
+  if (typeof (chunks as Partial<Iterable<Uint8Array>> | null | undefined)?.[Symbol.iterator] !== "function")
+    return err([{ code: "EXPECTED_BYTES", path: "$", message: `expected the world file's bytes as an iterable of Uint8Array chunks (e.g. [readFileSync(path)]), not ${chunks === null ? "null" : typeof chunks}` }]);
   const splitter = new WorldSplitter(builder);
   // Reading is the caller's: an error thrown by `chunks` itself (a file that cannot be read)
   // propagates as it came. Everything about the bytes is a diagnostic.

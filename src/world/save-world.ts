@@ -8,7 +8,7 @@ import type { JsonObject, JsonValue } from "../model/json.js";
 import { encodeAccessReview, encodeApp, encodeAppUser, encodeEntitlement, encodeUser } from "./encode-directory.js";
 import { encodeConfigRule } from "./config-rule-codec.js";
 import { jsonChunks, LazyList } from "./json-writer.js";
-import type { Tenant, World } from "./world.js";
+import { isWorld, type Tenant, type World } from "./world.js";
 
 /**
  * The world file's `tenant` object: the tenant's fields it does not model as they came, then its
@@ -81,6 +81,11 @@ function worldMembers(world: World): [string, unknown][] {
   return members;
 }
 
+/** A programmer error, said as one: these take a loaded World, and anything else fails deep inside. */
+function mustBeWorld(fn: string, world: unknown): void {
+  if (!isWorld(world)) throw new TypeError(`${fn}: world must be a World (loadWorld's value), not ${world === null ? "null" : Array.isArray(world) ? "an array" : typeof world}`);
+}
+
 /**
  * Writes a world as a world file (docs/architecture.md): tasks and policies in the service's wire JSON,
  * the directory in its service shapes, plus the simulation's clock, id sequence and comments.
@@ -94,6 +99,7 @@ function worldMembers(world: World): [string, unknown][] {
  * ```
  */
 export function saveWorld(world: World): JsonObject {
+  mustBeWorld("saveWorld", world);
   const out: Record<string, JsonValue> = {};
   for (const [k, v] of worldMembers(world)) {
     const value = v instanceof LazyList ? materialise(v) : (v as JsonValue);
@@ -126,6 +132,7 @@ function materialise(list: LazyList): JsonValue[] {
  * ```
  */
 export function* worldJsonChunks(world: World, indent = 2): Generator<string, void, undefined> {
+  mustBeWorld("worldJsonChunks", world);
   const doc: Record<string, unknown> = {};
   for (const [k, v] of worldMembers(world)) Object.defineProperty(doc, k, { value: v, enumerable: true, writable: true, configurable: true });
   yield* jsonChunks(doc, indent);
