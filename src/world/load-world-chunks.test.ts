@@ -104,3 +104,13 @@ describe("loadWorldChunks (issue 13: worlds of any size, read as a stream)", () 
     expect(again.ok && [...worldJsonChunks(again.value)].join("")).toBe(written);
   });
 });
+
+describe("a world file saved with a byte-order mark (hostile review 9: the message said only 'expected {')", () => {
+  it("says the file starts with a UTF-8 BOM and how to save it", () => {
+    const bytes = new TextEncoder().encode('{"version":1}');
+    const withBom = new Uint8Array([0xef, 0xbb, 0xbf, ...bytes]);
+    const r = loadWorldChunks([withBom]);
+    expect(!r.ok && r.error[0]?.message).toMatch(/byte-order mark \(EF BB BF\).*without BOM/);
+    expect(loadWorldChunks([bytes]).ok).toBe(true);
+  });
+});

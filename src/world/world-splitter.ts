@@ -178,7 +178,13 @@ export class WorldSplitter {
       this.afterComma = false;
       switch (this.at) {
         case At.Start:
-          if (b !== OPEN_OBJ) this.fail("a world file is a JSON object: expected {", i);
+          if (b !== OPEN_OBJ)
+            this.fail(
+              b === 0xef && this.offset + i === 0
+                ? "the file starts with a UTF-8 byte-order mark (EF BB BF), which JSON does not allow: save it as UTF-8 without BOM"
+                : "a world file is a JSON object: expected {",
+              i,
+            );
           this.at = At.Key;
           break;
         case At.Key:
