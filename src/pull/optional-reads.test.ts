@@ -226,3 +226,23 @@ describe("a listed object nested deeper than the call stack allows (hostile revi
     expect(r.ok && codes(r.value.warnings)).toContain("GROUPS_UNKNOWN");
   });
 });
+
+describe("listed items that are not objects (hostile review 8: dropped without a word)", () => {
+  it("are dropped with a NOT_OBJECTS warning that counts them per listing", async () => {
+    const api = fakeApi(fixture);
+    const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      const res = await api.fetch(input, init);
+      if (!new URL(String(input)).pathname.endsWith("/api/v1/users") || res.status !== 200) return res;
+      const page = (await res.json()) as { list: unknown[]; nextPageToken: string };
+      return new Response(JSON.stringify({ ...page, list: [...page.list, 1, "x", null, []] }), { status: 200, headers: { "content-type": "application/json" } });
+    };
+    const r = await pullWorld({ baseUrl: "http://api.test", fetch, credentials: { kind: "token", token: "tok-admin" }, now: () => NOW, retry: noWait });
+    if (!r.ok) throw new Error(r.error.message);
+    const w = r.value.warnings.find((x) => x.code === "NOT_OBJECTS");
+    expect(w?.message).toMatch(/\(\d+ of users\)/);
+    expect((r.value.world["users"] as Json[]).length).toBe(fixture.users.length);
+    // A clean pull says nothing of the kind.
+    const clean = await pull(fakeApi(fixture));
+    expect(clean.ok && codes(clean.value.warnings)).not.toContain("NOT_OBJECTS");
+  });
+});

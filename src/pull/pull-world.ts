@@ -412,15 +412,24 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
   if (failedFirst) return { ok: false, error: failedFirst };
   const ok = <T>(r: Result<T, PullError> | undefined): T | undefined => (r?.ok ? r.value : undefined);
   const duplicates = new Map<string, number>();
+  // Items of a listing that are not objects: dropped, and said (a world of none would look complete).
+  const notObjects = new Map<string, number>();
+  const objectsOf =
+    (what: string) =>
+    (x: unknown): x is Json => {
+      if (isRecord(x)) return true;
+      notObjects.set(what, (notObjects.get(what) ?? 0) + 1);
+      return false;
+    };
   const once = (what: string, items: readonly Json[], keyOf: (x: Json) => string | undefined): Json[] => {
     const d = dedupe(items, keyOf);
     if (d.dropped > 0) duplicates.set(what, (duplicates.get(what) ?? 0) + d.dropped);
     return d.items;
   };
-  const policyList = once("policies", (ok(policies) ?? []).map((x) => unwrap(x, "policy")).filter(isRecord), idOf);
-  const userList = once("users", (ok(users) ?? []).map((x) => unwrap(x, "user")).filter(isRecord), idOf);
-  const appList = once("apps", (ok(apps) ?? []).map((x) => unwrap(x, "app")).filter(isRecord).map(ownersFromAppOwners), idOf);
-  const taskList = once("tasks", (ok(tasks) ?? []).map((x) => unwrap(x, "task")).filter(isRecord), idOf);
+  const policyList = once("policies", (ok(policies) ?? []).map((x) => unwrap(x, "policy")).filter(objectsOf("policies")), idOf);
+  const userList = once("users", (ok(users) ?? []).map((x) => unwrap(x, "user")).filter(objectsOf("users")), idOf);
+  const appList = once("apps", (ok(apps) ?? []).map((x) => unwrap(x, "app")).filter(objectsOf("apps")).map(ownersFromAppOwners), idOf);
+  const taskList = once("tasks", (ok(tasks) ?? []).map((x) => unwrap(x, "task")).filter(objectsOf("tasks")), idOf);
 
   // Per app: entitlements, accounts, request defaults, configuration rules, owners (unless the app carries them).
   const appIds = appList.map((a) => a["id"]).filter((id): id is string => typeof id === "string" && id !== "");
@@ -467,8 +476,8 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
     });
   }
 
-  const pulledEntitlements = once("entitlements", appData.flatMap((d) => d.ents.map((x) => unwrap(x, "appEntitlement")).filter(isRecord)), appAndIdOf);
-  const appUsers = once("appUsers", appData.flatMap((d) => d.accounts.map((x) => unwrap(x, "appUser")).filter(isRecord)), appAndIdOf);
+  const pulledEntitlements = once("entitlements", appData.flatMap((d) => d.ents.map((x) => unwrap(x, "appEntitlement")).filter(objectsOf("entitlements"))), appAndIdOf);
+  const appUsers = once("appUsers", appData.flatMap((d) => d.accounts.map((x) => unwrap(x, "appUser")).filter(objectsOf("appUsers"))), appAndIdOf);
   const appUserById = new Map(appUsers.map((a) => [a["id"], a] as const));
   const userIdsOf = (answer: unknown): string[] | undefined => {
     if (!isRecord(answer)) return undefined;
@@ -535,7 +544,7 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
     appData.flatMap((d) =>
       (d.rules ?? [])
         .map((x) => unwrap(x, "entitlementConfigurationRule") ?? unwrap(x, "routingRule"))
-        .filter(isRecord)
+        .filter(objectsOf("entitlementConfigurationRules"))
         .map((r) => (typeof r["appId"] === "string" && r["appId"] !== "" ? r : { ...r, appId: d.appId })),
     ),
     appAndIdOf,
@@ -560,7 +569,7 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
   const grantList = once("grants", grantRows, (g) => `${String(g["appId"])}/${String(g["appEntitlementId"])}/${String(g["identityUserId"])}`);
   if (grantsWithoutUser > 0)
     warnings.push({ code: "GRANT_WITHOUT_USER", message: `${grantsWithoutUser} grant(s) belong to accounts linked to no user; they are left out (CEL's HasEntitlement reads grants of users)` });
-  const accessReviews = ok(reviews) === undefined ? undefined : once("accessReviews", (ok(reviews) ?? []).map((x) => unwrap(x, "accessReview")).filter(isRecord), idOf);
+  const accessReviews = ok(reviews) === undefined ? undefined : once("accessReviews", (ok(reviews) ?? []).map((x) => unwrap(x, "accessReview")).filter(objectsOf("accessReviews")), idOf);
   for (const [read, s] of reads) warnings.push(...readWarnings(read, s));
 
   // What the API cannot say.
@@ -576,7 +585,11 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
     });
   // Without the listing the world keeps its default roles, whose ids a tenant's users rarely hold.
   const rolesListed = ok(roles);
-  const roleList = rolesListed === undefined ? undefined : pulledRoles(once("roles", rolesListed.map((x) => unwrap(x, "role")).filter(isRecord), idOf));
+  const roleList = rolesListed === undefined ? undefined : pulledRoles(once("roles", rolesListed.map((x) => unwrap(x, "role")).filter(objectsOf("roles")), idOf));
+  if (notObjects.size > 0) {
+    const counted = [...notObjects].map(([what, n]) => `${n} of ${what}`).join(", ");
+    warnings.push({ code: "NOT_OBJECTS", message: `the API listed items that are not JSON objects (${counted}): they were dropped, so the world lacks whatever they stood for` });
+  }
   if (duplicates.size > 0) {
     const counted = [...duplicates].map(([what, n]) => `${n} of ${what}`).join(", ");
     warnings.push({
