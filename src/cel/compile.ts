@@ -430,13 +430,21 @@ function checkDiagnostic(env: CelEnvironment, source: string, p: ErrorParts, e: 
   const node = errorNode(e);
   if (p.kind === "parse") {
     if (p.code === "limit_exceeded") return diagnostic(source, "CEL_LIMIT_EXCEEDED", `expression too large: ${summary}`, span);
-    return diagnostic(source, "CEL_SYNTAX", `Syntax error: ${summary}`, span);
+    // `a = b`: CEL compares with `==` (a lone `=` is no operator).
+    const lone = /Unexpected character: '?='?$/.test(summary) && source[span.start] === "=" && source[span.start + 1] !== "=";
+    return diagnostic(source, "CEL_SYNTAX", `Syntax error: ${summary}`, span, lone ? "CEL compares with '==': did you mean '=='?" : undefined);
   }
   if (e instanceof RangeError || /Maximum call stack size exceeded/.test(summary)) return tooDeep(source);
   if (p.kind !== "type") return diagnostic(source, "CEL_INTERNAL", `internal error while checking: ${summary}`, span);
   switch (p.code) {
     case "unknown_variable": {
       const name = summary.replace(/^Unknown variable: /, "");
+      // `x == Engineering`: a word compared with something is most likely text without its quotes.
+      const compared = /(?:==|!=|\bin|\[|,)\s*$/.test(source.slice(0, span.start)) || /^\s*(?:==|!=)/.test(source.slice(span.end));
+      if (compared && /^[A-Za-z][\w-]*$/.test(name)) {
+        const near = closest(name, env.variables);
+        return diagnostic(source, "CEL_UNDECLARED_REFERENCE", `undeclared reference to '${name}'`, span, `text is written in quotes: "${name}"${near === undefined ? "" : `; or did you mean '${near}'?`}`);
+      }
       return diagnostic(source, "CEL_UNDECLARED_REFERENCE", `undeclared reference to '${name}'`, span, hint(closest(name, env.variables)));
     }
     case "undeclared_reference":

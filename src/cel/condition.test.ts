@@ -242,6 +242,16 @@ describe("type checking", () => {
     expect(d).toMatchObject({ code: "CEL_UNDEFINED_FIELD", line: 2, column: 8, endLine: 2, endColumn: 13, excerpt: "  task.orign == TaskOrigin.API\n       ^^^^^" });
   });
 
+  it("hints at the two commonest slips of a newcomer: '=' for '==', text without quotes (newcomer review)", () => {
+    expect(checkCondition("subject.department = 'Engineering'")[0]).toMatchObject({ code: "CEL_SYNTAX", hint: "CEL compares with '==': did you mean '=='?", column: 20 });
+    expect(checkCondition("subject.department == Engineering")[0]).toMatchObject({ code: "CEL_UNDECLARED_REFERENCE", hint: 'text is written in quotes: "Engineering"', column: 23 });
+    expect(checkCondition("subject.department in [IT, Eng]")[0]?.hint).toMatch(/^text is written in quotes: "IT"/);
+    expect(checkCondition('Engineering != subject.department')[0]?.hint).toMatch(/^text is written in quotes: "Engineering"/);
+    // A misspelt variable is still a misspelt variable.
+    expect(checkCondition('subjct.department == "Eng"')[0]?.hint).toBe("did you mean 'subject'?");
+    expect(checkCondition("subject.department == 'IT'")).toEqual([]);
+  });
+
   it("reports undeclared variables and functions", () => {
     expect(checkCondition('subjct.department == "Eng"')).toMatchObject([{ code: "CEL_UNDECLARED_REFERENCE", message: "undeclared reference to 'subjct'", hint: "did you mean 'subject'?", column: 1 }]);
     expect(checkCondition("isAdmin(subject)")).toMatchObject([{ code: "CEL_UNDECLARED_REFERENCE", message: "undeclared reference to 'isAdmin'" }]);
