@@ -872,3 +872,17 @@ describe("whatIfWorlds names the argument that is not a world", () => {
     expect(!first.ok && first.error).toMatchObject({ code: "INVALID_ARGUMENT", field: "world" });
   });
 });
+
+describe("an ill-typed patch item is named where the caller wrote it (what-if review 5: edit.policies[11] for a one-policy patch)", () => {
+  it("names the patch's index, not the policy's place in the world", () => {
+    const target = sample.policies.find((p) => p.id === "pol-sales-access") ?? sample.policies[5]!;
+    const other = sample.policies.find((p) => p.id !== target.id)!;
+    const r = whatIf(sample, { policies: [other, { ...target, rules: "nope" } as never] });
+    expect(sample.policies.indexOf(target)).not.toBe(1);
+    expect(!r.ok && r.error).toMatchObject({ code: "INVALID_ARGUMENT", field: "edit.policies[1].rules", message: expect.stringContaining("edit.policies[1].rules") });
+    // A recipe edits the world's list: its place there is the caller's place.
+    const i = sample.policies.indexOf(target);
+    const rec = whatIf(sample, (w) => void ((w.policies[i] as { rules: unknown }).rules = "nope"));
+    expect(!rec.ok && "field" in rec.error && rec.error.field).toBe(`edit.policies[${i}].rules`);
+  });
+});

@@ -1188,7 +1188,28 @@ function editedWorld(world: World, edit: WorldEdit): Result<World, SimError> {
     return err({ code: "INVALID_ARGUMENT", message: `the edit cannot be read: ${thrownMessage(e)}`, field: "edit" });
   }
   const illTyped = illTypedEdit(checked.problems);
-  return illTyped ? err(illTyped) : ok(checked.world);
+  if (!illTyped) return ok(checked.world);
+  return err(typeof edit === "function" ? illTyped : inPatchTerms(illTyped, edit, after));
+}
+
+/**
+ * A problem found at `edit.<part>[i]` (the edited world's list) named where the caller wrote it: the
+ * patch's own item of that id (`edit.policies[0].rules` for a one-policy patch, not the policy's
+ * place in the world).
+ */
+function inPatchTerms(e: SimError, patch: Exclude<WorldEdit, EditRecipe>, after: World): SimError {
+  const field = "field" in e ? e.field : undefined;
+  const m = field === undefined ? null : /^edit\.(policies|entitlements|apps|users|entitlementConfigurationRules)\[(\d+)\]/.exec(field);
+  if (!m || field === undefined) return e;
+  const part = m[1] as "policies" | "entitlements" | "apps" | "users" | "entitlementConfigurationRules";
+  const item: unknown = (after[part] as readonly unknown[] | undefined)?.[Number(m[2])];
+  const list: unknown = (patch as Readonly<Record<string, unknown>>)[part];
+  if (!Array.isArray(list) || item === undefined) return e;
+  const byApp = part === "entitlements" || part === "entitlementConfigurationRules";
+  const at = list.findIndex((x) => idOf(x) === idOf(item) && (!byApp || idOf(x, "appId") === idOf(item, "appId")));
+  if (at < 0) return e;
+  const renamed = `edit.${part}[${at}]${field.slice(m[0].length)}`;
+  return { code: "INVALID_ARGUMENT", field: renamed, message: e.message.split(field).join(renamed) };
 }
 
 /**
