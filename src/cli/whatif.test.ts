@@ -134,6 +134,9 @@ describe("scopeOf and decodePolicies", () => {
     expect(decodePolicies([]).ok).toBe(false);
     const r = decodePolicies([policy("pol-prod-admin"), { id: "" }]);
     expect(r.ok ? [] : r.error).toEqual(["$[1].id: a replacement policy needs the id of the policy it replaces"]);
+    // A world file where a policy belongs (newcomer review: it said the policy had no id).
+    const world = decodePolicies({ version: 1, policies: [], tasks: [] });
+    expect(world.ok ? [] : world.error[0]).toMatch(/^\$: this is a world file; --edit takes a policy/);
   });
 });
 

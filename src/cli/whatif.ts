@@ -26,6 +26,9 @@ import { closest } from "../text/closest.js";
  * ```
  */
 export function decodePolicies(doc: unknown): { ok: true; value: Policy[] } | { ok: false; error: string[] } {
+  // A whole world file given where a policy is expected: say so, rather than that it has no id.
+  if (typeof doc === "object" && doc !== null && !Array.isArray(doc) && ("tasks" in doc || "version" in doc) && !("policySteps" in doc))
+    return { ok: false, error: ["$: this is a world file; --edit takes a policy (or an array of policies) to put in the world's place: copy one out of its \"policies\" and change it"] };
   const docs: readonly unknown[] = Array.isArray(doc) ? doc : [doc];
   const value: Policy[] = [];
   const error: string[] = [];
@@ -192,7 +195,7 @@ export function whatIfBinding(world: World, policies: unknown, options: unknown)
  */
 export const whatifCommand: Command = {
   usage:
-    "policy-sim whatif --world <file> (--edit <policy file> | --terraform-plan <plan.json>) [--state open|closed|all] [--type grant,…] [--app <id>,…] [--task <id>,…] [--format text|markdown] [--json]",
+    "policy-sim whatif --world <file> (--edit <policy file> | --terraform-plan <plan.json>) [--state open|closed|all] [--type grant,…] [--app <id>,…] [--task <id>,…] [--format text|markdown|json] [--json]",
   summary: "which tasks would route differently if these policies replaced the world's",
   help: [
     "--edit <file>    a wire Policy, or an array of them, replacing the world's policies of the same ids",
