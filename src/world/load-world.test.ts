@@ -185,3 +185,16 @@ describe("lists built in code (hostile review: a sparse list of length 2^32-1 hu
     expect(!h.ok && h.error.find((d) => d.code === "EXPECTED_OBJECT")).toMatchObject({ path: expect.stringMatching(/^\$\.users\[\d+\]$/), message: expect.stringContaining("3 holes") });
   });
 });
+
+describe("a tenant setting that refers to itself (hostile review 9: an INTERNAL 'Cannot convert undefined or null to object')", () => {
+  it("is a diagnostic naming the place", () => {
+    const json = JSON.parse(readFileSync(new URL("../../fixtures/world.json", import.meta.url), "utf8")) as { tenant: Record<string, unknown> };
+    const cyc: Record<string, unknown> = {};
+    cyc["self"] = cyc;
+    json.tenant["featureFlags"] = cyc;
+    const r = loadWorld(json);
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.error.some((d) => d.code === "INTERNAL")).toBe(false);
+    expect(!r.ok && r.error[0]?.path).toMatch(/^\$\.tenant\.featureFlags/);
+  });
+});

@@ -259,7 +259,11 @@ export class ObjectReader {
   object(key: string): JsonObject {
     const v = this.raw(key);
     if (v === undefined || v === null) return {};
-    if (isObject(v)) return adoptJson(v, pathKey(this.path, key), this.out) as JsonObject;
+    if (isObject(v)) {
+      // A value adoptJson refuses (one that refers to itself, or nests too deep) is reported there and read as empty.
+      const copy = adoptJson(v, pathKey(this.path, key), this.out);
+      return isObject(copy) ? (copy as JsonObject) : {};
+    }
     this.problem(key, "object", v);
     return {};
   }
