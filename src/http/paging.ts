@@ -8,6 +8,7 @@
  */
 import { err, ok, type Result } from "../result.js";
 import { type HttpFailure, refusal } from "./error-body.js";
+import { hashKey } from "../world/table.js";
 
 /**
  * How a route clamps page sizes: the size for 0 or absent, the smallest and largest served.
@@ -134,11 +135,9 @@ function canonical(v: unknown, depth = 0): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k], depth + 1)}`).join(",")}}`;
 }
 
-/** FNV-1a of a string's UTF-16 units, in base 36: short, and enough to tell two requests apart. */
+/** The world table's key hash of a text, in base 36: short, and enough to tell two requests apart. */
 function hashText(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return (h >>> 0).toString(36);
+  return (hashKey(text) >>> 0).toString(36);
 }
 
 /**

@@ -319,6 +319,20 @@ export function provisioningFailed(task: Task): boolean {
 }
 
 /**
+ * Whether a step can end `skipped`: the spec gives approval, wait, form and provision instances a
+ * `skipped` outcome (accept, reject and action steps have none), and openapi.yaml's SkipStep is
+ * "Skip a specific policy step in a task, advancing the task to the next step".
+ *
+ * @example
+ * ```ts
+ * skippable(task.policy.current.instance); // true for a waiting form step
+ * ```
+ */
+export function skippable(i: StepInstance): i is Extract<StepInstance, { readonly kind: "approval" | "wait" | "form" | "provision" }> {
+  return i.kind === "approval" || i.kind === "wait" || i.kind === "form" || i.kind === "provision";
+}
+
+/**
  * The `TASK_ACTION_TYPE_*` values the caller may perform on the task now (docs/workflow.md has the
  * table with the reasons). "Completes tasks" is {@link completesTasks}; a campaign manager is an
  * owner of a review task's campaign.
@@ -386,7 +400,7 @@ export function taskActionsFor(task: Task, r: Relation): string[] {
     actions.push("TASK_ACTION_TYPE_RETRY_PROVISIONING");
   if (superAdmin) actions.push("TASK_ACTION_TYPE_HARD_RESET");
   if (superAdmin && kind !== "grant") actions.push("TASK_ACTION_TYPE_CHANGE_POLICY");
-  if (superAdmin && pending !== null && (pending.kind === "approval" || pending.kind === "wait" || pending.kind === "form" || pending.kind === "provision")) actions.push("TASK_ACTION_TYPE_SKIP_STEP");
+  if (superAdmin && pending !== null && skippable(pending)) actions.push("TASK_ACTION_TYPE_SKIP_STEP");
   if (
     open &&
     kind === "grant" &&

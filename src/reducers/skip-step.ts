@@ -13,6 +13,7 @@ import type { World } from "../world/world.js";
 import type { Step } from "./comment.js";
 import type { SimError } from "./errors.js";
 import type { ActionContext, ExpandMaskInput } from "./prelude.js";
+import { skippable } from "./permissions.js";
 import { mustBeOpen, taskName } from "./step-checks.js";
 import { type ActionSpec, precondition, readString, runTaskAction } from "./task-action.js";
 
@@ -55,13 +56,6 @@ export function skipped(step: PolicyStepInstance, nextId: string, userId: string
   return done;
 }
 
-/**
- * The steps that can end `skipped`: the spec gives approval, wait, form and provision instances a
- * `skipped` outcome (accept, reject and action steps have none), and openapi.yaml's SkipStep is
- * "Skip a specific policy step in a task, advancing the task to the next step".
- */
-const SKIPPABLE: ReadonlySet<string> = new Set(["approval", "wait", "form", "provision"]);
-
 const spec: ActionSpec<Req> = {
   action: "TASK_ACTION_TYPE_SKIP_STEP",
   ticket: true,
@@ -77,7 +71,7 @@ const spec: ActionSpec<Req> = {
     if (closed) return closed;
     const step = c.task.policy?.current;
     const i = step?.instance;
-    if (!step || !i || (i.kind !== "approval" && i.kind !== "wait" && i.kind !== "form" && i.kind !== "provision") || !SKIPPABLE.has(i.kind))
+    if (!step || !i || !skippable(i))
       return precondition(
         `cannot skip the current step of task ${taskName(c.task)}: only a waiting approval, wait, form or provision step can be skipped (it is ${i ? `a ${i.kind} step` : "missing"})`,
       );
