@@ -1083,7 +1083,9 @@ function summaryOfGroups(groups: Iterable<GroupAcc>): RouteGroup[] {
  * if (parts.every((p) => p.ok)) mergeWhatIfResults(parts.map((p) => p.value)); // = whatIf(world, patch)
  * ```
  */
-export function mergeWhatIfResults(parts: readonly WhatIfResult[]): Result<WhatIfResult, SimError> {
+export function mergeWhatIfResults(given: readonly WhatIfResult[]): Result<WhatIfResult, SimError> {
+  // In shard order: the lists come out in the world's task order whatever order the parts came in.
+  const parts = [...given].sort((a, b) => (a.stats.shard?.index ?? 0) - (b.stats.shard?.index ?? 0));
   const first = parts[0];
   if (!first) return err({ code: "INVALID_ARGUMENT", message: "no results to merge" });
   if (parts.some((p) => p.kind !== "whatIf" || p.counts.inWorld !== first.counts.inWorld || JSON.stringify(p.edit) !== JSON.stringify(first.edit)))
@@ -1103,7 +1105,6 @@ export function mergeWhatIfResults(parts: readonly WhatIfResult[]): Result<WhatI
         message: `the results to merge are not every shard of one run once: ${count} shards, ${parts.length} result${parts.length === 1 ? "" : "s"}${missing.length > 0 ? `, shard${missing.length === 1 ? "" : "s"} ${missing.join(", ")} missing` : ""}${indexes.includes(-1) ? ", some of another shard count or none" : ""}`,
         field: "parts",
       });
-    if (indexes.some((index, i) => index !== i)) return mergeWhatIfResults([...parts].sort((a, b) => (a.stats.shard?.index ?? 0) - (b.stats.shard?.index ?? 0)));
   }
   const groups = new Map<string, GroupAcc>();
   for (const p of parts)
