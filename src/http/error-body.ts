@@ -87,6 +87,29 @@ export function refusal(code: GrpcCodeName, message: string, extra: Partial<Omit
 }
 
 /**
+ * What is wrong with a required string field of a request body: `"<field> is required"` when it is
+ * missing, null or `""` (with `what` it is, when given), `"<field> must be a string, not 5"` when
+ * it holds another type, which is no missing value. `undefined` when it is a non-empty string.
+ *
+ * @example
+ * ```ts
+ * requiredStringProblem("policyStepId", 5); // "policyStepId must be a string, not 5"
+ * requiredStringProblem("userId", undefined, "the user to add"); // "userId is required: the user to add"
+ * ```
+ */
+export function requiredStringProblem(field: string, value: unknown, what?: string): string | undefined {
+  if (typeof value === "string" && value !== "") return undefined;
+  if (value === undefined || value === null || typeof value === "string") return what === undefined ? `${field} is required` : `${field} is required: ${what}`;
+  let shown: string;
+  try {
+    shown = Array.isArray(value) ? "a list" : typeof value === "object" ? "an object" : JSON.stringify(value) ?? typeof value;
+  } catch {
+    shown = typeof value;
+  }
+  return `${field} must be a string, not ${shown}`;
+}
+
+/**
  * `google.rpc.ErrorInfo`: why, as a stable machine-readable `reason` (for a reducer error, its
  * SimError code name, so clients have the string form without a second top-level field).
  *

@@ -14,7 +14,7 @@ import type { JsonObject } from "../../model/json.js";
 import { rolesOf } from "../../reducers/permissions.js";
 import { err, ok, type Result } from "../../result.js";
 import { findEntitlement, replaceInWorld, takeIds, type World } from "../../world/world.js";
-import type { HttpFailure } from "../error-body.js";
+import { type HttpFailure, requiredStringProblem } from "../error-body.js";
 import { managedApp } from "./managed-app.js";
 import { ENTITLEMENT_PURPOSES, entitlementViewExpanded, expandMaskOf } from "./entitlement-search.js";
 import { appWire } from "./reads.js";
@@ -255,7 +255,8 @@ export function createApp(world: World, caller: User, body: Body): Result<Direct
       return invalid(f, `${f} is not modelled by the simulation: create the app without it`);
   }
   const name = body["displayName"];
-  if (typeof name !== "string" || name.trim() === "") return invalid("displayName", "displayName is required: the app's name");
+  const unnamed = requiredStringProblem("displayName", typeof name === "string" ? name.trim() : name, "the app's name");
+  if (unnamed !== undefined || typeof name !== "string") return invalid("displayName", unnamed ?? "displayName is required");
   const values = valuesOf(world, body, ["grantPolicyId", "revokePolicyId", "certifyPolicyId"], APP_FIELDS, "app");
   if (!values.ok) return values;
   const ownerUserIds = userIdsOf(world, body, "owners");
@@ -299,7 +300,8 @@ export function createEntitlement(world: World, caller: User, appId: string, bod
   if (typeof body["matchBatonId"] === "string" && body["matchBatonId"] !== "")
     return invalid("matchBatonId", "matchBatonId is not modelled by the simulation: create the entitlement without it");
   const name = body["displayName"];
-  if (typeof name !== "string" || name.trim() === "") return invalid("displayName", "displayName is required: the entitlement's name");
+  const unnamed = requiredStringProblem("displayName", typeof name === "string" ? name.trim() : name, "the entitlement's name");
+  if (unnamed !== undefined || typeof name !== "string") return invalid("displayName", unnamed ?? "displayName is required");
   const settable = Object.keys(ENTITLEMENT_FIELDS).filter((f) => f !== "displayName");
   const values = valuesOf(world, body, settable, ENTITLEMENT_FIELDS, "entitlement");
   if (!values.ok) return values;

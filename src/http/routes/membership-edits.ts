@@ -10,7 +10,7 @@
 import type { AppUser, Grant, User } from "../../model/directory.js";
 import { err, ok, type Result } from "../../result.js";
 import { buildIndex, findAppUserOf, findEntitlement, takeIds, type World } from "../../world/world.js";
-import type { HttpFailure } from "../error-body.js";
+import { type HttpFailure, requiredStringProblem } from "../error-body.js";
 import type { DirectoryWrite } from "./directory-edits.js";
 import { managedApp } from "./managed-app.js";
 import { invalid, notFound } from "./refuse.js";
@@ -105,7 +105,8 @@ export function removeMembership(world: World, caller: User, appId: string, enti
   if (!app.ok) return app;
   if (!findEntitlement(world, appId, entitlementId)) return notFound(`entitlement "${entitlementId}" of app "${appId}" not found`);
   const appUserId = body["appUserId"];
-  if (typeof appUserId !== "string" || appUserId === "") return invalid("appUserId", "appUserId is required: the account whose membership to remove");
+  const missing = requiredStringProblem("appUserId", appUserId, "the account whose membership to remove");
+  if (missing !== undefined || typeof appUserId !== "string") return invalid("appUserId", missing ?? "appUserId is required");
   const account = world.index.appUsers.get(appUserId);
   if (account?.appId !== appId) return err({ status: 404, code: "NOT_FOUND", reason: "NOT_FOUND", message: `app user "${appUserId}" of app "${appId}" not found` });
   const holder = account.identityUserId;

@@ -11,7 +11,7 @@ import type { App, AppEntitlement, User } from "../../model/directory.js";
 import type { JsonObject } from "../../model/json.js";
 import { ok, type Result } from "../../result.js";
 import { findEntitlement, replaceInWorld, type World } from "../../world/world.js";
-import type { HttpFailure } from "../error-body.js";
+import { type HttpFailure, requiredStringProblem } from "../error-body.js";
 import { managedApp } from "./managed-app.js";
 import { invalid, notFound } from "./refuse.js";
 
@@ -133,7 +133,8 @@ export function addEntitlementOwner(world: World, caller: User, appId: string, e
   const e = entitlementFor(world, caller, appId, entitlementId);
   if (!e.ok) return e;
   const userId = body["userId"];
-  if (typeof userId !== "string" || userId === "") return invalid("userId", "userId is required: the user to add as an owner");
+  const missing = requiredStringProblem("userId", userId, "the user to add as an owner");
+  if (missing !== undefined || typeof userId !== "string") return invalid("userId", missing ?? "userId is required");
   const user = knownUsers(world, [userId], "userId");
   if (!user.ok) return user;
   return e.value.ownerUserIds.includes(userId) ? done(world) : withEntitlementOwners(world, e.value, [...e.value.ownerUserIds, userId]);

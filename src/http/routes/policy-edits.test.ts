@@ -26,6 +26,17 @@ describe("000 spec, Policy: create, update and delete over the API", () => {
     expect(createPolicy(world, user("u-dev1"), { displayName: "x" }, NOW)).toMatchObject({ ok: false, error: { status: 403 } });
     expect(createPolicy(world, user(ADMIN), { displayName: "x" }, NOW)).toMatchObject({ ok: false, error: { status: 403 } });
   });
+  it("refuses a missing displayName as required, and one of another type as what it is (SDK review F4)", () => {
+    for (const displayName of [undefined, null, "", "  "])
+      expect(createPolicy(world, user(EDITOR), { displayName, policyType: "POLICY_TYPE_GRANT", policySteps: acceptAll }, NOW)).toMatchObject({
+        ok: false,
+        error: { status: 400, message: "displayName is required" },
+      });
+    expect(createPolicy(world, user(EDITOR), { displayName: 5, policyType: "POLICY_TYPE_GRANT", policySteps: acceptAll }, NOW)).toMatchObject({
+      ok: false,
+      error: { status: 400, message: "displayName must be a string, not 5" },
+    });
+  });
   it("refuses CEL that does not check, naming the rule", () => {
     const r = createPolicy(
       world,

@@ -15,7 +15,7 @@ import { mayEditPolicies, rolesOf } from "../../reducers/permissions.js";
 import type { User } from "../../model/directory.js";
 import { err, ok, type Result } from "../../result.js";
 import { buildIndex, replaceInWorld, takeIds, type World } from "../../world/world.js";
-import type { HttpFailure } from "../error-body.js";
+import { type HttpFailure, requiredStringProblem } from "../error-body.js";
 import { directoryPolicyUses, policiesNamedBySteps } from "../../policy/policy-uses.js";
 import { policyWire } from "./reads.js";
 
@@ -194,7 +194,8 @@ export function createPolicy(world: World, caller: User, body: Body, now: string
   const denied = mayEdit(world, caller);
   if (denied) return err(denied);
   const name = body["displayName"];
-  if (typeof name !== "string" || name.trim() === "") return invalid("displayName is required", "displayName");
+  const missing = requiredStringProblem("displayName", typeof name === "string" ? name.trim() : name);
+  if (missing !== undefined || typeof name !== "string") return invalid(missing ?? "displayName is required", "displayName");
   const { ids, seq } = takeIds(world, "pol", 1);
   const id = ids[0] ?? "";
   const wire: Record<string, JsonValue> = { id, annotations: {}, createdAt: now, updatedAt: now, deletedAt: null, systemBuiltin: false };

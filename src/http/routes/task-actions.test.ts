@@ -231,6 +231,12 @@ describe("openapi.yaml TaskActionsService: every action over HTTP", () => {
         expect(r.status, `${name} ${JSON.stringify(body)}`).toBe(400);
         expect(r.json).toMatchObject({ code: GRPC_CODES.INVALID_ARGUMENT, message: expect.stringContaining("policyStepId is required") });
       }
+      // A value of another type is no missing one: the message says what came (SDK review F4).
+      for (const [sent, shown] of [[5, "5"], [["x"], "a list"], [{ id: "x" }, "an object"]] as const) {
+        const r = await act(id, name, { policyStepId: sent }, token);
+        expect(r.status).toBe(400);
+        expect(r.json).toMatchObject({ code: GRPC_CODES.INVALID_ARGUMENT, message: expect.stringContaining(`policyStepId must be a string, not ${shown}`) });
+      }
       expect(task(id)).toBe(before);
       // With the step's id, the same call goes through.
       expectOk(await act(id, name, { policyStepId: currentStepId(id), comment: "ok" }, token));

@@ -10,7 +10,7 @@ import type { TaskExpandMask } from "../../model/task-view.js";
 import { reduce, type WorkflowAction } from "../../reducers/reduce.js";
 import type { ExpandMaskInput } from "../../reducers/prelude.js";
 import { err, ok, type Result } from "../../result.js";
-import { type HttpFailure, refusal } from "../error-body.js";
+import { type HttpFailure, refusal, requiredStringProblem } from "../error-body.js";
 import type { Operation, Route, RouteInput, WriteOperation } from "../route.js";
 import { jsonNames } from "./search-fields.js";
 
@@ -96,10 +96,10 @@ const passThrough =
 function requiring(fields: readonly string[], toAction: (input: RouteInput) => Result<WorkflowAction, HttpFailure>) {
   return (input: RouteInput): Result<WorkflowAction, HttpFailure> => {
     for (const field of fields) {
-      const v = input.body[field];
-      if (typeof v === "string" && v !== "") continue;
+      const problem = requiredStringProblem(field, input.body[field]);
+      if (problem === undefined) continue;
       const hint = field === "policyStepId" ? " (the id of the step acted on: taskView.task.policy.current.id)" : "";
-      return err(refusal("INVALID_ARGUMENT", `invalid request body: ${field} is required${hint}`, { field }));
+      return err(refusal("INVALID_ARGUMENT", `invalid request body: ${problem}${hint}`, { field }));
     }
     return toAction(input);
   };
