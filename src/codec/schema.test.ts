@@ -18,7 +18,6 @@ describe("int64", () => {
     ["1001", "1001"],
     ["-9223372036854775808", "-9223372036854775808"],
     ["9223372036854775807", "9223372036854775807"],
-    ["", ""],
     ["007", "007"],
     [42, "42"],
     [-0, "0"],
@@ -33,6 +32,14 @@ describe("int64", () => {
       expect(codes(scalar(int64, input))).toEqual(["INVALID_INT64"]);
     },
   );
+
+  it('refuses "" (openapi.yaml types every int64 `type: string, format: int64`; protojson and the SDKs cannot read "" back), saying what to write', () => {
+    for (const codec of [int64, uint64]) {
+      const r = scalar(codec, "");
+      expect(codes(r)).toEqual(["INVALID_INT64"]);
+      expect(r).toMatchObject({ ok: false, error: [{ message: expect.stringContaining('write "0" or leave the field out') }] });
+    }
+  });
 
   it("uint64 refuses negatives and accepts up to 2^64 - 1", () => {
     expect(codes(scalar(uint64, "-1"))).toEqual(["INVALID_INT64"]);

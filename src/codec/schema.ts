@@ -370,7 +370,13 @@ function int64Codec(unsigned: boolean): Codec<string> {
     DECIMAL.test(s) && ((s.length <= 18 && !(unsigned && s.charCodeAt(0) === 45)) || inRange(BigInt(s)));
   return scalar({ t: "int64", unsigned }, "0", (v, at, ctx) => {
     if (typeof v === "string") {
-      if (v === "" || decimalInRange(v)) return v;
+      if (decimalInRange(v)) return v;
+      if (v === "") {
+        // protojson refuses "" for an int64 (the service answers 400), and the SDKs cannot read it
+        // back (Go's ParseInt fails, the TypeScript SDK's parseInt gives NaN).
+        report(ctx, "INVALID_INT64", at, `expected ${what} as a decimal string, found "": write "0" or leave the field out`);
+        return "0";
+      }
     } else if (typeof v === "number" && Number.isSafeInteger(v) && (!unsigned || v >= 0)) {
       // Hand-written input often writes int64s as numbers; a safe integer is exact, so take it.
       return String(v);
@@ -381,8 +387,8 @@ function int64Codec(unsigned: boolean): Codec<string> {
 }
 
 /**
- * An int64 as a decimal string; `"0"` when unset, `""` kept as `""`. Also accepts a safe-integer JSON
- * number, normalised to its decimal string.
+ * An int64 as a decimal string; `"0"` when unset. Also accepts a safe-integer JSON number,
+ * normalised to its decimal string. `""` is refused, as protojson refuses it.
  *
  * @example
  * ```ts

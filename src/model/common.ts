@@ -6,7 +6,7 @@
 import type { JsonObject } from "./json.js";
 
 /**
- * An int64 as the wire carries it: a decimal string (`"1001"`). `""` is kept when it came that way.
+ * An int64 as the wire carries it: a decimal string (`"1001"`), never `""` (the codec refuses it, as protojson does).
  *
  * @example
  * ```ts

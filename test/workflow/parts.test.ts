@@ -54,7 +54,7 @@ describe("form validation", () => {
   const env = { now: "2026-11-22T09:00:00Z", world: sampleWorld() };
 
   it("int64 from a number or a decimal string, with rules and the number view's bounds", () => {
-    const f = form([field("n", { kind: "int64Field", defaultValue: "", placeholder: "", rules: { gt: "0", notIn: ["13"] }, view: { kind: "numberField", maxValue: "20" } })]);
+    const f = form([field("n", { kind: "int64Field", defaultValue: "0", placeholder: "", rules: { gt: "0", notIn: ["13"] }, view: { kind: "numberField", maxValue: "20" } })]);
     expect(validateFormValues(f, { n: 5 }, env).problems).toEqual([]);
     expect(validateFormValues(f, { n: "7" }, env).problems).toEqual([]);
     expect(validateFormValues(f, { n: "13" }, env).problems).toEqual([{ field: "n", message: "must not be 13" }]);

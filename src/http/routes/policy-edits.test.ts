@@ -37,6 +37,14 @@ describe("000 spec, Policy: create, update and delete over the API", () => {
       error: { status: 400, message: "displayName must be a string, not 5" },
     });
   });
+  it('refuses an int64 written "" in a form field (openapi.yaml c1.api.form.v1.Int64Field.defaultValue: format int64), naming its place (SDK review F1)', () => {
+    const steps = (int64Field: object) => ({ grant: { steps: [{ form: { form: { displayName: "F", fields: [{ name: "d", displayName: "D", int64Field }] } } }, { accept: {} }] } });
+    for (const int64Field of [{ defaultValue: "" }, { numberField: { step: "" } }]) {
+      const r = createPolicy(world, user(EDITOR), { displayName: "F", policyType: "POLICY_TYPE_GRANT", policySteps: steps(int64Field) }, NOW);
+      expect(r).toMatchObject({ ok: false, error: { status: 400, code: "INVALID_ARGUMENT", message: expect.stringContaining('found "": write "0" or leave the field out') } });
+    }
+    expect(createPolicy(world, user(EDITOR), { displayName: "F", policyType: "POLICY_TYPE_GRANT", policySteps: steps({ defaultValue: "3" }) }, NOW).ok).toBe(true);
+  });
   it("refuses CEL that does not check, naming the rule", () => {
     const r = createPolicy(
       world,
