@@ -101,11 +101,17 @@ describe("openapi.yaml c1.api.policy.v1.Action.batonResourceAction, c1.api.form.
       const updated = await post(handler, "/api/v1/policies/pol-finance-form", { policy: { policySteps: stepsWith(expiration) }, updateMask: "policySteps" });
       expect(updated.status, `${JSON.stringify(expiration)}: ${updated.text}`).toBe(400);
     }
+    // A negative one has no meaning (assumed; SDK review F2): refused too, saying so.
+    for (const expiration of ["-60s", "-60"]) {
+      const created = await post(handler, "/api/v1/policies", { displayName: "Escalating", policyType: "POLICY_TYPE_GRANT", policySteps: stepsWith(expiration) });
+      expect(created.status, created.text).toBe(400);
+      expect(created.text).toContain(`${JSON.stringify(JSON.stringify(expiration)).slice(1, -1)} is negative`);
+    }
     expect(store.get()).toBe(before);
-    for (const expiration of ["86400s", "86400.000s", "86400"]) {
+    for (const expiration of ["86400s", "86400.000s", "86400", "-0s", "0"]) {
       const created = await post(handler, "/api/v1/policies", { displayName: "Escalating", policyType: "POLICY_TYPE_GRANT", policySteps: stepsWith(expiration) });
       expect(created.status, created.text).toBe(200);
-      expect(expirations(created.body)).toEqual(["86400"]);
+      expect(expirations(created.body)).toEqual([expiration.includes("86400") ? "86400" : "0"]);
     }
     // A world file holds the spec's duration, a fraction of a second included: answered as the int64 the API can hold.
     const json = sampleJson() as Body;

@@ -143,9 +143,11 @@ function saveTimeCheck(before: World, after: World, policy: Policy, wire: JsonVa
 
 /**
  * The first approval escalation `expiration` the API's int64 of seconds cannot hold exactly (a
- * fraction of a second, `""`), with its path: the service's protojson reader refuses it.
+ * fraction of a second, `""`), with its path: the service's protojson reader refuses it. Also the
+ * first negative one: an escalation cannot fire before its step begins (assumed: the pages give no
+ * bound, but no negative wait has a meaning).
  */
-function inexactExpiration(v: unknown, at = "$", depth = 0): { path: string; value: unknown } | undefined {
+function inexactExpiration(v: unknown, at = "$", depth = 0): { path: string; value: unknown; negative: boolean } | undefined {
   if (depth > 64 || typeof v !== "object" || v === null) return undefined;
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
@@ -158,7 +160,10 @@ function inexactExpiration(v: unknown, at = "$", depth = 0): { path: string; val
     const path = `${at}.${k}`;
     if (k === "escalation" && typeof x === "object" && x !== null && !Array.isArray(x)) {
       const e = (x as Record<string, unknown>)["expiration"];
-      if (typeof e === "string" && expirationSeconds(e)?.exact !== true) return { path: `${path}.expiration`, value: e };
+      if (typeof e === "string") {
+        const seconds = expirationSeconds(e);
+        if (seconds?.exact !== true || seconds.seconds.startsWith("-")) return { path: `${path}.expiration`, value: e, negative: seconds?.exact === true };
+      }
     }
     const found = inexactExpiration(x, path, depth + 1);
     if (found) return found;
@@ -172,7 +177,7 @@ function decodeWire(wire: JsonObject, what: string, sent: unknown = wire): Resul
   const inexact = d.ok ? inexactExpiration(sent) : undefined;
   if (inexact)
     return invalid(
-      `${what} refused: ${inexact.path}: an escalation's expiration is an int64 of seconds (openapi.yaml c1.api.policy.v1.Escalation.expiration), such as "86400"; ${JSON.stringify(inexact.value)} is not a whole number of seconds`,
+      `${what} refused: ${inexact.path}: an escalation's expiration is an int64 of seconds (openapi.yaml c1.api.policy.v1.Escalation.expiration), such as "86400"; ${JSON.stringify(inexact.value)} ${inexact.negative ? "is negative" : "is not a whole number of seconds"}`,
       inexact.path.replace(/^\$\.?/, "") || undefined,
     );
   if (d.ok) return d;
