@@ -44,6 +44,17 @@ describe("policy-sim serve", () => {
     await expect(fetch(`${url ?? ""}/`)).rejects.toThrow();
   });
 
+  it("says at start that connector steps wait unless --connectors-complete, and not when it is given (cone get --wait polled forever: SDK review F3)", async () => {
+    for (const [flags, hinted] of [[[], true], [["--connectors-complete"], false]] as const) {
+      const io = memoryIO({ fallback: disk });
+      const done = runCli(["serve", "--world", "fixtures/world.json", "--port", "0", ...flags], io);
+      await until(io, (out) => out.includes("Ctrl-C"));
+      expect(io.out().includes("connector provision steps wait for a report; --connectors-complete lets connectors finish them"), flags.join(" ")).toBe(hinted);
+      io.signal("SIGTERM");
+      expect(await done).toBe(EXIT.ok);
+    }
+  });
+
   it("--json prints { url }; SIGTERM stops it too", async () => {
     const io = memoryIO({ fallback: disk });
     const done = runCli(["serve", "--world", "fixtures/world.json", "--port", "0", "--json"], io);

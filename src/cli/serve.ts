@@ -180,6 +180,9 @@ export const serveCommand: Command = {
     else {
       io.stdout(`policy-sim serving ${world.tasks.size} tasks at ${server.url}\n`);
       io.stdout(`  POST ${server.url}/api/v1/tasks/{task_id}/action/reset    (and every other task action: src/http/README.md)\n`);
+      // Without the flag an approved grant stops at its connector step: say so where a client's user looks first.
+      if (values["connectors-complete"] !== true)
+        io.stdout("  connector provision steps wait for a report; --connectors-complete lets connectors finish them, as the service's do\n");
       io.stdout("  Ctrl-C to stop\n");
     }
     const onShutdown = io.onShutdown.bind(io);
