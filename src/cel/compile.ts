@@ -4,13 +4,14 @@
  */
 import type { TypeDeclaration } from "@marcbachmann/cel-js";
 import { err, ok, type Result } from "../result.js";
-import { celTypeNames, closest, diagnostic, errorParts, locate, type CelDiagnostic, type ErrorParts, type SourceLocation } from "./diagnostics.js";
+import { celTypeNames, closest, diagnostic, errorParts, locate, type CelDiagnostic, type ErrorParts, type SourceLocation, type Span } from "./diagnostics.js";
 import { celEnvironment, type CelEnvironment, type CelEnvironmentKind, LIMITS } from "./environment.js";
 import { compileClosuresOrReason, type Closure, type InterpretedReason } from "./closures.js";
 import { generateClosure } from "./generate.js";
 import { COST_LIMIT_KEY, CostMeter, costPlan, DEFAULT_CEL_COST_LIMIT, estimateCost, instrumentCost, WORST_CASE_SIZES, type CostEstimate } from "./cost.js";
 import { CEL_RESOURCE_LIMITS } from "./limits.js";
 import { desugar, type ExtensionArgs } from "./extensions.js";
+import { ENUMS } from "./enums.js";
 import { isCelNode, qualifiedName, type CelNode } from "./internals.js";
 
 /**
@@ -441,6 +442,9 @@ function checkDiagnostic(env: CelEnvironment, source: string, p: ErrorParts, e: 
       const name = summary.replace(/^Unknown variable: /, "");
       // `x == Engineering`: a word compared with something is most likely text without its quotes.
       const compared = /(?:==|!=|\bin|\[|,)\s*$/.test(source.slice(0, span.start)) || /^\s*(?:==|!=)/.test(source.slice(span.end));
+      // `subject.status == ENABLED`: an enum value is written with its type (UserStatus.ENABLED).
+      const spelt = enumSpellings(env, source, span, name);
+      if (spelt.length > 0) return diagnostic(source, "CEL_UNDECLARED_REFERENCE", `undeclared reference to '${name}'`, span, enumHint(spelt));
       if (compared && /^[A-Za-z][\w-]*$/.test(name)) {
         const near = closest(name, env.variables);
         return diagnostic(source, "CEL_UNDECLARED_REFERENCE", `undeclared reference to '${name}'`, span, `text is written in quotes: "${name}"${near === undefined ? "" : `; or did you mean '${near}'?`}`);
@@ -465,7 +469,7 @@ function checkDiagnostic(env: CelEnvironment, source: string, p: ErrorParts, e: 
       return diagnostic(source, "CEL_NO_MATCHING_OVERLOAD", summary, span);
     }
     case "no_such_overload":
-      return diagnostic(source, "CEL_NO_MATCHING_OVERLOAD", node ? operatorMessage(node) ?? summary : summary, span);
+      return diagnostic(source, "CEL_NO_MATCHING_OVERLOAD", node ? operatorMessage(node) ?? summary : summary, span, node ? enumAgainstText(env, node) : undefined);
     case "invalid_regex":
       return diagnostic(source, "CEL_INVALID_REGEX", summary, span);
     case "unsupported_regex":
@@ -478,6 +482,58 @@ function checkDiagnostic(env: CelEnvironment, source: string, p: ErrorParts, e: 
 }
 
 const hint = (name: string | undefined): string | undefined => (name === undefined ? undefined : `did you mean '${name}'?`);
+
+/** The enum types of the environment (`UserStatus`, `TaskOrigin`…) and their members' short names. */
+function enumMembers(env: CelEnvironment): [string, readonly string[]][] {
+  const out: [string, readonly string[]][] = [];
+  for (const [ns, members] of env.namespaces) if (ENUMS.some((d) => d.typeName === ns)) out.push([ns, members]);
+  return out;
+}
+
+/** Whether `source` parses and type-checks in `env` (the checker alone: nothing is compiled). */
+function typeChecks(env: CelEnvironment, source: string): boolean {
+  try {
+    const parsed = env.cel.parse(source);
+    if (!isCelNode(parsed.ast)) return false;
+    desugar(parsed.ast, env.extensions, env.services);
+    return parsed.check().valid;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The enum values a bare word names (`ENABLED` → `UserStatus.ENABLED`, `AppUserStatus.ENABLED`),
+ * the one that makes the expression check first when there is one (at most three).
+ */
+function enumSpellings(env: CelEnvironment, source: string, span: Span, name: string): string[] {
+  const word = name.toUpperCase();
+  const found: string[] = [];
+  for (const [ns, members] of enumMembers(env)) if (members.includes(word)) found.push(`${ns}.${word}`);
+  if (found.length === 0) return [];
+  const fits = found.find((c) => typeChecks(env, source.slice(0, span.start) + c + source.slice(span.end)));
+  return (fits === undefined ? found : [fits]).slice(0, 3);
+}
+
+function enumHint(spellings: readonly string[]): string {
+  return spellings.length === 1 ? `an enum value is written with its type: ${spellings[0]}` : `an enum value is written with its type: one of ${spellings.join(", ")}`;
+}
+
+/** `subject.status == "ENABLED"`: an enum compared with text; the value it probably meant. */
+function enumAgainstText(env: CelEnvironment, node: CelNode): string | undefined {
+  if (BINARY_NAMES[node.op] === undefined || !Array.isArray(node.args)) return undefined;
+  const [a, b] = node.args as unknown[];
+  if (!isCelNode(a) || !isCelNode(b)) return undefined;
+  for (const [e, t] of [[a, b], [b, a]] as const) {
+    const d = ENUMS.find((x) => x.typeName === e.checkedType?.name);
+    if (d === undefined || !env.namespaces.has(d.typeName) || t.checkedType?.name !== "string") continue;
+    const text = t.op === "value" && typeof t.args === "string" ? t.args.toUpperCase() : "";
+    const short = text.startsWith(d.prefix) ? text.slice(d.prefix.length) : text;
+    if (d.members.includes(short) || short in d.aliases) return `compare with the enum value, not text: ${d.typeName}.${short}`;
+    return `${d.typeName} values are compared with ${d.typeName}.<NAME> (such as ${d.typeName}.${d.members[1] ?? d.members[0] ?? ""}), not with text`;
+  }
+  return undefined;
+}
 
 function unknownFunction(env: CelEnvironment, node: CelNode): string | undefined {
   const a = node.args;

@@ -252,6 +252,21 @@ describe("type checking", () => {
     expect(checkCondition("subject.department == 'IT'")).toEqual([]);
   });
 
+  it("product_admin_expressions-reference.mdx: \"Always use the full enum name (e.g., UserStatus.ENABLED, not just ENABLED)\": a bare or quoted enum value is hinted at its full name (CEL docs review A1)", () => {
+    expect(checkCondition("subject.status == ENABLED")[0]).toMatchObject({ code: "CEL_UNDECLARED_REFERENCE", hint: "an enum value is written with its type: UserStatus.ENABLED", column: 19 });
+    expect(checkCondition("task.origin == SLACK")[0]?.hint).toBe("an enum value is written with its type: TaskOrigin.SLACK");
+    expect(checkCondition("subject.type in [SERVICE, UserType.AGENT]")[0]?.hint).toBe("an enum value is written with its type: UserType.SERVICE");
+    // Following the hint checks; quoting the word instead is named as text compared with an enum.
+    expect(checkCondition("subject.status == UserStatus.ENABLED")).toEqual([]);
+    expect(checkCondition('subject.status == "ENABLED"')[0]).toMatchObject({ code: "CEL_NO_MATCHING_OVERLOAD", hint: "compare with the enum value, not text: UserStatus.ENABLED" });
+    expect(checkCondition('"USER_STATUS_DISABLED" != subject.status')[0]?.hint).toBe("compare with the enum value, not text: UserStatus.DISABLED");
+    expect(checkCondition('task.origin == "nowhere"')[0]?.hint).toMatch(/^TaskOrigin values are compared with TaskOrigin.<NAME> \(such as TaskOrigin\.[A-Z_]+\), not with text$/);
+    // Two enums share the word and neither alone makes the expression check: both are named.
+    expect(checkCondition("subject.status == ENABLED || subject.type == HUMAN")[0]?.hint).toBe("an enum value is written with its type: one of UserStatus.ENABLED, AppUserStatus.ENABLED");
+    // A word no enum has is still text without quotes.
+    expect(checkCondition("subject.department == Engineering")[0]?.hint).toBe('text is written in quotes: "Engineering"');
+  });
+
   it("reports undeclared variables and functions", () => {
     expect(checkCondition('subjct.department == "Eng"')).toMatchObject([{ code: "CEL_UNDECLARED_REFERENCE", message: "undeclared reference to 'subjct'", hint: "did you mean 'subject'?", column: 1 }]);
     expect(checkCondition("isAdmin(subject)")).toMatchObject([{ code: "CEL_UNDECLARED_REFERENCE", message: "undeclared reference to 'isAdmin'" }]);
