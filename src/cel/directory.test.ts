@@ -139,7 +139,8 @@ describe("approver expressions", () => {
 
   it("see subject, appOwners, entitlement and task", () => {
     expect(approvers('task.numericId == "1001" && entitlement.id == "ent-admin" ? appOwners : [subject]')).toEqual({ ok: true, value: ["u-bob"] });
-    expect(checkApproverExpression("account")).toMatchObject([{ code: "CEL_UNDECLARED_REFERENCE" }]);
+    // An account is no list of users.
+    expect(checkApproverExpression("account")).toMatchObject([{ code: "CEL_NOT_USERS" }]);
   });
 
   it("must return users", () => {

@@ -118,7 +118,7 @@ export interface CelEnvironmentSpec {
  *
  * @example
  * ```ts
- * Object.keys(ENVIRONMENT_SPECS.approver.variables); // ["subject", "user", "entitlement", "task", "appOwners", "campaignOwners"]
+ * Object.keys(ENVIRONMENT_SPECS.approver.variables); // ["subject", "user", "entitlement", "task", "account", "ip", "appOwners", "campaignOwners"]
  * ```
  */
 export const ENVIRONMENT_SPECS: Readonly<Record<CelEnvironmentKind, CelEnvironmentSpec>> = Object.freeze({
@@ -127,7 +127,18 @@ export const ENVIRONMENT_SPECS: Readonly<Record<CelEnvironmentKind, CelEnvironme
     result: "bool" as const,
   }),
   approver: Object.freeze({
-    variables: Object.freeze({ subject: "User", user: "User", entitlement: "Entitlement", task: "Task", appOwners: "list<User>", campaignOwners: "list<User>" }),
+    // `account` and `ip` as in conditions: the reference gives them to "Policies", which covers both
+    // conditions and step approvers (product_admin_expressions.mdx, "Policies").
+    variables: Object.freeze({
+      subject: "User",
+      user: "User",
+      entitlement: "Entitlement",
+      task: "Task",
+      account: "AppUser",
+      ip: "net.IP",
+      appOwners: "list<User>",
+      campaignOwners: "list<User>",
+    }),
     result: "users" as const,
   }),
   "config-rule": Object.freeze({ variables: Object.freeze({ entitlement: "Entitlement" }), result: "bool" as const }),

@@ -31,9 +31,9 @@ function matches(source: string, entitlement = prodDbAdmin): boolean | string {
 }
 
 describe("three environments, each with its own declarations (product_admin_expressions.mdx, product_admin_expressions-reference.mdx)", () => {
-  it("declares subject, account and ip for rule conditions, appOwners for approvers, only entitlement for configuration rules", () => {
+  it("declares subject, account and ip for rule conditions and approvers (product_admin_expressions-reference.mdx: account \"Policies only\", ip \"Policies, Automations\"; product_admin_expressions.mdx: policies are conditions and step approvers), appOwners for approvers only, only entitlement for configuration rules", () => {
     expect(Object.keys(ENVIRONMENT_SPECS.condition.variables).sort()).toEqual(["account", "entitlement", "ip", "subject", "task", "user"]);
-    expect(Object.keys(ENVIRONMENT_SPECS.approver.variables).sort()).toEqual(["appOwners", "campaignOwners", "entitlement", "subject", "task", "user"]);
+    expect(Object.keys(ENVIRONMENT_SPECS.approver.variables).sort()).toEqual(["account", "appOwners", "campaignOwners", "entitlement", "ip", "subject", "task", "user"]);
     expect(Object.keys(ENVIRONMENT_SPECS["config-rule"].variables)).toEqual(["entitlement"]);
   });
 
@@ -41,7 +41,8 @@ describe("three environments, each with its own declarations (product_admin_expr
     expect(checkCondition("account.username != ''")).toEqual([]);
     expect(checkCondition("account.username != ''", "condition")).toEqual([]);
     expect(checkCondition("account.username != ''", "config-rule")).toMatchObject([{ code: "CEL_UNDECLARED_REFERENCE", message: "undeclared reference to 'account'" }]);
-    expect(checkCondition("account.username != ''", "approver")).toMatchObject([{ code: "CEL_UNDECLARED_REFERENCE" }]);
+    expect(checkCondition("account.username != '' ? appOwners : [subject]", "approver")).toEqual([]);
+    expect(checkCondition("ip.isPrivate() ? [subject] : appOwners", "approver")).toEqual([]);
     expect(checkCondition("appOwners", "approver")).toEqual([]);
     expect(checkCondition("appOwners", "approver")).toEqual(checkApproverExpression("appOwners"));
     expect(checkCondition("appOwners")).toMatchObject([{ code: "CEL_UNDECLARED_REFERENCE" }]);

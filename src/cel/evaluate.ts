@@ -58,6 +58,10 @@ export interface ApproverInput {
   readonly campaignOwners?: readonly User[] | undefined;
   readonly entitlement: AppEntitlement | null;
   readonly task: TaskFacts | null;
+  /** The target's account in the task's app, as for conditions (left out or `null`: an empty account). */
+  readonly account?: AppUser | null | undefined;
+  /** The requester's IP address, as for conditions (left out or `null`: none). */
+  readonly ip?: string | null | undefined;
   readonly now: string;
   readonly directory: CelDirectory;
   /** The cost budget of each evaluation (default {@link DEFAULT_CEL_COST_LIMIT}). */
@@ -370,7 +374,19 @@ export function conditionContextOrError(
  */
 export function prepareApproverInput(input: ApproverInput): Result<PreparedApproverInput, CelRuntimeError> {
   try {
-    const c = contextFrom("approver", input.subject, input.task, input.entitlement, input.now, input.directory, null, null, input.appOwners, input.costLimit, input.campaignOwners ?? null);
+    const c = contextFrom(
+      "approver",
+      input.subject,
+      input.task,
+      input.entitlement,
+      input.now,
+      input.directory,
+      input.account ?? null,
+      input.ip ?? null,
+      input.appOwners,
+      input.costLimit,
+      input.campaignOwners ?? null,
+    );
     return c instanceof CelContext ? ok(new PreparedApproverInput(c)) : err(c);
   } catch (e: unknown) {
     return err(inputError(`malformed approver input: ${e instanceof Error ? e.message : String(e)}`));

@@ -157,4 +157,18 @@ describe("taskConditions: approver expressions", () => {
     expect(appOwners.ok && appOwners.value.length).toBeGreaterThan(0);
     expect(taskConditions(world, find("1043")).expressions(fallback)).toEqual(appOwners);
   });
+
+  it("account and ip, as in conditions (product_admin_expressions-reference.mdx gives both to \"Policies\", and a policy's expressions are its conditions and its step approvers: product_admin_expressions.mdx) (CEL docs review A2)", () => {
+    // 1001: Ravi Patel's request on AWS, through his account au-aws-contractor (username ravi.patel).
+    const byAccount = 'account.username == "ravi.patel" ? [subject] : appOwners';
+    expect(taskConditions(world, find("1001")).expressions(byAccount)).toEqual({ ok: true, value: ["u-contractor"] });
+    const other = taskConditions(world, find("1002")).expressions(byAccount);
+    expect(other).toEqual(taskConditions(world, find("1002")).expressions("appOwners"));
+    // The requester's address comes from the task's data (`data.ip`), as for conditions.
+    const fromOffice = "ip.isPrivate() ? [subject] : appOwners";
+    const task = find("1001");
+    expect(taskConditions(world, { ...task, data: { ...(task.data ?? {}), ip: "10.1.2.3" } }).expressions(fromOffice)).toEqual({ ok: true, value: ["u-contractor"] });
+    const outside = taskConditions(world, { ...task, data: { ...(task.data ?? {}), ip: "203.0.113.9" } }).expressions(fromOffice);
+    expect(outside).toEqual(taskConditions(world, task).expressions("appOwners"));
+  });
 });

@@ -441,7 +441,8 @@ class ConditionsOfTask implements TaskConditions {
   get expressions(): ExpressionEvaluator {
     const known = this.#expressions;
     if (known !== undefined) return known;
-    const { directory, subject, appId, entitlement } = this.#taskParts();
+    const { directory, subject, appId, entitlement, account } = this.#taskParts();
+    const ip = requesterIp(this.#task);
     const facts = this.facts;
     const world = this.#world;
     const campaignOwners = campaignOwnersOf(world, this.#task);
@@ -449,7 +450,7 @@ class ConditionsOfTask implements TaskConditions {
       const compiled = compileApproverExpression(expression);
       if (!compiled.ok) return { ok: false, error: compiled.error[0]?.message ?? "the expression does not compile" };
       const appOwners = appId ? (directory.appOwners(appId) ?? []) : [];
-      const p = prepareApproverInput({ subject, appOwners, campaignOwners, entitlement, task: facts, now: world.now, directory, costLimit: world.tenant.celCostLimit });
+      const p = prepareApproverInput({ subject, appOwners, campaignOwners, entitlement, task: facts, account, ip, now: world.now, directory, costLimit: world.tenant.celCostLimit });
       if (!p.ok) return { ok: false, error: describeError(p.error) };
       const r = evaluateApproverExpression(compiled.value, p.value);
       return r.ok ? r : { ok: false, error: describeError(r.error) };
