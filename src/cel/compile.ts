@@ -12,6 +12,7 @@ import { COST_LIMIT_KEY, CostMeter, costPlan, DEFAULT_CEL_COST_LIMIT, estimateCo
 import { CEL_RESOURCE_LIMITS } from "./limits.js";
 import { desugar, type ExtensionArgs } from "./extensions.js";
 import { ENUMS } from "./enums.js";
+import { invalidNetworkLiteral } from "./network-literals.js";
 import { isCelNode, qualifiedName, type CelNode } from "./internals.js";
 
 /**
@@ -199,6 +200,8 @@ export function compileFresh(env: CelEnvironment, source: string, options: { rea
     const extensionArgs = desugar(ast, env.extensions, env.services);
     const checked = parsed.check();
     if (!checked.valid) return err([checkDiagnostic(env, source, errorParts(checked.error), checked.error)]);
+    const badLiteral = invalidNetworkLiteral(ast, source);
+    if (badLiteral) return err([badLiteral]);
     const type = celTypeNames(typeNameOf(ast.checkedType) ?? checked.type ?? "dyn");
     const wantsBool = env.spec.result === "bool";
     // Any result type: for tests that evaluate plain expressions (the CEL conformance cases) in an environment.

@@ -64,9 +64,20 @@ describe("ip() and cidr()", () => {
     expect(value(source)).toEqual({ ok: true, value: true });
   });
 
-  it("reports malformed literals at run time", () => {
-    expect(value('ip("10.0.0.256").isLoopback()')).toMatchObject({ ok: false, error: { code: "CEL_INVALID_ARGUMENT" } });
-    expect(value('cidr("10.0.0.0").contains(ip)')).toMatchObject({ ok: false, error: { code: "CEL_INVALID_ARGUMENT" } });
+  it("refuses a malformed address or network literal when checking, at its place, as cel-go's network extension and Kubernetes' IP library refuse constants at compile time (CEL docs review)", () => {
+    expect(checkCondition('ip("10.0.0.256").isLoopback()')).toMatchObject([{ code: "CEL_TYPE_ERROR", message: expect.stringContaining('invalid IP address "10.0.0.256"'), column: 4 }]);
+    expect(checkCondition('cidr("10.0.0.0").contains(ip)')).toMatchObject([{ code: "CEL_TYPE_ERROR", message: expect.stringContaining('invalid CIDR "10.0.0.0"'), column: 6 }]);
+    expect(checkCondition('ip.within(cidr("10.1.2.0/33"))')[0]?.message).toMatch(/^invalid CIDR "10.1.2.0\/33"/);
+    expect(checkCondition('cidr(["10.0.0.0/8", "bad"]).contains(ip)')[0]).toMatchObject({ column: 21, hint: 'write it like "10.0.0.0/8" or "2001:db8::/32"' });
+    expect(checkCondition('cidr("10.0.0.0/8").contains("1.2.3.999")')[0]?.message).toMatch(/^invalid IP address "1.2.3.999"/);
+    expect(checkCondition('cidr("10.0.0.0/8").containsCIDR("1.2.3.0/99")')[0]?.message).toMatch(/^invalid CIDR "1.2.3.0\/99"/);
+    // Strings that are no addresses elsewhere are left alone: a string's contains, isIP's argument.
+    expect(checkCondition('subject.email.contains("1.2.3.999") || isIP("300.1.1.1")')).toEqual([]);
+  });
+
+  it("reports a malformed address or network that is no literal at run time", () => {
+    expect(value('ip(subject.department).isLoopback()')).toMatchObject({ ok: false, error: { code: "CEL_INVALID_ARGUMENT" } });
+    expect(value('cidr(subject.department).contains(ip)')).toMatchObject({ ok: false, error: { code: "CEL_INVALID_ARGUMENT" } });
   });
 
   it("type-checks the network functions", () => {
