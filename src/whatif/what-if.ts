@@ -558,6 +558,8 @@ interface ClassListing {
   readonly before: RouteOutcome;
   readonly after: RouteOutcome;
   readonly changes: readonly RouteAspect[];
+  /** Whether its changes are in its outcome's summary group already: added for its first task, not for each. */
+  grouped: boolean;
 }
 
 const NO_RESOLUTION: RouteInput["resolution"] = { ok: false, code: "", message: "" };
@@ -827,7 +829,7 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
       const b = afterRoute.approvers;
       if ((a === null) !== (b === null) || (a && b && (a.via !== b.via || !sameStrings(a.userIds, b.userIds)))) aspects.push("approvers");
     }
-    return { kind: "listed", outcome: o, before, after: afterRoute, changes: aspects.length === 0 ? [] : ASPECT_ORDER.filter((a) => aspects.includes(a)) };
+    return { kind: "listed", outcome: o, before, after: afterRoute, changes: aspects.length === 0 ? [] : ASPECT_ORDER.filter((a) => aspects.includes(a)), grouped: false };
   };
   /** The listing of the class's tasks of the task's subject, made for the first of them. */
   const listingFor = (task: Task, o: ClassOutcome, bySubject: Map<string, ClassListing>, subjectId: string): ClassListing => {
@@ -845,7 +847,10 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
     const o = listing.outcome;
     let g = o.group;
     if (!g) o.group = g = groupFor(listing.before, listing.after);
-    for (const c of listing.changes) g.changes.add(c);
+    if (!listing.grouped) {
+      listing.grouped = true;
+      for (const c of listing.changes) g.changes.add(c);
+    }
     g.taskIds.push(task.id);
   };
   const onProgress = options.onProgress;
