@@ -67,9 +67,9 @@ describe("ruleCoverage on the sample tenant", () => {
   });
 
   it("reports inputs that are not tasks instead of throwing", () => {
-    const r = ruleCoverage(sample, ["nope", { task: "1001" }, { entitlement: { appId: "app-x", id: "e" } }]);
+    const r = ruleCoverage(sample, ["nope", { task: "1001" }, { subject: "u-dev2", entitlement: { appId: "app-x", id: "e" } }]);
     expect(r.tasks).toBe(1);
-    expect(r.skipped.map((s) => s.input)).toEqual(["nope", '{"entitlement":{"appId":"app-x","id":"e"}}']);
+    expect(r.skipped.map((s) => s.input)).toEqual(["nope", '{"subject":"u-dev2","entitlement":{"appId":"app-x","id":"e"}}']);
     expect(formatCoverage(r)).toContain("Skipped 2 inputs");
   });
 });

@@ -23,7 +23,8 @@ import { type SubjectSpec, type TaskSpec, taskInWorld } from "../whatif/task-spe
 function explainRequest(world: World, request: HypotheticalRequest): Result<Explanation, SimError> {
   const { subject, ...rest } = request;
   if (typeof subject === "string" && !world.index.users.has(subject)) return err({ code: "NOT_FOUND", message: `user "${subject}" not found`, field: "subject" });
-  const spec: TaskSpec = { ...rest, ...(subject === undefined ? {} : { subject: typeof subject === "string" ? { id: subject } : subject }) };
+  // A missing subject (from untyped callers) is taskInWorld's to refuse, with what to write.
+  const spec = { ...rest, ...(subject === undefined || subject === null ? {} : { subject: typeof subject === "string" ? { id: subject } : subject }) } as TaskSpec;
   const built = taskInWorld(world, spec);
   if (!built.ok) return built;
   return ok(explainTask(built.value.world, built.value.task));
@@ -382,7 +383,7 @@ export function explainTask(world: World, task: Task): Explanation {
  * const r: HypotheticalRequest = { subject: "u-contractor", entitlement: { appId: "app-aws", id: "ent-aws-prod-admin" }, emergencyAccess: true };
  * ```
  */
-export type HypotheticalRequest = Omit<TaskSpec, "subject"> & { readonly subject?: string | SubjectSpec };
+export type HypotheticalRequest = Omit<TaskSpec, "subject"> & { readonly subject: string | SubjectSpec };
 
 /**
  * Explains what a Hard Reset would choose for a task now, and why — or, given a request that does not

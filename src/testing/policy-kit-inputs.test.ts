@@ -9,6 +9,7 @@ import { explain } from "../explain/explain.js";
 import { loadWorld } from "../world/load-world.js";
 import type { World } from "../world/world.js";
 import { decodeCaseFile } from "./case-file.js";
+import { taskInWorld } from "../whatif/task-spec.js";
 import { checkApprovers, checkRoute, type PolicyCase, policyCases, policyMatchers, ruleCoverage, setupPolicyMatchers } from "./index.js";
 
 function sample(): World {
@@ -109,6 +110,19 @@ describe("arguments that are not what a matcher needs fail with a message, never
     expect(() => expect(world).toRoute(1001 as never, { rule: 2 })).toThrow(/got number 1001 \(did you mean "1001"\?\)/);
     expect(() => expect(world).toRoute({ entitlement: "app-aws/ent-aws-prod-admin" } as never, { rule: 2 })).toThrow(/did you mean \{ appId: "app-aws", id: "ent-aws-prod-admin" \}/);
     expect(() => expect(world).toRoute({ subject: { id: "u-dev2", profile: { n: 1n } }, entitlement: prodAdmin } as never, { rule: 2 })).toThrow(/subject\.profile\.n must be JSON/);
+  });
+
+  it("a described request without a subject, or with an origin the service does not have, is refused: each routed to a rule for that reason alone (author review)", () => {
+    expect(() => expect(world).toRoute({ entitlement: prodAdmin } as never, { rule: 2 })).toThrow(/a described request needs a subject: a user id \("u-dev1"\), or \{ id: "u-new"/);
+    expect(() => expect(world).toRoute({ subject: "u-dev2", entitlement: prodAdmin, origin: "COPILOTT" }, { rule: 2 })).toThrow(/origin must be one of .*COPILOT.* \(or its TASK_ORIGIN_… name\), not "COPILOTT"/);
+    // Any case, the long name and the docs' older names (TaskOrigin.SLACK is CHATAPP) are the origins they name.
+    const copilot = policyCases(world, [
+      { name: "lower", subject: "u-contractor", entitlement: prodAdmin, origin: "copilot", expect: { rule: 1 } },
+      { name: "long", subject: "u-contractor", entitlement: prodAdmin, origin: "TASK_ORIGIN_COPILOT", expect: { rule: 1 } },
+    ]);
+    expect(copilot.map((c) => [c.name, c.pass, c.message])).toEqual([["lower", true, ""], ["long", true, ""]]);
+    const slack = taskInWorld(world, { subject: "u-dev2", entitlement: prodAdmin, origin: "slack" });
+    expect(slack.ok && slack.value.task.origin).toBe("TASK_ORIGIN_CHATAPP");
   });
 
   it("policyCases given something other than a list", () => {

@@ -113,7 +113,7 @@ describe("route checks and their messages", () => {
 
   it("an unknown task or entitlement fails with the reason, never throws", () => {
     expect(checkRoute(world, "nope", { rule: 0 }).message).toContain('the task cannot be built: task "nope" not found');
-    expect(checkRoute(world, { entitlement: { appId: "app-aws", id: "ent-x" } }, { rule: 0 }).pass).toBe(false);
+    expect(checkRoute(world, { subject: "u-dev2", entitlement: { appId: "app-aws", id: "ent-x" } }, { rule: 0 }).message).toContain('entitlement "ent-x" of app "app-aws" does not exist');
   });
 });
 

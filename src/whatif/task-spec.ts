@@ -8,13 +8,14 @@
 import { decodeTask } from "../codec/index.js";
 import { type AppEntitlement, blankUser, type User } from "../model/directory.js";
 import type { JsonObject, JsonValue } from "../model/json.js";
-import type { Task } from "../model/index.js";
+import { KNOWN_TASK_ORIGINS, type Task } from "../model/index.js";
 import type { SimError } from "../reducers/errors.js";
 import { err, ok, type Result } from "../result.js";
 import { findEntitlement, findTask, replaceInWorld, type World, type WorldPatch } from "../world/world.js";
 import { describeValue, pathIndex, pathKey } from "../codec/diagnostic.js";
 import { MAX_JSON_DEPTH } from "../codec/json-tools.js";
 import { closest } from "../text/closest.js";
+import { TASK_ORIGIN } from "../cel/enums.js";
 import { thrownMessage } from "./thrown-message.js";
 import { got, isPlainRecord } from "./input-words.js";
 
@@ -74,10 +75,11 @@ export interface EntitlementSpec {
  */
 export interface TaskSpec {
   readonly kind?: "grant" | "revoke" | "certify";
-  readonly subject?: SubjectSpec;
+  /** Who the request is for; `{ id, … }` describes a user the world does not have (required: a request by nobody routes as no one would). */
+  readonly subject: SubjectSpec;
   readonly entitlement: EntitlementSpec;
   readonly emergencyAccess?: boolean;
-  /** A task origin, long (`TASK_ORIGIN_COPILOT`) or short (`COPILOT`); default `TASK_ORIGIN_WEBAPP`. */
+  /** A task origin, short or long, in any case (`copilot`, `TASK_ORIGIN_COPILOT`), or the docs' older `SLACK`/`JIRA`; default `TASK_ORIGIN_WEBAPP`. An origin the service does not have is refused. */
   readonly origin?: string;
   /** Grant duration (`"3600s"`); absent or null for a permanent grant. */
   readonly grantDuration?: string | null;
@@ -97,11 +99,11 @@ export interface TaskSpec {
  * @example
  * ```ts
  * const byId: TaskRef = "1001";
- * const described: TaskRef = { entitlement: { appId: "app-aws", id: "ent-aws-prod-admin" } };
+ * const described: TaskRef = { subject: { id: "u-new", department: "Engineering" }, entitlement: { appId: "app-aws", id: "ent-aws-prod-admin" } };
  * const asked: TaskRef = { subject: "u-contractor", entitlement: { appId: "app-aws", id: "ent-aws-prod-admin" } };
  * ```
  */
-export type TaskRef = string | (Omit<TaskSpec, "subject"> & { readonly subject?: string | SubjectSpec });
+export type TaskRef = string | (Omit<TaskSpec, "subject"> & { readonly subject: string | SubjectSpec });
 
 /**
  * A task and the world to decide it in: the world itself for a task of the world, the world with
@@ -266,8 +268,15 @@ function specProblem(ref: unknown): Bad | undefined {
   const kind: unknown = ref["kind"];
   if (kind !== undefined && kind !== "grant" && kind !== "revoke" && kind !== "certify") return invalid("kind", `must be grant, revoke or certify, ${got(kind)}`);
   const subject: unknown = ref["subject"];
-  const bad = (subject === undefined ? undefined : decodeSubject(subject)) ?? decodeEntitlement(ref["entitlement"]);
+  // No subject at all is a request by nobody: its conditions would read an empty user and a case
+  // would pass or fail for that reason alone (author review). Someone who does not exist is { id, … }.
+  const missing = subject === undefined || subject === null;
+  const bad = (missing ? undefined : decodeSubject(subject)) ?? decodeEntitlement(ref["entitlement"]);
   if (bad) return bad;
+  if (missing) return invalid("subject", 'a described request needs a subject: a user id ("u-dev1"), or { id: "u-new", department: …, … } for a user who does not exist yet');
+  const o: unknown = ref["origin"];
+  if (typeof o === "string" && o !== "" && originOf(o) === undefined)
+    return invalid("origin", `must be one of ${ORIGIN_NAMES.join(", ")} (or its TASK_ORIGIN_… name), not ${JSON.stringify(o)}`);
   const emergency: unknown = ref["emergencyAccess"];
   if (emergency !== undefined && typeof emergency !== "boolean") return invalid("emergencyAccess", `must be true or false, ${got(emergency)}`);
   const duration: unknown = ref["grantDuration"];
@@ -319,9 +328,24 @@ function entitlementOf(base: AppEntitlement, e: EntitlementSpec): AppEntitlement
   };
 }
 
+/** The origins a described request may name, short (`COPILOT`), as explain's `--origin` takes them. */
+const ORIGIN_NAMES: readonly string[] = KNOWN_TASK_ORIGINS.filter((o) => o !== "TASK_ORIGIN_UNSPECIFIED").map((o) => o.replace(/^TASK_ORIGIN_/, ""));
+
+/**
+ * A request's origin, short or long in any case (`copilot`, `TASK_ORIGIN_COPILOT`), or by the
+ * documentation's older name (`SLACK`, `JIRA`: `TaskOrigin.SLACK` in conditions); `undefined` for
+ * one the service does not have.
+ */
+function originOf(o: string): string | undefined {
+  const upper = o.toUpperCase().replace(/^TASK_ORIGIN_/, "");
+  const short = TASK_ORIGIN.aliases[upper] ?? upper;
+  return ORIGIN_NAMES.includes(short) || short === "UNSPECIFIED" ? `TASK_ORIGIN_${short}` : undefined;
+}
+
 function origin(o: string | undefined): string {
   if (o === undefined || o === "") return "TASK_ORIGIN_WEBAPP";
-  return o.startsWith("TASK_ORIGIN_") ? o : `TASK_ORIGIN_${o}`;
+  // specProblem refused any other.
+  return originOf(o) ?? o;
 }
 
 /**
