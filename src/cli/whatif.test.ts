@@ -46,6 +46,15 @@ describe("policy-sim whatif", () => {
     expect(r.err).toBe("");
   });
 
+  it("an edit the service would refuse to save exits 1 though no task re-routes (README exit codes: 1 on a lint error; a Terraform apply would fail) (Terraform review M1)", async () => {
+    const p = policy("pol-prod-admin");
+    p.rules.push({ condition: 'subject.departmnet == "x"', stepKey: (p.rules[0] as { stepKey: string }).stepKey });
+    const r = await run(["whatif", "--world", WORLD, "--edit", "e.json"], { "e.json": JSON.stringify(p) });
+    expect(r.out).toContain("0 changed");
+    expect(r.out).toContain("the service would refuse to save this edit (1 lint error)");
+    expect(r.code).toBe(EXIT.findings);
+  });
+
   it("--json is the WhatIfResult", async () => {
     const r = await run(["whatif", "--world", WORLD, "--edit", "e.json", "--json", "--state", "all"], { "e.json": JSON.stringify([withoutRule2()]) });
     const j = JSON.parse(r.out) as WhatIfJson;

@@ -262,7 +262,7 @@ export const whatifCommand: Command = {
     }
     if (values["json"] === true) printJson(io, r.value);
     else io.stdout(`${whatIfReport(r.value, scope)}\n`);
-    return r.value.counts.changed > 0 ? EXIT.findings : EXIT.ok;
+    return findingsExit(r.value);
   },
 };
 
@@ -290,5 +290,13 @@ function runPlan(io: CliIO, world: World, planPath: string, scope: TaskScope, js
   }
   if (json) printJson(io, { terraform: { changes: edit.value.changes, notes: edit.value.notes, warnings }, ...r.value });
   else io.stdout(`${formatTerraformWhatIf(edit.value, r.value, { format, scope: scopeText(scope) })}\n`);
-  return r.value.counts.changed > 0 ? EXIT.findings : EXIT.ok;
+  return findingsExit(r.value);
+}
+
+/**
+ * 1 when some task would route differently or an edited policy would not save (a lint error: the
+ * service would refuse the write, a Terraform apply would fail), as the README's exit codes say; else 0.
+ */
+function findingsExit(result: WhatIfResult): number {
+  return result.counts.changed > 0 || result.edit.saveErrors.length > 0 ? EXIT.findings : EXIT.ok;
 }
