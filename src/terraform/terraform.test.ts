@@ -367,6 +367,42 @@ describe("terraform/policy-resource.md: deletes, unknowns, addresses", () => {
     expect(!bad.ok && bad.error[0]?.message).toContain("which is which cannot be told");
   });
 
+  it("terraform/policy-resource.md (a rule's policy_id and step_key are \"part of the `outcome` oneof\"): a rule inserted with a new policy's id where an old rule had a step key sends the policy id alone (Terraform review H1)", () => {
+    const created = policyChange("conductorone_policy.review", ["create"], null, { display_name: "Review", policy_type: "POLICY_TYPE_GRANT", policy_steps: { grant: { steps: [] } } }, { id: true });
+    const base = tfPolicy("pol-prod-admin");
+    const oldRules = base["rules"] as Record<string, Json>[];
+    expect(oldRules[0]?.["step_key"]).toBeTruthy();
+    // rules[0] is new, pointing at the created policy: Terraform plans its outcome unknown, the old rules shift down.
+    const rules = [{ condition: 'subject.department == "Finance"' }, ...oldRules];
+    const config = { root_module: { resources: [{ address: "conductorone_policy.prod_admin", expressions: { rules: { references: ["conductorone_policy.review.id", "conductorone_policy.review"] } } }] } };
+    const update = policyChange("conductorone_policy.prod_admin", ["update"], base, { ...base, rules }, { rules: [{ policy_id: true, step_key: true, policy_key: true }, ...oldRules.map(() => ({}))] });
+    const r = terraformPlanEdit(world, plan([update, created], config));
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    const first = r.value.policies.find((p) => p.id === "pol-prod-admin")?.rules?.[0];
+    expect(first).toMatchObject({ policyId: "conductorone_policy.review" });
+    expect(first?.stepKey ?? "").toBe("");
+  });
+
+  it("HashiCorp JSON output format: a whole list of policy ids unknown (`compact([conductorone_policy.x.id])`) holds the policies its expression refers to, not its value before (Terraform review H2)", () => {
+    const created = policyChange("conductorone_policy.agent_target", ["create"], null, { display_name: "Agent target", policy_type: "POLICY_TYPE_GRANT", policy_steps: { grant: { steps: [] } } }, { id: true });
+    const agentStep = (policyIds: string[] | null) => ({ approval: { agent: { agent_user_id: "u-agent", instructions: "", agent_mode: "APPROVAL_AGENT_MODE_UNSPECIFIED", agent_failure_action: "APPROVAL_AGENT_FAILURE_ACTION_UNSPECIFIED", reassign_to_user_ids: [], ...(policyIds ? { policy_ids: policyIds } : {}) } } });
+    const base = { ...tfPolicy("pol-sales-access"), policy_steps: { grant: { steps: [agentStep(["pol-security-review"])] } } };
+    const after = { ...base, policy_steps: { grant: { steps: [agentStep(null)] } } };
+    const unknown = { policy_steps: { grant: { steps: [{ approval: { agent: { policy_ids: true } } }] } } };
+    const update = policyChange("conductorone_policy.sales", ["update"], base, after, unknown);
+    // The whole policy_steps is one expression (a nested attribute): the only policy it refers to is the created one.
+    const whole = { root_module: { resources: [{ address: "conductorone_policy.sales", expressions: { policy_steps: { references: ["conductorone_policy.agent_target.id", "conductorone_policy.agent_target"] } } }] } };
+    const r = terraformPlanEdit(world, plan([update, created], whole));
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    const step = r.value.policies.find((p) => p.id === "pol-sales-access")?.policySteps?.["grant"]?.steps?.[0];
+    expect(step?.kind === "approval" && step.approvers?.kind === "agent" && step.approvers.policyIds).toEqual(["conductorone_policy.agent_target"]);
+    // Referring to a known policy too, inside the whole expression: which of them the list holds cannot be told.
+    const known = policyChange("conductorone_policy.security", ["no-op"], tfPolicy("pol-security-review"), tfPolicy("pol-security-review"));
+    const both = { root_module: { resources: [{ address: "conductorone_policy.sales", expressions: { policy_steps: { references: ["conductorone_policy.agent_target.id", "conductorone_policy.agent_target", "conductorone_policy.security.id", "conductorone_policy.security"] } } }] } };
+    const unclear = terraformPlanEdit(world, plan([update, created, known], both));
+    expect(!unclear.ok && unclear.error[0]).toMatchObject({ code: "PLAN_UNRESOLVED_UNKNOWN", message: expect.stringContaining("which policies it holds cannot be told") });
+  });
+
   it("module and instance addresses: a resource in a module with for_each refers to its sibling in the same instance", () => {
     const config = {
       root_module: {

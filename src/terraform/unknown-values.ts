@@ -153,12 +153,35 @@ function containsTrue(v: unknown, depth = 0): boolean {
  * ```ts
  * holdsPolicyId(["rules", 0, "policy_id"]); // true
  * holdsPolicyId(["policy_steps", "grant", "steps", 0, "approval", "agent", "policy_ids", 1]); // true
+ * holdsPolicyId(["policy_steps", "grant", "steps", 0, "approval", "agent", "policy_ids"]); // true: the whole list
  * ```
  */
 export function holdsPolicyId(path: Path): boolean {
   const last = path[path.length - 1];
   const named = typeof last === "number" ? path[path.length - 2] : last;
-  return typeof named === "string" && (typeof last === "number" ? named === "policy_ids" : named.endsWith("policy_id"));
+  return typeof named === "string" && (typeof last === "number" ? named === "policy_ids" : named.endsWith("policy_id") || isIdList(path));
+}
+
+/** Whether a path ends at a whole list of policy ids (`…policy_ids`, not one of its elements). */
+function isIdList(path: Path): boolean {
+  return path[path.length - 1] === "policy_ids";
+}
+
+/** A copy of `values` without the value at `path` (containers along it copied); `values` itself when there is none. */
+function unsetAt(values: unknown, path: Path): unknown {
+  const [head, ...rest] = path;
+  if (head === undefined) return undefined;
+  if (typeof head === "number") {
+    if (!Array.isArray(values) || head >= values.length) return values;
+    const arr = [...(values as unknown[])];
+    arr[head] = rest.length === 0 ? null : unsetAt(arr[head], rest);
+    return arr;
+  }
+  if (!isRecord(values) || !Object.hasOwn(values, head)) return values;
+  const obj: Record<string, unknown> = { ...values };
+  if (rest.length === 0) delete obj[head];
+  else put(obj, head, unsetAt(obj[head], rest));
+  return obj;
 }
 
 /**
@@ -380,12 +403,36 @@ export function resolveUnknowns(c: PlannedPolicyChange, ctx: UnknownContext): { 
       : written;
     // An expression indexed by the instance's own key names the sibling instance with that key.
     const byOwnKey = refs.includes("each.key") || refs.includes("count.index") ? (/(\[(?:"(?:[^"\\]|\\.)*"|\d+)\])$/.exec(c.address)?.[1] ?? "") : "";
+    // Every policy referred to, known ids too, in the order referred to: a whole list holds them all.
+    const referred: string[] = [];
     for (const ref of refs)
       for (const t of referencedChanges(ref, c.moduleAddress, ctx.configuration, ctx.changes, 0, byOwnKey)) {
         const id = ctx.idOf.get(t);
+        if (id !== undefined && !referred.includes(id)) referred.push(id);
         // A reference to a policy whose id is already known is not what made this value unknown.
         if (id !== undefined && isUnknownId(t) && !targets.includes(id)) targets.push(id);
       }
+    const list = g.leaves.find(isIdList);
+    if (list !== undefined) {
+      // A whole list of policy ids unknown (`compact([conductorone_policy.x.id])`): the policies its
+      // own expression refers to. An expression that writes more than the list (the whole
+      // `policy_steps`) may refer to policies for other attributes: only ids unknown until apply
+      // are the list's then, and only when nothing else of it waits for one.
+      // Policies referred to by name (`conductorone_policy.x`), whether or not this plan changes them.
+      const named = new Set(refs.flatMap((r) => {
+        const m = RESOURCE_REF.exec(r);
+        return m ? [withoutInstanceKeys(`${c.moduleAddress === "" ? "" : `${c.moduleAddress}.`}conductorone_policy.${m[1]}${m[2] ?? ""}`)] : [];
+      }));
+      const ids = g.whole ? (referred.length === targets.length && named.size <= targets.length ? targets : []) : referred;
+      if (g.leaves.length === 1 && ids.length > 0) value = setAt(value, list, ids);
+      else
+        errors.push({
+          code: "PLAN_UNRESOLVED_UNKNOWN",
+          path: renderPath(`${c.path}.change.after`, list),
+          message: `${c.address}: ${renderPath("", list).slice(1)} is known only after apply and which policies it holds cannot be told: its configuration writes it within an expression that refers to ${referred.length === 0 ? "no planned policy" : `${referred.length} policies (${referred.join(", ")})`}${g.leaves.length > 1 ? ` for ${g.leaves.length} unknown values` : ""}; write the list as its own attribute of conductorone_policy ids`,
+        });
+      continue;
+    }
     if (targets.length === 1 || (targets.length === g.leaves.length && targets.length > 0)) {
       g.leaves.forEach((leaf, i) => {
         value = setAt(value, leaf, targets.length === 1 ? targets[0] : targets[i]);
@@ -411,5 +458,26 @@ export function resolveUnknowns(c: PlannedPolicyChange, ctx: UnknownContext): { 
     }
   }
   if (errors.length > 0) return { ok: false, error: errors };
+  // A value taken from the prior state is unset when a sibling of its oneof is set now, by the
+  // configuration: a rule written with a new policy's id where an old rule had a step key (the list
+  // index is all they share) sends the policy id alone.
+  if (policy)
+    for (let i = defaulted.length - 1; i >= 0; i--) {
+      const leaf = defaulted[i] as Path;
+      const container = leaf.slice(0, -1);
+      const setNow = oneofSiblings(leaf).some((n) => {
+        const sibling = [...container, n];
+        const v = valueAt(value, sibling);
+        return v !== undefined && v !== null && v !== "" && !defaulted.some((d) => samePath(d, sibling));
+      });
+      if (!setNow || valueAt(value, leaf) === undefined) continue;
+      value = unsetAt(value, leaf);
+      defaulted.splice(i, 1);
+      unset.push(leaf);
+    }
   return { ok: true, value: { values: isRecord(value) ? value : after, defaulted, unset, configured: expressions !== null } };
+}
+
+function samePath(a: Path, b: Path): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
