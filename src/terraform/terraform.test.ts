@@ -403,6 +403,22 @@ describe("terraform/policy-resource.md: deletes, unknowns, addresses", () => {
     expect(!unclear.ok && unclear.error[0]).toMatchObject({ code: "PLAN_UNRESOLVED_UNKNOWN", message: expect.stringContaining("which policies it holds cannot be told") });
   });
 
+  it('HashiCorp JSON output format: a reference to one for_each instance (`conductorone_policy.team["eu"].id`, listed beside the resource and the instance) resolves to that instance (Terraform review M2)', () => {
+    const created = (key: string) => ({
+      ...policyChange(`conductorone_policy.team["${key}"]`, ["create"], null, { display_name: key, policy_type: "POLICY_TYPE_GRANT", policy_steps: { grant: { steps: [] } } }, { id: true }),
+      name: "team",
+      index: key,
+    });
+    const base = tfPolicy("pol-sales-access");
+    const config = {
+      root_module: { resources: [{ address: "conductorone_policy.sales", expressions: { rules: { references: ['conductorone_policy.team["eu"].id', 'conductorone_policy.team["eu"]', "conductorone_policy.team"] } } }] },
+    };
+    const update = policyChange("conductorone_policy.sales", ["update"], base, { ...base, rules: [{ condition: "true" }] }, { rules: [{ policy_id: true }] });
+    const r = terraformPlanEdit(world, plan([update, created("us"), created("eu")], config));
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    expect(r.value.policies.find((p) => p.id === "pol-sales-access")?.rules?.[0]?.policyId).toBe('conductorone_policy.team["eu"]');
+  });
+
   it("module and instance addresses: a resource in a module with for_each refers to its sibling in the same instance", () => {
     const config = {
       root_module: {

@@ -396,7 +396,7 @@ export function resolveUnknowns(c: PlannedPolicyChange, ctx: UnknownContext): { 
   }
   for (const [expr, g] of groups) {
     const targets: string[] = [];
-    const written = referencesIn(expr);
+    const written = mostSpecific(referencesIn(expr));
     // `each.value` is an element of the resource's `for_each` collection: what that refers to.
     const refs = written.some((r) => r === "each.value" || r.startsWith("each.value.") || r.startsWith("each.value["))
       ? [...written, ...referencesIn(forEachExpression(ctx.configuration, c.address, c.moduleAddress))]
@@ -476,6 +476,21 @@ export function resolveUnknowns(c: PlannedPolicyChange, ctx: UnknownContext): { 
       unset.push(leaf);
     }
   return { ok: true, value: { values: isRecord(value) ? value : after, defaulted, unset, configured: expressions !== null } };
+}
+
+/**
+ * References without those another of the list narrows: Terraform lists `conductorone_policy.team`
+ * and `conductorone_policy.team["eu"]` beside `conductorone_policy.team["eu"].id`, and only the
+ * last says which instance is read.
+ *
+ * @example
+ * ```ts
+ * mostSpecific(['conductorone_policy.team["eu"].id', 'conductorone_policy.team["eu"]', "conductorone_policy.team"]);
+ * // ['conductorone_policy.team["eu"].id']
+ * ```
+ */
+export function mostSpecific(refs: readonly string[]): string[] {
+  return refs.filter((r) => !refs.some((other) => other.length > r.length && other.startsWith(r) && (other[r.length] === "[" || other[r.length] === ".")));
 }
 
 function samePath(a: Path, b: Path): boolean {
