@@ -194,7 +194,11 @@ export function readPlan(doc: unknown): { ok: true; value: PolicyPlan } | { ok: 
   const directory: PlannedDirectoryChange[] = [];
   raw.forEach((rc, i) => {
     const path = `$.resource_changes[${i}]`;
-    if (!isRecord(rc)) return;
+    // Not skipped unsaid: it may be the policy change the run is about.
+    if (!isRecord(rc)) {
+      errors.push({ code: "PLAN_BAD_RESOURCE_CHANGE", path, message: `a resource change must be an object, not ${rc === null ? "null" : Array.isArray(rc) ? "a list" : typeof rc}` });
+      return;
+    }
     if (typeof rc["address"] === "string" && isRecord(rc["change"]) && Array.isArray(rc["change"]["actions"])) {
       const a = actionOf(rc["change"]["actions"]);
       const stripped = withoutInstanceKeys(rc["address"]);
@@ -210,7 +214,11 @@ export function readPlan(doc: unknown): { ok: true; value: PolicyPlan } | { ok: 
     }
     if (rc["mode"] !== undefined && rc["mode"] !== "managed") return;
     const type = rc["type"];
-    const kind = typeof type === "string" ? DIRECTORY_RESOURCE_TYPES.get(type) : undefined;
+    if (typeof type !== "string") {
+      errors.push({ code: "PLAN_BAD_RESOURCE_CHANGE", path: `${path}.type`, message: "a resource change needs its resource type (conductorone_policy, …)" });
+      return;
+    }
+    const kind = DIRECTORY_RESOURCE_TYPES.get(type);
     if (type !== POLICY_RESOURCE_TYPE && kind === undefined) return;
     const change = rc["change"];
     const address = rc["address"];

@@ -530,6 +530,14 @@ describe("terraform/policy-resource.md: deletes, unknowns, addresses", () => {
     expect(readPlan({ format_version: "1.2", planned_values: {}, configuration: {} }).ok).toBe(true);
   });
 
+  it("HashiCorp JSON output format (every resource_changes item is an object with a type): a malformed item is reported at its path, not skipped unsaid (Terraform review L3)", () => {
+    const good = policyChange("conductorone_policy.sales", ["no-op"], tfPolicy("pol-sales-access"), tfPolicy("pol-sales-access"));
+    const { type: _type, ...untyped } = policyChange("conductorone_policy.sales", ["update"], tfPolicy("pol-sales-access"), tfPolicy("pol-sales-access"));
+    expect(readPlan(plan([good, "conductorone_policy.x"]))).toMatchObject({ ok: false, error: [{ code: "PLAN_BAD_RESOURCE_CHANGE", path: "$.resource_changes[1]", message: "a resource change must be an object, not string" }] });
+    expect(readPlan(plan([untyped]))).toMatchObject({ ok: false, error: [{ code: "PLAN_BAD_RESOURCE_CHANGE", path: "$.resource_changes[0].type" }] });
+    expect(readPlan(plan([good])).ok).toBe(true);
+  });
+
   it("a value that does not decode as a policy is reported at its path in the plan, in the provider's names", () => {
     const tf = tfPolicy("pol-sales-access");
     const after = { ...tf, policy_steps: { grant: { steps: [{ wait: { name: "w", duration: { duration: "2h" } } }] } } };
