@@ -28,6 +28,8 @@ const SIGN: Record<TerraformPolicyChange["action"], string> = { create: "+", upd
 
 function policyText(c: TerraformPolicyChange): string {
   const name = c.displayName ? ` "${c.displayName}"` : "";
+  // A delete the world has no policy for (matched by nothing) deletes nothing here: it is no new policy.
+  if (c.matchedBy === "new" && c.action === "delete") return `${c.policyId}${name} (not in the world: nothing to delete)`;
   if (c.matchedBy === "new") return `new policy${name}${c.replaces ? ` replacing ${c.replaces} (deleted)` : ""}`;
   return `${c.policyId}${name}${c.matchedBy === "annotation" ? " (matched by its iac_resource_address annotation)" : ""}`;
 }

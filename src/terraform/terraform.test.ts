@@ -332,6 +332,13 @@ describe("terraform/policy-resource.md: deletes, unknowns, addresses", () => {
     const r = terraformPlanEdit(world, plan([policyChange("conductorone_policy.gone", ["delete"], { id: "pol-gone", display_name: "Gone" }, null)]));
     expect(r.ok && r.value.notes).toEqual(['conductorone_policy.gone: the world has no policy "pol-gone" to delete; nothing to simulate']);
     expect(r.ok && r.value.deleted).toEqual([]);
+    // The report names it as what it is, not as a new policy (Terraform review L2).
+    if (!r.ok) throw new Error("expected a plan");
+    const result = whatIf(world, terraformEditRecipe(r.value));
+    if (!result.ok) throw new Error(result.error.message);
+    const text = formatTerraformWhatIf(r.value, result.value);
+    expect(text).toContain('delete  conductorone_policy.gone → pol-gone (not in the world: nothing to delete)');
+    expect(text).not.toContain("new policy");
   });
 
   it("HashiCorp JSON output format: an unknown value its configuration writes from a data source read at apply cannot be simulated, and says where it is", () => {
