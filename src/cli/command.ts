@@ -9,7 +9,8 @@ import { loadWorld, loadWorldChunksIndexed } from "../world/load-world.js";
 import type { Diagnostic } from "../world/read.js";
 import type { ByteRange } from "../world/world-splitter.js";
 import { worldJsonChunks } from "../world/save-world.js";
-import type { World } from "../world/world.js";
+import { replaceInWorld, type World } from "../world/world.js";
+import { isRealTimestamp, utcTimestamp } from "../codec/schema.js";
 import type { WriteMode } from "./check-writable.js";
 
 /**
@@ -413,4 +414,20 @@ export function parseCount(flag: string, value: string | undefined, fallback: nu
   const n = /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(n) || n < 1) throw new CliInputError(`${flag} must be a whole number greater than 0, not "${value}"`);
   return n;
+}
+
+/**
+ * The world at a `--now` flag's time when one is given: the clock its conditions read (business
+ * hours, a date), for `explain` and `test` alike; throws {@link CliInputError} for a value that is
+ * no RFC 3339 timestamp.
+ *
+ * @example
+ * ```ts
+ * const world = worldAtClock(readWorld(io, path), values["now"]);
+ * ```
+ */
+export function worldAtClock(world: World, now: unknown): World {
+  if (now === undefined) return world;
+  if (!isRealTimestamp(now)) throw new CliInputError(`--now must be an RFC 3339 timestamp such as "2026-11-23T22:30:00Z", not ${JSON.stringify(now)}`);
+  return replaceInWorld(world, { now: utcTimestamp(now) });
 }

@@ -7,7 +7,7 @@
 import { explain, type HypotheticalRequest } from "../explain/explain.js";
 import { formatExplanation } from "../explain/format.js";
 import { KNOWN_TASK_ORIGINS } from "../model/enums.js";
-import { type CliIO, CliInputError, type Command, type CommandArgs, EXIT, formatWorldWarning, readWorld, str } from "./command.js";
+import { type CliIO, CliInputError, type Command, type CommandArgs, EXIT, formatWorldWarning, readWorld, str, worldAtClock } from "./command.js";
 import { json, runCommand } from "./dispatch.js";
 
 /** The origins `--origin` takes, short (`COPILOT`) as the help writes them; UNSPECIFIED is no origin to ask about. */
@@ -80,7 +80,7 @@ function explainTarget(values: CommandArgs["values"]): string | HypotheticalRequ
  * ```
  */
 export const explainCommand: Command = {
-  usage: "policy-sim explain --world <file> (--task <id|numericId> | --subject <userId> --entitlement <appId>/<entitlementId> [--kind grant|revoke] [--origin <o>] [--emergency]) [--json] [--verbose]",
+  usage: "policy-sim explain --world <file> (--task <id|numericId> | --subject <userId> --entitlement <appId>/<entitlementId> [--kind grant|revoke] [--origin <o>] [--emergency]) [--now <time>] [--json] [--verbose]",
   summary: "why a policy applies to a task, or how a request that does not exist yet would route",
   options: {
     world: { type: "string" },
@@ -90,6 +90,7 @@ export const explainCommand: Command = {
     kind: { type: "string" },
     origin: { type: "string" },
     emergency: { type: "boolean" },
+    now: { type: "string" },
     json: { type: "boolean" },
     verbose: { type: "boolean" },
   },
@@ -100,7 +101,8 @@ export const explainCommand: Command = {
     const cached = typeof target === "string" && worldPath ? io.worldCache?.forTask(worldPath, target) : undefined;
     // The warnings the full load printed, kept with the cache entry: the same output either way.
     if (cached && worldPath) for (const w of cached.warnings) io.stderr(`${worldPath}: ${formatWorldWarning(w)}\n`);
-    const world = cached ?? readWorld(io, worldPath);
+    const loaded = cached ?? readWorld(io, worldPath);
+    const world = worldAtClock(loaded, values["now"]);
     const r = explain(world, target);
     if (!r.ok) {
       if (values["json"]) json(io, { error: r.error });
@@ -120,6 +122,7 @@ export const explainCommand: Command = {
     "--origin <o>            where the request comes from, WEBAPP by default; one of",
     ...wrapList(ORIGINS, 24, 100),
     "--emergency             an emergency-access request",
+    "--now <time>            the clock the conditions read (RFC 3339; default: the world's now), e.g. after hours",
     "--verbose               the values of every sub-expression, not only of the deciding rules",
     "--json                  the Explanation as JSON (the same data the text is made from)",
     "",

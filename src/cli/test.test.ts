@@ -50,6 +50,33 @@ describe("policy-sim test", () => {
     expect(bad.err).toContain("--now must be an RFC 3339 timestamp");
   });
 
+  it("a case's own now: office-hours and after-hours cases in one file; a clock rule expected and missed says when it ran and how to move the clock (author review)", async () => {
+    const request = { subject: "u-sales1", entitlement: "app-aws/ent-aws-prod-admin" };
+    const cases = [
+      { name: "office hours", request, expect: { rule: "baseline" } },
+      { name: "after hours", request, now: "2026-11-23T22:30:00Z", expect: { rule: 4 } },
+      { name: "after hours by task", task: "1002", now: "2026-11-23T22:30:00Z", expect: { rule: 3 } },
+    ];
+    const r = await run(["test", "--world", "fixtures/world.json", "c.json"], { "c.json": JSON.stringify(cases) });
+    expect(r.code, r.out).toBe(EXIT.ok);
+    // The case's clock wins over --now.
+    expect((await run(["test", "--world", "fixtures/world.json", "c.json", "--now", "2026-11-22T09:00:00Z"], { "c.json": JSON.stringify(cases.slice(1, 2)) })).code).toBe(EXIT.ok);
+    const missed = await run(["test", "--world", "fixtures/world.json", "c.json"], { "c.json": JSON.stringify([{ name: "forgot the clock", request, expect: { rule: 4 } }]) });
+    expect(missed.out).toContain("rule is the baseline, expected #4 (rule #4 reads the clock and ran at 2026-11-22T09:00:00Z: set another time with a case's now:, the test command's --now, or the world's now)");
+    const bad = await run(["test", "--world", "fixtures/world.json", "c.json"], { "c.json": JSON.stringify([{ ...cases[1], now: "tonight" }]) });
+    expect(bad.out).toContain('now must be an RFC 3339 timestamp such as "2026-11-23T22:30:00Z", not string "tonight"');
+  });
+
+  it("explain --now: the request as it would route at that time; a value that is no time is refused (exit 2)", async () => {
+    const at = (now?: string) => run(["explain", "--world", "fixtures/world.json", "--subject", "u-sales1", "--entitlement", "app-aws/ent-aws-prod-admin", ...(now ? ["--now", now] : [])]);
+    expect((await at()).out).toContain("Selected: the baseline \"grant\" of pol-prod-admin");
+    const night = await at("2026-11-23T22:30:00Z");
+    expect(night.out).toContain("evaluated at 2026-11-23T22:30:00Z");
+    expect(night.out).toContain("Selected: rule #4 of pol-prod-admin");
+    const bad = await at("soon");
+    expect([bad.code, bad.err.split("\n")[0]]).toEqual([EXIT.badInput, '--now must be an RFC 3339 timestamp such as "2026-11-23T22:30:00Z", not "soon"']);
+  });
+
   it("a case naming a policy the world does not have fails with the closest name, negated or not", async () => {
     const cases = JSON.stringify([{ name: "typo", task: "1001", expect: { policy: "pol-prod-admn" } }]);
     const r = await run(["test", "--world", "fixtures/world.json", "c.json"], { "c.json": cases });

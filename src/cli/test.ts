@@ -9,9 +9,8 @@ import { type CaseEntry, decodeCaseFile } from "../testing/case-file.js";
 import { type PolicyCaseResult, policyCases } from "../testing/policy-cases.js";
 import { formatCoverage, ruleCoverage } from "../whatif/coverage.js";
 import type { TaskRef } from "../whatif/task-spec.js";
-import { replaceInWorld, type World } from "../world/world.js";
-import { isRealTimestamp, utcTimestamp } from "../codec/schema.js";
-import { CliInputError, type CliIO, type Command, EXIT, InputFileError, printJson, readWorld, str } from "./command.js";
+import type { World } from "../world/world.js";
+import { CliInputError, type CliIO, type Command, EXIT, InputFileError, printJson, readWorld, str, worldAtClock } from "./command.js";
 import { expandGlobs } from "./glob.js";
 
 /** How a case file's text is parsed: YAML for `.yaml`/`.yml`, JSON otherwise. */
@@ -75,10 +74,7 @@ function report(io: CliIO, runs: readonly FileRun[], verbose: boolean): { passed
 
 /** The world, at `--now` when given: the clock its conditions read (business hours, a date). */
 function worldAt(io: CliIO, worldPath: string, now: unknown): World {
-  const world = readWorld(io, worldPath);
-  if (now === undefined) return world;
-  if (!isRealTimestamp(now)) throw new CliInputError(`--now must be an RFC 3339 timestamp such as "2026-11-23T22:30:00Z", not ${JSON.stringify(now)}`);
-  return replaceInWorld(world, { now: utcTimestamp(now) });
+  return worldAtClock(readWorld(io, worldPath), now);
 }
 
 function runOnce(io: CliIO, worldPath: string, patterns: readonly string[], values: Record<string, unknown>): number {

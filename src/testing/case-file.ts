@@ -89,27 +89,30 @@ export function decodeCaseFile(doc: unknown): CaseFile {
     const name = typeof nameIn === "string" && nameIn !== "" ? nameIn : `case #${i + 1}`;
     if (get("expect") === undefined) return broken(name, "the case has no expect: say what the route should be, e.g. expect: { policy: pol-x, rule: 0 }");
     const expect = get("expect") as RouteExpectation;
+    // The clock of this case alone (policyCases checks it): business-hours cases beside others in one file.
+    const now = get("now");
+    const clock = now === undefined ? {} : { now: now as string };
     // With task or request, anything else at the top of the case would be dropped unread.
     const others = (...allowed: string[]): string[] => Object.keys(c).filter((k) => !allowed.includes(k));
     const taskIn = get("task");
     if (taskIn !== undefined) {
       const task = typeof taskIn === "number" ? String(taskIn) : taskIn;
       if (typeof task !== "string" || task === "") return broken(name, "task must be a task id or numericId");
-      const extra = others("name", "task", "expect");
-      if (extra.length > 0) return broken(name, `a case with task has only name, task and expect; it also has ${extra.join(", ")}`);
-      return { name, case: { name, task, expect } };
+      const extra = others("name", "task", "expect", "now");
+      if (extra.length > 0) return broken(name, `a case with task has only name, task, expect and now; it also has ${extra.join(", ")}`);
+      return { name, case: { name, task, expect, ...clock } };
     }
     const request = get("request");
     if (request !== undefined) {
       if (!isRecord(request)) return broken(name, "request must be { subject, entitlement, kind?, origin?, emergencyAccess? }");
-      const extra = others("name", "request", "expect");
-      if (extra.length > 0) return broken(name, `a case with request has only name, request and expect; it also has ${extra.join(", ")} (put them in the request)`);
+      const extra = others("name", "request", "expect", "now");
+      if (extra.length > 0) return broken(name, `a case with request has only name, request, expect and now; it also has ${extra.join(", ")} (put them in the request)`);
     }
     const described = request ?? (get("entitlement") !== undefined ? c : undefined);
     if (described === undefined) return broken(name, "the case names no task: give task, or request: { subject, entitlement }");
-    const spec = requestOf(described === c ? Object.fromEntries(Object.entries(c).filter(([k]) => k !== "name" && k !== "expect")) : (described as Readonly<Record<string, unknown>>));
+    const spec = requestOf(described === c ? Object.fromEntries(Object.entries(c).filter(([k]) => k !== "name" && k !== "expect" && k !== "now")) : (described as Readonly<Record<string, unknown>>));
     if (typeof spec === "string") return broken(name, spec);
-    return { name, case: { ...spec, name, expect } };
+    return { name, case: { ...spec, name, expect, ...clock } };
   });
   return { entries, problems: [] };
 }

@@ -6,6 +6,7 @@
 import { approversSummary } from "../workflow/approvers.js";
 import { type Explanation, explainTask } from "../explain/explain.js";
 import { lintDecodedPolicy } from "../policy/lint.js";
+import { conditionReads } from "../cel/reads.js";
 import type { Finding } from "../policy/lint-finding.js";
 import type { Policy } from "../model/index.js";
 import { formatExplanation } from "../explain/format.js";
@@ -229,6 +230,18 @@ function shapeProblems(x: unknown): string[] {
 }
 
 /** The rule of the resolved policy that matched, or "baseline", or null when selection did not get that far. */
+/**
+ * When the rule expected reads the clock (`now()`): the time it was evaluated at, and how to run the
+ * case at another (author review: "rule is the baseline, expected #4" said nothing of 09:00Z).
+ */
+function clockHint(e: Explanation, expected: number | "baseline"): string {
+  if (typeof expected !== "number") return "";
+  const rootPolicy = e.resolution.ok ? e.resolution.policyId : undefined;
+  const rule = [...e.rules, ...e.notEvaluated].find((r) => r.ruleIndex === expected && r.policyId === rootPolicy);
+  if (rule === undefined || !conditionReads(rule.condition).clock) return "";
+  return ` (rule #${expected} reads the clock and ran at ${e.now}: set another time with a case's now:, the test command's --now, or the world's now)`;
+}
+
 function rootRule(e: Explanation): number | "baseline" | null {
   let last: number | "baseline" | null = null;
   for (const r of e.rules) {
@@ -277,7 +290,7 @@ export function routeMismatches(e: Explanation, x: RouteExpectation): string[] {
     if (got !== x.rule) {
       // ConductorOne's pages call the first rule "Rule 1": an expectation one past the rule that decided is that slip.
       const offByOne = typeof got === "number" && typeof x.rule === "number" && x.rule === got + 1 ? ` (rule indexes start at 0: the docs' "Rule ${x.rule}" is rule ${got})` : "";
-      out.push(`rule is ${got === null ? "none" : got === "baseline" ? "the baseline" : `#${got}`}, expected ${x.rule === "baseline" ? "the baseline" : `#${x.rule}`}${offByOne}`);
+      out.push(`rule is ${got === null ? "none" : got === "baseline" ? "the baseline" : `#${got}`}, expected ${x.rule === "baseline" ? "the baseline" : `#${x.rule}`}${offByOne}${clockHint(e, x.rule)}`);
     }
   }
   const d = r.kind === "selected" ? r.decidedBy : null;

@@ -6,7 +6,8 @@
 import type { Explanation } from "../explain/explain.js";
 import { describeValue } from "../codec/diagnostic.js";
 import type { TaskRef } from "../whatif/task-spec.js";
-import type { World } from "../world/world.js";
+import { isRealTimestamp, utcTimestamp } from "../codec/schema.js";
+import { replaceInWorld, type World } from "../world/world.js";
 import { checkRoute, type RouteExpectation } from "./expect-route.js";
 
 /**
@@ -19,10 +20,16 @@ import { checkRoute, type RouteExpectation } from "./expect-route.js";
  *   { name: "contractor on prod admin", task: "1001", expect: { policy: "pol-prod-admin", rule: 2 } },
  *   { name: "security lead fast path", subject: { id: "u-sec-eng" },
  *     entitlement: { appId: "app-aws", id: "ent-aws-prod-admin" }, expect: { rule: 0 } },
+ *   { name: "after hours", task: "1002", now: "2026-11-23T22:30:00Z", expect: { rule: 4 } },
  * ];
  * ```
  */
-export type PolicyCase = { readonly name: string; readonly expect: RouteExpectation } & ({ readonly task: TaskRef } | Exclude<TaskRef, string>);
+export type PolicyCase = {
+  readonly name: string;
+  readonly expect: RouteExpectation;
+  /** The clock this case's conditions read (RFC 3339), for business-hours rules; default the world's `now`. */
+  readonly now?: string;
+} & ({ readonly task: TaskRef } | Exclude<TaskRef, string>);
 
 /**
  * The outcome of one case. `assert()` throws an `Error` carrying `message` when the case failed —
@@ -66,10 +73,11 @@ function caseProblem(c: unknown, i: number): { name: string; message: string } |
   // Own keys only: a case is data (often from JSON or YAML), and `constructor` is no key of it.
   const has = (k: string): boolean => Object.hasOwn(o, k) && o[k] !== undefined;
   if (!has("expect")) return { name, message: "the case has no expect: say what the route should be, e.g. expect: { policy: \"pol-x\", rule: 0 }" };
+  if (has("now") && !isRealTimestamp(o["now"])) return { name, message: `now must be an RFC 3339 timestamp such as "2026-11-23T22:30:00Z", not ${describeValue(o["now"])}` };
   if (has("task")) {
     // A task of the world and a described one at once: which was meant cannot be told.
-    const other = Object.keys(o).filter((k) => k !== "name" && k !== "task" && k !== "expect");
-    if (other.length > 0) return { name, message: `a case with task (an id or numericId) has only name, task and expect; it also has ${other.join(", ")} (describe a request with subject and entitlement instead of task)` };
+    const other = Object.keys(o).filter((k) => k !== "name" && k !== "task" && k !== "expect" && k !== "now");
+    if (other.length > 0) return { name, message: `a case with task (an id or numericId) has only name, task, expect and now; it also has ${other.join(", ")} (describe a request with subject and entitlement instead of task)` };
     return undefined;
   }
   if (!has("subject") && !has("entitlement")) return { name, message: "the case names no task: give task (an id or numericId) or subject and entitlement" };
@@ -83,7 +91,7 @@ function caseName(c: object, i: number): string {
 
 function refOf(c: PolicyCase): TaskRef {
   if ("task" in c) return c.task;
-  const { name: _name, expect: _expect, ...spec } = c;
+  const { name: _name, expect: _expect, now: _now, ...spec } = c;
   return spec;
 }
 
@@ -116,7 +124,8 @@ export function policyCases(world: World, cases: readonly PolicyCase[]): PolicyC
     const pc = c as PolicyCase;
     const name = caseName(pc, i);
     const task = refOf(pc);
-    const r = checkRoute(world, task, pc.expect);
+    // caseProblem checked the case's clock.
+    const r = checkRoute(pc.now === undefined ? world : replaceInWorld(world, { now: utcTimestamp(pc.now) }), task, pc.expect);
     const message = r.pass ? "" : `${name}: ${r.message}`;
     return {
       name,
