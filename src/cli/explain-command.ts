@@ -6,6 +6,7 @@
  */
 import { explain, type HypotheticalRequest } from "../explain/explain.js";
 import { formatExplanation } from "../explain/format.js";
+import { type RoutePolicyLint, routeLintErrors } from "../explain/route-lint.js";
 import { KNOWN_TASK_ORIGINS } from "../model/enums.js";
 import { type CliIO, CliInputError, type Command, type CommandArgs, EXIT, formatWorldWarning, readWorld, str, worldAtClock } from "./command.js";
 import { json, runCommand } from "./dispatch.js";
@@ -28,6 +29,19 @@ export function parseOrigin(value: string): string {
   const short = value.toUpperCase().replace(/^TASK_ORIGIN_/, "");
   if (ORIGINS.includes(short)) return short;
   throw new CliInputError(`--origin must be one of ${ORIGINS.join(", ")} (or its TASK_ORIGIN_… name), not "${value}"`);
+}
+
+/** The warning for route policies with lint errors, every error with its position; "" when there are none. */
+function refusedWarning(refused: readonly RoutePolicyLint[]): string {
+  let out = "";
+  for (const { policyId, errors } of refused) {
+    out += `Warning: the service would refuse to save policy "${policyId}" (${errors.length} lint error${errors.length === 1 ? "" : "s"}); the route below is what the broken policy would do:\n`;
+    for (const f of errors) {
+      out += `  ${f.code} at ${f.path}: ${f.message}\n`;
+      if (f.cel) for (const line of f.cel.excerpt.split("\n")) out += `    ${line}\n`;
+    }
+  }
+  return out === "" ? "" : `${out}\n`;
 }
 
 /** `items` comma-separated in lines of at most `width` characters, each indented by `indent`. */
@@ -109,9 +123,14 @@ export const explainCommand: Command = {
       else io.stderr(`${r.error.code}: ${r.error.message}\n`);
       return r.error.code === "NOT_FOUND" || r.error.code === "INVALID_ARGUMENT" ? EXIT.badInput : EXIT.findings;
     }
-    if (values["json"]) json(io, r.value);
-    else io.stdout(`${formatExplanation(r.value, { color: io.isTTY, verbose: values["verbose"] === true })}\n`);
-    return r.value.result.kind === "selected" ? EXIT.ok : EXIT.findings;
+    // A policy on the route the service would refuse to save: what it does here could never happen there.
+    const refused = routeLintErrors(world, r.value);
+    const warning = refusedWarning(refused);
+    if (values["json"]) {
+      json(io, r.value);
+      if (warning !== "") io.stderr(warning);
+    } else io.stdout(`${warning}${formatExplanation(r.value, { color: io.isTTY, verbose: values["verbose"] === true })}\n`);
+    return r.value.result.kind === "selected" && refused.length === 0 ? EXIT.ok : EXIT.findings;
   },
   help: [
     "--world <file>          the world",

@@ -77,6 +77,26 @@ describe("policy-sim test", () => {
     expect([bad.code, bad.err.split("\n")[0]]).toEqual([EXIT.badInput, '--now must be an RFC 3339 timestamp such as "2026-11-23T22:30:00Z", not "soon"']);
   });
 
+  it("explain on a route through a policy the service would refuse to save says so first, each error at its place, and exits 1 (README exit codes; test already fails such a case) (author review)", async () => {
+    const json = JSON.parse(readFileSync("fixtures/world.json", "utf8")) as { policies: { id: string; rules: { condition: string }[] }[] };
+    const policy = json.policies.find((p) => p.id === "pol-prod-admin");
+    if (!policy?.rules[0]) throw new Error("fixture changed");
+    policy.rules[0].condition = 'subject.departmnt == "Security"';
+    const r = await run(["explain", "--world", "w.json", "--task", "1001"], { "w.json": JSON.stringify(json) });
+    expect(r.code).toBe(EXIT.findings);
+    expect(r.out.split("\n").slice(0, 2)).toEqual([
+      'Warning: the service would refuse to save policy "pol-prod-admin" (1 lint error); the route below is what the broken policy would do:',
+      "  CEL_TYPE_ERROR at $.rules[0].condition: rule 0 condition, line 1 column 9: undefined field 'departmnt' on type 'User' (did you mean 'department'?)",
+    ]);
+    expect(r.out).toContain('Task 1001 "Grant');
+    // --json keeps the Explanation as it is; the warning goes to stderr.
+    const j = await run(["explain", "--world", "w.json", "--task", "1001", "--json"], { "w.json": JSON.stringify(json) });
+    expect([j.code, (JSON.parse(j.out) as { kind: string }).kind, j.err.startsWith("Warning: the service would refuse to save policy")]).toEqual([EXIT.findings, "explanation", true]);
+    // The sample's own route saves: no warning, exit 0.
+    const fine = await run(["explain", "--world", "fixtures/world.json", "--task", "1001"]);
+    expect([fine.code, fine.out.startsWith("Task 1001")]).toEqual([EXIT.ok, true]);
+  });
+
   it("a case naming a policy the world does not have fails with the closest name, negated or not", async () => {
     const cases = JSON.stringify([{ name: "typo", task: "1001", expect: { policy: "pol-prod-admn" } }]);
     const r = await run(["test", "--world", "fixtures/world.json", "c.json"], { "c.json": cases });

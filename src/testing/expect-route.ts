@@ -5,10 +5,8 @@
  */
 import { approversSummary } from "../workflow/approvers.js";
 import { type Explanation, explainTask } from "../explain/explain.js";
-import { lintDecodedPolicy } from "../policy/lint.js";
+import { routeLintErrors } from "../explain/route-lint.js";
 import { conditionReads } from "../cel/reads.js";
-import type { Finding } from "../policy/lint-finding.js";
-import type { Policy } from "../model/index.js";
 import { formatExplanation } from "../explain/format.js";
 import { POLICY_SOURCES, type PolicySource } from "../policy/resolve-policy.js";
 import { describeTaskRef, type TaskRef, taskInWorld } from "../whatif/task-spec.js";
@@ -237,8 +235,9 @@ function shapeProblems(x: unknown): string[] {
 function clockHint(e: Explanation, expected: number | "baseline"): string {
   if (typeof expected !== "number") return "";
   const rootPolicy = e.resolution.ok ? e.resolution.policyId : undefined;
-  const rule = [...e.rules, ...e.notEvaluated].find((r) => r.ruleIndex === expected && r.policyId === rootPolicy);
-  if (rule === undefined || !conditionReads(rule.condition).clock) return "";
+  // Only a rule that ran and did not hold: one an earlier rule kept from running did not miss for the time.
+  const rule = e.rules.find((r) => r.chainDepth === 0 && r.ruleIndex === expected && r.policyId === rootPolicy);
+  if (rule === undefined || rule.conditionMatched || !conditionReads(rule.condition).clock) return "";
   return ` (rule #${expected} reads the clock and ran at ${e.now}: set another time with a case's now:, the test command's --now, or the world's now)`;
 }
 
@@ -355,18 +354,6 @@ export function cannotCheck(problems: readonly string[], message: string): Route
   return { pass: false, invalid: true, mismatches: problems, explanation: null, message, negatedMessage: message };
 }
 
-// A policy's lint errors, kept while the world's policies and directory stay the same objects (a
-// suite runs thousands of checks against one world; task actions do not change either).
-const linted = new WeakMap<World["index"], WeakMap<Policy, readonly Finding[]>>();
-
-function lintErrorsOf(world: World, policy: Policy): readonly Finding[] {
-  let byPolicy = linted.get(world.index);
-  if (byPolicy === undefined) linted.set(world.index, (byPolicy = new WeakMap()));
-  let errors = byPolicy.get(policy);
-  if (errors === undefined) byPolicy.set(policy, (errors = lintDecodedPolicy(policy, world).filter((f) => f.severity === "error")));
-  return errors;
-}
-
 /** How many of a refused policy's lint errors a failed check lists; the count of the rest follows. */
 const SHOWN_LINT_ERRORS = 5;
 
@@ -377,14 +364,8 @@ const SHOWN_LINT_ERRORS = 5;
  * told with its path, position and excerpt, as `policy-sim lint` tells it.
  */
 function refusedPolicies(world: World, e: Explanation): string[] {
-  const ids = new Set<string>(e.chain.map((l) => l.policyId));
-  if (e.resolution.ok) ids.add(e.resolution.policyId);
   const out: string[] = [];
-  for (const id of ids) {
-    const policy = world.index.policies.get(id);
-    if (!policy) continue;
-    const errors = lintErrorsOf(world, policy);
-    if (errors.length === 0) continue;
+  for (const { policyId: id, errors } of routeLintErrors(world, e)) {
     // Such a policy is one the service refuses to save, or one written with something policy-sim
     // does not model: either way its conditions do not evaluate as written.
     out.push(`policy "${id}" has ${errors.length} lint error${errors.length === 1 ? "" : "s"} (the service would refuse to save it, or it uses what policy-sim does not model), so its routing cannot be asserted:`);
