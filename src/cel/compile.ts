@@ -461,7 +461,10 @@ function checkDiagnostic(env: CelEnvironment, source: string, p: ErrorParts, e: 
       const base = node && Array.isArray(node.args) && isCelNode(node.args[0]) ? node.args[0] : undefined;
       if (base?.op === "id" && typeof base.args === "string" && env.namespaces.has(base.args)) {
         const members = env.namespaces.get(base.args) ?? [];
-        return diagnostic(source, "CEL_UNDECLARED_REFERENCE", `undeclared reference to '${base.args}.${field}'`, span, hint(closest(field, members)));
+        // Nothing close (`TaskOrigin.COPILOT_CHAT`): the enum's values, so the right one can be picked.
+        const d = ENUMS.find((x) => x.typeName === base.args);
+        const listed = d === undefined ? undefined : `${d.typeName} values: ${d.members.filter((m) => m !== "UNSPECIFIED").join(", ")}`;
+        return diagnostic(source, "CEL_UNDECLARED_REFERENCE", `undeclared reference to '${base.args}.${field}'`, span, hint(closest(field, members)) ?? listed);
       }
       const type = base?.checkedType?.name ?? "message";
       return diagnostic(source, "CEL_UNDEFINED_FIELD", `undefined field '${field}' on type '${celTypeNames(type)}'`, span, hint(closest(field, env.fields.get(type) ?? [])));

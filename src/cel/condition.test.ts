@@ -263,6 +263,9 @@ describe("type checking", () => {
     expect(checkCondition('task.origin == "nowhere"')[0]?.hint).toMatch(/^TaskOrigin values are compared with TaskOrigin.<NAME> \(such as TaskOrigin\.[A-Z_]+\), not with text$/);
     // Two enums share the word and neither alone makes the expression check: both are named.
     expect(checkCondition("subject.status == ENABLED || subject.type == HUMAN")[0]?.hint).toBe("an enum value is written with its type: one of UserStatus.ENABLED, AppUserStatus.ENABLED");
+    // An enum value nothing is close to: the enum's values are listed.
+    expect(checkCondition("task.origin == TaskOrigin.COPILOT_CHAT")[0]?.hint).toMatch(/^TaskOrigin values: .*\bCOPILOT\b.*\bWEBAPP\b/);
+    expect(checkCondition("task.origin == TaskOrigin.COPILT")[0]?.hint).toBe("did you mean 'COPILOT'?");
     // A word no enum has is still text without quotes.
     expect(checkCondition("subject.department == Engineering")[0]?.hint).toBe('text is written in quotes: "Engineering"');
   });

@@ -222,9 +222,30 @@ function shapeProblems(x: unknown): string[] {
       : key === "decidedBy" ? isRecordLike(v) && Object.keys(v).length > 0 &&
           Object.entries(v).every(([dk, dv]) => (dk === "policy" && typeof dv === "string") || (dk === "rule" && isRule(dv)))
       : typeof v === "string";
-    if (!fine) out.push(`${key} must be ${EXPECTATION_KEYS[key]}, got ${show(v)}`);
+    // `rule: "#2"` (the docs and explain write rules so): the number it names.
+    const written = key === "rule" && typeof v === "string" ? /^\s*#?\s*(\d+)\s*$/.exec(v)?.[1] : undefined;
+    if (!fine) out.push(`${key} must be ${EXPECTATION_KEYS[key]}, got ${show(v)}${written === undefined ? "" : ` (did you mean ${written}?)`}`);
   }
   return out;
+}
+
+/**
+ * Whether `start` begins a step's summary at a word's end: "approval by manager" begins "approval by
+ * manager → …", "approval by user" does not begin "approval by users u-cfo" (author review).
+ */
+function startsSummary(detail: string, start: string): boolean {
+  if (start === "" || !detail.startsWith(start)) return false;
+  const next = detail.charAt(start.length);
+  return next === "" || !/[\p{L}\p{N}_-]/u.test(next) || !/[\p{L}\p{N}_-]/u.test(start.charAt(start.length - 1));
+}
+
+/** How many rules the resolved policy has, as the explanation saw them (evaluated or not). */
+function ruleCount(e: Explanation): number {
+  const root = e.resolution.ok ? e.resolution.policyId : undefined;
+  let n = 0;
+  for (const r of e.rules) if (r.chainDepth === 0 && r.policyId === root && r.ruleIndex >= 0) n = Math.max(n, r.ruleIndex + 1);
+  for (const r of e.notEvaluated) if (r.policyId === root && r.ruleIndex >= 0) n = Math.max(n, r.ruleIndex + 1);
+  return n;
 }
 
 /** The rule of the resolved policy that matched, or "baseline", or null when selection did not get that far. */
@@ -289,7 +310,9 @@ export function routeMismatches(e: Explanation, x: RouteExpectation): string[] {
     if (got !== x.rule) {
       // ConductorOne's pages call the first rule "Rule 1": an expectation one past the rule that decided is that slip.
       const offByOne = typeof got === "number" && typeof x.rule === "number" && x.rule === got + 1 ? ` (rule indexes start at 0: the docs' "Rule ${x.rule}" is rule ${got})` : "";
-      out.push(`rule is ${got === null ? "none" : got === "baseline" ? "the baseline" : `#${got}`}, expected ${x.rule === "baseline" ? "the baseline" : `#${x.rule}`}${offByOne}${clockHint(e, x.rule)}`);
+      const count = ruleCount(e);
+      const beyond = typeof x.rule === "number" && e.resolution.ok && x.rule >= count ? ` (${e.resolution.policyId} has ${count === 0 ? "no rules" : count === 1 ? "one rule, #0" : `rules #0–#${count - 1}`})` : "";
+      out.push(`rule is ${got === null ? "none" : got === "baseline" ? "the baseline" : `#${got}`}, expected ${x.rule === "baseline" ? "the baseline" : `#${x.rule}`}${offByOne}${beyond}${clockHint(e, x.rule)}`);
     }
   }
   const d = r.kind === "selected" ? r.decidedBy : null;
@@ -305,12 +328,12 @@ export function routeMismatches(e: Explanation, x: RouteExpectation): string[] {
   }
   if (x.firstStep !== undefined) {
     const first = r.kind === "selected" ? r.steps[0] : undefined;
-    if (!first || (first.kind !== x.firstStep && !first.detail.startsWith(x.firstStep)))
+    if (!first || (first.kind !== x.firstStep && !startsSummary(first.detail, x.firstStep)))
       out.push(`first step is ${first ? show(first.detail) : "none"}, expected ${show(x.firstStep)}`);
   }
   if (x.steps !== undefined) {
     const got = r.kind === "selected" ? r.steps : [];
-    const fits = got.length === x.steps.length && got.every((st, i) => st.kind === x.steps?.[i] || st.detail.startsWith(x.steps?.[i] ?? "\u0000"));
+    const fits = got.length === x.steps.length && got.every((st, i) => st.kind === x.steps?.[i] || startsSummary(st.detail, x.steps?.[i] ?? "\u0000"));
     if (!fits) out.push(`steps are ${show(got.map((st) => st.detail))}, expected ${show(x.steps)}`);
   }
   if (x.approvers !== undefined) {
