@@ -23,7 +23,7 @@ import { thrownMessage } from "../whatif/thrown-message.js";
  *   refers to another policy, that rule, not the rule deciding at the end of the chain;
  * - `decidedBy`: the rule or baseline deciding at the end of the chain, and its policy;
  * - `stepKey`: the key of the selected step sequence; `chain`: the policies followed, root first;
- * - `firstStep`: the first step's kind (`"approval"`) or the start of its summary (`"approval by manager"`);
+ * - `firstStep`: the first step's kind (`"approval"`) or the start of its summary, ending at a word's end (`"approval by manager"`);
  * - `steps`: every selected step in order, each its kind or the start of its summary;
  * - `approvers`: who reviews the first step (order does not matter; `[]` when it is skipped);
  * - `approvalSteps`: who reviews each approval step of the route, in order (each order aside): the
