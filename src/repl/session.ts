@@ -264,7 +264,7 @@ function lintText(results: readonly LintedPolicy[], color: boolean): string {
       else warnings++;
     }
   }
-  lines.push(errors + warnings === 0 ? `ok: ${results.length} polic${results.length === 1 ? "y" : "ies"}, no findings` : `${errors} error(s), ${warnings} warning(s)`);
+  lines.push(errors + warnings === 0 ? `ok: ${results.length} polic${results.length === 1 ? "y" : "ies"}, no findings` : `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}`);
   return lines.join("\n");
 }
 

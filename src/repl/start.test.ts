@@ -34,6 +34,15 @@ async function session(lines: readonly string[], extraFiles: Record<string, stri
   return { text, repl, written };
 }
 
+describe("startRepl: a misspelt function", () => {
+  it("is named with the function it is near before node's ReferenceError; a name near none is left to node (author review)", async () => {
+    const { text } = await session(['explainn("1001")', "zzzqqq"]);
+    expect(text).toContain("explainn is no function of this REPL: did you mean explain? (.help lists them)");
+    expect(text).toContain("explainn is not defined");
+    expect(text).not.toContain("zzzqqq is no function");
+  });
+});
+
 describe("startRepl: a scripted session", () => {
   it("prints a banner, explains, comments, shows the world, undoes", async () => {
     const { text, repl } = await session([

@@ -10,6 +10,7 @@ import { whatIfBinding } from "../cli/whatif.js";
 import { inspect } from "node:util";
 import type { World } from "../world/world.js";
 import { completeLine, openStringAt } from "./complete.js";
+import { closest } from "../text/closest.js";
 import { Shown } from "./show.js";
 import { createSession, HELP, type ReplApi, type ReplSession, type SessionFiles, type WhatIfBinding } from "./session.js";
 
@@ -171,6 +172,12 @@ export function startRepl(options: StartReplOptions): RunningRepl {
       if (error instanceof Recoverable) return;
       for (const f of failures) output.write(`${f.text} (returned by a call on this line; its .data is { code, message })\n`);
       failures.length = 0;
+      // `explainn("1001")`: a misspelt function of the REPL is named before node's ReferenceError.
+      // The line ran in the REPL's own context: its ReferenceError is of another realm, told by name.
+      const e = error as { name?: unknown; message?: unknown } | null;
+      const missing = e?.name === "ReferenceError" && typeof e.message === "string" ? /^(\S+) is not defined$/.exec(e.message)?.[1] : undefined;
+      const near = missing === undefined ? undefined : closest(missing, NAMES);
+      if (near !== undefined) output.write(`${missing} is no function of this REPL: did you mean ${near}? (.help lists them)\n`);
     });
   }
 
