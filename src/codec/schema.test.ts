@@ -4,7 +4,7 @@ import type { Result } from "../result.js";
 import { jsonEqual } from "../testing/arbitraries.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { decodePolicy, decodePolicyStep, decodeTask, encodePolicy, encodeTask } from "./index.js";
-import { type Codec, duration, durationOrInt64, int32, int64, runDecode, str, timestamp, uint64 } from "./schema.js";
+import { type Codec, duration, durationOrInt64, int32, int64, isRealTimestamp, runDecode, str, timestamp, uint64 } from "./schema.js";
 import { MAX_JSON_DEPTH } from "./json-tools.js";
 
 function codes<T>(r: Result<T, Diagnostic[]>): string[] {
@@ -77,6 +77,13 @@ describe("timestamp (RFC 3339 only)", () => {
       expect(codes(scalar(timestamp, s))).toEqual(["INVALID_TIMESTAMP"]);
     },
   );
+  it("refuses a tenth fraction digit, saying so: protobuf's JSON Timestamp holds nanoseconds, and the CEL clock refused such a time on every rule, so a world, a case's now: or --now at one routed every task to the baseline (hostile review 2)", () => {
+    const r = scalar(timestamp, "2026-11-22T09:00:00.1234567891Z");
+    expect(codes(r)).toEqual(["INVALID_TIMESTAMP"]);
+    expect(r).toMatchObject({ ok: false, error: [{ message: expect.stringContaining("(at most nine fraction digits, nanoseconds)") }] });
+    expect(isRealTimestamp("2026-11-22T09:00:00.1234567891Z")).toBe(false);
+    expect(isRealTimestamp("2026-11-22T09:00:00.123456789Z")).toBe(true);
+  });
   it("accepts a lower-case t and z and keeps them upper-case, as protobuf's JSON and the service's TypeScript SDK (zod datetime) want them", () => {
     expect(scalar(timestamp, "2026-11-22t09:00:00z")).toEqual({ ok: true, value: "2026-11-22T09:00:00Z" });
     expect(scalar(timestamp, "2026-11-22t09:00:00.5+01:00")).toEqual({ ok: true, value: "2026-11-22T09:00:00.5+01:00" });

@@ -407,7 +407,9 @@ export const int64: Codec<string> = int64Codec(false);
  */
 export const uint64: Codec<string> = int64Codec(true);
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
+// At most nine fraction digits (nanoseconds), as protobuf's JSON reads a Timestamp: a tenth has
+// nothing to mean, and the CEL clock refuses it (every rule of a world at such a time failed).
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
 
 /** The number `s` spells in `length` ASCII digits from `start` (the caller has matched them). */
 function digitsAt(s: string, start: number, length: number): number {
@@ -472,7 +474,8 @@ function canonicalTimestamp(s: string): string {
 export const timestamp: Codec<string | null> = scalar<string | null>({ t: "timestamp" }, null, (v, at, ctx) => {
   if (v === null) return null;
   if (typeof v === "string" && isRfc3339(v)) return canonicalTimestamp(v);
-  report(ctx, "INVALID_TIMESTAMP", at, `expected an RFC 3339 timestamp, found ${describeValue(v)}`);
+  const tooFine = typeof v === "string" && /\.\d{10,}/.test(v) ? " (at most nine fraction digits, nanoseconds)" : "";
+  report(ctx, "INVALID_TIMESTAMP", at, `expected an RFC 3339 timestamp${tooFine}, found ${describeValue(v)}`);
   return null;
 });
 
