@@ -405,12 +405,21 @@ export function resolveUnknowns(c: PlannedPolicyChange, ctx: UnknownContext): { 
     const byOwnKey = refs.includes("each.key") || refs.includes("count.index") ? (/(\[(?:"(?:[^"\\]|\\.)*"|\d+)\])$/.exec(c.address)?.[1] ?? "") : "";
     // Every policy referred to, known ids too, in the order referred to: a whole list holds them all.
     const referred: string[] = [];
+    const referredSet = new Set<string>();
+    const targetSet = new Set<string>();
     for (const ref of refs)
       for (const t of referencedChanges(ref, c.moduleAddress, ctx.configuration, ctx.changes, 0, byOwnKey)) {
         const id = ctx.idOf.get(t);
-        if (id !== undefined && !referred.includes(id)) referred.push(id);
+        if (id === undefined) continue;
+        if (!referredSet.has(id)) {
+          referredSet.add(id);
+          referred.push(id);
+        }
         // A reference to a policy whose id is already known is not what made this value unknown.
-        if (id !== undefined && isUnknownId(t) && !targets.includes(id)) targets.push(id);
+        if (isUnknownId(t) && !targetSet.has(id)) {
+          targetSet.add(id);
+          targets.push(id);
+        }
       }
     const list = g.leaves.find(isIdList);
     if (list !== undefined) {
@@ -490,7 +499,19 @@ export function resolveUnknowns(c: PlannedPolicyChange, ctx: UnknownContext): { 
  * ```
  */
 export function mostSpecific(refs: readonly string[]): string[] {
-  return refs.filter((r) => !refs.some((other) => other.length > r.length && other.startsWith(r) && (other[r.length] === "[" || other[r.length] === ".")));
+  // Every start of a reference that ends before a `.` or `[` (outside a quoted key, where they may
+  // be part of the key): a reference that is one is narrowed by another. Linear in the references'
+  // length, where comparing each with each was quadratic (20k references took 16 s).
+  const narrowed = new Set<string>();
+  for (const r of refs) {
+    let quoted = false;
+    for (let i = 1; i < r.length; i++) {
+      const ch = r.charCodeAt(i);
+      if (ch === 34 /* " */ && r.charCodeAt(i - 1) !== 92 /* \ */) quoted = !quoted;
+      else if (!quoted && (ch === 46 /* . */ || ch === 91 /* [ */)) narrowed.add(r.slice(0, i));
+    }
+  }
+  return refs.filter((r) => !narrowed.has(r));
 }
 
 function samePath(a: Path, b: Path): boolean {
