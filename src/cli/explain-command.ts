@@ -8,6 +8,7 @@ import { explain, type HypotheticalRequest } from "../explain/explain.js";
 import { formatExplanation } from "../explain/format.js";
 import { type RoutePolicyLint, routeLintErrors } from "../explain/route-lint.js";
 import { KNOWN_TASK_ORIGINS } from "../model/enums.js";
+import { TASK_ORIGIN } from "../cel/enums.js";
 import { type CliIO, CliInputError, type Command, type CommandArgs, EXIT, formatWorldWarning, readWorld, str, worldAtClock } from "./command.js";
 import { json, runCommand } from "./dispatch.js";
 
@@ -26,7 +27,9 @@ const ORIGINS: readonly string[] = KNOWN_TASK_ORIGINS.filter((o) => o !== "TASK_
  * ```
  */
 export function parseOrigin(value: string): string {
-  const short = value.toUpperCase().replace(/^TASK_ORIGIN_/, "");
+  const upper = value.toUpperCase().replace(/^TASK_ORIGIN_/, "");
+  // The docs' older names (TaskOrigin.SLACK is CHATAPP), as case files read them.
+  const short = TASK_ORIGIN.aliases[upper] ?? upper;
   if (ORIGINS.includes(short)) return short;
   throw new CliInputError(`--origin must be one of ${ORIGINS.join(", ")} (or its TASK_ORIGIN_… name), not "${value}"`);
 }

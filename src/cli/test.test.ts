@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { ShutdownSignal } from "./command.js";
 import { memoryIO } from "./memory-io.js";
 import { EXIT, runCli } from "./run.js";
+import { parseOrigin } from "./explain-command.js";
 
 const disk = (p: string): string => readFileSync(p, "utf8");
 const listDir = (p: string) => readdirSync(p, { withFileTypes: true }).map((d) => ({ name: d.name, isDirectory: d.isDirectory() }));
@@ -65,6 +66,11 @@ describe("policy-sim test", () => {
     expect(missed.out).toContain("rule is the baseline, expected #4 (rule #4 reads the clock and ran at 2026-11-22T09:00:00Z: set another time with a case's now:, the test command's --now, or the world's now)");
     const bad = await run(["test", "--world", "fixtures/world.json", "c.json"], { "c.json": JSON.stringify([{ ...cases[1], now: "tonight" }]) });
     expect(bad.out).toContain('now must be an RFC 3339 timestamp such as "2026-11-23T22:30:00Z", not string "tonight"');
+  });
+
+  it("explain --origin reads the docs' older names as case files do (SLACK is CHATAPP, product_admin_expressions-reference.mdx's TaskOrigin.SLACK), any case; an unknown one is refused (regression review)", () => {
+    expect([parseOrigin("slack"), parseOrigin("JIRA"), parseOrigin("TASK_ORIGIN_COPILOT"), parseOrigin("copilot")]).toEqual(["CHATAPP", "TRACKER", "COPILOT", "COPILOT"]);
+    expect(() => parseOrigin("COPILOTT")).toThrow(/--origin must be one of .*COPILOT/);
   });
 
   it("explain --now: the request as it would route at that time; a value that is no time is refused (exit 2)", async () => {
