@@ -9,7 +9,7 @@ import { policyCodec } from "../codec/policy.js";
 import { type FieldNode, type SchemaNode, schemaOf } from "../codec/schema.js";
 import { taskCodec } from "../codec/task.js";
 import { closest } from "../text/closest.js";
-import { type Diagnostic, isObject, pathIndex, pathKey } from "./read.js";
+import { type Diagnostic, isObject, MAX_LIST_ITEMS, pathIndex, pathKey } from "./read.js";
 
 /** Keys that are about the file, not the world: never reported. */
 const FILE_KEYS = new Set(["$schema", "$comment"]);
@@ -201,7 +201,9 @@ export function worldWarnings(
   const out = topLevelWarnings(Object.keys(json), topLevelKnown);
   for (const collection of ["tasks", "policies", ...Object.keys(directoryKnown)]) {
     const list = json[collection];
-    if (Array.isArray(list)) list.forEach((item: unknown, i) => itemWarnings(collection, item, pathIndex(`$.${collection}`, i), directoryKnown, out));
+    // A list too long to load is refused by its decoder (TOO_LARGE): walking it here first hung
+    // the load on a code-built list of length 2^32 - 1 (hostile review 2).
+    if (Array.isArray(list) && list.length <= MAX_LIST_ITEMS) list.forEach((item: unknown, i) => itemWarnings(collection, item, pathIndex(`$.${collection}`, i), directoryKnown, out));
   }
   return out;
 }
