@@ -114,6 +114,9 @@ describe("arguments that are not what a matcher needs fail with a message, never
 
   it("a described request without a subject, or with an origin the service does not have, is refused: each routed to a rule for that reason alone (author review)", () => {
     expect(() => expect(world).toRoute({ entitlement: prodAdmin } as never, { rule: 2 })).toThrow(/a described request needs a subject: a user id \("u-dev1"\), or \{ id: "u-new"/);
+    // A described user without an id is nobody in particular either (hostile review 2).
+    for (const subject of [{}, { employmentType: "Contractor" }, { id: "" }])
+      expect(() => expect(world).toRoute({ subject, entitlement: prodAdmin }, { rule: 2 })).toThrow(/subject\.id a described user needs an id: \{ id: "u-new"/);
     expect(() => expect(world).toRoute({ subject: "u-dev2", entitlement: prodAdmin, origin: "COPILOTT" }, { rule: 2 })).toThrow(/origin must be one of .*COPILOT.* \(or its TASK_ORIGIN_… name\), not "COPILOTT"/);
     // Any case, the long name and the docs' older names (TaskOrigin.SLACK is CHATAPP) are the origins they name.
     const copilot = policyCases(world, [

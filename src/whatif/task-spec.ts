@@ -212,6 +212,10 @@ function decodeSubject(v: unknown): Bad | undefined {
   // (`emails`, `roleIds`, …). A key no user has is a typo.
   const typo = unknownKey(v, USER_FIELDS, "subject", "a user", new Map([["userId", "id"], ["name", "displayName"], ["manager", "managerIds"], ["managerId", "managerIds"]]));
   if (typo) return typo;
+  // A described user is someone: without an id ({}, { employmentType }) the request was by a
+  // placeholder, whose route said nothing of anyone's (hostile review 2).
+  const id: unknown = v["id"];
+  if (id === undefined || id === "") return invalid("subject.id", 'a described user needs an id: { id: "u-new", employmentType: "Contractor", … } (the id of a user of the world takes that user and changes only the fields given)');
   for (const k of SUBJECT_STRINGS) {
     const x: unknown = v[k];
     if (x !== undefined && typeof x !== "string") return invalid(`subject.${k}`, `must be a string, ${got(x)}`);
