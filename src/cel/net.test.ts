@@ -87,6 +87,16 @@ describe("ip() and cidr()", () => {
 });
 
 describe("parsing", () => {
+  it("refuses text longer than any address at once (a 1 MB ip('f:f:…') literal took a second to refuse: hostile review 2); the longest forms still parse", () => {
+    expect(parseIp("0000:0000:0000:0000:0000:ffff:255.255.255.255")?.toString()).toBe("::ffff:255.255.255.255");
+    expect(parsePrefix("0000:0000:0000:0000:0000:ffff:255.255.255.255/128")).toBeDefined();
+    const long = "f:".repeat(500_000) + "f";
+    const started = performance.now();
+    expect([parseIp(long), parsePrefix(`${long}/8`)]).toEqual([undefined, undefined]);
+    expect(checkCondition(`ip('${long}').isPrivate()`)[0]?.message).toMatch(/^invalid IP address/);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
   it("is strict like Go's netip", () => {
     expect(parseIp("010.1.1.1")).toBeUndefined();
     expect(parseIp("1.2.3")).toBeUndefined();
