@@ -86,3 +86,15 @@ export function codePointsUpTo(s: string, stop: number): number {
   for (const _ of s) if (++n > stop) break;
   return n;
 }
+
+/**
+ * The most steps one scenario script may have: each step keeps a frame with the world after it, and
+ * a script built in code could name a billion (a sparse list of length 1e9 ran 46 s). Real scenarios
+ * have tens. *Assumed*: a limit of the simulation, not of the service.
+ *
+ * @example
+ * ```ts
+ * simulate(world, { steps: new Array(MAX_SCRIPT_STEPS + 1) }); // INVALID_ARGUMENT, at once
+ * ```
+ */
+export const MAX_SCRIPT_STEPS = 100_000;

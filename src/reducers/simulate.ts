@@ -36,6 +36,7 @@ import { guarded, notAWorld } from "./errors.js";
 import { isRealTimestamp } from "./prelude.js";
 import { reduce, WORKFLOW_ACTION_TYPES, type WorkflowAction } from "./reduce.js";
 import { tick } from "./tick.js";
+import { MAX_SCRIPT_STEPS } from "./limits.js";
 
 /**
  * A check of the world after a step: a task's state, or whether a user holds a grant.
@@ -202,6 +203,7 @@ export function decodeScript(json: unknown): Result<Script, readonly string[]> {
   const problems: string[] = [];
   const stepsIn = json["steps"];
   if (!Array.isArray(stepsIn)) problems.push("$.steps: expected an array");
+  else if (stepsIn.length > MAX_SCRIPT_STEPS) return err([`$.steps: ${stepsIn.length.toLocaleString("en")} steps; a script holds at most ${MAX_SCRIPT_STEPS.toLocaleString("en")}`]);
   const steps: ScriptStep[] = [];
   (Array.isArray(stepsIn) ? stepsIn : []).forEach((s: unknown, i) => {
     const p = `$.steps[${i}]`;
@@ -304,6 +306,10 @@ export function simulate(world: World, script: unknown): Result<SimulationRun, S
   return guarded(() => {
     const notWorld = notAWorld(world);
     if (notWorld) return err<SimError>(notWorld);
+    const many = isObject(script) && Array.isArray(script["steps"]) ? (script["steps"] as unknown[]).length : 0;
+    // Refused before anything walks the list: every step keeps a frame.
+    if (many > MAX_SCRIPT_STEPS)
+      return err<SimError>({ code: "INVALID_ARGUMENT", message: `the script has ${many.toLocaleString("en")} steps; a script holds at most ${MAX_SCRIPT_STEPS.toLocaleString("en")}`, field: "script" });
     const decoded = isObject(script) && Array.isArray(script["steps"]) && isStepList(script) ? ok(script as unknown as Script) : decodeScript(script);
     if (!decoded.ok) return err<SimError>({ code: "INVALID_ARGUMENT", message: `the script is not valid: ${decoded.error.join("; ")}`, field: "script" });
     const s = decoded.value;

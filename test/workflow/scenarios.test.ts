@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../src/model/json.js";
 import { decodeScript, encodeSimulation, formatSimulation, simulate } from "../../src/reducers/simulate.js";
+import { MAX_SCRIPT_STEPS } from "../../src/reducers/limits.js";
 import { saveWorld } from "../../src/world/save-world.js";
 import { load, sampleWorld } from "./helpers.js";
 
@@ -43,6 +44,20 @@ describe("fixtures/scenarios", () => {
       if (!replay.ok) throw new Error(replay.error.message);
       expect(JSON.stringify(encodeSimulation(replay.value, { worlds: "final" }))).toBe(JSON.stringify(encodeSimulation(r.value, { worlds: "final" })));
     });
+});
+
+describe("simulate: a script too long to keep a frame per step (hostile review 2: a sparse list of 1e9 steps ran 46 s)", () => {
+  it("is refused at once, decoded or not; the longest allowed still decodes", () => {
+    const world = sampleWorld();
+    for (const steps of [new Array<unknown>(1e9), new Array<unknown>(MAX_SCRIPT_STEPS + 1)]) {
+      const started = performance.now();
+      expect(simulate(world, { name: "huge", steps })).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", message: expect.stringContaining(`a script holds at most ${MAX_SCRIPT_STEPS.toLocaleString("en")}`) } });
+      expect(decodeScript({ steps })).toMatchObject({ ok: false });
+      expect(performance.now() - started).toBeLessThan(5000);
+    }
+    const most = Array.from({ length: MAX_SCRIPT_STEPS }, () => ({ tick: "2026-11-23T00:00:00Z" }));
+    expect(decodeScript({ name: "long", steps: most }).ok).toBe(true);
+  });
 });
 
 describe("simulate", () => {
