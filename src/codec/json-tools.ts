@@ -79,6 +79,57 @@ export class JsonTooDeep extends Error {
 }
 
 /**
+ * Thrown for a value kept as data that refers to itself (a cycle, which only objects built in code
+ * can make, and JSON cannot write); decoders report it as `TOO_DEEP` at the field that held it, as
+ * they report a value nesting too deep.
+ *
+ * @example
+ * ```ts
+ * const o: Record<string, unknown> = {}; o["self"] = o;
+ * if (refersToItself(o)) throw new JsonCycle();
+ * ```
+ */
+export class JsonCycle extends JsonTooDeep {
+  constructor() {
+    super(MAX_JSON_DEPTH);
+    this.message = "this value refers to itself, which JSON cannot write";
+  }
+}
+
+/**
+ * Whether an object reaches itself through its fields (shared sub-objects are fine). Iterative,
+ * with explicit enter and leave steps so that the objects on the current path are known.
+ *
+ * @example
+ * ```ts
+ * const shared = { x: 1 };
+ * refersToItself({ a: shared, b: shared }); // false
+ * ```
+ */
+export function refersToItself(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const onPath = new Set<object>();
+  const done = new Set<object>();
+  const work: Array<{ readonly node: object; readonly leave: boolean }> = [{ node: value, leave: false }];
+  for (let step = work.pop(); step !== undefined; step = work.pop()) {
+    if (step.leave) {
+      onPath.delete(step.node);
+      done.add(step.node);
+      continue;
+    }
+    onPath.add(step.node);
+    work.push({ node: step.node, leave: true });
+    const children: unknown[] = Array.isArray(step.node) ? step.node : Object.values(step.node);
+    for (const c of children) {
+      if (typeof c !== "object" || c === null || done.has(c)) continue;
+      if (onPath.has(c)) return true;
+      work.push({ node: c, leave: false });
+    }
+  }
+  return false;
+}
+
+/**
  * A deep copy of a JSON value, iterative so that nesting depth is bounded by memory, not the call
  * stack. Shared sub-objects stay shared and cycles are copied as cycles, so it always terminates.
  * Given `maxDepth`, a value nesting deeper (levels below the value itself) throws {@link JsonTooDeep}.

@@ -17,7 +17,7 @@ import type { UnknownVariant } from "../model/common.js";
 import type { Result } from "../result.js";
 import { AppendLog } from "../world/append-log.js";
 import { type Diagnostic, type DiagnosticCode, describeValue, pathIndex, pathKey } from "./diagnostic.js";
-import { cloneJson, freezeJson, hasOwn, isJsonObject, JsonTooDeep, MAX_JSON_DEPTH, setOwn } from "./json-tools.js";
+import { cloneJson, freezeJson, hasOwn, isJsonObject, JsonCycle, JsonTooDeep, MAX_JSON_DEPTH, refersToItself, setOwn } from "./json-tools.js";
 import { markSharedJson } from "./json-text.js";
 import {
   type FieldSteps,
@@ -891,7 +891,11 @@ function decodeUnknownFields(
   for (const key of keys) {
     if (known.has(key) || (claimed !== undefined && claimed.includes(key))) continue;
     out ??= {};
-    setOwn(out, key, cloneJson(obj[key], MAX_JSON_DEPTH));
+    const v = obj[key];
+    // Kept as data and written back as it came: a value that refers to itself (objects built in
+    // code; JSON cannot) would load, then make every save throw (hostile review).
+    if (typeof v === "object" && v !== null && refersToItself(v)) throw new JsonCycle();
+    setOwn(out, key, cloneJson(v, MAX_JSON_DEPTH));
   }
   return out;
 }

@@ -87,6 +87,25 @@ describe("issue 15.4: a world that loads can be saved (one depth limit)", () => 
     const r = loadWorld(json);
     expect(!r.ok && r.error[0]).toMatchObject({ code: "TOO_DEEP", path: "$.loop" });
   });
+
+  it("an unknown field of a policy, a task or a task's policy that refers to itself is refused at load, so nothing that loads fails to save (hostile review 2: it loaded, then saveWorld threw)", () => {
+    for (const [list, place] of [["policies", ""], ["tasks", ""], ["tasks", "policy"]] as const) {
+      const json = fresh();
+      const items = json[list] as Record<string, unknown>[];
+      const holder = (place === "" ? items[0] : items.find((t) => t[place] !== undefined && t[place] !== null)?.[place]) as Record<string, unknown>;
+      const loop: Record<string, unknown> = { a: 1 };
+      loop["self"] = [loop];
+      holder["zzUnmodelled"] = loop;
+      const r = loadWorld(json);
+      expect(!r.ok && r.error[0], `${list} ${place}`).toMatchObject({ code: "TOO_DEEP", message: "this value refers to itself, which JSON cannot write" });
+    }
+    // Shared (not cyclic) objects in an unknown field are data like any other: they load and save.
+    const json = fresh();
+    const shared = { x: 1 };
+    (json["policies"] as Record<string, unknown>[])[0]!["zzUnmodelled"] = { a: shared, b: [shared] };
+    const r = loadWorld(json);
+    expect(r.ok && JSON.stringify(saveWorld(r.value))).toContain('"zzUnmodelled":{"a":{"x":1},"b":[{"x":1}]}');
+  });
 });
 
 describe("issue 15.5: __proto__ keys are data, never dropped and never prototypes", () => {
