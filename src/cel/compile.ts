@@ -447,7 +447,7 @@ function checkDiagnostic(env: CelEnvironment, source: string, p: ErrorParts, e: 
       const compared = /(?:==|!=|\bin|\[|,)\s*$/.test(source.slice(0, span.start)) || /^\s*(?:==|!=)/.test(source.slice(span.end));
       // `subject.status == ENABLED`: an enum value is written with its type (UserStatus.ENABLED).
       const spelt = enumSpellings(env, source, span, name);
-      if (spelt.length > 0) return diagnostic(source, "CEL_UNDECLARED_REFERENCE", `undeclared reference to '${name}'`, span, enumHint(spelt));
+      if (spelt.names.length > 0) return diagnostic(source, "CEL_UNDECLARED_REFERENCE", `undeclared reference to '${name}'`, span, enumHint(spelt));
       if (compared && /^[A-Za-z][\w-]*$/.test(name)) {
         const near = closest(name, env.variables);
         return diagnostic(source, "CEL_UNDECLARED_REFERENCE", `undeclared reference to '${name}'`, span, `text is written in quotes: "${name}"${near === undefined ? "" : `; or did you mean '${near}'?`}`);
@@ -496,33 +496,43 @@ function enumMembers(env: CelEnvironment): [string, readonly string[]][] {
   return out;
 }
 
-/** Whether `source` parses and type-checks in `env` (the checker alone: nothing is compiled). */
-function typeChecks(env: CelEnvironment, source: string): boolean {
+/**
+ * Where `source` first fails to parse or type-check in `env` (the checker alone: nothing is
+ * compiled): the error's start, 0 when it cannot tell, -1 when it checks.
+ */
+function firstCheckError(env: CelEnvironment, source: string): number {
   try {
     const parsed = env.cel.parse(source);
-    if (!isCelNode(parsed.ast)) return false;
+    if (!isCelNode(parsed.ast)) return 0;
     desugar(parsed.ast, env.extensions, env.services);
-    return parsed.check().valid;
+    const checked = parsed.check();
+    return checked.valid ? -1 : (errorParts(checked.error).span?.start ?? 0);
   } catch {
-    return false;
+    return 0;
   }
 }
 
 /**
- * The enum values a bare word names (`ENABLED` → `UserStatus.ENABLED`, `AppUserStatus.ENABLED`),
- * the one that makes the expression check first when there is one (at most three).
+ * The enum values a bare word names (`ENABLED` → `UserStatus.ENABLED`, `AppUserStatus.ENABLED`)
+ * that fit where it stands: the expression checks with it, or fails only further on (another bare
+ * word). `fits: false` with every value of that name when none does (`account.status == ENABLED`,
+ * whose left side is a message, not an enum).
  */
-function enumSpellings(env: CelEnvironment, source: string, span: Span, name: string): string[] {
+function enumSpellings(env: CelEnvironment, source: string, span: Span, name: string): { readonly names: string[]; readonly fits: boolean } {
   const word = name.toUpperCase();
   const found: string[] = [];
   for (const [ns, members] of enumMembers(env)) if (members.includes(word)) found.push(`${ns}.${word}`);
-  if (found.length === 0) return [];
-  const fits = found.find((c) => typeChecks(env, source.slice(0, span.start) + c + source.slice(span.end)));
-  return (fits === undefined ? found : [fits]).slice(0, 3);
+  if (found.length === 0) return { names: [], fits: false };
+  const fitting = found.filter((c) => {
+    const at = firstCheckError(env, source.slice(0, span.start) + c + source.slice(span.end));
+    return at === -1 || at >= span.start + c.length;
+  });
+  return fitting.length > 0 ? { names: fitting.slice(0, 3), fits: true } : { names: found.slice(0, 3), fits: false };
 }
 
-function enumHint(spellings: readonly string[]): string {
-  return spellings.length === 1 ? `an enum value is written with its type: ${spellings[0]}` : `an enum value is written with its type: one of ${spellings.join(", ")}`;
+function enumHint({ names, fits }: { readonly names: readonly string[]; readonly fits: boolean }): string {
+  if (!fits) return `an enum value is written with its type (${names.join(", ")}), but ${names.length === 1 ? "it does not compare" : "none of these compares"} with the other side here: check that side's type`;
+  return names.length === 1 ? `an enum value is written with its type: ${names[0]}` : `an enum value is written with its type: one of ${names.join(", ")}`;
 }
 
 /** `subject.status == "ENABLED"`: an enum compared with text; the value it probably meant. */

@@ -261,8 +261,13 @@ describe("type checking", () => {
     expect(checkCondition('subject.status == "ENABLED"')[0]).toMatchObject({ code: "CEL_NO_MATCHING_OVERLOAD", hint: "compare with the enum value, not text: UserStatus.ENABLED" });
     expect(checkCondition('"USER_STATUS_DISABLED" != subject.status')[0]?.hint).toBe("compare with the enum value, not text: UserStatus.DISABLED");
     expect(checkCondition('task.origin == "nowhere"')[0]?.hint).toMatch(/^TaskOrigin values are compared with TaskOrigin.<NAME> \(such as TaskOrigin\.[A-Z_]+\), not with text$/);
-    // Two enums share the word and neither alone makes the expression check: both are named.
-    expect(checkCondition("subject.status == ENABLED || subject.type == HUMAN")[0]?.hint).toBe("an enum value is written with its type: one of UserStatus.ENABLED, AppUserStatus.ENABLED");
+    // Two enums share the word: the one that fits where it stands, though a later bare word still fails (hostile review 2).
+    expect(checkCondition("subject.status == ENABLED || subject.type == HUMAN")[0]?.hint).toBe("an enum value is written with its type: UserStatus.ENABLED");
+    expect(checkCondition("subject.status == DISABLED && task.origin == COPILOT")[0]?.hint).toBe("an enum value is written with its type: UserStatus.DISABLED");
+    // None fits (an account's status is a message, its enum is status.status): said so, not offered as the answer.
+    expect(checkCondition("account.status == ENABLED")[0]?.hint).toBe(
+      "an enum value is written with its type (UserStatus.ENABLED, AppUserStatus.ENABLED), but none of these compares with the other side here: check that side's type",
+    );
     // An enum value nothing is close to: the enum's values are listed.
     expect(checkCondition("task.origin == TaskOrigin.COPILOT_CHAT")[0]?.hint).toMatch(/^TaskOrigin values: .*\bCOPILOT\b.*\bWEBAPP\b/);
     expect(checkCondition("task.origin == TaskOrigin.COPILT")[0]?.hint).toBe("did you mean 'COPILOT'?");
