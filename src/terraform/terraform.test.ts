@@ -545,6 +545,15 @@ describe("terraform/policy-resource.md: deletes, unknowns, addresses", () => {
     expect(readPlan(plan([good])).ok).toBe(true);
   });
 
+  it("HashiCorp JSON output format (after_unknown is an object of the unknown attributes): true, the whole resource unknown, is said so; a list is no plan (hostile review 2: an empty attribute path, and a list read as nothing unknown)", () => {
+    const tf = tfPolicy("pol-sales-access");
+    const whole = terraformPlanEdit(world, plan([policyChange("conductorone_policy.sales", ["update"], tf, tf, true)]));
+    expect(!whole.ok && whole.error[0]).toMatchObject({ code: "PLAN_BAD_RESOURCE_CHANGE", path: "$.resource_changes[0].change.after_unknown", message: "conductorone_policy.sales: the whole resource is known only after apply, so it cannot be simulated" });
+    const list = terraformPlanEdit(world, plan([policyChange("conductorone_policy.sales", ["update"], tf, tf, [true])]));
+    expect(!list.ok && list.error[0]?.message).toBe("conductorone_policy.sales: after_unknown must be an object of the attributes known only after apply");
+    expect(terraformPlanEdit(world, plan([policyChange("conductorone_policy.sales", ["update"], tf, tf, {})])).ok).toBe(true);
+  });
+
   it("a value that does not decode as a policy is reported at its path in the plan, in the provider's names", () => {
     const tf = tfPolicy("pol-sales-access");
     const after = { ...tf, policy_steps: { grant: { steps: [{ wait: { name: "w", duration: { duration: "2h" } } }] } } };

@@ -344,6 +344,20 @@ function pendingReference(refs: readonly string[], moduleAddress: string, ctx: U
  */
 export function resolveUnknowns(c: PlannedPolicyChange, ctx: UnknownContext): { ok: true; value: ResolvedValues } | { ok: false; error: PlanDiagnostic[] } {
   const after = c.after ?? {};
+  // HashiCorp's format writes after_unknown as an object of the attributes unknown (or nothing);
+  // `true` makes the whole resource unknown, anything else is no plan Terraform writes.
+  const au = c.afterUnknown;
+  if (au !== undefined && au !== null && au !== false && !isRecord(au))
+    return {
+      ok: false,
+      error: [
+        {
+          code: "PLAN_BAD_RESOURCE_CHANGE",
+          path: `${c.path}.change.after_unknown`,
+          message: au === true ? `${c.address}: the whole resource is known only after apply, so it cannot be simulated` : `${c.address}: after_unknown must be an object of the attributes known only after apply`,
+        },
+      ],
+    };
   // An app or entitlement change (it has a type) is not read against the policy schema.
   const policy = !("type" in c);
   const { writable: leaves, readOnly } = unknownLeaves(c.afterUnknown, policy);
