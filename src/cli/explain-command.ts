@@ -7,13 +7,9 @@
 import { explain, type HypotheticalRequest } from "../explain/explain.js";
 import { formatExplanation } from "../explain/format.js";
 import { type RoutePolicyLint, routeLintErrors } from "../explain/route-lint.js";
-import { KNOWN_TASK_ORIGINS } from "../model/enums.js";
-import { TASK_ORIGIN } from "../cel/enums.js";
+import { TASK_ORIGIN_NAMES, taskOriginName } from "../whatif/task-spec.js";
 import { type CliIO, CliInputError, type Command, type CommandArgs, EXIT, formatWorldWarning, readWorld, str, worldAtClock } from "./command.js";
 import { json, runCommand } from "./dispatch.js";
-
-/** The origins `--origin` takes, short (`COPILOT`) as the help writes them; UNSPECIFIED is no origin to ask about. */
-const ORIGINS: readonly string[] = KNOWN_TASK_ORIGINS.filter((o) => o !== "TASK_ORIGIN_UNSPECIFIED").map((o) => o.replace(/^TASK_ORIGIN_/, ""));
 
 /**
  * An `--origin` value as the task origin it names, short or long (`copilot`, `COPILOT`,
@@ -27,11 +23,10 @@ const ORIGINS: readonly string[] = KNOWN_TASK_ORIGINS.filter((o) => o !== "TASK_
  * ```
  */
 export function parseOrigin(value: string): string {
-  const upper = value.toUpperCase().replace(/^TASK_ORIGIN_/, "");
-  // The docs' older names (TaskOrigin.SLACK is CHATAPP), as case files read them.
-  const short = TASK_ORIGIN.aliases[upper] ?? upper;
-  if (ORIGINS.includes(short)) return short;
-  throw new CliInputError(`--origin must be one of ${ORIGINS.join(", ")} (or its TASK_ORIGIN_… name), not "${value}"`);
+  // Read as case files read it: the docs' older names too (TaskOrigin.SLACK is CHATAPP).
+  const short = taskOriginName(value);
+  if (short !== undefined) return short;
+  throw new CliInputError(`--origin must be one of ${TASK_ORIGIN_NAMES.join(", ")} (or its TASK_ORIGIN_… name), not "${value}"`);
 }
 
 /** The warning for route policies with lint errors, every error with its position; "" when there are none. */
@@ -142,7 +137,7 @@ export const explainCommand: Command = {
     "--entitlement <a>/<e>   what for: the app id and entitlement id, e.g. app-aws/ent-aws-prod-admin",
     "--kind <k>              grant (default) or revoke",
     "--origin <o>            where the request comes from, WEBAPP by default; one of",
-    ...wrapList(ORIGINS, 24, 100),
+    ...wrapList(TASK_ORIGIN_NAMES, 24, 100),
     "--emergency             an emergency-access request",
     "--now <time>            the clock the conditions read (RFC 3339; default: the world's now), e.g. after hours",
     "--verbose               the values of every sub-expression, not only of the deciding rules",

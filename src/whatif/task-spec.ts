@@ -280,7 +280,7 @@ function specProblem(ref: unknown): Bad | undefined {
   if (missing) return invalid("subject", 'a described request needs a subject: a user id ("u-dev1"), or { id: "u-new", department: …, … } for a user who does not exist yet');
   const o: unknown = ref["origin"];
   if (typeof o === "string" && o !== "" && originOf(o) === undefined)
-    return invalid("origin", `must be one of ${ORIGIN_NAMES.join(", ")} (or its TASK_ORIGIN_… name), not ${JSON.stringify(o)}`);
+    return invalid("origin", `must be one of ${TASK_ORIGIN_NAMES.join(", ")} (or its TASK_ORIGIN_… name), not ${JSON.stringify(o)}`);
   const emergency: unknown = ref["emergencyAccess"];
   if (emergency !== undefined && typeof emergency !== "boolean") return invalid("emergencyAccess", `must be true or false, ${got(emergency)}`);
   const duration: unknown = ref["grantDuration"];
@@ -332,18 +332,38 @@ function entitlementOf(base: AppEntitlement, e: EntitlementSpec): AppEntitlement
   };
 }
 
-/** The origins a described request may name, short (`COPILOT`), as explain's `--origin` takes them. */
-const ORIGIN_NAMES: readonly string[] = KNOWN_TASK_ORIGINS.filter((o) => o !== "TASK_ORIGIN_UNSPECIFIED").map((o) => o.replace(/^TASK_ORIGIN_/, ""));
+/**
+ * The origins a request may name, short (`COPILOT`): UNSPECIFIED is no origin to ask about.
+ *
+ * @example
+ * ```ts
+ * TASK_ORIGIN_NAMES.includes("COPILOT"); // true
+ * ```
+ */
+export const TASK_ORIGIN_NAMES: readonly string[] = KNOWN_TASK_ORIGINS.filter((o) => o !== "TASK_ORIGIN_UNSPECIFIED").map((o) => o.replace(/^TASK_ORIGIN_/, ""));
 
 /**
- * A request's origin, short or long in any case (`copilot`, `TASK_ORIGIN_COPILOT`), or by the
- * documentation's older name (`SLACK`, `JIRA`: `TaskOrigin.SLACK` in conditions); `undefined` for
- * one the service does not have.
+ * The short name of the origin a request names, short or long in any case (`copilot`,
+ * `TASK_ORIGIN_COPILOT`), or by the documentation's older name (`SLACK`, `JIRA`: `TaskOrigin.SLACK`
+ * in conditions); `undefined` for one the service does not have. Described requests and explain's
+ * `--origin` read origins through it.
+ *
+ * @example
+ * ```ts
+ * taskOriginName("slack"); // "CHATAPP"
+ * taskOriginName("COPILOTT"); // undefined
+ * ```
  */
-function originOf(o: string): string | undefined {
-  const upper = o.toUpperCase().replace(/^TASK_ORIGIN_/, "");
+export function taskOriginName(value: string): string | undefined {
+  const upper = value.toUpperCase().replace(/^TASK_ORIGIN_/, "");
   const short = TASK_ORIGIN.aliases[upper] ?? upper;
-  return ORIGIN_NAMES.includes(short) || short === "UNSPECIFIED" ? `TASK_ORIGIN_${short}` : undefined;
+  return TASK_ORIGIN_NAMES.includes(short) ? short : undefined;
+}
+
+/** A described request's origin as its task carries it; UNSPECIFIED too (generated specs name it). */
+function originOf(o: string): string | undefined {
+  const short = taskOriginName(o) ?? (o.toUpperCase().replace(/^TASK_ORIGIN_/, "") === "UNSPECIFIED" ? "UNSPECIFIED" : undefined);
+  return short === undefined ? undefined : `TASK_ORIGIN_${short}`;
 }
 
 function origin(o: string | undefined): string {
