@@ -6,7 +6,7 @@
  */
 import { explain, type HypotheticalRequest } from "../explain/explain.js";
 import { formatExplanation } from "../explain/format.js";
-import { type RoutePolicyLint, routeLintErrors } from "../explain/route-lint.js";
+import { lintErrorLines, type RoutePolicyLint, routeLintErrors } from "../explain/route-lint.js";
 import { TASK_ORIGIN_NAMES, taskOriginName } from "../whatif/task-spec.js";
 import { type CliIO, CliInputError, type Command, type CommandArgs, EXIT, formatWorldWarning, readWorld, str, worldAtClock } from "./command.js";
 import { json, runCommand } from "./dispatch.js";
@@ -34,10 +34,7 @@ function refusedWarning(refused: readonly RoutePolicyLint[]): string {
   let out = "";
   for (const { policyId, errors } of refused) {
     out += `Warning: the service would refuse to save policy "${policyId}" (${errors.length} lint error${errors.length === 1 ? "" : "s"}); the route below is what the broken policy would do:\n`;
-    for (const f of errors) {
-      out += `  ${f.code} at ${f.path}: ${f.message}\n`;
-      if (f.cel) for (const line of f.cel.excerpt.split("\n")) out += `    ${line}\n`;
-    }
+    for (const f of errors) for (const line of lintErrorLines(f, "  ")) out += `${line}\n`;
   }
   return out === "" ? "" : `${out}\n`;
 }

@@ -56,3 +56,19 @@ export function routeLintErrors(world: World, e: Explanation): RoutePolicyLint[]
   }
   return out;
 }
+
+/**
+ * One lint error as lines of text, each starting with `indent`: code, path and message, then the
+ * CEL excerpt with its carets two spaces further in. How `explain` and the testing kit show the
+ * errors of a route's policies.
+ *
+ * @example
+ * ```ts
+ * lintErrorLines(finding, "  "); // ["  CEL_TYPE_ERROR at $.rules[0].condition: …", "    subject.departmnt == …", "            ^^^^^^^^^"]
+ * ```
+ */
+export function lintErrorLines(f: Finding, indent: string): string[] {
+  const lines = [`${indent}${f.code} at ${f.path}: ${f.message}`];
+  if (f.cel) for (const line of f.cel.excerpt.split("\n")) lines.push(`${indent}  ${line}`);
+  return lines;
+}

@@ -5,7 +5,7 @@
  */
 import { approversSummary } from "../workflow/approvers.js";
 import { type Explanation, explainTask } from "../explain/explain.js";
-import { routeLintErrors } from "../explain/route-lint.js";
+import { lintErrorLines, routeLintErrors } from "../explain/route-lint.js";
 import { conditionReads } from "../cel/reads.js";
 import { formatExplanation } from "../explain/format.js";
 import { POLICY_SOURCES, type PolicySource } from "../policy/resolve-policy.js";
@@ -392,10 +392,7 @@ function refusedPolicies(world: World, e: Explanation): string[] {
     // Such a policy is one the service refuses to save, or one written with something policy-sim
     // does not model: either way its conditions do not evaluate as written.
     out.push(`policy "${id}" has ${errors.length} lint error${errors.length === 1 ? "" : "s"} (the service would refuse to save it, or it uses what policy-sim does not model), so its routing cannot be asserted:`);
-    for (const f of errors.slice(0, SHOWN_LINT_ERRORS)) {
-      out.push(`    ${f.code} at ${f.path}: ${f.message}`);
-      if (f.cel) for (const line of f.cel.excerpt.split("\n")) out.push(`      ${line}`);
-    }
+    for (const f of errors.slice(0, SHOWN_LINT_ERRORS)) out.push(...lintErrorLines(f, "    "));
     if (errors.length > SHOWN_LINT_ERRORS) out.push(`    … and ${errors.length - SHOWN_LINT_ERRORS} more (policy-sim lint lists them all)`);
   }
   return out;
