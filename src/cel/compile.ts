@@ -443,11 +443,11 @@ function checkDiagnostic(env: CelEnvironment, source: string, p: ErrorParts, e: 
   switch (p.code) {
     case "unknown_variable": {
       const name = summary.replace(/^Unknown variable: /, "");
-      // `x == Engineering`: a word compared with something is most likely text without its quotes.
-      const compared = /(?:==|!=|\bin|\[|,)\s*$/.test(source.slice(0, span.start)) || /^\s*(?:==|!=)/.test(source.slice(span.end));
       // `subject.status == ENABLED`: an enum value is written with its type (UserStatus.ENABLED).
       const spelt = enumSpellings(env, source, span, name);
       if (spelt.names.length > 0) return diagnostic(source, "CEL_UNDECLARED_REFERENCE", `undeclared reference to '${name}'`, span, enumHint(spelt));
+      // `x == Engineering`: a word compared with something is most likely text without its quotes.
+      const compared = /(?:==|!=|\bin|\[|,)\s*$/.test(source.slice(0, span.start)) || /^\s*(?:==|!=)/.test(source.slice(span.end));
       if (compared && /^[A-Za-z][\w-]*$/.test(name)) {
         const near = closest(name, env.variables);
         return diagnostic(source, "CEL_UNDECLARED_REFERENCE", `undeclared reference to '${name}'`, span, `text is written in quotes: "${name}"${near === undefined ? "" : `; or did you mean '${near}'?`}`);
