@@ -28,7 +28,7 @@ export type { SimError, SimErrorCode } from "./reducers/errors.js";
 
 // The world
 export { loadWorld, loadWorldChunks } from "./world/load-world.js";
-export type { LoadOptions } from "./world/load-world.js";
+export type { ChunkLoadOptions, LoadOptions } from "./world/load-world.js";
 export { saveWorld, worldJsonChunks } from "./world/save-world.js";
 export { entitlementKey, findEntitlement, findTask, replaceInWorld } from "./world/world.js";
 export type { Tenant, TaskComment, World, WorldIndex, WorldPatch } from "./world/world.js";

@@ -114,3 +114,44 @@ describe("a world file saved with a byte-order mark (hostile review 9: the messa
     expect(loadWorldChunks([bytes]).ok).toBe(true);
   });
 });
+
+describe("endless or hostile streams stop (hostile review: an endless generator never returned)", () => {
+  const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
+  function* endless(head: string, chunk: Uint8Array): Generator<Uint8Array> {
+    yield enc(head);
+    for (;;) yield chunk;
+  }
+  const MiB = 1 << 20;
+
+  it("whitespace without end between pieces stops with TOO_LARGE after 64 MiB of it, not never", () => {
+    const r = loadWorldChunks(endless('{"tasks": [', new Uint8Array(MiB).fill(0x20)));
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.error[0]).toMatchObject({ code: "TOO_LARGE", message: expect.stringMatching(/over 64 MiB of whitespace in a row/) as unknown });
+  });
+
+  it("an element that never ends (an endless string) stops with TOO_LARGE at 256 MiB, naming its list and where it began", () => {
+    const r = loadWorldChunks(endless('{"users": [{"id": "u-1", "displayName": "', new Uint8Array(MiB).fill(0x61)));
+    expect(!r.ok && r.error[0]).toMatchObject({ code: "TOO_LARGE", message: 'an element of "users" starting at byte 11 is over 256 MiB: no world file holds one so large' });
+  });
+
+  it("a file over maxBytes stops with TOO_LARGE naming the option; within it, the same world as without the option", () => {
+    const small = loadWorldChunks(cut(bytes, [1000]), { maxBytes: bytes.length - 1 });
+    expect(!small.ok && small.error[0]).toMatchObject({ code: "TOO_LARGE", message: expect.stringMatching(/\(maxBytes\); pass a larger maxBytes/) as unknown });
+    expect(saved(loadWorldChunks(cut(bytes, [1000]), { maxBytes: bytes.length }))).toBe(saved(loadWorld(JSON.parse(text))));
+  });
+
+  it("an endless stream of valid users stops at maxBytes", () => {
+    const user = enc('{"id": "u", "displayName": "U"},');
+    const many = new Uint8Array(user.length * 1000);
+    for (let i = 0; i < 1000; i++) many.set(user, i * user.length);
+    const r = loadWorldChunks(endless('{"users": [', many), { maxBytes: 2 * MiB, warnings: false });
+    expect(!r.ok && r.error[0]?.code).toBe("TOO_LARGE");
+  });
+
+  it("maxBytes that is not a positive number is INVALID_ARGUMENT, not a load without a bound", () => {
+    for (const maxBytes of [0, -1, Number.NaN, "1GiB"] as unknown[]) {
+      const r = loadWorldChunks([bytes], { maxBytes } as never);
+      expect(!r.ok && r.error[0]).toMatchObject({ code: "INVALID_ARGUMENT", message: expect.stringMatching(/^maxBytes must be a positive number of bytes/) as unknown });
+    }
+  });
+});

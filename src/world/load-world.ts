@@ -23,12 +23,13 @@ import {
   decodeRole,
   decodeUser,
 } from "./decode-directory.js";
+import { describeValue } from "../codec/diagnostic.js";
 import { setOwn } from "../codec/json-tools.js";
 import { adoptJson, type Diagnostic, eachItem, isObject, ObjectReader, pathIndex, pathKey } from "./read.js";
 import { AppendLog } from "./append-log.js";
 import { CommentLog } from "./comment-log.js";
 import { checkReferences } from "./references.js";
-import { type ByteRange, SplitError, type SplitterSink, WorldSplitter } from "./world-splitter.js";
+import { type ByteRange, DEFAULT_SPLIT_LIMITS, SplitError, type SplitterSink, SplitTooLarge, WorldSplitter } from "./world-splitter.js";
 import { Table } from "./table.js";
 import { itemWarnings, topLevelWarnings, worldWarnings } from "./world-warnings.js";
 import { buildIndex, type Tenant, type TaskComment, type World } from "./world.js";
@@ -56,6 +57,24 @@ export interface LoadOptions {
    * the check (a service re-loading a world it wrote itself).
    */
   readonly warnings?: boolean;
+}
+
+/**
+ * Options of {@link loadWorldChunks}: those of {@link LoadOptions}, and how many bytes the file may
+ * have.
+ *
+ * @example
+ * ```ts
+ * loadWorldChunks(chunks, { maxBytes: 64 * 1024 ** 3 }); // a tenant over 16 GiB, on a machine that holds it
+ * ```
+ */
+export interface ChunkLoadOptions extends LoadOptions {
+  /**
+   * The most bytes the file may have (default 16 GiB): past it the load stops with `TOO_LARGE`
+   * rather than reading on. It bounds an endless stream; a world over it would need a heap of
+   * about half its size or more.
+   */
+  readonly maxBytes?: number;
 }
 
 
@@ -718,7 +737,7 @@ class BadBytes extends Error {
  * const loaded = loadWorldChunks(chunks("big-world.json"));
  * ```
  */
-export function loadWorldChunks(chunks: Iterable<Uint8Array>, options: LoadOptions = {}): Result<World, Diagnostic[]> {
+export function loadWorldChunks(chunks: Iterable<Uint8Array>, options: ChunkLoadOptions = {}): Result<World, Diagnostic[]> {
   return loadStreamed(new StreamedWorld(options.warnings !== false), chunks, options);
 }
 
@@ -734,17 +753,20 @@ export function loadWorldChunks(chunks: Iterable<Uint8Array>, options: LoadOptio
  */
 export function loadWorldChunksIndexed(
   chunks: Iterable<Uint8Array>,
-  options: LoadOptions = {},
+  options: ChunkLoadOptions = {},
 ): Result<{ readonly world: World; readonly taskRanges: ReadonlyMap<string, ByteRange> }, Diagnostic[]> {
   const builder = new StreamedWorld(options.warnings !== false);
   const r = loadStreamed(builder, chunks, options);
   return r.ok ? ok({ world: r.value, taskRanges: builder.taskRanges() }) : r;
 }
 
-function loadStreamed(builder: StreamedWorld, chunks: Iterable<Uint8Array>, options: LoadOptions): Result<World, Diagnostic[]> {
+function loadStreamed(builder: StreamedWorld, chunks: Iterable<Uint8Array>, options: ChunkLoadOptions): Result<World, Diagnostic[]> {
   if (typeof (chunks as Partial<Iterable<Uint8Array>> | null | undefined)?.[Symbol.iterator] !== "function")
     return err([{ code: "EXPECTED_BYTES", path: "$", message: `expected the world file's bytes as an iterable of Uint8Array chunks (e.g. [readFileSync(path)]), not ${chunks === null ? "null" : typeof chunks}` }]);
-  const splitter = new WorldSplitter(builder);
+  const maxBytes: unknown = (options as ChunkLoadOptions | null | undefined)?.maxBytes ?? DEFAULT_SPLIT_LIMITS.maxBytes;
+  if (typeof maxBytes !== "number" || !(maxBytes > 0))
+    return err([{ code: "INVALID_ARGUMENT", path: "$", message: `maxBytes must be a positive number of bytes, not ${describeValue(maxBytes)}` }]);
+  const splitter = new WorldSplitter(builder, { ...DEFAULT_SPLIT_LIMITS, maxBytes });
   // Reading is the caller's: an error thrown by `chunks` itself (a file that cannot be read)
   // propagates as it came. Everything about the bytes is a diagnostic.
   const reader = chunks[Symbol.iterator]();
@@ -761,6 +783,7 @@ function loadStreamed(builder: StreamedWorld, chunks: Iterable<Uint8Array>, opti
   } catch (thrown: unknown) {
     if (!(thrown instanceof BadBytes) && !(thrown instanceof SplitError)) throw thrown;
     const e = thrown instanceof BadBytes ? thrown.reason : thrown;
+    if (e instanceof SplitTooLarge) return err([{ code: "TOO_LARGE", path: "$", message: e.message }]);
     if (e instanceof SplitError || e instanceof SyntaxError || e instanceof TypeError)
       return err([{ code: "INVALID_JSON", path: "$", message: `the world file is not valid JSON: ${e.message}` }]);
     return err([{ code: "INTERNAL", path: "$", message: `policy-sim could not load this world: ${String(e)}` }]);

@@ -56,6 +56,35 @@ function isSpace(b: number): boolean {
   return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 }
 
+/**
+ * A document past one of the splitter's {@link SplitLimits}: no world file a writer makes is, and
+ * reading on would hold the bytes (one piece) or never end (an endless stream).
+ */
+export class SplitTooLarge extends SplitError {}
+
+/**
+ * What the splitter reads at most. Each bounds what an endless or hostile stream can cost: the
+ * whole document, one piece held in memory until it ends, and whitespace between pieces (which
+ * costs no memory but, endless, would be read forever).
+ */
+export interface SplitLimits {
+  /** Bytes in the whole document. */
+  readonly maxBytes: number;
+  /** Bytes of one member or element (held until it ends; V8 cannot make a string over 512 MiB of it anyway). */
+  readonly maxPieceBytes: number;
+  /** Whitespace bytes in a row between pieces. */
+  readonly maxSpaceRun: number;
+}
+
+/**
+ * The limits by default: a 16 GiB document (a 1M-task tenant carrying its policy snapshots is
+ * 4.6 GiB and needs a 2.4 GB heap), a 256 MiB piece, 64 MiB of whitespace in a row.
+ */
+export const DEFAULT_SPLIT_LIMITS: SplitLimits = Object.freeze({ maxBytes: 16 * 1024 ** 3, maxPieceBytes: 256 * 1024 ** 2, maxSpaceRun: 64 * 1024 ** 2 });
+
+const MIB = 1024 ** 2;
+const sizeText = (bytes: number): string => (bytes >= 1024 * MIB ? `${+(bytes / (1024 * MIB)).toFixed(2)} GiB` : `${+(bytes / MIB).toFixed(2)} MiB`);
+
 /** Where the splitter is in the document's outer structure. */
 const enum At {
   /** Before the top-level `{`. */
@@ -117,8 +146,13 @@ export class WorldSplitter {
   /** Whether a `,` was just read (a closer may not follow it). */
   private afterComma = false;
   private key = "";
+  /** Whitespace bytes read in a row between pieces. */
+  private spaceRun = 0;
 
-  constructor(private readonly sink: SplitterSink) {}
+  constructor(
+    private readonly sink: SplitterSink,
+    private readonly limits: SplitLimits = DEFAULT_SPLIT_LIMITS,
+  ) {}
 
   private fail(message: string, i: number): never {
     throw new SplitError(`${message} (byte ${this.offset + i})`, this.offset + i);
@@ -166,6 +200,8 @@ export class WorldSplitter {
    */
   write(chunk: Uint8Array): void {
     const n = chunk.length;
+    if (this.offset + n > this.limits.maxBytes)
+      throw new SplitTooLarge(`the world file is over ${sizeText(this.limits.maxBytes)} (maxBytes); pass a larger maxBytes if a world this large is meant`, this.offset);
     for (let i = 0; i < n; i++) {
       if (this.capture !== Capture.None) {
         // Inside a captured piece only strings and nesting matter, until the piece ends.
@@ -173,7 +209,12 @@ export class WorldSplitter {
         if (i >= n) break;
       }
       const b = chunk[i] as number;
-      if (isSpace(b)) continue;
+      if (isSpace(b)) {
+        if (++this.spaceRun > this.limits.maxSpaceRun)
+          throw new SplitTooLarge(`the world file has over ${sizeText(this.limits.maxSpaceRun)} of whitespace in a row (byte ${this.offset + i}): no world file is written so`, this.offset + i);
+        continue;
+      }
+      this.spaceRun = 0;
       const comma = this.afterComma;
       this.afterComma = false;
       switch (this.at) {
@@ -239,6 +280,10 @@ export class WorldSplitter {
       this.parts.push(rest);
       this.partsLength += rest.length;
       this.from = 0;
+      if (this.partsLength > this.limits.maxPieceBytes) {
+        const what = this.capture === Capture.Element ? `an element of "${this.key}"` : this.capture === Capture.Member ? `the value of "${this.key}"` : "a key";
+        throw new SplitTooLarge(`${what} starting at byte ${this.startOffset} is over ${sizeText(this.limits.maxPieceBytes)}: no world file holds one so large`, this.startOffset);
+      }
     }
     this.offset += n;
   }
