@@ -5,7 +5,7 @@
 import type { TypeDeclaration } from "@marcbachmann/cel-js";
 import { err, ok, type Result } from "../result.js";
 import { celTypeNames, closest, diagnostic, errorParts, locate, type CelDiagnostic, type ErrorParts, type SourceLocation, type Span } from "./diagnostics.js";
-import { celEnvironment, type CelEnvironment, type CelEnvironmentKind, LIMITS } from "./environment.js";
+import { celEnvironment, type CelEnvironment, type CelEnvironmentKind, LIMITS, MESSAGE_FIELD_TYPES } from "./environment.js";
 import { compileClosuresOrReason, type Closure, type InterpretedReason } from "./closures.js";
 import { generateClosure } from "./generate.js";
 import { COST_LIMIT_KEY, CostMeter, costPlan, DEFAULT_CEL_COST_LIMIT, estimateCost, instrumentCost, WORST_CASE_SIZES, type CostEstimate } from "./cost.js";
@@ -535,14 +535,23 @@ function enumHint({ names, fits }: { readonly names: readonly string[]; readonly
   return names.length === 1 ? `an enum value is written with its type: ${names[0]}` : `an enum value is written with its type: one of ${names.join(", ")}`;
 }
 
-/** `subject.status == "ENABLED"`: an enum compared with text; the value it probably meant. */
+/**
+ * `subject.status == "ENABLED"`: an enum compared with text; the value it probably meant. Or
+ * `account.status == AppUserStatus.ENABLED`: an enum compared with a message that holds one in a
+ * field; the field to compare.
+ */
 function enumAgainstText(env: CelEnvironment, node: CelNode): string | undefined {
   if (BINARY_NAMES[node.op] === undefined || !Array.isArray(node.args)) return undefined;
   const [a, b] = node.args as unknown[];
   if (!isCelNode(a) || !isCelNode(b)) return undefined;
   for (const [e, t] of [[a, b], [b, a]] as const) {
     const d = ENUMS.find((x) => x.typeName === e.checkedType?.name);
-    if (d === undefined || !env.namespaces.has(d.typeName) || t.checkedType?.name !== "string") continue;
+    if (d === undefined || !env.namespaces.has(d.typeName)) continue;
+    const message = t.checkedType?.name;
+    const fields = message === undefined ? undefined : MESSAGE_FIELD_TYPES.get(message);
+    const field = fields === undefined ? undefined : Object.keys(fields).find((f) => fields[f] === d.typeName && !f.includes("_"));
+    if (field !== undefined) return `${t.input.slice(t.start, t.end)} is of type ${celTypeNames(message as string)}, whose field ${field} holds the ${d.typeName}: compare ${t.input.slice(t.start, t.end)}.${field}`;
+    if (t.checkedType?.name !== "string") continue;
     const text = t.op === "value" && typeof t.args === "string" ? t.args.toUpperCase() : "";
     const short = text.startsWith(d.prefix) ? text.slice(d.prefix.length) : text;
     if (d.members.includes(short) || short in d.aliases) return `compare with the enum value, not text: ${d.typeName}.${short}`;

@@ -268,6 +268,13 @@ describe("type checking", () => {
     expect(checkCondition("account.status == ENABLED")[0]?.hint).toBe(
       "an enum value is written with its type (UserStatus.ENABLED, AppUserStatus.ENABLED), but none of these compares with the other side here: check that side's type",
     );
+    // The enum written in full against the message that holds it (the reference's AppUser table: `status` is an AppUserStatus "Nested status object"): the field to compare.
+    expect(checkCondition("account.status == AppUserStatus.ENABLED")[0]).toMatchObject({
+      code: "CEL_NO_MATCHING_OVERLOAD",
+      hint: "account.status is of type AppUser.Status, whose field status holds the AppUserStatus: compare account.status.status",
+    });
+    expect(checkCondition("AppUserStatus.DISABLED != account.status")[0]?.hint).toMatch(/compare account\.status\.status$/);
+    expect(checkCondition("account.status.status == AppUserStatus.ENABLED")).toEqual([]);
     // An enum value nothing is close to: the enum's values are listed.
     expect(checkCondition("task.origin == TaskOrigin.COPILOT_CHAT")[0]?.hint).toMatch(/^TaskOrigin values: .*\bCOPILOT\b.*\bWEBAPP\b/);
     expect(checkCondition("task.origin == TaskOrigin.COPILT")[0]?.hint).toBe("did you mean 'COPILOT'?");

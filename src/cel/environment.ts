@@ -463,6 +463,18 @@ function durationText(d: CelDuration): string {
   return `${negative ? "-" : ""}${whole}${fraction}s`;
 }
 
+/**
+ * The fields of each message type with their CEL types, by type name (`AppUser.Status` →
+ * `{ status: "AppUserStatus", details: "string" }`): what a hint needs to point from a message to
+ * the field that holds what was compared with it.
+ *
+ * @example
+ * ```ts
+ * MESSAGE_FIELD_TYPES.get("AppUser.Status")?.status; // "AppUserStatus"
+ * ```
+ */
+export const MESSAGE_FIELD_TYPES: ReadonlyMap<string, Readonly<Record<string, string>>> = new Map(MESSAGE_TYPES.map(([name, , fields]) => [name, fields] as const));
+
 const FIELDS: ReadonlyMap<string, readonly string[]> = new Map([
   ...MESSAGE_TYPES.map(([name, , fields]) => [name, Object.keys(fields)] as const),
   ["net.IP", [...IP_FLAGS]],
