@@ -82,6 +82,7 @@ type EditSpec =
   | { kind: "tenantDefault"; policy: number | null }
   | { kind: "userDepartment"; user: number; department: string }
   | { kind: "flag"; on: boolean }
+  | { kind: "costLimit"; limit: number }
   | { kind: "deletePolicy"; policy: number }
   | { kind: "entitlementRisk"; ent: number; risk: string }
   | { kind: "user"; task: number; role: UserRole; field: "status" | "delegate" | "email" | "managers" | "department" | "remove" | "add"; other: number }
@@ -113,6 +114,8 @@ const arbEditSpec: fc.Arbitrary<EditSpec> = fc.oneof(
   fc.record({ kind: fc.constant("tenantDefault" as const), policy: fc.option(fc.nat(40), { nil: null }) }),
   fc.record({ kind: fc.constant("userDepartment" as const), user: fc.nat(60), department: fc.constantFrom("Engineering", "Security", "Legal") }),
   fc.record({ kind: fc.constant("flag" as const), on: fc.boolean() }),
+  // The CEL budget (what-if review 2: an edit of it was pruned away, 39k re-routes at 100k reported as none).
+  fc.record({ kind: fc.constant("costLimit" as const), limit: fc.constantFrom(3, 8, 20, 1_000_000) }),
   fc.record({ kind: fc.constant("deletePolicy" as const), policy: fc.nat(40) }),
   fc.record({ kind: fc.constant("entitlementRisk" as const), ent: fc.nat(200), risk: fc.constantFrom("low", "critical") }),
   arbDirectoryEdit(),
@@ -288,6 +291,10 @@ function editOf(world: World, spec: EditSpec): WorldEdit {
       return (w) => {
         w.tenant.featureFlags["POLICY_REFERENCES_POLICY"] = spec.on;
       };
+    case "costLimit":
+      return (w) => {
+        w.tenant.celCostLimit = spec.limit;
+      };
     case "deletePolicy":
       return (w) => {
         w.policies.splice(spec.policy % Math.max(1, w.policies.length), 1);
@@ -354,6 +361,17 @@ describe("whatIf on the sample tenant", () => {
       expect(r.counts.unchanged + r.counts.unchangedErrors).toBe(sample.tasks.size);
       expect(r.edit.policies).toEqual([]);
     }
+  });
+
+  it("a smaller CEL budget (tenant.celCostLimit) re-routes the tasks whose rules now run out, as decide says (what-if review 2: reported as no change)", () => {
+    const { pruned } = prunedAgrees(sample, (w) => {
+      w.tenant.celCostLimit = 3;
+    });
+    expect(pruned.counts.changed).toBeGreaterThan(0);
+    expect(pruned.edit.conditionsMayChange).toBe(true);
+    // And back: the budget raised again restores every route.
+    const lowered = applyEdit(sample, { tenant: { ...sample.tenant, celCostLimit: 3 } });
+    expect(run(lowered, { tenant: sample.tenant }).counts.changed).toBe(pruned.counts.changed);
   });
 
   it("removing a rule moves exactly the tasks it decided, and names what changed", () => {
@@ -751,9 +769,10 @@ describe("whatIf properties over generated worlds", () => {
         const world = worldFromRecipe(recipe);
         const after = applyEdit(world, editOf(world, spec));
         const impact = editImpact(world, after);
-        const visible = ["userDepartment", "flag", "entitlementRisk", "user", "appOwners", "entitlementOwners"].includes(spec.kind);
+        const visible = ["userDepartment", "flag", "costLimit", "entitlementRisk", "user", "appOwners", "entitlementOwners"].includes(spec.kind);
         if (!visible) expect(impact.conditionsMayChange).toBe(false);
         if (spec.kind === "flag") expect(impact.conditionsMayChange).toBe(world.tenant.featureFlags["POLICY_REFERENCES_POLICY"] !== spec.on);
+        if (spec.kind === "costLimit") expect(impact.conditionsMayChange).toBe(world.tenant.celCostLimit !== spec.limit);
       }),
       { numRuns: 60 },
     );

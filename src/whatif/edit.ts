@@ -190,14 +190,16 @@ export interface EditImpact {
   /**
    * Whether anything besides policies, the routing fields of entitlements and apps, and the tenant's
    * default policies changed: the users, an entitlement's or app's other fields, an entitlement or
-   * app added or removed, the clock, or the policy-references flag. When false, every condition and
+   * app added or removed, the clock, the policy-references flag, or the CEL budget
+   * (`tenant.celCostLimit`). When false, every condition and
    * every approver resolution gives the same result in both worlds.
    */
   readonly conditionsMayChange: boolean;
   /**
    * When `conditionsMayChange`, what changed in detail, if every change is one the pruning can trace
    * to the tasks that see it: users, and the non-routing fields of entitlements and apps (including
-   * their addition or removal). Null when something else visible changed (the clock, the flag, or —
+   * their addition or removal). Null when something else visible changed (the clock, the flag, the
+   * CEL budget, or —
    * between worlds given to `whatIfWorlds` — groups, grants, accounts, roles, resource-type
    * defaults, access reviews): then every task is decided in both worlds.
    */
@@ -312,6 +314,9 @@ export function editImpact(before: World, after: World): EditImpact {
   // Selection reads exactly one flag; the others change nothing a decision sees.
   const flag = (w: World) => policyReferencesEnabled(w.tenant);
   if (flag(before) !== flag(after)) visible = untraced = true;
+  // The CEL budget every condition and approver expression runs under: a smaller one can fail a
+  // rule that held (its task falls through), a larger one let through a rule that ran out.
+  if (before.tenant.celCostLimit !== after.tenant.celCostLimit) visible = untraced = true;
   const now = before.now !== after.now;
   if (now) visible = untraced = true;
   // Not editable through an edit, but `editImpact` may be handed any two worlds.

@@ -32,7 +32,7 @@
  * - Task classes (`task-classes.ts`): tasks of one resolution key whose conditions provably see the
  *   same values — read from the task itself, not from a prepared context — share the prefix walk,
  *   both selections and their comparison; only a re-routed task's approvers are made per task.
- * - The clock, the references flag, and (between worlds given to `whatIfWorlds`) groups, grants,
+ * - The clock, the references flag, the CEL budget (`tenant.celCostLimit`), and (between worlds given to `whatIfWorlds`) groups, grants,
  *   accounts, roles, resource-type defaults and access reviews are not traced per task: such an edit
  *   decides every task twice.
  *
