@@ -46,6 +46,9 @@ describe("whatIf refuses an edit that leaves the world ill-typed", () => {
     ["a policy added with steps as a list", (w) => void w.policies.push({ id: "pol-new", policySteps: [] } as never), `edit.policies[${sample.policies.length}].policySteps`],
     ["an app's id removed", (w) => void ((w.apps[0] as Loose).id = undefined), "edit.apps[0].id"],
     ["two policies given one id", (w) => void ((w.policies[2] as Loose).id = w.policies[1]?.id), "edit.policies[2].id"],
+    // What-if review 2: a pushed copy of an existing policy replaced it, rules and all, unsaid.
+    ["a second policy pushed with an existing id", (w) => void w.policies.push({ ...(w.policies[3] as Loose), rules: [] } as never), `edit.policies[${sample.policies.length}].id`],
+    ["a second user pushed with an existing id", (w) => void w.users.push({ ...(w.users[0] as Loose) } as never), `edit.users[${sample.users.length}].id`],
     ["the tenant's default policies set to a list", (w) => void ((w.tenant as Loose).defaultPolicies = ["pol-default-grant"]), "edit.tenant.defaultPolicies"],
     ["a field the tenant does not have", (w) => void ((w.tenant as Loose).defaultPolicy = { grant: "pol-default-grant" }), "edit.tenant.defaultPolicy"],
   ])("%s", (_, recipe, field) => {
@@ -145,5 +148,36 @@ describe("whatIf refuses an edit that leaves the world ill-typed", () => {
       }),
       { numRuns: Number(process.env["EDIT_FUZZ_RUNS"] ?? (process.env["CI"] ? 400 : 150)) },
     );
+  });
+});
+
+describe("a patch is one version of each object, and its objects may leave fields out (what-if review 2)", () => {
+  it("two items with one id are INVALID_ARGUMENT naming both: the last silently won, and the run said nothing changes", () => {
+    const p = sample.policies[3] as (typeof sample.policies)[number];
+    const r = whatIf(sample, { policies: [{ ...p, rules: [] }, p] });
+    expect(!r.ok && r.error).toEqual({ code: "INVALID_ARGUMENT", field: "edit.policies[1]", message: `edit.policies[1] and edit.policies[0] are both "${p.id}": a patch holds one version of each object` });
+    const e = sample.entitlements[0] as (typeof sample.entitlements)[number];
+    const r2 = whatIf(sample, { entitlements: [e, { ...e, riskLevelValueId: "critical" }] });
+    expect(!r2.ok && r2.error).toMatchObject({ code: "INVALID_ARGUMENT", field: "edit.entitlements[1]" });
+    // Entitlements are one object per app and id: the same id in two apps is two objects.
+    const other = sample.entitlements.find((x) => x.appId !== e.appId) as typeof e;
+    expect(whatIf(sample, { entitlements: [e, { ...other, id: e.id }] }).ok).toBe(true);
+  });
+
+  it("a user, entitlement or app given with some fields gets the others' defaults, as docs/whatif.md says (a user threw 'u.emails is not iterable')", () => {
+    const e = sample.entitlements[0] as (typeof sample.entitlements)[number];
+    for (const patch of [
+      { users: [{ id: "u-dev1", department: "Security" }] },
+      { entitlements: [{ id: e.id, appId: e.appId }] },
+      { apps: [{ id: (sample.apps[0] as (typeof sample.apps)[number]).id }] },
+    ] as never[]) {
+      const r = whatIf(sample, patch);
+      expect(r.ok, JSON.stringify(r.ok ? null : r.error)).toBe(true);
+    }
+    const u = applyEdit(sample, { users: [{ id: "u-dev1", department: "Security" } as never] }).index.users.get("u-dev1");
+    expect(u).toMatchObject({ department: "Security", emails: [], managerIds: [], roleIds: [], usernames: [] });
+    // A list field given as something else is named at its place, not thrown on.
+    expect(whatIf(sample, { users: [{ id: "u-dev1", emails: "nope" } as never] })).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "edit.users[0].emails" } });
+    expect(whatIf(sample, { entitlements: [{ id: e.id, appId: e.appId, annotations: 3 } as never] })).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "edit.entitlements[0].annotations" } });
   });
 });

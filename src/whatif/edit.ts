@@ -72,19 +72,24 @@ function isEmptyPatch(p: WorldPatch): boolean {
   );
 }
 
-/** Items of `next` that are not (by identity) the item of `prev` with the same key, and whether any key went away. */
+/**
+ * Items of `next` that are not (by identity) the item of `prev` with the same key, and whether the
+ * list cannot be a patch: a key went away, or two items share one (a patch would keep the last and
+ * drop the other unsaid; the whole list goes to the check instead, which names the second).
+ */
 function delta<T>(prev: readonly T[], next: readonly T[], key: (t: T) => string): { changed: T[]; removed: boolean } {
   if (prev === next) return { changed: [], removed: false };
   const before = new Map<string, T>();
   for (const item of prev) before.set(key(item), item);
   const changed: T[] = [];
   const seen = new Set<string>();
+  let removed = false;
   for (const item of next) {
     const k = key(item);
+    if (seen.has(k)) removed = true;
     seen.add(k);
     if (before.get(k) !== item) changed.push(item);
   }
-  let removed = false;
   for (const k of before.keys()) if (!seen.has(k)) removed = true;
   return { changed, removed };
 }

@@ -1330,11 +1330,18 @@ function badEdit(edit: WorldEdit): SimError | undefined {
     const list: unknown = edit[k];
     if (list === undefined) continue;
     if (!Array.isArray(list)) return { code: "INVALID_ARGUMENT", message: `edit.${k} must be an array`, field: `edit.${k}` };
+    // One item per object: of two with one id, a patch would apply the last and drop the first unsaid.
+    const first = new Map<string, number>();
     for (let i = 0; i < list.length; i++) {
       const item: unknown = list[i];
       const byApp = k === "entitlements" || k === "entitlementConfigurationRules";
       if (idOf(item) === "" || (byApp && idOf(item, "appId") === ""))
         return { code: "INVALID_ARGUMENT", message: `edit.${k}[${i}] has no ${byApp ? "appId and id" : "id"}: nothing in the world would be replaced`, field: `edit.${k}[${i}]` };
+      const key = byApp ? `${idOf(item, "appId")}/${idOf(item)}` : idOf(item);
+      const earlier = first.get(key);
+      if (earlier !== undefined)
+        return { code: "INVALID_ARGUMENT", message: `edit.${k}[${i}] and edit.${k}[${earlier}] are both ${JSON.stringify(key)}: a patch holds one version of each object`, field: `edit.${k}[${i}]` };
+      first.set(key, i);
     }
   }
   return undefined;

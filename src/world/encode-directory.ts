@@ -24,6 +24,19 @@ function withUnknown<T extends { readonly $unknown?: Readonly<Record<string, unk
 }
 
 /**
+ * A list field copied, or — where a what-if edit wrote no list there (`{ id, department }` for a
+ * user) — the value as it was, so that reading it back gives the field its default (left out) or
+ * names the mistake at its path (`"nope"`), instead of this writer throwing on it.
+ */
+function listAsWritten(v: readonly string[] | undefined): string[] {
+  return Array.isArray(v) ? [...(v as readonly string[])] : (v as unknown as string[]);
+}
+
+function isPlainObject(v: unknown): v is Readonly<Record<string, unknown>> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
  * A user in the service's User shape.
  *
  * @example
@@ -35,10 +48,10 @@ export function encodeUser(u: User): JsonObject {
   return withUnknown(u, {
     id: u.id,
     email: u.email,
-    emails: [...u.emails],
+    emails: listAsWritten(u.emails),
     displayName: u.displayName,
     username: u.username,
-    usernames: [...u.usernames],
+    usernames: listAsWritten(u.usernames),
     department: u.department,
     jobTitle: u.jobTitle,
     employmentType: u.employmentType,
@@ -46,10 +59,10 @@ export function encodeUser(u: User): JsonObject {
     status: u.status,
     directoryStatus: u.directoryStatus,
     type: u.type,
-    managerIds: [...u.managerIds],
+    managerIds: listAsWritten(u.managerIds),
     profile: u.profile,
     attributes: u.attributes,
-    roleIds: [...u.roleIds],
+    roleIds: listAsWritten(u.roleIds),
     delegatedUserId: u.delegatedUserId,
   });
 }
@@ -69,7 +82,7 @@ export function encodeApp(a: App): JsonObject {
     grantPolicyId: a.grantPolicyId,
     revokePolicyId: a.revokePolicyId,
     certifyPolicyId: a.certifyPolicyId,
-    ownerUserIds: [...a.ownerUserIds],
+    ownerUserIds: listAsWritten(a.ownerUserIds),
     revokeGrantSources: a.revokeGrantSources,
     isManuallyManaged: a.isManuallyManaged,
   });
@@ -98,8 +111,8 @@ export function encodeEntitlement(e: AppEntitlement): JsonObject {
     overrideAccessRequestsDefaults: e.overrideAccessRequestsDefaults,
     riskLevelValueId: e.riskLevelValueId,
     requestSchemaId: e.requestSchemaId,
-    ownerUserIds: [...e.ownerUserIds],
-    annotations: { ...e.annotations },
+    ownerUserIds: listAsWritten(e.ownerUserIds),
+    annotations: isPlainObject(e.annotations) ? { ...e.annotations } : (e.annotations as unknown as JsonObject),
     ...(e.role === undefined ? {} : { role: e.role ? { ...e.role } : null }),
     ...(e.scope === undefined ? {} : { scope: e.scope ? { ...e.scope } : null }),
   });

@@ -258,6 +258,9 @@ export function buildIndex(parts: IndexedParts, previous?: IndexedParts & { read
   };
 }
 
+/** The list a user a what-if edit wrote without one is indexed with. */
+const NONE: readonly string[] = Object.freeze([]);
+
 function usersIndex(list: readonly User[]): Pick<WorldIndex, "users" | "usersByEmail" | "usersByName" | "directReports"> {
   const users = new Map<string, User>();
   const usersByEmail = new Map<string, User>();
@@ -265,9 +268,11 @@ function usersIndex(list: readonly User[]): Pick<WorldIndex, "users" | "usersByE
   const directReports = new Map<string, User[]>();
   for (const u of list) {
     users.set(u.id, u);
-    for (const e of [u.email, ...u.emails]) if (e && !usersByEmail.has(lower(e))) usersByEmail.set(lower(e), u);
+    // A loaded user has every list; a what-if edit's user may not yet (`{ id, department }`): it is
+    // indexed as it stands, then read back with its defaults (whatif/check-edit.ts) and indexed again.
+    for (const e of [u.email, ...(u.emails ?? NONE)]) if (e && !usersByEmail.has(lower(e))) usersByEmail.set(lower(e), u);
     if (u.displayName && !usersByName.has(lower(u.displayName))) usersByName.set(lower(u.displayName), u);
-    for (const m of u.managerIds) {
+    for (const m of u.managerIds ?? NONE) {
       const list = directReports.get(m) ?? [];
       list.push(u);
       directReports.set(m, list);
@@ -275,7 +280,7 @@ function usersIndex(list: readonly User[]): Pick<WorldIndex, "users" | "usersByE
   }
   // FindByName takes a display name (the expressions reference): every display name first, the
   // first user with it; then usernames, where no display name is the same.
-  for (const u of list) for (const n of [u.username, ...u.usernames]) if (n && !usersByName.has(lower(n))) usersByName.set(lower(n), u);
+  for (const u of list) for (const n of [u.username, ...(u.usernames ?? NONE)]) if (n && !usersByName.has(lower(n))) usersByName.set(lower(n), u);
   return { users, usersByEmail, usersByName, directReports };
 }
 
