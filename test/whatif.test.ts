@@ -867,7 +867,8 @@ describe("mergeWhatIfResults takes every shard of one run once (TSDoc: INVALID_A
     const whole = run(sample, edit);
     const shard = (index: number, count = 3) => run(sample, edit, { ...ANY, shard: { index, count } });
     const [s0, s1, s2] = [shard(0), shard(1), shard(2)];
-    expect(s1.stats.shard).toEqual({ index: 1, count: 3 });
+    expect(s1.stats.shard).toEqual({ index: 1, count: 3, run: s0.stats.shard?.run });
+    expect(s1.stats.shard?.run).toMatch(/^[0-9a-f]{16}$/);
     expect(whole.stats.shard).toBeUndefined();
     for (const order of [[s0, s1, s2], [s2, s0, s1]]) {
       const merged = mergeWhatIfResults(order);
@@ -878,6 +879,20 @@ describe("mergeWhatIfResults takes every shard of one run once (TSDoc: INVALID_A
       expect(r.ok, JSON.stringify(bad.map((p) => p.stats.shard ?? "whole"))).toBe(false);
       expect(!r.ok && r.error.code).toBe("INVALID_ARGUMENT");
     }
+    // Shards of two runs over one world (what-if review 2: both merged): another rule dropped from the
+    // same policy, another scope, another clock.
+    const other: WorldEdit = (w) => void w.policies.find((p) => p.id === "pol-prod-admin")?.rules?.splice(1, 1);
+    for (const foreign of [
+      run(sample, other, { ...ANY, shard: { index: 1, count: 3 } }),
+      run(sample, edit, { scope: { states: "any", types: ["revoke"] }, shard: { index: 1, count: 3 } }),
+      run(sample, { policies: applyEdit(sample, edit).policies.filter((p) => p.id === "pol-prod-admin"), now: "2030-01-01T00:00:00Z" }, { ...ANY, shard: { index: 1, count: 3 } }),
+    ]) {
+      const r = mergeWhatIfResults([s0, foreign, s2]);
+      expect(!r.ok && r.error).toMatchObject({ code: "INVALID_ARGUMENT", message: "the results to merge are not shards of one run (worlds, edits or scopes differ)" });
+    }
+    // The same edit written as a patch is the same run.
+    const asPatch = run(sample, { policies: applyEdit(sample, edit).policies.filter((p) => p.id === "pol-prod-admin") }, { ...ANY, shard: { index: 1, count: 3 } });
+    expect(mergeWhatIfResults([s0, asPatch, s2]).ok).toBe(true);
     const one = mergeWhatIfResults([whole]);
     expect(one.ok && JSON.stringify(one.value)).toBe(JSON.stringify(whole));
   });

@@ -196,7 +196,12 @@ export interface WhatIfResult {
    * conditions of their policy's changed prefix); and, for the result of one shard of a run
    * (`options.shard`), which shard it is, so that {@link mergeWhatIfResults} can tell a whole set.
    */
-  readonly stats: { readonly decisions: number; readonly pruned: number; readonly shard?: { readonly index: number; readonly count: number } };
+  /**
+   * The work done. `shard` is set by a sharded run: which shard of how many, and `run`, a digest of
+   * what the run compared (the edited objects as edited, the clock, the scope) that
+   * {@link mergeWhatIfResults} checks the shards agree on.
+   */
+  readonly stats: { readonly decisions: number; readonly pruned: number; readonly shard?: { readonly index: number; readonly count: number; readonly run: string } };
 }
 
 function kindOf(task: Task): string {
@@ -1000,7 +1005,7 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
     changed,
     unchangedErrors,
     summary,
-    stats: { decisions, pruned, ...(options.shard ? { shard: { index: options.shard.index, count: options.shard.count } } : {}) },
+    stats: { decisions, pruned, ...(options.shard ? { shard: { index: options.shard.index, count: options.shard.count, run: runKey(world, after, impact, options) } } : {}) },
   };
 }
 
@@ -1078,6 +1083,33 @@ function summaryOfGroups(groups: Iterable<GroupAcc>): RouteGroup[] {
 }
 
 /**
+ * A digest of what a run compares beyond the world's tasks: each object the edit changed, as it
+ * stands after it (a policy id in the edit's summary says nothing of which rule was dropped), the
+ * tenant, both clocks and the scope. Shards of one run agree on it; shards of two runs over one
+ * world almost surely do not. Two 32-bit FNV-1a hashes of the text, as hex.
+ */
+function runKey(world: World, after: World, impact: EditImpact, options: WhatIfOptions): string {
+  const parts: unknown[] = [world.tasks.size, world.now, after.now, after.tenant, options.scope ?? null];
+  for (const id of [...impact.policies].sort()) parts.push(after.index.policies.get(id) ?? id);
+  for (const id of impact.users) parts.push(after.index.users.get(id) ?? id);
+  for (const id of impact.apps) parts.push(after.index.apps.get(id) ?? id);
+  if (impact.entitlements.length > 0) {
+    const keys = new Set(impact.entitlements);
+    parts.push(impact.entitlements);
+    for (const e of after.entitlements) if (keys.has(`${e.appId}/${e.id}`)) parts.push(e);
+  }
+  const text = JSON.stringify(parts, (_k, v: unknown) => (v instanceof Set ? [...(v as Set<unknown>)] : v));
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
+  }
+  return a.toString(16).padStart(8, "0") + b.toString(16).padStart(8, "0");
+}
+
+/**
  * The results of the shards of one run (`shard: { index, count }`, every index once), merged in
  * index order into the result of the whole run: the same lists in the world's task order, counts
  * and work summed, the summary regrouped. `INVALID_ARGUMENT` if the parts are not of one run.
@@ -1093,8 +1125,16 @@ export function mergeWhatIfResults(given: readonly WhatIfResult[]): Result<WhatI
   const parts = [...given].sort((a, b) => (a.stats.shard?.index ?? 0) - (b.stats.shard?.index ?? 0));
   const first = parts[0];
   if (!first) return err({ code: "INVALID_ARGUMENT", message: "no results to merge" });
-  if (parts.some((p) => p.kind !== "whatIf" || p.counts.inWorld !== first.counts.inWorld || JSON.stringify(p.edit) !== JSON.stringify(first.edit)))
-    return err({ code: "INVALID_ARGUMENT", message: "the results to merge are not shards of one run (worlds or edits differ)" });
+  if (
+    parts.some(
+      (p) =>
+        p.kind !== "whatIf" ||
+        p.counts.inWorld !== first.counts.inWorld ||
+        JSON.stringify(p.edit) !== JSON.stringify(first.edit) ||
+        p.stats.shard?.run !== first.stats.shard?.run,
+    )
+  )
+    return err({ code: "INVALID_ARGUMENT", message: "the results to merge are not shards of one run (worlds, edits or scopes differ)", field: "parts" });
   // Every shard of the run once: a missing one would count its tasks as not in scope, one given
   // twice would count them twice.
   const count = first.stats.shard?.count;
