@@ -286,6 +286,9 @@ function baseUrlProblem(baseUrl: string): string | undefined {
   } catch {
     return `--base-url must be an https URL, such as https://acme.conductor.one, not "${baseUrl}"`;
   }
+  // Credentials come from the environment, never the URL: fetch refuses such a URL, and every
+  // message that names it would print the password (the URL itself is not repeated here).
+  if (url.username !== "" || url.password !== "") return `--base-url must not carry a user name or password (user:password@host): set credentials in the environment instead (POLICY_SIM_CLIENT_ID and POLICY_SIM_CLIENT_SECRET, or a bearer token: see --help)`;
   if (url.protocol === "https:") return undefined;
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const loopback = host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);

@@ -601,8 +601,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (res.status === 401) return fail("UNAUTHENTICATED", `${method} ${path}: the server refused the credentials (401): ${problemOf(text)}`, 401);
       if (res.status === 403) return fail("PERMISSION_DENIED", `${method} ${path}: not allowed (403): ${problemOf(text)}; pull needs an administrator's credentials`, 403);
       if (!res.ok) return fail("HTTP_ERROR", `${method} ${path}: ${res.status} ${problemOf(text)}`, res.status, res.status === 404 ? notFoundOf(text) : undefined);
+      // The service always answers a JSON object (an empty message is `{}`): an empty 200 is something
+      // in the way (a proxy, a gateway), and read as `{}` it was an empty listing, "0 tasks", unsaid.
+      if (text.trim() === "") return fail("BAD_RESPONSE", `${method} ${path}: the server answered ${res.status} with an empty body, where the API answers a JSON object (a proxy in the way?)`, res.status);
       try {
-        return { ok: true, value: text === "" ? {} : (JSON.parse(text) as unknown) };
+        return { ok: true, value: JSON.parse(text) as unknown };
       } catch {
         return fail("BAD_RESPONSE", `${method} ${path}: the answer is not JSON`, res.status);
       }

@@ -48,6 +48,11 @@ export interface FakeApiOptions {
   readonly unrouted?: RegExp;
   /** Apps and entitlements keep their `ownerUserIds` in listings (as policy-sim serve writes them). */
   readonly ownersInline?: boolean;
+  /**
+   * Policies the listing leaves out, as the service leaves out app- and entitlement-scoped ones
+   * unless asked (openapi.yaml, SearchPoliciesRequest.scopeView); `GET /api/v1/policies/{id}` reads them.
+   */
+  readonly unlistedPolicies?: ReadonlySet<string>;
 }
 
 /** The grpc-gateway answer for a path it has no route for. */
@@ -112,7 +117,12 @@ export function fakeApi(world: typeof fixture, options: FakeApiOptions = {}) {
     }
     const offset = tok === "" ? 0 : Number(tok.slice(1));
     const p = url.pathname;
-    if (p === "/api/v1/policies") return reply(page(world.policies, size, offset, route));
+    if (p === "/api/v1/policies") return reply(page(world.policies.filter((x) => !options.unlistedPolicies?.has(String(x["id"]))), size, offset, route));
+    const onePolicy = /^\/api\/v1\/policies\/([^/]+)$/.exec(p);
+    if (onePolicy && method === "GET") {
+      const found = world.policies.find((x) => x["id"] === decodeURIComponent(onePolicy[1] ?? ""));
+      return found ? reply({ policy: found }) : reply({ code: 5, message: "policy not found" }, 404);
+    }
     // c1.api.iam.v1.Role: the built-in kind is the internal `name` (as policy-sim serve writes it).
     if (p === "/api/v1/iam/roles") return reply(page(world.roles.map((r) => ({ id: r["id"], displayName: r["displayName"], name: r["kind"], permissions: [], systemBuiltin: true })), size, offset, route));
     if (p === "/api/v1/users") return reply({ ...page(world.users.map((u) => ({ user: u, userId: u["id"] })), size, offset, route), expanded: [] });

@@ -141,6 +141,23 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, stopped: () =>
 /** Role ids a world without `roles` knows (world/decode-directory's defaults). */
 const DEFAULT_ROLE_IDS: ReadonlySet<string> = new Set(DEFAULT_ROLES.map((r) => r.id));
 
+/**
+ * The policy ids `objects` name (any `…PolicyId` field, a rule's `policyId`) that are not in `known`,
+ * each once, in order of first mention.
+ */
+function namedPolicyIds(objects: readonly Json[], known: ReadonlySet<string>): string[] {
+  const out = new Set<string>();
+  const add = (v: unknown): void => {
+    if (typeof v === "string" && v !== "" && !known.has(v)) out.add(v);
+  };
+  for (const o of objects) {
+    for (const [k, v] of Object.entries(o)) if (k.endsWith("PolicyId")) add(v);
+    const rules = o["rules"];
+    if (Array.isArray(rules)) for (const r of rules) if (isRecord(r)) add(r["policyId"]);
+  }
+  return [...out];
+}
+
 /** Whether a policy refers to another policy (a rule's `policyId`, a `baselinePolicyId`). */
 function refersToPolicies(p: Json): boolean {
   if (typeof p["baselinePolicyId"] === "string" && p["baselinePolicyId"] !== "") return true;
@@ -300,6 +317,16 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
   const now = options.now ?? Date.now;
   const pageSize = options.pageSize ?? 0;
   if (!Number.isInteger(pageSize) || pageSize < 0) return { ok: false, error: { code: "INVALID_ARGUMENT", message: `the page size must be a whole number ≥ 0, not ${pageSize}` } };
+  // A URL carrying user:password@ is refused by fetch on every request, which reads as a network
+  // failure worth retrying; and a message naming the URL would print the password.
+  let credentialsInUrl = false;
+  try {
+    const u = new URL(options.baseUrl);
+    credentialsInUrl = u.username !== "" || u.password !== "";
+  } catch {
+    // Not a URL: the first request says so.
+  }
+  if (credentialsInUrl) return { ok: false, error: { code: "INVALID_ARGUMENT", message: "the base URL carries a user name or password (user:password@host): pass them as credentials, not in the URL" } };
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
   let listingsDone = 0;
   let listingsKnown = 7;
@@ -426,7 +453,7 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
     if (d.dropped > 0) duplicates.set(what, (duplicates.get(what) ?? 0) + d.dropped);
     return d.items;
   };
-  const policyList = once("policies", (ok(policies) ?? []).map((x) => unwrap(x, "policy")).filter(objectsOf("policies")), idOf);
+  const listedPolicies = once("policies", (ok(policies) ?? []).map((x) => unwrap(x, "policy")).filter(objectsOf("policies")), idOf);
   const userList = once("users", (ok(users) ?? []).map((x) => unwrap(x, "user")).filter(objectsOf("users")), idOf);
   const appList = once("apps", (ok(apps) ?? []).map((x) => unwrap(x, "app")).filter(objectsOf("apps")).map(ownersFromAppOwners), idOf);
   const taskList = once("tasks", (ok(tasks) ?? []).map((x) => unwrap(x, "task")).filter(objectsOf("tasks")), idOf);
@@ -550,6 +577,43 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
     appAndIdOf,
   );
 
+  // Policies named but not listed. The service lists app- and entitlement-scoped policies only when
+  // asked for them (openapi.yaml, SearchPoliciesRequest.scopeView: "Defaults to global-only, so
+  // app/entitlement-scoped policies never appear unless explicitly requested"); without them a task
+  // of such an entitlement routed to its app's policy, with one dangling-id warning. Each is read by
+  // id (GET /api/v1/policies/{id}), and the policies those name in turn (a baseline, a rule's policy).
+  const policyIds = new Set(listedPolicies.map(idOf).filter((id): id is string => id !== undefined));
+  const asked = new Set<string>();
+  const unlisted: Json[] = [];
+  const notReadable: string[] = [];
+  let wanted = namedPolicyIds([...entitlements, ...appsOut, ...resourceTypeDefaults, ...configurationRules, ...listedPolicies], policyIds);
+  for (let round = 0; wanted.length > 0 && round < 8; round++) {
+    for (const id of wanted) asked.add(id);
+    listingsKnown += wanted.length;
+    const answers = await mapLimit(wanted, concurrency, stopped, async (id) => {
+      const r = await getOne("policies named but not listed", `/api/v1/policies/${encodeURIComponent(id)}`);
+      if (r.ok) return unwrap(r.value, "policy");
+      // Deleted, or not the caller's to read: left dangling, as the load's warnings then say.
+      if (r.error.status === 404 || r.error.status === 403) notReadable.push(id);
+      else fatal(r.error);
+      return undefined;
+    });
+    const failedPolicies = failure();
+    if (failedPolicies) return { ok: false, error: failedPolicies };
+    const got = answers.filter((p): p is Json => isRecord(p) && idOf(p) !== undefined && !policyIds.has(idOf(p) as string));
+    for (const p of got) {
+      policyIds.add(idOf(p) as string);
+      unlisted.push(p);
+    }
+    wanted = namedPolicyIds(got, policyIds).filter((id) => !asked.has(id));
+  }
+  const policyList = [...listedPolicies, ...unlisted];
+  if (asked.size > 0)
+    warnings.push({
+      code: "POLICIES_NOT_LISTED",
+      message: `${asked.size} polic${asked.size === 1 ? "y" : "ies"} named by apps, entitlements, request defaults or other policies ${asked.size === 1 ? "was" : "were"} not in the policy listing (the API lists app- and entitlement-scoped policies only on request) and ${asked.size === 1 ? "was" : "were"} read by id: ${unlisted.length} found${notReadable.length > 0 ? `, ${notReadable.length} not found or not readable (${notReadable.slice(0, 5).join(", ")}${notReadable.length > 5 ? ", …" : ""}), left dangling` : ""}`,
+    });
+
   const grantRows: Json[] = [];
   let grantsWithoutUser = 0;
   for (const g of ok(grants) ?? []) {
@@ -637,7 +701,7 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
     tasks: taskList.length,
     users: userList.length,
     roles: roleList?.length ?? 0,
-    apps: appList.length,
+    apps: appsOut.length,
     entitlements: entitlements.length,
     appUsers: appUsers.length,
     grants: grantList.length,

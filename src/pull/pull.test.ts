@@ -48,6 +48,45 @@ describe("openapi.yaml paging and retries: pull against recorded API pages", () 
     expect(tasks).toEqual(open);
   });
 
+  it("openapi.yaml, SearchPoliciesRequest.scopeView (\"app/entitlement-scoped policies never appear unless explicitly requested\"): a policy an entitlement, app or policy names but the listing left out is read by id, and those it names in turn", async () => {
+    // Every policy some entitlement or app names, and their baselines, left out of the listing.
+    const named = new Set<string>();
+    for (const o of [...fixture.entitlements, ...fixture.apps]) for (const [k, v] of Object.entries(o)) if (k.endsWith("PolicyId") && typeof v === "string" && v !== "") named.add(v);
+    expect(named.size).toBeGreaterThan(2);
+    const api = fakeApi(fixture, { unlistedPolicies: new Set([...named, "pol-deleted"]) });
+    const r = await pullWorld({ baseUrl: "http://api.test", fetch: api.fetch, credentials: { kind: "token", token: "tok-admin" }, now: () => NOW, retry: noWait });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(comparable(r.value.world)).toEqual(comparable(fixture));
+    expect(r.value.counts["policies"]).toBe(fixture.policies.length);
+    expect(api.requests.filter((q) => q.startsWith("GET /api/v1/policies/")).length).toBe(named.size);
+    expect(r.value.warnings.find((w) => w.code === "POLICIES_NOT_LISTED")?.message).toBe(
+      `${named.size} policies named by apps, entitlements, request defaults or other policies were not in the policy listing (the API lists app- and entitlement-scoped policies only on request) and were read by id: ${named.size} found`,
+    );
+    // A named policy the server does not have stays dangling, said in the warning.
+    const gone = { ...fixture, entitlements: fixture.entitlements.map((e, i) => (i === 0 ? { ...e, grantPolicyId: "pol-deleted" } : e)) };
+    const r2 = await pullWorld({ baseUrl: "http://api.test", fetch: fakeApi(gone).fetch, credentials: { kind: "token", token: "tok-admin" }, now: () => NOW, retry: noWait });
+    expect(r2.ok && r2.value.warnings.find((w) => w.code === "POLICIES_NOT_LISTED")?.message).toMatch(/: 0 found, 1 not found or not readable \(pol-deleted\), left dangling$/);
+  });
+
+  it("an empty 200 answer is BAD_RESPONSE, not an empty listing (pull review: a proxy's empty body pulled as 0 tasks, exit 0)", async () => {
+    const api = fakeApi(fixture, { faults: [{ route: "POST /api/v1/search/tasks", nth: 0, status: 200 }] });
+    const r = await pullWorld({ baseUrl: "http://api.test", fetch: api.fetch, credentials: { kind: "token", token: "tok-admin" }, now: () => NOW, retry: noWait });
+    expect(!r.ok && r.error).toMatchObject({ code: "BAD_RESPONSE", message: "POST /api/v1/search/tasks: the server answered 200 with an empty body, where the API answers a JSON object (a proxy in the way?)" });
+  });
+
+  it("a base URL with user:password@ is refused before anything is sent, without printing the password (pull review: 28 retries, the password 25 times on stderr)", async () => {
+    const api = fakeApi(fixture);
+    const r = await pullWorld({ baseUrl: "https://user:hunter2@api.test", fetch: api.fetch, credentials: { kind: "token", token: "tok-admin" }, now: () => NOW, retry: noWait });
+    expect(!r.ok && r.error.code).toBe("INVALID_ARGUMENT");
+    expect(JSON.stringify(r)).not.toContain("hunter2");
+    expect(api.requests).toEqual([]);
+    const io = memoryIO({ env: { POLICY_SIM_TOKEN: "tok-admin" }, fetch: api.fetch });
+    const code = await runCli(["pull", "--base-url", "https://user:hunter2@api.test", "--out", "w.json"], io);
+    expect(code).toBe(EXIT.badInput);
+    expect(io.err()).toMatch(/--base-url must not carry a user name or password/);
+    expect(io.err() + io.out()).not.toContain("hunter2");
+  });
+
   it("--state all asks for every task, deleted ones included", async () => {
     const api = fakeApi(fixture);
     const r = await pullWorld({ baseUrl: "http://api.test", fetch: api.fetch, credentials: { kind: "token", token: "tok-admin" }, states: "all", now: () => NOW, retry: noWait });
@@ -561,7 +600,13 @@ describe("openapi.yaml: replaying recorded API pages (fixtures/pull/recorded-pag
     // Its AppEntitlement carries no owners (openapi.yaml), so pull asks for them, once per entitlement.
     const entitlementIds = recorded.filter((p) => p.request.endsWith("/entitlements")).flatMap((p) => ((p.body as Json)["list"] as Json[]).map((v) => (v["appEntitlement"] as Json)["id"]));
     expect(entitlementIds.length).toBeGreaterThan(0);
-    expect(api.unanswered).toEqual(["GET /api/v1/iam/roles", ...entitlementIds.map((id) => `GET /api/v1/apps/app-salesforce/entitlements/${String(id)}/ownerids`)]);
+    // A policy some object names that the listing lacks is asked for by id (the recording has none: left dangling).
+    expect(api.unanswered).toEqual([
+      "GET /api/v1/iam/roles",
+      ...entitlementIds.map((id) => `GET /api/v1/apps/app-salesforce/entitlements/${String(id)}/ownerids`),
+      "GET /api/v1/policies/pol-certify-default",
+    ]);
+    expect(r.value.warnings.find((w) => w.code === "POLICIES_NOT_LISTED")?.message).toMatch(/0 found, 1 not found or not readable \(pol-certify-default\)/);
     expect(r.value.world["roles"]).toBeUndefined();
     expect(r.value.warnings.filter((w) => w.code === "NOT_OFFERED").map((w) => w.message)).toEqual(expect.arrayContaining([expect.stringContaining("roles (GET /api/v1/iam/roles) (404)")]));
     expect(r.value.warnings.find((w) => w.code === "ENTITLEMENT_OWNERS_UNKNOWN")?.message).toMatch(/does not offer entitlement owners \(GET \/api\/v1\/apps\/\{app_id\}\/entitlements\/\{entitlement_id\}\/ownerids\) \(404\)/);
