@@ -155,3 +155,24 @@ describe("endless or hostile streams stop (hostile review: an endless generator 
     }
   });
 });
+
+describe("another kind of file given as a world is named, not loaded as an empty world (newcomer review 2)", () => {
+  const policy = (JSON.parse(text) as { policies: unknown[] }).policies[0];
+  const plan = readFileSync(new URL("../../fixtures/terraform/plan.json", import.meta.url), "utf8");
+  const script = readFileSync(new URL("../../fixtures/scenarios/emergency-request.json", import.meta.url), "utf8");
+  it.each([
+    ["a policy", JSON.stringify(policy), /^this is not a world file: a policy .*whatif --edit or lint --policy$/],
+    ["a Terraform plan", plan, /^this is not a world file: a Terraform plan .*whatif --terraform-plan/],
+    ["a scenario script", script, /^this is not a world file: a scenario script: run it with simulate --script$/],
+    ["anything else with keys", '{"hello": 1, "world": 2}', /^this is not a world file: its top-level fields \(hello, world\) are none of a world file's \(version, now, tenant/],
+  ])("%s: NOT_A_WORLD from loadWorld and loadWorldChunks alike", (_, doc, message) => {
+    for (const r of [loadWorld(JSON.parse(doc)), loadWorldChunks([new TextEncoder().encode(doc)])]) {
+      expect(!r.ok && r.error).toEqual([{ code: "NOT_A_WORLD", path: "$", message: expect.stringMatching(message) as unknown }]);
+    }
+  });
+
+  it("an empty object is still an empty world, and one world key among unknown ones is still a world (with warnings)", () => {
+    expect(loadWorld({}).ok).toBe(true);
+    expect(loadWorldChunks([new TextEncoder().encode('{"version": 1, "extra": {}}')]).ok).toBe(true);
+  });
+});

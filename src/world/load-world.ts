@@ -386,6 +386,7 @@ function load(json: unknown, options: LoadOptions): Result<World, Diagnostic[]> 
     {
       entitlementConfigurationRules: decodeList(read("entitlementConfigurationRules"), "$.entitlementConfigurationRules", out, decodeConfigRule),
       version: read("version"), now: read("now"), seq: read("seq"), roles, users, apps, entitlements, appUsers, groups, grants, resourceTypeDefaults, accessReviews, policies, tasks, tenant, tokens, clients, comments, unknown,
+      anyKnownKey: Object.keys(json).some((k) => KNOWN_KEYS.has(k)),
       notes,
       warnings: options.warnings === false ? [] : worldWarnings(json, directoryFields(), KNOWN_KEYS),
     },
@@ -416,15 +417,39 @@ interface DecodedParts {
   readonly clients: readonly ApiClient[];
   readonly comments: readonly TaskComment[];
   readonly unknown: Record<string, unknown>;
+  /** Whether the document has any key a world file has (else, with unknown keys, it is another file). */
+  readonly anyKnownKey: boolean;
   /** Probable typos (see {@link LoadOptions.warnings}); never a reason to refuse the world. */
   readonly warnings: readonly Diagnostic[];
   /** Notes that never stop a load (a legacy role kind read as its documented role). */
   readonly notes: readonly Diagnostic[];
 }
 
+/**
+ * A document with keys, none of them a world file's: another kind of file given as a world (a
+ * policy, a Terraform plan, a scenario), which loaded as an empty world and then failed for other
+ * reasons (no clock, task not found). What it probably is, and where it goes; `undefined` for no keys.
+ */
+function otherFileKind(keys: readonly string[]): Diagnostic | undefined {
+  if (keys.length === 0) return undefined;
+  const has = (...ks: string[]): boolean => ks.some((k) => keys.includes(k));
+  const what = has("policySteps", "policyType", "rules", "baselinePolicyId")
+    ? 'a policy (it has "policySteps"/"rules"): a world file holds policies in "policies"; to try a policy against a world, give it to whatif --edit or lint --policy'
+    : has("format_version", "resource_changes", "planned_values", "terraform_version")
+      ? "a Terraform plan (terraform show -json): give it to whatif --terraform-plan, with the world as --world"
+      : has("steps", "script")
+        ? "a scenario script: run it with simulate --script"
+        : has("list", "nextPageToken", "expanded")
+          ? "an API answer (a page of a listing): use policy-sim pull to make a world of a tenant"
+          : `its top-level fields (${keys.slice(0, 5).join(", ")}${keys.length > 5 ? ", …" : ""}) are none of a world file's (${[...KNOWN_KEYS].slice(0, 6).join(", ")}, …)`;
+  return { code: "NOT_A_WORLD", path: "$", message: `this is not a world file: ${what}` };
+}
+
 /** Checks, indexes and freezes decoded parts into a world: what every way of loading ends with. */
 function assemble(parts: DecodedParts, out: Diagnostic[], options: LoadOptions): Result<World, Diagnostic[]> {
   const { roles, users, apps, entitlements, appUsers, groups, grants, resourceTypeDefaults, entitlementConfigurationRules, accessReviews, policies, tasks, tenant, tokens, clients, comments, unknown, notes } = parts;
+  const notAWorld = parts.anyKnownKey ? undefined : otherFileKind(Object.keys(unknown));
+  if (notAWorld !== undefined) return err([notAWorld]);
   const version = parts.version;
   if (version !== undefined && version !== 1)
     out.push({ code: "UNSUPPORTED_VERSION", path: "$.version", message: `world file version ${JSON.stringify(version)} is not supported; use 1` });
@@ -686,6 +711,7 @@ class StreamedWorld implements SplitterSink {
         version: get("version"),
         now: get("now"),
         seq: get("seq"),
+        anyKnownKey: [...this.topKeys].some((k) => KNOWN_KEYS.has(k)),
         roles: this.lists.has("roles") ? list<Role>("roles") : DEFAULT_ROLES,
         users: list<User>("users"),
         apps: list<App>("apps"),
