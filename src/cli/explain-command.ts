@@ -114,8 +114,9 @@ export const explainCommand: Command = {
     const world = worldAtClock(loaded, values["now"]);
     const r = explain(world, target);
     if (!r.ok) {
+      // Errors are one line on stderr; with --json stdout gets them too (README, "Exit codes").
       if (values["json"]) json(io, { error: r.error });
-      else io.stderr(`${r.error.code}: ${r.error.message}\n`);
+      io.stderr(`${r.error.code}: ${r.error.message}\n`);
       return r.error.code === "NOT_FOUND" || r.error.code === "INVALID_ARGUMENT" ? EXIT.badInput : EXIT.findings;
     }
     // A policy on the route the service would refuse to save: what it does here could never happen there.

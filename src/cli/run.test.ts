@@ -61,6 +61,19 @@ describe("runCli: help and the command line", () => {
   });
 });
 
+describe("--json errors of the command itself go to stderr as well (README: \"Errors are one line on stderr\"; newcomer review 2: only stdout had them)", () => {
+  it("explain of a task that does not exist, and a refused reset", async () => {
+    const missing = await run(["explain", "--world", WORLD, "--task", "9999", "--json"]);
+    expect(missing.code).toBe(EXIT.badInput);
+    expect(JSON.parse(missing.out)).toMatchObject({ error: { code: "NOT_FOUND" } });
+    expect(missing.err).toMatch(/^NOT_FOUND: .*9999.*\n$/);
+    const refused = await run(["reset", "--world", WORLD, "--task", "1022", "--as", "u-dev1", "--json"]);
+    expect(refused.code).toBe(EXIT.findings);
+    const body = JSON.parse(refused.out) as { error: { code: string; message: string } };
+    expect(refused.err).toBe(`${body.error.code}: ${body.error.message}\n`);
+  });
+});
+
 describe("runCli: world files", () => {
   it("a missing world file: one line naming it, no usage, exit 2", async () => {
     const r = await run(["explain", "--world", "nope.json", "--task", "1001"]);

@@ -57,8 +57,9 @@ function taskActionArgs(
 
 function actionResult(io: CliIO, asJson: boolean, r: { ok: true; value: { world: World; response: JsonValue; events: readonly unknown[] } } | { ok: false; error: { code: string; message: string } }, out: string | undefined): number {
   if (!r.ok) {
+    // Errors are one line on stderr; with --json stdout gets them too (README, "Exit codes").
     if (asJson) json(io, { error: { code: r.error.code, message: r.error.message } });
-    else io.stderr(`${r.error.code}: ${r.error.message}\n`);
+    io.stderr(`${r.error.code}: ${r.error.message}\n`);
     // No such task, or a malformed request, is the caller's input; anything else is the service
     // refusing a well-formed request (permission, state), which is a finding.
     return r.error.code === "NOT_FOUND" || r.error.code === "INVALID_ARGUMENT" ? EXIT.badInput : EXIT.findings;
