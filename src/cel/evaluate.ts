@@ -301,6 +301,9 @@ function contextFrom(
  *
  * @example
  * ```ts
+ * const subject = world.index.users.get("u-dev1")!;
+ * const input: ConditionInput = { subject, task: null, entitlement: null, account: null, ip: null, now: "2026-11-22T09:00:00Z", directory: directoryFromArrays({ users: world.users }) };
+ * prepareConditionInput(input); // { ok: true, value: PreparedConditionInput }
  * prepareConditionInput({ ...input, ip: "not an ip" }); // { ok: false, error: { code: "CEL_INVALID_INPUT", ... } }
  * ```
  */
@@ -472,8 +475,9 @@ function describe(v: unknown): string {
  *
  * @example
  * ```ts
- * const c = compileCondition("subject.profile.costCenter == 'CC-1'");
- * if (c.ok) evaluateCondition(c.value, prepared); // { ok: false, error: { code: "CEL_NO_SUCH_KEY", ... } } when the key is missing
+ * const prepared = prepareConditionInput({ subject, task: null, entitlement: null, account: null, ip: null, now: "2026-11-22T09:00:00Z", directory: directoryFromArrays({ users }) });
+ * const c = compileCondition("subject.department == 'Engineering'");
+ * if (c.ok && prepared.ok) evaluateCondition(c.value, prepared.value); // { ok: true, value: true } for an engineer
  * ```
  */
 export function evaluateCondition(compiled: CompiledCondition, input: PreparedConditionInput | ConditionInput): ConditionOutcome {

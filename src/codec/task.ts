@@ -262,8 +262,8 @@ export function decodeTask(json: unknown): Result<Task, Diagnostic[]> {
  *
  * @example
  * ```ts
- * const wire = encodeTask(task);
- * JSON.stringify(wire);
+ * const task = [...world.tasks.values()][0];
+ * if (task) JSON.stringify(encodeTask(task)); // the task as the API writes it
  * ```
  */
 export function encodeTask(task: Task): JsonValue {

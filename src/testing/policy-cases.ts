@@ -164,6 +164,7 @@ export interface PolicyCasesRun {
  *
  * @example
  * ```ts
+ * const cases: PolicyCase[] = [{ name: "a contractor's admin request needs the security review", task: "1001", expect: { policy: "pol-prod-admin", rule: 2 } }];
  * const run = runPolicyCases(world, cases);
  * console.log(run.report);
  * process.exitCode = run.failed > 0 ? 1 : 0;

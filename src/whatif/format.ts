@@ -36,8 +36,8 @@ function task(c: TaskRouteChange): string[] {
  *
  * @example
  * ```ts
- * const r = whatIf(world, edit);
- * if (r.ok) console.log(formatWhatIf(r.value));
+ * const r = whatIf(world, (w) => { w.tenant.defaultPolicies["grant"] = "pol-it-standard"; });
+ * if (r.ok) console.log(formatWhatIf(r.value)); // "Edit: tenant settings" …
  * ```
  */
 export function formatWhatIf(result: WhatIfResult, options: FormatWhatIfOptions = {}): string {

@@ -94,8 +94,10 @@ function mustBeWorld(fn: string, world: unknown): void {
  *
  * @example
  * ```ts
- * import { writeFileSync } from "node:fs";
- * writeFileSync("after.json", JSON.stringify(saveWorld(step.world), null, 2));
+ * import { readFileSync, writeFileSync } from "node:fs";
+ * const loaded = loadWorld(JSON.parse(readFileSync("fixtures/world.json", "utf8")));
+ * const after = loaded.ok ? hardReset(loaded.value, { taskId: "1022", comment: "re-route" }, { actorId: "u-it-dir" }) : null;
+ * if (after?.ok) writeFileSync("after.json", JSON.stringify(saveWorld(after.value.world), null, 2));
  * ```
  */
 export function saveWorld(world: World): JsonObject {
