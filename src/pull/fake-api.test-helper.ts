@@ -53,6 +53,8 @@ export interface FakeApiOptions {
    * unless asked (openapi.yaml, SearchPoliciesRequest.scopeView); `GET /api/v1/policies/{id}` reads them.
    */
   readonly unlistedPolicies?: ReadonlySet<string>;
+  /** What `GET /api/v1/auth/introspect` answers (the route is not offered without it). */
+  readonly introspect?: Json;
 }
 
 /** The grpc-gateway answer for a path it has no route for. */
@@ -117,6 +119,7 @@ export function fakeApi(world: typeof fixture, options: FakeApiOptions = {}) {
     }
     const offset = tok === "" ? 0 : Number(tok.slice(1));
     const p = url.pathname;
+    if (p === "/api/v1/auth/introspect" && options.introspect) return reply(options.introspect);
     if (p === "/api/v1/policies") return reply(page(world.policies.filter((x) => !options.unlistedPolicies?.has(String(x["id"]))), size, offset, route));
     const onePolicy = /^\/api\/v1\/policies\/([^/]+)$/.exec(p);
     if (onePolicy && method === "GET") {

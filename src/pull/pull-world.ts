@@ -187,6 +187,9 @@ const BY_HAND = "the world has none: add them by hand if policies depend on them
 const GRANTS: OptionalRead = { name: "grants (POST /api/v1/search/grants)", lacking: BY_HAND };
 const ACCESS_REVIEWS: OptionalRead = { name: "access reviews (GET /api/v1/access_reviews)", lacking: BY_HAND };
 const ROLES: OptionalRead = { name: "roles (GET /api/v1/iam/roles)", lacking: BY_HAND };
+const INTROSPECT: OptionalRead = { name: "who the credentials are (GET /api/v1/auth/introspect)", lacking: "whether the credentials see every task is not checked" };
+/** The role kinds that read every task (`reducers/permissions.ts`, `canRead`). */
+const ADMIN_READERS: ReadonlySet<string> = new Set(["SUPER_ADMIN", "READ_ONLY_ADMIN"]);
 const REQUEST_DEFAULTS: OptionalRead = { name: "access-request defaults (GET /api/v1/apps/{app_id}/access_request_defaults)", per: "app", lacking: BY_HAND };
 const CONFIGURATION_RULES: OptionalRead = {
   name: "entitlement configuration rules (GET /api/v1/apps/{app_id}/entitlement_configuration_rules)",
@@ -437,6 +440,11 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
   );
   const failedFirst = failure();
   if (failedFirst) return { ok: false, error: failedFirst };
+  // Who the credentials are (GET /api/v1/auth/introspect): the task search answers a caller only the
+  // tasks it may read, so a pull with a non-administrator's credentials is partial, and said so.
+  const caller = await optional(INTROSPECT, "", () => getOne("caller", "/api/v1/auth/introspect"));
+  const failedCaller = failure();
+  if (failedCaller) return { ok: false, error: failedCaller };
   const ok = <T>(r: Result<T, PullError> | undefined): T | undefined => (r?.ok ? r.value : undefined);
   const duplicates = new Map<string, number>();
   // Items of a listing that are not objects: dropped, and said (a world of none would look complete).
@@ -668,6 +676,21 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
       message: `${guessed.length} role(s) name no documented role (${guessed.slice(0, 5).map((r) => `${r.id} "${r.displayName}"`).join(", ")}${guessed.length > 5 ? ", …" : ""}); they are read as BASIC_USER, which has no administrator power: set their "kind" in "roles" if they are more`,
     });
   const knownRoleIds: ReadonlySet<string> = roleList === undefined ? DEFAULT_ROLE_IDS : new Set(roleList.map((r) => r.role.id));
+  const callerRoles = caller.ok && isRecord(caller.value) && Array.isArray(caller.value["roles"]) ? caller.value["roles"].filter((r): r is string => typeof r === "string") : undefined;
+  if (callerRoles !== undefined && roleList !== undefined) {
+    // A role is named by its id (or, from another client, its name): an administrator's reads every task.
+    const kinds = new Map<string, string>();
+    for (const { role } of roleList) kinds.set(role.id, role.kind);
+    for (const item of rolesListed ?? []) {
+      const r = unwrap(item, "role");
+      if (r && typeof r["name"] === "string" && typeof r["id"] === "string") kinds.set(r["name"], kinds.get(r["id"]) ?? "");
+    }
+    if (!callerRoles.some((r) => ADMIN_READERS.has(kinds.get(r) ?? "")))
+      warnings.push({
+        code: "PARTIAL_VIEW",
+        message: `the credentials' roles (${callerRoles.length > 0 ? callerRoles.slice(0, 5).join(", ") : "none"}) are not an administrator's (Super Administrator or Read-only Administrator): the API shows such a caller only the tasks it takes part in, so the world likely lacks tasks; pull with an administrator's API client`,
+      });
+  }
   const roleIds = [...new Set(userList.flatMap((u) => (Array.isArray(u["roleIds"]) ? u["roleIds"].filter((r): r is string => typeof r === "string") : [])))];
   const unknownRoles = roleIds.filter((r) => !knownRoleIds.has(r));
   if (unknownRoles.length > 0)

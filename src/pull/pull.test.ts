@@ -68,6 +68,21 @@ describe("openapi.yaml paging and retries: pull against recorded API pages", () 
     expect(r2.ok && r2.value.warnings.find((w) => w.code === "POLICIES_NOT_LISTED")?.message).toMatch(/: 0 found, 1 not found or not readable \(pol-deleted\), left dangling$/);
   });
 
+  it("credentials that are not an administrator's (GET /api/v1/auth/introspect, openapi.yaml IntrospectResponse.roles) give a PARTIAL_VIEW warning: the task search shows such a caller only its own tasks", async () => {
+    const admin = fixture.roles.find((r) => r["kind"] === "SUPER_ADMIN") as Json;
+    const basic = fixture.roles.find((r) => r["kind"] === "BASIC_USER") as Json;
+    const pull = async (roles: unknown) => {
+      const r = await pullWorld({ baseUrl: "http://api.test", fetch: fakeApi(fixture, { introspect: { userId: "u-x", roles } }).fetch, credentials: { kind: "token", token: "tok-admin" }, now: () => NOW, retry: noWait });
+      if (!r.ok) throw new Error(r.error.message);
+      return r.value.warnings.find((w) => w.code === "PARTIAL_VIEW")?.message;
+    };
+    expect(await pull([basic["id"]])).toBe(
+      `the credentials' roles (${String(basic["id"])}) are not an administrator's (Super Administrator or Read-only Administrator): the API shows such a caller only the tasks it takes part in, so the world likely lacks tasks; pull with an administrator's API client`,
+    );
+    expect(await pull([])).toMatch(/^the credentials' roles \(none\) are not an administrator's/);
+    expect(await pull([basic["id"], admin["id"]])).toBeUndefined();
+  });
+
   it("an empty 200 answer is BAD_RESPONSE, not an empty listing (pull review: a proxy's empty body pulled as 0 tasks, exit 0)", async () => {
     const api = fakeApi(fixture, { faults: [{ route: "POST /api/v1/search/tasks", nth: 0, status: 200 }] });
     const r = await pullWorld({ baseUrl: "http://api.test", fetch: api.fetch, credentials: { kind: "token", token: "tok-admin" }, now: () => NOW, retry: noWait });
@@ -603,6 +618,7 @@ describe("openapi.yaml: replaying recorded API pages (fixtures/pull/recorded-pag
     // A policy some object names that the listing lacks is asked for by id (the recording has none: left dangling).
     expect(api.unanswered).toEqual([
       "GET /api/v1/iam/roles",
+      "GET /api/v1/auth/introspect",
       ...entitlementIds.map((id) => `GET /api/v1/apps/app-salesforce/entitlements/${String(id)}/ownerids`),
       "GET /api/v1/policies/pol-certify-default",
     ]);
