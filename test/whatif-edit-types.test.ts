@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { applyEdit, replaceInWorld, whatIf, whatIfWorlds, type EditRecipe, type World } from "policy-sim";
+import { applyEdit, formatWhatIf, replaceInWorld, whatIf, whatIfWorlds, type EditRecipe, type World } from "policy-sim";
 import { arbPolicy, arbPolicyMutation, arbWorldRecipe, applyPolicyMutation, worldFromRecipe } from "policy-sim/testing/arbitraries";
 import { editDiagnostics } from "../src/whatif/check-edit.js";
 import { sampleWorld } from "./helpers.js";
@@ -179,5 +179,20 @@ describe("a patch is one version of each object, and its objects may leave field
     // A list field given as something else is named at its place, not thrown on.
     expect(whatIf(sample, { users: [{ id: "u-dev1", emails: "nope" } as never] })).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "edit.users[0].emails" } });
     expect(whatIf(sample, { entitlements: [{ id: e.id, appId: e.appId, annotations: 3 } as never] })).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "edit.entitlements[0].annotations" } });
+  });
+});
+
+describe("an edited value a world file would be warned of is named in the result (what-if review 2: status \"DISABLD\" ran silently, changed 0)", () => {
+  it("a recipe's or a patch's typo'd enum value comes back in edit.warnings with what it probably meant, and formatWhatIf prints it", () => {
+    const user = sample.users.find((u) => u.id === "u-dev1") as (typeof sample.users)[number];
+    const at = sample.users.indexOf(user);
+    const byRecipe = whatIf(sample, (w) => void ((w.users[at] as Loose).status = "DISABLD"));
+    expect(byRecipe.ok && byRecipe.value.edit.warnings).toEqual([{ code: "UNKNOWN_ENUM_VALUE", path: `edit.users[${at}].status`, message: '"DISABLD" is not a known value; did you mean "DISABLED"?' }]);
+    expect(byRecipe.ok && formatWhatIf(byRecipe.value)).toContain(`Warning: edit.users[${at}].status: "DISABLD" is not a known value; did you mean "DISABLED"?`);
+    const byPatch = whatIf(sample, { users: [{ ...user, status: "DISABLD" } as never] });
+    expect(byPatch.ok && byPatch.value.edit.warnings.map((w) => w.code)).toEqual(["UNKNOWN_ENUM_VALUE"]);
+    // A value the service knows, in either spelling, is no warning.
+    const fine = whatIf(sample, { users: [{ ...user, status: "USER_STATUS_DISABLED" } as never] });
+    expect(fine.ok && fine.value.edit.warnings).toEqual([]);
   });
 });

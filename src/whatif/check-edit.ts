@@ -17,7 +17,8 @@ import { describeValue } from "../codec/diagnostic.js";
 import { decodeConfigRule, encodeConfigRule } from "../world/config-rule-codec.js";
 import { decodeApp, decodeEntitlement, decodeUser } from "../world/decode-directory.js";
 import { encodeApp, encodeEntitlement, encodeUser } from "../world/encode-directory.js";
-import { decodeTenant } from "../world/load-world.js";
+import { decodeTenant, directoryFields } from "../world/load-world.js";
+import { itemWarnings } from "../world/world-warnings.js";
 import { type Diagnostic, isObject, ObjectReader, pathIndex, pathKey } from "../world/read.js";
 import { encodeTenant } from "../world/save-world.js";
 import { buildIndex, type World } from "../world/world.js";
@@ -79,6 +80,9 @@ function compareRead(wrote: unknown, read: unknown, path: string): { readonly di
   return { difference, completed };
 }
 
+let known: Readonly<Record<string, readonly string[]>> | undefined;
+const knownFields = (): Readonly<Record<string, readonly string[]>> => (known ??= directoryFields());
+
 /** The problem a {@link Difference} is. */
 function illTyped(d: Difference): Diagnostic {
   const what = (v: unknown): string => (v === undefined ? "nothing" : describeValue(v));
@@ -115,6 +119,7 @@ function checkList<T>(
   encode: (t: T) => unknown,
   readBack: ReadBack,
   out: Diagnostic[],
+  warnings: Diagnostic[],
 ): readonly T[] {
   if (before === after) return after;
   if (!Array.isArray(after)) {
@@ -151,6 +156,10 @@ function checkList<T>(
     const problems = out.length;
     const read = readBack(json, path, out);
     if (out.length > problems) continue;
+    // What a world file with this object would be warned of: a value outside its closed set
+    // (`status: "DISABLD"`), a field name close to a known one. It reads back, and would route as
+    // an unknown value routes: the caller should hear of it, as a load says it.
+    itemWarnings(list, json, path, knownFields(), warnings);
     const { difference, completed } = compareRead(item, read, path);
     if (difference !== null) out.push(unknownField(fields, path, difference) ?? illTyped(difference));
     else if (completed) (normalised ??= [...after])[i] = read as T;
@@ -171,6 +180,8 @@ export interface CheckedEdit {
   readonly world: World;
   /** As `loadWorld` would report them in a world file, with paths under `edit.`; empty when well-typed. */
   readonly problems: readonly Diagnostic[];
+  /** What `loadWorld` would warn of in the objects the edit wrote (a value outside its set, a near-miss field name), under `edit.`. */
+  readonly warnings: readonly Diagnostic[];
 }
 
 /**
@@ -188,14 +199,15 @@ export interface CheckedEdit {
  */
 export function checkEdit(before: World, after: World): CheckedEdit {
   const out: Diagnostic[] = [];
+  const warnings: Diagnostic[] = [];
   try {
     const ID = ["id"];
     const BY_APP = ["appId", "id"];
-    const policies = checkList("policies", before.policies, after.policies, ID, encodePolicy, readPolicy, out);
-    const entitlements = checkList("entitlements", before.entitlements, after.entitlements, BY_APP, encodeEntitlement, readObject(decodeEntitlement), out);
-    const apps = checkList("apps", before.apps, after.apps, ID, encodeApp, readObject(decodeApp), out);
-    const users = checkList("users", before.users, after.users, ID, encodeUser, readObject(decodeUser), out);
-    const rules = checkList("entitlementConfigurationRules", before.entitlementConfigurationRules ?? [], after.entitlementConfigurationRules ?? [], BY_APP, encodeConfigRule, readObject(decodeConfigRule), out);
+    const policies = checkList("policies", before.policies, after.policies, ID, encodePolicy, readPolicy, out, warnings);
+    const entitlements = checkList("entitlements", before.entitlements, after.entitlements, BY_APP, encodeEntitlement, readObject(decodeEntitlement), out, warnings);
+    const apps = checkList("apps", before.apps, after.apps, ID, encodeApp, readObject(decodeApp), out, warnings);
+    const users = checkList("users", before.users, after.users, ID, encodeUser, readObject(decodeUser), out, warnings);
+    const rules = checkList("entitlementConfigurationRules", before.entitlementConfigurationRules ?? [], after.entitlementConfigurationRules ?? [], BY_APP, encodeConfigRule, readObject(decodeConfigRule), out, warnings);
     let tenant = after.tenant;
     if (after.tenant !== before.tenant) {
       const problems: Diagnostic[] = [];
@@ -209,14 +221,14 @@ export function checkEdit(before: World, after: World): CheckedEdit {
         else if (completed) tenant = read;
       }
     }
-    if (out.length > 0) return { world: after, problems: out };
+    if (out.length > 0) return { world: after, problems: out, warnings };
     const same = policies === after.policies && entitlements === after.entitlements && apps === after.apps && users === after.users && tenant === after.tenant && rules === (after.entitlementConfigurationRules ?? rules);
-    if (same) return { world: after, problems: out };
+    if (same) return { world: after, problems: out, warnings };
     const parts = { ...after, policies, entitlements, apps, users, tenant, ...(after.entitlementConfigurationRules ? { entitlementConfigurationRules: rules } : {}) };
-    return { world: Object.freeze({ ...parts, index: buildIndex(parts, after) }), problems: out };
+    return { world: Object.freeze({ ...parts, index: buildIndex(parts, after) }), problems: out, warnings };
   } catch (e: unknown) {
     out.push({ code: "EDIT_ILL_TYPED", path: "edit", message: `the edited world cannot be written as a world file: ${e instanceof Error ? e.message : String(e)}` });
-    return { world: after, problems: out };
+    return { world: after, problems: out, warnings };
   }
 }
 

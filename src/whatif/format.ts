@@ -63,6 +63,10 @@ export function formatWhatIf(result: WhatIfResult, options: FormatWhatIfOptions 
     for (const f of refused.slice(0, 5)) out.push(`  ${f.policyId} ${f.code} at ${f.path}: ${f.message}`);
     if (refused.length > 5) out.push(`  … and ${refused.length - 5} more`);
   }
+  // A typo'd value reads back and routes as an unknown one: "no change" may be for that reason.
+  const warned = e.warnings ?? [];
+  for (const w of warned.slice(0, 5)) out.push(`Warning: ${w.path}: ${w.message}`);
+  if (warned.length > 5) out.push(`  … and ${warned.length - 5} more warnings`);
   out.push(
     `Tasks: ${c.inScope} in scope of ${c.inWorld}; ${c.changed} changed, ${c.unchanged} unchanged` +
       (c.unchangedErrors > 0 ? `, ${c.unchangedErrors} fail before and after` : ""),

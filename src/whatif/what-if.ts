@@ -144,6 +144,14 @@ export interface EditSummary {
    * re-route caused by a broken edit is not one to ship. Empty when the edit would save.
    */
   readonly saveErrors: readonly EditSaveError[];
+  /**
+   * What a world file holding the edited objects would be warned of on load: a value outside its
+   * closed set (`status: "DISABLD"`, with what it probably meant), a field name close to a known one.
+   * Such a value is read as written and routes as an unknown value does (a typo'd user status is no
+   * status the service knows): a run that says "no task changes" may say it for that reason.
+   * Paths are under `edit.` as the edited lists have them.
+   */
+  readonly warnings: readonly { readonly code: string; readonly path: string; readonly message: string }[];
 }
 
 /**
@@ -667,7 +675,7 @@ function routeChange(task: Task, before: RouteOutcome, after: RouteOutcome, chan
   return { taskId: task.id, numericId: task.numericId, displayName: task.displayName, type: kindOf(task), state: task.state, before, after, changes };
 }
 
-function summaryOf(impact: EditImpact, after: World): EditSummary {
+function summaryOf(impact: EditImpact, after: World, warnings: readonly Diagnostic[]): EditSummary {
   const saveErrors: EditSaveError[] = [];
   for (const id of [...impact.policies].sort()) {
     const p = after.index.policies.get(id);
@@ -683,6 +691,7 @@ function summaryOf(impact: EditImpact, after: World): EditSummary {
     now: impact.now,
     conditionsMayChange: impact.conditionsMayChange,
     saveErrors,
+    warnings: warnings.map((w) => ({ code: w.code, path: w.path, message: w.message })),
   };
 }
 
@@ -694,7 +703,7 @@ const ASPECT_ORDER: readonly RouteAspect[] = ["error", "policy", "source", "chai
 /**
  * The edited world and the original, compared over every task in scope (see the module comment).
  */
-function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
+function run(world: World, after: World, options: WhatIfOptions, warnings: readonly Diagnostic[]): WhatIfResult {
   const impact = editImpact(world, after);
   // Pruning needs every visible change traced to the tasks that see it (or none at all).
   const prune = options.prune !== false && (!impact.conditionsMayChange || impact.visible !== null);
@@ -1000,7 +1009,7 @@ function run(world: World, after: World, options: WhatIfOptions): WhatIfResult {
   const summary = summaryOfGroups(groups.values());
   return {
     kind: "whatIf",
-    edit: summaryOf(impact, after),
+    edit: summaryOf(impact, after, warnings),
     counts: { inWorld: world.tasks.size, inScope, changed: changed.length, unchanged, unchangedErrors: unchangedErrors.length },
     changed,
     unchangedErrors,
@@ -1204,7 +1213,7 @@ export function whatIf(world: World, edit: WorldEdit, options: WhatIfOptions = {
   const decoded = decodeWhatIfOptions(options, world);
   if (!decoded.ok) return decoded;
   const after = editedWorld(world, edit);
-  return after.ok ? guardedRun(world, after.value, decoded.value) : after;
+  return after.ok ? guardedRun(world, after.value.world, decoded.value, after.value.warnings) : after;
 }
 
 /**
@@ -1212,7 +1221,7 @@ export function whatIf(world: World, edit: WorldEdit, options: WhatIfOptions = {
  * a recipe may set), applied, and each object it wrote read back as `loadWorld` would read it from a
  * world file (a field left out gets its default; an ill-typed one is refused with its place).
  */
-function editedWorld(world: World, edit: WorldEdit): Result<World, SimError> {
+function editedWorld(world: World, edit: WorldEdit): Result<{ readonly world: World; readonly warnings: readonly Diagnostic[] }, SimError> {
   let bad: SimError | undefined;
   try {
     bad = badEdit(edit);
@@ -1234,7 +1243,7 @@ function editedWorld(world: World, edit: WorldEdit): Result<World, SimError> {
     return err({ code: "INVALID_ARGUMENT", message: `the edit cannot be read: ${thrownMessage(e)}`, field: "edit" });
   }
   const illTyped = illTypedEdit(checked.problems);
-  if (!illTyped) return ok(checked.world);
+  if (!illTyped) return ok({ world: checked.world, warnings: checked.warnings });
   return err(typeof edit === "function" ? illTyped : inPatchTerms(illTyped, edit, after));
 }
 
@@ -1283,13 +1292,13 @@ export function applyEdit(world: World, edit: WorldEdit): World {
     const field = "field" in r.error ? r.error.field : undefined;
     throw new TypeError(`applyEdit: ${r.error.message}${field !== undefined ? ` (at ${field})` : ""}`);
   }
-  return r.value;
+  return r.value.world;
 }
 
 /** {@link run}, its faults as `INTERNAL` and a throw of the caller's `onProgress` as the caller's mistake. */
-function guardedRun(world: World, after: World, options: WhatIfOptions): Result<WhatIfResult, SimError> {
+function guardedRun(world: World, after: World, options: WhatIfOptions, warnings: readonly Diagnostic[]): Result<WhatIfResult, SimError> {
   try {
-    return ok(run(world, after, options));
+    return ok(run(world, after, options, warnings));
   } catch (e: unknown) {
     if (e instanceof OnProgressFailed) return err({ code: "INVALID_ARGUMENT", message: `options.onProgress threw, which stopped the run: ${e.reason}`, field: "options.onProgress" });
     return err({ code: "INTERNAL", message: `policy-sim internal error: ${thrownMessage(e)}` });
@@ -1411,5 +1420,5 @@ export function whatIfWorlds(world: World, after: World, options: WhatIfOptions 
   }
   const bad = illTypedEdit(checked.problems);
   if (bad) return err(bad);
-  return guardedRun(world, checked.world, decoded.value);
+  return guardedRun(world, checked.world, decoded.value, checked.warnings);
 }

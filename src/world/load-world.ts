@@ -291,8 +291,15 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** The fields each directory collection's decoder reads: what a near-miss field name is compared with. */
-function directoryFields(): Readonly<Record<string, readonly string[]>> {
+/**
+ * The fields each directory collection's decoder reads: what a near-miss field name is compared with.
+ *
+ * @example
+ * ```ts
+ * directoryFields()["users"]?.includes("managerIds"); // true
+ * ```
+ */
+export function directoryFields(): Readonly<Record<string, readonly string[]>> {
   const fieldsOf = (decode: (r: ObjectReader) => unknown, extra: readonly string[] = []): string[] => {
     const r = new ObjectReader({}, "$", []);
     decode(r);
