@@ -37,7 +37,21 @@ describe("the REPL session's bound functions", () => {
     const e = api.explain("9999");
     expect(e.ok).toBe(false);
     expect(inspect(e)).toMatch(/^✗ NOT_FOUND: /);
-    expect(inspect(api.explain(1001 as unknown as string))).toMatch(/^✗ INVALID_ARGUMENT: explain\("1001"\)/);
+    expect(inspect(api.explain(true as unknown as string))).toMatch(/^✗ INVALID_ARGUMENT: explain\("1001"\)/);
+    expect(inspect(api.explain(-1))).toMatch(/^✗ INVALID_ARGUMENT: explain\("1001"\)/);
+  });
+
+  it("a numeric id typed without quotes is the task of that numeric id (newcomer review 2: explain(1001) was refused)", () => {
+    const { api } = createSession(world, { files: files() });
+    expect(inspect(api.explain(1001))).toBe(inspect(api.explain("1001")));
+    expect(inspect(api.task(1001))).toBe(inspect(api.task("1001")));
+  });
+
+  it("an action option it does not take is named with what was meant (reset(\"1022\", { actor }) said only the usage)", () => {
+    const s = createSession(world, { files: files() });
+    expect(inspect(s.api.reset("1022", { actor: "u-it-dir" } as never))).toBe('✗ INVALID_ARGUMENT: unknown option "actor"; did you mean "as"? (an action takes as, comment, expand): reset("1022", { as: "u-it-dir", comment: "why" })');
+    expect(inspect(s.api.comment(1001, "hi", { as: "u-dev1", coment: "x" } as never))).toMatch(/unknown option "coment"; did you mean "comment"\?/);
+    expect(s.depth).toBe(1);
   });
 
   it("reset applies to the current world, keeps history, and undo goes back", () => {

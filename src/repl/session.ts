@@ -4,6 +4,7 @@
  * returning a {@link Shown} value. Everything here runs without a TTY, so tests call it directly;
  * `start.ts` only puts these functions in a `node:repl` context.
  */
+import { closest } from "../text/closest.js";
 import { checkCondition } from "../cel/index.js";
 import { encodePolicy, encodeTask } from "../codec/index.js";
 import { explain as explainTask, type Explanation, type HypotheticalRequest } from "../explain/explain.js";
@@ -109,20 +110,20 @@ type Failure = { readonly code: string; readonly message: string };
  * ```
  */
 export interface ReplApi {
-  explain(task: string | HypotheticalRequest): Shown<Explanation> | Shown<Failure>;
-  reset(taskId: string, options?: ActionOptions): Shown<ActionData> | Shown<Failure>;
+  explain(task: string | number | HypotheticalRequest): Shown<Explanation> | Shown<Failure>;
+  reset(taskId: string | number, options?: ActionOptions): Shown<ActionData> | Shown<Failure>;
   /** The library's name for {@link ReplApi.reset}. */
-  hardReset(taskId: string, options?: ActionOptions): Shown<ActionData> | Shown<Failure>;
+  hardReset(taskId: string | number, options?: ActionOptions): Shown<ActionData> | Shown<Failure>;
   /** Any task action of the engine, as the library's `reduce` takes it: `{ type: "approve", taskId, comment }`. */
   reduce(action: unknown, options?: ActionOptions): Shown<ActionData> | Shown<Failure>;
   /** Moves the world's clock to `now` and fires what time drives (waits, escalations, fallbacks), as the library's `tick`. */
   tick(now: string): Shown<ActionData> | Shown<Failure>;
-  comment(taskId: string, text: string, options?: ActionOptions): Shown<ActionData> | Shown<Failure>;
+  comment(taskId: string | number, text: string, options?: ActionOptions): Shown<ActionData> | Shown<Failure>;
   whatIf(policies: unknown, options?: unknown): Shown<unknown> | Promise<Shown<unknown>>;
   lint(policy?: unknown): Shown<readonly LintedPolicy[]> | Shown<Failure>;
   /** `environment`: "condition" (default), "approver" or "config-rule", as `checkCondition` takes it. */
   check(condition: string, environment?: string): Shown<readonly Finding[] | ReturnType<typeof checkCondition>> | Shown<Failure>;
-  task(taskId: string): Shown<JsonValue> | Shown<Failure>;
+  task(taskId: string | number): Shown<JsonValue> | Shown<Failure>;
   policy(policyId: string): Shown<JsonValue> | Shown<Failure>;
   simulate(script: unknown): Shown<SimulationRun> | Shown<Failure>;
   save(path: string): Shown<string> | Shown<Failure>;
@@ -189,6 +190,23 @@ function errorText(e: SimError): Shown<Failure> {
 }
 
 const isString = (v: unknown): v is string => typeof v === "string";
+
+/** A task given by id or numeric id: a string, or a whole number typed without quotes (`explain(1001)`). */
+const taskRef = (v: unknown): string | undefined => (typeof v === "string" ? v : typeof v === "number" && Number.isSafeInteger(v) && v >= 0 ? String(v) : undefined);
+
+/** The names people reach for instead of `as`, the acting user. */
+const AS_ALIASES: ReadonlySet<string> = new Set(["actor", "actorId", "actorUserId", "user", "userId", "by", "who"]);
+
+/** An option an action does not take (`{ actor: "u-it-dir" }`), said with what was probably meant; undefined when every key is known. */
+function unknownOption(v: unknown): string | undefined {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return undefined;
+  for (const k of Object.keys(v)) {
+    if (k === "as" || k === "comment" || k === "expand") continue;
+    const meant = AS_ALIASES.has(k) ? "as" : closest(k, ["as", "comment", "expand"]);
+    return `unknown option "${k}"${meant ? `; did you mean "${meant}"?` : ""} (an action takes as, comment, expand)`;
+  }
+  return undefined;
+}
 
 function actionOptions(v: unknown): ActionOptions | undefined {
   if (v === undefined) return {};
@@ -303,16 +321,20 @@ export function createSession(world: World, options: SessionOptions): ReplSessio
   };
 
   const api: ReplApi = {
-    explain(taskId) {
-      const isRequest = typeof taskId === "object" && taskId !== null && !Array.isArray(taskId);
-      if (!isString(taskId) && !isRequest)
+    explain(given) {
+      const isRequest = typeof given === "object" && given !== null && !Array.isArray(given);
+      const taskId = isRequest ? given : taskRef(given);
+      if (taskId === undefined)
         return failed("INVALID_ARGUMENT", 'explain("1001"), or explain({ subject: "u-dev2", entitlement: { appId: "app-aws", id: "ent-aws-prod-admin" } }) for a request that does not exist yet');
       const r = explainTask(current(), taskId);
       return r.ok ? new Shown(r.value, formatExplanation(r.value, { color })) : errorText(r.error);
     },
-    reset(taskId, raw) {
+    reset(given, raw) {
       const o = actionOptions(raw);
-      if (!isString(taskId) || !o?.as) return failed("INVALID_ARGUMENT", 'reset("1022", { as: "u-it-dir", comment: "why" }): give a task id and who acts');
+      const taskId = taskRef(given);
+      const unknown = unknownOption(raw);
+      if (unknown) return failed("INVALID_ARGUMENT", `${unknown}: reset("1022", { as: "u-it-dir", comment: "why" })`);
+      if (taskId === undefined || !o?.as) return failed("INVALID_ARGUMENT", 'reset("1022", { as: "u-it-dir", comment: "why" }): give a task id and who acts');
       const r = hardReset(current(), { taskId, comment: o.comment ?? "", expandMask: { paths: [...(o.expand ?? [])] } }, { actorId: o.as });
       return act("Hard Reset", r, taskId, o.as);
     },
@@ -337,9 +359,12 @@ export function createSession(world: World, options: SessionOptions): ReplSessio
       const fired = r.value.events.length;
       return new Shown({ response: r.value.response, events: r.value.events }, [`✓ clock at ${now}`, `  events: ${eventKinds(r.value.events) || "none"}${fired === 0 ? " (nothing was due)" : ""}`, `  world #${history.length} (.undo goes back)`].join("\n"));
     },
-    comment(taskId, text, raw) {
+    comment(given, text, raw) {
       const o = actionOptions(raw);
-      if (!isString(taskId) || !isString(text) || !o?.as) return failed("INVALID_ARGUMENT", 'comment("1001", "text", { as: "u-contractor" }): give a task id, the text and who comments');
+      const taskId = taskRef(given);
+      const unknown = unknownOption(raw);
+      if (unknown) return failed("INVALID_ARGUMENT", `${unknown}: comment("1001", "text", { as: "u-contractor" })`);
+      if (taskId === undefined || !isString(text) || !o?.as) return failed("INVALID_ARGUMENT", 'comment("1001", "text", { as: "u-contractor" }): give a task id, the text and who comments');
       const r = commentReducer(current(), { taskId, comment: text, expandMask: { paths: [...(o.expand ?? [])] } }, { actorId: o.as });
       return act("comment", r, taskId, o.as);
     },
@@ -371,8 +396,9 @@ export function createSession(world: World, options: SessionOptions): ReplSessio
       const text = d.length === 0 ? ok : d.map((x) => `${x.code} at ${x.line}:${x.column}: ${x.message}${x.hint ? ` (${x.hint})` : ""}\n${x.excerpt}`).join("\n");
       return new Shown(d, text, d.length === 0);
     },
-    task(taskId) {
-      if (!isString(taskId)) return failed("INVALID_ARGUMENT", 'task("1001"): give a task id or numeric id as a string');
+    task(given) {
+      const taskId = taskRef(given);
+      if (taskId === undefined) return failed("INVALID_ARGUMENT", 'task("1001"): give a task id or numeric id as a string');
       const t = findTask(current(), taskId);
       if (!t) return failed("NOT_FOUND", `no task "${taskId}" (neither an id nor a numericId)`);
       const wire = encodeTask(t);
