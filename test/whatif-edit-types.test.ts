@@ -158,7 +158,10 @@ describe("a patch is one version of each object, and its objects may leave field
     expect(!r.ok && r.error).toEqual({ code: "INVALID_ARGUMENT", field: "edit.policies[1]", message: `edit.policies[1] and edit.policies[0] are both "${p.id}": a patch holds one version of each object` });
     const e = sample.entitlements[0] as (typeof sample.entitlements)[number];
     const r2 = whatIf(sample, { entitlements: [e, { ...e, riskLevelValueId: "critical" }] });
-    expect(!r2.ok && r2.error).toMatchObject({ code: "INVALID_ARGUMENT", field: "edit.entitlements[1]" });
+    expect(!r2.ok && r2.error).toMatchObject({ code: "INVALID_ARGUMENT", field: "edit.entitlements[1]", message: `edit.entitlements[1] and edit.entitlements[0] are both appId "${e.appId}", id "${e.id}": a patch holds one version of each object` });
+    // An app id or id with "/" in it is no other entitlement's key ("a/b" + "c" is not "a" + "b/c").
+    const slashed = whatIf(sample, { entitlements: [{ ...e, appId: "a/b", id: "c" }, { ...e, appId: "a", id: "b/c" }] });
+    expect(slashed.ok, JSON.stringify(slashed.ok ? null : slashed.error)).toBe(true);
     // Entitlements are one object per app and id: the same id in two apps is two objects.
     const other = sample.entitlements.find((x) => x.appId !== e.appId) as typeof e;
     expect(whatIf(sample, { entitlements: [e, { ...other, id: e.id }] }).ok).toBe(true);

@@ -890,6 +890,15 @@ describe("mergeWhatIfResults takes every shard of one run once (TSDoc: INVALID_A
       const r = mergeWhatIfResults([s0, foreign, s2]);
       expect(!r.ok && r.error).toMatchObject({ code: "INVALID_ARGUMENT", message: "the results to merge are not shards of one run (worlds, edits or scopes differ)" });
     }
+    // Between two worlds, parts an edit summary does not list (grants, groups) tell runs apart too (today's review).
+    const withoutGrants = worldOf({ ...sampleJson(), grants: [] });
+    const withoutGroups = worldOf({ ...sampleJson(), groups: [] });
+    const a = whatIfWorlds(sample, withoutGrants, { ...ANY, shard: { index: 0, count: 2 } });
+    const b = whatIfWorlds(sample, withoutGroups, { ...ANY, shard: { index: 1, count: 2 } });
+    const b2 = whatIfWorlds(sample, withoutGrants, { ...ANY, shard: { index: 1, count: 2 } });
+    if (!a.ok || !b.ok || !b2.ok) throw new Error("whatIfWorlds failed");
+    expect(mergeWhatIfResults([a.value, b.value]).ok).toBe(false);
+    expect(mergeWhatIfResults([a.value, b2.value]).ok).toBe(true);
     // The same edit written as a patch is the same run.
     const asPatch = run(sample, { policies: applyEdit(sample, edit).policies.filter((p) => p.id === "pol-prod-admin") }, { ...ANY, shard: { index: 1, count: 3 } });
     expect(mergeWhatIfResults([s0, asPatch, s2]).ok).toBe(true);

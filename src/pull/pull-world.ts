@@ -187,7 +187,6 @@ const BY_HAND = "the world has none: add them by hand if policies depend on them
 const GRANTS: OptionalRead = { name: "grants (POST /api/v1/search/grants)", lacking: BY_HAND };
 const ACCESS_REVIEWS: OptionalRead = { name: "access reviews (GET /api/v1/access_reviews)", lacking: BY_HAND };
 const ROLES: OptionalRead = { name: "roles (GET /api/v1/iam/roles)", lacking: BY_HAND };
-const INTROSPECT: OptionalRead = { name: "who the credentials are (GET /api/v1/auth/introspect)", lacking: "whether the credentials see every task is not checked" };
 /** The role kinds that read every task (`reducers/permissions.ts`, `canRead`). */
 const ADMIN_READERS: ReadonlySet<string> = new Set(["SUPER_ADMIN", "READ_ONLY_ADMIN"]);
 const REQUEST_DEFAULTS: OptionalRead = { name: "access-request defaults (GET /api/v1/apps/{app_id}/access_request_defaults)", per: "app", lacking: BY_HAND };
@@ -442,9 +441,17 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
   if (failedFirst) return { ok: false, error: failedFirst };
   // Who the credentials are (GET /api/v1/auth/introspect): the task search answers a caller only the
   // tasks it may read, so a pull with a non-administrator's credentials is partial, and said so.
-  const caller = await optional(INTROSPECT, "", () => getOne("caller", "/api/v1/auth/introspect"));
-  const failedCaller = failure();
-  if (failedCaller) return { ok: false, error: failedCaller };
+  // Only a check: any answer but a refused sign-in leaves it unchecked, with a warning, not a failed pull.
+  listingsKnown++;
+  const introspected = await getOne("caller", "/api/v1/auth/introspect");
+  let caller: unknown;
+  if (introspected.ok) caller = introspected.value;
+  else if (introspected.error.status === 401 || introspected.error.code === "CANCELLED") return { ok: false, error: introspected.error };
+  else
+    warnings.push({
+      code: "CALLER_UNKNOWN",
+      message: `who the credentials are (GET /api/v1/auth/introspect) could not be read (${introspected.error.status ?? introspected.error.code}): whether they see every task is not checked`,
+    });
   const ok = <T>(r: Result<T, PullError> | undefined): T | undefined => (r?.ok ? r.value : undefined);
   const duplicates = new Map<string, number>();
   // Items of a listing that are not objects: dropped, and said (a world of none would look complete).
@@ -601,8 +608,9 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
     const answers = await mapLimit(wanted, concurrency, stopped, async (id) => {
       const r = await getOne("policies named but not listed", `/api/v1/policies/${encodeURIComponent(id)}`);
       if (r.ok) return unwrap(r.value, "policy");
-      // Deleted, or not the caller's to read: left dangling, as the load's warnings then say.
-      if (r.error.status === 404 || r.error.status === 403) notReadable.push(id);
+      // Deleted, not the caller's to read, or refused for any reason but the sign-in: left dangling,
+      // named in the warning (the pull without it got as far before these reads existed).
+      if (r.error.status !== undefined && r.error.status !== 401) notReadable.push(id);
       else fatal(r.error);
       return undefined;
     });
@@ -676,11 +684,15 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
       message: `${guessed.length} role(s) name no documented role (${guessed.slice(0, 5).map((r) => `${r.id} "${r.displayName}"`).join(", ")}${guessed.length > 5 ? ", …" : ""}); they are read as BASIC_USER, which has no administrator power: set their "kind" in "roles" if they are more`,
     });
   const knownRoleIds: ReadonlySet<string> = roleList === undefined ? DEFAULT_ROLE_IDS : new Set(roleList.map((r) => r.role.id));
-  const callerRoles = caller.ok && isRecord(caller.value) && Array.isArray(caller.value["roles"]) ? caller.value["roles"].filter((r): r is string => typeof r === "string") : undefined;
+  const callerRoles = isRecord(caller) && Array.isArray(caller["roles"]) ? caller["roles"].filter((r): r is string => typeof r === "string") : undefined;
   if (callerRoles !== undefined && roleList !== undefined) {
     // A role is named by its id (or, from another client, its name): an administrator's reads every task.
     const kinds = new Map<string, string>();
-    for (const { role } of roleList) kinds.set(role.id, role.kind);
+    // By id, and by display name (a client may show roles so): what the introspection lists is not documented further.
+    for (const { role } of roleList) {
+      kinds.set(role.id, role.kind);
+      if (role.displayName !== "" && !kinds.has(role.displayName)) kinds.set(role.displayName, role.kind);
+    }
     for (const item of rolesListed ?? []) {
       const r = unwrap(item, "role");
       if (r && typeof r["name"] === "string" && typeof r["id"] === "string") kinds.set(r["name"], kinds.get(r["id"]) ?? "");

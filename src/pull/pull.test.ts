@@ -83,6 +83,22 @@ describe("openapi.yaml paging and retries: pull against recorded API pages", () 
     expect(await pull([basic["id"], admin["id"]])).toBeUndefined();
   });
 
+  it("a by-id policy read the server refuses (400, 500) leaves that policy dangling with the warning, not a failed pull; a bad introspect answer leaves the caller unchecked (today's review)", async () => {
+    const named = String(fixture.entitlements.find((e) => typeof e["grantPolicyId"] === "string" && e["grantPolicyId"] !== "")?.["grantPolicyId"]);
+    const route = `GET /api/v1/policies/${named}`;
+    for (const status of [400, 500]) {
+      const faults = Array.from({ length: 8 }, (_, nth) => ({ route, nth, status, body: { code: 13, message: "nope" } }));
+      const api = fakeApi(fixture, { unlistedPolicies: new Set([named]), faults: [...faults, { route: "GET /api/v1/auth/introspect", nth: 0, status: 200 }] });
+      const progress: PullProgress[] = [];
+      const r = await pullWorld({ baseUrl: "http://api.test", fetch: api.fetch, credentials: { kind: "token", token: "tok-admin" }, now: () => NOW, retry: noWait, onProgress: (p) => void progress.push(p) });
+      if (!r.ok) throw new Error(`${status}: ${r.error.message}`);
+      expect(r.value.warnings.find((w) => w.code === "POLICIES_NOT_LISTED")?.message).toMatch(new RegExp(`0 found, 1 not found or not readable \\(${named}\\)`));
+      expect(r.value.warnings.find((w) => w.code === "CALLER_UNKNOWN")?.message).toMatch(/could not be read \(200\): whether they see every task is not checked$/);
+      // Progress never says more listings are done than it knows of.
+      expect(progress.filter((p) => p.listingsDone > p.listingsKnown)).toEqual([]);
+    }
+  });
+
   it("an empty 200 answer is BAD_RESPONSE, not an empty listing (pull review: a proxy's empty body pulled as 0 tasks, exit 0)", async () => {
     const api = fakeApi(fixture, { faults: [{ route: "POST /api/v1/search/tasks", nth: 0, status: 200 }] });
     const r = await pullWorld({ baseUrl: "http://api.test", fetch: api.fetch, credentials: { kind: "token", token: "tok-admin" }, now: () => NOW, retry: noWait });

@@ -1091,6 +1091,8 @@ function summaryOfGroups(groups: Iterable<GroupAcc>): RouteGroup[] {
     .sort((a, b) => b.count - a.count || (a.before < b.before ? -1 : a.before > b.before ? 1 : a.after < b.after ? -1 : a.after > b.after ? 1 : 0));
 }
 
+const RUN_KEY_PARTS = ["entitlementConfigurationRules", "groups", "grants", "roles", "appUsers", "resourceTypeDefaults", "accessReviews"] as const;
+
 /**
  * A digest of what a run compares beyond the world's tasks: each object the edit changed, as it
  * stands after it (a policy id in the edit's summary says nothing of which rule was dropped), the
@@ -1107,6 +1109,9 @@ function runKey(world: World, after: World, impact: EditImpact, options: WhatIfO
     parts.push(impact.entitlements);
     for (const e of after.entitlements) if (keys.has(`${e.appId}/${e.id}`)) parts.push(e);
   }
+  // What an edit's summary does not list: configuration rules, and (between worlds given to
+  // `whatIfWorlds`) the directory's other parts, whole when they are not the world's own.
+  for (const part of RUN_KEY_PARTS) if (after[part] !== world[part]) parts.push(part, after[part] ?? null);
   const text = JSON.stringify(parts, (_k, v: unknown) => (v instanceof Set ? [...(v as Set<unknown>)] : v));
   let a = 0x811c9dc5;
   let b = 0x01000193 ^ text.length;
@@ -1386,10 +1391,12 @@ function badEdit(edit: WorldEdit): SimError | undefined {
       const byApp = k === "entitlements" || k === "entitlementConfigurationRules";
       if (idOf(item) === "" || (byApp && idOf(item, "appId") === ""))
         return { code: "INVALID_ARGUMENT", message: `edit.${k}[${i}] has no ${byApp ? "appId and id" : "id"}: nothing in the world would be replaced`, field: `edit.${k}[${i}]` };
-      const key = byApp ? `${idOf(item, "appId")}/${idOf(item)}` : idOf(item);
+      // Joined as entitlementKey joins them: "a/b" + "c" and "a" + "b/c" are two entitlements.
+      const key = byApp ? `${idOf(item, "appId")}\u0000${idOf(item)}` : idOf(item);
       const earlier = first.get(key);
+      const named = byApp ? `appId ${JSON.stringify(idOf(item, "appId"))}, id ${JSON.stringify(idOf(item))}` : JSON.stringify(key);
       if (earlier !== undefined)
-        return { code: "INVALID_ARGUMENT", message: `edit.${k}[${i}] and edit.${k}[${earlier}] are both ${JSON.stringify(key)}: a patch holds one version of each object`, field: `edit.${k}[${i}]` };
+        return { code: "INVALID_ARGUMENT", message: `edit.${k}[${i}] and edit.${k}[${earlier}] are both ${named}: a patch holds one version of each object`, field: `edit.${k}[${i}]` };
       first.set(key, i);
     }
   }

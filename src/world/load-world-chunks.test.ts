@@ -176,3 +176,19 @@ describe("another kind of file given as a world is named, not loaded as an empty
     expect(loadWorldChunks([new TextEncoder().encode('{"version": 1, "extra": {}}')]).ok).toBe(true);
   });
 });
+
+describe("what is still a world (today's review: NOT_A_WORLD was too eager)", () => {
+  it("a file with only $schema/$comment is an empty world; one whose keys are misspelt world keys loads with the near-miss warning", () => {
+    for (const doc of ['{"$schema": "./world.schema.json"}', '{"$schema": "x", "$comment": "draft"}']) {
+      expect(loadWorld(JSON.parse(doc)).ok).toBe(true);
+      expect(loadWorldChunks([new TextEncoder().encode(doc)]).ok).toBe(true);
+    }
+    const typo = loadWorld({ polices: [], user: [] });
+    expect(typo.ok && typo.value.warnings.map((w) => w.message).join("\n")).toMatch(/did you mean "policies"\?/);
+  });
+
+  it("a limit under a MiB is said in bytes", () => {
+    const r = loadWorldChunks(cut(bytes, [100]), { maxBytes: 500 });
+    expect(!r.ok && r.error[0]?.message).toBe("the world file is over 500 bytes (maxBytes); pass a larger maxBytes if a world this large is meant");
+  });
+});

@@ -24,6 +24,7 @@ import {
   decodeUser,
 } from "./decode-directory.js";
 import { describeValue } from "../codec/diagnostic.js";
+import { closest } from "../text/closest.js";
 import { setOwn } from "../codec/json-tools.js";
 import { adoptJson, type Diagnostic, eachItem, isObject, ObjectReader, pathIndex, pathKey } from "./read.js";
 import { AppendLog } from "./append-log.js";
@@ -437,7 +438,9 @@ interface DecodedParts {
  * policy, a Terraform plan, a scenario), which loaded as an empty world and then failed for other
  * reasons (no clock, task not found). What it probably is, and where it goes; `undefined` for no keys.
  */
-function otherFileKind(keys: readonly string[]): Diagnostic | undefined {
+function otherFileKind(allKeys: readonly string[]): Diagnostic | undefined {
+  // Keys about the file (`$schema`, `$comment`) say nothing of what it holds.
+  const keys = allKeys.filter((k) => k !== "$schema" && k !== "$comment");
   if (keys.length === 0) return undefined;
   const has = (...ks: string[]): boolean => ks.some((k) => keys.includes(k));
   const what = has("policySteps", "policyType", "rules", "baselinePolicyId")
@@ -448,8 +451,11 @@ function otherFileKind(keys: readonly string[]): Diagnostic | undefined {
         ? "a scenario script: run it with simulate --script"
         : has("list", "nextPageToken", "expanded")
           ? "an API answer (a page of a listing): use policy-sim pull to make a world of a tenant"
-          : `its top-level fields (${keys.slice(0, 5).join(", ")}${keys.length > 5 ? ", …" : ""}) are none of a world file's (${[...KNOWN_KEYS].slice(0, 6).join(", ")}, …)`;
-  return { code: "NOT_A_WORLD", path: "$", message: `this is not a world file: ${what}` };
+          : // A misspelt world key (`polices`) is a world with a typo: loaded, and warned of with what it meant.
+            keys.some((k) => closest(k, KNOWN_KEYS) !== undefined)
+            ? undefined
+            : `its top-level fields (${keys.slice(0, 5).join(", ")}${keys.length > 5 ? ", …" : ""}) are none of a world file's (${[...KNOWN_KEYS].slice(0, 6).join(", ")}, …)`;
+  return what === undefined ? undefined : { code: "NOT_A_WORLD", path: "$", message: `this is not a world file: ${what}` };
 }
 
 /** Checks, indexes and freezes decoded parts into a world: what every way of loading ends with. */

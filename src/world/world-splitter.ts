@@ -83,7 +83,8 @@ export interface SplitLimits {
 export const DEFAULT_SPLIT_LIMITS: SplitLimits = Object.freeze({ maxBytes: 16 * 1024 ** 3, maxPieceBytes: 256 * 1024 ** 2, maxSpaceRun: 64 * 1024 ** 2 });
 
 const MIB = 1024 ** 2;
-const sizeText = (bytes: number): string => (bytes >= 1024 * MIB ? `${+(bytes / (1024 * MIB)).toFixed(2)} GiB` : `${+(bytes / MIB).toFixed(2)} MiB`);
+const sizeText = (bytes: number): string =>
+  bytes >= 1024 * MIB ? `${+(bytes / (1024 * MIB)).toFixed(2)} GiB` : bytes >= MIB ? `${+(bytes / MIB).toFixed(2)} MiB` : `${bytes} bytes`;
 
 /** Where the splitter is in the document's outer structure. */
 const enum At {
