@@ -6,6 +6,7 @@
 import type { ConfigRuleEvaluation } from "../policy/config-rules.js";
 import { approversSummary } from "../workflow/approvers.js";
 import type { Explanation, ExplainedCondition, ExplainedNode, RuleExplanation } from "./explain.js";
+import { DESCRIBED_TASK_ID } from "../whatif/task-spec.js";
 
 /**
  * Options of {@link formatExplanation}.
@@ -145,9 +146,12 @@ export function formatExplanation(e: Explanation, options: FormatOptions = {}): 
   const bold = (s: string) => paint("1", s);
   const out: string[] = [];
   const t = e.task;
-  out.push(bold(`Task ${t.numericId || t.id} "${t.displayName}"`) + ` (${t.type || "no type"}, ${t.state}${t.emergencyAccess ? ", emergency access" : ""})`);
+  // A described request is no task yet: its placeholder numericId (0) would read as a task's.
+  const described = t.id === DESCRIBED_TASK_ID && t.numericId === "0";
+  const title = described ? `Request (not a task yet) "${t.displayName}"` : `Task ${t.numericId || t.id} "${t.displayName}"`;
+  out.push(bold(title) + ` (${t.type || "no type"}${described ? "" : `, ${t.state}`}${t.emergencyAccess ? ", emergency access" : ""})`);
   if (e.subject) out.push(`  subject: ${e.subject.displayName || e.subject.id} <${e.subject.email}> (${e.subject.id})`);
-  out.push(`  evaluated at ${e.now}${t.currentPolicyId ? `; the task now carries policy ${t.currentPolicyId}` : "; the task carries no policy yet"}`);
+  out.push(`  evaluated at ${e.now}${t.currentPolicyId ? `; the task now carries policy ${t.currentPolicyId}` : described ? "" : "; the task carries no policy yet"}`);
   out.push("");
 
   if (e.resolution.ok) out.push(bold(`Policy ${e.resolution.policyId}`) + ` "${e.resolution.policyName}" — from ${e.resolution.source}`);

@@ -55,7 +55,9 @@ describe("explain a request that does not exist yet", () => {
     const code = await runCli(["explain", "--world", "fixtures/world.json", "--subject", "u-dev2", "--entitlement", "app-aws/ent-aws-prod-admin", "--emergency"], io);
     expect(code).toBe(EXIT.ok);
     expect(io.out()).toContain("— from emergency");
-    expect(io.out()).toContain("the task carries no policy yet");
+    // Titled as the request it is, not as "Task 0" (newcomer review 2).
+    expect(io.out().split("\n")[0]).toBe('Request (not a task yet) "grant ent-aws-prod-admin (app-aws) for u-dev2" (grant, emergency access)');
+    expect(io.out()).toMatch(/\n {2}evaluated at 2026-11-22T09:00:00Z\n/);
   });
 
   it("the CLI refuses --task with a described request, and a malformed --entitlement", async () => {

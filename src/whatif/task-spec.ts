@@ -92,6 +92,17 @@ export interface TaskSpec {
 }
 
 /**
+ * The id of a described request's task when the description names none (its numericId is `0`):
+ * how an explanation tells a request that does not exist yet from a task of the world.
+ *
+ * @example
+ * ```ts
+ * explanation.task.id === DESCRIBED_TASK_ID; // a described request, not a task of the world
+ * ```
+ */
+export const DESCRIBED_TASK_ID = "spec-task";
+
+/**
  * A task of the world (its id or numericId) or a described one: a {@link TaskSpec}, whose
  * `subject` may also be a user id of the world (`"u-dev2"`, which must exist — the user itself,
  * as `explain` and case files read it).
@@ -422,7 +433,7 @@ function build(world: World, ref: TaskRef): Result<TaskInWorld, SimError> {
         ? { revoke: { ...common, source: { request: { requestUserId: ref.requesterId ?? subjectId } } } }
         : { certify: { ...common, accessReviewId: ref.accessReviewId ?? "" } };
   const decoded = decodeTask({
-    id: ref.taskId ?? "spec-task",
+    id: ref.taskId ?? DESCRIBED_TASK_ID,
     numericId: "0",
     displayName: `${kind} ${entitlementId} (${appId}) for ${subjectId}`,
     state: "TASK_STATE_OPEN",
