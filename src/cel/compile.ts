@@ -557,6 +557,21 @@ function enumAgainstText(env: CelEnvironment, node: CelNode): string | undefined
     if (d.members.includes(short) || short in d.aliases) return `compare with the enum value, not text: ${d.typeName}.${short}`;
     return `${d.typeName} values are compared with ${d.typeName}.<NAME> (such as ${d.typeName}.${d.members[1] ?? d.members[0] ?? ""}), not with text`;
   }
+  // `account.status == "ENABLED"`: a message that holds an enum, compared with the text of one of its values.
+  for (const [m, t] of [[a, b], [b, a]] as const) {
+    const fields = m.checkedType?.name === undefined ? undefined : MESSAGE_FIELD_TYPES.get(m.checkedType.name);
+    if (fields === undefined || t.op !== "value" || typeof t.args !== "string") continue;
+    const text = t.args.toUpperCase();
+    for (const [field, type] of Object.entries(fields)) {
+      const d = ENUMS.find((x) => x.typeName === type);
+      if (d === undefined || field.includes("_") || !env.namespaces.has(d.typeName)) continue;
+      const short = text.startsWith(d.prefix) ? text.slice(d.prefix.length) : text;
+      if (d.members.includes(short) || short in d.aliases) {
+        const base = m.input.slice(m.start, m.end);
+        return `${base} is of type ${celTypeNames(m.checkedType?.name as string)}; compare its field with the enum value: ${base}.${field} == ${d.typeName}.${short}`;
+      }
+    }
+  }
   return undefined;
 }
 

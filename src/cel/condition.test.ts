@@ -275,6 +275,7 @@ describe("type checking", () => {
     });
     expect(checkCondition("AppUserStatus.DISABLED != account.status")[0]?.hint).toMatch(/compare account\.status\.status$/);
     expect(checkCondition("account.status.status == AppUserStatus.ENABLED")).toEqual([]);
+    expect(checkCondition('account.status == "ENABLED"')[0]?.hint).toBe("account.status is of type AppUser.Status; compare its field with the enum value: account.status.status == AppUserStatus.ENABLED");
     // An enum value nothing is close to: the enum's values are listed.
     expect(checkCondition("task.origin == TaskOrigin.COPILOT_CHAT")[0]?.hint).toMatch(/^TaskOrigin values: .*\bCOPILOT\b.*\bWEBAPP\b/);
     expect(checkCondition("task.origin == TaskOrigin.COPILT")[0]?.hint).toBe("did you mean 'COPILOT'?");
