@@ -535,41 +535,48 @@ function enumHint({ names, fits }: { readonly names: readonly string[]; readonly
   return names.length === 1 ? `an enum value is written with its type: ${names[0]}` : `an enum value is written with its type: one of ${names.join(", ")}`;
 }
 
+/** The member of enum `d` that `text` names (`"ENABLED"`, `"USER_STATUS_ENABLED"`, any case), or undefined. */
+function memberNamed(d: (typeof ENUMS)[number], text: string): string | undefined {
+  const upper = text.toUpperCase();
+  const short = upper.startsWith(d.prefix) ? upper.slice(d.prefix.length) : upper;
+  return d.members.includes(short) || short in d.aliases ? short : undefined;
+}
+
 /**
  * `subject.status == "ENABLED"`: an enum compared with text; the value it probably meant. Or
- * `account.status == AppUserStatus.ENABLED`: an enum compared with a message that holds one in a
- * field; the field to compare.
+ * `account.status == AppUserStatus.ENABLED` (or `== "ENABLED"`): a message that holds an enum in a
+ * field, compared with a value of that enum; the field to compare.
  */
 function enumAgainstText(env: CelEnvironment, node: CelNode): string | undefined {
   if (BINARY_NAMES[node.op] === undefined || !Array.isArray(node.args)) return undefined;
   const [a, b] = node.args as unknown[];
   if (!isCelNode(a) || !isCelNode(b)) return undefined;
+  const textOf = (n: CelNode): string | undefined => (n.op === "value" && typeof n.args === "string" ? n.args : undefined);
   for (const [e, t] of [[a, b], [b, a]] as const) {
     const d = ENUMS.find((x) => x.typeName === e.checkedType?.name);
     if (d === undefined || !env.namespaces.has(d.typeName)) continue;
     const message = t.checkedType?.name;
     const fields = message === undefined ? undefined : MESSAGE_FIELD_TYPES.get(message);
     const field = fields === undefined ? undefined : Object.keys(fields).find((f) => fields[f] === d.typeName && !f.includes("_"));
-    if (field !== undefined) return `${t.input.slice(t.start, t.end)} is of type ${celTypeNames(message as string)}, whose field ${field} holds the ${d.typeName}: compare ${t.input.slice(t.start, t.end)}.${field}`;
-    if (t.checkedType?.name !== "string") continue;
-    const text = t.op === "value" && typeof t.args === "string" ? t.args.toUpperCase() : "";
-    const short = text.startsWith(d.prefix) ? text.slice(d.prefix.length) : text;
-    if (d.members.includes(short) || short in d.aliases) return `compare with the enum value, not text: ${d.typeName}.${short}`;
+    const base = t.input.slice(t.start, t.end);
+    if (field !== undefined) return `${base} is of type ${celTypeNames(message as string)}, whose field ${field} holds the ${d.typeName}: compare ${base}.${field}`;
+    if (message !== "string") continue;
+    const member = memberNamed(d, textOf(t) ?? "");
+    if (member !== undefined) return `compare with the enum value, not text: ${d.typeName}.${member}`;
     return `${d.typeName} values are compared with ${d.typeName}.<NAME> (such as ${d.typeName}.${d.members[1] ?? d.members[0] ?? ""}), not with text`;
   }
-  // `account.status == "ENABLED"`: a message that holds an enum, compared with the text of one of its values.
   for (const [m, t] of [[a, b], [b, a]] as const) {
-    const fields = m.checkedType?.name === undefined ? undefined : MESSAGE_FIELD_TYPES.get(m.checkedType.name);
-    if (fields === undefined || t.op !== "value" || typeof t.args !== "string") continue;
-    const text = t.args.toUpperCase();
+    const message = m.checkedType?.name;
+    const fields = message === undefined ? undefined : MESSAGE_FIELD_TYPES.get(message);
+    const text = textOf(t);
+    if (fields === undefined || text === undefined) continue;
     for (const [field, type] of Object.entries(fields)) {
       const d = ENUMS.find((x) => x.typeName === type);
       if (d === undefined || field.includes("_") || !env.namespaces.has(d.typeName)) continue;
-      const short = text.startsWith(d.prefix) ? text.slice(d.prefix.length) : text;
-      if (d.members.includes(short) || short in d.aliases) {
-        const base = m.input.slice(m.start, m.end);
-        return `${base} is of type ${celTypeNames(m.checkedType?.name as string)}; compare its field with the enum value: ${base}.${field} == ${d.typeName}.${short}`;
-      }
+      const member = memberNamed(d, text);
+      if (member === undefined) continue;
+      const base = m.input.slice(m.start, m.end);
+      return `${base} is of type ${celTypeNames(message as string)}; compare its field with the enum value: ${base}.${field} == ${d.typeName}.${member}`;
     }
   }
   return undefined;

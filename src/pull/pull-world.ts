@@ -10,6 +10,7 @@
  * the server does not offer or the credentials may not read become warnings instead; see
  * {@link OptionalRead} for how a 404 is told apart from "none for this object".
  */
+import { READS_EVERY_TASK } from "../reducers/permissions.js";
 import { DEFAULT_ROLES } from "../world/decode-directory.js";
 import type { Result } from "../result.js";
 import { createApiClient, type ApiClient, type ApiClientOptions, type Listing, type PullError } from "./api-client.js";
@@ -187,8 +188,6 @@ const BY_HAND = "the world has none: add them by hand if policies depend on them
 const GRANTS: OptionalRead = { name: "grants (POST /api/v1/search/grants)", lacking: BY_HAND };
 const ACCESS_REVIEWS: OptionalRead = { name: "access reviews (GET /api/v1/access_reviews)", lacking: BY_HAND };
 const ROLES: OptionalRead = { name: "roles (GET /api/v1/iam/roles)", lacking: BY_HAND };
-/** The role kinds that read every task (`reducers/permissions.ts`, `canRead`). */
-const ADMIN_READERS: ReadonlySet<string> = new Set(["SUPER_ADMIN", "READ_ONLY_ADMIN"]);
 const REQUEST_DEFAULTS: OptionalRead = { name: "access-request defaults (GET /api/v1/apps/{app_id}/access_request_defaults)", per: "app", lacking: BY_HAND };
 const CONFIGURATION_RULES: OptionalRead = {
   name: "entitlement configuration rules (GET /api/v1/apps/{app_id}/entitlement_configuration_rules)",
@@ -697,7 +696,7 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
       const r = unwrap(item, "role");
       if (r && typeof r["name"] === "string" && typeof r["id"] === "string") kinds.set(r["name"], kinds.get(r["id"]) ?? "");
     }
-    if (!callerRoles.some((r) => ADMIN_READERS.has(kinds.get(r) ?? "")))
+    if (!callerRoles.some((r) => READS_EVERY_TASK.has(kinds.get(r) ?? "")))
       warnings.push({
         code: "PARTIAL_VIEW",
         message: `the credentials' roles (${callerRoles.length > 0 ? callerRoles.slice(0, 5).join(", ") : "none"}) are not an administrator's (Super Administrator or Read-only Administrator): the API shows such a caller only the tasks it takes part in, so the world likely lacks tasks; pull with an administrator's API client`,

@@ -166,8 +166,19 @@ export function completesTasks(r: Relation): boolean {
 }
 
 /**
- * Whether the caller may read the task: a Super Administrator or Read-Only Administrator (the task
- * log, user-roles page), a person the task concerns, or the manager of its campaign.
+ * The roles that read every task: the Super Administrator and the Read-Only Administrator (the task
+ * log, user-roles page). Anyone else reads only the tasks that concern them ({@link canRead}).
+ *
+ * @example
+ * ```ts
+ * READS_EVERY_TASK.has("READ_ONLY_ADMIN"); // true
+ * ```
+ */
+export const READS_EVERY_TASK: ReadonlySet<string> = new Set<RoleKind>(["SUPER_ADMIN", "READ_ONLY_ADMIN"]);
+
+/**
+ * Whether the caller may read the task: a role of {@link READS_EVERY_TASK}, a person the task
+ * concerns, or the manager of its campaign.
  *
  * @example
  * ```ts
@@ -176,8 +187,7 @@ export function completesTasks(r: Relation): boolean {
  */
 export function canRead(r: Relation): boolean {
   return (
-    has(r, "SUPER_ADMIN") ||
-    has(r, "READ_ONLY_ADMIN") ||
+    r.roles.some((k) => READS_EVERY_TASK.has(k)) ||
     r.subject ||
     r.requester ||
     r.approver ||

@@ -80,9 +80,6 @@ function compareRead(wrote: unknown, read: unknown, path: string): { readonly di
   return { difference, completed };
 }
 
-let known: Readonly<Record<string, readonly string[]>> | undefined;
-const knownFields = (): Readonly<Record<string, readonly string[]>> => (known ??= directoryFields());
-
 /** The problem a {@link Difference} is. */
 function illTyped(d: Difference): Diagnostic {
   const what = (v: unknown): string => (v === undefined ? "nothing" : describeValue(v));
@@ -159,7 +156,7 @@ function checkList<T>(
     // What a world file with this object would be warned of: a value outside its closed set
     // (`status: "DISABLD"`), a field name close to a known one. It reads back, and would route as
     // an unknown value routes: the caller should hear of it, as a load says it.
-    itemWarnings(list, json, path, knownFields(), warnings);
+    itemWarnings(list, json, path, directoryFields(), warnings);
     const { difference, completed } = compareRead(item, read, path);
     if (difference !== null) out.push(unknownField(fields, path, difference) ?? illTyped(difference));
     else if (completed) (normalised ??= [...after])[i] = read as T;

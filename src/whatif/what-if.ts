@@ -52,7 +52,8 @@ import { conditionsSignature, taskConditions, type TaskConditions } from "../pol
 import { notAWorld, type SimError } from "../reducers/errors.js";
 import { err, ok, type Result } from "../result.js";
 import { closest } from "../text/closest.js";
-import type { World } from "../world/world.js";
+import { hashKey } from "../world/table.js";
+import { entitlementKey, type World } from "../world/world.js";
 import { ReachMemo } from "./closure.js";
 import type { Diagnostic } from "../world/read.js";
 import { checkEdit } from "./check-edit.js";
@@ -1097,7 +1098,7 @@ const RUN_KEY_PARTS = ["entitlementConfigurationRules", "groups", "grants", "rol
  * A digest of what a run compares beyond the world's tasks: each object the edit changed, as it
  * stands after it (a policy id in the edit's summary says nothing of which rule was dropped), the
  * tenant, both clocks and the scope. Shards of one run agree on it; shards of two runs over one
- * world almost surely do not. Two 32-bit FNV-1a hashes of the text, as hex.
+ * world almost surely do not. 64 bits of hash of the text, as hex.
  */
 function runKey(world: World, after: World, impact: EditImpact, options: WhatIfOptions): string {
   const parts: unknown[] = [world.tasks.size, world.now, after.now, after.tenant, options.scope ?? null];
@@ -1113,14 +1114,9 @@ function runKey(world: World, after: World, impact: EditImpact, options: WhatIfO
   // `whatIfWorlds`) the directory's other parts, whole when they are not the world's own.
   for (const part of RUN_KEY_PARTS) if (after[part] !== world[part]) parts.push(part, after[part] ?? null);
   const text = JSON.stringify(parts, (_k, v: unknown) => (v instanceof Set ? [...(v as Set<unknown>)] : v));
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193) >>> 0;
-    b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
-  }
-  return a.toString(16).padStart(8, "0") + b.toString(16).padStart(8, "0");
+  // Two of the tables' 32-bit hashes (the second over the text behind a marker): 64 bits.
+  const hex = (h: number): string => (h >>> 0).toString(16).padStart(8, "0");
+  return hex(hashKey(text)) + hex(hashKey(`\u0001${text}`));
 }
 
 /**
@@ -1391,12 +1387,13 @@ function badEdit(edit: WorldEdit): SimError | undefined {
       const byApp = k === "entitlements" || k === "entitlementConfigurationRules";
       if (idOf(item) === "" || (byApp && idOf(item, "appId") === ""))
         return { code: "INVALID_ARGUMENT", message: `edit.${k}[${i}] has no ${byApp ? "appId and id" : "id"}: nothing in the world would be replaced`, field: `edit.${k}[${i}]` };
-      // Joined as entitlementKey joins them: "a/b" + "c" and "a" + "b/c" are two entitlements.
-      const key = byApp ? `${idOf(item, "appId")}\u0000${idOf(item)}` : idOf(item);
+      // As the world keys them: "a/b" + "c" and "a" + "b/c" are two entitlements.
+      const key = byApp ? entitlementKey(idOf(item, "appId"), idOf(item)) : idOf(item);
       const earlier = first.get(key);
-      const named = byApp ? `appId ${JSON.stringify(idOf(item, "appId"))}, id ${JSON.stringify(idOf(item))}` : JSON.stringify(key);
-      if (earlier !== undefined)
+      if (earlier !== undefined) {
+        const named = byApp ? `appId ${JSON.stringify(idOf(item, "appId"))}, id ${JSON.stringify(idOf(item))}` : JSON.stringify(key);
         return { code: "INVALID_ARGUMENT", message: `edit.${k}[${i}] and edit.${k}[${earlier}] are both ${named}: a patch holds one version of each object`, field: `edit.${k}[${i}]` };
+      }
       first.set(key, i);
     }
   }

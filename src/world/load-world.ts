@@ -32,7 +32,7 @@ import { CommentLog } from "./comment-log.js";
 import { checkReferences } from "./references.js";
 import { type ByteRange, DEFAULT_SPLIT_LIMITS, SplitError, type SplitterSink, SplitTooLarge, WorldSplitter } from "./world-splitter.js";
 import { Table } from "./table.js";
-import { itemWarnings, topLevelWarnings, worldWarnings } from "./world-warnings.js";
+import { FILE_KEYS, itemWarnings, topLevelWarnings, worldWarnings } from "./world-warnings.js";
 import { buildIndex, type Tenant, type TaskComment, type World } from "./world.js";
 import { isRealTimestamp, utcTimestamp } from "../codec/schema.js";
 import { CEL_RESOURCE_LIMITS } from "../cel/limits.js";
@@ -292,8 +292,11 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
+let knownDirectoryFields: Readonly<Record<string, readonly string[]>> | undefined;
+
 /**
  * The fields each directory collection's decoder reads: what a near-miss field name is compared with.
+ * Worked out from the decoders once, on first use.
  *
  * @example
  * ```ts
@@ -301,6 +304,10 @@ export function deepFreeze<T>(value: T): T {
  * ```
  */
 export function directoryFields(): Readonly<Record<string, readonly string[]>> {
+  return (knownDirectoryFields ??= readDirectoryFields());
+}
+
+function readDirectoryFields(): Readonly<Record<string, readonly string[]>> {
   const fieldsOf = (decode: (r: ObjectReader) => unknown, extra: readonly string[] = []): string[] => {
     const r = new ObjectReader({}, "$", []);
     decode(r);
@@ -440,7 +447,7 @@ interface DecodedParts {
  */
 function otherFileKind(allKeys: readonly string[]): Diagnostic | undefined {
   // Keys about the file (`$schema`, `$comment`) say nothing of what it holds.
-  const keys = allKeys.filter((k) => k !== "$schema" && k !== "$comment");
+  const keys = allKeys.filter((k) => !FILE_KEYS.has(k));
   if (keys.length === 0) return undefined;
   const has = (...ks: string[]): boolean => ks.some((k) => keys.includes(k));
   const what = has("policySteps", "policyType", "rules", "baselinePolicyId")
@@ -777,7 +784,7 @@ class BadBytes extends Error {
  * ```
  */
 export function loadWorldChunks(chunks: Iterable<Uint8Array>, options: ChunkLoadOptions = {}): Result<World, Diagnostic[]> {
-  return loadStreamed(new StreamedWorld(options.warnings !== false), chunks, options);
+  return loadStreamed(new StreamedWorld(options?.warnings !== false), chunks, options ?? {});
 }
 
 /**
@@ -794,15 +801,15 @@ export function loadWorldChunksIndexed(
   chunks: Iterable<Uint8Array>,
   options: ChunkLoadOptions = {},
 ): Result<{ readonly world: World; readonly taskRanges: ReadonlyMap<string, ByteRange> }, Diagnostic[]> {
-  const builder = new StreamedWorld(options.warnings !== false);
-  const r = loadStreamed(builder, chunks, options);
+  const builder = new StreamedWorld(options?.warnings !== false);
+  const r = loadStreamed(builder, chunks, options ?? {});
   return r.ok ? ok({ world: r.value, taskRanges: builder.taskRanges() }) : r;
 }
 
 function loadStreamed(builder: StreamedWorld, chunks: Iterable<Uint8Array>, options: ChunkLoadOptions): Result<World, Diagnostic[]> {
   if (typeof (chunks as Partial<Iterable<Uint8Array>> | null | undefined)?.[Symbol.iterator] !== "function")
     return err([{ code: "EXPECTED_BYTES", path: "$", message: `expected the world file's bytes as an iterable of Uint8Array chunks (e.g. [readFileSync(path)]), not ${chunks === null ? "null" : typeof chunks}` }]);
-  const maxBytes: unknown = (options as ChunkLoadOptions | null | undefined)?.maxBytes ?? DEFAULT_SPLIT_LIMITS.maxBytes;
+  const maxBytes: unknown = options.maxBytes ?? DEFAULT_SPLIT_LIMITS.maxBytes;
   if (typeof maxBytes !== "number" || !(maxBytes > 0))
     return err([{ code: "INVALID_ARGUMENT", path: "$", message: `maxBytes must be a positive number of bytes, not ${describeValue(maxBytes)}` }]);
   const splitter = new WorldSplitter(builder, { ...DEFAULT_SPLIT_LIMITS, maxBytes });

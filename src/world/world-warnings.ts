@@ -11,8 +11,16 @@ import { taskCodec } from "../codec/task.js";
 import { closest } from "../text/closest.js";
 import { type Diagnostic, isObject, MAX_LIST_ITEMS, pathIndex, pathKey } from "./read.js";
 
-/** Keys that are about the file, not the world: never reported. */
-const FILE_KEYS = new Set(["$schema", "$comment"]);
+/**
+ * Keys that are about the file, not the world (`$schema`, `$comment`): never reported, and no sign
+ * of what the file holds.
+ *
+ * @example
+ * ```ts
+ * FILE_KEYS.has("$schema"); // true
+ * ```
+ */
+export const FILE_KEYS: ReadonlySet<string> = new Set(["$schema", "$comment"]);
 
 /** How a message names one item of a directory collection. */
 const ITEM_NAMES: Readonly<Record<string, string>> = {
