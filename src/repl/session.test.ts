@@ -51,6 +51,7 @@ describe("the REPL session's bound functions", () => {
     const s = createSession(world, { files: files() });
     expect(inspect(s.api.reset("1022", { actor: "u-it-dir" } as never))).toBe('✗ INVALID_ARGUMENT: unknown option "actor"; did you mean "as"? (an action takes as, comment, expand): reset("1022", { as: "u-it-dir", comment: "why" })');
     expect(inspect(s.api.comment(1001, "hi", { as: "u-dev1", coment: "x" } as never))).toMatch(/unknown option "coment"; did you mean "comment"\?/);
+    expect(inspect(s.api.reduce({ type: "approve", taskId: "1001" }, { actor: "u-sre-lead" } as never))).toMatch(/^✗ INVALID_ARGUMENT: unknown option "actor"; did you mean "as"\?/);
     expect(s.depth).toBe(1);
   });
 

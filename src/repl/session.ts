@@ -346,6 +346,8 @@ export function createSession(world: World, options: SessionOptions): ReplSessio
       const a = typeof action === "object" && action !== null && !Array.isArray(action) ? (action as Record<string, unknown>) : undefined;
       const type = a?.["type"];
       const taskId = a?.["taskId"];
+      const unknown = unknownOption(raw);
+      if (unknown) return failed("INVALID_ARGUMENT", `${unknown}: reduce({ type: "approve", taskId: "1001" }, { as: "u-sre-lead" })`);
       if (!a || !isString(type) || !isString(taskId) || !o?.as)
         return failed("INVALID_ARGUMENT", `reduce({ type: "approve", taskId: "1001", comment: "ok" }, { as: "u-sre-lead" }): an action (type: ${WORKFLOW_ACTION_TYPES.join(", ")}) and who acts`);
       const r = reduceAction(current(), a as unknown as WorkflowAction, { actorId: o.as });

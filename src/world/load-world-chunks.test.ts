@@ -148,6 +148,10 @@ describe("endless or hostile streams stop (hostile review: an endless generator 
     expect(!r.ok && r.error[0]?.code).toBe("TOO_LARGE");
   });
 
+  it("options given as null are no options (it threw on options.warnings)", () => {
+    expect(saved(loadWorldChunks([bytes], null as never))).toBe(saved(loadWorld(JSON.parse(text))));
+  });
+
   it("maxBytes that is not a positive number is INVALID_ARGUMENT, not a load without a bound", () => {
     for (const maxBytes of [0, -1, Number.NaN, "1GiB"] as unknown[]) {
       const r = loadWorldChunks([bytes], { maxBytes } as never);
