@@ -158,14 +158,20 @@ describe("product_admin_user-roles.mdx: world roles are the documented roles", (
     if (!r.ok) expect(r.error[0]?.message).toMatch(/SUPER_ADMIN.*WIZARD/);
   });
 
-  it("a user holding only Read-Only Administrator sees every task but completes none, even one assigned to them", () => {
+  it("a user holding only Read-Only Administrator sees every task but completes none, even one assigned to them, and does not comment (\"without the ability to make changes\")", () => {
     const world = sampleWorld();
     const task = findTask(world, "1003");
     const user = world.index.users.get("u-sec-analyst");
     if (!task || !user) throw new Error("sample changed");
     const assigned: Relation = { ...relationTo(world, task, user), stepApprover: true };
     expect(taskActionsFor(task, assigned)).toContain("TASK_ACTION_TYPE_APPROVE");
-    expect(taskActionsFor(task, { ...assigned, roles: ["READ_ONLY_ADMIN"] })).toEqual(["TASK_ACTION_TYPE_COMMENT"]);
+    expect(taskActionsFor(task, { ...assigned, roles: ["READ_ONLY_ADMIN"] })).toEqual([]);
+    // Held with another role, it comments as that role does.
+    expect(taskActionsFor(task, { ...assigned, roles: ["READ_ONLY_ADMIN", "BASIC_USER"] })).toContain("TASK_ACTION_TYPE_COMMENT");
+    const auditor = withRoles(["READ_ONLY_ADMIN"]);
+    const refused = act(auditor, { type: "comment", taskId: "1003", comment: "looks fine" }, "u-dev1");
+    expect(refused).toMatchObject({ ok: false, error: { code: "PERMISSION_DENIED" } });
+    expect(!refused.ok && refused.error.message).toContain("Read-Only Administrator");
   });
 
   it("a Connector Administrator, and an Application Administrator who owns the app, may sync it; a Campaign Administrator may not", () => {

@@ -346,7 +346,9 @@ export function skippable(i: StepInstance): i is Extract<StepInstance, { readonl
  * The `TASK_ACTION_TYPE_*` values the caller may perform on the task now (docs/workflow.md has the
  * table with the reasons). "Completes tasks" is {@link completesTasks}; a campaign manager is an
  * owner of a review task's campaign.
- * - COMMENT: anyone who can read the task;
+ * - COMMENT: anyone who can read the task and makes changes ({@link completesTasks}): not a user
+ *   holding only the Read-Only Administrator role, who has "visibility into C1 without the ability
+ *   to make changes" (user-roles page);
  * - CLOSE (Cancel): Super Administrators on an open task (access-change-tasks page), and the
  *   requester on their own open request (grant or revoke task they created);
  * - DELETE, RESTART: Super Administrators (access-change-tasks page), and campaign managers on their
@@ -356,7 +358,9 @@ export function skippable(i: StepInstance): i is Extract<StepInstance, { readonl
  * - CHANGE_POLICY: Super Administrators, not on request (grant) tasks (access-change-tasks page);
  * - APPROVE (APPROVE_WITH_STEP_UP when the step requires step-up), DENY: on an undecided approval
  *   step, its approvers who complete tasks and Super Administrators, except an approver who already
- *   decided an earlier step when the step requires distinct approvers, and except the target user
+ *   decided an earlier step when the step requires distinct approvers ("a user who approved an
+ *   earlier step in the workflow cannot approve this step", policies page; Super Administrators
+ *   too, unless the step was routed to them for want of a distinct approver), and except the target user
  *   when the step does not allow self-approval (release notes, Feb 2023 and 2024);
  * - REASSIGN: only when the approval step allows reassignment (policies page), by its approvers,
  *   Super Administrators ("when doing so is allowed by the task's governing policy", user-roles
@@ -393,14 +397,16 @@ export function taskActionsFor(task: Task, r: Relation): string[] {
   const pending = open && current !== null && !decided(current) ? current : null;
   const approval = pending?.kind === "approval" ? pending : null;
   const stepApprover = r.stepApprover && completes;
-  const distinctBlocked = approval !== null && requiresDistinctApprovers(approval.approval) && r.approver && !superAdmin;
+  // The router puts someone who decided an earlier step on a distinct step only as the last resort
+  // (no distinct approver anywhere, approvers.ts): then they decide it; otherwise nobody who did may.
+  const distinctBlocked = approval !== null && requiresDistinctApprovers(approval.approval) && r.approver && !r.stepApprover;
   // The target user never decides a step that does not allow self-approval, whatever their roles.
   const selfBlocked = approval !== null && r.subject && !allowsSelfApproval(approval.approval);
   if (approval && !distinctBlocked && !selfBlocked && (stepApprover || superAdmin))
     actions.push(approval.approval?.requiresStepUpProviderId ? "TASK_ACTION_TYPE_APPROVE_WITH_STEP_UP" : "TASK_ACTION_TYPE_APPROVE", "TASK_ACTION_TYPE_DENY");
   if (approval?.approval?.allowReassignment && ((stepApprover && !distinctBlocked) || superAdmin || campaign)) actions.push("TASK_ACTION_TYPE_REASSIGN");
   if (open && (superAdmin || (r.requester && completes && (kind === "grant" || kind === "revoke")))) actions.push("TASK_ACTION_TYPE_CLOSE");
-  actions.push("TASK_ACTION_TYPE_COMMENT");
+  if (completes) actions.push("TASK_ACTION_TYPE_COMMENT");
   if (superAdmin || campaign) actions.push("TASK_ACTION_TYPE_DELETE", "TASK_ACTION_TYPE_RESTART");
   if (approval && (r.requester || superAdmin || campaign)) actions.push("TASK_ACTION_TYPE_SEND_REMINDER");
   if (pending?.kind === "provision" && (stepApprover || superAdmin))
@@ -440,7 +446,7 @@ export function taskActionsFor(task: Task, r: Relation): string[] {
 export function mayPerform(task: Task, r: Relation, action: string): boolean {
   switch (action) {
     case "TASK_ACTION_TYPE_COMMENT":
-      return canRead(r) && !task.deletedAt;
+      return canRead(r) && !task.deletedAt && completesTasks(r);
     case "TASK_ACTION_TYPE_HARD_RESET":
       return canRead(r) && !task.deletedAt && has(r, "SUPER_ADMIN");
     case "TASK_ACTION_TYPE_RESTART":
@@ -473,6 +479,8 @@ export function whoMay(action: string): string {
       return "Super Administrators only, and a review task's campaign managers";
     case "TASK_ACTION_TYPE_CLOSE":
       return "Super Administrators, and the requester on their own request";
+    case "TASK_ACTION_TYPE_COMMENT":
+      return "those who may read the task, except users holding only the Read-Only Administrator role (who make no changes)";
     case "TASK_ACTION_TYPE_APPROVE":
     case "TASK_ACTION_TYPE_APPROVE_WITH_STEP_UP":
     case "TASK_ACTION_TYPE_DENY":

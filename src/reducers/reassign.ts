@@ -11,6 +11,7 @@ import type { Approval, PolicyStepInstance } from "../model/index.js";
 import { err, ok, type Result } from "../result.js";
 import { advance, emit, finishCurrent, postComment } from "../workflow/advance.js";
 import { resolveApprovers } from "../workflow/approvers.js";
+import { escalationInstance } from "../workflow/instantiate.js";
 import type { World } from "../world/world.js";
 import type { Step } from "./comment.js";
 import type { SimError } from "./errors.js";
@@ -114,8 +115,10 @@ const spec: ActionSpec<Req> = {
         approval: reassigned(definition, r.newStepUserIds),
         state: "APPROVAL_INSTANCE_STATE_WAITING",
         assignedAt: ctx.now,
-        // The escalation clock keeps running: reassigning does not buy time.
-        escalationInstance: cur.instance.escalationInstance,
+        // The SLA fires "if no action has been taken on the task when the time elapses" (policies
+        // page): a reassignment is an action, so the new reviewers get the step's full time from
+        // now. An SLA that already fired on the step does not fire again.
+        escalationInstance: cur.instance.escalationInstance?.alreadyEscalated ? cur.instance.escalationInstance : escalationInstance(definition, ctx.now),
         outcome: null,
       },
     };

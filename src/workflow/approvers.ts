@@ -358,6 +358,9 @@ export function resolveApprovers(world: World, task: Task, approval: Approval, e
     const second = filter(world, task, approval, fallback, allowSelf, distinct, notes);
     noDistinct ||= second.earlierApprovers > 0;
     if (second.ids.length > 0) {
+      // A fallback reviewer is an approver too: their own request is approved as a primary one's is.
+      if (kind && selfApproves(task, kind, allowSelf, second.ids))
+        return { kind: name, userIds: [taskSubjectId(task)], via: "selfApproved", notes: [`${why}; using the fallback`, ...notes], reason: REASON.selfApproved };
       const reason = primary.bigGroup !== undefined ? REASON.bigGroup(primary.bigGroup) : noDistinct ? REASON.distinctFallback : REASON.fallback;
       return withDelegations({ kind: name, userIds: second.ids, via: "fallback", notes: [`${why}; using the fallback`, ...notes], reason }, second);
     }

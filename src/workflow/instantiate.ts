@@ -53,7 +53,16 @@ export function addDuration(at: string, duration: string | null): string | null 
   return new Date(base + Math.round(Number(m[1]) * 1000)).toISOString().replace(".000Z", "Z");
 }
 
-function escalationInstance(approval: Approval, now: string): EscalationInstance | null {
+/**
+ * The escalation (SLA) of an approval step that starts, or is handed to new reviewers, at `now`:
+ * due `expiration` later; `null` when the step has none or it is off.
+ *
+ * @example
+ * ```ts
+ * escalationInstance(step.approval, "2026-11-22T09:00:00Z")?.expiresAt; // "2026-11-22T10:00:00Z" for "3600s"
+ * ```
+ */
+export function escalationInstance(approval: Approval, now: string): EscalationInstance | null {
   const e = approval.escalation;
   if (!approval.escalationEnabled || !e) return null;
   // docs/domain.md §1: expiration is an int64 (seconds) or a duration string.

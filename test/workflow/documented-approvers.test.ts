@@ -12,7 +12,7 @@ import { applyEdit, whatIf } from "../../src/whatif/what-if.js";
 import { decide } from "../../src/policy/decide.js";
 import { routeOf } from "../../src/whatif/route.js";
 import type { World } from "../../src/world/world.js";
-import { grantPolicy, kinds, load, run, SAMPLE_JSON, sampleWith, task, usersApproval, worldOn } from "./helpers.js";
+import { grantPolicy, kinds, load, refuse, run, SAMPLE_JSON, sampleWith, task, usersApproval, worldOn } from "./helpers.js";
 
 const PROVISION = { provision: { assigned: false, provisionPolicy: { manual: { instructions: "", userIds: ["u-it1"] } }, provisionTarget: null } };
 
@@ -131,6 +131,19 @@ describe("release note (Feb 2023) and product_admin_policies.mdx: self-approval 
     expect(kinds(s)).toContain("stepAutoApproved");
   });
 
+  it("the subject among the step's fallback reviewers, self-approval allowed: approved automatically too (they are an approver of it)", () => {
+    // u-ceo has no manager: the manager step falls back to its fallback users, u-ceo among them.
+    const manager = (allowSelfApproval: boolean) =>
+      approval("manager", { allowSelfApproval, assignedUserIds: [], fallback: true, fallbackGroupIds: [], fallbackUserIds: ["u-ceo", "u-hr-dir"], isGroupFallbackEnabled: false, requireDistinctApprovers: false });
+    const s = resetOn([manager(true), PROVISION], forSubject("u-ceo"));
+    const t = task(s.world, "1030");
+    expect(t.policy?.current?.instance?.kind).toBe("provision");
+    expect(t.approverIds).toEqual(["u-ceo"]);
+    expect(kinds(s)).toContain("stepAutoApproved");
+    // Self-approval off: the fallback's other reviewer decides.
+    expect(task(resetOn([manager(false), PROVISION], forSubject("u-ceo")).world, "1030").stepApproverIds).toEqual(["u-hr-dir"]);
+  });
+
   it("self-approval off: the subject is left out, a requester who is not the subject stays", () => {
     const s = resetOn([usersApproval(["u-hr1", "u-it1"]), PROVISION], forSubject("u-hr1", "u-it1"));
     expect(task(s.world, "1030").stepApproverIds).toEqual(["u-it1"]);
@@ -158,6 +171,25 @@ describe("product_admin_policies.mdx: require distinct approvers", () => {
     expect(s.events.find((e) => e.kind === "reviewersRouted")).toMatchObject({ via: "superAdmins", reason: "no distinct approver: reassigned to Super Administrators" });
     const done = run(w, { type: "approve", taskId: "1030" }, "u-it-dir").world;
     expect(task(done, "1030").policy?.current?.instance?.kind).toBe("provision");
+  });
+
+  it("a Super Administrator who approved an earlier step may not approve this one either (\"a different set of eyes reviews each stage\")", () => {
+    // u-it-dir (Super Administrator) approves step 1; step 2 lists u-it-dir and u-sre-lead, distinct.
+    let w = worldOn([usersApproval(["u-it-dir", "u-sec-eng"]), usersApproval(["u-it-dir", "u-sre-lead"], {}, { requireDistinctApprovers: true }), PROVISION]);
+    w = run(w, { type: "approve", taskId: "1030" }, "u-it-dir").world;
+    expect(task(w, "1030").stepApproverIds).toEqual(["u-sre-lead"]);
+    expect(refuse(w, { type: "approve", taskId: "1030" }, "u-it-dir", "PERMISSION_DENIED").message).toMatch(/distinct approvers/);
+    // Another Super Administrator, who decided nothing yet, still may.
+    expect(task(run(w, { type: "approve", taskId: "1030" }, "u-ciso").world, "1030").approverIds).toEqual(["u-it-dir", "u-ciso"]);
+  });
+
+  it("routed to the Super Administrators for want of a distinct approver, the one who approved before decides it (the task does not stall)", () => {
+    // u-ciso and u-it-dir are the tenant's Super Administrators; both approve an earlier step.
+    let w = worldOn([usersApproval(["u-it-dir"]), usersApproval(["u-ciso"]), usersApproval(["u-it-dir", "u-ciso"], {}, { requireDistinctApprovers: true }), PROVISION]);
+    w = run(w, { type: "approve", taskId: "1030" }, "u-it-dir").world;
+    w = run(w, { type: "approve", taskId: "1030" }, "u-ciso").world;
+    expect(task(w, "1030").stepApproverIds).toEqual(["u-ciso", "u-it-dir"]);
+    expect(task(run(w, { type: "approve", taskId: "1030" }, "u-ciso").world, "1030").policy?.current?.instance?.kind).toBe("provision");
   });
 
   it("with a fallback, to the fallback reviewers who are distinct", () => {

@@ -137,6 +137,20 @@ describe("tick: approval escalation", () => {
   const escalating = (policy: JsonObject) =>
     usersApproval(["u-it2"], { escalationEnabled: true, escalation: { escalationComment: "Nobody answered.", expiration: "3600s", ...policy } });
 
+  it("product_admin_policies.mdx (\"if no action has been taken on the task when the time elapses\"): a reassignment starts the SLA again for the new reviewers", () => {
+    const step = usersApproval(["u-it2"], { allowReassignment: true, escalationEnabled: true, escalation: { escalationComment: "Nobody answered.", expiration: "3600s", skipStep: {} } });
+    const w = worldOn([step, usersApproval(["u-sre-lead"]), PROVISION]);
+    // The step started at 09:00 (due 10:00); u-it2 hands it to u-sec-eng at 09:50.
+    const handed = run(at(w, "2026-11-22T09:50:00Z").world, { type: "reassign", taskId: "1030", newStepUserIds: ["u-sec-eng"], comment: "on leave" }, "u-it2", "2026-11-22T09:50:00Z").world;
+    const cur = task(handed, "1030").policy?.current?.instance;
+    expect(cur?.kind === "approval" && cur.escalationInstance?.expiresAt).toBe("2026-11-22T10:50:00Z");
+    // 10:00 passes with u-sec-eng still holding the step; at 10:50 nobody has acted since, and it fires.
+    expect(fired(at(handed, "2026-11-22T10:30:00Z"))).toEqual([]);
+    const late = at(handed, "2026-11-22T11:00:00Z");
+    expect(fired(late)).toContainEqual({ kind: "escalation", at: "2026-11-22T10:50:00Z" });
+    expect(task(late.world, "1030").stepApproverIds).toEqual(["u-sre-lead"]);
+  });
+
   it("skipStep: the step is skipped and the next one starts", () => {
     const w = worldOn([escalating({ skipStep: {} }), usersApproval(["u-sre-lead"]), PROVISION]);
     const t = task(at(w, "2026-11-22T11:00:00Z").world, "1030");
