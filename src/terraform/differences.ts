@@ -74,6 +74,21 @@ export function differenceText(d: AttributeDifference): string {
   return `${d.path.replace(/^\$\.?/, "")}: ${short(d.before)} → ${short(d.after)}`;
 }
 
+const within = (inner: string, outer: string): boolean => outer === "$" || inner === outer || inner.startsWith(`${outer}.`) || inner.startsWith(`${outer}[`);
+
+/**
+ * A value a report may print: `value`, or `(sensitive value)` when Terraform marks it, or what holds
+ * it, sensitive (`sensitive`: the change's JSONPaths in the resource's attribute names).
+ *
+ * @example
+ * ```ts
+ * shownValue("TOPSECRET", "$.display_name", ["$.display_name"]); // "(sensitive value)"
+ * ```
+ */
+export function shownValue(value: string, path: string, sensitive: readonly string[]): string {
+  return value !== "" && sensitive.some((s) => within(path, s)) ? SENSITIVE_VALUE : value;
+}
+
 /** What a report shows for a value Terraform marks sensitive, as Terraform's own output does. */
 export const SENSITIVE_VALUE = "(sensitive value)";
 
@@ -90,7 +105,6 @@ export const SENSITIVE_VALUE = "(sensitive value)";
  */
 export function withoutSensitive(diffs: readonly AttributeDifference[], sensitive: readonly string[]): AttributeDifference[] {
   if (sensitive.length === 0) return [...diffs];
-  const within = (inner: string, outer: string): boolean => outer === "$" || inner === outer || inner.startsWith(`${outer}.`) || inner.startsWith(`${outer}[`);
   return diffs.map((d) =>
     sensitive.some((s) => within(d.path, s) || within(s, d.path))
       ? { path: d.path, before: d.before === null ? null : SENSITIVE_VALUE, after: d.after === null ? null : SENSITIVE_VALUE }

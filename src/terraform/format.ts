@@ -187,8 +187,17 @@ export function formatTerraformWhatIf(edit: TerraformPlanEdit, result: WhatIfRes
   for (const w of edit.warnings ?? []) out.push(`  WARNING: ${w}`);
   for (const ch of edit.changes) out.push(`  ${SIGN[ch.action].padEnd(3)} ${ch.action.padEnd(7)} ${ch.address} → ${policyText(ch)}`);
   for (const n of edit.notes) out.push(`  note: ${n}`);
+  // Lint errors by Terraform address and plan path, as the Markdown report names them (not by the
+  // API's field names, which formatWhatIf prints for edits written in them).
+  const { saveErrors: refused = [], ...rest } = result.edit;
+  if (refused.length > 0) {
+    out.push(`Warning: the service would refuse to save ${refused.length === 1 ? "this policy" : "these policies"} (${refused.length} lint error${refused.length === 1 ? "" : "s"}): the apply fails, and the routes below are what the broken policy would do:`);
+    for (const f of refused.slice(0, SHOWN_SAVE_ERRORS)) out.push(`  ${addressOf(edit, f.policyId)} ${f.code} at ${planPathOf(f.path)}: ${f.message}`);
+    if (refused.length > SHOWN_SAVE_ERRORS) out.push(`  … and ${refused.length - SHOWN_SAVE_ERRORS} more`);
+  }
   if (options.scope) out.push(`Scope: ${options.scope}`);
   const max = options.maxTasks ?? 50;
-  out.push(withHiddenDifferences(formatWhatIf(result, options.maxTasks === undefined ? {} : { maxTasks: max }), edit, result, max));
+  const shown: WhatIfResult = refused.length > 0 ? { ...result, edit: { ...rest, saveErrors: [] } } : result;
+  out.push(withHiddenDifferences(formatWhatIf(shown, options.maxTasks === undefined ? {} : { maxTasks: max }), edit, result, max));
   return out.join("\n");
 }

@@ -13,9 +13,11 @@ import type { App, AppEntitlement } from "../model/directory.js";
 import type { Result } from "../result.js";
 import type { EditableWorld, EditRecipe } from "../whatif/edit.js";
 import type { World } from "../world/world.js";
+import { itemWarnings } from "../world/world-warnings.js";
+import type { Diagnostic } from "../world/read.js";
 import { isRecord, isZeroValue, type PlanDiagnostic, pathKey, planPathOf, policyAttributesToApi, put } from "./attributes.js";
 import { directoryPolicyUses } from "../policy/policy-uses.js";
-import { type AttributeDifference, policyDifferences, withoutSensitive } from "./differences.js";
+import { type AttributeDifference, policyDifferences, shownValue, withoutSensitive } from "./differences.js";
 import { directoryEdit } from "./directory-changes.js";
 import { type PlanAction, type PlannedPolicyChange, readPlan } from "./plan.js";
 import { unknownAttributes } from "./unknown-attributes.js";
@@ -204,7 +206,7 @@ export function terraformPlanEdit(world: World, plan: unknown): Result<Terraform
     if (c.action === "delete") {
       if (m.existing === undefined) notes.push(`${c.address}: the world has no policy "${m.id}" to delete; nothing to simulate`);
       else deletedBy.set(m.id, c);
-      changes.push({ address: c.address, action: c.action, policyId: m.id, displayName: m.existing?.displayName ?? "", matchedBy: m.matchedBy });
+      changes.push({ address: c.address, action: c.action, policyId: m.id, displayName: shownValue(m.existing?.displayName ?? "", "$.display_name", c.sensitive ?? []), matchedBy: m.matchedBy });
       continue;
     }
     if (m.matchedBy === "new" && c.action === "update") {
@@ -241,6 +243,13 @@ export function terraformPlanEdit(world: World, plan: unknown): Result<Terraform
       id: m.id,
       ...(m.existing ? { createdAt: m.existing.createdAt, updatedAt: m.existing.updatedAt, systemBuiltin: m.existing.systemBuiltin } : {}),
     });
+    // An enum value outside its set: the world keeps it (forward compatibility), but the provider's
+    // write would be refused, as protojson refuses an enum name it does not know.
+    const enums: Diagnostic[] = [];
+    itemWarnings("policies", api.value, "$", {}, enums);
+    for (const d of enums)
+      if (d.code === "UNKNOWN_ENUM_VALUE")
+        errors.push({ code: "PLAN_BAD_POLICY", path: `${at}${planPathOf(d.path).slice(1)}`, message: `${c.address}: ${d.message}: the service would refuse the write (API field path ${d.path})` });
     if (!decoded.ok) {
       for (const d of decoded.error)
         errors.push({ code: "PLAN_BAD_POLICY", path: `${at}${planPathOf(d.path).slice(1)}`, message: `${c.address}: ${d.message} (API field path ${d.path})` });
@@ -252,7 +261,7 @@ export function terraformPlanEdit(world: World, plan: unknown): Result<Terraform
       address: c.address,
       action: c.action,
       policyId: m.id,
-      displayName: decoded.value.displayName,
+      displayName: shownValue(decoded.value.displayName, "$.display_name", c.sensitive ?? []),
       matchedBy: m.matchedBy,
       ...(old?.existing ? { replaces: old.id } : {}),
       ...(was ? { differences: withoutSensitive(policyDifferences(was, decoded.value), c.sensitive ?? []) } : {}),
@@ -313,10 +322,26 @@ function defaultNotes(c: PlannedPolicyChange, r: ResolvedValues, hasConfiguratio
   const taken = c.action === "update" ? "its value before the change" : "unset";
   if (!hasConfiguration)
     return r.defaulted.filter(holdsPolicyId).map((leaf) => `${c.address}: ${renderPath("", leaf).slice(1)} is known only after apply; without a configuration it is taken as ${taken}`);
-  if (r.configured) return [];
+  if (r.configured) return r.throughLocals ? [localsNote(c, r.throughLocals)] : [];
   return [
     `${c.address}: the plan's configuration has no block for this resource, so its ${n === 1 ? "value" : `${n} values`} known only after apply ${n === 1 ? "is" : "are"} taken as the provider's computed defaults (${c.action === "update" ? "as before the change" : "unset"})`,
   ];
+}
+
+/**
+ * The note on unknown values taken as defaults under an expression that reads a local: the plan's
+ * JSON does not say what a local holds, so a local that reads a data source or a resource known
+ * only after apply would make the simulated values wrong, and the report must say so.
+ */
+function localsNote(c: PlannedPolicyChange, through: NonNullable<ResolvedValues["throughLocals"]>): string {
+  const locals = [...new Set(through.flatMap((t) => t.locals))];
+  const shown = through.slice(0, 3).map((t) => renderPath("", t.leaf).slice(1));
+  const more = through.length > shown.length ? ` and ${through.length - shown.length} more` : "";
+  const taken = c.action !== "update" ? "unset" : through.length === 1 ? "its value before the change" : "their values before the change";
+  return (
+    `${c.address}: ${shown.join(", ")}${more} ${through.length === 1 ? "is" : "are"} known only after apply and written by an expression that reads ${locals.join(", ")}, ` +
+    `which \`terraform show -json\` does not describe: taken as the provider's defaults (${taken}). If ${locals.length === 1 ? "that local reads" : "those locals read"} a data source or resource known only after apply, the simulation is not what will be applied: refer to it directly`
+  );
 }
 
 /**

@@ -689,6 +689,12 @@ describe("terraform/policy-resource.md + HashiCorp JSON output format: unknown v
     const read = { address: "data.conductorone_user.lead", mode: "data", type: "conductorone_user", name: "lead", change: { actions: ["read"], before: null, after: {}, after_unknown: { id: true } } };
     const ok = terraformPlanEdit(world, plan([change, read], config(["local.steps", "var.reviewers"])));
     expect(ok.ok && wire(ok.value.policies[0])).toEqual(wire(world.index.policies.get("pol-sales-access")));
+    // The plan's JSON does not say what local.steps holds: the default is taken, and the report says on what ground.
+    expect(ok.ok && ok.value.notes).toContainEqual(
+      expect.stringMatching(/^conductorone_policy\.sales: policy_steps\.grant\.steps\[0\]\.approval\.require_denial_reason is known only after apply and written by an expression that reads local\.steps, .*its value before the change/),
+    );
+    const viaVariable = terraformPlanEdit(world, plan([change, read], config(["var.reviewers"])));
+    expect(viaVariable.ok && viaVariable.value.notes.filter((n) => n.includes("local."))).toEqual([]);
     const refused = terraformPlanEdit(world, plan([change, read], config(["data.conductorone_user.lead.id", "data.conductorone_user.lead"])));
     expect(!refused.ok && refused.error.map((d) => d.path)).toEqual(["$.resource_changes[0].change.after.policy_steps.grant.steps[0].approval.require_denial_reason"]);
     expect(!refused.ok && refused.error[0]?.message).toContain("(it refers to data.conductorone_user.lead.id)");
@@ -1096,6 +1102,10 @@ describe("Terraform plans as terraform-plugin-framework and Terraform write them
     const md = formatTerraformWhatIf(edit.value, r.value, { format: "markdown" });
     expect(md).toContain("> [!CAUTION]");
     expect(md).toMatch(/`conductorone_policy\.admin` DANGLING_STEP_KEY at `\$\.rules\[0\]\.step_key`/);
+    // The text report names it the same way: the Terraform address and the plan's attribute path.
+    const text = formatTerraformWhatIf(edit.value, r.value);
+    expect(text).toContain("conductorone_policy.admin DANGLING_STEP_KEY at $.rules[0].step_key");
+    expect(text).not.toContain("$.rules[0].stepKey");
   });
 
   it("HashiCorp JSON output format (before_sensitive, after_sensitive): a value marked sensitive is never printed, as Terraform shows \"(sensitive value)\"", async () => {
@@ -1113,5 +1123,34 @@ describe("Terraform plans as terraform-plugin-framework and Terraform write them
     await runCli(["whatif", "--world", WORLD_FILE, "--terraform-plan", "p.json", "--json", "--state", "all"], io);
     expect(io.out()).toContain("(sensitive value)");
     expect(io.out()).not.toContain("CFO");
+  });
+
+  it("HashiCorp JSON output format (after_sensitive): a sensitive display_name is not printed as the policy's name either, created or updated", () => {
+    const before = tfPolicy("pol-aws-access");
+    const secret = "Project TOPSECRET access";
+    for (const [actions, was] of [[["update"], before], [["create"], null]] as const) {
+      const after = { ...before, display_name: secret };
+      const change = { ...policyChange("conductorone_policy.aws_access", [...actions], was, after), change: { actions, before: was, after, after_unknown: {}, before_sensitive: {}, after_sensitive: { display_name: true } } };
+      const edit = terraformPlanEdit(world, plan([change]));
+      if (!edit.ok) throw new Error(JSON.stringify(edit.error));
+      expect(edit.value.changes[0]?.displayName).toBe("(sensitive value)");
+      const r = whatIf(world, terraformEditRecipe(edit.value));
+      if (!r.ok) throw new Error(r.error.message);
+      for (const format of ["text", "markdown"] as const) expect(formatTerraformWhatIf(edit.value, r.value, { format })).not.toContain("TOPSECRET");
+    }
+  });
+});
+
+describe("terraform/policy-resource.md enums: a value outside its set is refused at the plan's path (the provider's write would be refused)", () => {
+  it("policy_type and a nested agent_mode, each with the plan path and the API path, and a guess when one is close", () => {
+    const before = tfPolicy("pol-prod-admin");
+    const typo = terraformPlanEdit(world, plan([policyChange("conductorone_policy.admin", ["update"], before, { ...before, policy_type: "POLICY_TYPE_GRANTT" })]));
+    expect(!typo.ok && typo.error.map((d) => [d.code, d.path])).toEqual([["PLAN_BAD_POLICY", "$.resource_changes[0].change.after.policy_type"]]);
+    expect(!typo.ok && typo.error[0]?.message).toContain('did you mean "POLICY_TYPE_GRANT"?');
+    const steps = before["policy_steps"] as Record<string, { steps: Json[] }>;
+    const key = Object.keys(steps)[0]!;
+    const agent = { approval: { agent: { agent_mode: "APPROVAL_AGENT_MODE_BOGUS", agent_user_id: "u-it-dir", instructions: "check" } } };
+    const bogus = terraformPlanEdit(world, plan([policyChange("conductorone_policy.admin", ["update"], before, { ...before, policy_steps: { ...steps, [key]: { steps: [agent] } } })]));
+    expect(!bogus.ok && bogus.error.map((d) => d.path)).toContain(`$.resource_changes[0].change.after.policy_steps${/^[A-Za-z_]\w*$/.test(key) ? `.${key}` : `["${key}"]`}.steps[0].approval.agent.agent_mode`);
   });
 });

@@ -52,6 +52,11 @@ export interface ResolvedValues {
   readonly unset: readonly Path[];
   /** False when the plan's configuration has no block for the resource (or there is no configuration). */
   readonly configured: boolean;
+  /**
+   * Of {@link defaulted}, those written by an expression that reads a local (which the plan's JSON
+   * does not describe): a default only if the local holds nothing known only after apply.
+   */
+  readonly throughLocals?: readonly { readonly leaf: Path; readonly locals: readonly string[] }[];
 }
 
 /** Where an unknown value comes from, as the configuration tells. */
@@ -374,6 +379,7 @@ export function resolveUnknowns(c: PlannedPolicyChange, ctx: UnknownContext): { 
   const errors: PlanDiagnostic[] = [];
   const defaulted: Path[] = [];
   const unset: Path[] = [];
+  const throughLocals: { leaf: Path; locals: string[] }[] = [];
   const takeDefault = (leaf: Path): void => {
     defaulted.push(leaf);
     // The provider's update sends the prior state for what the plan left unknown; its create sends nothing.
@@ -382,8 +388,13 @@ export function resolveUnknowns(c: PlannedPolicyChange, ctx: UnknownContext): { 
   };
   const fromExpression = (leaf: Path, expr: unknown, whole: boolean, why: string): void => {
     const pending = pendingReference(referencesIn(expr), c.moduleAddress, ctx);
-    // Nothing the expression refers to waits for apply: an enclosing expression did not make this value unknown.
-    if (whole && pending === undefined) return takeDefault(leaf);
+    // Nothing the expression refers to waits for apply: an enclosing expression did not make this value
+    // unknown. Unless a local it reads does: the plan's JSON does not say what a local holds.
+    if (whole && pending === undefined) {
+      const locals = [...new Set(referencesIn(expr).filter((r) => r.startsWith("local.")).map((r) => /^local\.[A-Za-z_][\w-]*/.exec(r)?.[0] ?? r))];
+      if (locals.length > 0) throughLocals.push({ leaf, locals });
+      return takeDefault(leaf);
+    }
     errors.push({
       code: "PLAN_UNRESOLVED_UNKNOWN",
       path: renderPath(`${c.path}.change.after`, leaf),
@@ -498,7 +509,7 @@ export function resolveUnknowns(c: PlannedPolicyChange, ctx: UnknownContext): { 
       defaulted.splice(i, 1);
       unset.push(leaf);
     }
-  return { ok: true, value: { values: isRecord(value) ? value : after, defaulted, unset, configured: expressions !== null } };
+  return { ok: true, value: { values: isRecord(value) ? value : after, defaulted, unset, configured: expressions !== null, ...(throughLocals.length > 0 ? { throughLocals } : {}) } };
 }
 
 /**
