@@ -30,14 +30,14 @@ import { canGenerate } from "../can-generate.js";
 
 /**
  * A recording function (trace-table.ts): the expression's generated function that also writes each
- * node's value into `slots[base + id]`, the running trace's slots, passed in by the caller.
+ * node's value into `slots[id]`, the running trace's slots, passed in by the caller.
  *
  * @example
  * ```ts
- * const value = recording(context, new Array(table.size), 0);
+ * const value = recording(context, new Array(table.size));
  * ```
  */
-export type Recording = (c: Readonly<Record<string, unknown>>, slots: unknown[], base: number) => unknown;
+export type Recording = (c: Readonly<Record<string, unknown>>, slots: unknown[]) => unknown;
 
 /**
  * What {@link generateRecording} writes: the function, and whether it hands any node to a closure
@@ -46,7 +46,7 @@ export type Recording = (c: Readonly<Record<string, unknown>>, slots: unknown[],
  *
  * @example
  * ```ts
- * const g: GeneratedRecording = { run: (c, s, b) => (s[b] = true), alone: true };
+ * const g: GeneratedRecording = { run: (c, s) => (s[0] = true), alone: true };
  * ```
  */
 export interface GeneratedRecording {
@@ -157,7 +157,7 @@ class Source {
       ...this.#constants.map((_, i) => `const k${i} = $.k[${i}];`),
       ...this.#delegates.map((_, i) => `const d${i} = $.d[${i}];`),
       // Recording, the running trace's slots come in beside the context.
-      this.#slotOf ? "return function celCondition(c, s, b) {" : "return function celCondition(c) {",
+      this.#slotOf ? "return function celCondition(c, s) {" : "return function celCondition(c) {",
       ...(names.length > 0 ? [`  let ${names.join(", ")};`] : []),
       ...this.#lines,
       `  return ${out};`,
@@ -227,7 +227,7 @@ class Source {
     const v = this.#written(n);
     const id = this.#slotOf?.(n);
     // Written out here (not handed whole to a delegate): its value goes into its slot.
-    if (id !== undefined && !this.#delegated.has(n)) this.#emit(`s[b + ${id}] = ${v};`);
+    if (id !== undefined && !this.#delegated.has(n)) this.#emit(`s[${id}] = ${v};`);
     return v;
   }
 

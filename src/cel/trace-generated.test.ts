@@ -49,7 +49,7 @@ const condition = combinedConditions(terms);
 async function recorder() {
   const { compileCondition, compiledOf } = await import("./compile.js");
   const { contextOf, prepareConditionInput } = await import("./evaluate.js");
-  const { recordRun, TraceTable, traceTableOf, SLOTS, BASE, REPEATS } = await import("./trace-table.js");
+  const { recordRun, TraceTable, traceTableOf, SLOTS, REPEATS } = await import("./trace-table.js");
   const { runtimeError } = await import("./diagnostics.js");
   const contexts = subjects.flatMap((subject) =>
     [adaInput({ subject }), adaInput({ subject, entitlement: tenant.awsReadOnly, account: null, ip: null })].map((input) => {
@@ -68,7 +68,7 @@ async function recorder() {
     let answered = 0;
     for (const context of contexts) {
       const run = (t: InstanceType<typeof TraceTable>) => {
-        const target = { [SLOTS]: new Array<unknown>(t.size), [BASE]: 0, [REPEATS]: null } as unknown as RecordingTarget;
+        const target = { [SLOTS]: new Array<unknown>(t.size), [REPEATS]: null } as unknown as RecordingTarget;
         let value: unknown;
         try {
           value = recordRun(t, context, target);
@@ -98,7 +98,7 @@ describe("traces recorded by generated code (trace-table.ts, generate.ts)", () =
       "Function",
       new Proxy(globalThis.Function, {
         construct: (target, args: unknown[]) => {
-          if (String(args[args.length - 1]).includes("function celCondition(c, s, b)")) generated++;
+          if (String(args[args.length - 1]).includes("function celCondition(c, s)")) generated++;
           return Reflect.construct(target, args) as object;
         },
       }),

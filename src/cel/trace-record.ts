@@ -9,7 +9,7 @@
 import { runtimeError, type CelRuntimeError, type SourcePosition } from "./diagnostics.js";
 import { formatCelValue } from "./format-value.js";
 import type { NotEvaluatedReason, Trace, TraceNode, TraceNodeKind, TraceOutcome } from "./trace.js";
-import { BASE, REPEATS, SLOTS, Thrown, UNDEFINED, type RecordingTarget, type Repeat, type TraceTable } from "./trace-table.js";
+import { REPEATS, SLOTS, Thrown, UNDEFINED, type RecordingTarget, type Repeat, type TraceTable } from "./trace-table.js";
 
 /**
  * The key of the method that gives a record its outcome when its run is over: a symbol, so a trace
@@ -70,27 +70,15 @@ export class TraceRecord<O = unknown> implements Trace<O>, RecordingTarget {
   outcome: O;
   readonly #table: TraceTable;
   readonly #slots: unknown[];
-  /** Where this record's slots start in `#slots` (a {@link SlotArena}'s array holds many records'). */
-  readonly #base: number;
   #repeats: (Repeat | undefined)[] | null;
   #nodes: readonly TraceNode[] | undefined;
 
-  /**
-   * @internal `outcome` is a placeholder until the run that fills the slots {@link settle}s it. The
-   * slots are a range of `arena`'s array when one is given (the traces of one decision share it),
-   * else an array of their own.
-   */
-  constructor(source: string, table: TraceTable, outcome: O, arena?: SlotArena) {
+  /** @internal `outcome` is a placeholder until the run that fills the slots {@link settle}s it. */
+  constructor(source: string, table: TraceTable, outcome: O) {
     this.source = source;
     this.outcome = outcome;
     this.#table = table;
-    if (arena === undefined) {
-      this.#slots = new Array<unknown>(table.size);
-      this.#base = 0;
-    } else {
-      this.#slots = arena.reserve(table.size);
-      this.#base = arena.base;
-    }
+    this.#slots = new Array<unknown>(table.size);
     this.#repeats = null;
     this.#nodes = undefined;
   }
@@ -106,14 +94,9 @@ export class TraceRecord<O = unknown> implements Trace<O>, RecordingTarget {
     return this.#table;
   }
 
-  /** @internal One slot per node id (from {@link BASE} on), written by the instrumented nodes while the run is under way. */
+  /** @internal One slot per node id, written by the instrumented nodes while the run is under way. */
   get [SLOTS](): unknown[] {
     return this.#slots;
-  }
-
-  /** @internal Where node 0's slot is in {@link SLOTS}. */
-  get [BASE](): number {
-    return this.#base;
   }
 
   /** @internal Outcomes of the nodes evaluated more than once, by id; `null` when none was. */
@@ -142,19 +125,19 @@ export class TraceRecord<O = unknown> implements Trace<O>, RecordingTarget {
 
   /** Whether the node produced a value, threw, or was skipped (its last evaluation). */
   outcomeKind(id: number): TraceOutcome["kind"] {
-    const slot = this.#slots[this.#base + id];
+    const slot = this.#slots[id];
     return slot === undefined ? "not-evaluated" : slot instanceof Thrown ? "error" : "value";
   }
 
   /** The node's value on its last evaluation; `undefined` when it threw or was skipped. */
   value(id: number): unknown {
-    const slot = this.#slots[this.#base + id];
+    const slot = this.#slots[id];
     return slot === UNDEFINED || slot instanceof Thrown ? undefined : slot;
   }
 
   /** The node's error, located in the source; `null` unless it threw. */
   error(id: number): CelRuntimeError | null {
-    const slot = this.#slots[this.#base + id];
+    const slot = this.#slots[id];
     return slot instanceof Thrown ? runtimeError(this.source, slot.error) : null;
   }
 
@@ -166,7 +149,7 @@ export class TraceRecord<O = unknown> implements Trace<O>, RecordingTarget {
     for (;;) {
       const parent = parents[node] ?? -1;
       if (parent < 0) return "not-reached";
-      if (this.#slots[this.#base + parent] !== undefined) return this.#table.skipReasons[node] ?? "not-reached";
+      if (this.#slots[parent] !== undefined) return this.#table.skipReasons[node] ?? "not-reached";
       node = parent;
     }
   }
@@ -174,12 +157,12 @@ export class TraceRecord<O = unknown> implements Trace<O>, RecordingTarget {
   /** How many times the node was evaluated (more than once inside a comprehension). */
   evaluations(id: number): number {
     const r = this.#repeats?.[id];
-    return r !== undefined ? r.count : this.#slots[this.#base + id] === undefined ? 0 : 1;
+    return r !== undefined ? r.count : this.#slots[id] === undefined ? 0 : 1;
   }
 
   /** True, false, another value, an error, or not evaluated, on the node's last evaluation. */
   truth(id: number): TraceTruth {
-    return truthOf(this.#slots[this.#base + id]);
+    return truthOf(this.#slots[id]);
   }
 
   /** The same for each evaluation (the first 32) of a node evaluated more than once; `null` otherwise. */
@@ -190,7 +173,7 @@ export class TraceRecord<O = unknown> implements Trace<O>, RecordingTarget {
 
   /** The node's public outcome, with the value's display. */
   nodeOutcome(id: number): TraceOutcome {
-    const slot = this.#slots[this.#base + id];
+    const slot = this.#slots[id];
     return slot === undefined ? { kind: "not-evaluated", reason: this.reason(id) } : this.#outcomeOf(slot);
   }
 
@@ -240,36 +223,4 @@ function materialise(record: TraceRecord<unknown>): readonly TraceNode[] {
     });
   }
   return Object.freeze(out);
-}
-
-/**
- * Slots for the traces of one traced decision, handed out as ranges of a few shared arrays: one
- * allocation per {@link SlotArena.CHUNK} slots instead of one array per condition traced (about 20
- * slots each; at 100 rules the arrays were most of what tracing a decision cost). A range is never
- * handed out twice, so the records stay independent; an array lives as long as any record in it.
- *
- * @example
- * ```ts
- * const arena = new SlotArena();
- * const record = new TraceRecord(source, table, outcome, arena); // slots arena.base… of the shared array
- * ```
- */
-export class SlotArena {
-  /** Slots per shared array (an expression with more nodes gets an array of its own size). */
-  static readonly CHUNK = 512;
-  /** Where the range {@link reserve} last handed out starts. */
-  base = 0;
-  #array: unknown[] = [];
-  #next = 0;
-
-  /** An array with `size` unused slots from {@link base} on. */
-  reserve(size: number): unknown[] {
-    if (this.#next + size > this.#array.length) {
-      this.#array = new Array<unknown>(Math.max(SlotArena.CHUNK, size));
-      this.#next = 0;
-    }
-    this.base = this.#next;
-    this.#next += size;
-    return this.#array;
-  }
 }

@@ -146,13 +146,11 @@ interface Rows {
  *
  * @example
  * ```ts
- * const target: RecordingTarget = { [SLOTS]: new Array(table.size), [BASE]: 0, [REPEATS]: null };
+ * const target: RecordingTarget = { [SLOTS]: new Array(table.size), [REPEATS]: null };
  * ```
  */
 export interface RecordingTarget {
   readonly [SLOTS]: unknown[];
-  /** Where node 0's slot is in `[SLOTS]` (0 for an array of its own; a range of a shared one otherwise). */
-  readonly [BASE]: number;
   [REPEATS]: (Repeat | undefined)[] | null;
 }
 
@@ -162,14 +160,12 @@ export interface RecordingTarget {
  *
  * @example
  * ```ts
- * const target: RecordingTarget = { [SLOTS]: new Array(table.size), [BASE]: 0, [REPEATS]: null };
+ * const target: RecordingTarget = { [SLOTS]: new Array(table.size), [REPEATS]: null };
  * ```
  */
 export const SLOTS: unique symbol = Symbol("slots");
 /** See {@link SLOTS}. */
 export const REPEATS: unique symbol = Symbol("repeats");
-/** See {@link SLOTS}. */
-export const BASE: unique symbol = Symbol("base");
 
 /**
  * Where the instrumented nodes write while a traced run is under way, `null` otherwise (then they
@@ -211,7 +207,7 @@ export function recordPlain(table: TraceTable, context: object, target: Recordin
   if (table.alone) {
     // Nothing in it charges the meter: its cost is its nodes', the base just checked.
     try {
-      return recording(context as Readonly<Record<string, unknown>>, target[SLOTS], target[BASE]);
+      return recording(context as Readonly<Record<string, unknown>>, target[SLOTS]);
     } catch {
       return OFF_PLAIN;
     }
@@ -222,7 +218,7 @@ export function recordPlain(table: TraceTable, context: object, target: Recordin
   current = target;
   try {
     meter.start(limit);
-    return recording(context as Readonly<Record<string, unknown>>, target[SLOTS], target[BASE]);
+    return recording(context as Readonly<Record<string, unknown>>, target[SLOTS]);
   } catch {
     return OFF_PLAIN;
   } finally {
@@ -237,7 +233,7 @@ export function recordPlain(table: TraceTable, context: object, target: Recordin
  *
  * @example
  * ```ts
- * const target = { [SLOTS]: new Array<unknown>(table.size), [BASE]: 0, [REPEATS]: null };
+ * const target = { [SLOTS]: new Array<unknown>(table.size), [REPEATS]: null };
  * const value = recordRun(table, context, target);
  * ```
  */
@@ -245,8 +241,7 @@ export function recordRun(table: TraceTable, context: object, target: RecordingT
   const value = recordPlain(table, context, target);
   if (value !== OFF_PLAIN) return value;
   // Off the closures' plain path: cel-js records the trace afresh, as for any interpreted one.
-  const base = target[BASE];
-  target[SLOTS].fill(undefined, base, base + table.size);
+  target[SLOTS].fill(undefined);
   target[REPEATS] = null;
   const previous = current;
   current = target;
@@ -256,8 +251,7 @@ export function recordRun(table: TraceTable, context: object, target: RecordingT
     // The budget ran out under an `||`, `&&` or quantifier that absorbed the error and answered
     // (compile.ts: the run fails all the same): the expression's value is the error, not that answer.
     const slots = target[SLOTS];
-    const root = slots[base];
-    if (root !== undefined && !(root instanceof Thrown)) slots[base] = new Thrown(e);
+    if (slots[0] !== undefined && !(slots[0] instanceof Thrown)) slots[0] = new Thrown(e);
     throw e;
   } finally {
     current = previous;
@@ -279,16 +273,14 @@ function again(target: RecordingTarget, id: number, previous: unknown, next: unk
   }
   r.count++;
   if (r.list.length < MAX_ITERATIONS) r.list.push(next);
-  target[SLOTS][target[BASE] + id] = next;
+  target[SLOTS][id] = next;
 }
 
 function store(id: number, encoded: unknown): void {
   const target = current;
   if (target === null) return;
-  const slots = target[SLOTS];
-  const slot = target[BASE] + id;
-  const previous = slots[slot];
-  if (previous === undefined) slots[slot] = encoded;
+  const previous = target[SLOTS][id];
+  if (previous === undefined) target[SLOTS][id] = encoded;
   else again(target, id, previous, encoded);
 }
 
@@ -403,7 +395,7 @@ function instrument(compiled: Compiled): TraceTable {
     ((context) => {
       meter.start(limitOf(context));
       // Run through this wrapper, the slots of the running target (where `current` points).
-      return recording(context, current === null ? [] : current[SLOTS], current === null ? 0 : current[BASE]);
+      return recording(context, current === null ? [] : current[SLOTS]);
     });
   return new TraceTable(compiled, rows, closure, recording, meter, generated?.alone === true);
 }

@@ -31,7 +31,7 @@ import {
   type ConditionInput,
   type ConditionOutcome,
 } from "./evaluate.js";
-import { SETTLE, TraceRecord, type SlotArena } from "./trace-record.js";
+import { SETTLE, TraceRecord } from "./trace-record.js";
 import { recordPlain, recordRun, traceTableOf, type TraceTable } from "./trace-table.js";
 
 /**
@@ -169,11 +169,11 @@ export class PlainTracer {
    * `true` or `false` on that path (its root, slot 0, holds the answer; its outcome says it), else
    * `undefined`: the caller evaluates in full, as after a plain run that did not answer.
    */
-  recordDecision(context: CelContext, arena?: SlotArena): TraceRecord<ConditionOutcome> | undefined {
+  recordDecision(context: CelContext): TraceRecord<ConditionOutcome> | undefined {
     let table = this.#table;
     if (table === undefined) table = this.#table = traceTableOf(this.#compiled);
     if (table === null) return undefined;
-    const record = new TraceRecord<ConditionOutcome>(this.#compiled.source, table, FALSE_OUTCOME, arena);
+    const record = new TraceRecord<ConditionOutcome>(this.#compiled.source, table, FALSE_OUTCOME);
     const value = recordPlain(table, context, record);
     if (value === true) return record[SETTLE](TRUE_OUTCOME);
     return value === false ? record : undefined;

@@ -20,7 +20,6 @@ import {
 } from "../cel/index.js";
 import { CelContext, conditionContextOrError, type PlainRun, plainRunOf, plainValue } from "../cel/evaluate.js";
 import { PlainTracer, plainTracerOf } from "../cel/trace.js";
-import { SlotArena } from "../cel/trace-record.js";
 import type { InputSignatures } from "../cel/input-signature.js";
 import { type AppEntitlement, type AppUser, blankUser, type User } from "../model/directory.js";
 import type { JsonObject, Rule, Task } from "../model/index.js";
@@ -220,8 +219,6 @@ class ConditionsOfTask implements TaskConditions {
   // Made on first use: a decision without explanation records none. A condition its recording
   // run decided leaves its record, which is its trace.
   #traces: (ConditionTrace | null)[] | undefined;
-  // The slots of those records, handed out from a few shared arrays (trace-record.ts).
-  #arena: SlotArena | undefined;
   #facts: TaskFacts | undefined;
   #parts: TaskParts | undefined;
   // Prepared lazily: a task that never reaches a condition pays nothing for CEL values. The
@@ -343,7 +340,7 @@ class ConditionsOfTask implements TaskConditions {
     for (; i < rules.length; i++) {
       const entry = this.#ruleCondition(rules, i);
       if (entry?.plain === undefined || entry.tracer === undefined) break;
-      const record = entry.tracer.recordDecision(context, (this.#arena ??= new SlotArena()));
+      const record = entry.tracer.recordDecision(context);
       if (record === undefined) break;
       if (record.truth(0) === "false") {
         this.#traceList().push(record);
@@ -387,7 +384,7 @@ class ConditionsOfTask implements TaskConditions {
           // Traced, the condition's recording run takes the plain run's place: the same answers
           // on the same path (generate.ts), and every node's value recorded on the way, so the
           // trace's readers do not evaluate the condition a second time.
-          const record = entry.tracer?.recordDecision(context, (this.#arena ??= new SlotArena()));
+          const record = entry.tracer?.recordDecision(context);
           if (record !== undefined) {
             this.#traceList().push(record);
             return record.truth(0) === "true" ? TRUE : FALSE;
