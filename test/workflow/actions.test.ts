@@ -484,14 +484,6 @@ describe("change policy", () => {
 });
 
 describe("process now", () => {
-  it("ends a waiting wait step and runs on", () => {
-    const s = run(sampleWorld(), { type: "processNow", taskId: "1011" }, "u-it-dir");
-    const t = task(s.world, "1011");
-    const wait = t.policy?.history?.at(-1)?.instance;
-    expect(wait?.kind === "wait" && wait.outcome?.kind).toBe("succeeded");
-    expect(t.policy?.current?.instance?.kind).toBe("approval");
-  });
-
   it("FAILED_PRECONDITION unless a wait step waits; PERMISSION_DENIED for a plain user", () => {
     refuse(sampleWorld(), { type: "processNow", taskId: "1001" }, "u-it-dir", "FAILED_PRECONDITION");
     refuse(sampleWorld(), { type: "processNow", taskId: "1011" }, "u-intern", "PERMISSION_DENIED");

@@ -6,6 +6,8 @@
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../src/model/json.js";
 import { tick } from "../../src/reducers/tick.js";
+import { taskSubjectId } from "../../src/model/task-refs.js";
+import { applyEdit } from "../../src/whatif/what-if.js";
 import { readSimulation } from "../../src/workflow/sim-config.js";
 import { saveWorld } from "../../src/world/save-world.js";
 import { at, body, grantPolicy, kinds, load, refuse, run, sampleWith, sampleWorld, task, usersApproval, worldOn } from "./helpers.js";
@@ -239,5 +241,43 @@ describe("tick: refusals", () => {
     expect(JSON.stringify(b.response)).toBe(JSON.stringify(a.response));
     expect(b.events).toEqual(a.events);
     expect([...b.world.tasks.values()]).toEqual([...a.world.tasks.values()]);
+  });
+});
+
+describe("process now: \"force a refresh and update of the task's current status\" (product_how-to_access-change-tasks.mdx)", () => {
+  const onSecurity = () => worldOn([wait({ condition: { condition: 'subject.department == "Security"' } }), usersApproval(["u-it2"]), PROVISION]);
+
+  it("a wait whose condition does not hold keeps waiting: it \"must be met before the policy is allowed to move forward\" (product_admin_policies.mdx)", () => {
+    const w = onSecurity();
+    expect(w.index.users.get(taskSubjectId(task(w, "1030")))?.department).not.toBe("Security");
+    const s = run(w, { type: "processNow", taskId: "1030" }, "u-it-dir");
+    const t = task(s.world, "1030");
+    expect(t.policy?.current?.instance?.kind).toBe("wait");
+    expect(t.policy?.current?.id).toBe(task(w, "1030").policy?.current?.id);
+    expect(kinds(s)).toEqual(["processedNow"]);
+    // The sample's 1011 waits on a condition that does not hold yet, too.
+    expect(task(run(sampleWorld(), { type: "processNow", taskId: "1011" }, "u-it-dir").world, "1011").policy?.current?.instance?.kind).toBe("wait");
+  });
+
+  it("a wait whose condition holds now ends, and the workflow runs on", () => {
+    const w = onSecurity();
+    const subject = w.index.users.get(taskSubjectId(task(w, "1030")))!;
+    const moved = applyEdit(w, { users: [{ ...subject, department: "Security" }] });
+    const s = run(moved, { type: "processNow", taskId: "1030" }, "u-it-dir");
+    const t = task(s.world, "1030");
+    const done = t.policy?.history?.at(-1)?.instance;
+    expect(done?.kind === "wait" && done.outcome?.kind).toBe("succeeded");
+    expect(t.stepApproverIds).toEqual(["u-it2"]);
+    expect(kinds(s).slice(0, 2)).toEqual(["processedNow", "waitSucceeded"]);
+  });
+
+  it("a wait whose time has come, with no tick since, ends at its time; one whose time has not come keeps waiting", () => {
+    const w = worldOn([wait({ duration: { duration: "3600s" } }), usersApproval(["u-it2"]), PROVISION]);
+    const early = run(w, { type: "processNow", taskId: "1030" }, "u-it-dir", "2026-11-22T09:30:00Z");
+    expect(task(early.world, "1030").policy?.current?.instance?.kind).toBe("wait");
+    const late = run(w, { type: "processNow", taskId: "1030" }, "u-it-dir", "2026-11-22T12:00:00Z");
+    const done = task(late.world, "1030").policy?.history?.at(-1)?.instance;
+    expect(done?.kind === "wait" && done.outcome).toEqual({ kind: "succeeded", succeededAt: "2026-11-22T10:00:00Z" });
+    expect(task(late.world, "1030").stepApproverIds).toEqual(["u-it2"]);
   });
 });
