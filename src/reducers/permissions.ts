@@ -12,7 +12,7 @@
  */
 import type { AccessReview, App, RoleKind, User } from "../model/directory.js";
 import { taskSubjectId, certifyReviewId } from "../model/task-refs.js";
-import type { Approval, StepInstance, Task } from "../model/index.js";
+import type { Approval, ProvisionInstance, StepInstance, Task } from "../model/index.js";
 import { taskConditions } from "../policy/task-conditions.js";
 import { emergencyGrantsEnabled } from "../policy/resolve-policy.js";
 import { allowsSelfApproval } from "../workflow/approvers.js";
@@ -72,7 +72,7 @@ export function rolesOf(world: World, user: User): RoleKind[] {
 /** Whether the user provisions the task's last, errored, manual provision step (who retries it). */
 function assignedFailedProvisioning(world: World, task: Task, userId: string): boolean {
   const last = (task.policy?.history ?? []).at(-1)?.instance;
-  if (userId === "" || last?.kind !== "provision" || last.outcome?.kind !== "errored") return false;
+  if (userId === "" || last?.kind !== "provision" || !failedOutcome(last)) return false;
   const policy = last.provision?.provisionPolicy ?? null;
   return isManual(policy) && manualProvisioners(world, task, policy, taskConditions(world, task).expressions).includes(userId);
 }
@@ -309,6 +309,16 @@ function decided(i: StepInstance): boolean {
 }
 
 /**
+ * Whether a provision step ended in failure: `errored` (a manual step its provisioner reported
+ * failed, or a task exported so), or `reassignedByError` (a system's step handed to manual
+ * provisioning because it failed).
+ */
+function failedOutcome(i: ProvisionInstance): boolean {
+  const kind = i.outcome?.kind;
+  return kind === "errored" || kind === "reassignedByError";
+}
+
+/**
  * Whether the task's provisioning failed, with the errored provision step last in its history: open
  * on its manual fallback step, or closed with its error outcome. What Retry Provisioning acts on
  * (release note 2, product_how-to_access-change-tasks.mdx).
@@ -320,7 +330,7 @@ function decided(i: StepInstance): boolean {
  */
 export function provisioningFailed(task: Task): boolean {
   const last = (task.policy?.history ?? []).at(-1)?.instance;
-  if (last?.kind !== "provision" || last.outcome?.kind !== "errored") return false;
+  if (last?.kind !== "provision" || !failedOutcome(last)) return false;
   // Open: the current step is the manual fallback of the failed one (product_admin_provisioning.mdx).
   const current = task.policy?.current?.instance;
   if (task.state === "TASK_STATE_OPEN") return current?.kind === "provision" && current.outcome === null;

@@ -214,7 +214,7 @@ function outcomeSpec(which: Which): ActionSpec<Outcome> {
       // A person who reports their own manual step failed closes the task; a system's failure
       // falls back to manual provisioning and the task stays open (product_admin_provisioning.mdx).
       if (isManual(cur.instance.provision?.provisionPolicy ?? null)) return ok({ task: completeStep(ctx, task, done, "error"), ticketActionId });
-      return ok({ task: fallBackToManualProvisioning(ctx, finishCurrent(task, done), done, `${r.errorCode}: ${r.description}`), ticketActionId });
+      return ok({ task: fallBackToManualProvisioning(ctx, task, step, r), ticketActionId });
     },
   };
 }

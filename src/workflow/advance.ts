@@ -331,19 +331,36 @@ function startProvision(ctx: AdvanceContext, task: Task, current: PolicyStepInst
 
 /**
  * A system provision step (connector, webhook, external ticket, …) that failed falls back to manual
- * provisioning by the app's owners (product_admin_provisioning.mdx): the errored step stays in
- * history, a manual provision step with the same target takes its place, and the task stays open,
- * offering "retry failed provisioning" (product_how-to_access-change-tasks.mdx). Approvals already
- * collected are kept. An app without active owners falls to the Super Administrators, as a step
- * with nobody to ask does (README, Assumptions).
+ * provisioning by the app's owners (product_admin_provisioning.mdx): the failed step goes to history
+ * `reassignedByError` (openapi.yaml `ReassignedByErrorAction`: "a policy step that has been
+ * reassigned because it had an error provisioning", naming the step it created, by the system), a
+ * manual provision step with the same target takes its place, and the task stays open, offering
+ * "retry failed provisioning" (product_how-to_access-change-tasks.mdx). Approvals already collected
+ * are kept. An app without active owners falls to the Super Administrators, as a step with nobody
+ * to ask does (README, Assumptions).
  *
  * @example
  * ```ts
- * const open = fallBackToManualProvisioning(ctx, finishCurrent(task, erroredStep), erroredStep, "E_LIMIT: account limit");
+ * const open = fallBackToManualProvisioning(ctx, task, task.policy!.current!, { errorCode: "E_LIMIT", description: "account limit" });
  * open.policy?.current?.instance?.kind; // "provision" (manual)
  * ```
  */
-export function fallBackToManualProvisioning(ctx: AdvanceContext, task: Task, errored: PolicyStepInstance, error: string): Task {
+export function fallBackToManualProvisioning(ctx: AdvanceContext, task: Task, failed: PolicyStepInstance, cause: { readonly errorCode: string; readonly description: string }): Task {
+  const error = `${cause.errorCode}: ${cause.description}`;
+  const newId = ctx.ids.take("step");
+  const failedInst = failed.instance;
+  const errored: PolicyStepInstance =
+    failedInst?.kind === "provision"
+      ? {
+          ...failed,
+          state: "POLICY_STEP_STATE_DONE",
+          instance: {
+            ...failedInst,
+            outcome: { kind: "reassignedByError", description: cause.description, errorCode: cause.errorCode, errorUserId: "", erroredAt: ctx.now, newPolicyStepId: newId, reassignedAt: ctx.now },
+          },
+        }
+      : failed;
+  task = finishCurrent(task, errored);
   const inst = errored.instance;
   const definition = inst?.kind === "provision" && inst.provision ? inst.provision : { assigned: false, provisionTarget: null, provisionPolicy: null };
   const owners = appOwnersOf(ctx.world, task);
@@ -358,7 +375,7 @@ export function fallBackToManualProvisioning(ctx: AdvanceContext, task: Task, er
     userIds: provisionerIds,
     assignee: null,
   };
-  const current = instantiate({ kind: "provision", ...definition, provisionPolicy: policy }, ctx.ids.take("step"), task.policyGenerationId, ctx.now);
+  const current = instantiate({ kind: "provision", ...definition, provisionPolicy: policy }, newId, task.policyGenerationId, ctx.now);
   postSystemComment(ctx, task, `Routed to manual provisioning by ${owners.length > 0 ? "the app's owners" : "the Super Administrators (the app has no owners)"}: ${reason}.`);
   emit(ctx, task.id, "", { kind: "provisionRoutedToManual", policyStepId: current.id, reason, provisionerIds });
   stepStarted(ctx, task.id, current.id, "provision");

@@ -508,7 +508,17 @@ describe("provisioning outcomes", () => {
     expect(t.state).toBe("TASK_STATE_OPEN");
     expect(t.type?.kind === "grant" && t.type.outcome).toBe("GRANT_OUTCOME_UNSPECIFIED");
     const last = t.policy?.history?.at(-1)?.instance;
-    expect(last?.kind === "provision" && last.outcome).toMatchObject({ kind: "errored", errorCode: "CONNECTOR_GRANT_FAILED", description: "API returned 422" });
+    // openapi.yaml ReassignedByErrorAction: "a policy step that has been reassigned because it had an
+    // error provisioning", naming the step it created; errorUserId "exclusively the System's UserID".
+    expect(last?.kind === "provision" && last.outcome).toEqual({
+      kind: "reassignedByError",
+      errorCode: "CONNECTOR_GRANT_FAILED",
+      description: "API returned 422",
+      errorUserId: "",
+      erroredAt: w.now,
+      newPolicyStepId: t.policy?.current?.id,
+      reassignedAt: w.now,
+    });
     const cur = t.policy?.current?.instance;
     expect(cur?.kind === "provision" && cur.provision?.provisionPolicy?.kind).toBe("manual");
     expect(t.stepApproverIds).toEqual(["u-sre-lead", "u-it-dir"]);
