@@ -13,6 +13,7 @@ import { CEL_RESOURCE_LIMITS } from "./limits.js";
 import { desugar, type ExtensionArgs } from "./extensions.js";
 import { ENUMS } from "./enums.js";
 import { invalidNetworkLiteral } from "./network-literals.js";
+import { invalidTimeLiteral } from "./time-literals.js";
 import { isCelNode, qualifiedName, type CelNode } from "./internals.js";
 
 /**
@@ -200,7 +201,7 @@ export function compileFresh(env: CelEnvironment, source: string, options: { rea
     const extensionArgs = desugar(ast, env.extensions, env.services);
     const checked = parsed.check();
     if (!checked.valid) return err([checkDiagnostic(env, source, errorParts(checked.error), checked.error)]);
-    const badLiteral = invalidNetworkLiteral(ast, source);
+    const badLiteral = invalidNetworkLiteral(ast, source) ?? invalidTimeLiteral(ast, source, extensionArgs);
     if (badLiteral) return err([badLiteral]);
     const type = celTypeNames(typeNameOf(ast.checkedType) ?? checked.type ?? "dyn");
     const wantsBool = env.spec.result === "bool";

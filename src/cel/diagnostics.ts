@@ -58,6 +58,7 @@ export type CelDiagnosticCode =
   | "CEL_NOT_USERS"
   | "CEL_INVALID_REGEX"
   | "CEL_UNSUPPORTED_REGEX"
+  | "CEL_INVALID_CONSTANT"
   | "CEL_INTERNAL";
 
 /**

@@ -50,8 +50,8 @@ describe("now() and the timestamp accessors", () => {
     }
   });
 
-  it("reports an unknown time zone as a run-time error", () => {
-    expect(at(SUNDAY_9_UTC, 'now().getHours("Mars/Olympus") == 1')).toMatchObject({ ok: false, error: { code: "CEL_INVALID_ARGUMENT", message: "unknown time zone Mars/Olympus" } });
+  it("reports an unknown time zone as a run-time error (written as a literal, check refuses it: time-literals.test.ts)", () => {
+    expect(at(SUNDAY_9_UTC, 'now().getHours("Mars/" + "Olympus") == 1')).toMatchObject({ ok: false, error: { code: "CEL_INVALID_ARGUMENT", message: "unknown time zone Mars/Olympus" } });
   });
 });
 
@@ -117,7 +117,7 @@ describe("time.parse, time.start_of, time.end_of, time.unix", () => {
       error: { code: "CEL_INVALID_ARGUMENT", message: expect.stringContaining('parsing time "22/10/2025" as "2006-01-02"') },
     });
     expect(at(SUNDAY_9_UTC, 'time.parse("2025-02-30", TimeFormat.DATE) < now()')).toMatchObject({ ok: false, error: { code: "CEL_INVALID_ARGUMENT" } });
-    expect(at(SUNDAY_9_UTC, 'time.start_of(now(), "fortnight") < now()')).toMatchObject({ ok: false, error: { code: "CEL_INVALID_ARGUMENT" } });
+    expect(at(SUNDAY_9_UTC, 'time.start_of(now(), "fort" + "night") < now()')).toMatchObject({ ok: false, error: { code: "CEL_INVALID_ARGUMENT" } });
   });
 
   it("time.try_parse (the docs' examples page, 'Validate date fields in profile'): the parsed time, or the fallback when the value does not parse", () => {

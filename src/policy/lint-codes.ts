@@ -61,6 +61,11 @@ export const LINT_CODES = [
   { code: "CEL_NOT_USERS", severity: "error", description: "An approver expression does not return a User or a list of Users." },
   { code: "CEL_INVALID_REGEX", severity: "error", description: "A matches() pattern is not a valid regular expression." },
   { code: "CEL_UNSUPPORTED_REGEX", severity: "error", description: "A matches() pattern uses syntax RE2 cannot run (lookaround, backreferences)." },
+  {
+    code: "CEL_INVALID_CONSTANT",
+    severity: "warning",
+    description: "A time unit or zone written as a literal can never be valid, so the expression fails on every evaluation (the service's save check may not say so).",
+  },
   { code: "CEL_LIMIT_EXCEEDED", severity: "error", description: "A CEL expression is too large or too deeply nested." },
   { code: "CEL_COST_LIMIT", severity: "error", description: "A CEL expression's worst-case cost exceeds the cost limit (its evaluation could be stopped with CEL_COST_EXCEEDED)." },
   { code: "CEL_INTERNAL", severity: "error", description: "The CEL checker failed on this expression (a bug in policy-sim; please report it)." },

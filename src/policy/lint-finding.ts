@@ -77,6 +77,7 @@ function celCode(code: CelDiagnosticCode): LintCode {
     case "CEL_NOT_USERS":
     case "CEL_INVALID_REGEX":
     case "CEL_UNSUPPORTED_REGEX":
+    case "CEL_INVALID_CONSTANT":
     case "CEL_LIMIT_EXCEEDED":
     case "CEL_COST_LIMIT":
     case "CEL_INTERNAL":
