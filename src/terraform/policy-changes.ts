@@ -256,6 +256,7 @@ export function terraformPlanEdit(world: World, plan: unknown): Result<Terraform
       continue;
     }
     policies.push(decoded.value);
+    warnings.push(...unwrappedForms(c.address, decoded.value));
     const was = m.existing ?? old?.existing;
     changes.push({
       address: c.address,
@@ -326,6 +327,29 @@ function defaultNotes(c: PlannedPolicyChange, r: ResolvedValues, hasConfiguratio
   return [
     `${c.address}: the plan's configuration has no block for this resource, so its ${n === 1 ? "value" : `${n} values`} known only after apply ${n === 1 ? "is" : "are"} taken as the provider's computed defaults (${c.action === "update" ? "as before the change" : "unset"})`,
   ];
+}
+
+/**
+ * Form steps whose JSON holds a form's own fields (`displayName`, `fields`, …) without the `form`
+ * member around them: terraform/policy-resource.md's `form` is "parsed as JSON" into the API's
+ * policy Form, whose one member is `form` (openapi.yaml `c1.api.policy.v1.Form`), so the provider
+ * would drop them and the step would have no form. The simulation does as the apply would; the
+ * report says why.
+ */
+function unwrappedForms(address: string, policy: Policy): string[] {
+  const out: string[] = [];
+  for (const [key, list] of Object.entries(policy.policySteps ?? {}))
+    (list?.steps ?? []).forEach((step, i) => {
+      if (step.kind !== "form" || step.form !== null || step.$unknown === undefined) return;
+      const keys = Object.keys(step.$unknown);
+      if (keys.length === 0) return;
+      const at = `policy_steps${/^[A-Za-z_][\w-]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`}.steps[${i}].form`;
+      out.push(
+        `${address}: ${at} has no "form" member, only ${keys.slice(0, 4).join(", ")}${keys.length > 4 ? ", …" : ""}: the provider reads it as {"form": {…}}, ` +
+          `so these would be dropped and the step would have no form (simulated so). Write form = jsonencode({ form = { … } })`,
+      );
+    });
+  return out;
 }
 
 /**

@@ -1141,6 +1141,22 @@ describe("Terraform plans as terraform-plugin-framework and Terraform write them
   });
 });
 
+describe("terraform/policy-resource.md: a step's form is \"Parsed as JSON\" into openapi.yaml's c1.api.policy.v1.Form, whose one member is form", () => {
+  it("a form JSON holding the form's own fields, without the form member around them, is warned of: the provider would drop them", () => {
+    const before = tfPolicy("pol-finance-form");
+    const steps = before["policy_steps"] as Record<string, { steps: Record<string, Json>[] }>;
+    const first = steps["grant"]!.steps[0]!;
+    const inner = (JSON.parse(String(first["form"])) as { form: Json }).form;
+    const after = { ...before, policy_steps: { ...steps, grant: { steps: [{ ...first, form: JSON.stringify(inner) }, ...steps["grant"]!.steps.slice(1)] } } };
+    const edit = terraformPlanEdit(world, plan([policyChange("conductorone_policy.finance", ["update"], before, after)]));
+    if (!edit.ok) throw new Error(JSON.stringify(edit.error));
+    expect(edit.value.warnings).toEqual([expect.stringMatching(/^conductorone_policy\.finance: policy_steps\.grant\.steps\[0\]\.form has no "form" member, only .*displayName/)]);
+    // As written, wrapped, it is not.
+    const same = terraformPlanEdit(world, plan([policyChange("conductorone_policy.finance", ["update"], before, before)]));
+    expect(same.ok && same.value.warnings).toBeUndefined();
+  });
+});
+
 describe("terraform/policy-resource.md enums: a value outside its set is refused at the plan's path (the provider's write would be refused)", () => {
   it("policy_type and a nested agent_mode, each with the plan path and the API path, and a guess when one is close", () => {
     const before = tfPolicy("pol-prod-admin");
