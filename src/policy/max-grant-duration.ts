@@ -4,6 +4,7 @@
  * product_admin_entitlement-config-rules.mdx: the first matching rule also sets it).
  */
 import { findEntitlement, type World } from "../world/world.js";
+import { durationSeconds } from "../workflow/time.js";
 import { matchConfigRule } from "./config-rules.js";
 
 /**
@@ -45,6 +46,9 @@ export function resolveMaxGrantDuration(world: World, appId: string, entitlement
   if (!ent) return { duration: null, source: "none", detail: `${what} does not exist` };
   const own = ownDuration(ent.$unknown);
   if (own) return { duration: own, source: "entitlement", detail: `${what} durationGrant is "${own}"` };
+  // The API's oneof beside durationGrant: the entitlement says "no maximum" itself.
+  const unset = ent.$unknown?.["durationUnset"];
+  if (unset !== undefined && unset !== null) return { duration: null, source: "entitlement", detail: `${what} sets durationUnset: no maximum` };
   if (ent.overrideAccessRequestsDefaults) return { duration: null, source: "none", detail: `${what} overrides the app's access-request defaults and sets no durationGrant` };
   const rule = matchConfigRule(world, ent).rule;
   const fromRule = rule?.settings?.maxGrantDuration;
@@ -53,4 +57,19 @@ export function resolveMaxGrantDuration(world: World, appId: string, entitlement
   if (d?.maxGrantDuration)
     return { duration: d.maxGrantDuration, source: "resourceTypeDefault", detail: `request defaults of app "${appId}" for resource type "${ent.appResourceTypeId}" maxGrantDuration is "${d.maxGrantDuration}"` };
   return { duration: null, source: "none", detail: `no source sets a maximum grant duration for ${what}` };
+}
+
+/**
+ * The longest grant of an entitlement in seconds, with where the limit comes from
+ * ({@link resolveMaxGrantDuration}); `undefined` when nothing limits it.
+ *
+ * @example
+ * ```ts
+ * maxGrantSeconds(world, "app-aws", "ent-aws-staging-admin"); // { seconds: 28800, detail: 'configuration rule "ecr-staging" maxGrantDuration is "28800s"' }
+ * ```
+ */
+export function maxGrantSeconds(world: World, appId: string, entitlementId: string): { readonly seconds: number; readonly detail: string } | undefined {
+  const m = resolveMaxGrantDuration(world, appId, entitlementId);
+  const seconds = m.duration === null ? undefined : durationSeconds(/^\d+$/.test(m.duration) ? `${m.duration}s` : m.duration);
+  return seconds === undefined || seconds <= 0 ? undefined : { seconds, detail: m.detail };
 }

@@ -17,6 +17,7 @@ import { addTask, nextNumericId } from "../workflow/effects.js";
 import { revocationTargetsFor } from "../workflow/inheritance.js";
 import { emitRuleEvaluations, restartOn } from "../workflow/restart.js";
 import { durationSeconds } from "../workflow/time.js";
+import { maxGrantSeconds } from "../policy/max-grant-duration.js";
 import { findEntitlement, type World } from "../world/world.js";
 import type { Step } from "./comment.js";
 import { guarded, type SimError, notAWorld } from "./errors.js";
@@ -211,17 +212,22 @@ function start(
   return ok({ world: next, response: responseFor(next, after, caller, expandPaths, undefined), events: ctx.events });
 }
 
-/** A grant's requested duration: a positive protobuf duration, within the entitlement's `durationGrant`. */
-function readGrantDuration(req: Fields, ent: AppEntitlement): Result<string | null, SimError> {
+/**
+ * A grant's requested duration: a positive protobuf duration, within the entitlement's maximum
+ * (its own `durationGrant`, else a configuration rule's or its resource type's request defaults:
+ * product_admin_access-requests.mdx's order of precedence). None asked under a maximum is the
+ * maximum: "at the end of the time limit, the user's access will be automatically revoked" (same page).
+ */
+function readGrantDuration(world: World, req: Fields, ent: AppEntitlement): Result<string | null, SimError> {
   const v = req["grantDuration"];
-  if (v === undefined || v === null || v === "") return ok(null);
+  const limit = maxGrantSeconds(world, ent.appId, ent.id);
+  if (v === undefined || v === null || v === "") return ok(limit === undefined ? null : `${limit.seconds}s`);
   if (typeof v !== "string" || !/^\d{1,12}(\.\d{1,9})?s$/.test(v.trim()))
     return err(invalid(`grantDuration must be a duration string such as "86400s", not ${JSON.stringify(v)}`, "grantDuration"));
   const seconds = durationSeconds(v) ?? 0;
   if (seconds <= 0) return err(invalid("grantDuration must be longer than zero", "grantDuration"));
-  const extra = ent.$unknown;
-  const max = extra && (extra["durationUnset"] === undefined || extra["durationUnset"] === null) && typeof extra["durationGrant"] === "string" ? durationSeconds(extra["durationGrant"]) : undefined;
-  if (max !== undefined && seconds > max) return err(invalid(`grantDuration ${seconds}s is longer than the entitlement allows (${max}s)`, "grantDuration"));
+  if (limit !== undefined && seconds > limit.seconds)
+    return err(invalid(`grantDuration ${seconds}s is longer than the entitlement allows (${limit.seconds}s: ${limit.detail})`, "grantDuration"));
   return ok(`${seconds}s`);
 }
 
@@ -313,7 +319,7 @@ export function createGrantTask(world: World, req: CreateGrantTaskInput, actx: A
     if (emergency !== undefined && emergency !== null && typeof emergency !== "boolean") return err(invalid("emergencyAccess must be a boolean", "emergencyAccess"));
     if (emergency === true && !emergencyGrantsEnabled(world, ent.value))
       return err(invalid(`entitlement "${ent.value.id}" does not allow emergency grants`, "emergencyAccess"));
-    const duration = readGrantDuration(r, ent.value);
+    const duration = readGrantDuration(world, r, ent.value);
     if (!duration.ok) return duration;
     const data = r["requestData"];
     if (data !== undefined && data !== null && (typeof data !== "object" || Array.isArray(data))) return err(invalid("requestData must be an object", "requestData"));

@@ -10,7 +10,8 @@ import type { Task } from "../model/index.js";
 import { err, ok, type Result } from "../result.js";
 import { emit } from "../workflow/advance.js";
 import { durationSeconds } from "../workflow/time.js";
-import { findEntitlement, type World } from "../world/world.js";
+import type { World } from "../world/world.js";
+import { maxGrantSeconds } from "../policy/max-grant-duration.js";
 import type { Step } from "./comment.js";
 import type { SimError } from "./errors.js";
 import type { ActionContext, ExpandMaskInput } from "./prelude.js";
@@ -43,17 +44,13 @@ function readDuration(req: Readonly<Record<string, unknown>>): Result<{ readonly
 }
 
 /**
- * The longest grant the entitlement allows, in seconds, or `undefined` for no maximum. The
- * entitlement's `durationGrant` (the API's field; `durationUnset` means no maximum) is read from
- * the fields the world keeps as they came.
+ * The longest grant the entitlement allows, in seconds, and where the limit comes from, or
+ * `undefined` for no maximum (policy/max-grant-duration.ts: the entitlement's own `durationGrant`,
+ * else a configuration rule's, else its resource type's request defaults).
  */
-function maximumSeconds(world: World, task: Task): number | undefined {
+function maximumSeconds(world: World, task: Task): { readonly seconds: number; readonly detail: string } | undefined {
   const t = task.type;
-  if (t?.kind !== "grant") return undefined;
-  const extra = findEntitlement(world, t.appId, t.appEntitlementId)?.$unknown;
-  if (!extra || (extra["durationUnset"] !== undefined && extra["durationUnset"] !== null)) return undefined;
-  const max = extra["durationGrant"];
-  return typeof max === "string" ? durationSeconds(max) : undefined;
+  return t?.kind === "grant" ? maxGrantSeconds(world, t.appId, t.appEntitlementId) : undefined;
 }
 
 const spec: ActionSpec<{ readonly seconds: number; readonly text: string }> = {
@@ -71,8 +68,8 @@ const spec: ActionSpec<{ readonly seconds: number; readonly text: string }> = {
   },
   validate: (c, r) => {
     const max = maximumSeconds(c.world, c.task);
-    return max !== undefined && r.seconds > max
-      ? invalid(`duration ${r.text} is longer than the entitlement allows (${max}s)`, "duration")
+    return max !== undefined && r.seconds > max.seconds
+      ? invalid(`duration ${r.text} is longer than the entitlement allows (${max.seconds}s: ${max.detail})`, "duration")
       : undefined;
   },
   apply: (ctx, c, r) => {
