@@ -3,7 +3,7 @@
  * sample tenant (fixtures/world.json, described in fixtures/SAMPLE.md).
  */
 import { describe, expect, it } from "vitest";
-import { loadWorld, reduce, type World } from "../src/index.js";
+import { createGrantTask, createRevokeTask, loadWorld, reduce, type World } from "../src/index.js";
 import { ROLE_KINDS, type RoleKind } from "../src/model/directory.js";
 import { type Relation, relationTo, taskActionsFor } from "../src/reducers/permissions.js";
 import { findTask } from "../src/world/world.js";
@@ -182,3 +182,39 @@ describe("product_admin_user-roles.mdx: world roles are the documented roles", (
     expect(act(world, { type: "sync", appId: "app-aws" }, "u-sec-eng")).toMatchObject({ ok: false, error: { code: "PERMISSION_DENIED" } });
   });
 });
+
+describe("product_admin_user-roles.mdx: who may request access, or its removal, for whom", () => {
+  const grant = { appId: "app-aws", appEntitlementId: "ent-aws-prod-admin", description: "on call" };
+  // u-fin2 holds Salesforce Finance Reports directly.
+  const revoke = { appId: "app-salesforce", appEntitlementId: "ent-sf-finance-reports", identityUserId: "u-fin2" };
+  type Made = ReturnType<typeof createGrantTask>;
+  const code = (r: Made) => (r.ok ? "ok" : r.error.code);
+  const asked = (world: World, kind: "grant" | "revoke", req: Record<string, unknown>, actorId: string): Made =>
+    (kind === "grant" ? createGrantTask : createRevokeTask)(world, req as never, { actorId, now: T });
+
+  it("Basic User: \"(Managers only) request access to apps and resources for direct reports\", and no one else's", () => {
+    const world = sampleWorld();
+    expect(code(asked(world, "grant", { ...grant, identityUserId: "u-dev2" }, "u-eng-mgr"))).toBe("ok");
+    const other = asked(world, "grant", { ...grant, identityUserId: "u-fin2" }, "u-eng-mgr");
+    expect(code(other)).toBe("PERMISSION_DENIED");
+    expect(!other.ok && other.error.message).toContain("direct report");
+    // A manager does not ask for a report's access to be removed.
+    expect(code(asked(world, "revoke", revoke, "u-cfo"))).toBe("PERMISSION_DENIED");
+  });
+
+  it("Access Request Helpdesk: \"request access … for any user\" and \"create revocation requests for any user\"", () => {
+    const world = sampleWorld();
+    expect(world.index.roles.get(world.index.users.get("u-it1")!.roleIds[0]!)?.kind).toBe("ACCESS_REQUEST_HELPDESK");
+    expect(code(asked(world, "grant", { ...grant, identityUserId: "u-dev2" }, "u-it1"))).toBe("ok");
+    expect(code(asked(world, "revoke", revoke, "u-it1"))).toBe("ok");
+  });
+
+  it("Access Request Administrator: access for any user, but revocation requests only for themselves (the page gives them no revocation line)", () => {
+    const world = withRoles(["ACCESS_REQUEST_ADMIN"]);
+    expect(code(asked(world, "grant", { ...grant, identityUserId: "u-fin2" }, "u-dev1"))).toBe("ok");
+    const r = asked(world, "revoke", revoke, "u-dev1");
+    expect(code(r)).toBe("PERMISSION_DENIED");
+    expect(!r.ok && r.error.message).toContain("revocation");
+  });
+});
+

@@ -110,10 +110,25 @@ function expandPathsOf(req: Fields): Result<readonly string[], SimError> {
 const isAdmin = (world: World, user: User): boolean => rolesOf(world, user).some((k) => k === "SUPER_ADMIN" || k === "ACCESS_REQUEST_ADMIN");
 
 /**
- * Who the request is for: `identityUserId`, or the owner of `appUserId`, or the caller. Asking for
- * someone else takes an administrator (assumed; README "Assumptions").
+ * Whether `caller` may ask for access, or its removal, for `subject` (product_admin_user-roles.mdx):
+ * anyone for themselves; for any user, Super Administrators, Access Request Administrators and the
+ * Access Request Helpdesk ("request access to apps and resources for any user"); for a direct
+ * report, their manager ("(Managers only) request access to apps and resources for direct
+ * reports", Basic User). Revocation requests for another user: Super Administrators and the
+ * Access Request Helpdesk ("create revocation requests for any user"), no one else.
  */
-function subjectOf(world: World, req: Fields, caller: User, appId: string): Result<{ userId: string; appUserId: string }, SimError> {
+function mayRequestFor(world: World, caller: User, subject: User, kind: "grant" | "revoke"): boolean {
+  if (caller.id === subject.id) return true;
+  const roles = rolesOf(world, caller);
+  if (roles.includes("SUPER_ADMIN") || roles.includes("ACCESS_REQUEST_HELPDESK")) return true;
+  return kind === "grant" && (roles.includes("ACCESS_REQUEST_ADMIN") || subject.managerIds.includes(caller.id));
+}
+
+/**
+ * Who the request is for: `identityUserId`, or the owner of `appUserId`, or the caller; asking for
+ * someone else as {@link mayRequestFor} allows.
+ */
+function subjectOf(world: World, req: Fields, caller: User, appId: string, kind: "grant" | "revoke"): Result<{ userId: string; appUserId: string }, SimError> {
   const identity = readString(req, "identityUserId");
   if (!identity.ok) return identity;
   const appUser = readString(req, "appUserId");
@@ -132,8 +147,14 @@ function subjectOf(world: World, req: Fields, caller: User, appId: string): Resu
   }
   const user = world.index.users.get(userId);
   if (!user) return err({ code: "NOT_FOUND", message: `user "${userId}" not found` });
-  if (userId !== caller.id && !isAdmin(world, caller))
-    return err({ code: "PERMISSION_DENIED", message: `user "${caller.id}" may not create a task for user "${userId}": only for themselves, unless an administrator` });
+  if (!mayRequestFor(world, caller, user, kind))
+    return err({
+      code: "PERMISSION_DENIED",
+      message:
+        kind === "grant"
+          ? `user "${caller.id}" may not request access for user "${userId}": only for themselves or a direct report, unless a Super Administrator, Access Request Administrator or Access Request Helpdesk`
+          : `user "${caller.id}" may not request a revocation for user "${userId}": only for themselves, unless a Super Administrator or Access Request Helpdesk`,
+    });
   return ok({ userId, appUserId });
 }
 
@@ -273,7 +294,7 @@ function creationQuota(world: World, callerId: string): SimError | undefined {
 }
 
 /** What a grant and a revoke request share: who asks, when, for which entitlement and user, the description and the expand paths. */
-function accessRequestOf(world: World, req: unknown, actx: ActionContext) {
+function accessRequestOf(world: World, req: unknown, actx: ActionContext, kind: "grant" | "revoke") {
   const who = callerOf(world, actx);
   if (!who.ok) return who;
   const { caller, now } = who.value;
@@ -282,7 +303,7 @@ function accessRequestOf(world: World, req: unknown, actx: ActionContext) {
   const r = (typeof req === "object" && req !== null ? req : {}) as Fields;
   const ent = entitlementOf(world, r);
   if (!ent.ok) return ent;
-  const subject = subjectOf(world, r, caller, ent.value.appId);
+  const subject = subjectOf(world, r, caller, ent.value.appId, kind);
   if (!subject.ok) return subject;
   const description = readDescription(r);
   if (!description.ok) return description;
@@ -312,7 +333,7 @@ export function createGrantTask(world: World, req: CreateGrantTaskInput, actx: A
   return guarded(() => {
     const notWorld = notAWorld(world);
     if (notWorld) return err<SimError>(notWorld);
-    const read = accessRequestOf(world, req, actx);
+    const read = accessRequestOf(world, req, actx, "grant");
     if (!read.ok) return read;
     const { caller, now, r, ent, subject, description, paths } = read.value;
     const emergency = r["emergencyAccess"];
@@ -368,7 +389,7 @@ export function createRevokeTask(world: World, req: CreateRevokeTaskInput, actx:
   return guarded(() => {
     const notWorld = notAWorld(world);
     if (notWorld) return err<SimError>(notWorld);
-    const read = accessRequestOf(world, req, actx);
+    const read = accessRequestOf(world, req, actx, "revoke");
     if (!read.ok) return read;
     const { caller, now, r, ent, subject, description, paths } = read.value;
     const { userId } = subject.value;
