@@ -124,6 +124,26 @@ describe("policy-sim test", () => {
     expect(r.out).toContain("never evaluated:");
   });
 
+  it("a case file with no cases is unusable input (exit 2), not a pass; a YAML error shows where, with its code frame", async () => {
+    for (const [name, text] of [["e.json", "[]"], ["e.yaml", "cases: []\n"]] as const) {
+      const r = await run(["test", "--world", "fixtures/world.json", name], { [name]: text });
+      expect([r.code, r.err], name).toEqual([EXIT.badInput, expect.stringContaining(`the case file ${name} holds no cases`)]);
+    }
+    const r = await run(["test", "--world", "fixtures/world.json", "q.yaml"], { "q.yaml": '- name: "unclosed\n  task: 1001\n  expect: { rule: 2 }\n' });
+    expect(r.code).toBe(EXIT.badInput);
+    expect(r.err).toMatch(/is not YAML: .*line \d+, column \d+\n {4}.*\S/);
+  });
+
+  it("--coverage evaluates each case at its own now:, as the case ran (a clock rule a case proved is covered)", async () => {
+    const cases = JSON.stringify([{ name: "after hours", task: "1002", now: "2026-11-23T22:30:00Z", expect: { policy: "pol-prod-admin", rule: 3 } }]);
+    const r = await run(["test", "--world", "fixtures/world.json", "c.json", "--coverage", "--json"], { "c.json": cases });
+    expect(r.code).toBe(EXIT.ok);
+    const out = JSON.parse(r.out) as { coverage: { policies: { policyId: string; rules: { matched: number; selected: number }[] }[] } };
+    // Rule #3 reads the clock (after hours in Berlin): at the world's 09:00 it would never be true.
+    const rule3 = out.coverage.policies.find((p) => p.policyId === "pol-prod-admin")?.rules[3];
+    expect(rule3).toMatchObject({ matched: 1, selected: 1 });
+  });
+
   it("unusable input is exit 2: no files, a glob matching nothing, a file that is not YAML, a file that is not a list", async () => {
     expect((await run(["test", "--world", "fixtures/world.json"])).code).toBe(EXIT.badInput);
     const none = await run(["test", "--world", "fixtures/world.json", "fixtures/policy-tests/*.nothing"]);

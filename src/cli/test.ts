@@ -7,25 +7,42 @@
 import { parse as parseYaml } from "yaml";
 import { type CaseEntry, decodeCaseFile } from "../testing/case-file.js";
 import { type PolicyCaseResult, policyCases } from "../testing/policy-cases.js";
-import { formatCoverage, ruleCoverage } from "../whatif/coverage.js";
-import type { TaskRef } from "../whatif/task-spec.js";
+import { type CoverageInput, formatCoverage, ruleCoverage } from "../whatif/coverage.js";
 import type { World } from "../world/world.js";
 import { CliInputError, type CliIO, type Command, EXIT, InputFileError, printJson, readWorld, str, worldAtClock } from "./command.js";
 import { expandGlobs } from "./glob.js";
 
 /** How a case file's text is parsed: YAML for `.yaml`/`.yml`, JSON otherwise. */
 function parseCaseText(path: string, text: string): unknown {
+  const yaml = /\.ya?ml$/i.test(path);
   try {
-    return /\.ya?ml$/i.test(path) ? (parseYaml(text) as unknown) : (JSON.parse(text) as unknown);
+    return yaml ? (parseYaml(text) as unknown) : (JSON.parse(text) as unknown);
   } catch (e: unknown) {
-    throw new InputFileError(`the case file ${path} is not ${/\.ya?ml$/i.test(path) ? "YAML" : "JSON"}: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`);
+    throw new InputFileError(`the case file ${path} is not ${yaml ? "YAML" : "JSON"}: ${parseErrorText(e, text)}`);
   }
+}
+
+/**
+ * What a parser said, whole enough to act on: the yaml library's first line with its code frame
+ * (it ends "…at line 4, column 1:" and the frame follows), or JSON.parse's message with the line
+ * and column of the position it names.
+ */
+function parseErrorText(e: unknown, text: string): string {
+  const message = e instanceof Error ? e.message : String(e);
+  const [first = "", ...rest] = message.split("\n");
+  const frame = rest.filter((l) => l.trim() !== "").slice(0, 4);
+  if (frame.length > 0) return `${first.replace(/:$/, "")}\n${frame.map((l) => `    ${l}`).join("\n")}`;
+  const at = /position (\d+)/.exec(first);
+  if (at === null) return first;
+  const before = text.slice(0, Number(at[1]));
+  const line = before.split("\n").length;
+  return `${first} (line ${line}, column ${before.length - before.lastIndexOf("\n")})`;
 }
 
 interface FileRun {
   readonly path: string;
   readonly results: readonly (PolicyCaseResult | { readonly name: string; readonly pass: false; readonly message: string; readonly mismatches: readonly string[] })[];
-  readonly refs: readonly TaskRef[];
+  readonly refs: readonly CoverageInput[];
 }
 
 function runFile(world: World, path: string, io: CliIO): FileRun {
@@ -37,11 +54,19 @@ function runFile(world: World, path: string, io: CliIO): FileRun {
   }
   const decoded = decodeCaseFile(parseCaseText(path, text));
   if (decoded.problems.length > 0) throw new InputFileError(`${path}: ${decoded.problems.join("; ")}`);
+  // An emptied file would pass without testing anything (vitest, too, fails a file with no tests).
+  if (decoded.entries.length === 0) throw new InputFileError(`the case file ${path} holds no cases: a file with none tests nothing, so it is not taken as passing`);
   const good = decoded.entries.filter((e): e is Extract<CaseEntry, { case: unknown }> => "case" in e);
   const checked = policyCases(world, good.map((e) => e.case));
   let next = 0;
   const results = decoded.entries.map((e) => ("case" in e ? (checked[next++] as PolicyCaseResult) : { name: e.name, pass: false as const, message: `${e.name}: ${e.problem}`, mismatches: [e.problem] }));
-  return { path, results, refs: checked.map((r) => r.task) };
+  // Each case's own clock goes with it: coverage evaluates the rules as the case ran.
+  const cases = good.map((e) => e.case);
+  const refs = checked.map((r, i): CoverageInput => {
+    const now = cases[i]?.now;
+    return now === undefined ? { task: r.task } : { task: r.task, now };
+  });
+  return { path, results, refs };
 }
 
 function paint(io: CliIO, code: string, s: string): string {

@@ -11,19 +11,21 @@ import type { TraceRecord, TraceTruth } from "../cel/trace-record.js";
 import { traceRecordOf } from "../cel/trace.js";
 import type { Policy, Task } from "../model/index.js";
 import { decide } from "../policy/decide.js";
-import { isWorld, type World } from "../world/world.js";
+import { isRealTimestamp, utcTimestamp } from "../codec/schema.js";
+import { isWorld, replaceInWorld, type World } from "../world/world.js";
 import { type TaskRef, taskInWorld } from "./task-spec.js";
 
 /**
  * One input of {@link ruleCoverage}: a task object, a task id or numericId, a described task, or
- * anything carrying one under `task` (a policy test case).
+ * anything carrying one under `task` (a policy test case). A `now` beside it (a policy test case's
+ * own clock, RFC 3339) is the clock its conditions read, as the case ran; else the world's.
  *
  * @example
  * ```ts
- * const inputs: CoverageInput[] = ["1001", { entitlement: { appId: "app-aws", id: "ent-aws-prod-admin" } }];
+ * const inputs: CoverageInput[] = ["1001", { task: "1002", now: "2026-11-23T22:30:00Z" }, { entitlement: { appId: "app-aws", id: "ent-aws-prod-admin" } }];
  * ```
  */
-export type CoverageInput = Task | TaskRef | { readonly task: TaskRef };
+export type CoverageInput = Task | TaskRef | { readonly task: TaskRef; readonly now?: string };
 
 /**
  * Coverage of one sub-expression of a condition. Evaluations inside a comprehension count once each.
@@ -159,8 +161,15 @@ function refOf(x: CoverageInput): TaskRef {
   if ("task" in x && (typeof x.task === "string" || (typeof x.task === "object" && x.task !== null))) return x.task;
   // A policy test case describing its request inline: the request without the case's own keys
   // (which a described task does not have, and `taskInWorld` refuses).
-  const { name: _name, expect: _expect, ...request } = x as Exclude<TaskRef, string> & { readonly name?: unknown; readonly expect?: unknown };
+  const { name: _name, expect: _expect, now: _now, ...request } = x as Exclude<TaskRef, string> & { readonly name?: unknown; readonly expect?: unknown; readonly now?: unknown };
   return request;
+}
+
+/** The input's own clock (a policy test case's `now`), when it is a real timestamp. */
+function clockOf(x: CoverageInput): string | undefined {
+  if (typeof x !== "object" || x === null || !("now" in x)) return undefined;
+  const now: unknown = (x as { readonly now?: unknown }).now;
+  return isRealTimestamp(now) ? now : undefined;
 }
 
 function count(acc: PartAcc, t: TraceTruth): void {
@@ -252,7 +261,8 @@ export function ruleCoverage(world: World, inputs: Iterable<CoverageInput>): Cov
     let task: Task;
     if (isTask(input)) task = input;
     else {
-      const r = taskInWorld(world, refOf(input));
+      const clock = clockOf(input);
+      const r = taskInWorld(clock === undefined ? world : replaceInWorld(world, { now: utcTimestamp(clock) }), refOf(input));
       if (!r.ok) {
         skipped.push({ input: typeof input === "string" ? input : inputText(input), message: r.error.message });
         continue;
