@@ -36,6 +36,11 @@ describe("policy-sim test", () => {
     const r = await run(["test", "--world", "fixtures/world.json", "c.json"], { "c.json": cases });
     expect(r.code).toBe(EXIT.findings);
     expect(r.out).toContain(' ❯ c.json (3 tests | 2 failed)\n   × wrong policy\n     → policy is "pol-prod-admin", expected "pol-security-review"\n');
+    // Why, in one line, without --verbose; and in --json.
+    expect(r.out).toContain("       it routes: pol-prod-admin (entitlement): rule #2 of pol-prod-admin");
+    const json = await run(["test", "--world", "fixtures/world.json", "c.json", "--json"], { "c.json": cases });
+    const wrong = (JSON.parse(json.out) as { files: { cases: { name: string; route?: string }[] }[] }).files[0]?.cases[0];
+    expect(wrong?.route).toMatch(/^pol-prod-admin \(entitlement\): rule #2 of pol-prod-admin/);
     expect(r.out).toContain("   × no expect\n     → the case has no expect");
     expect(r.out).toContain("   ✓ right\n");
     expect(r.out).toContain("      Tests  2 failed | 1 passed (3)");

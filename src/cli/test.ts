@@ -69,6 +69,14 @@ function runFile(world: World, path: string, io: CliIO): FileRun {
   return { path, results, refs };
 }
 
+/** How a failed case routes, in one line (the rule that decided, the first step), from its message. */
+function routeLine(message: string): string | undefined {
+  return message
+    .split("\n")
+    .find((l) => l.startsWith("it routes: "))
+    ?.slice("it routes: ".length);
+}
+
 function paint(io: CliIO, code: string, s: string): string {
   return io.isTTY ? `\u001b[${code}m${s}\u001b[0m` : s;
 }
@@ -89,6 +97,11 @@ function report(io: CliIO, runs: readonly FileRun[], verbose: boolean): { passed
       if (r.pass) continue;
       for (const m of r.mismatches) io.stdout(`     ${paint(io, "31", "→")} ${m}\n`);
       if (verbose && "explanation" in r && r.message) io.stdout(`${r.message.split("\n").map((l) => `       ${l}`).join("\n")}\n`);
+      else if ("explanation" in r) {
+        // Why, in one line (the rule that decided, the sequence), and where the rest is.
+        const route = routeLine(r.message);
+        if (route) io.stdout(`       it routes: ${route} (--verbose explains it, value by value)\n`);
+      }
     }
   }
   const files = runs.length;
@@ -114,7 +127,13 @@ function runOnce(io: CliIO, worldPath: string, patterns: readonly string[], valu
     printJson(io, {
       passed: runs.reduce((n, r) => n + r.results.length, 0) - failed,
       failed,
-      files: runs.map((r) => ({ path: r.path, cases: r.results.map((x) => ({ name: x.name, pass: x.pass, mismatches: x.mismatches })) })),
+      files: runs.map((r) => ({
+        path: r.path,
+        cases: r.results.map((x) => {
+          const route = !x.pass && "explanation" in x ? routeLine(x.message) : undefined;
+          return { name: x.name, pass: x.pass, mismatches: x.mismatches, ...(route === undefined ? {} : { route }) };
+        }),
+      })),
       ...(coverage ? { coverage } : {}),
     });
     return failed > 0 ? EXIT.findings : EXIT.ok;
