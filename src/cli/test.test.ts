@@ -129,6 +129,20 @@ describe("policy-sim test", () => {
     expect(r.out).toContain("never evaluated:");
   });
 
+  it("a mistyped task, user, entitlement or app id says which one was meant", async () => {
+    const cases = JSON.stringify([
+      { name: "task", task: "10001", expect: { rule: 2 } },
+      { name: "user", request: { subject: "u-contracter", entitlement: "app-aws/ent-aws-prod-admin" }, expect: { rule: 2 } },
+      { name: "entitlement", request: { subject: "u-contractor", entitlement: "app-aws/ent-aws-prod-admn" }, expect: { rule: 2 } },
+      { name: "app", request: { subject: "u-contractor", entitlement: "app-awz/ent-aws-prod-admin" }, expect: { rule: 2 } },
+    ]);
+    const r = await run(["test", "--world", "fixtures/world.json", "t.json"], { "t.json": cases });
+    expect(r.out).toContain('task "10001" not found (by id or numericId); did you mean "1001"?');
+    expect(r.out).toContain('user "u-contracter" not found; did you mean "u-contractor"?');
+    expect(r.out).toContain('entitlement "ent-aws-prod-admn" of app "app-aws" does not exist; did you mean "ent-aws-prod-admin"?');
+    expect(r.out).toContain('(there is no app "app-awz"; did you mean "app-aws"?)');
+  });
+
   it("a case file with no cases is unusable input (exit 2), not a pass; a YAML error shows where, with its code frame", async () => {
     for (const [name, text] of [["e.json", "[]"], ["e.yaml", "cases: []\n"]] as const) {
       const r = await run(["test", "--world", "fixtures/world.json", name], { [name]: text });

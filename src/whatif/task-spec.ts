@@ -404,21 +404,47 @@ export function taskInWorld(world: World, ref: TaskRef): Result<TaskInWorld, Sim
   }
 }
 
+/** `; did you mean "x"?` for the known name closest to a misspelt one, or nothing. */
+function didYouMean(name: string, known: Iterable<string>): string {
+  const guess = closest(name, known);
+  return guess === undefined || guess === name ? "" : `; did you mean "${guess}"?`;
+}
+
+/** Every task's id and numericId, for a guess at a misspelt one (only on the way to an error). */
+function* taskNames(world: World): Iterable<string> {
+  for (const t of world.tasks.values()) {
+    yield t.id;
+    if (t.numericId) yield t.numericId;
+  }
+}
+
+/** The guess for an entitlement that is not there: its app's closest entitlement, or the closest app. */
+function entitlementHint(world: World, appId: string, entitlementId: string): string {
+  const own = world.index.entitlementsByApp.get(appId);
+  if (own !== undefined) return didYouMean(entitlementId, own.keys());
+  const app = closest(appId, world.index.apps.keys());
+  return app === undefined ? ` (there is no app "${appId}")` : ` (there is no app "${appId}"; did you mean "${app}"?)`;
+}
+
 function build(world: World, ref: TaskRef): Result<TaskInWorld, SimError> {
   if (typeof ref === "string") {
     const task = findTask(world, ref);
-    return task ? ok({ world, task }) : err({ code: "NOT_FOUND", message: `task "${ref}" not found (by id or numericId)` });
+    return task ? ok({ world, task }) : err({ code: "NOT_FOUND", message: `task "${ref}" not found (by id or numericId)${didYouMean(ref, taskNames(world))}` });
   }
   const bad = specProblem(ref);
   if (bad) return bad;
   // A subject given by id is that user, as explain and case files read it: an unknown id is a
   // mistake to report, not a new user to make up (describing one is { id, … }).
   if (typeof ref.subject === "string" && !world.index.users.has(ref.subject))
-    return err({ code: "NOT_FOUND", message: `user "${ref.subject}" not found (to describe a user who does not exist yet, give subject: { id: "${ref.subject}", … })`, field: "subject" } as SimError);
+    return err({
+      code: "NOT_FOUND",
+      message: `user "${ref.subject}" not found${didYouMean(ref.subject, world.index.users.keys())} (to describe a user who does not exist yet, give subject: { id: "${ref.subject}", … })`,
+      field: "subject",
+    } as SimError);
   const s: SubjectSpec = typeof ref.subject === "string" ? { id: ref.subject } : (ref.subject ?? {});
   const { appId, id: entitlementId } = ref.entitlement;
   const ent = findEntitlement(world, appId, entitlementId);
-  if (!ent) return err({ code: "NOT_FOUND", message: `entitlement "${entitlementId}" of app "${appId}" does not exist` });
+  if (!ent) return err({ code: "NOT_FOUND", message: `entitlement "${entitlementId}" of app "${appId}" does not exist${entitlementHint(world, appId, entitlementId)}` });
   const subjectId = s.id ?? DEFAULT_SUBJECT;
   const existing = world.index.users.get(subjectId);
   const subject = existing && !hasOverrides(s) ? undefined : subjectOf(existing ?? emptyUser(subjectId), s);
