@@ -129,6 +129,18 @@ describe("policy-sim test", () => {
     expect(r.out).toContain("never evaluated:");
   });
 
+  it("a misspelt key of the case itself (expct, reqest, tsk, nwo) is named with the key meant, not read as a missing one", async () => {
+    const cases = JSON.stringify([
+      { name: "a", task: "1001", expct: { rule: 2 } },
+      { name: "b", reqest: { subject: "u-dev2", entitlement: "app-aws/ent-aws-prod-admin" }, expect: { rule: 2 } },
+      { name: "c", tsk: "1001", expect: { rule: 2 } },
+      { name: "d", request: { subject: "u-dev2", entitlement: "app-aws/ent-aws-prod-admin" }, nwo: "2026-11-23T22:30:00Z", expect: { rule: 2 } },
+    ]);
+    const r = await run(["test", "--world", "fixtures/world.json", "k.json"], { "k.json": cases });
+    for (const [bad, meant] of [["expct", "expect"], ["reqest", "request"], ["tsk", "task"], ["nwo", "now"]])
+      expect(r.out).toContain(`unknown key "${bad}" in the case; did you mean "${meant}"?`);
+  });
+
   it("a mistyped task, user, entitlement or app id says which one was meant", async () => {
     const cases = JSON.stringify([
       { name: "task", task: "10001", expect: { rule: 2 } },

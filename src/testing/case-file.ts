@@ -9,6 +9,7 @@
 import type { EntitlementSpec, TaskRef, TaskSpec } from "../whatif/task-spec.js";
 import type { PolicyCase } from "./policy-cases.js";
 import type { RouteExpectation } from "./expect-route.js";
+import { closest } from "../text/closest.js";
 
 /**
  * A decoded case file: the cases (malformed ones kept, so they fail with their reason) and the
@@ -63,6 +64,9 @@ function requestOf(o: Readonly<Record<string, unknown>>): Exclude<TaskRef, strin
   return { ...o, entitlement } as Exclude<TaskRef, string>;
 }
 
+/** The keys of a case itself (a described request's own keys are checked where it is read). */
+const CASE_KEYS: readonly string[] = ["name", "task", "request", "expect", "now"];
+
 function broken(name: string, problem: string): CaseEntry {
   return { name, problem };
 }
@@ -87,6 +91,12 @@ export function decodeCaseFile(doc: unknown): CaseFile {
     const get = (k: string): unknown => (Object.hasOwn(c, k) ? c[k] : undefined);
     const nameIn = get("name");
     const name = typeof nameIn === "string" && nameIn !== "" ? nameIn : `case #${i + 1}`;
+    // A misspelt key of the case itself (`expct`, `reqest`, `nwo`) would otherwise read as a missing one.
+    for (const k of Object.keys(c)) {
+      if (CASE_KEYS.includes(k)) continue;
+      const meant = closest(k, CASE_KEYS);
+      if (meant !== undefined && get(meant) === undefined) return broken(name, `unknown key "${k}" in the case; did you mean "${meant}"? (a case has ${CASE_KEYS.join(", ")})`);
+    }
     if (get("expect") === undefined) return broken(name, "the case has no expect: say what the route should be, e.g. expect: { policy: pol-x, rule: 0 }");
     const expect = get("expect") as RouteExpectation;
     // The clock of this case alone (policyCases checks it): business-hours cases beside others in one file.

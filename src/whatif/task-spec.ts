@@ -176,7 +176,9 @@ function unknownKey(o: object, known: readonly string[], path: string, what: str
   for (const k of Object.keys(o)) {
     if (known.includes(k)) continue;
     const guess = hints.get(k) ?? closest(k, known);
-    return invalid(path === "" ? k : pathKey(path, k), `is not a key of ${what}${guess === undefined ? ` (the keys are ${known.join(", ")})` : `; did you mean ${guess}?`}`);
+    // `$unknown` (fields kept unread) is accepted but no key to offer.
+    const listed = known.filter((x) => !x.startsWith("$"));
+    return invalid(path === "" ? k : pathKey(path, k), `is not a key of ${what}${guess === undefined ? ` (the keys are ${listed.join(", ")})` : `; did you mean ${guess}?`}`);
   }
   return undefined;
 }
