@@ -68,7 +68,7 @@ describe("policy-sim test", () => {
     // The case's clock wins over --now.
     expect((await run(["test", "--world", "fixtures/world.json", "c.json", "--now", "2026-11-22T09:00:00Z"], { "c.json": JSON.stringify(cases.slice(1, 2)) })).code).toBe(EXIT.ok);
     const missed = await run(["test", "--world", "fixtures/world.json", "c.json"], { "c.json": JSON.stringify([{ name: "forgot the clock", request, expect: { rule: 4 } }]) });
-    expect(missed.out).toContain("rule is the baseline, expected #4 (rule #4 reads the clock and ran at 2026-11-22T09:00:00Z: set another time with a case's now:, the test command's --now, or the world's now)");
+    expect(missed.out).toContain("rule is the baseline, expected #4 (rule #4 reads the clock and ran at 2026-11-22T09:00:00Z: set another time with a case's now:, the test command's --now, or a world at that time, replaceInWorld(world, { now }))");
     const bad = await run(["test", "--world", "fixtures/world.json", "c.json"], { "c.json": JSON.stringify([{ ...cases[1], now: "tonight" }]) });
     expect(bad.out).toContain('now must be an RFC 3339 timestamp such as "2026-11-23T22:30:00Z", not string "tonight"');
   });

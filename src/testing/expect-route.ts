@@ -259,7 +259,7 @@ function clockHint(e: Explanation, expected: number | "baseline"): string {
   // Only a rule that ran and did not hold: one an earlier rule kept from running did not miss for the time.
   const rule = e.rules.find((r) => r.chainDepth === 0 && r.ruleIndex === expected && r.policyId === rootPolicy);
   if (rule === undefined || rule.conditionMatched || !conditionReads(rule.condition).clock) return "";
-  return ` (rule #${expected} reads the clock and ran at ${e.now}: set another time with a case's now:, the test command's --now, or the world's now)`;
+  return ` (rule #${expected} reads the clock and ran at ${e.now}: set another time with a case's now:, the test command's --now, or a world at that time, replaceInWorld(world, { now }))`;
 }
 
 function rootRule(e: Explanation): number | "baseline" | null {
