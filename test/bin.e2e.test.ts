@@ -3,8 +3,8 @@
  * package runs it: CI builds before its second pass, where this runs (issue 14, "CLI points as e2e
  * tests on the built bin"). Skipped only where nothing is built yet.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -49,4 +49,34 @@ describe.runIf(built)("bin/policy-sim.mjs (the built bundle)", () => {
     expect(bin(["check-world", "--world", "fixtures/world.json"]).stdout).toBe("ok: fixtures/world.json, no warnings\n");
     expect(bin(["test", "--world", "fixtures/world.json", "fixtures/policy-tests/prod-admin.yaml", "--coverage"]).stdout).toContain("Rule coverage over 4 tasks");
   });
+
+  it("test --watch runs again after a save that replaces the file (sed -i, vim) and when a file is added under a glob", async () => {
+    const dir = join(scratch, "watched");
+    mkdirSync(dir, { recursive: true });
+    const pass = '- name: contractor\n  task: "1001"\n  expect: { rule: 2 }\n';
+    writeFileSync(join(dir, "a.yaml"), pass);
+    const child = spawn(process.execPath, [BIN, "test", "--world", join(ROOT, "fixtures/world.json"), `${dir}/*.yaml`, "--watch"], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    const runs = () => out.split("watching ").length - 1;
+    const until = async (n: number) => {
+      for (let i = 0; i < 100 && runs() < n; i++) await new Promise((r) => setTimeout(r, 100));
+      return runs();
+    };
+    try {
+      expect(await until(1)).toBe(1);
+      // Replaced by rename, twice: each save is seen, the second too.
+      for (const n of [2, 3]) {
+        writeFileSync(join(dir, "a.tmp"), pass.replace("rule: 2", `rule: ${n}`));
+        renameSync(join(dir, "a.tmp"), join(dir, "a.yaml"));
+        expect(await until(n)).toBe(n);
+      }
+      // A new file under the glob's folder is run from then on.
+      copyFileSync(join(dir, "a.yaml"), join(dir, "b.yaml"));
+      expect(await until(4)).toBe(4);
+      expect(out.slice(out.lastIndexOf("Test Files"))).toContain("(2)");
+    } finally {
+      child.kill("SIGINT");
+    }
+  }, 30_000);
 });

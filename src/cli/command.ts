@@ -76,7 +76,11 @@ export interface CliIO {
   readonly fetch?: typeof fetch;
   /** A folder's entries, for globs (`policy-sim test 'cases/**\/*.yaml'`); throws when it cannot be read. */
   listDir?(path: string): ReadonlyArray<{ readonly name: string; readonly isDirectory: boolean }>;
-  /** Calls `onChange` when any of the files changes (`--watch`); returns a function that stops watching. */
+  /**
+   * Calls `onChange` when any of the files changes, is replaced (an editor's save by rename) or,
+   * for a folder among the paths, when anything in it does (`--watch`); returns a function that
+   * stops watching.
+   */
   watch?(paths: readonly string[], onChange: () => void): () => void;
 }
 

@@ -5,6 +5,24 @@
  */
 import type { CliIO } from "./command.js";
 
+/**
+ * The folder a glob is walked from: its longest prefix of folders without glob syntax (`""` for the
+ * working folder). `--watch` watches it, so that a file created there later is seen.
+ *
+ * @example
+ * ```ts
+ * globRoot("fixtures/policy-tests/*.yaml"); // "fixtures/policy-tests"
+ * ```
+ */
+export function globRoot(pattern: string): string {
+  const fixed: string[] = [];
+  for (const p of pattern.split("/")) {
+    if (isGlob(p)) break;
+    fixed.push(p);
+  }
+  return fixed.join("/");
+}
+
 /** Whether a pattern has glob syntax at all (else it is a path, used as it is). */
 export function isGlob(pattern: string): boolean {
   return /[*?{]/.test(pattern);
@@ -58,13 +76,7 @@ export function expandGlobs(patterns: readonly string[], io: Pick<CliIO, "listDi
       add(pattern);
       continue;
     }
-    const parts = pattern.split("/");
-    const fixed: string[] = [];
-    for (const p of parts) {
-      if (isGlob(p)) break;
-      fixed.push(p);
-    }
-    const root = fixed.join("/");
+    const root = globRoot(pattern);
     const re = globRegExp(pattern);
     const found: string[] = [];
     const walk = (dir: string, depth: number): void => {

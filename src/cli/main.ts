@@ -2,8 +2,8 @@
  * The `policy-sim` executable: binds {@link runCli} to the real process (files, streams, signals,
  * the exit code). This adapter is the only place the CLI touches the process.
  */
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, watch, writeFileSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, watch, writeFileSync, writeSync } from "node:fs";
+import { basename, dirname } from "node:path";
 import { checkWritableOnDisk } from "./check-writable.js";
 import { rememberWorld, stampBeforeRead, worldForTask } from "./world-cache.js";
 import type { CliIO, ShutdownSignal } from "./command.js";
@@ -81,7 +81,28 @@ void run.then((runWith) => runWith({
       if (timer) clearTimeout(timer);
       timer = setTimeout(onChange, 100);
     };
-    const watchers = paths.map((p) => watch(p, fire));
+    // Each file through its folder, by name: a save that replaces the file (sed -i, vim, "safe
+    // write") gives it a new inode, which a watch on the file itself stops seeing. A folder among
+    // the paths (a glob's) fires on anything in it.
+    const names = new Map<string, Set<string> | "all">();
+    for (const p of paths) {
+      let folder: boolean;
+      try {
+        folder = statSync(p).isDirectory();
+      } catch {
+        folder = false;
+      }
+      const dir = folder ? p : dirname(p);
+      if (folder) names.set(dir, "all");
+      else {
+        const known = names.get(dir);
+        if (known === "all") continue;
+        names.set(dir, (known ?? new Set<string>()).add(basename(p)));
+      }
+    }
+    const watchers = [...names].map(([dir, which]) => watch(dir, (_event, name) => {
+      if (which === "all" || name === null || which.has(String(name))) fire();
+    }));
     return () => {
       if (timer) clearTimeout(timer);
       for (const w of watchers) w.close();

@@ -10,7 +10,7 @@ import { type PolicyCaseResult, policyCases } from "../testing/policy-cases.js";
 import { type CoverageInput, formatCoverage, ruleCoverage } from "../whatif/coverage.js";
 import type { World } from "../world/world.js";
 import { CliInputError, type CliIO, type Command, EXIT, InputFileError, printJson, readWorld, str, worldAtClock } from "./command.js";
-import { expandGlobs } from "./glob.js";
+import { expandGlobs, globRoot, isGlob } from "./glob.js";
 
 /** How a case file's text is parsed: YAML for `.yaml`/`.yml`, JSON otherwise. */
 function parseCaseText(path: string, text: string): unknown {
@@ -181,7 +181,8 @@ export const testCommand: Command = {
     if (positionals.length === 0) throw new CliInputError("give the case files (or globs) to run, e.g. policy-sim test --world w.json 'cases/*.yaml'");
     if (values["watch"] !== true) return runOnce(io, worldPath, positionals, values);
     if (!io.watch || !io.onShutdown) throw new CliInputError("--watch needs a terminal session to run in");
-    const watchFiles = [worldPath, ...expandGlobs(positionals, io).files];
+    // The folders of globs too: a case file created there later is run from then on.
+    const watchFiles = [worldPath, ...expandGlobs(positionals, io).files, ...new Set(positionals.filter(isGlob).map((p) => globRoot(p) || "."))];
     let last = EXIT.ok as number;
     const again = (): void => {
       try {
