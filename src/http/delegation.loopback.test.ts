@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleWorld, type Body } from "../../test/helpers.js";
 import { errorProblems, responseProblems } from "./openapi-validate.test-helper.js";
 import { type RunningServer, serve } from "./server.js";
+import { setDelegationByAdmin } from "./routes/delegation-edits.js";
+import { delegateFor } from "../workflow/delegation.js";
 
 let server: RunningServer;
 const PATH = "/api/v1/users/{user_id}/set-delegation-by-admin";
@@ -55,6 +57,18 @@ describe("product_admin_delegate.mdx: an administrator sets a delegate; tasks cr
     expect((await newStagingTask()).stepApproverIds).toEqual(["u-sre-lead"]);
     await delegate("u-sre-lead", { delegatedUserId: "" });
   });
+  it("\"C1 cannot retroactively reassign tasks to your delegate if you set a start date in the past\": a start before now takes effect now", () => {
+    const world = sampleWorld();
+    const admin = world.index.users.get("u-it-dir")!;
+    const set = setDelegationByAdmin(world, admin, "u-sre-lead", { delegatedUserId: "u-dev3", delegationStartAt: "2026-11-01T00:00:00Z" }, "2026-11-22T10:00:00Z");
+    if (!set.ok) throw new Error(set.error.message);
+    expect((set.value.body["item"] as Body)["startAt"]).toBe("2026-11-22T10:00:00Z");
+    const lead = set.value.world.index.users.get("u-sre-lead")!;
+    // A task created at 09:00, before the delegate was set at 10:00, stays with the user; one created after goes to the delegate.
+    expect(delegateFor(lead, "2026-11-22T09:00:00Z").delegateId).toBe("");
+    expect(delegateFor(lead, "2026-11-22T11:00:00Z").delegateId).toBe("u-dev3");
+  });
+
   it("refusals: not a Super Administrator (403), unknown user or delegate (404), self, bad or inverted times (400)", async () => {
     expect((await delegate("u-sre-lead", { delegatedUserId: "u-sre1" }, 403, "tok-admin")).code).toBe(7);
     expect((await delegate("u-nope", { delegatedUserId: "u-sre1" }, 404)).code).toBe(5);

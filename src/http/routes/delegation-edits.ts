@@ -6,8 +6,10 @@
  * afterwards inside the window go to the delegate.
  *
  * Who may: Super Administrators (product_admin_user-roles.mdx: "Users: View, manage" for Super
- * Administrators only). A delegation set without `delegationStartAt` starts at the time of the
- * request, since only tasks created while the delegate is set are redirected (README "Assumptions").
+ * Administrators only). A delegation set without `delegationStartAt`, or with one in the past,
+ * starts at the time of the request: "Delegation applies only to tasks created after the delegate
+ * is set", and "C1 cannot retroactively reassign tasks to your delegate if you set a start date in
+ * the past" (product_admin_delegate.mdx).
  */
 import type { User } from "../../model/directory.js";
 import type { JsonObject } from "../../model/json.js";
@@ -75,7 +77,10 @@ export function setDelegationByAdmin(world: World, caller: User, userId: string,
   }
   if (delegateId === userId) return invalid("delegatedUserId", "a user cannot be their own delegate");
   if (!world.index.users.has(delegateId)) return notFound(`delegate "${delegateId}" not found`);
-  const startAt = start.value ?? now.toUpperCase();
+  // "C1 cannot retroactively reassign tasks to your delegate if you set a start date in the past"
+  // (product_admin_delegate.mdx): a start before now takes effect now.
+  const requested = start.value ?? now.toUpperCase();
+  const startAt = Date.parse(requested) < Date.parse(now) ? utcTimestamp(now) : requested;
   if (expire.value !== null && Date.parse(expire.value) <= Date.parse(startAt))
     return invalid("delegationExpireAt", `delegationExpireAt (${expire.value}) must be after the start (${startAt})`);
   const window = { [DELEGATION_START_FIELD]: startAt, ...(expire.value === null ? {} : { [DELEGATION_EXPIRE_FIELD]: expire.value }) };
