@@ -22,6 +22,7 @@ import type { TaskComment, World } from "../world/world.js";
 import { findEntitlement } from "../world/world.js";
 import { type ApproverResolution, type ExpressionEvaluator, resolveApprovers, superAdministrators } from "./approvers.js";
 import { runRevokeStep } from "./automation.js";
+import { delegatedTo } from "./inheritance.js";
 import type { AuditEvent } from "./events.js";
 import { addDuration, instantiate } from "./instantiate.js";
 import { type Verdict, withOutcome } from "./outcomes.js";
@@ -155,6 +156,10 @@ function closingEffects(ctx: AdvanceContext, task: Task, outcome: string): void 
     const userId = t.identityUserId || task.userId;
     if (userId && t.appId && t.appEntitlementId && !grants.has(grantKey(userId, t.appId, t.appEntitlementId)))
       emit(ctx, task.id, "", { kind: "grantAdded", appId: t.appId, appEntitlementId: t.appEntitlementId, identityUserId: userId });
+    // Delegated provisioning: the entitlements bound to this one are granted with it (access-requests page).
+    if (userId)
+      for (const bound of delegatedTo(ctx.world, t.appId, t.appEntitlementId))
+        if (!grants.has(grantKey(userId, bound.appId, bound.id))) emit(ctx, task.id, "", { kind: "grantAdded", appId: bound.appId, appEntitlementId: bound.id, identityUserId: userId });
   }
   if (t?.kind === "revoke" && outcome === "REVOKE_OUTCOME_REVOKED") {
     const userId = t.identityUserId || task.userId;

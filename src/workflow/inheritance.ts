@@ -48,6 +48,37 @@ function sourcesOf(world: World): Map<string, EntitlementSource[]> {
   return edges;
 }
 
+// A memo over the world's immutable entitlement list (a pure function's cache, not state anyone sees).
+const boundMemo = new WeakMap<readonly unknown[], Map<string, { readonly appId: string; readonly id: string }[]>>();
+
+/**
+ * The entitlements whose provisioning is delegated to this one (`provisionerPolicy.delegated` naming
+ * it): "When a user requests access to Entitlement B and their request is approved, the connector
+ * automatically adds access to both Entitlement B and Entitlement A" (product_admin_access-requests.mdx,
+ * Delegated provisioning), A being the entitlement configured as delegated to B.
+ *
+ * @example
+ * ```ts
+ * delegatedTo(world, "app-okta", "ent-okta-sre"); // [{ appId: "app-okta", id: "ent-okta-pagerduty" }] when that one delegates to it
+ * ```
+ */
+export function delegatedTo(world: World, appId: string, appEntitlementId: string): readonly { readonly appId: string; readonly id: string }[] {
+  let bound = boundMemo.get(world.entitlements);
+  if (bound === undefined) {
+    bound = new Map();
+    for (const ent of world.entitlements) {
+      const p = ent.$unknown?.["provisionerPolicy"];
+      const d = isObject(p) ? p["delegated"] : undefined;
+      if (!isObject(d) || typeof d["entitlementId"] !== "string" || d["entitlementId"] === "") continue;
+      const sourceApp = typeof d["appId"] === "string" && d["appId"] !== "" ? d["appId"] : ent.appId;
+      const k = entitlementKey(sourceApp, d["entitlementId"]);
+      bound.set(k, [...(bound.get(k) ?? []), { appId: ent.appId, id: ent.id }]);
+    }
+    boundMemo.set(world.entitlements, bound);
+  }
+  return bound.get(entitlementKey(appId, appEntitlementId)) ?? [];
+}
+
 /**
  * One upstream source of a user's access, and the path that leads to it.
  *

@@ -491,6 +491,23 @@ describe("process now", () => {
 });
 
 describe("provisioning outcomes", () => {
+  it("product_admin_access-requests.mdx (Delegated): granting B also grants each entitlement A whose provisioning is delegated to B", () => {
+    // ent-aws-billing (A) is provisioned by granting ent-aws-sandbox (B), 1031's entitlement.
+    const w = sampleWith((json) => {
+      const ents = json["entitlements"] as JsonObject[];
+      const a = ents.find((e) => e["appId"] === "app-aws" && e["id"] === "ent-aws-billing");
+      if (!a) throw new Error("sample changed");
+      a["provisionerPolicy"] = { delegated: { appId: "app-aws", entitlementId: "ent-aws-sandbox" } };
+    });
+    expect(holds(w, "u-sales2", "app-aws", "ent-aws-billing")).toBe(false);
+    const s = run(w, { type: "provisionComplete", taskId: "1031", comment: "done" }, "u-it-dir");
+    expect(task(s.world, "1031").type).toMatchObject({ outcome: "GRANT_OUTCOME_GRANTED" });
+    expect(holds(s.world, "u-sales2", "app-aws", "ent-aws-sandbox")).toBe(true);
+    expect(holds(s.world, "u-sales2", "app-aws", "ent-aws-billing")).toBe(true);
+    // Without the binding, B alone.
+    expect(holds(run(sampleWorld(), { type: "provisionComplete", taskId: "1031", comment: "done" }, "u-it-dir").world, "u-sales2", "app-aws", "ent-aws-billing")).toBe(false);
+  });
+
   it("manual deprovisioning completed by the app owner closes the revoke REVOKED and removes the grant", () => {
     const w = sampleWorld();
     expect(holds(w, "u-fin2", "app-salesforce", "ent-sf-finance-reports")).toBe(true);
