@@ -3,7 +3,8 @@
  * falls due, each at its own time (so a wait that ended at 08:00 records 08:00 even when the tick
  * comes at 10:00): waits end or time out, approval escalations run, requests waiting on a sync fall
  * back to manual provisioning; then every condition wait is re-checked at `now`. A step started by a
- * firing whose own timer is already due fires in the same tick.
+ * firing whose own timer is already due fires in the same tick. First of all, an open access review
+ * whose subject is marked deleted is cancelled (product_admin_manage-campaigns.mdx).
  */
 import type { JsonObject, JsonValue } from "../model/json.js";
 import type { Task } from "../model/index.js";
@@ -17,6 +18,8 @@ import { checkWaitCondition, fireTimer, nextTimer, type Timer, waitCondition } f
 import type { TaskComment, World } from "../world/world.js";
 import { appendComments } from "../world/comment-log.js";
 import type { Step } from "./comment.js";
+import { cancelTask } from "./close.js";
+import { taskSubjectId } from "../model/task-refs.js";
 import { guarded, type SimError, notAWorld } from "./errors.js";
 import { isRealTimestamp, utcTimestamp } from "./prelude.js";
 
@@ -42,7 +45,7 @@ export const MAX_FIRINGS_PER_TASK = 1_000;
 export interface Fired {
   readonly taskId: string;
   readonly numericId: string;
-  readonly kind: Timer["kind"] | "waitCondition";
+  readonly kind: Timer["kind"] | "waitCondition" | "reviewSubjectDeleted";
   readonly at: string;
   readonly policyStepId: string;
 }
@@ -57,6 +60,11 @@ interface Due {
 function ctxAt(world: World, now: string, ids: IdSequence, events: AuditEvent[], comments: TaskComment[], task: Task): AdvanceContext {
   const w = world.now === now ? world : { ...world, now };
   return { world: w, now, actorId: "", ids, expressions: taskConditions(w, task).expressions, events, comments, approvers: new Map() };
+}
+
+/** An open access review whose subject is marked deleted. */
+function reviewOfDeletedUser(world: World, task: Task): boolean {
+  return task.state === "TASK_STATE_OPEN" && !task.deletedAt && task.type?.kind === "certify" && world.index.users.get(taskSubjectId(task))?.status === "DELETED";
 }
 
 /** The refusal of a tick in which one task's timers fire in a loop. */
@@ -134,9 +142,21 @@ export function tick(world: World, now: string): Result<Step<JsonValue>, SimErro
     };
 
     // One pass over the world, in its stable order (ties between timers fall due in that order).
+    const orphanedReviews: Task[] = [];
     for (const task of w.tasks.values()) {
       orderOf.set(task.id, order++);
-      schedule(task);
+      if (reviewOfDeletedUser(w, task)) orphanedReviews.push(task);
+      else schedule(task);
+    }
+    // "If the user who is the subject of an access review task is marked deleted … before the task
+    // has been completed, that task is automatically canceled" (product_admin_manage-campaigns.mdx).
+    for (const task of orphanedReviews) {
+      const before = events.length;
+      const beforeComments = comments.length;
+      const stepId = task.policy?.current?.id ?? "";
+      const after = cancelTask(ctxAt(w, world.now, ids, events, comments, task), task, "");
+      fired.push({ taskId: task.id, numericId: task.numericId, kind: "reviewSubjectDeleted", at: world.now, policyStepId: stepId });
+      apply(after, world.now, before, beforeComments);
     }
     for (let pass = 0; pass < MAX_PASSES; pass++) {
       while (queue.length > 0) {

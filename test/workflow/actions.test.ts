@@ -497,7 +497,7 @@ describe("provisioning outcomes", () => {
       const ents = json["entitlements"] as JsonObject[];
       const a = ents.find((e) => e["appId"] === "app-aws" && e["id"] === "ent-aws-billing");
       if (!a) throw new Error("sample changed");
-      a["provisionerPolicy"] = { delegated: { appId: "app-aws", entitlementId: "ent-aws-sandbox" } };
+      (a as Record<string, unknown>)["provisionerPolicy"] = { delegated: { appId: "app-aws", entitlementId: "ent-aws-sandbox" } };
     });
     expect(holds(w, "u-sales2", "app-aws", "ent-aws-billing")).toBe(false);
     const s = run(w, { type: "provisionComplete", taskId: "1031", comment: "done" }, "u-it-dir");

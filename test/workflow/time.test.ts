@@ -119,6 +119,23 @@ describe("tick: waits", () => {
   });
 });
 
+describe("tick: product_admin_manage-campaigns.mdx, \"If the user who is the subject of an access review task is marked deleted … before the task has been completed, that task is automatically canceled\"", () => {
+  it("the next tick cancels the open review of a user marked deleted, and only that one", () => {
+    const w = sampleWorld();
+    const review = task(w, "1049");
+    expect([review.type?.kind, review.state]).toEqual(["certify", "TASK_STATE_OPEN"]);
+    const subject = w.index.users.get(taskSubjectId(review))!;
+    const deleted = applyEdit(w, { users: [{ ...subject, status: "DELETED" }] });
+    const s = at(deleted, "2026-11-22T09:30:00Z");
+    const t = task(s.world, "1049");
+    expect(t.state).toBe("TASK_STATE_CLOSED");
+    expect(t.type?.kind === "certify" && t.type.outcome).toBe("CERTIFY_OUTCOME_CANCELLED");
+    expect(fired(s, "1049")).toEqual([{ kind: "reviewSubjectDeleted", at: w.now }]);
+    // The same tick on the world as it was cancels nothing.
+    expect(fired(at(w, "2026-11-22T09:30:00Z")).filter((f) => f.kind === "reviewSubjectDeleted")).toEqual([]);
+  });
+});
+
 describe("tick: approval escalation", () => {
   it("reassigns to the escalation's approvers once, with its comment", () => {
     const s = at(sampleWorld(), "2026-11-22T09:10:00Z");
