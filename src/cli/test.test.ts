@@ -125,6 +125,8 @@ describe("policy-sim test", () => {
   it("--coverage lists the rules and sub-expressions never true or never false", async () => {
     const r = await run(["test", "--world", "fixtures/world.json", "fixtures/policy-tests/prod-admin.yaml", "--coverage"]);
     expect(r.out).toContain("Rule coverage over 4 tasks");
+    // Policies no case reached are named, not left out.
+    expect(r.out).toMatch(/No task reached \d+ policies: .*pol-aws-access/);
     expect(r.out).toContain("task.origin == TaskOrigin.COPILOT   never true");
     expect(r.out).toContain("never evaluated:");
   });

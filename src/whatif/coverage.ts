@@ -338,7 +338,7 @@ export function ruleCoverage(world: World, inputs: Iterable<CoverageInput>): Cov
 export interface FormatCoverageOptions {
   /** Show only policies with something unexercised (default false). */
   readonly onlyGaps?: boolean;
-  /** Leave out policies no task reached (default false). */
+  /** Leave out the detail of policies no task reached, naming them in one line (default false). */
   readonly hideUnreached?: boolean;
 }
 
@@ -397,6 +397,14 @@ export function formatCoverage(c: Coverage, options: FormatCoverageOptions = {})
         const errors = part.errorCount > 0 && gap !== "errors" ? ` (${part.errorCount} error${part.errorCount === 1 ? "" : "s"})` : "";
         out.push(`     ${t} ${f}  ${"  ".repeat(part.depth)}${part.text.replace(/\s*\n\s*/g, " ")}${gap ? `   ${gap}` : ""}${errors}`);
       }
+    }
+  }
+  if (options.hideUnreached) {
+    // Left out of the detail, but named: a policy no case reached is a gap too.
+    const unreached = c.policies.filter((p) => p.reached === 0).map((p) => p.policyId);
+    if (unreached.length > 0) {
+      const shown = unreached.slice(0, 20).join(", ");
+      out.push("", `No task reached ${unreached.length} polic${unreached.length === 1 ? "y" : "ies"}: ${shown}${unreached.length > 20 ? `, … and ${unreached.length - 20} more` : ""}`);
     }
   }
   if (c.skipped.length > 0) {
