@@ -20,6 +20,7 @@ describe("time units and zones written as literals (product_admin_expressions-re
     expect(unit).toMatchObject({ code: "CEL_INVALID_CONSTANT", span: { start: 21, end: 32 } });
     expect(unit?.message).toContain('unknown time unit "fortnight"');
     expect(unit?.hint).toContain("day, week, month, quarter or year");
+    expect(error('now().getHours("Europe/Berln") >= 9')?.hint).toBe('did you mean "Europe/Berlin"?');
     for (const [source, zone] of [
       ['time.format(now(), "15", "Mars/Olympus") == "09"', "Mars/Olympus"],
       ['time.end_of(now(), "day", "Europe/Atlantis") > now()', "Europe/Atlantis"],

@@ -8,6 +8,7 @@ import { diagnostic, type CelDiagnostic } from "./diagnostics.js";
 import type { ExtensionArgs } from "./extensions.js";
 import { isCelNode, qualifiedName, type CelNode } from "./internals.js";
 import { timeUnit, ZoneCache } from "./time.js";
+import { closest } from "../text/closest.js";
 
 /** Sources that may hold one: the walk is skipped for the rest. */
 const MAY_HOLD = /\btime\s*\.|\.\s*get[A-Z]\w*\s*\(/;
@@ -64,8 +65,10 @@ export function invalidTimeLiteral(root: CelNode, source: string, extensionArgs:
       if (unit && timeUnit(unit.args) === undefined)
         return bad(source, unit, `unknown time unit ${JSON.stringify(unit.args)}`, "use minute, hour, day, week, month, quarter or year");
       const zone = fn ? literal(args[fn.zone]) : ACCESSORS.has(a[0]) && args.length === 1 ? literal(args[0]) : undefined;
-      if (zone && !zones.get(zone.args).ok)
-        return bad(source, zone, `unknown time zone ${JSON.stringify(zone.args)}`, 'use an IANA name such as "America/New_York", "UTC", or an offset such as "+05:30"');
+      if (zone && !zones.get(zone.args).ok) {
+        const guess = closest(zone.args, knownZones());
+        return bad(source, zone, `unknown time zone ${JSON.stringify(zone.args)}`, guess ? `did you mean "${guess}"?` : 'use an IANA name such as "America/New_York", "UTC", or an offset such as "+05:30"');
+      }
     }
     if (node.op === "id" || node.op === "value") continue;
     const visit = (x: unknown): void => {
@@ -77,6 +80,15 @@ export function invalidTimeLiteral(root: CelNode, source: string, extensionArgs:
     if (ext) visit(ext);
   }
   return undefined;
+}
+
+/** The IANA zone names this runtime knows (for a guess at a misspelt one; only on the way to an error). */
+function knownZones(): readonly string[] {
+  try {
+    return Intl.supportedValuesOf("timeZone");
+  } catch {
+    return [];
+  }
 }
 
 function bad(source: string, at: CelNode, what: string, hint: string): CelDiagnostic {
