@@ -8,7 +8,8 @@ import { type Explanation, explainTask } from "../explain/explain.js";
 import { lintErrorLines, routeLintErrors } from "../explain/route-lint.js";
 import { conditionReads } from "../cel/reads.js";
 import { formatExplanation } from "../explain/format.js";
-import { POLICY_SOURCES, type PolicySource } from "../policy/resolve-policy.js";
+import { POLICY_SOURCES, type PolicySource, type ResolutionError } from "../policy/resolve-policy.js";
+import type { SelectionError } from "../policy/select-steps.js";
 import { describeTaskRef, type TaskRef, taskInWorld } from "../whatif/task-spec.js";
 import { isWorld, type World } from "../world/world.js";
 import { closest } from "../text/closest.js";
@@ -147,6 +148,23 @@ export function expectationProblems(x: unknown): string[] {
 }
 
 
+/** The codes a route fails with: resolution's (resolve-policy.ts) and selection's (select-steps.ts). */
+const ROUTE_ERROR_CODES: readonly string[] = [
+  "NO_POLICY",
+  "NO_TASK_TYPE",
+  "NO_TASK",
+  "CYCLE",
+  "SELF_REFERENCE",
+  "CHAIN_TOO_DEEP",
+  "CROSS_TYPE",
+  "MISSING_POLICY",
+  "MISSING_STEP_KEY",
+  "MISSING_BASELINE",
+  "RULE_WITHOUT_OUTCOME",
+  "REFERENCES_DISABLED",
+  "NO_SELECTION",
+] satisfies readonly (SelectionError["code"] | ResolutionError["code"] | "NO_SELECTION")[];
+
 /**
  * What an expectation names that the world does not have: a policy, a user, a step key, a rule
  * index past the policy's rules, a source no resolution has. Such an expectation can never hold, so
@@ -165,6 +183,10 @@ function worldProblems(world: World, x: RouteExpectation): string[] {
   if (typeof x.policy === "string") policy(x.policy, "policy");
   if (Array.isArray(x.chain)) x.chain.forEach((id, i) => typeof id === "string" && policy(id, `chain[${i}]`));
   if (x.decidedBy && typeof x.decidedBy.policy === "string") policy(x.decidedBy.policy, "decidedBy.policy");
+  if (typeof x.error === "string" && !ROUTE_ERROR_CODES.includes(x.error)) {
+    const guess = closest(x.error, ROUTE_ERROR_CODES);
+    out.push(`error "${x.error}" is not a code a route fails with${guess ? `; did you mean "${guess}"?` : ` (codes: ${ROUTE_ERROR_CODES.join(", ")})`}`);
+  }
   if (typeof x.source === "string" && !(POLICY_SOURCES as readonly string[]).includes(x.source)) {
     const guess = closest(x.source, POLICY_SOURCES);
     out.push(`source "${x.source}" is not a resolution source${guess ? `; did you mean "${guess}"?` : ` (sources: ${POLICY_SOURCES.join(", ")})`}`);

@@ -51,6 +51,10 @@ describe("route checks and their messages", () => {
     expect(refused.message).toContain('policy "pol-emergency-breakglass" has 2 lint errors (the service would refuse to save it');
     expect(refused.message).toContain("SELF_REFERENCE at $.baselinePolicyId");
     expect(checkRoute(world, "1004", { error: "CYCLE" }).mismatches).toEqual(["no error, expected CYCLE"]);
+    // A misspelt code can never be met: refused with the code meant, not "no error, expected SELF_REFERENCEE".
+    const typo = checkRoute(broken, "1004", { error: "SELF_REFERENCEE" });
+    expect(typo).toMatchObject({ pass: false });
+    expect(typo.message).toContain('error "SELF_REFERENCEE" is not a code a route fails with; did you mean "SELF_REFERENCE"?');
   });
 
   it("a policy on the route that the service would refuse to save (lint errors) fails the check, negated or not, with each error's position: never a silent pass", () => {
