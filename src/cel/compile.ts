@@ -201,7 +201,7 @@ export function compileFresh(env: CelEnvironment, source: string, options: { rea
     const extensionArgs = desugar(ast, env.extensions, env.services);
     const checked = parsed.check();
     if (!checked.valid) return err([checkDiagnostic(env, source, errorParts(checked.error), checked.error)]);
-    const badLiteral = invalidNetworkLiteral(ast, source) ?? invalidTimeLiteral(ast, source, extensionArgs);
+    const badLiteral = invalidNetworkLiteral(ast, source);
     if (badLiteral) return err([badLiteral]);
     const type = celTypeNames(typeNameOf(ast.checkedType) ?? checked.type ?? "dyn");
     const wantsBool = env.spec.result === "bool";
@@ -744,7 +744,7 @@ export function checkCondition(source: string, environment: CelEnvironmentKind =
   // "Leave the condition empty to create a catch-all default rule" (the configuration rules page).
   if (environment === "config-rule" && typeof source === "string" && source.trim() === "") return [];
   const r = compileCondition(source, environment);
-  return r.ok ? costDiagnostics(internalsOfCondition(r.value), options) : r.error;
+  return r.ok ? checkedDiagnostics(internalsOfCondition(r.value), options) : r.error;
 }
 
 /**
@@ -772,7 +772,7 @@ export function compileApproverExpression(source: string): Result<CompiledApprov
  */
 export function checkApproverExpression(source: string, options: CheckOptions = {}): readonly CelDiagnostic[] {
   const r = compileApproverExpression(source);
-  return r.ok ? costDiagnostics(internalsOfApprover(r.value), options) : r.error;
+  return r.ok ? checkedDiagnostics(internalsOfApprover(r.value), options) : r.error;
 }
 
 /**
@@ -789,6 +789,17 @@ export interface CheckOptions {
    * most `CEL_RESOURCE_LIMITS.maxCostLimit` (limits.ts), which no evaluation exceeds either.
    */
   readonly costLimit?: number | undefined;
+}
+
+/**
+ * What a check says of an expression that compiles: a time unit or zone literal that can never be
+ * valid (`CEL_INVALID_CONSTANT`: the expression compiles and runs, as the service's would, and that
+ * call fails each time it is reached; `a || …` may still hold), and a cost over the limit.
+ */
+function checkedDiagnostics(c: Compiled, options: CheckOptions): readonly CelDiagnostic[] {
+  const constant = invalidTimeLiteral(c.root, c.source, c.extensionArgs);
+  const cost = costDiagnostics(c, options);
+  return constant === undefined ? cost : [constant, ...cost];
 }
 
 function costDiagnostics(c: Compiled, options: CheckOptions): readonly CelDiagnostic[] {

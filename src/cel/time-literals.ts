@@ -1,8 +1,10 @@
 /**
- * Time units and zones written as literals, checked when the expression is:
- * `time.start_of(now(), "fortnight")` or `time.format(now(), "15", "Mars/Olympus")` cannot succeed
- * on any input, and a rule that fails on every task fails quietly (its policy falls through to the
- * next rule), as an address that can never parse does (network-literals.ts).
+ * Time units and zones written as literals, checked when the expression is checked (`check`, lint,
+ * `validate/cel`): `time.start_of(now(), "fortnight")` or `time.format(now(), "15", "Mars/Olympus")`
+ * fails every time it is reached, whatever the input, and a rule that fails on every task fails
+ * quietly (its policy falls through to the next rule). Unlike an address that can never parse
+ * (network-literals.ts, refused at compile time as cel-go refuses it), the expression still
+ * compiles and runs: `a || time.start_of(now(), "fortnight") < now()` holds whenever `a` does.
  */
 import { diagnostic, type CelDiagnostic } from "./diagnostics.js";
 import type { ExtensionArgs } from "./extensions.js";
@@ -92,5 +94,5 @@ function knownZones(): readonly string[] {
 }
 
 function bad(source: string, at: CelNode, what: string, hint: string): CelDiagnostic {
-  return diagnostic(source, "CEL_INVALID_CONSTANT", `${what}: it can never be valid, so the expression would fail on every input`, { start: at.start, end: at.end }, hint);
+  return diagnostic(source, "CEL_INVALID_CONSTANT", `${what}: it can never be valid, so this call fails every time it is reached`, { start: at.start, end: at.end }, hint);
 }

@@ -113,4 +113,11 @@ describe("openapi.yaml PolicyValidate.ValidateCEL: markers from the project's ch
     expect(m[0].message).toMatch(/departmnt/);
     expect(responseProblems("POST", "/api/v1/policies/validate/cel", r.value)).toEqual([]);
   });
+
+  it("a time unit written as a literal that can never be valid is a WARNING marker (EditorMarker severity): the expression still runs", () => {
+    const r = validateCel({ text: 'time.start_of(now(), "fortnight") < now()' });
+    if (!r.ok) throw new Error(r.error.message);
+    expect((r.value as Body).markers).toEqual([expect.objectContaining({ severity: "WARNING", message: expect.stringContaining('unknown time unit "fortnight"') })]);
+    expect(responseProblems("POST", "/api/v1/policies/validate/cel", r.value)).toEqual([]);
+  });
 });

@@ -399,7 +399,8 @@ export function validateCel(body: Body): Result<JsonObject, HttpFailure> {
   if (text !== undefined && text !== null && typeof text !== "string") return invalid("text must be a string", "text");
   const source = typeof text === "string" ? text : "";
   const markers = checkCondition(source).map((d) => ({
-    severity: "ERROR",
+    // A constant that can never be valid is lint's warning (lint-codes.ts): the expression still runs.
+    severity: d.code === "CEL_INVALID_CONSTANT" ? "WARNING" : "ERROR",
     message: d.hint ? `${d.message} (${d.hint})` : d.message,
     startLineNumber: d.line,
     startColumn: d.column,
