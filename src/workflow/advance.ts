@@ -361,6 +361,8 @@ export function fallBackToManualProvisioning(ctx: AdvanceContext, task: Task, fa
           state: "POLICY_STEP_STATE_DONE",
           instance: {
             ...failedInst,
+            state: "PROVISION_INSTANCE_STATE_DONE",
+            waitingOn: null,
             outcome: { kind: "reassignedByError", description: cause.description, errorCode: cause.errorCode, errorUserId: "", erroredAt: ctx.now, newPolicyStepId: newId, reassignedAt: ctx.now },
           },
         }

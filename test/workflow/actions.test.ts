@@ -525,6 +525,7 @@ describe("provisioning outcomes", () => {
     expect(t.state).toBe("TASK_STATE_OPEN");
     expect(t.type?.kind === "grant" && t.type.outcome).toBe("GRANT_OUTCOME_UNSPECIFIED");
     const last = t.policy?.history?.at(-1)?.instance;
+    expect(last?.kind === "provision" && [last.state, last.waitingOn]).toEqual(["PROVISION_INSTANCE_STATE_DONE", null]);
     // openapi.yaml ReassignedByErrorAction: "a policy step that has been reassigned because it had an
     // error provisioning", naming the step it created; errorUserId "exclusively the System's UserID".
     expect(last?.kind === "provision" && last.outcome).toEqual({
