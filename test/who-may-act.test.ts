@@ -209,6 +209,16 @@ describe("product_admin_user-roles.mdx: who may request access, or its removal, 
     expect(code(asked(world, "revoke", revoke, "u-it1"))).toBe("ok");
   });
 
+  it("Read-Only Administrator alone: \"cannot complete tasks, request access\": no request, not even for themselves; and a refused action is named as itself", () => {
+    const world = withRoles(["READ_ONLY_ADMIN"]);
+    const r = asked(world, "grant", { ...grant }, "u-dev1");
+    expect(code(r)).toBe("PERMISSION_DENIED");
+    expect(!r.ok && r.error.message).toContain("Read-Only Administrator");
+    // Cancelling a task they can see: refused as CLOSE (before, as COMMENT, the read gate's action).
+    const closed = act(world, { type: "close", taskId: "1001" }, "u-dev1");
+    expect(!closed.ok && closed.error).toMatchObject({ code: "PERMISSION_DENIED", message: expect.stringContaining("TASK_ACTION_TYPE_CLOSE") });
+  });
+
   it("Access Request Administrator: access for any user, but revocation requests only for themselves (the page gives them no revocation line)", () => {
     const world = withRoles(["ACCESS_REQUEST_ADMIN"]);
     expect(code(asked(world, "grant", { ...grant, identityUserId: "u-fin2" }, "u-dev1"))).toBe("ok");

@@ -83,7 +83,8 @@ export interface Step<R> {
  * Posts a comment on a task, as `POST /api/v1/tasks/{task_id}/action/comment` does. Pure: returns a
  * new world (the old one is untouched) and the response body `{expanded, taskView}` in wire JSON.
  * An empty or whitespace-only comment is `INVALID_ARGUMENT`; an unknown task `NOT_FOUND`; a caller
- * who cannot read the task `PERMISSION_DENIED`.
+ * who cannot read the task, or who holds only the Read-Only Administrator role (which makes no
+ * changes, product_admin_user-roles.mdx), `PERMISSION_DENIED`.
  *
  * @example
  * ```ts

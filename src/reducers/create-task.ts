@@ -109,17 +109,22 @@ function expandPathsOf(req: Fields): Result<readonly string[], SimError> {
 
 const isAdmin = (world: World, user: User): boolean => rolesOf(world, user).some((k) => k === "SUPER_ADMIN" || k === "ACCESS_REQUEST_ADMIN");
 
+/** "Users assigned only this role cannot complete tasks, request access, or …" (Read-Only Administrator). */
+const readOnlyOnly = (roles: readonly string[]): boolean => roles.length > 0 && roles.every((k) => k === "READ_ONLY_ADMIN");
+
 /**
  * Whether `caller` may ask for access, or its removal, for `subject` (product_admin_user-roles.mdx):
  * anyone for themselves; for any user, Super Administrators, Access Request Administrators and the
  * Access Request Helpdesk ("request access to apps and resources for any user"); for a direct
  * report, their manager ("(Managers only) request access to apps and resources for direct
  * reports", Basic User). Revocation requests for another user: Super Administrators and the
- * Access Request Helpdesk ("create revocation requests for any user"), no one else.
+ * Access Request Helpdesk ("create revocation requests for any user"), no one else. A user holding
+ * only the Read-Only Administrator role requests nothing, not even for themselves.
  */
 function mayRequestFor(world: World, caller: User, subject: User, kind: "grant" | "revoke"): boolean {
-  if (caller.id === subject.id) return true;
   const roles = rolesOf(world, caller);
+  if (readOnlyOnly(roles)) return false;
+  if (caller.id === subject.id) return true;
   if (roles.includes("SUPER_ADMIN") || roles.includes("ACCESS_REQUEST_HELPDESK")) return true;
   return kind === "grant" && (roles.includes("ACCESS_REQUEST_ADMIN") || subject.managerIds.includes(caller.id));
 }
@@ -150,8 +155,9 @@ function subjectOf(world: World, req: Fields, caller: User, appId: string, kind:
   if (!mayRequestFor(world, caller, user, kind))
     return err({
       code: "PERMISSION_DENIED",
-      message:
-        kind === "grant"
+      message: readOnlyOnly(rolesOf(world, caller))
+        ? `user "${caller.id}" holds only the Read-Only Administrator role, which requests nothing ("cannot … request access", product_admin_user-roles.mdx)`
+        : kind === "grant"
           ? `user "${caller.id}" may not request access for user "${userId}": only for themselves or a direct report, unless a Super Administrator, Access Request Administrator or Access Request Helpdesk`
           : `user "${caller.id}" may not request a revocation for user "${userId}": only for themselves, unless a Super Administrator or Access Request Helpdesk`,
     });

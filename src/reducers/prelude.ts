@@ -62,7 +62,8 @@ export function optionalString(req: Readonly<Record<string, unknown>>, key: stri
 /**
  * Checks the common parts of a task action: a request object with a `taskId` (id or numericId), an
  * optional `expandMask.paths` of known paths, a known caller, a valid clock, an existing task the
- * caller can read, and `action` among the caller's actions on it.
+ * caller can read, and `action` among the caller's actions on it (`""`: reading is all it checks;
+ * the caller asks about the action itself).
  */
 export function prelude(world: World, req: unknown, ctx: unknown, action: string): Result<Prelude, SimError> {
   if (typeof req !== "object" || req === null || Array.isArray(req))
@@ -118,7 +119,7 @@ export function prelude(world: World, req: unknown, ctx: unknown, action: string
   const relation = relationTo(world, task, caller);
   if (!canRead(relation))
     return err({ code: "PERMISSION_DENIED", message: `user "${actorId}" cannot see task "${taskId}"` });
-  if (!mayPerform(task, relation, action))
+  if (action !== "" && !mayPerform(task, relation, action))
     return err({
       code: "PERMISSION_DENIED",
       message: `user "${actorId}" may not perform ${action} on task "${taskId}"${whoMay(action) ? ` (${whoMay(action)})` : ""}`,

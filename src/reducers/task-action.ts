@@ -242,7 +242,9 @@ export function runTaskAction<R>(world: World, req: unknown, actx: unknown, spec
     if (notWorld) return err<SimError>(notWorld);
     const gone = deletedTask(world, req);
     if (gone) return err(gone);
-    const pre = prelude(world, req, actx, "TASK_ACTION_TYPE_COMMENT");
+    // Only "can read" here (""): whether the caller may perform the action is asked below, after
+    // the request and the task's state, so a refusal names the action, not another.
+    const pre = prelude(world, req, actx, "");
     if (!pre.ok) return pre;
     const { task, caller, relation, now, expandPaths } = pre.value;
     const r = spec.read(req as Readonly<Record<string, unknown>>);
