@@ -141,6 +141,10 @@ describe("policy-sim test", () => {
     const r = await run(["test", "--world", "fixtures/world.json", "k.json"], { "k.json": cases });
     for (const [bad, meant] of [["expct", "expect"], ["reqest", "request"], ["tsk", "task"], ["nwo", "now"]])
       expect(r.out).toContain(`unknown key "${bad}" in the case; did you mean "${meant}"?`);
+    // A described request's own keys at the top of a case are keys, however close to a case key (taskId, task).
+    const inline = JSON.stringify([{ name: "e", subject: "u-dev2", entitlement: "app-aws/ent-aws-prod-admin", taskId: "t-new", expect: { rule: 3 } }]);
+    const ok = await run(["test", "--world", "fixtures/world.json", "i.json"], { "i.json": inline });
+    expect([ok.code, ok.out]).toEqual([EXIT.ok, expect.stringContaining("✓ e")]);
   });
 
   it("a mistyped task, user, entitlement or app id says which one was meant", async () => {

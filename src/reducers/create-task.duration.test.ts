@@ -61,6 +61,15 @@ describe("product_admin_access-requests.mdx / _entitlement-config-rules.mdx: the
     expect(grantOf(createGrantTask(unset, { ...staging, grantDuration: "604800s" }, { actorId: "u-dev1", now }))?.["grantDuration"]).toBe("604800s");
   });
 
+  it("a request described for explain, what-if or a test case gets the same duration a created one does", async () => {
+    const { taskInWorld } = await import("../whatif/task-spec.js");
+    const described = taskInWorld(world, { subject: "u-dev1", entitlement: { appId: "app-aws", id: "ent-aws-staging-admin" } });
+    if (!described.ok) throw new Error(described.error.message);
+    const t = described.value.task.type;
+    expect(t?.kind === "grant" && t.grantDuration).toBe("28800s");
+    expect(grantOf(createGrantTask(world, staging, { actorId: "u-dev1", now }))?.["grantDuration"]).toBe("28800s");
+  });
+
   it("Update Grant Duration is held to the same maximum", () => {
     const made = createGrantTask(world, { ...staging, grantDuration: "3600s" }, { actorId: "u-dev1", now });
     if (!made.ok) throw new Error(made.error.message);

@@ -6,7 +6,7 @@
  * yet; an entitlement may be written `app-id/entitlement-id`. Decoding is pure and never throws: a
  * malformed case becomes a failing case with the reason, never a failed file.
  */
-import type { EntitlementSpec, TaskRef, TaskSpec } from "../whatif/task-spec.js";
+import { type EntitlementSpec, SPEC_KEYS, type TaskRef, type TaskSpec } from "../whatif/task-spec.js";
 import type { PolicyCase } from "./policy-cases.js";
 import type { RouteExpectation } from "./expect-route.js";
 import { closest } from "../text/closest.js";
@@ -93,7 +93,7 @@ export function decodeCaseFile(doc: unknown): CaseFile {
     const name = typeof nameIn === "string" && nameIn !== "" ? nameIn : `case #${i + 1}`;
     // A misspelt key of the case itself (`expct`, `reqest`, `nwo`) would otherwise read as a missing one.
     for (const k of Object.keys(c)) {
-      if (CASE_KEYS.includes(k)) continue;
+      if (CASE_KEYS.includes(k) || SPEC_KEYS.includes(k)) continue;
       const meant = closest(k, CASE_KEYS);
       if (meant !== undefined && get(meant) === undefined) return broken(name, `unknown key "${k}" in the case; did you mean "${meant}"? (a case has ${CASE_KEYS.join(", ")})`);
     }

@@ -15,6 +15,7 @@ import { findEntitlement, findTask, replaceInWorld, type World, type WorldPatch 
 import { describeValue, pathIndex, pathKey } from "../codec/diagnostic.js";
 import { MAX_JSON_DEPTH } from "../codec/json-tools.js";
 import { closest } from "../text/closest.js";
+import { maxGrantSeconds } from "../policy/max-grant-duration.js";
 import { TASK_ORIGIN } from "../cel/enums.js";
 import { thrownMessage } from "./thrown-message.js";
 import { got, isPlainRecord } from "./input-words.js";
@@ -135,7 +136,15 @@ const DEFAULT_SUBJECT = "u-spec-subject";
 
 // The keys of each part of a spec, as lists: a caller's key is looked up here, never on an object
 // (where `constructor` would be found on the prototype).
-const SPEC_KEYS: readonly string[] = ["kind", "subject", "entitlement", "emergencyAccess", "origin", "grantDuration", "requesterId", "accessReviewId", "taskId"];
+/**
+ * The keys of a described task ({@link TaskSpec}): what a case may also carry at its top level.
+ *
+ * @example
+ * ```ts
+ * SPEC_KEYS.includes("taskId"); // true
+ * ```
+ */
+export const SPEC_KEYS: readonly string[] = ["kind", "subject", "entitlement", "emergencyAccess", "origin", "grantDuration", "requesterId", "accessReviewId", "taskId"];
 const SUBJECT_STRINGS: readonly string[] = ["id", "email", "displayName", "department", "jobTitle", "employmentType", "employmentStatus", "status", "directoryStatus", "type"];
 const ENTITLEMENT_KEYS: readonly string[] = ["appId", "id", "riskLevelValueId", "appResourceTypeId", "displayName"];
 /**
@@ -406,6 +415,16 @@ export function taskInWorld(world: World, ref: TaskRef): Result<TaskInWorld, Sim
   }
 }
 
+/**
+ * The duration a request that asks for none gets, as `createGrantTask` gives it: the entitlement's
+ * maximum when one is set (policy/max-grant-duration.ts), else none (a permanent grant).
+ */
+function defaultGrantDuration(world: World, described: AppEntitlement | undefined, appId: string, entitlementId: string): string | null {
+  // A described entitlement (its fields overridden) is read as the world with it would read it.
+  const limit = described === undefined ? maxGrantSeconds(world, appId, entitlementId) : maxGrantSeconds(replaceInWorld(world, { entitlements: [described] }), appId, entitlementId);
+  return limit === undefined ? null : `${limit.seconds}s`;
+}
+
 /** `; did you mean "x"?` for the known name closest to a misspelt one, or nothing. */
 function didYouMean(name: string, known: Iterable<string>): string {
   const guess = closest(name, known);
@@ -456,7 +475,7 @@ function build(world: World, ref: TaskRef): Result<TaskInWorld, SimError> {
   const common = { appId, appEntitlementId: entitlementId, identityUserId: subjectId };
   const type =
     kind === "grant"
-      ? { grant: { ...common, grantDuration: ref.grantDuration ?? null } }
+      ? { grant: { ...common, grantDuration: ref.grantDuration ?? defaultGrantDuration(world, entitlement, appId, entitlementId) } }
       : kind === "revoke"
         ? { revoke: { ...common, source: { request: { requestUserId: ref.requesterId ?? subjectId } } } }
         : { certify: { ...common, accessReviewId: ref.accessReviewId ?? "" } };
