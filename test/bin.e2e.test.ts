@@ -55,7 +55,7 @@ describe.runIf(built)("bin/policy-sim.mjs (the built bundle)", () => {
     mkdirSync(dir, { recursive: true });
     const pass = '- name: contractor\n  task: "1001"\n  expect: { rule: 2 }\n';
     writeFileSync(join(dir, "a.yaml"), pass);
-    const child = spawn(process.execPath, [BIN, "test", "--world", join(ROOT, "fixtures/world.json"), `${dir}/*.yaml`, "--watch"], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn(process.execPath, [BIN, "test", "--world", join(ROOT, "fixtures/world.json"), `${dir}/**/*.yaml`, "--watch"], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     const runs = () => out.split("watching ").length - 1;
@@ -71,10 +71,15 @@ describe.runIf(built)("bin/policy-sim.mjs (the built bundle)", () => {
         renameSync(join(dir, "a.tmp"), join(dir, "a.yaml"));
         expect(await until(n)).toBe(n);
       }
-      // A new file under the glob's folder is run from then on.
+      // A new file under the glob's folder is run from then on, in a new subfolder too (`**`).
       copyFileSync(join(dir, "a.yaml"), join(dir, "b.yaml"));
       expect(await until(4)).toBe(4);
       expect(out.slice(out.lastIndexOf("Test Files"))).toContain("(2)");
+      mkdirSync(join(dir, "later"));
+      copyFileSync(join(dir, "a.yaml"), join(dir, "later", "c.yaml"));
+      expect(await until(6)).toBeGreaterThanOrEqual(5);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(out.slice(out.lastIndexOf("Test Files"))).toContain("(3)");
     } finally {
       child.kill("SIGINT");
     }

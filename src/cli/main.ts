@@ -100,9 +100,17 @@ void run.then((runWith) => runWith({
         names.set(dir, (known ?? new Set<string>()).add(basename(p)));
       }
     }
-    const watchers = [...names].map(([dir, which]) => watch(dir, (_event, name) => {
-      if (which === "all" || name === null || which.has(String(name))) fire();
-    }));
+    // A glob's folder is watched itself (saves by rename in it) and with its subfolders (`**`, new
+    // ones included: Node's recursive watch on Linux follows files, and loses one replaced by rename).
+    const watchers = [...names].flatMap(([dir, which]) =>
+      which === "all"
+        ? [watch(dir, fire), watch(dir, { recursive: true }, fire)]
+        : [
+            watch(dir, (_event, name) => {
+              if (name === null || which.has(String(name))) fire();
+            }),
+          ],
+    );
     return () => {
       if (timer) clearTimeout(timer);
       for (const w of watchers) w.close();
