@@ -7,6 +7,7 @@
 import { parse as parseYaml } from "yaml";
 import { type CaseEntry, decodeCaseFile } from "../testing/case-file.js";
 import { type PolicyCaseResult, policyCases } from "../testing/policy-cases.js";
+import { routeLine } from "../testing/expect-route.js";
 import { type CoverageInput, formatCoverage, ruleCoverage } from "../whatif/coverage.js";
 import type { World } from "../world/world.js";
 import { CliInputError, type CliIO, type Command, EXIT, InputFileError, printJson, readWorld, str, worldAtClock } from "./command.js";
@@ -69,14 +70,6 @@ function runFile(world: World, path: string, io: CliIO): FileRun {
   return { path, results, refs };
 }
 
-/** How a failed case routes, in one line (the rule that decided, the first step), from its message. */
-function routeLine(message: string): string | undefined {
-  return message
-    .split("\n")
-    .find((l) => l.startsWith("it routes: "))
-    ?.slice("it routes: ".length);
-}
-
 function paint(io: CliIO, code: string, s: string): string {
   return io.isTTY ? `\u001b[${code}m${s}\u001b[0m` : s;
 }
@@ -99,8 +92,7 @@ function report(io: CliIO, runs: readonly FileRun[], verbose: boolean): { passed
       if (verbose && "explanation" in r && r.message) io.stdout(`${r.message.split("\n").map((l) => `       ${l}`).join("\n")}\n`);
       else if ("explanation" in r) {
         // Why, in one line (the rule that decided, the sequence), and where the rest is.
-        const route = routeLine(r.message);
-        if (route) io.stdout(`       it routes: ${route} (--verbose explains it, value by value)\n`);
+        if (r.explanation) io.stdout(`       it routes: ${routeLine(r.explanation)} (--verbose explains it, value by value)\n`);
       }
     }
   }
@@ -130,7 +122,7 @@ function runOnce(io: CliIO, worldPath: string, patterns: readonly string[], valu
       files: runs.map((r) => ({
         path: r.path,
         cases: r.results.map((x) => {
-          const route = !x.pass && "explanation" in x ? routeLine(x.message) : undefined;
+          const route = !x.pass && "explanation" in x && x.explanation ? routeLine(x.explanation) : undefined;
           return { name: x.name, pass: x.pass, mismatches: x.mismatches, ...(route === undefined ? {} : { route }) };
         }),
       })),

@@ -373,7 +373,16 @@ export function routeMismatches(e: Explanation, x: RouteExpectation): string[] {
   return out;
 }
 
-function routeLine(e: Explanation): string {
+/**
+ * How a task routes, in one line: the policy and its source, the rule or baseline that decided, the
+ * first step and who reviews it (what a failed check prints after "it routes:").
+ *
+ * @example
+ * ```ts
+ * routeLine(explanation); // "pol-prod-admin (entitlement): rule #2 of pol-prod-admin → step key …; first step approval by manager → u-sre-lead"
+ * ```
+ */
+export function routeLine(e: Explanation): string {
   const res = e.resolution;
   const r = e.result;
   if (!res.ok) return `no policy (${res.code})`;
