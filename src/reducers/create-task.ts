@@ -22,7 +22,7 @@ import { findEntitlement, type World } from "../world/world.js";
 import type { Step } from "./comment.js";
 import { guarded, type SimError, notAWorld } from "./errors.js";
 import { decisionFailure } from "./hard-reset.js";
-import { rolesOf } from "./permissions.js";
+import { completesTasks, rolesOf } from "./permissions.js";
 import { type ActionContext, type ExpandMaskInput, isRealTimestamp, utcTimestamp } from "./prelude.js";
 import { codePointsUpTo, MAX_DESCRIPTION_CHARS, MAX_OPEN_TASKS_PER_CREATOR, MAX_REQUEST_DATA_CHARS } from "./limits.js";
 import { commit, invalid, precondition, readString, responseFor } from "./task-action.js";
@@ -109,9 +109,6 @@ function expandPathsOf(req: Fields): Result<readonly string[], SimError> {
 
 const isAdmin = (world: World, user: User): boolean => rolesOf(world, user).some((k) => k === "SUPER_ADMIN" || k === "ACCESS_REQUEST_ADMIN");
 
-/** "Users assigned only this role cannot complete tasks, request access, or …" (Read-Only Administrator). */
-const readOnlyOnly = (roles: readonly string[]): boolean => roles.length > 0 && roles.every((k) => k === "READ_ONLY_ADMIN");
-
 /**
  * Whether `caller` may ask for access, or its removal, for `subject` (product_admin_user-roles.mdx):
  * anyone for themselves; for any user, Super Administrators, Access Request Administrators and the
@@ -123,7 +120,8 @@ const readOnlyOnly = (roles: readonly string[]): boolean => roles.length > 0 && 
  */
 function mayRequestFor(world: World, caller: User, subject: User, kind: "grant" | "revoke"): boolean {
   const roles = rolesOf(world, caller);
-  if (readOnlyOnly(roles)) return false;
+  // "Users assigned only this role cannot complete tasks, request access, or …" (Read-Only Administrator).
+  if (!completesTasks({ roles })) return false;
   if (caller.id === subject.id) return true;
   if (roles.includes("SUPER_ADMIN") || roles.includes("ACCESS_REQUEST_HELPDESK")) return true;
   return kind === "grant" && (roles.includes("ACCESS_REQUEST_ADMIN") || subject.managerIds.includes(caller.id));
@@ -155,7 +153,7 @@ function subjectOf(world: World, req: Fields, caller: User, appId: string, kind:
   if (!mayRequestFor(world, caller, user, kind))
     return err({
       code: "PERMISSION_DENIED",
-      message: readOnlyOnly(rolesOf(world, caller))
+      message: !completesTasks({ roles: rolesOf(world, caller) })
         ? `user "${caller.id}" holds only the Read-Only Administrator role, which requests nothing ("cannot … request access", product_admin_user-roles.mdx)`
         : kind === "grant"
           ? `user "${caller.id}" may not request access for user "${userId}": only for themselves or a direct report, unless a Super Administrator, Access Request Administrator or Access Request Helpdesk`

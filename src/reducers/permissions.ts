@@ -161,7 +161,7 @@ const has = (r: Relation, kind: RoleKind): boolean => r.roles.includes(kind);
  * completesTasks({ roles: ["READ_ONLY_ADMIN"], subject: false, requester: false, approver: false, stepApprover: true }); // false
  * ```
  */
-export function completesTasks(r: Relation): boolean {
+export function completesTasks(r: Pick<Relation, "roles">): boolean {
   return r.roles.length === 0 || r.roles.some((k) => k !== "READ_ONLY_ADMIN");
 }
 
