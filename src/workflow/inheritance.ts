@@ -9,6 +9,7 @@
  * `provisionerPolicy.delegated` (the entitlement is provisioned by granting another).
  */
 import type { TaskRevocationTarget } from "../model/index.js";
+import type { AppEntitlement } from "../model/directory.js";
 import { isObject } from "../world/read.js";
 import { entitlementKey, type World } from "../world/world.js";
 import { type EntitlementSource, readSimulation } from "./sim-config.js";
@@ -34,18 +35,18 @@ function sourcesOf(world: World): Map<string, EntitlementSource[]> {
   };
   for (const e of readSimulation(world).entitlementSources) add(e);
   for (const ent of world.entitlements) {
-    const p = ent.$unknown?.["provisionerPolicy"];
-    const d = isObject(p) ? p["delegated"] : undefined;
-    if (isObject(d) && typeof d["entitlementId"] === "string" && d["entitlementId"] !== "")
-      add({
-        appId: ent.appId,
-        appEntitlementId: ent.id,
-        sourceAppId: typeof d["appId"] === "string" && d["appId"] !== "" ? d["appId"] : ent.appId,
-        sourceEntitlementId: d["entitlementId"],
-        via: "delegated",
-      });
+    const d = delegatedSource(ent);
+    if (d) add({ appId: ent.appId, appEntitlementId: ent.id, sourceAppId: d.appId, sourceEntitlementId: d.id, via: "delegated" });
   }
   return edges;
+}
+
+/** The entitlement an entitlement's provisioning is delegated to (`provisionerPolicy.delegated`), if any. */
+function delegatedSource(ent: AppEntitlement): { readonly appId: string; readonly id: string } | undefined {
+  const p = ent.$unknown?.["provisionerPolicy"];
+  const d = isObject(p) ? p["delegated"] : undefined;
+  if (!isObject(d) || typeof d["entitlementId"] !== "string" || d["entitlementId"] === "") return undefined;
+  return { appId: typeof d["appId"] === "string" && d["appId"] !== "" ? d["appId"] : ent.appId, id: d["entitlementId"] };
 }
 
 // A memo over the world's immutable entitlement list (a pure function's cache, not state anyone sees).
@@ -67,11 +68,9 @@ export function delegatedTo(world: World, appId: string, appEntitlementId: strin
   if (bound === undefined) {
     bound = new Map();
     for (const ent of world.entitlements) {
-      const p = ent.$unknown?.["provisionerPolicy"];
-      const d = isObject(p) ? p["delegated"] : undefined;
-      if (!isObject(d) || typeof d["entitlementId"] !== "string" || d["entitlementId"] === "") continue;
-      const sourceApp = typeof d["appId"] === "string" && d["appId"] !== "" ? d["appId"] : ent.appId;
-      const k = entitlementKey(sourceApp, d["entitlementId"]);
+      const d = delegatedSource(ent);
+      if (d === undefined) continue;
+      const k = entitlementKey(d.appId, d.id);
       bound.set(k, [...(bound.get(k) ?? []), { appId: ent.appId, id: ent.id }]);
     }
     boundMemo.set(world.entitlements, bound);
