@@ -89,9 +89,19 @@ export interface Resolution {
  * if (!r.ok) console.log(r.error.code, r.error.message); // NO_POLICY …
  * ```
  */
+/**
+ * The codes resolution fails with ({@link ResolutionError}).
+ *
+ * @example
+ * ```ts
+ * RESOLUTION_ERROR_CODES.includes("NO_POLICY"); // true
+ * ```
+ */
+export const RESOLUTION_ERROR_CODES = ["NO_POLICY", "NO_TASK_TYPE", "NO_TASK"] as const;
+
 export interface ResolutionError {
   /** `NO_TASK`: `decide` was given an id the world lacks, or something that is not a task. */
-  readonly code: "NO_POLICY" | "NO_TASK_TYPE" | "NO_TASK";
+  readonly code: (typeof RESOLUTION_ERROR_CODES)[number];
   readonly message: string;
   readonly checks: readonly SourceCheck[];
 }

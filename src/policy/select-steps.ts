@@ -186,6 +186,26 @@ export interface Selection {
 }
 
 /**
+ * The codes selection fails with ({@link SelectionError}).
+ *
+ * @example
+ * ```ts
+ * SELECTION_ERROR_CODES.includes("CYCLE"); // true
+ * ```
+ */
+export const SELECTION_ERROR_CODES = [
+  "CYCLE",
+  "SELF_REFERENCE",
+  "CHAIN_TOO_DEEP",
+  "CROSS_TYPE",
+  "MISSING_POLICY",
+  "MISSING_STEP_KEY",
+  "MISSING_BASELINE",
+  "RULE_WITHOUT_OUTCOME",
+  "REFERENCES_DISABLED",
+] as const;
+
+/**
  * Why no step sequence could be selected. Carries the evaluations and chain up to the failure, so
  * an explanation can show where it broke.
  *
@@ -195,16 +215,7 @@ export interface Selection {
  * ```
  */
 export interface SelectionError {
-  readonly code:
-    | "CYCLE"
-    | "SELF_REFERENCE"
-    | "CHAIN_TOO_DEEP"
-    | "CROSS_TYPE"
-    | "MISSING_POLICY"
-    | "MISSING_STEP_KEY"
-    | "MISSING_BASELINE"
-    | "RULE_WITHOUT_OUTCOME"
-    | "REFERENCES_DISABLED";
+  readonly code: (typeof SELECTION_ERROR_CODES)[number];
   readonly message: string;
   readonly policyId: string;
   readonly evaluations: readonly RuleEvaluation[];

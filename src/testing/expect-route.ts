@@ -8,8 +8,8 @@ import { type Explanation, explainTask } from "../explain/explain.js";
 import { lintErrorLines, routeLintErrors } from "../explain/route-lint.js";
 import { conditionReads } from "../cel/reads.js";
 import { formatExplanation } from "../explain/format.js";
-import { POLICY_SOURCES, type PolicySource, type ResolutionError } from "../policy/resolve-policy.js";
-import type { SelectionError } from "../policy/select-steps.js";
+import { POLICY_SOURCES, type PolicySource, RESOLUTION_ERROR_CODES } from "../policy/resolve-policy.js";
+import { SELECTION_ERROR_CODES } from "../policy/select-steps.js";
 import { describeTaskRef, type TaskRef, taskInWorld } from "../whatif/task-spec.js";
 import { isWorld, type World } from "../world/world.js";
 import { closest } from "../text/closest.js";
@@ -148,22 +148,8 @@ export function expectationProblems(x: unknown): string[] {
 }
 
 
-/** The codes a route fails with: resolution's (resolve-policy.ts) and selection's (select-steps.ts). */
-const ROUTE_ERROR_CODES: readonly string[] = [
-  "NO_POLICY",
-  "NO_TASK_TYPE",
-  "NO_TASK",
-  "CYCLE",
-  "SELF_REFERENCE",
-  "CHAIN_TOO_DEEP",
-  "CROSS_TYPE",
-  "MISSING_POLICY",
-  "MISSING_STEP_KEY",
-  "MISSING_BASELINE",
-  "RULE_WITHOUT_OUTCOME",
-  "REFERENCES_DISABLED",
-  "NO_SELECTION",
-] satisfies readonly (SelectionError["code"] | ResolutionError["code"] | "NO_SELECTION")[];
+/** The codes a route fails with: resolution's, selection's, and route.ts's "selection did not run". */
+const ROUTE_ERROR_CODES: readonly string[] = [...RESOLUTION_ERROR_CODES, ...SELECTION_ERROR_CODES, "NO_SELECTION"];
 
 /**
  * What an expectation names that the world does not have: a policy, a user, a step key, a rule
