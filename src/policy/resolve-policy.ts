@@ -82,14 +82,6 @@ export interface Resolution {
 }
 
 /**
- * Why no policy could be resolved.
- *
- * @example
- * ```ts
- * if (!r.ok) console.log(r.error.code, r.error.message); // NO_POLICY …
- * ```
- */
-/**
  * The codes resolution fails with ({@link ResolutionError}).
  *
  * @example
@@ -99,6 +91,14 @@ export interface Resolution {
  */
 export const RESOLUTION_ERROR_CODES = ["NO_POLICY", "NO_TASK_TYPE", "NO_TASK"] as const;
 
+/**
+ * Why no policy could be resolved.
+ *
+ * @example
+ * ```ts
+ * if (!r.ok) console.log(r.error.code, r.error.message); // NO_POLICY …
+ * ```
+ */
 export interface ResolutionError {
   /** `NO_TASK`: `decide` was given an id the world lacks, or something that is not a task. */
   readonly code: (typeof RESOLUTION_ERROR_CODES)[number];
