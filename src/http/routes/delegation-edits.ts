@@ -79,8 +79,8 @@ export function setDelegationByAdmin(world: World, caller: User, userId: string,
   if (!world.index.users.has(delegateId)) return notFound(`delegate "${delegateId}" not found`);
   // "C1 cannot retroactively reassign tasks to your delegate if you set a start date in the past"
   // (product_admin_delegate.mdx): a start before now takes effect now.
-  const requested = start.value ?? now.toUpperCase();
-  const startAt = Date.parse(requested) < Date.parse(now) ? utcTimestamp(now) : requested;
+  const at = utcTimestamp(now);
+  const startAt = start.value !== null && Date.parse(start.value) > Date.parse(at) ? start.value : at;
   if (expire.value !== null && Date.parse(expire.value) <= Date.parse(startAt))
     return invalid("delegationExpireAt", `delegationExpireAt (${expire.value}) must be after the start (${startAt})`);
   const window = { [DELEGATION_START_FIELD]: startAt, ...(expire.value === null ? {} : { [DELEGATION_EXPIRE_FIELD]: expire.value }) };
