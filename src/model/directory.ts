@@ -182,11 +182,14 @@ export interface Group {
 }
 
 /**
- * (sim) How a user came to hold an entitlement.
+ * (sim) How a user came to hold an entitlement, and until when. `deprovisionAt` is the API's name
+ * (`AppEntitlementUserBinding.deprovisionAt`, openapi.yaml): the end of a time-limited grant, when
+ * "the user's access will be automatically revoked" (product_admin_access-requests.mdx); absent or
+ * null for access without an end.
  *
  * @example
  * ```ts
- * const g: Grant = { appId: "app-aws", appEntitlementId: "ent-ro", identityUserId: "u-ada", source: "direct" };
+ * const g: Grant = { appId: "app-aws", appEntitlementId: "ent-ro", identityUserId: "u-ada", source: "direct", deprovisionAt: "2026-12-01T09:00:00Z" };
  * ```
  */
 export interface Grant {
@@ -194,6 +197,7 @@ export interface Grant {
   readonly appEntitlementId: string;
   readonly identityUserId: string;
   readonly source: "direct" | "enrollment" | "automatic-enrollment";
+  readonly deprovisionAt?: string | null;
 }
 
 /**

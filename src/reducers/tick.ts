@@ -4,14 +4,16 @@
  * comes at 10:00): waits end or time out, approval escalations run, requests waiting on a sync fall
  * back to manual provisioning; then every condition wait is re-checked at `now`. A step started by a
  * firing whose own timer is already due fires in the same tick. First of all, an open access review
- * whose subject is marked deleted is cancelled (product_admin_manage-campaigns.mdx).
+ * whose subject is marked deleted is cancelled (product_admin_manage-campaigns.mdx). A time-limited
+ * grant whose end (`deprovisionAt`) comes is revoked by a revoke task of origin
+ * `TASK_ORIGIN_TIME_REVOKE` (product_admin_access-requests.mdx), once per end.
  */
 import type { JsonObject, JsonValue } from "../model/json.js";
 import type { Task } from "../model/index.js";
 import { taskConditions } from "../policy/task-conditions.js";
 import { err, ok, type Result } from "../result.js";
 import { type AdvanceContext, IdSequence } from "../workflow/advance.js";
-import { applyEffects } from "../workflow/effects.js";
+import { addTask, applyEffects, createRevokeForExpiredGrant } from "../workflow/effects.js";
 import type { AuditEvent } from "../workflow/events.js";
 import { msOf } from "../workflow/time.js";
 import { checkWaitCondition, fireTimer, nextTimer, type Timer, waitCondition } from "../workflow/timers.js";
@@ -41,11 +43,12 @@ export const MAX_FIRINGS_PER_TASK = 1_000;
  * ```ts
  * const f: Fired = { taskId: "t-1", numericId: "1011", kind: "waitCondition", at: "2026-11-22T10:00:00Z", policyStepId: "step-000004" };
  * ```
+ * For `grantExpired`, the task is the revoke task the end of a time-limited grant created.
  */
 export interface Fired {
   readonly taskId: string;
   readonly numericId: string;
-  readonly kind: Timer["kind"] | "waitCondition" | "reviewSubjectDeleted";
+  readonly kind: Timer["kind"] | "waitCondition" | "reviewSubjectDeleted" | "grantExpired";
   readonly at: string;
   readonly policyStepId: string;
 }
@@ -55,6 +58,26 @@ interface Due {
   readonly timer: Timer;
   readonly ms: number;
   readonly order: number;
+}
+
+/** The end of a time-limited grant, due in this tick. */
+interface Expiry {
+  readonly key: string;
+  readonly deprovisionAt: string;
+  readonly ms: number;
+}
+
+const grantKeyOf = (userId: string, appId: string, entitlementId: string): string => `${userId}\u0000${appId}\u0000${entitlementId}`;
+
+/** The time-limited grants whose revoke task already exists, as grant key and end: each end revokes once. */
+function expiriesRevoked(world: World): Set<string> {
+  const out = new Set<string>();
+  for (const t of world.tasks.values()) {
+    const r = t.type;
+    if (r?.kind === "revoke" && r.source?.kind === "expired" && r.source.expiredAt)
+      out.add(`${grantKeyOf(r.identityUserId || t.userId, r.appId, r.appEntitlementId)}\u0000${msOf(r.source.expiredAt)}`);
+  }
+  return out;
 }
 
 function ctxAt(world: World, now: string, ids: IdSequence, events: AuditEvent[], comments: TaskComment[], task: Task): AdvanceContext {
@@ -141,6 +164,44 @@ export function tick(world: World, now: string): Result<Step<JsonValue>, SimErro
       }
     };
 
+    // Time-limited grants whose end falls in the tick: "At the end of the time limit, the user's
+    // access will be automatically revoked" (product_admin_access-requests.mdx), by a revoke task.
+    const expiries: Expiry[] = [];
+    const expiryQueued = new Set<string>();
+    let revoked: Set<string> | null = null;
+    let grantsSeen: World["grants"] | null = null;
+    const scheduleExpiries = (): void => {
+      if (w.grants === grantsSeen) return;
+      grantsSeen = w.grants;
+      for (const g of w.grants) {
+        if (!g.deprovisionAt) continue;
+        const ms = msOf(g.deprovisionAt);
+        const key = grantKeyOf(g.identityUserId, g.appId, g.appEntitlementId);
+        if (!(ms <= end) || expiryQueued.has(`${key}\u0000${ms}`)) continue;
+        revoked ??= expiriesRevoked(world);
+        if (revoked.has(`${key}\u0000${ms}`)) continue;
+        expiryQueued.add(`${key}\u0000${ms}`);
+        expiries.push({ key, deprovisionAt: g.deprovisionAt, ms });
+      }
+    };
+    const expire = (due: Expiry): void => {
+      const grant = w.index.grants.get(due.key);
+      // Revoked, extended or made permanent since it was queued.
+      if (!grant || grant.deprovisionAt !== due.deprovisionAt) return;
+      const at = due.ms < msOf(world.now) ? world.now : due.deprovisionAt;
+      const before = events.length;
+      const atWorld = w.now === at ? w : { ...w, now: at };
+      const created = createRevokeForExpiredGrant({ world: atWorld, now: at, actorId: "", ids, events, comments, approvers: new Map() }, grant);
+      w = addTask(w, created);
+      const ctx = ctxAt(w, at, ids, events, comments, created);
+      w = { ...applyEffects(ctx.world, ctx, before), now: world.now };
+      fired.push({ taskId: created.id, numericId: created.numericId, kind: "grantExpired", at, policyStepId: created.policy?.current?.id ?? "" });
+      for (const e of events.slice(before)) if (e.kind === "taskCreated") {
+        const made = w.tasks.get(e.createdTaskId);
+        if (made) schedule(made);
+      }
+    };
+
     // One pass over the world, in its stable order (ties between timers fall due in that order).
     const orphanedReviews: Task[] = [];
     for (const task of w.tasks.values()) {
@@ -158,9 +219,19 @@ export function tick(world: World, now: string): Result<Step<JsonValue>, SimErro
       fired.push({ taskId: task.id, numericId: task.numericId, kind: "reviewSubjectDeleted", at: world.now, policyStepId: stepId });
       apply(after, world.now, before, beforeComments);
     }
+    scheduleExpiries();
     for (let pass = 0; pass < MAX_PASSES; pass++) {
-      while (queue.length > 0) {
+      while (queue.length > 0 || expiries.length > 0) {
         queue.sort((a, b) => a.ms - b.ms || a.order - b.order);
+        expiries.sort((a, b) => a.ms - b.ms || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+        // A grant's end comes before a task timer due after it (a timer at the same time goes first).
+        const first = expiries[0];
+        if (first && (queue.length === 0 || first.ms < (queue[0] as Due).ms)) {
+          expiries.shift();
+          expire(first);
+          scheduleExpiries();
+          continue;
+        }
         const due = queue.shift() as Due;
         const task = w.tasks.get(due.taskId);
         const timer = task ? nextTimer(task) : undefined;
@@ -176,6 +247,7 @@ export function tick(world: World, now: string): Result<Step<JsonValue>, SimErro
         apply(after, at, before, beforeComments);
         const updated = w.tasks.get(task.id);
         if (updated) schedule(updated);
+        scheduleExpiries();
       }
       // Conditions are re-checked at the tick's time, after everything that fell due before it.
       let changed = false;
@@ -196,8 +268,9 @@ export function tick(world: World, now: string): Result<Step<JsonValue>, SimErro
         apply(after, now, before, beforeComments);
         const updated = w.tasks.get(task.id);
         if (updated) schedule(updated);
+        scheduleExpiries();
       }
-      if (!changed && queue.length === 0) break;
+      if (!changed && queue.length === 0 && expiries.length === 0) break;
     }
 
     if (comments.length > 0) {

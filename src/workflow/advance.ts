@@ -18,12 +18,14 @@
  */
 import { AppendLog } from "../world/append-log.js";
 import type { AppEntitlementReference, PolicyStep, PolicyStepInstance, ProvisionInstance, ProvisionPolicy, Task } from "../model/index.js";
+import type { Grant } from "../model/directory.js";
 import type { TaskComment, World } from "../world/world.js";
 import { findEntitlement } from "../world/world.js";
 import { type ApproverResolution, type ExpressionEvaluator, resolveApprovers, superAdministrators } from "./approvers.js";
 import { runRevokeStep } from "./automation.js";
 import { delegatedTo } from "./inheritance.js";
 import type { AuditEvent } from "./events.js";
+import { durationSeconds, msOf } from "./time.js";
 import { addDuration, instantiate } from "./instantiate.js";
 import { type Verdict, withOutcome } from "./outcomes.js";
 import { appOwnersOf, connectorIdOf, isManual, manualProvisioners } from "./provisioners.js";
@@ -148,18 +150,41 @@ function grantKey(userId: string, appId: string, entitlementId: string): string 
   return `${userId}\u0000${appId}\u0000${entitlementId}`;
 }
 
+/**
+ * When access granted at `now` for `grantDuration` ends: null for access without an end (no
+ * duration, or `0s`, which CEL's `isGrantPermanent` also reads as permanent).
+ */
+function grantEnd(now: string, grantDuration: string | null): string | null {
+  const seconds = durationSeconds(grantDuration);
+  return seconds !== undefined && seconds > 0 ? addDuration(now, `${seconds}s`) : null;
+}
+
+/**
+ * Whether granting access that ends at `end` changes a grant already held: a time-limited grant
+ * is extended to a later end, or made permanent; a permanent one stays as it is (README,
+ * "Assumptions": a time-limited request never shortens access).
+ */
+function lengthens(held: Grant, end: string | null): boolean {
+  if (!held.deprovisionAt) return false;
+  return end === null || msOf(end) > msOf(held.deprovisionAt);
+}
+
 /** The world effects of a task closing, as events: access granted or revoked. */
 function closingEffects(ctx: AdvanceContext, task: Task, outcome: string): void {
   const t = task.type;
   const grants = ctx.world.index.grants;
   if (t?.kind === "grant" && outcome === "GRANT_OUTCOME_GRANTED") {
     const userId = t.identityUserId || task.userId;
-    if (userId && t.appId && t.appEntitlementId && !grants.has(grantKey(userId, t.appId, t.appEntitlementId)))
-      emit(ctx, task.id, "", { kind: "grantAdded", appId: t.appId, appEntitlementId: t.appEntitlementId, identityUserId: userId });
+    // "At the end of the time limit, the user's access will be automatically revoked"
+    // (product_admin_access-requests.mdx): the grant records its end; a tick revokes it then.
+    const end = grantEnd(ctx.now, t.grantDuration);
+    const add = (appId: string, appEntitlementId: string): void => {
+      const held = grants.get(grantKey(userId, appId, appEntitlementId));
+      if (!held || lengthens(held, end)) emit(ctx, task.id, "", { kind: "grantAdded", appId, appEntitlementId, identityUserId: userId, deprovisionAt: end });
+    };
+    if (userId && t.appId && t.appEntitlementId) add(t.appId, t.appEntitlementId);
     // Delegated provisioning: the entitlements bound to this one are granted with it (access-requests page).
-    if (userId)
-      for (const bound of delegatedTo(ctx.world, t.appId, t.appEntitlementId))
-        if (!grants.has(grantKey(userId, bound.appId, bound.id))) emit(ctx, task.id, "", { kind: "grantAdded", appId: bound.appId, appEntitlementId: bound.id, identityUserId: userId });
+    if (userId) for (const bound of delegatedTo(ctx.world, t.appId, t.appEntitlementId)) add(bound.appId, bound.id);
   }
   if (t?.kind === "revoke" && outcome === "REVOKE_OUTCOME_REVOKED") {
     const userId = t.identityUserId || task.userId;

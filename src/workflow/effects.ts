@@ -80,6 +80,74 @@ export function addTask(world: World, task: Task): World {
   return { ...world, tasks: world.tasks.set(task.id, task), taskIdByNumericId: byNumericId };
 }
 
+/** What a revoke task the workflow creates is about, and why it was made. */
+interface RevokeOf {
+  readonly type: TaskTypeRevoke;
+  readonly userId: string;
+  readonly origin: string;
+  readonly description: string;
+  /** The task whose event says the revoke task was created: the certify task, or the revoke task itself. */
+  readonly by: string | null;
+}
+
+/**
+ * Creates a revoke task and starts it: the `revocationTargets` of an app that revokes inherited
+ * access, the revoke policy docs/domain.md §3 resolves, run until a step waits.
+ */
+function startRevokeTask(ctx: Omit<AdvanceContext, "expressions">, of: RevokeOf): Task {
+  const world = ctx.world;
+  const { type, userId } = of;
+  const ent = findEntitlement(world, type.appId, type.appEntitlementId);
+  const app = world.index.apps.get(type.appId);
+  const user = world.index.users.get(userId);
+  const id = ctx.ids.take("task");
+  const draft: Task = {
+    id,
+    numericId: nextNumericId(world),
+    displayName: `Revoke "${ent?.displayName || type.appEntitlementId}" (${app?.displayName || type.appId}) from ${user?.displayName || userId}`,
+    description: of.description,
+    state: "TASK_STATE_OPEN",
+    processing: "TASK_PROCESSING_TYPE_PROCESSING",
+    origin: of.origin,
+    actions: [],
+    type,
+    policy: null,
+    policyGenerationId: "",
+    form: null,
+    userId,
+    createdByUserId: "",
+    approverIds: [],
+    stepApproverIds: [],
+    commentCount: 0,
+    emergencyAccess: false,
+    analysisId: "",
+    insightIds: [],
+    recommendation: "INSIGHT_RECOMMENDATION_UNSPECIFIED",
+    revocationTargets: revocationTargetsFor(world, type.appId, type.appEntitlementId, userId),
+    externalRefs: [],
+    annotations: [],
+    data: null,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+    deletedAt: null,
+  };
+  const taskCtx: AdvanceContext = { ...ctx, expressions: taskConditions(world, draft).expressions };
+  emit(taskCtx, of.by ?? id, "", { kind: "taskCreated", createdTaskId: id, numericId: draft.numericId, taskKind: "revoke" });
+  const decision = decide(world, draft);
+  const resolution = decision.resolution;
+  const selection = decision.selection;
+  let started: Task;
+  if (!resolution.ok || !selection?.ok) {
+    const why = !resolution.ok ? resolution.error.message : selection && !selection.ok ? selection.error.message : "no steps";
+    postComment(taskCtx, draft, "", `No revoke policy could be applied: ${why}`);
+    started = closeTask(taskCtx, { ...draft, policy: { current: null, history: AppendLog.empty(), next: [], policy: null } }, "error");
+  } else {
+    emitRuleEvaluations(taskCtx, id, selection.value.evaluations);
+    started = restartOn(taskCtx, draft, { policy: resolution.value.policy, steps: selection.value.steps, newGeneration: true, userId: "" });
+  }
+  return { ...started, commentCount: ctx.comments.filter((c) => c.taskId === id).length };
+}
+
 /**
  * Creates and starts the revoke task of a decertified certify task: same entitlement and user, its
  * source the review (`certTicketId` is the certify task), `accessReviewSelection` carried over, the
@@ -95,11 +163,7 @@ export function addTask(world: World, task: Task): World {
 export function createRevokeForDecertified(ctx: AdvanceContext, certify: Task): Task | undefined {
   const t = certify.type;
   if (t?.kind !== "certify") return undefined;
-  const world = ctx.world;
   const userId = t.identityUserId || certify.userId;
-  const ent = findEntitlement(world, t.appId, t.appEntitlementId);
-  const app = world.index.apps.get(t.appId);
-  const user = world.index.users.get(userId);
   const type: TaskTypeRevoke = {
     kind: "revoke",
     appEntitlementId: t.appEntitlementId,
@@ -113,52 +177,48 @@ export function createRevokeForDecertified(ctx: AdvanceContext, certify: Task): 
     // The revoke variant has no such field in the model; the spec says the service sets it.
     $unknown: { accessReviewSelection: t.accessReviewSelection || t.accessReviewId },
   };
-  const id = ctx.ids.take("task");
-  const draft: Task = {
-    id,
-    numericId: nextNumericId(world),
-    displayName: `Revoke "${ent?.displayName || t.appEntitlementId}" (${app?.displayName || t.appId}) from ${user?.displayName || userId}`,
-    description: `Created from the decertification in certify task ${certify.numericId || certify.id} (access review ${t.accessReviewId}).`,
-    state: "TASK_STATE_OPEN",
-    processing: "TASK_PROCESSING_TYPE_PROCESSING",
-    origin: "TASK_ORIGIN_ACCESS_REVIEW",
-    actions: [],
+  return startRevokeTask(ctx, {
     type,
-    policy: null,
-    policyGenerationId: "",
-    form: null,
     userId,
-    createdByUserId: "",
-    approverIds: [],
-    stepApproverIds: [],
-    commentCount: 0,
-    emergencyAccess: false,
-    analysisId: "",
-    insightIds: [],
-    recommendation: "INSIGHT_RECOMMENDATION_UNSPECIFIED",
-    revocationTargets: revocationTargetsFor(world, t.appId, t.appEntitlementId, userId),
-    externalRefs: [],
-    annotations: [],
-    data: null,
-    createdAt: ctx.now,
-    updatedAt: ctx.now,
-    deletedAt: null,
+    origin: "TASK_ORIGIN_ACCESS_REVIEW",
+    description: `Created from the decertification in certify task ${certify.numericId || certify.id} (access review ${t.accessReviewId}).`,
+    by: certify.id,
+  });
+}
+
+/**
+ * Creates and starts the revoke task of a time-limited grant whose end has come: "At the end of the
+ * time limit, the user's access will be automatically revoked" (product_admin_access-requests.mdx).
+ * The task is the spec's time revoke: origin `TASK_ORIGIN_TIME_REVOKE`, source `expired` with the
+ * grant's end as `expiredAt`; it runs the entitlement's revoke policy like any revoke task (README,
+ * "Assumptions"). `ctx.now` is the grant's end (or the world's clock, when that is later).
+ *
+ * @example
+ * ```ts
+ * const revoke = createRevokeForExpiredGrant(ctx, { appId: "app-aws", appEntitlementId: "ent-aws-prod-admin", identityUserId: "u-dev1", source: "direct", deprovisionAt: "2026-11-22T17:00:00Z" });
+ * revoke.origin; // "TASK_ORIGIN_TIME_REVOKE"
+ * ```
+ */
+export function createRevokeForExpiredGrant(ctx: Omit<AdvanceContext, "expressions">, grant: Grant): Task {
+  const account = ctx.world.index.appUserByUserAndApp.get(`${grant.identityUserId}\u0000${grant.appId}`);
+  const type: TaskTypeRevoke = {
+    kind: "revoke",
+    appEntitlementId: grant.appEntitlementId,
+    appId: grant.appId,
+    appUserId: account?.id ?? "",
+    identityUserId: grant.identityUserId,
+    outcome: "REVOKE_OUTCOME_UNSPECIFIED",
+    outcomeTime: null,
+    resource: null,
+    source: { kind: "expired", expiredAt: grant.deprovisionAt ?? ctx.now },
   };
-  emit(ctx, certify.id, "", { kind: "taskCreated", createdTaskId: id, numericId: draft.numericId, taskKind: "revoke" });
-  const taskCtx: AdvanceContext = { ...ctx, expressions: taskConditions(world, draft).expressions };
-  const decision = decide(world, draft);
-  const resolution = decision.resolution;
-  const selection = decision.selection;
-  let started: Task;
-  if (!resolution.ok || !selection?.ok) {
-    const why = !resolution.ok ? resolution.error.message : selection && !selection.ok ? selection.error.message : "no steps";
-    postComment(taskCtx, draft, "", `No revoke policy could be applied: ${why}`);
-    started = closeTask(taskCtx, { ...draft, policy: { current: null, history: AppendLog.empty(), next: [], policy: null } }, "error");
-  } else {
-    emitRuleEvaluations(taskCtx, id, selection.value.evaluations);
-    started = restartOn(taskCtx, draft, { policy: resolution.value.policy, steps: selection.value.steps, newGeneration: true, userId: "" });
-  }
-  return { ...started, commentCount: ctx.comments.filter((c) => c.taskId === id).length };
+  return startRevokeTask(ctx, {
+    type,
+    userId: grant.identityUserId,
+    origin: "TASK_ORIGIN_TIME_REVOKE",
+    description: `Created when the time-limited access ended at ${grant.deprovisionAt ?? ctx.now}.`,
+    by: null,
+  });
 }
 
 /**
@@ -200,8 +260,14 @@ export function applyEffects(world: World, ctx: AdvanceContext, from = 0): World
     switch (e.kind) {
       case "grantAdded": {
         const list = mutable();
-        if (!list.some((g) => grantKey(g) === grantKey(e)))
-          list.push({ appId: e.appId, appEntitlementId: e.appEntitlementId, identityUserId: e.identityUserId, source: "direct" });
+        const grant: Grant = { appId: e.appId, appEntitlementId: e.appEntitlementId, identityUserId: e.identityUserId, source: "direct", ...(e.deprovisionAt ? { deprovisionAt: e.deprovisionAt } : {}) };
+        const at = list.findIndex((g) => grantKey(g) === grantKey(e));
+        if (at < 0) list.push(grant);
+        else {
+          // An extension (or access made permanent): the grant keeps how it was given.
+          const { deprovisionAt: _old, ...held } = list[at] as Grant;
+          list[at] = e.deprovisionAt ? { ...held, deprovisionAt: e.deprovisionAt } : held;
+        }
         break;
       }
       case "grantRevoked": {

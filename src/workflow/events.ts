@@ -113,6 +113,11 @@ export type AuditEvent =
       readonly appId: string;
       readonly appEntitlementId: string;
       readonly identityUserId: string;
+      /**
+       * When the access ends: the closing time plus the request's `grantDuration`, null for access
+       * without an end. A grant already held is given the later end (an extension), or none.
+       */
+      readonly deprovisionAt: string | null;
     })
   | (EventBase & {
       readonly kind: "grantRevoked";

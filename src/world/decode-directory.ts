@@ -19,6 +19,7 @@ import type {
   User,
 } from "../model/directory.js";
 import { setOwn } from "../codec/json-tools.js";
+import { isRealTimestamp, utcTimestamp } from "../codec/schema.js";
 import { ROLE_KINDS } from "../model/directory.js";
 import { type Diagnostic, eachItem, isObject, ObjectReader, pathIndex } from "./read.js";
 
@@ -224,11 +225,22 @@ export function decodeGrant(r: ObjectReader, out: Diagnostic[]): Grant {
       message: `grant source must be one of ${GRANT_SOURCES.join(", ")}; found "${source}"`,
     });
   }
+  // The end of a time-limited grant (openapi.yaml AppEntitlementUserBinding.deprovisionAt), in UTC.
+  const end = r.raw("deprovisionAt");
+  let deprovisionAt: string | null = null;
+  if (typeof end === "string" && isRealTimestamp(end)) deprovisionAt = utcTimestamp(end);
+  else if (end !== undefined && end !== null && end !== "")
+    out.push({
+      code: "INVALID_TIMESTAMP",
+      path: `${r.path}.deprovisionAt`,
+      message: `a grant's deprovisionAt must be an RFC 3339 timestamp such as "2026-12-01T09:00:00Z", or null for access without an end; found ${JSON.stringify(end) ?? typeof end}`,
+    });
   return {
     appId: r.string("appId"),
     appEntitlementId: r.string("appEntitlementId"),
     identityUserId: r.string("identityUserId"),
     source: known ? (source as Grant["source"]) : "direct",
+    ...(deprovisionAt ? { deprovisionAt } : {}),
   };
 }
 
