@@ -202,6 +202,15 @@ describe("openapi.yaml reads: pull from policy-sim serve over loopback gives the
     expect(apiSections(pulled)).toEqual(apiSections(doc));
   });
 
+  it("product_admin_access-requests.mdx time limits: a grant's end (AppEntitlementUserView.appEntitlementUserBindingDeprovisionAt) comes back", async () => {
+    const base = JSON.parse(readFileSync("fixtures/world.json", "utf8")) as Json;
+    const grants = (base["grants"] as Json[]).map((g, i) => (i % 3 === 0 ? { ...g, deprovisionAt: `2026-12-0${1 + (i % 9)}T09:00:00Z` } : g));
+    const doc = { ...base, grants };
+    const pulled = await pullFromServe(doc, { kind: "token", token: "tok-super" });
+    expect((pulled["grants"] as Json[]).filter((g) => g["deprovisionAt"]).length).toBe(grants.filter((g) => g["deprovisionAt"]).length);
+    expect(apiSections(pulled)).toEqual(apiSections(doc));
+  });
+
   it("product_admin_entitlement-config-rules.mdx: the fixture world with configuration rules, and emergency request defaults", async () => {
     const settings = { requestPolicyId: "pol-prod-admin-eng", emergencyGrantEnabled: true, emergencyGrantPolicyId: "pol-emergency-breakglass", maxGrantDuration: "28800s", requestSchemaId: "" };
     const rules = [

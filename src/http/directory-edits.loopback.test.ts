@@ -272,6 +272,34 @@ describe("openapi.yaml AppEntitlements.AddManuallyManagedMembers and RemoveEntit
   });
 });
 
+describe("openapi.yaml AppEntitlementUserBindingService.UpdateGrantDuration and RemoveGrantDuration; product_admin_access-requests.mdx time limits", () => {
+  const BINDING = "/api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/users/{app_user_id}";
+  const held = { app_id: "app-aws", app_entitlement_id: "ent-aws-prod-admin", app_user_id: "au-aws-sre-lead" };
+  const grantsOf = async () =>
+    (await call("GET", "/api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/users/{identity_user_id}/grants", { params: { app_id: "app-aws", app_entitlement_id: "ent-aws-prod-admin", identity_user_id: "u-sre-lead" } })).bindings;
+  it("sets when a grant ends (in UTC), reads it back, and removes it again", async () => {
+    expect((await grantsOf())[0]).toMatchObject({ appUserId: "au-aws-sre-lead", deprovisionAt: null });
+    const set = await call("POST", `${BINDING}/update-grant-duration`, { params: held, body: { newDeprovisionAt: "2026-12-01T10:00:00+01:00" } });
+    expect(set.binding).toMatchObject({ appId: "app-aws", appEntitlementId: "ent-aws-prod-admin", appUserId: "au-aws-sre-lead", deprovisionAt: "2026-12-01T09:00:00Z" });
+    expect((await grantsOf())[0].deprovisionAt).toBe("2026-12-01T09:00:00Z");
+    const removed = await call("POST", `${BINDING}/remove-grant-duration`, { params: held, body: {} });
+    expect(removed.binding).toMatchObject({ appUserId: "au-aws-sre-lead", deprovisionAt: null });
+    expect((await grantsOf())[0].deprovisionAt).toBeNull();
+    // A standing grant stays standing.
+    expect((await call("POST", `${BINDING}/remove-grant-duration`, { params: held, body: {} })).binding.deprovisionAt).toBeNull();
+  });
+  it("refusals: no time, not a time, a time not after the clock (400); an account without the grant (404); a caller who may not manage the app (403)", async () => {
+    const update = `${BINDING}/update-grant-duration`;
+    expect((await call("POST", update, { params: held, body: {}, expect: 400 })).message).toContain("remove-grant-duration");
+    expect((await call("POST", update, { params: held, body: { newDeprovisionAt: "in a week" }, expect: 400 })).code).toBe(3);
+    expect((await call("POST", update, { params: held, body: { newDeprovisionAt: "2026-11-01T00:00:00Z" }, expect: 400 })).message).toContain("not after the clock");
+    const notHeld = await call("POST", update, { params: { ...held, app_user_id: "au-aws-dev1" }, body: { newDeprovisionAt: "2026-12-01T00:00:00Z" }, expect: 404 });
+    expect(notHeld.message).toBe('app user "au-aws-dev1" holds no grant of entitlement "ent-aws-prod-admin" of app "app-aws"');
+    expect((await call("POST", `${BINDING}/remove-grant-duration`, { params: { ...held, app_user_id: "au-nope" }, body: {}, expect: 404 })).code).toBe(5);
+    expect((await call("POST", update, { params: held, body: { newDeprovisionAt: "2026-12-01T00:00:00Z" }, token: "tok-app-admin", expect: 403 })).code).toBe(7);
+  });
+});
+
 describe("openapi.yaml AppUserService.Update: only appUserType and identityUserId can be updated", () => {
   const AU = "/api/v1/apps/{app_user_app_id}/app_users/{app_user_id}";
   const accountsOf = async (userId: string): Promise<string[]> =>

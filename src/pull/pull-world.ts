@@ -10,6 +10,7 @@
  * the server does not offer or the credentials may not read become warnings instead; see
  * {@link OptionalRead} for how a 404 is told apart from "none for this object".
  */
+import { isRealTimestamp } from "../codec/schema.js";
 import { READS_EVERY_TASK } from "../reducers/permissions.js";
 import { DEFAULT_ROLES } from "../world/decode-directory.js";
 import type { Result } from "../result.js";
@@ -643,7 +644,15 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
     }
     const sources = b["grantSources"];
     const viaEnrollment = Array.isArray(sources) && sources.length > 0;
-    grantRows.push({ appId: b["appId"], appEntitlementId: b["appEntitlementId"], identityUserId, source: viaEnrollment ? "enrollment" : "direct" });
+    // AppEntitlementUserView.appEntitlementUserBindingDeprovisionAt: when time-limited access ends.
+    const end = b["appEntitlementUserBindingDeprovisionAt"];
+    grantRows.push({
+      appId: b["appId"],
+      appEntitlementId: b["appEntitlementId"],
+      identityUserId,
+      source: viaEnrollment ? "enrollment" : "direct",
+      ...(typeof end === "string" && isRealTimestamp(end) ? { deprovisionAt: end } : {}),
+    });
   }
   const grantList = once("grants", grantRows, (g) => `${String(g["appId"])}/${String(g["appEntitlementId"])}/${String(g["identityUserId"])}`);
   if (grantsWithoutUser > 0)

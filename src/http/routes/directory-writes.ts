@@ -8,7 +8,7 @@ import * as reviews from "./access-review-edits.js";
 import * as rules from "./config-rule-edits.js";
 import { updateAppUser } from "./app-user-edits.js";
 import { deleteApp, deleteEntitlement } from "./directory-deletes.js";
-import { addManualMembers, removeMembership } from "./membership-edits.js";
+import { addManualMembers, removeBindingGrantDuration, removeMembership, updateBindingGrantDuration } from "./membership-edits.js";
 import { createApp, createEntitlement, updateApp, updateEntitlement } from "./directory-edits.js";
 import * as defaults from "./request-defaults-edits.js";
 import type { Route } from "../route.js";
@@ -17,10 +17,11 @@ const route = (path: string, operationId: string, edit: Parameters<typeof editRo
   editRoute(method, path, operationId, edit);
 
 const RULES = "/api/v1/apps/{app_id}/entitlement_configuration_rules";
+const BINDING = "/api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/users/{app_user_id}";
 
 /**
  * Create, update and delete an app and an entitlement; add and remove an entitlement's manual
- * members; update an account's type and user; create, update, delete and reorder configuration rules;
+ * members; change or remove when a grant ends; update an account's type and user; create, update, delete and reorder configuration rules;
  * set the app's access-request defaults; create, update and delete campaigns.
  *
  * @example
@@ -46,6 +47,12 @@ export const DIRECTORY_WRITE_ROUTES: readonly Route[] = [
     "c1.api.app.v1.AppEntitlements.RemoveEntitlementMembership",
     (w, c, i) => removeMembership(w, c, p(i, "app_id"), p(i, "app_entitlement_id"), i.body),
     "DELETE",
+  ),
+  route(`${BINDING}/update-grant-duration`, "c1.api.app.v1.AppEntitlementUserBindingService.UpdateGrantDuration", (w, c, i, ctx) =>
+    updateBindingGrantDuration(w, c, p(i, "app_id"), p(i, "app_entitlement_id"), p(i, "app_user_id"), i.body, ctx.now ?? w.now),
+  ),
+  route(`${BINDING}/remove-grant-duration`, "c1.api.app.v1.AppEntitlementUserBindingService.RemoveGrantDuration", (w, c, i) =>
+    removeBindingGrantDuration(w, c, p(i, "app_id"), p(i, "app_entitlement_id"), p(i, "app_user_id")),
   ),
   route(RULES, "c1.api.app.v1.AppEntitlementRoutingRuleService.CreateAppEntitlementRoutingRule", (w, c, i) => rules.createConfigRule(w, c, p(i, "app_id"), i.body)),
   route(`${RULES}/{id}`, "c1.api.app.v1.AppEntitlementRoutingRuleService.UpdateAppEntitlementRoutingRule", (w, c, i) =>

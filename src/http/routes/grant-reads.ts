@@ -73,13 +73,13 @@ export function listAppUsersForIdentityWithGrant(world: World, appId: string, en
   if (!world.index.apps.has(appId)) return notFound(`app "${appId}" not found`);
   if (!findEntitlement(world, appId, entitlementId)) return notFound(`entitlement "${entitlementId}" of app "${appId}" not found`);
   if (!world.index.users.has(identityUserId)) return notFound(`user "${identityUserId}" not found`);
-  const granted = world.grants.some((g) => g.appId === appId && g.appEntitlementId === entitlementId && g.identityUserId === identityUserId);
-  const holder = granted ? world.index.appUserByUserAndApp.get(`${identityUserId}\u0000${appId}`) : undefined;
+  const grant = world.index.grants.get(`${identityUserId}\u0000${appId}\u0000${entitlementId}`);
+  const holder = grant ? world.index.appUserByUserAndApp.get(`${identityUserId}\u0000${appId}`) : undefined;
   const bindings: JsonValue[] = world.appUsers
     .filter((a) => a.appId === appId && a.identityUserId === identityUserId)
     .map((a) =>
       a === holder
-        ? { appId, appUserId: a.id, appEntitlementId: entitlementId, createdAt: grantCreatedAt(world, { appId, appEntitlementId: entitlementId, identityUserId }), deletedAt: null, deprovisionAt: null, grantSources: [] }
+        ? { appId, appUserId: a.id, appEntitlementId: entitlementId, createdAt: grantCreatedAt(world, { appId, appEntitlementId: entitlementId, identityUserId }), deletedAt: null, deprovisionAt: grant?.deprovisionAt ?? null, grantSources: [] }
         : { appId, appUserId: a.id, appEntitlementId: "", createdAt: null, deletedAt: null, deprovisionAt: null, grantSources: [] },
     );
   return ok({ bindings });

@@ -14,6 +14,8 @@ import { type HttpFailure, requiredStringProblem } from "../error-body.js";
 import type { DirectoryWrite } from "./directory-edits.js";
 import { managedApp } from "./managed-app.js";
 import { invalid, notFound } from "./refuse.js";
+import { userBinding } from "./reads.js";
+import { isRealTimestamp, utcTimestamp } from "../../codec/schema.js";
 
 type Body = Readonly<Record<string, unknown>>;
 
@@ -114,4 +116,70 @@ export function removeMembership(world: World, caller: User, appId: string, enti
   if (holder === "" || !world.grants.some(gone)) return ok({ world, body: { revokeTaskId: "" } });
   const parts = { ...world, grants: Object.freeze(world.grants.filter((g) => !gone(g))) };
   return ok({ world: Object.freeze({ ...parts, index: buildIndex(parts, world) }), body: { revokeTaskId: "" } });
+}
+
+/** The account `appUserId` of app `appId` and its user's grant of the entitlement, or the refusal. */
+function heldGrant(world: World, caller: User, appId: string, entitlementId: string, appUserId: string): Result<{ account: AppUser; grant: Grant }, HttpFailure> {
+  const app = managedApp(world, caller, appId);
+  if (!app.ok) return app;
+  if (!findEntitlement(world, appId, entitlementId)) return notFound(`entitlement "${entitlementId}" of app "${appId}" not found`);
+  const account = world.index.appUsers.get(appUserId);
+  if (account?.appId !== appId) return notFound(`app user "${appUserId}" of app "${appId}" not found`);
+  const grant = account.identityUserId ? world.index.grants.get(`${account.identityUserId}\u0000${appId}\u0000${entitlementId}`) : undefined;
+  if (!grant) return notFound(`app user "${appUserId}" holds no grant of entitlement "${entitlementId}" of app "${appId}"`);
+  return ok({ account, grant });
+}
+
+/** `world` with `grant` replaced by `changed`, and the answer the binding routes give: `{binding}`. */
+function withGrantChanged(world: World, grant: Grant, changed: Grant, account: AppUser): DirectoryWrite {
+  const parts = { ...world, grants: Object.freeze(world.grants.map((g) => (g === grant ? changed : g))) };
+  const next = Object.freeze({ ...parts, index: buildIndex(parts, world) });
+  return { world: next, body: { binding: userBinding(next, changed, account) } };
+}
+
+/**
+ * `POST /api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/users/{app_user_id}/update-grant-duration`
+ * (`AppEntitlementUserBindingService.UpdateGrantDuration`): `{newDeprovisionAt}` → `{binding}`.
+ * "Update the expiration time of an existing grant, changing when automatic revocation will occur"
+ * (openapi.yaml): the grant's `deprovisionAt` becomes the new time, and a tick that reaches it
+ * revokes the access (product_admin_access-requests.mdx). The time must be after the world's clock
+ * (README, "Assumptions"); to make a grant standing, Remove Grant Duration. Who may: as for the
+ * entitlement's updates (`managedApp`).
+ *
+ * @example
+ * ```ts
+ * const r = updateBindingGrantDuration(world, admin, "app-aws", "ent-aws-prod-admin", "au-aws-sre-lead", { newDeprovisionAt: "2026-12-01T00:00:00Z" }, "2026-11-22T09:00:00Z");
+ * if (r.ok) store.set(r.value.world); // r.value.body: { binding: { deprovisionAt: "2026-12-01T00:00:00Z", … } }
+ * ```
+ */
+export function updateBindingGrantDuration(world: World, caller: User, appId: string, entitlementId: string, appUserId: string, body: Body, now: string): Result<DirectoryWrite, HttpFailure> {
+  const held = heldGrant(world, caller, appId, entitlementId, appUserId);
+  if (!held.ok) return held;
+  const at = body["newDeprovisionAt"];
+  if (at === undefined || at === null || at === "") return invalid("newDeprovisionAt", "newDeprovisionAt is required: when the access ends, such as \"2026-12-01T09:00:00Z\" (to remove the end, use remove-grant-duration)");
+  if (typeof at !== "string" || !isRealTimestamp(at)) return invalid("newDeprovisionAt", `newDeprovisionAt must be an RFC 3339 timestamp such as "2026-12-01T09:00:00Z", not ${JSON.stringify(at) ?? typeof at}`);
+  const end = utcTimestamp(at);
+  if (Date.parse(end) <= Date.parse(now)) return invalid("newDeprovisionAt", `newDeprovisionAt ${end} is not after the clock (${now}): the access would end before it was changed`);
+  const { grant, account } = held.value;
+  return ok(withGrantChanged(world, grant, { ...grant, deprovisionAt: end }, account));
+}
+
+/**
+ * `POST /api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/users/{app_user_id}/remove-grant-duration`
+ * (`AppEntitlementUserBindingService.RemoveGrantDuration`): `{}` → `{binding}`. "Remove the
+ * expiration time from a grant, converting it to an indefinite (standing) grant" (openapi.yaml).
+ * A grant without an end is left as it is. Who may: as for the entitlement's updates.
+ *
+ * @example
+ * ```ts
+ * removeBindingGrantDuration(world, admin, "app-aws", "ent-aws-prod-admin", "au-aws-sre-lead"); // body: { binding: { deprovisionAt: null, … } }
+ * ```
+ */
+export function removeBindingGrantDuration(world: World, caller: User, appId: string, entitlementId: string, appUserId: string): Result<DirectoryWrite, HttpFailure> {
+  const held = heldGrant(world, caller, appId, entitlementId, appUserId);
+  if (!held.ok) return held;
+  const { grant, account } = held.value;
+  if (!grant.deprovisionAt) return ok({ world, body: { binding: userBinding(world, grant, account) } });
+  const { deprovisionAt: _end, ...standing } = grant;
+  return ok(withGrantChanged(world, grant, standing, account));
 }

@@ -470,7 +470,7 @@ export function bindingView(world: World, g: Grant, account: AppUser | undefined
     appUserId: account?.id ?? "",
     appUser: account ? appUserView(account) : null,
     appEntitlementUserBindingCreatedAt: grantCreatedAt(world, g),
-    appEntitlementUserBindingDeprovisionAt: null,
+    appEntitlementUserBindingDeprovisionAt: g.deprovisionAt ?? null,
     grantSources: [],
     originatingTicketId: "",
   };
@@ -486,7 +486,7 @@ export function bindingView(world: World, g: Grant, account: AppUser | undefined
  * ```
  */
 export function userBinding(world: World, g: Grant, account: AppUser | undefined): JsonObject {
-  return { appId: g.appId, appEntitlementId: g.appEntitlementId, appUserId: account?.id ?? "", createdAt: grantCreatedAt(world, g), deprovisionAt: null, deletedAt: null, grantSources: [] };
+  return { appId: g.appId, appEntitlementId: g.appEntitlementId, appUserId: account?.id ?? "", createdAt: grantCreatedAt(world, g), deprovisionAt: g.deprovisionAt ?? null, deletedAt: null, grantSources: [] };
 }
 
 /**
