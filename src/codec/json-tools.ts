@@ -132,24 +132,30 @@ export function refersToItself(value: unknown): boolean {
 /**
  * A deep copy of a JSON value, iterative so that nesting depth is bounded by memory, not the call
  * stack. Shared sub-objects stay shared and cycles are copied as cycles, so it always terminates.
- * Given `maxDepth`, a value nesting deeper (levels below the value itself) throws {@link JsonTooDeep}.
+ * Given `maxDepth`, a value nesting deeper (levels below the value itself) throws {@link JsonTooDeep};
+ * with `refuseCycles`, a value that refers to itself throws {@link JsonCycle} (it is looked for only
+ * when the copy met an object twice, so a tree costs nothing more).
  *
  * @example
  * ```ts
  * const copy = cloneJson({ a: [1, { b: null }] }); // equal, but no shared objects
  * ```
  */
-export function cloneJson(value: unknown, maxDepth: number = Infinity): JsonValue {
+export function cloneJson(value: unknown, maxDepth: number = Infinity, refuseCycles = false): JsonValue {
   if (typeof value !== "object" || value === null) return value as JsonValue;
   const copies = new Map<object, unknown>();
   const root: unknown = Array.isArray(value) ? [] : {};
   copies.set(value, root);
   const work: Array<readonly [object, unknown, number]> = [[value, root, 0]];
   let depth = 0;
+  let metTwice = false;
   const copyChild = (child: unknown): unknown => {
     if (typeof child !== "object" || child === null) return child;
     const seen = copies.get(child);
-    if (seen !== undefined) return seen;
+    if (seen !== undefined) {
+      metTwice = true;
+      return seen;
+    }
     if (depth + 1 > maxDepth) throw new JsonTooDeep(maxDepth);
     const fresh: unknown = Array.isArray(child) ? [] : {};
     copies.set(child, fresh);
@@ -168,6 +174,7 @@ export function cloneJson(value: unknown, maxDepth: number = Infinity): JsonValu
       for (const key of Object.keys(src)) setOwn(out, key, copyChild(src[key]));
     }
   }
+  if (metTwice && refuseCycles && refersToItself(value)) throw new JsonCycle();
   return root as JsonValue;
 }
 

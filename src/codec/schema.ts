@@ -553,7 +553,8 @@ export const jsonObject: Codec<JsonObject> = scalar<JsonObject>(
   { t: "jsonObject" },
   {},
   (v, at, ctx) => {
-    if (isJsonObject(v)) return cloneJson(v, MAX_JSON_DEPTH) as JsonObject;
+    // A value that refers to itself (objects built in code; JSON cannot) would load, then make every save throw.
+    if (isJsonObject(v)) return cloneJson(v, MAX_JSON_DEPTH, true) as JsonObject;
     expected(ctx, "EXPECTED_OBJECT", at, "an object", v);
     return {};
   },
@@ -568,7 +569,7 @@ export const jsonObject: Codec<JsonObject> = scalar<JsonObject>(
  * const fields = { minDate: jsonValue };
  * ```
  */
-export const jsonValue: Codec<JsonValue> = scalar<JsonValue>({ t: "json" }, null, (v) => cloneJson(v, MAX_JSON_DEPTH), (v) => cloneJson(v));
+export const jsonValue: Codec<JsonValue> = scalar<JsonValue>({ t: "json" }, null, (v) => cloneJson(v, MAX_JSON_DEPTH, true), (v) => cloneJson(v));
 
 // ---------------------------------------------------------------------------------------------
 // Combinators

@@ -15,7 +15,7 @@ import type { Step } from "./comment.js";
 import type { SimError } from "./errors.js";
 import type { ActionContext, ExpandMaskInput } from "./prelude.js";
 import { pendingStep } from "./step-checks.js";
-import { type ActionSpec, invalid, readString, runTaskAction } from "./task-action.js";
+import { type ActionSpec, invalid, jsonObjectInput, readString, runTaskAction } from "./task-action.js";
 
 /**
  * The form completion request: the values by field name.
@@ -45,7 +45,9 @@ const spec: ActionSpec<Req> = {
     if (typeof v !== "object" || v === null || Array.isArray(v)) return err(invalid("values must be an object of field name to value", "values"));
     const policyStepId = readString(req, "policyStepId");
     if (!policyStepId.ok) return policyStepId;
-    return ok({ values: v as JsonObject, policyStepId: policyStepId.value });
+    const values = jsonObjectInput(v, "values");
+    if (!values.ok) return values;
+    return ok({ values: values.value, policyStepId: policyStepId.value });
   },
   state: (c, r) => {
     const cur = pendingStep(c.task, "form", "complete the form of", r.policyStepId);

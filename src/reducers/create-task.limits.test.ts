@@ -7,6 +7,9 @@ import { sampleWorld } from "../../test/helpers.js";
 import type { Task } from "../model/index.js";
 import { createGrantTask, createOffboardingTask } from "./create-task.js";
 import { MAX_DESCRIPTION_CHARS, MAX_OPEN_TASKS_PER_CREATOR, MAX_REQUEST_DATA_CHARS } from "./limits.js";
+import { MAX_JSON_DEPTH } from "../codec/json-tools.js";
+import { loadWorld } from "../world/load-world.js";
+import { saveWorld } from "../world/save-world.js";
 
 const req = { appId: "app-aws", appEntitlementId: "ent-aws-prod-admin" };
 const ctx = { actorId: "u-contractor" };
@@ -23,6 +26,33 @@ describe("task creation limits", () => {
   it("requestData over 64 KiB of JSON is INVALID_ARGUMENT", () => {
     const r = createGrantTask(sampleWorld(), { ...req, requestData: { note: "x".repeat(MAX_REQUEST_DATA_CHARS) } } as never, ctx);
     expect(r.ok ? null : r.error.code).toBe("INVALID_ARGUMENT");
+  });
+  it("requestData is the world's own copy: changing the caller's object afterwards changes nothing, and a saved world loads again", () => {
+    const data: Record<string, unknown> = { reason: "on call" };
+    const r = createGrantTask(sampleWorld(), { ...req, requestData: data } as never, ctx);
+    if (!r.ok) throw new Error(r.error.message);
+    data["reason"] = "changed afterwards";
+    const made = [...r.value.world.tasks.values()].find((t) => t.data !== null && (t.data as Record<string, unknown>)["reason"] !== undefined);
+    expect(made?.data).toEqual({ reason: "on call" });
+    // As deep as a world file keeps: taken, saved and loaded again.
+    let deep: unknown = "leaf";
+    for (let i = 0; i < MAX_JSON_DEPTH; i++) deep = { d: deep };
+    const kept = createGrantTask(sampleWorld(), { ...req, requestData: deep } as never, ctx);
+    if (!kept.ok) throw new Error(kept.error.message);
+    expect(loadWorld(JSON.parse(JSON.stringify(saveWorld(kept.value.world)))).ok).toBe(true);
+  });
+  it("requestData deeper than a world file keeps, or referring to itself, is INVALID_ARGUMENT at requestData, not a throw", () => {
+    let deep: unknown = "leaf";
+    for (let i = 0; i < 20_000; i++) deep = { d: deep };
+    const tooDeep = createGrantTask(sampleWorld(), { ...req, requestData: deep } as never, ctx);
+    expect(tooDeep.ok ? null : tooDeep.error).toMatchObject({ code: "INVALID_ARGUMENT", field: "requestData", message: `requestData nests more than ${MAX_JSON_DEPTH} levels, the most a world file keeps` });
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic["self"] = cyclic;
+    const cycle = createGrantTask(sampleWorld(), { ...req, requestData: cyclic } as never, ctx);
+    expect(cycle.ok ? null : cycle.error).toMatchObject({ code: "INVALID_ARGUMENT", field: "requestData", message: "requestData refers to itself, which JSON cannot write" });
+    // Shared, not cyclic: fine.
+    const shared = { x: 1 };
+    expect(createGrantTask(sampleWorld(), { ...req, requestData: { a: shared, b: shared } } as never, ctx).ok).toBe(true);
   });
   it(`a user with ${MAX_OPEN_TASKS_PER_CREATOR.toLocaleString("en")} open tasks of their own making is refused the next one; closed ones do not count`, () => {
     const world = sampleWorld();

@@ -25,7 +25,7 @@ import { decisionFailure } from "./hard-reset.js";
 import { completesTasks, rolesOf } from "./permissions.js";
 import { type ActionContext, type ExpandMaskInput, isRealTimestamp, utcTimestamp } from "./prelude.js";
 import { codePointsUpTo, MAX_DESCRIPTION_CHARS, MAX_OPEN_TASKS_PER_CREATOR, MAX_REQUEST_DATA_CHARS } from "./limits.js";
-import { commit, invalid, precondition, readString, responseFor } from "./task-action.js";
+import { commit, invalid, jsonObjectInput, precondition, readString, responseFor } from "./task-action.js";
 import { validateExpandPaths } from "./task-view.js";
 
 /**
@@ -346,9 +346,12 @@ export function createGrantTask(world: World, req: CreateGrantTaskInput, actx: A
       return err(invalid(`entitlement "${ent.value.id}" does not allow emergency grants`, "emergencyAccess"));
     const duration = readGrantDuration(world, r, ent.value);
     if (!duration.ok) return duration;
-    const data = r["requestData"];
-    if (data !== undefined && data !== null && (typeof data !== "object" || Array.isArray(data))) return err(invalid("requestData must be an object", "requestData"));
-    if (data !== undefined && data !== null && JSON.stringify(data).length > MAX_REQUEST_DATA_CHARS)
+    const given = r["requestData"];
+    if (given !== undefined && given !== null && (typeof given !== "object" || Array.isArray(given))) return err(invalid("requestData must be an object", "requestData"));
+    const copied = given === undefined || given === null ? ok(null) : jsonObjectInput(given, "requestData");
+    if (!copied.ok) return copied;
+    const data = copied.value;
+    if (data !== null && JSON.stringify(data).length > MAX_REQUEST_DATA_CHARS)
       return err(invalid(`requestData is larger than ${MAX_REQUEST_DATA_CHARS.toLocaleString("en")} characters of JSON`, "requestData"));
     const source = readSource(r["source"]);
     if (!source.ok) return source;
@@ -373,7 +376,7 @@ export function createGrantTask(world: World, req: CreateGrantTaskInput, actx: A
       userId: subject.value.userId,
       createdByUserId: caller.id,
       emergencyAccess: emergency === true,
-      data: (data as JsonObject | null | undefined) ?? null,
+      data,
       revocationTargets: [],
     }, now);
     return start(world, caller, now, build, paths.value);

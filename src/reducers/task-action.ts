@@ -14,6 +14,7 @@
  * 6. the change, the workflow running on, the world effects, and the response for the caller.
  */
 import { encodeCommentResponse, encodeHardResetResponse } from "../codec/index.js";
+import { cloneJson, JsonCycle, JsonTooDeep, MAX_JSON_DEPTH } from "../codec/json-tools.js";
 import type { User } from "../model/directory.js";
 import type { JsonObject, JsonValue } from "../model/json.js";
 import type { Task } from "../model/index.js";
@@ -106,6 +107,26 @@ export const precondition = (message: string, details?: unknown): SimError =>
  * ```
  */
 export const invalid = (message: string, field: string): SimError => ({ code: "INVALID_ARGUMENT", message, field });
+
+/**
+ * A caller's JSON object, copied so that the world never shares it with the caller (who may change
+ * it after the call), or the refusal of one that nests deeper than a world file may
+ * ({@link MAX_JSON_DEPTH}) or refers to itself: either would make the world unsaveable.
+ *
+ * @example
+ * ```ts
+ * const data = jsonObjectInput(req["requestData"], "requestData"); // ok({ … }) or INVALID_ARGUMENT
+ * ```
+ */
+export function jsonObjectInput(value: object, field: string): Result<JsonObject, SimError> {
+  try {
+    return ok(cloneJson(value, MAX_JSON_DEPTH, true) as JsonObject);
+  } catch (e) {
+    if (!(e instanceof JsonTooDeep)) throw e;
+    const why = e instanceof JsonCycle ? "refers to itself, which JSON cannot write" : `nests more than ${MAX_JSON_DEPTH} levels, the most a world file keeps`;
+    return err(invalid(`${field} ${why}`, field));
+  }
+}
 
 /**
  * Builds a `PERMISSION_DENIED` error.

@@ -106,6 +106,20 @@ describe("issue 15.4: a world that loads can be saved (one depth limit)", () => 
     const r = loadWorld(json);
     expect(r.ok && JSON.stringify(saveWorld(r.value))).toContain('"zzUnmodelled":{"a":{"x":1},"b":[{"x":1}]}');
   });
+
+  it("a free-form JSON field (a task's data, a wait's values) that refers to itself is refused at load, at the task that holds it (hostile review: tasks[].data loaded, then every save threw)", () => {
+    const json = fresh();
+    const loop: Record<string, unknown> = { a: 1 };
+    loop["self"] = { back: loop };
+    (json["tasks"] as Record<string, unknown>[])[0]!["data"] = loop;
+    const r = loadWorld(json);
+    expect(!r.ok && r.error[0]).toMatchObject({ code: "TOO_DEEP", path: "$.tasks[0]", message: "this value refers to itself, which JSON cannot write" });
+    const ok = fresh();
+    const shared = { x: 1 };
+    (ok["tasks"] as Record<string, unknown>[])[0]!["data"] = { a: shared, b: shared };
+    const loaded = loadWorld(ok);
+    expect(loaded.ok && JSON.stringify(saveWorld(loaded.value))).toContain('"data":{"a":{"x":1},"b":{"x":1}}');
+  });
 });
 
 describe("issue 15.5: __proto__ keys are data, never dropped and never prototypes", () => {

@@ -667,6 +667,18 @@ describe("form completion", () => {
     expect(e2.message).toMatch(/mutually exclusive/);
   });
 
+  it("the values are the world's own copy; values that refer to themselves are INVALID_ARGUMENT, not a world that cannot be saved", () => {
+    const values: Record<string, unknown> = { ...good };
+    const s = run(sampleWorld(), { type: "completeForm", taskId: "1012", values } as never, "u-fin1");
+    values["justification"] = "changed by the caller afterwards";
+    const form = task(s.world, "1012").policy?.history?.at(-1)?.instance;
+    expect(form?.kind === "form" && form.data).toMatchObject({ justification: good["justification"] });
+    const loop: Record<string, unknown> = { ...good };
+    loop["self"] = loop;
+    const e = refuse(sampleWorld(), { type: "completeForm", taskId: "1012", values: loop } as never, "u-fin1", "INVALID_ARGUMENT");
+    expect(e.message).toBe("values refers to itself, which JSON cannot write");
+  });
+
   it("FAILED_PRECONDITION on another step; PERMISSION_DENIED for an unrelated approver", () => {
     refuse(sampleWorld(), { type: "completeForm", taskId: "1001", values: {} }, "u-it-dir", "FAILED_PRECONDITION");
     refuse(sampleWorld(), { type: "completeForm", taskId: "1054", values: {} }, "u-sre-lead", "FAILED_PRECONDITION");
