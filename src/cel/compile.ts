@@ -8,6 +8,7 @@ import { celTypeNames, closest, diagnostic, errorParts, locate, type CelDiagnost
 import { celEnvironment, type CelEnvironment, type CelEnvironmentKind, LIMITS, MESSAGE_FIELD_TYPES } from "./environment.js";
 import { compileClosuresOrReason, type Closure, type InterpretedReason } from "./closures.js";
 import { generateClosure } from "./generate.js";
+import { guardRanges } from "./ranges.js";
 import { COST_LIMIT_KEY, CostMeter, costPlan, DEFAULT_CEL_COST_LIMIT, estimateCost, instrumentCost, WORST_CASE_SIZES, type CostEstimate } from "./cost.js";
 import { CEL_RESOURCE_LIMITS } from "./limits.js";
 import { desugar, type ExtensionArgs } from "./extensions.js";
@@ -203,6 +204,8 @@ export function compileFresh(env: CelEnvironment, source: string, options: { rea
     if (!checked.valid) return err([checkDiagnostic(env, source, errorParts(checked.error), checked.error)]);
     const badLiteral = invalidNetworkLiteral(ast, source);
     if (badLiteral) return err([badLiteral]);
+    // Out of CEL's int, duration and timestamp ranges is an error, as in cel-go (ranges.ts).
+    guardRanges(ast);
     const type = celTypeNames(typeNameOf(ast.checkedType) ?? checked.type ?? "dyn");
     const wantsBool = env.spec.result === "bool";
     // Any result type: for tests that evaluate plain expressions (the CEL conformance cases) in an environment.
