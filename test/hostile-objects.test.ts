@@ -69,6 +69,17 @@ describe("hostile arguments", () => {
     expect(!r.ok && r.error.code).toBe("INVALID_ARGUMENT");
     expect(!r.ok && r.error.message).toContain("trap get");
   });
+  it("whatIf: an edit that writes a value 100,000 levels deep is INVALID_ARGUMENT saying so, not a bare stack overflow (hostile review)", () => {
+    const r = whatIf(world, (w) => {
+      let o: Record<string, unknown> = {};
+      const root = o;
+      for (let i = 0; i < 100_000; i++) o = (o["a"] = {}) as Record<string, unknown>;
+      (w.policies[0] as { annotations: unknown }).annotations = root;
+    });
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.error).toMatchObject({ code: "INVALID_ARGUMENT", field: "edit" });
+    expect(!r.ok && r.error.message).toMatch(/nests too deeply \(a world keeps at most 512 levels\)|nests more than 512 levels/);
+  });
 });
 
 describe("functions typed to take a loaded value say so when given null (hostile review 7: each threw 'Cannot read properties of null')", () => {

@@ -62,6 +62,7 @@ import { DirectoryFootprint, type KeyFootprint } from "./footprint.js";
 import { changedPrefix, type PrefixRule } from "./prefix.js";
 import { GrowingInts, SharedParts, TaskClasses, TaskGroups } from "./task-classes.js";
 import { thrownMessage } from "./thrown-message.js";
+import { MAX_JSON_DEPTH } from "../codec/json-tools.js";
 import { decodeWhatIfOptions, OnProgressFailed, type TaskScope, type WhatIfOptions } from "./what-if-options.js";
 import { isRealTimestamp } from "../codec/schema.js";
 import {
@@ -1236,7 +1237,12 @@ function editedWorld(world: World, edit: WorldEdit): Result<{ readonly world: Wo
   try {
     after = applyEditUnchecked(world, typeof edit === "function" ? onlyEditableParts(edit) : edit);
   } catch (e: unknown) {
-    return err({ code: "INVALID_ARGUMENT", message: `the edit failed: ${thrownMessage(e)}`, field: "edit" });
+    // A stack overflow while the edit is applied: most often a value it wrote nests thousands of levels deep.
+    const why =
+      e instanceof RangeError && /call stack/i.test(e.message)
+        ? `the call stack ran out: a value the edit writes nests too deeply (a world keeps at most ${MAX_JSON_DEPTH} levels), or the edit recurses without end`
+        : thrownMessage(e);
+    return err({ code: "INVALID_ARGUMENT", message: `the edit failed: ${why}`, field: "edit" });
   }
   try {
     checked = checkEdit(world, after);
