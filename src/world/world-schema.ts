@@ -190,7 +190,11 @@ export function worldSchema(): JsonObject {
       entitlements: list(directoryItem(decodeEntitlement, "an AppEntitlement")),
       appUsers: list(directoryItem(decodeAppUser, "an AppUser: a user's account in an app")),
       groups: list(directoryItem(decodeGroup, "(sim) a group of users")),
-      grants: list(directoryItem((r) => decodeGrant(r, []), "(sim) who holds which entitlement")),
+      grants: list(
+        directoryItem((r) => decodeGrant(r, []), "(sim) who holds which entitlement", {
+          deprovisionAt: { type: ["string", "null"], format: "date-time", description: "when time-limited access ends (AppEntitlementUserBinding.deprovisionAt); absent or null for none" },
+        }),
+      ),
       resourceTypeDefaults: list(directoryItem(decodeResourceTypeDefault, "(sim) request defaults of an app's resource types")),
       entitlementConfigurationRules: list(directoryItem(decodeConfigRule, "an AppEntitlementRoutingRule: an app's entitlement configuration rule (condition, priority, enabled, settings)")),
       accessReviews: list(directoryItem(decodeAccessReview, "(sim) an access review (campaign)")),
