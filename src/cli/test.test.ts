@@ -171,6 +171,23 @@ describe("policy-sim test", () => {
     expect(r.err).toMatch(/is not YAML: .*line \d+, column \d+\n {4}.*\S/);
   });
 
+  it("one broken case file does not hide the others: they run and report, the broken one is named with why, and the exit is 2", async () => {
+    const good = JSON.stringify([{ name: "prod admin for a contractor", task: "1001", expect: { policy: "pol-prod-admin" } }]);
+    const files = { "a.json": good, "b.json": '[{ "name": "unclosed', "c.yaml": "cases: []\n" };
+    const r = await run(["test", "--world", "fixtures/world.json", "a.json", "b.json", "c.yaml"], files);
+    expect(r.code).toBe(EXIT.badInput);
+    expect(r.out).toContain("✓ prod admin for a contractor");
+    expect(r.out).toContain("b.json (not run: unusable)");
+    expect(r.out).toMatch(/Test Files {2}2 failed \| 1 passed \(3\)/);
+    expect(r.err).toContain("the case file b.json is not JSON");
+    expect(r.err).toContain("the case file c.yaml holds no cases");
+    const json = await run(["test", "--world", "fixtures/world.json", "a.json", "b.json", "--json"], files);
+    expect(json.code).toBe(EXIT.badInput);
+    const out = JSON.parse(json.out) as { passed: number; files: { path: string; unusable?: string }[] };
+    expect(out.passed).toBe(1);
+    expect(out.files[1]).toMatchObject({ path: "b.json", unusable: expect.stringContaining("is not JSON") });
+  });
+
   it("--coverage evaluates each case at its own now:, as the case ran (a clock rule a case proved is covered)", async () => {
     const cases = JSON.stringify([{ name: "after hours", task: "1002", now: "2026-11-23T22:30:00Z", expect: { policy: "pol-prod-admin", rule: 3 } }]);
     const r = await run(["test", "--world", "fixtures/world.json", "c.json", "--coverage", "--json"], { "c.json": cases });

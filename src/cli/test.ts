@@ -44,6 +44,18 @@ interface FileRun {
   readonly path: string;
   readonly results: readonly (PolicyCaseResult | { readonly name: string; readonly pass: false; readonly message: string; readonly mismatches: readonly string[] })[];
   readonly refs: readonly CoverageInput[];
+  /** Why the file could not be run (not read, not JSON/YAML, not a list of cases, none). */
+  readonly unusable?: string;
+}
+
+/** One file's run, or why it could not run: one broken file does not hide the results of the others. */
+function runUsableFile(world: World, path: string, io: CliIO): FileRun {
+  try {
+    return runFile(world, path, io);
+  } catch (e: unknown) {
+    if (!(e instanceof InputFileError)) throw e;
+    return { path, results: [], refs: [], unusable: e.message };
+  }
 }
 
 function runFile(world: World, path: string, io: CliIO): FileRun {
@@ -79,6 +91,11 @@ function report(io: CliIO, runs: readonly FileRun[], verbose: boolean): { passed
   let failed = 0;
   let filesFailed = 0;
   for (const run of runs) {
+    if (run.unusable !== undefined) {
+      filesFailed++;
+      io.stdout(` ${paint(io, "31", "❯")} ${run.path} (not run: unusable)\n     ${paint(io, "31", "→")} ${run.unusable.split("\n").join("\n       ")}\n`);
+      continue;
+    }
     const bad = run.results.filter((r) => !r.pass).length;
     passed += run.results.length - bad;
     failed += bad;
@@ -111,7 +128,11 @@ function runOnce(io: CliIO, worldPath: string, patterns: readonly string[], valu
   const world = worldAt(io, worldPath, values["now"]);
   const { files, empty } = expandGlobs(patterns, io);
   if (empty.length > 0) throw new CliInputError(`no case file matches ${empty.map((p) => `"${p}"`).join(", ")}`);
-  const runs = files.map((f) => runFile(world, f, io));
+  const runs = files.map((f) => runUsableFile(world, f, io));
+  const unusable = runs.filter((r) => r.unusable !== undefined);
+  // Unusable input is exit 2 as before, and said on stderr; the other files still run and report.
+  for (const r of unusable) io.stderr(`${r.unusable}\n`);
+  const exitOf = (failed: number): number => (unusable.length > 0 ? EXIT.badInput : failed > 0 ? EXIT.findings : EXIT.ok);
   const refs = runs.flatMap((r) => r.refs);
   const coverage = values["coverage"] === true ? ruleCoverage(world, refs) : undefined;
   if (values["json"] === true) {
@@ -121,6 +142,7 @@ function runOnce(io: CliIO, worldPath: string, patterns: readonly string[], valu
       failed,
       files: runs.map((r) => ({
         path: r.path,
+        ...(r.unusable !== undefined ? { unusable: r.unusable } : {}),
         cases: r.results.map((x) => {
           const route = !x.pass && "explanation" in x && x.explanation ? routeLine(x.explanation) : undefined;
           return { name: x.name, pass: x.pass, mismatches: x.mismatches, ...(route === undefined ? {} : { route }) };
@@ -128,11 +150,11 @@ function runOnce(io: CliIO, worldPath: string, patterns: readonly string[], valu
       })),
       ...(coverage ? { coverage } : {}),
     });
-    return failed > 0 ? EXIT.findings : EXIT.ok;
+    return exitOf(failed);
   }
   const { failed } = report(io, runs, values["verbose"] === true);
   if (coverage) io.stdout(`\n${formatCoverage(coverage, { onlyGaps: true, hideUnreached: true })}\n`);
-  return failed > 0 ? EXIT.findings : EXIT.ok;
+  return exitOf(failed);
 }
 
 /**
@@ -154,7 +176,7 @@ export const testCommand: Command = {
     "--coverage       after the results: the rules never matched, and the sub-expressions never true",
     "                 or never false, over every case's task",
     "--verbose        with each failure, how the task actually routed, rule by rule",
-    "--json           { passed, failed, files: [{ path, cases: [{ name, pass, mismatches }] }], coverage? }",
+    "--json           { passed, failed, files: [{ path, unusable?, cases: [{ name, pass, mismatches }] }], coverage? }",
     "--watch          run again whenever the world or a case file changes (Ctrl-C stops)",
     "",
     "A case file is a list of cases (or { cases: [...] }), each:",
@@ -162,7 +184,8 @@ export const testCommand: Command = {
     "    request: { subject: { id: u-dev2, employmentType: Contractor }, entitlement: app-aws/ent-aws-prod-admin }   # or task: \"1001\"",
     "    expect: { policy: pol-prod-admin, rule: 2, steps: [approval, approval, provision], approvers: [u-eng-mgr] }",
     "expect keys: policy, source, rule, decidedBy, stepKey, chain, firstStep, steps, approvers, approvalSteps (each approval step's approvers, in order), error.",
-    "Exit 0 when every case passes, 1 when some fail, 2 for unusable input.",
+    "Exit 0 when every case passes, 1 when some fail, 2 for unusable input (a broken case file is",
+    "reported and the other files still run).",
     "",
     "  policy-sim test --world fixtures/world.json fixtures/policy-tests/*.yaml --coverage",
   ],
