@@ -82,7 +82,9 @@ function intlZone(name: string): Zone {
     minute: "numeric",
     second: "numeric",
   });
-  const names = ["en-US", "en-GB"].map((locale) => new Intl.DateTimeFormat(locale, { timeZone: name, timeZoneName: "short" }));
+  // Only a formatted time (`string(timestamp)` in a zone) asks for the abbreviation: made on first use,
+  // since each formatter costs about as much to make as the zone's first offset.
+  let names: Intl.DateTimeFormat[] | undefined;
   // Offsets by instant. `formatToParts` costs microseconds, and the instants repeat: a world's clock
   // is one instant for all of its tasks (`now().getHours("Europe/Berlin")` in every decision).
   // The offset is a function of the zone and the instant, so a hit cannot change a result. Bounded.
@@ -104,6 +106,7 @@ function intlZone(name: string): Zone {
     abbreviation(ms: number): string {
       // Go prints the tz database abbreviation; Intl knows it for some locales only ("EST" in en-US,
       // "CET" in en-GB). When neither has one, print the offset the way Go does for such zones.
+      names ??= ["en-US", "en-GB"].map((locale) => new Intl.DateTimeFormat(locale, { timeZone: name, timeZoneName: "short" }));
       for (const f of names) {
         const v = f.formatToParts(ms).find((p) => p.type === "timeZoneName")?.value ?? "";
         if (/^[A-Z]{2,5}$/.test(v)) return v;
