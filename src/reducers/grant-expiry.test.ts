@@ -13,6 +13,8 @@ import type { World } from "../world/world.js";
 import { completeConnectorProvisioning } from "./provision.js";
 import { reduce } from "./reduce.js";
 import { tick } from "./tick.js";
+import { withGrants } from "../workflow/effects.js";
+import { updateBindingGrantDuration } from "../http/routes/membership-edits.js";
 
 const GRANTED_AT = "2026-11-22T09:30:00Z";
 // Task 1006 asks for ent-aws-prod-admin for 14400s (4 hours).
@@ -114,6 +116,45 @@ describe("product_admin_access-requests.mdx: time-limited access is revoked at t
     expect(grantOf(granted(worldOf(json)))?.deprovisionAt).toBeUndefined();
     t.type.grant.grantDuration = null;
     expect(grantOf(granted(worldOf(json)))?.deprovisionAt).toBeUndefined();
+  });
+
+  it("a duration whose end would pass 9999-12-31T23:59:59Z gives access without an end, and the task still closes (diff review)", () => {
+    for (const d of ["999999999999s", "99999999999999999s"]) {
+      const json = sampleJson() as Body;
+      json.tasks.find((x: Body) => x.numericId === "1006").type.grant.grantDuration = d;
+      const w = granted(worldOf(json));
+      expect(grantOf(w), d).toMatchObject({ source: "direct" });
+      expect(grantOf(w)?.deprovisionAt, d).toBeUndefined();
+      expect(loadWorld(JSON.parse(JSON.stringify(saveWorld(w)))).ok, d).toBe(true);
+    }
+  });
+
+  it("a time revoke whose grant was extended or made standing since revokes nothing: the end changed (openapi.yaml UpdateGrantDuration; diff review)", () => {
+    const json = sampleJson() as Body;
+    json.entitlements.find((e: Body) => e.id === "ent-aws-prod-admin").revokePolicyId = "pol-revoke-salesforce";
+    const late = value(tick(granted(worldOf(json)), "2026-11-22T15:00:00Z")).world;
+    const [revoke] = timeRevokes(late);
+    const grant = grantOf(late)!;
+    for (const changed of [{ ...grant, deprovisionAt: "2026-12-01T00:00:00Z" }, { ...grant, deprovisionAt: null }]) {
+      const edited = withGrants(late, late.grants.map((g) => (g === grant ? changed : g)));
+      const done = value(reduce(edited, { type: "provisionComplete", taskId: revoke!.id }, { actorId: "u-it-dir", now: "2026-11-22T15:10:00Z" })).world;
+      expect(done.tasks.get(revoke!.id)?.state).toBe("TASK_STATE_CLOSED");
+      expect(grantOf(done)).toBeDefined();
+      expect(grantOf(done)?.deprovisionAt ?? null).toBe(changed.deprovisionAt);
+    }
+  });
+
+  it("UpdateGrantDuration answers 404 for a second account of the holder: the binding reads show the grant on the first (diff review)", () => {
+    const json = sampleJson() as Body;
+    const first = json.appUsers.find((a: Body) => a.id === "au-aws-sre-lead");
+    json.appUsers.push({ ...first, id: "au-aws-sre-lead-2" });
+    const w = worldOf(json);
+    const admin = w.index.users.get("u-it-dir")!;
+    const body = { newDeprovisionAt: "2026-12-01T00:00:00Z" };
+    const second = updateBindingGrantDuration(w, admin, "app-aws", "ent-aws-prod-admin", "au-aws-sre-lead-2", body, w.now);
+    expect(!second.ok && second.error).toMatchObject({ status: 404 });
+    const held = updateBindingGrantDuration(w, admin, "app-aws", "ent-aws-prod-admin", "au-aws-sre-lead", body, w.now);
+    expect(held.ok && held.value.body).toMatchObject({ binding: { appUserId: "au-aws-sre-lead", deprovisionAt: "2026-12-01T00:00:00Z" } });
   });
 
   it("a world file's deprovisionAt must be a timestamp; it is kept in UTC", () => {

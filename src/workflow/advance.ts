@@ -156,7 +156,25 @@ function grantKey(userId: string, appId: string, entitlementId: string): string 
  */
 function grantEnd(now: string, grantDuration: string | null): string | null {
   const seconds = durationSeconds(grantDuration);
-  return seconds !== undefined && seconds > 0 ? addDuration(now, `${seconds}s`) : null;
+  if (seconds === undefined || !(seconds > 0)) return null;
+  // An end past the last instant a timestamp can hold (9999-12-31T23:59:59Z; "999999999999s" is
+  // 31,000 years) is no end at all: access without an end (README, "Assumptions").
+  const end = msOf(now) + seconds * 1000;
+  return Number.isFinite(end) && end <= LAST_TIMESTAMP_MS ? addDuration(now, `${seconds}s`) : null;
+}
+
+/** 9999-12-31T23:59:59Z, the last second an RFC 3339 timestamp (and the API's date-time) can write. */
+const LAST_TIMESTAMP_MS = 253_402_300_799_000;
+
+/**
+ * Whether a time revoke still ends the grant it was made for: its end (`source.expired.expiredAt`)
+ * is still the grant's. Extended, made standing (Update or Remove Grant Duration, a new request)
+ * since: "changing when automatic revocation will occur" (openapi.yaml), so this one revokes nothing.
+ */
+function stillExpires(task: Task, held: Grant): boolean {
+  const source = task.type?.kind === "revoke" ? task.type.source : null;
+  if (source?.kind !== "expired") return true;
+  return !!held.deprovisionAt && msOf(held.deprovisionAt) === msOf(source.expiredAt);
 }
 
 /**
@@ -194,7 +212,7 @@ function closingEffects(ctx: AdvanceContext, task: Task, outcome: string): void 
     ];
     for (const target of targets) {
       const g = grants.get(grantKey(userId, target.appId, target.id));
-      if (g)
+      if (g && stillExpires(task, g))
         emit(ctx, task.id, "", {
           kind: "grantRevoked",
           appId: g.appId,

@@ -126,7 +126,10 @@ function heldGrant(world: World, caller: User, appId: string, entitlementId: str
   const account = world.index.appUsers.get(appUserId);
   if (account?.appId !== appId) return notFound(`app user "${appUserId}" of app "${appId}" not found`);
   const grant = account.identityUserId ? world.index.grants.get(`${account.identityUserId}\u0000${appId}\u0000${entitlementId}`) : undefined;
-  if (!grant) return notFound(`app user "${appUserId}" holds no grant of entitlement "${entitlementId}" of app "${appId}"`);
+  // The account that holds it, as the binding reads answer it: the user's account in the app (a
+  // second account of the same user holds nothing).
+  const holder = account.identityUserId ? world.index.appUserByUserAndApp.get(`${account.identityUserId}\u0000${appId}`) : undefined;
+  if (!grant || holder !== account) return notFound(`app user "${appUserId}" holds no grant of entitlement "${entitlementId}" of app "${appId}"`);
   return ok({ account, grant });
 }
 
