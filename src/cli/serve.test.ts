@@ -55,6 +55,27 @@ describe("policy-sim serve", () => {
     }
   });
 
+  it("--clock system runs the world on the wall clock (said at start; the world's clock moves to now); --clock world keeps it; another value is exit 2", async () => {
+    const io = memoryIO({ fallback: disk });
+    const done = runCli(["serve", "--world", "fixtures/world.json", "--port", "0", "--clock", "system", "--out", "after.json"], io);
+    await until(io, (out) => out.includes("Ctrl-C"));
+    expect(io.out()).toContain("the clock is the wall clock: the world's moved from 2026-11-22T09:00:00Z to now");
+    io.signal("SIGTERM");
+    expect(await done).toBe(EXIT.ok);
+    // memoryIO's clock starts at the epoch and moves a second per reading: the world's clock is not moved back.
+    const saved = JSON.parse(io.written.get("after.json") ?? "null") as { now: string };
+    expect(Date.parse(saved.now)).toBeGreaterThanOrEqual(Date.parse("2026-11-22T09:00:00Z"));
+    const kept = memoryIO({ fallback: disk });
+    const stays = runCli(["serve", "--world", "fixtures/world.json", "--port", "0"], kept);
+    await until(kept, (out) => out.includes("Ctrl-C"));
+    expect(kept.out()).toContain("the clock stays at the world's 2026-11-22T09:00:00Z; --clock system runs it on the wall clock");
+    kept.signal("SIGTERM");
+    expect(await stays).toBe(EXIT.ok);
+    const bad = memoryIO({ fallback: disk });
+    expect(await runCli(["serve", "--world", "fixtures/world.json", "--port", "0", "--clock", "fast"], bad)).toBe(EXIT.badInput);
+    expect(bad.err()).toContain('--clock is "world"');
+  });
+
   it("--json prints { url }; SIGTERM stops it too", async () => {
     const io = memoryIO({ fallback: disk });
     const done = runCli(["serve", "--world", "fixtures/world.json", "--port", "0", "--json"], io);

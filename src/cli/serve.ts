@@ -98,7 +98,7 @@ function writeWorldAtomically(io: CliIO, path: string, world: World, attempt: nu
 export const serveCommand: Command = {
   usage:
     "policy-sim serve --world <file> [--port <n>] [--host <addr>] [--out <file>] [--json] [--header-timeout <s>] [--request-timeout <s>] " +
-    "[--keep-alive-timeout <s>] [--max-connections <n>] [--shutdown-timeout <s>] [--max-audit-events <n>] [--tls-cert <file> --tls-key <file>] [--connectors-complete]",
+    "[--keep-alive-timeout <s>] [--max-connections <n>] [--shutdown-timeout <s>] [--max-audit-events <n>] [--tls-cert <file> --tls-key <file>] [--connectors-complete] [--clock world|system]",
   summary: "serve the service's API (task actions, task creation, reads, policy edits, OAuth token) on a world until Ctrl-C",
   help: [
     "--port <n>                TCP port, default 8080; 0 picks a free one (the URL printed says which)",
@@ -122,6 +122,10 @@ export const serveCommand: Command = {
     "                          write's answer shows it running, the next read the task closed), so a client that",
     "                          polls a request (cone get --wait) sees it granted; tasks already at such a step",
     "                          complete when the server starts; default: the step waits for a report",
+    "--clock world|system      world (default): actions happen at the world's now, which stays put (reproducible);",
+    "                          system: actions happen at the wall clock, and time passes in the world as in the",
+    "                          service — the world's clock moves to now at start and before each request (at most",
+    "                          once a second), and the waits, escalations and grant ends due fire (as tick does)",
     "",
     "Routes: the service's task actions, task creation (POST /api/v1/task/grant, /revoke, /offboarding),",
     "task/directory/policy reads and searches, policy edits and POST /auth/v1/token (README: \"Point your",
@@ -147,6 +151,7 @@ export const serveCommand: Command = {
     "tls-cert": { type: "string" },
     "tls-key": { type: "string" },
     "connectors-complete": { type: "boolean" },
+    clock: { type: "string" },
   },
   async run({ values }, io) {
     const out = str(values["out"]);
@@ -169,10 +174,15 @@ export const serveCommand: Command = {
     if (!io.onShutdown) throw new CliInputError("serve needs a process to run in (no shutdown signal to wait for)");
     const maxEvents = parseCount("--max-audit-events", str(values["max-audit-events"]), DEFAULT_MAX_AUDIT_EVENTS);
     const tls = readTls(io, str(values["tls-cert"]), str(values["tls-key"]));
+    const clockMode = str(values["clock"]) ?? "world";
+    if (clockMode !== "world" && clockMode !== "system") throw new CliInputError(`--clock is "world" (the world's clock, moved only by tick: reproducible) or "system" (the wall clock: timers fire as it passes), not "${clockMode}"`);
+    // The wall clock: actions happen when they are sent, and the world's timers fire as time passes.
+    const wallClock = (): string => new Date(io.now ? io.now() : Date.now()).toISOString();
+    const timing = clockMode === "system" ? { clock: wallClock, timersFire: true } : {};
     const store = createWorldStore(world, { maxEvents });
     let server: RunningServer;
     try {
-      server = await serve({ store, port, host, ...limits, ...(tls === undefined ? {} : { tls }), ...(values["connectors-complete"] === true ? { connectorsComplete: true } : {}) });
+      server = await serve({ store, port, host, ...limits, ...timing, ...(tls === undefined ? {} : { tls }), ...(values["connectors-complete"] === true ? { connectorsComplete: true } : {}) });
     } catch (e: unknown) {
       throw new CliInputError(listenProblem(e, host, port));
     }
@@ -183,6 +193,11 @@ export const serveCommand: Command = {
       // Without the flag an approved grant stops at its connector step: say so where a client's user looks first.
       if (values["connectors-complete"] !== true)
         io.stdout("  connector provision steps wait for a report; --connectors-complete lets connectors finish them, as the service's do\n");
+      io.stdout(
+        clockMode === "system"
+          ? `  the clock is the wall clock: the world's moved from ${world.now} to now, and waits, escalations and grant ends fire as time passes\n`
+          : `  the clock stays at the world's ${world.now}; --clock system runs it on the wall clock, timers firing as time passes\n`,
+      );
       io.stdout("  Ctrl-C to stop\n");
     }
     const onShutdown = io.onShutdown.bind(io);

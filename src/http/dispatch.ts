@@ -15,6 +15,7 @@ import type { AuditEvent } from "../workflow/events.js";
 import type { SimError } from "../reducers/errors.js";
 import type { ActionContext } from "../reducers/prelude.js";
 import { completeConnectorProvisioning } from "../reducers/provision.js";
+import { tick } from "../reducers/tick.js";
 import { FairTurns } from "./fair-turns.js";
 import { err, fail, ok, type Result } from "../result.js";
 import { authenticate } from "./auth.js";
@@ -104,7 +105,17 @@ export interface DispatchOptions {
    * as in the library).
    */
   readonly connectorsComplete?: boolean;
+  /**
+   * With a `clock`, time passes in the world as it does in the service: before a request is
+   * served, the world's clock moves to the clock's reading and what falls due fires (`tick`: waits,
+   * escalations, the fallback to manual provisioning, the ends of time-limited grants), at most once
+   * a second. Default: off (the world's clock moves only by `tick`, so a run is reproducible).
+   */
+  readonly timersFire?: boolean;
 }
+
+/** How often, at most, a dispatcher whose timers fire moves the world's clock (clock milliseconds). */
+const TIMERS_EVERY_MS = 1000;
 
 /**
  * The dispatcher: never rejects; every failure is a reply with the service's error body.
@@ -206,6 +217,24 @@ export function dispatcherWith(store: WorldStore, options: DispatchOptions, enco
     const done = ctx.ok ? completeConnectorProvisioning(world, ctx.value.now ?? world.now) : undefined;
     if (done?.ok && done.value.completed.length > 0) store.set(done.value.world, done.value.events);
   }
+  // Time passes (timersFire): the world's clock follows the dispatcher's, at most once a second.
+  let lastTickMs = Number.NEGATIVE_INFINITY;
+  const timersFire = (): void => {
+    if (options.timersFire !== true || clock === undefined) return;
+    const now = clock();
+    const ms = Date.parse(now);
+    if (!(ms - lastTickMs >= TIMERS_EVERY_MS)) return;
+    lastTickMs = ms;
+    exclusive(() => {
+      const world = store.get();
+      if (!(ms > Date.parse(world.now))) return;
+      // A tick that refuses (a clock that is not a timestamp, a policy whose timers loop) changes
+      // nothing; the request is served on the world as it is.
+      const r = tick(world, now);
+      if (r.ok) store.set(r.value.world, r.value.events);
+    });
+  };
+  timersFire();
   const turns = new FairTurns();
   const serverContext = (call: IncomingCall): ServerContext => ({
     accessTokens,
@@ -253,6 +282,7 @@ export function dispatcherWith(store: WorldStore, options: DispatchOptions, enco
     if (wait) await wait;
     const started = performance.now();
     try {
+      timersFire();
       const op = route.handle({ params, query: target.value.query, body, actorId, header: call.header });
       if (!op.ok) return failureReply(op.error, headers);
       const operation = op.value;

@@ -1,0 +1,66 @@
+/**
+ * `timersFire`: with a clock, time passes in the served world as in the service. The end of a
+ * time-limited grant is revoked "at the end of the time limit" (product_admin_access-requests.mdx),
+ * and an approval step's escalation fires when "no action has been taken on the task when the time
+ * elapses" (product_admin_policies.mdx) — without anyone calling `tick`. Without the option the
+ * world's clock stays put (reproducible runs).
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { sampleJson, worldOf, type Body } from "../../test/helpers.js";
+import { type RunningServer, serve } from "./server.js";
+import { checkedCaller } from "./loopback.test-helper.js";
+
+let server: RunningServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const world = () => {
+  const json = sampleJson() as Body;
+  json.grants = [...json.grants, { appId: "app-aws", appEntitlementId: "ent-aws-prod-admin", identityUserId: "u-sec-eng", source: "direct", deprovisionAt: "2026-11-22T10:00:00Z" }];
+  return worldOf(json);
+};
+
+const timeRevokes = (s: RunningServer) => [...s.store.get().tasks.values()].filter((t) => t.origin === "TASK_ORIGIN_TIME_REVOKE" && t.userId === "u-sec-eng");
+
+describe("serve with a clock and timersFire: the world's timers fire as the clock passes", () => {
+  it("a grant's end is revoked once the clock passes it, at the next request; the world's clock follows", async () => {
+    let now = "2026-11-22T09:30:00Z";
+    server = await serve({ world: world(), port: 0, clock: () => now, timersFire: true });
+    const call = checkedCaller(() => server?.url ?? "");
+    await call("GET", "/api/v1/tasks/{id}", { params: { id: "1001" } });
+    expect(timeRevokes(server)).toEqual([]);
+    expect(server.store.get().now).toBe("2026-11-22T09:30:00Z");
+    now = "2026-11-22T10:30:00Z";
+    await call("GET", "/api/v1/tasks/{id}", { params: { id: "1001" } });
+    const [revoke, ...more] = timeRevokes(server);
+    expect(more).toEqual([]);
+    expect(revoke?.createdAt).toBe("2026-11-22T10:00:00Z");
+    expect(server.store.get().now).toBe("2026-11-22T10:30:00Z");
+    // It reads back over HTTP like any task.
+    const got = await call("GET", "/api/v1/tasks/{id}", { params: { id: revoke?.numericId ?? "" } });
+    expect(got.taskView.task.origin).toBe("TASK_ORIGIN_TIME_REVOKE");
+  });
+
+  it("an approval escalation fires when its time comes (task 1004's break-glass SLA, due 09:05:05)", async () => {
+    const task = [...world().tasks.values()].find((t) => t.numericId === "1004");
+    let now = "2026-11-22T09:05:00Z";
+    server = await serve({ world: world(), port: 0, clock: () => now, timersFire: true });
+    const call = checkedCaller(() => server?.url ?? "");
+    await call("GET", "/api/v1/tasks/{id}", { params: { id: "1004" } });
+    expect(JSON.stringify(server.store.get().tasks.get(task?.id ?? "")?.policy?.current)).toBe(JSON.stringify(task?.policy?.current));
+    now = "2026-11-22T09:06:00Z";
+    await call("GET", "/api/v1/tasks/{id}", { params: { id: "1004" } });
+    expect(JSON.stringify(server.store.get().tasks.get(task?.id ?? "")?.policy?.current)).not.toBe(JSON.stringify(task?.policy?.current));
+    expect(server.store.get().now).toBe("2026-11-22T09:06:00Z");
+  });
+
+  it("without timersFire the world's clock stays put, whatever the clock says", async () => {
+    server = await serve({ world: world(), port: 0, clock: () => "2026-11-23T00:00:00Z" });
+    const call = checkedCaller(() => server?.url ?? "");
+    await call("GET", "/api/v1/tasks/{id}", { params: { id: "1001" } });
+    expect(timeRevokes(server)).toEqual([]);
+    expect(server.store.get().now).toBe("2026-11-22T09:00:00Z");
+  });
+});
