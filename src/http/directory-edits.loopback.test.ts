@@ -285,6 +285,10 @@ describe("openapi.yaml AppEntitlementUserBindingService.UpdateGrantDuration and 
     const removed = await call("POST", `${BINDING}/remove-grant-duration`, { params: held, body: {} });
     expect(removed.binding).toMatchObject({ appUserId: "au-aws-sre-lead", deprovisionAt: null });
     expect((await grantsOf())[0].deprovisionAt).toBeNull();
+    // A JavaScript Date's ISO string (the SDKs send one) is written as protojson writes it.
+    const fromDate = await call("POST", `${BINDING}/update-grant-duration`, { params: held, body: { newDeprovisionAt: new Date(Date.UTC(2026, 11, 2)).toISOString() } });
+    expect(fromDate.binding.deprovisionAt).toBe("2026-12-02T00:00:00Z");
+    await call("POST", `${BINDING}/remove-grant-duration`, { params: held, body: {} });
     // A standing grant stays standing.
     expect((await call("POST", `${BINDING}/remove-grant-duration`, { params: held, body: {} })).binding.deprovisionAt).toBeNull();
   });

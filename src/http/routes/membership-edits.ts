@@ -161,7 +161,8 @@ export function updateBindingGrantDuration(world: World, caller: User, appId: st
   const at = body["newDeprovisionAt"];
   if (at === undefined || at === null || at === "") return invalid("newDeprovisionAt", "newDeprovisionAt is required: when the access ends, such as \"2026-12-01T09:00:00Z\" (to remove the end, use remove-grant-duration)");
   if (typeof at !== "string" || !isRealTimestamp(at)) return invalid("newDeprovisionAt", `newDeprovisionAt must be an RFC 3339 timestamp such as "2026-12-01T09:00:00Z", not ${JSON.stringify(at) ?? typeof at}`);
-  const end = utcTimestamp(at);
+  // In UTC, and without a fraction of zeros, as protojson writes a timestamp (".000Z" from a JavaScript Date).
+  const end = utcTimestamp(at).replace(/\.0+Z$/, "Z");
   if (Date.parse(end) <= Date.parse(now)) return invalid("newDeprovisionAt", `newDeprovisionAt ${end} is not after the clock (${now}): the access would end before it was changed`);
   const { grant, account } = held.value;
   return ok(withGrantChanged(world, grant, { ...grant, deprovisionAt: end }, account));
