@@ -141,6 +141,9 @@ describe("product_admin_access-requests.mdx: time-limited access is revoked at t
       expect(done.tasks.get(revoke!.id)?.state).toBe("TASK_STATE_CLOSED");
       expect(grantOf(done)).toBeDefined();
       expect(grantOf(done)?.deprovisionAt ?? null).toBe(changed.deprovisionAt);
+      // The task says why nothing was revoked.
+      const said = [...(done.comments.get(revoke!.id) ?? [])].map((c) => c.comment);
+      expect(said).toContainEqual(`The access was kept: its end moved to ${changed.deprovisionAt ?? "none (standing access)"} after this time revoke was created.`);
     }
   });
 

@@ -212,7 +212,11 @@ function closingEffects(ctx: AdvanceContext, task: Task, outcome: string): void 
     ];
     for (const target of targets) {
       const g = grants.get(grantKey(userId, target.appId, target.id));
-      if (g && stillExpires(task, g))
+      if (g && !stillExpires(task, g)) {
+        postSystemComment(ctx, task, `The access was kept: its end moved to ${g.deprovisionAt || "none (standing access)"} after this time revoke was created.`);
+        continue;
+      }
+      if (g)
         emit(ctx, task.id, "", {
           kind: "grantRevoked",
           appId: g.appId,
