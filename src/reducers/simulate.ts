@@ -30,7 +30,7 @@ import type { AuditEvent } from "../workflow/events.js";
 import { mergeSimulationSection } from "../workflow/sim-config.js";
 import { currentKind } from "../workflow/steps.js";
 import { saveWorld } from "../world/save-world.js";
-import { findTask, type World } from "../world/world.js";
+import { findTask, grantKeyOf, type World } from "../world/world.js";
 import type { SimError } from "./errors.js";
 import { guarded, notAWorld } from "./errors.js";
 import { isRealTimestamp } from "./prelude.js";
@@ -256,7 +256,7 @@ function checkFailures(world: World, checks: readonly ScriptCheck[], where: stri
   const out: string[] = [];
   for (const c of checks) {
     if ("grant" in c) {
-      const held = world.index.grants.has(`${c.grant.userId}\u0000${c.grant.appId}\u0000${c.grant.appEntitlementId}`);
+      const held = world.index.grants.has(grantKeyOf(c.grant.userId, c.grant.appId, c.grant.appEntitlementId));
       if (held !== c.held)
         out.push(`${where}: ${c.grant.userId} ${held ? "holds" : "does not hold"} ${c.grant.appId}/${c.grant.appEntitlementId}, expected ${c.held ? "held" : "not held"}`);
       continue;

@@ -17,7 +17,7 @@ import { addTask, applyEffects, createRevokeForExpiredGrant } from "../workflow/
 import type { AuditEvent } from "../workflow/events.js";
 import { msOf } from "../workflow/time.js";
 import { checkWaitCondition, fireTimer, nextTimer, type Timer, waitCondition } from "../workflow/timers.js";
-import type { TaskComment, World } from "../world/world.js";
+import { grantKeyOf, type TaskComment, type World } from "../world/world.js";
 import { appendComments } from "../world/comment-log.js";
 import type { Step } from "./comment.js";
 import { cancelTask } from "./close.js";
@@ -66,8 +66,6 @@ interface Expiry {
   readonly deprovisionAt: string;
   readonly ms: number;
 }
-
-const grantKeyOf = (userId: string, appId: string, entitlementId: string): string => `${userId}\u0000${appId}\u0000${entitlementId}`;
 
 /** The time-limited grants whose revoke task already exists, as grant key and end: each end revokes once. */
 function expiriesRevoked(world: World): Set<string> {

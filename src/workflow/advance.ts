@@ -20,7 +20,7 @@ import { AppendLog } from "../world/append-log.js";
 import type { AppEntitlementReference, PolicyStep, PolicyStepInstance, ProvisionInstance, ProvisionPolicy, Task } from "../model/index.js";
 import type { Grant } from "../model/directory.js";
 import type { TaskComment, World } from "../world/world.js";
-import { findEntitlement } from "../world/world.js";
+import { findEntitlement, grantKeyOf } from "../world/world.js";
 import { type ApproverResolution, type ExpressionEvaluator, resolveApprovers, superAdministrators } from "./approvers.js";
 import { runRevokeStep } from "./automation.js";
 import { delegatedTo } from "./inheritance.js";
@@ -146,10 +146,6 @@ function postSystemComment(ctx: AdvanceContext, task: Task, text: string): void 
   postComment(ctx, task, "", text);
 }
 
-function grantKey(userId: string, appId: string, entitlementId: string): string {
-  return `${userId}\u0000${appId}\u0000${entitlementId}`;
-}
-
 /**
  * When access granted at `now` for `grantDuration` ends: null for access without an end (no
  * duration, or `0s`, which CEL's `isGrantPermanent` also reads as permanent).
@@ -197,7 +193,7 @@ function closingEffects(ctx: AdvanceContext, task: Task, outcome: string): void 
     // (product_admin_access-requests.mdx): the grant records its end; a tick revokes it then.
     const end = grantEnd(ctx.now, t.grantDuration);
     const add = (appId: string, appEntitlementId: string): void => {
-      const held = grants.get(grantKey(userId, appId, appEntitlementId));
+      const held = grants.get(grantKeyOf(userId, appId, appEntitlementId));
       if (!held || lengthens(held, end)) emit(ctx, task.id, "", { kind: "grantAdded", appId, appEntitlementId, identityUserId: userId, deprovisionAt: end });
     };
     if (userId && t.appId && t.appEntitlementId) add(t.appId, t.appEntitlementId);
@@ -211,7 +207,7 @@ function closingEffects(ctx: AdvanceContext, task: Task, outcome: string): void 
       ...(task.revocationTargets ?? []).flatMap((r) => (r.entitlementRef ? [{ ...r.entitlementRef, reason: "revocationTarget" as const }] : [])),
     ];
     for (const target of targets) {
-      const g = grants.get(grantKey(userId, target.appId, target.id));
+      const g = grants.get(grantKeyOf(userId, target.appId, target.id));
       if (g && !stillExpires(task, g)) {
         postSystemComment(ctx, task, `The access was kept: its end moved to ${g.deprovisionAt || "none (standing access)"} after this time revoke was created.`);
         continue;

@@ -9,13 +9,13 @@ import type { Grant } from "../model/directory.js";
 import type { Task, TaskTypeRevoke } from "../model/index.js";
 import { decide } from "../policy/decide.js";
 import { taskConditions } from "../policy/task-conditions.js";
-import { buildIndex, findEntitlement, type World } from "../world/world.js";
+import { buildIndex, findAppUserOf, findEntitlement, grantKeyOf, type World } from "../world/world.js";
 import { type AdvanceContext, closeTask, emit, postComment } from "./advance.js";
 import { revocationTargetsFor } from "./inheritance.js";
 import { emitRuleEvaluations, restartOn } from "./restart.js";
 
 function grantKey(g: Pick<Grant, "identityUserId" | "appId" | "appEntitlementId">): string {
-  return `${g.identityUserId}\u0000${g.appId}\u0000${g.appEntitlementId}`;
+  return grantKeyOf(g.identityUserId, g.appId, g.appEntitlementId);
 }
 
 /**
@@ -200,7 +200,7 @@ export function createRevokeForDecertified(ctx: AdvanceContext, certify: Task): 
  * ```
  */
 export function createRevokeForExpiredGrant(ctx: Omit<AdvanceContext, "expressions">, grant: Grant): Task {
-  const account = ctx.world.index.appUserByUserAndApp.get(`${grant.identityUserId}\u0000${grant.appId}`);
+  const account = findAppUserOf(ctx.world, grant.identityUserId, grant.appId);
   const type: TaskTypeRevoke = {
     kind: "revoke",
     appEntitlementId: grant.appEntitlementId,

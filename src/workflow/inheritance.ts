@@ -11,7 +11,7 @@
 import type { TaskRevocationTarget } from "../model/index.js";
 import type { AppEntitlement } from "../model/directory.js";
 import { isObject } from "../world/read.js";
-import { entitlementKey, type World } from "../world/world.js";
+import { entitlementKey, grantKeyOf, type World } from "../world/world.js";
 import { type EntitlementSource, readSimulation } from "./sim-config.js";
 
 /**
@@ -120,7 +120,7 @@ export function upstreamSources(world: World, appId: string, appEntitlementId: s
           appId: e.sourceAppId,
           appEntitlementId: e.sourceEntitlementId,
           via,
-          held: world.index.grants.has(`${userId}\u0000${e.sourceAppId}\u0000${e.sourceEntitlementId}`),
+          held: world.index.grants.has(grantKeyOf(userId, e.sourceAppId, e.sourceEntitlementId)),
         });
         next.push({ key: k, via });
       }

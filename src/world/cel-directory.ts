@@ -4,7 +4,7 @@
  */
 import type { CelDirectory } from "../cel/directory.js";
 import type { User } from "../model/directory.js";
-import { entitlementKey, type World } from "./world.js";
+import { entitlementKey, grantKeyOf, type World } from "./world.js";
 
 const cache = new WeakMap<World["index"], CelDirectory>();
 // The index asked about last and its directory (a cache of the cache; see celDirectoryOf).
@@ -59,7 +59,7 @@ export function celDirectoryOf(world: World): CelDirectory {
       const app = index.apps.get(appId);
       return app ? usersOf(world, app.ownerUserIds) : undefined;
     },
-    grantOf: (userId, appId, entitlementId) => index.grants.get(`${userId}\u0000${appId}\u0000${entitlementId}`),
+    grantOf: (userId, appId, entitlementId) => index.grants.get(grantKeyOf(userId, appId, entitlementId)),
     hasApp: (userId, appId) =>
       index.appsHeld.has(`${userId}\u0000${appId}`) || index.appUserByUserAndApp.has(`${userId}\u0000${appId}`),
     appUserStatus: (userId, appId) => {

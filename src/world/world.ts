@@ -89,7 +89,7 @@ export interface WorldIndex {
   readonly groups: ReadonlyMap<string, Group>;
   /** By lowercased display name. */
   readonly groupsByName: ReadonlyMap<string, Group>;
-  /** Keyed by `${identityUserId}\u0000${appId}\u0000${appEntitlementId}`. */
+  /** Keyed by {@link grantKeyOf}. */
   readonly grants: ReadonlyMap<string, Grant>;
   /** Keyed by `${identityUserId}\u0000${appId}`. */
   readonly appsHeld: ReadonlySet<string>;
@@ -318,7 +318,7 @@ function grantsIndex(list: readonly Grant[]): Pick<WorldIndex, "grants" | "appsH
   // held by n users cost n² (a tenant's "All employees" group: 50k holders, 1.25e9 comparisons).
   const members = new Map<string, Set<string>>();
   for (const g of list) {
-    grants.set(`${g.identityUserId}\u0000${g.appId}\u0000${g.appEntitlementId}`, g);
+    grants.set(grantKeyOf(g.identityUserId, g.appId, g.appEntitlementId), g);
     appsHeld.add(`${g.identityUserId}\u0000${g.appId}`);
     const k = entitlementKey(g.appId, g.appEntitlementId);
     let set = members.get(k);
@@ -386,6 +386,18 @@ export function findTask(world: World, idOrNumericId: string): Task | undefined 
   if (byId) return byId;
   const id = world.taskIdByNumericId.get(idOrNumericId);
   return id === undefined ? undefined : world.tasks.get(id);
+}
+
+/**
+ * The key of a user's grant of an entitlement in `world.index.grants`.
+ *
+ * @example
+ * ```ts
+ * world.index.grants.get(grantKeyOf("u-sre-lead", "app-aws", "ent-aws-prod-admin"))?.deprovisionAt;
+ * ```
+ */
+export function grantKeyOf(userId: string, appId: string, entitlementId: string): string {
+  return `${userId}\u0000${appId}\u0000${entitlementId}`;
 }
 
 /**

@@ -12,7 +12,7 @@
 import type { Grant } from "../../model/directory.js";
 import type { JsonObject, JsonValue } from "../../model/json.js";
 import { ok, type Result } from "../../result.js";
-import { findEntitlement, type World } from "../../world/world.js";
+import { findAppUserOf, findEntitlement, grantKeyOf, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
 import type { PageRequest } from "../paging.js";
 import { grantCreatedAt } from "./grant-times.js";
@@ -73,8 +73,8 @@ export function listAppUsersForIdentityWithGrant(world: World, appId: string, en
   if (!world.index.apps.has(appId)) return notFound(`app "${appId}" not found`);
   if (!findEntitlement(world, appId, entitlementId)) return notFound(`entitlement "${entitlementId}" of app "${appId}" not found`);
   if (!world.index.users.has(identityUserId)) return notFound(`user "${identityUserId}" not found`);
-  const grant = world.index.grants.get(`${identityUserId}\u0000${appId}\u0000${entitlementId}`);
-  const holder = grant ? world.index.appUserByUserAndApp.get(`${identityUserId}\u0000${appId}`) : undefined;
+  const grant = world.index.grants.get(grantKeyOf(identityUserId, appId, entitlementId));
+  const holder = grant ? findAppUserOf(world, identityUserId, appId) : undefined;
   const bindings: JsonValue[] = world.appUsers
     .filter((a) => a.appId === appId && a.identityUserId === identityUserId)
     .map((a) =>

@@ -9,7 +9,7 @@
  */
 import type { AppUser, Grant, User } from "../../model/directory.js";
 import { err, ok, type Result } from "../../result.js";
-import { buildIndex, findAppUserOf, findEntitlement, takeIds, type World } from "../../world/world.js";
+import { buildIndex, findAppUserOf, findEntitlement, grantKeyOf, takeIds, type World } from "../../world/world.js";
 import { type HttpFailure, requiredStringProblem } from "../error-body.js";
 import type { DirectoryWrite } from "./directory-edits.js";
 import { managedApp } from "./managed-app.js";
@@ -65,7 +65,7 @@ export function addManualMembers(world: World, caller: User, appId: string, enti
       failed.push([id, `user "${id}" does not exist`]);
       continue;
     }
-    if (world.index.grants.get(`${id}\u0000${appId}\u0000${entitlementId}`)) continue;
+    if (world.index.grants.get(grantKeyOf(id, appId, entitlementId))) continue;
     grants.push({ appId, appEntitlementId: entitlementId, identityUserId: id, source: "direct" });
     if (!findAppUserOf(world, id, appId)) accountsFor.push(user);
   }
@@ -125,10 +125,10 @@ function heldGrant(world: World, caller: User, appId: string, entitlementId: str
   if (!findEntitlement(world, appId, entitlementId)) return notFound(`entitlement "${entitlementId}" of app "${appId}" not found`);
   const account = world.index.appUsers.get(appUserId);
   if (account?.appId !== appId) return notFound(`app user "${appUserId}" of app "${appId}" not found`);
-  const grant = account.identityUserId ? world.index.grants.get(`${account.identityUserId}\u0000${appId}\u0000${entitlementId}`) : undefined;
+  const grant = account.identityUserId ? world.index.grants.get(grantKeyOf(account.identityUserId, appId, entitlementId)) : undefined;
   // The account that holds it, as the binding reads answer it: the user's account in the app (a
   // second account of the same user holds nothing).
-  const holder = account.identityUserId ? world.index.appUserByUserAndApp.get(`${account.identityUserId}\u0000${appId}`) : undefined;
+  const holder = account.identityUserId ? findAppUserOf(world, account.identityUserId, appId) : undefined;
   if (!grant || holder !== account) return notFound(`app user "${appUserId}" holds no grant of entitlement "${entitlementId}" of app "${appId}"`);
   return ok({ account, grant });
 }
