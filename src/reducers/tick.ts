@@ -188,16 +188,12 @@ export function tick(world: World, now: string): Result<Step<JsonValue>, SimErro
       if (!grant || grant.deprovisionAt !== due.deprovisionAt) return;
       const at = due.ms < msOf(world.now) ? world.now : due.deprovisionAt;
       const before = events.length;
-      const atWorld = w.now === at ? w : { ...w, now: at };
-      const created = createRevokeForExpiredGrant({ world: atWorld, now: at, actorId: "", ids, events, comments, approvers: new Map() }, grant);
-      w = addTask(w, created);
-      const ctx = ctxAt(w, at, ids, events, comments, created);
-      w = { ...applyEffects(ctx.world, ctx, before), now: world.now };
+      const beforeComments = comments.length;
+      const created = createRevokeForExpiredGrant({ world: w.now === at ? w : { ...w, now: at }, now: at, actorId: "", ids, events, comments, approvers: new Map() }, grant);
       fired.push({ taskId: created.id, numericId: created.numericId, kind: "grantExpired", at, policyStepId: created.policy?.current?.id ?? "" });
-      for (const e of events.slice(before)) if (e.kind === "taskCreated") {
-        const made = w.tasks.get(e.createdTaskId);
-        if (made) schedule(made);
-      }
+      // Added, then applied as any firing is (its comments counted, its effects, its timers scheduled).
+      w = addTask(w, created);
+      apply({ ...created, commentCount: 0 }, at, before, beforeComments);
     };
 
     // One pass over the world, in its stable order (ties between timers fall due in that order).

@@ -25,7 +25,7 @@ import { type ApproverResolution, type ExpressionEvaluator, resolveApprovers, su
 import { runRevokeStep } from "./automation.js";
 import { delegatedTo } from "./inheritance.js";
 import type { AuditEvent } from "./events.js";
-import { durationSeconds, msOf } from "./time.js";
+import { durationSeconds, isoOf, msOf } from "./time.js";
 import { addDuration, instantiate } from "./instantiate.js";
 import { type Verdict, withOutcome } from "./outcomes.js";
 import { appOwnersOf, connectorIdOf, isManual, manualProvisioners } from "./provisioners.js";
@@ -155,8 +155,8 @@ function grantEnd(now: string, grantDuration: string | null): string | null {
   if (seconds === undefined || !(seconds > 0)) return null;
   // An end past the last instant a timestamp can hold (9999-12-31T23:59:59Z; "999999999999s" is
   // 31,000 years) is no end at all: access without an end (README, "Assumptions").
-  const end = msOf(now) + seconds * 1000;
-  return Number.isFinite(end) && end <= LAST_TIMESTAMP_MS ? addDuration(now, `${seconds}s`) : null;
+  const end = msOf(now) + Math.round(seconds * 1000);
+  return Number.isFinite(end) && end <= LAST_TIMESTAMP_MS ? isoOf(end) : null;
 }
 
 /** 9999-12-31T23:59:59Z, the last second an RFC 3339 timestamp (and the API's date-time) can write. */
