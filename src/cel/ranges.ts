@@ -31,13 +31,17 @@ type Handle = (a: unknown, b: unknown, c: unknown, d: unknown) => unknown;
 /** The node an error is reported at: cel-js takes its own parsed nodes, which `CelNode` views. */
 type ErrorOptionsNode = NonNullable<ErrorOptions["node"]>;
 
-function durationSeconds(v: unknown): bigint | undefined {
+/** The seconds of a cel-js Duration (a BigInt), or undefined for any other value. */
+function celDurationSeconds(v: unknown): bigint | undefined {
   if (typeof v !== "object" || v === null || v instanceof Date) return undefined;
   const s: unknown = (v as { readonly seconds?: unknown }).seconds;
   return typeof s === "bigint" && typeof (v as { readonly addDuration?: unknown }).addDuration === "function" ? s : undefined;
 }
 
-/** Why `v`, the result of `n` on operands `a` and `b`, is out of CEL's range; undefined when it is in. */
+/**
+ * Why `v`, the result of `n`, is out of CEL's range; undefined when it is in. `a` and `b` are the
+ * handler's first arguments: the operands of a binary operator (only `%` and `-` look at them).
+ */
 function outOfRange(v: unknown, n: CelNode, a: unknown, b: unknown): string | undefined {
   if (typeof v === "bigint") {
     if (v > MAX_INT || v < MIN_INT) return `integer overflow: ${v.toString().length > 40 ? "beyond int64" : v}`;
@@ -51,17 +55,17 @@ function outOfRange(v: unknown, n: CelNode, a: unknown, b: unknown): string | un
     const ms = v.getTime();
     return ms >= MIN_TIMESTAMP_MS && ms <= MAX_TIMESTAMP_MS ? undefined : "timestamp out of range: outside years 1 to 9999";
   }
-  const seconds = durationSeconds(v);
+  const seconds = celDurationSeconds(v);
   if (seconds === undefined) return undefined;
   const abs = seconds < 0n ? -seconds : seconds;
   if (n.op === "-" && a instanceof Date && b instanceof Date && abs > MAX_DIFFERENCE_SECONDS) return "duration out of range: a difference of timestamps must fit in int64 nanoseconds";
   return abs > MAX_DURATION_SECONDS ? "duration out of range: beyond ±315576000000s" : undefined;
 }
 
-function guarded(n: CelNode, handle: Handle, binary: boolean): Handle {
+function guarded(n: CelNode, handle: Handle): Handle {
   return (a, b, c, d) => {
     const v = handle(a, b, c, d);
-    const why = outOfRange(v, n, a, binary ? b : undefined);
+    const why = outOfRange(v, n, a, b);
     if (why !== undefined) throw new EvaluationError({ code: "numeric_overflow", message: why, node: n as unknown as ErrorOptionsNode });
     return v;
   };
@@ -91,6 +95,6 @@ export function guardRanges(root: CelNode): void {
     if (!guardedOp && (name === undefined || !GUARDED_CALLS.has(name))) continue;
     const handle: unknown = (n as unknown as { readonly handle?: unknown }).handle;
     if (typeof handle !== "function") continue;
-    (n as unknown as { handle: Handle }).handle = guarded(n, handle as Handle, n.op === "+" || n.op === "-" || n.op === "/" || n.op === "%");
+    (n as unknown as { handle: Handle }).handle = guarded(n, handle as Handle);
   }
 }

@@ -174,11 +174,12 @@ export function tick(world: World, now: string): Result<Step<JsonValue>, SimErro
       for (const g of w.grants) {
         if (!g.deprovisionAt) continue;
         const ms = msOf(g.deprovisionAt);
+        if (!(ms <= end)) continue;
         const key = grantKeyOf(g.identityUserId, g.appId, g.appEntitlementId);
-        if (!(ms <= end) || expiryQueued.has(`${key}\u0000${ms}`)) continue;
+        const once = `${key}\u0000${ms}`;
         revoked ??= expiriesRevoked(world);
-        if (revoked.has(`${key}\u0000${ms}`)) continue;
-        expiryQueued.add(`${key}\u0000${ms}`);
+        if (expiryQueued.has(once) || revoked.has(once)) continue;
+        expiryQueued.add(once);
         expiries.push({ key, deprovisionAt: g.deprovisionAt, ms });
       }
     };
