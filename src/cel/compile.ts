@@ -48,6 +48,8 @@ export interface Compiled {
    * a caller may try it first itself, without `run`'s fallback (evaluate.ts, `plainValue`).
    */
   readonly plain: ((context: object) => unknown) | undefined;
+  /** Writes the generated function now rather than at the {@link GENERATE_AFTER}th evaluation (nothing for an interpreted expression). */
+  readonly ready: () => void;
 }
 
 /**
@@ -226,7 +228,8 @@ export function compileFresh(env: CelEnvironment, source: string, options: { rea
     const evaluation: Evaluation = closure ? "compiled" : "interpreted";
     const interpretedBecause = closures && !closures.ok ? Object.freeze(closures.reason) : undefined;
     const plain = closure && plainRun(meter, closure);
-    return ok(Object.freeze({ source, kind: env.kind, type, root: ast, run, extensionArgs, cost, evaluation, baseCost: meter.base, interpretedBecause, plain }));
+    const ready = closure ? () => closure.ready() : () => {};
+    return ok(Object.freeze({ source, kind: env.kind, type, root: ast, run, extensionArgs, cost, evaluation, baseCost: meter.base, interpretedBecause, plain, ready }));
   } catch (e: unknown) {
     const message = e instanceof Error ? e.message : String(e);
     if (e instanceof RangeError) return err([tooDeep(source)]);
@@ -311,6 +314,13 @@ class Tier {
   }
   get counting(): boolean {
     return this.#calls < GENERATE_AFTER;
+  }
+  /** Switches to the generated function now, as the {@link GENERATE_AFTER}th evaluation would. */
+  ready(): void {
+    if (this.#calls < GENERATE_AFTER) {
+      this.#calls = GENERATE_AFTER;
+      this.current = this.#generate() ?? this.#closure;
+    }
   }
 }
 
@@ -726,6 +736,24 @@ export function compileCondition(source: string, environment: ConditionEnvironme
   const env = safeEnv(environment === "config-rule" ? "config-rule" : "condition");
   if (!env.ok) return env;
   return compileCached(conditionCaches, env.value, source, (c) => new CompiledCondition(c));
+}
+
+/**
+ * Compiles a rule condition as {@link compileCondition} does (into the same cache) and writes its
+ * generated function now, where an evaluation would write it at its {@link GENERATE_AFTER}th run:
+ * what a caller does ahead of a burst of evaluations it knows will come (`prepareWhatIf`). Results
+ * never depend on it. Returns whether the condition compiled.
+ *
+ * @example
+ * ```ts
+ * readyCondition('subject.department == "IT"'); // true
+ * readyCondition("subject.department"); // false: not a bool
+ * ```
+ */
+export function readyCondition(source: string, environment: ConditionEnvironment = "condition"): boolean {
+  const r = compileCondition(source, environment);
+  if (r.ok) internalsOfCondition(r.value).ready();
+  return r.ok;
 }
 
 /**

@@ -41,6 +41,7 @@
  * `decide` task by task. The argument in full: docs/whatif.md.
  */
 import { describeValue } from "../codec/diagnostic.js";
+import { readyCondition } from "../cel/compile.js";
 import { conditionInputPaths, type InputPath, InputSignatures } from "../cel/input-signature.js";
 import type { Policy, Task } from "../model/index.js";
 import { taskSubjectId, certifyReviewId } from "../model/task-refs.js";
@@ -642,8 +643,9 @@ function groupsInOrder(world: World, all: readonly Task[]): TaskGroups {
 
 /**
  * Does now, for `world`, what the first {@link whatIf} over its tasks would do once and every later
- * run reuses: lists its tasks in order and numbers every task into its group (tasks that agree on
- * all that routing may read of a task, their ids and times aside). Call it after loading a large
+ * run reuses: compiles every rule condition of its policies (and writes each out as a function, as
+ * a run would at its eighth evaluation), lists its tasks in order and numbers every task into its
+ * group (tasks that agree on all that routing may read of a task, their ids and times aside). Call it after loading a large
  * world, off the request path, so that the first what-if costs what later ones do: at 1M tasks the
  * grouping is 1.4–1.9 s of a first run (bench/README.md, "What-if over 1M tasks"). Results never
  * depend on it. Kept with the world's task table, as a run keeps it: a world a reducer returned has
@@ -658,6 +660,9 @@ function groupsInOrder(world: World, all: readonly Task[]): TaskGroups {
  * ```
  */
 export function prepareWhatIf(world: World): number {
+  // Every rule condition a run may evaluate on the original side, compiled and written out as a
+  // function now: a run compiles them once (the cache keeps them) and writes each at its eighth use.
+  for (const policy of world.policies) for (const rule of policy.rules ?? []) readyCondition(rule.condition);
   const all = tasksInOrder(world);
   const groups = groupsInOrder(world, all);
   let grouped = 0;
