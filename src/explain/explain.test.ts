@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { TraceNode, TraceOutcome } from "../cel/index.js";
 import { decide } from "../policy/decide.js";
 import { loadWorld } from "../world/load-world.js";
+import { replaceInWorld } from "../world/world.js";
 import { explainTask, type ExplainedNode } from "./explain.js";
 import { formatExplanation } from "./format.js";
 
@@ -27,10 +28,21 @@ function culprit(root: TraceNode): number | null {
   if (!failed(root)) return null;
   let node = root;
   for (;;) {
-    const next = node.outcome.kind === "error" ? node.children.find((c) => c.outcome.kind === "error") : node.kind === "operator" && node.label === "&&" ? node.children.find(failed) : undefined;
+    const isFalse = (c: TraceNode) => c.outcome.kind === "value" && c.outcome.value === false;
+    const next = node.outcome.kind === "error" ? node.children.find((c) => c.outcome.kind === "error") : node.kind === "operator" && node.label === "&&" ? node.children.find(isFalse) : undefined;
     if (!next) return node.id;
     node = next;
   }
+}
+
+/** Errors beside which an `&&` or `||` still came to true or false, in id order. */
+function absorbed(nodes: readonly TraceNode[]): number[] {
+  const out: number[] = [];
+  for (const n of nodes) {
+    if (n.kind !== "operator" || (n.label !== "&&" && n.label !== "||") || n.outcome.kind !== "value") continue;
+    for (const c of n.children) if (c.outcome.kind === "error") out.push(c.id);
+  }
+  return out;
 }
 
 describe("explainTask", () => {
@@ -48,6 +60,7 @@ describe("explainTask", () => {
         for (const n of t.nodes) for (const c of n.children) parents.set(c.id, n.id);
         expect(r.trace?.nodes).toEqual(t.nodes.map((n) => expected(n, parents.get(n.id) ?? -1)));
         expect(r.trace?.culprit).toBe(culprit(t.root));
+        expect(r.trace?.absorbed).toEqual(absorbed(t.nodes));
         compared += t.nodes.length;
       });
     }
@@ -81,5 +94,48 @@ describe("rule by rule: the rules first match left unevaluated are listed too (p
       // Never a rule both evaluated and listed as not evaluated.
       for (const n of e.notEvaluated) expect(e.rules.some((r) => r.policyId === n.policyId && r.ruleIndex === n.ruleIndex)).toBe(false);
     }
+  });
+});
+
+describe("an error CEL absorbs is not the reason (cel-spec: `&&` is false when either side is false, whatever the other; `||` likewise true)", () => {
+  const policy = world.index.policies.get("pol-prod-admin");
+  if (!policy?.rules) throw new Error("fixture policy pol-prod-admin has no rules");
+  const rules = [
+    'subject.profile.badgeLevel == "gold" && subject.department == "Sales"',
+    'subject.department == "Sales" || subject.profile.badgeLevel == "gold"',
+    'subject.profile.badgeLevel == "gold" || subject.department == subject.department',
+  ].map((condition, i) => ({ ...(policy.rules?.[i % (policy.rules?.length ?? 1)] as NonNullable<typeof policy.rules>[number]), condition }));
+  const edited = replaceInWorld(world, { policies: [{ ...policy, rules }] });
+  const task = [...edited.tasks.values()].find((t) => t.type?.kind === "grant" && "appEntitlementId" in t.type && t.type.appEntitlementId === "ent-aws-prod-admin");
+  if (!task) throw new Error("the fixture has no grant task of ent-aws-prod-admin");
+  const e = explainTask(edited, task);
+  const byIndex = (i: number) => e.rules.find((r) => r.policyId === "pol-prod-admin" && r.ruleIndex === i);
+  const text = (i: number, id: number | null | undefined) => byIndex(i)?.trace?.nodes.find((n) => n.id === id)?.text;
+
+  it("points at the false side of `error && false`, and names the absorbed error", () => {
+    const r = byIndex(0);
+    expect(r?.conditionMatched).toBe(false);
+    expect(r?.error).toBeFalsy();
+    expect(text(0, r?.trace?.culprit)).toBe('subject.department == "Sales"');
+    expect(r?.trace?.absorbed.map((id) => text(0, id))).toEqual(['subject.profile.badgeLevel == "gold"']);
+  });
+
+  it("keeps the error as the reason of `false || error`, which fails", () => {
+    const r = byIndex(1);
+    expect(r?.error).toMatch(/badgeLevel/);
+    expect(text(1, r?.trace?.culprit)).toBe("subject.profile.badgeLevel");
+    expect(r?.trace?.absorbed).toEqual([]);
+  });
+
+  it("says a matched `error || true` matched despite the error, in the text the CLI prints", () => {
+    const r = byIndex(2);
+    expect(r?.conditionMatched).toBe(true);
+    expect(r?.trace?.culprit).toBeNull();
+    expect(r?.trace?.absorbed.map((id) => text(2, id))).toEqual(['subject.profile.badgeLevel == "gold"']);
+    const out = formatExplanation(e);
+    expect(out).toContain('absorbed: subject.profile.badgeLevel == "gold" failed (CEL_NO_SUCH_KEY: No such key: badgeLevel) but did not decide the rule: subject.department == "Sales" is false, and && with a false side is false');
+    expect(out).toContain("but did not decide the rule: subject.department == subject.department is true, and || with a true side is true");
+    // The false rule's caret is under the side that made it false, with that side's value.
+    expect(out).toMatch(/\^+ is false \(subject\.department = "[^"]+"\)/);
   });
 });

@@ -66,6 +66,11 @@ export interface ExplainedCondition {
   readonly nodes: readonly ExplainedNode[];
   /** The smallest sub-expression responsible for a false or failed result; null when it matched. */
   readonly culprit: number | null;
+  /**
+   * Operands that failed without deciding the result: an `&&` or `||` beside them came to true or
+   * false anyway (`error && false` is false, `error || true` is true, as in CEL). Ids, in order.
+   */
+  readonly absorbed: readonly number[];
 }
 
 /**
@@ -231,13 +236,32 @@ function explainNode(r: TraceRecord, id: number): ExplainedNode {
   }
 }
 
-/** The first of `ids` that is an error (or, with `orFalse`, false too); -1 if none. */
-function firstFailing(r: TraceRecord, ids: readonly number[], orFalse: boolean): number {
-  for (const id of ids) {
-    const t = r.truth(id);
-    if (t === "error" || (orFalse && t === "false")) return id;
-  }
+/** The first of `ids` that is an error; -1 if none. */
+function firstError(r: TraceRecord, ids: readonly number[]): number {
+  for (const id of ids) if (r.truth(id) === "error") return id;
   return -1;
+}
+
+/** The first of `ids` that is false; -1 if none. */
+function firstFalse(r: TraceRecord, ids: readonly number[]): number {
+  for (const id of ids) if (r.truth(id) === "false") return id;
+  return -1;
+}
+
+/**
+ * Operands that failed while their `&&` or `||` still came to true or false: CEL absorbed their
+ * errors (`error && false` is false, `error || true` is true), so they did not decide the result.
+ */
+function absorbedOf(r: TraceRecord): number[] {
+  const { kinds, labels, children } = r.table;
+  const out: number[] = [];
+  for (let id = 0; id < r.table.size; id++) {
+    if (kinds[id] !== "operator" || (labels[id] !== "&&" && labels[id] !== "||")) continue;
+    const t = r.truth(id);
+    if (t !== "true" && t !== "false") continue;
+    for (const k of children[id] ?? []) if (r.truth(k) === "error") out.push(k);
+  }
+  return out;
 }
 
 /**
@@ -252,9 +276,10 @@ function culpritOf(r: TraceRecord): number | null {
   for (;;) {
     const kids = children[node] ?? [];
     let child: number;
-    if (r.truth(node) === "error") child = firstFailing(r, kids, false);
-    // A false `&&` is false because of one operand; a false `||` or comparison is false as a whole.
-    else if (kinds[node] === "operator" && labels[node] === "&&") child = firstFailing(r, kids, true);
+    if (r.truth(node) === "error") child = firstError(r, kids);
+    // A false `&&` is false because of an operand that is false: one that failed beside it did not
+    // decide it (CEL's `error && false` is false). A false `||` or comparison is false as a whole.
+    else if (kinds[node] === "operator" && labels[node] === "&&") child = firstFalse(r, kids);
     else return node;
     if (child < 0) return node;
     node = child;
@@ -266,7 +291,7 @@ function explainTrace(t: ConditionTrace | null | undefined): ExplainedCondition 
   if (!r || r.table.size === 0) return null;
   const nodes: ExplainedNode[] = [];
   for (let id = 0; id < r.table.size; id++) nodes.push(explainNode(r, id));
-  return { nodes, culprit: culpritOf(r) };
+  return { nodes, culprit: culpritOf(r), absorbed: absorbedOf(r) };
 }
 
 /**

@@ -97,7 +97,22 @@ function formatRule(r: RuleExplanation, deciding: boolean, paint: Paint, verbose
     if (values.length > 0) lines.push(`       ${paint("2", values.join("; "))}`);
   }
   if (r.error && t && t.culprit === null) lines.push(`       ${paint("33", r.error)}`);
+  if (t) for (const id of t.absorbed) lines.push(`       ${paint("33", absorbedNote(t, id))}`);
   return lines;
+}
+
+/**
+ * Why an operand's error did not decide its rule: `&&` is false, and `||` true, when either side
+ * is, whatever the other (CEL's error-absorbing logic).
+ */
+function absorbedNote(t: ExplainedCondition, id: number): string {
+  const node = nodeById(t, id);
+  const parent = node ? nodeById(t, node.parent) : undefined;
+  if (!node || !parent) return "";
+  const op = parent.display === "false" ? "&&" : "||";
+  const decider = t.nodes.find((n) => n.parent === parent.id && n.id !== id && n.display === parent.display);
+  const because = decider ? `${decider.text} is ${decider.display}, and ` : "";
+  return `absorbed: ${node.text} failed (${node.display}) but did not decide the rule: ${because}${op} with a ${parent.display} side is ${parent.display}`;
 }
 
 /** A plain field read or index (`subject.profile["level"]`): told by its value, never broken down. */
