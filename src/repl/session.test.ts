@@ -41,6 +41,23 @@ describe("the REPL session's bound functions", () => {
     expect(inspect(api.explain(-1))).toMatch(/^✗ INVALID_ARGUMENT: explain\("1001"\)/);
   });
 
+  it("explain takes the CLI's --now and --verbose as options, and refuses any other (newcomer review 3: { now } was ignored)", () => {
+    const session = createSession(world, { files: files() });
+    const { api } = session;
+    const at = api.explain("1001", { now: "2026-11-23T22:30:00+01:00" });
+    expect(at.ok).toBe(true);
+    expect(inspect(at)).toContain("evaluated at 2026-11-23T21:30:00Z");
+    expect(inspect(api.explain("1001"))).toContain(`evaluated at ${world.now}`);
+    // The world is not changed, and nothing goes into the history.
+    expect(session.world).toBe(world);
+    expect(session.depth).toBe(1);
+    expect(inspect(api.explain("1001", { verbose: true })).length).toBeGreaterThan(inspect(api.explain("1001")).length);
+    expect(inspect(api.explain("1001", { bogus: 1 } as never))).toMatch(/^✗ INVALID_ARGUMENT: unknown option "bogus"/);
+    expect(inspect(api.explain("1001", { nwo: "2026-11-23T22:30:00Z" } as never))).toContain('did you mean "now"?');
+    expect(inspect(api.explain("1001", { now: "tonight" }))).toMatch(/^✗ INVALID_ARGUMENT: now must be an RFC 3339 timestamp/);
+    expect(inspect(api.explain("1001", "verbose" as never))).toMatch(/^✗ INVALID_ARGUMENT: the options are an object/);
+  });
+
   it("a numeric id typed without quotes is the task of that numeric id (newcomer review 2: explain(1001) was refused)", () => {
     const { api } = createSession(world, { files: files() });
     expect(inspect(api.explain(1001))).toBe(inspect(api.explain("1001")));

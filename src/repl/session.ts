@@ -7,6 +7,7 @@
 import { closest } from "../text/closest.js";
 import { checkCondition } from "../cel/index.js";
 import { encodePolicy, encodeTask } from "../codec/index.js";
+import { isRealTimestamp, utcTimestamp } from "../codec/schema.js";
 import { explain as explainTask, type Explanation, type HypotheticalRequest } from "../explain/explain.js";
 import { formatExplanation } from "../explain/format.js";
 import type { JsonValue } from "../model/json.js";
@@ -17,11 +18,11 @@ import { hardReset } from "../reducers/hard-reset.js";
 import { reduce as reduceAction, WORKFLOW_ACTION_TYPES, type WorkflowAction } from "../reducers/reduce.js";
 import { tick as tickWorld } from "../reducers/tick.js";
 import { formatSimulation, simulate, type SimulationRun } from "../reducers/simulate.js";
-import type { Result } from "../result.js";
+import { err, ok, type Result } from "../result.js";
 import type { AuditEvent } from "../workflow/events.js";
 import { loadWorld } from "../world/load-world.js";
 import { saveWorld } from "../world/save-world.js";
-import { findTask, type World } from "../world/world.js";
+import { findTask, replaceInWorld, type World } from "../world/world.js";
 import { formatFinding, lintDocuments, lintWorld, type LintedPolicy } from "../cli/lint.js";
 import { failed, Shown } from "./show.js";
 
@@ -110,7 +111,8 @@ type Failure = { readonly code: string; readonly message: string };
  * ```
  */
 export interface ReplApi {
-  explain(task: string | number | HypotheticalRequest): Shown<Explanation> | Shown<Failure>;
+  /** `options.now`: the clock the conditions read (the world is not changed); `options.verbose`: every sub-expression's value. */
+  explain(task: string | number | HypotheticalRequest, options?: { readonly now?: string; readonly verbose?: boolean }): Shown<Explanation> | Shown<Failure>;
   reset(taskId: string | number, options?: ActionOptions): Shown<ActionData> | Shown<Failure>;
   /** The library's name for {@link ReplApi.reset}. */
   hardReset(taskId: string | number, options?: ActionOptions): Shown<ActionData> | Shown<Failure>;
@@ -156,6 +158,7 @@ export interface ReplSession {
 const HELP_ENTRIES: readonly (readonly [string, string])[] = [
   ['explain("1001")', "why the task routes where it does (.data: the Explanation)"],
   ['explain({ subject: "u-dev2", entitlement: { appId, id } })', "how a request that does not exist yet would route"],
+  ['explain("1001", { now: "2026-11-23T22:30:00Z", verbose: true })', "…at another time (the world is not changed), every value shown"],
   ['reset("1022", { as: "u-it-dir", comment })', "Hard Reset on the current world (.data: { response, events })"],
   ['comment("1001", "text", { as: "u-…" })', "post a comment on the current world"],
   ['reduce({ type: "approve", taskId: "1001", comment }, { as: "u-…" })', "any task action: approve, deny, reassign, skipStep, restart, close, processNow, …"],
@@ -206,6 +209,22 @@ function unknownOption(v: unknown): string | undefined {
     return `unknown option "${k}"${meant ? `; did you mean "${meant}"?` : ""} (an action takes as, comment, expand)`;
   }
   return undefined;
+}
+
+/** `explain`'s options, as the CLI's `--now` and `--verbose`; a key it does not take is an error, never ignored. */
+function explainOptions(v: unknown): Result<{ readonly now?: string; readonly verbose?: boolean }, string> {
+  if (v === undefined) return ok({});
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return err(`the options are an object, not ${JSON.stringify(v) ?? String(v)}`);
+  const o = v as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    if (k === "now" || k === "verbose") continue;
+    const meant = closest(k, ["now", "verbose"]);
+    return err(`unknown option "${k}"${meant ? `; did you mean "${meant}"?` : ""} (explain takes now, verbose)`);
+  }
+  const now = o["now"];
+  if (now !== undefined && !isRealTimestamp(now)) return err(`now must be an RFC 3339 timestamp such as "2026-11-23T22:30:00Z", not ${JSON.stringify(now) ?? String(now)}`);
+  if (o["verbose"] !== undefined && typeof o["verbose"] !== "boolean") return err("verbose is true or false");
+  return ok({ ...(now !== undefined ? { now } : {}), ...(o["verbose"] === true ? { verbose: true } : {}) });
 }
 
 function actionOptions(v: unknown): ActionOptions | undefined {
@@ -321,13 +340,17 @@ export function createSession(world: World, options: SessionOptions): ReplSessio
   };
 
   const api: ReplApi = {
-    explain(given) {
+    explain(given, raw) {
       const isRequest = typeof given === "object" && given !== null && !Array.isArray(given);
       const taskId = isRequest ? given : taskRef(given);
       if (taskId === undefined)
         return failed("INVALID_ARGUMENT", 'explain("1001"), or explain({ subject: "u-dev2", entitlement: { appId: "app-aws", id: "ent-aws-prod-admin" } }) for a request that does not exist yet');
-      const r = explainTask(current(), taskId);
-      return r.ok ? new Shown(r.value, formatExplanation(r.value, { color })) : errorText(r.error);
+      const o = explainOptions(raw);
+      if (!o.ok) return failed("INVALID_ARGUMENT", `${o.error}: explain("1001", { now: "2026-11-23T22:30:00Z", verbose: true })`);
+      // The clock the conditions read, as the CLI's --now: the world itself is not changed.
+      const w = o.value.now === undefined ? current() : replaceInWorld(current(), { now: utcTimestamp(o.value.now) });
+      const r = explainTask(w, taskId);
+      return r.ok ? new Shown(r.value, formatExplanation(r.value, { color, verbose: o.value.verbose === true })) : errorText(r.error);
     },
     reset(given, raw) {
       const o = actionOptions(raw);
