@@ -133,3 +133,17 @@ describe("--version", () => {
     expect((await run(["--help"])).out).toContain("policy-sim --version");
   });
 });
+
+describe("a misspelt id, value or command is answered with what was probably meant (newcomer review 3)", () => {
+  it.each([
+    ["a task id one digit off", ["explain", "--world", "fixtures/world.json", "--task", "10001"], /^NOT_FOUND: task "10001" not found \(by id or numericId\); did you mean "1001"\?\n/],
+    ["a subject one letter off", ["explain", "--world", "fixtures/world.json", "--subject", "u-dev22", "--entitlement", "app-aws/ent-aws-prod-admin"], /^NOT_FOUND: user "u-dev22" not found; did you mean "u-dev2"\?\n/],
+    ["an environment misspelt", ["check", "--env", "conditon", "true"], /^--env must be condition, approver or config-rule, not "conditon"; did you mean "condition"\?\n/],
+    ["the library's name for explain", ["decide", "--world", "fixtures/world.json"], /^unknown command "decide"; did you mean explain\? try: /],
+    ["a name of Object.prototype", ["constructor"], /^unknown command "constructor" try: /],
+  ])("%s", async (_what, argv, message) => {
+    const r = await run(argv);
+    expect(r.code).toBe(EXIT.badInput);
+    expect(r.err).toMatch(message);
+  });
+});

@@ -23,7 +23,7 @@ import { lintCommand } from "./lint.js";
 import { pullCommand } from "./pull.js";
 import { replCommand } from "./repl.js";
 import { clientCommand } from "./client.js";
-import { closest } from "../text/closest.js";
+import { closest, didYouMean } from "../text/closest.js";
 import { serveCommand } from "./serve.js";
 import { simulateCommand } from "./simulate.js";
 import { whatifCommand } from "./whatif.js";
@@ -159,7 +159,8 @@ const commands: Record<string, Command> = {
     run({ values, positionals }, io) {
       const source = positionals.join(" ");
       const env = str(values["env"]) ?? "condition";
-      if (env !== "condition" && env !== "approver" && env !== "config-rule") throw new CliInputError(`--env must be condition, approver or config-rule, not ${JSON.stringify(env)}`);
+      if (env !== "condition" && env !== "approver" && env !== "config-rule")
+        throw new CliInputError(`--env must be condition, approver or config-rule, not ${JSON.stringify(env)}${typeof env === "string" ? didYouMean(env, ["condition", "approver", "config-rule"]) : ""}`);
       // An empty configuration rule condition is the documented catch-all rule; elsewhere, nothing to check.
       if (env === "config-rule" && positionals.length > 0 && !source.trim()) {
         if (values["json"]) json(io, { diagnostics: [] });
@@ -193,6 +194,20 @@ const commands: Record<string, Command> = {
   repl: replCommand,
   serve: serveCommand,
   client: clientCommand,
+};
+
+/** Names people try for a command it has under another name: what they probably meant. */
+const COMMAND_ALIASES: Readonly<Record<string, string>> = {
+  decide: "explain",
+  route: "explain",
+  why: "explain",
+  select: "explain",
+  validate: "check",
+  "hard-reset": "reset",
+  hardreset: "reset",
+  "what-if": "whatif",
+  tests: "test",
+  server: "serve",
 };
 
 /**
@@ -248,9 +263,9 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     else help(io);
     return name && (target === undefined || c) ? EXIT.ok : EXIT.badInput;
   }
-  const command = commands[name];
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) {
-    const near = closest(name, Object.keys(commands));
+    const near = closest(name, Object.keys(commands)) ?? (Object.hasOwn(COMMAND_ALIASES, name) ? COMMAND_ALIASES[name] : undefined);
     io.stderr(`unknown command "${name}"${near ? `; did you mean ${near}?` : ""} try: ${Object.keys(commands).join(", ")} (policy-sim --help)\n`);
     return EXIT.badInput;
   }

@@ -58,6 +58,15 @@ describe("the REPL session's bound functions", () => {
     expect(inspect(api.explain("1001", "verbose" as never))).toMatch(/^✗ INVALID_ARGUMENT: the options are an object/);
   });
 
+  it("an id one letter off is answered with the id meant (newcomer review 3)", () => {
+    const { api } = createSession(world, { files: files() });
+    expect(inspect(api.lint("pol-prod-admn"))).toContain('no policy "pol-prod-admn" in the world; did you mean "pol-prod-admin"?');
+    expect(inspect(api.policy("pol-prod-admn"))).toContain('did you mean "pol-prod-admin"?');
+    expect(inspect(api.task("10001"))).toContain('did you mean "1001"?');
+    expect(inspect(api.explain("10001"))).toContain('did you mean "1001"?');
+    expect(inspect(api.check("true", "conditon"))).toContain('did you mean "condition"?');
+  });
+
   it("a numeric id typed without quotes is the task of that numeric id (newcomer review 2: explain(1001) was refused)", () => {
     const { api } = createSession(world, { files: files() });
     expect(inspect(api.explain(1001))).toBe(inspect(api.explain("1001")));

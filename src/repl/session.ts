@@ -4,7 +4,7 @@
  * returning a {@link Shown} value. Everything here runs without a TTY, so tests call it directly;
  * `start.ts` only puts these functions in a `node:repl` context.
  */
-import { closest } from "../text/closest.js";
+import { closest, didYouMean } from "../text/closest.js";
 import { checkCondition } from "../cel/index.js";
 import { encodePolicy, encodeTask } from "../codec/index.js";
 import { isRealTimestamp, utcTimestamp } from "../codec/schema.js";
@@ -22,7 +22,7 @@ import { err, ok, type Result } from "../result.js";
 import type { AuditEvent } from "../workflow/events.js";
 import { loadWorld } from "../world/load-world.js";
 import { saveWorld } from "../world/save-world.js";
-import { findTask, replaceInWorld, type World } from "../world/world.js";
+import { findTask, replaceInWorld, taskNames, type World } from "../world/world.js";
 import { formatFinding, lintDocuments, lintWorld, type LintedPolicy } from "../cli/lint.js";
 import { failed, Shown } from "./show.js";
 
@@ -405,7 +405,7 @@ export function createSession(world: World, options: SessionOptions): ReplSessio
       }
       if (isString(policy)) {
         const result = lintWorld(w, policy);
-        if (result.length === 0) return failed("NOT_FOUND", `no policy "${policy}" in the world; lint(policyJson) lints a draft`);
+        if (result.length === 0) return failed("NOT_FOUND", `no policy "${policy}" in the world${didYouMean(policy, w.index.policies.keys())}; lint(policyJson) lints a draft`);
         return new Shown(result, lintText(result, color));
       }
       const results = Array.isArray(policy) ? lintDocuments(policy, w, true) : lintDocuments([policy], w, false);
@@ -414,7 +414,8 @@ export function createSession(world: World, options: SessionOptions): ReplSessio
     check(condition, environment = "condition") {
       if (!isString(condition)) return failed("INVALID_ARGUMENT", 'check("subject.department == \\"Eng\\""): give the condition as a string');
       if (environment !== "condition" && environment !== "approver" && environment !== "config-rule") {
-        return failed("INVALID_ARGUMENT", `check(expression, environment): the environment is "condition", "approver" or "config-rule", not ${JSON.stringify(environment)}`);
+        const near = isString(environment) ? didYouMean(environment, ["condition", "approver", "config-rule"]) : "";
+        return failed("INVALID_ARGUMENT", `check(expression, environment): the environment is "condition", "approver" or "config-rule", not ${JSON.stringify(environment)}${near}`);
       }
       const d = checkCondition(condition, environment);
       const ok = environment === "condition" ? "ok: the condition type-checks and returns bool" : `ok: the expression type-checks in the ${environment} environment`;
@@ -425,14 +426,14 @@ export function createSession(world: World, options: SessionOptions): ReplSessio
       const taskId = taskRef(given);
       if (taskId === undefined) return failed("INVALID_ARGUMENT", 'task("1001"): give a task id or numeric id as a string');
       const t = findTask(current(), taskId);
-      if (!t) return failed("NOT_FOUND", `no task "${taskId}" (neither an id nor a numericId)`);
+      if (!t) return failed("NOT_FOUND", `no task "${taskId}" (neither an id nor a numericId)${didYouMean(taskId, taskNames(current()))}`);
       const wire = encodeTask(t);
       return new Shown(wire, JSON.stringify(wire, null, 2));
     },
     policy(policyId) {
       if (!isString(policyId)) return failed("INVALID_ARGUMENT", 'policy("pol-prod-admin"): give a policy id as a string');
       const p = current().index.policies.get(policyId);
-      if (!p) return failed("NOT_FOUND", `no policy "${policyId}" in the world`);
+      if (!p) return failed("NOT_FOUND", `no policy "${policyId}" in the world${didYouMean(policyId, current().index.policies.keys())}`);
       // A fresh copy each time, so editing .data in the REPL cannot touch the world.
       const wire = encodePolicy(p);
       return new Shown(wire, JSON.stringify(wire, null, 2));

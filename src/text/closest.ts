@@ -45,3 +45,17 @@ function distance(a: string, b: string, limit: number): number {
   }
   return Math.min(prev[b.length] ?? limit, limit);
 }
+
+/**
+ * `; did you mean "x"?` for the known name closest to `name`, or "" when none is near (or it is
+ * `name` itself): the tail of a not-found message. Only on the way to an error.
+ *
+ * @example
+ * ```ts
+ * `task "10001" not found${didYouMean("10001", ["1001", "1002"])}`; // 'task "10001" not found; did you mean "1001"?'
+ * ```
+ */
+export function didYouMean(name: string, known: Iterable<string>): string {
+  const guess = closest(name, known);
+  return guess === undefined || guess === name ? "" : `; did you mean "${guess}"?`;
+}

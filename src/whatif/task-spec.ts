@@ -11,10 +11,10 @@ import type { JsonObject, JsonValue } from "../model/json.js";
 import { KNOWN_TASK_ORIGINS, type Task } from "../model/index.js";
 import type { SimError } from "../reducers/errors.js";
 import { err, ok, type Result } from "../result.js";
-import { findEntitlement, findTask, replaceInWorld, type World, type WorldPatch } from "../world/world.js";
+import { findEntitlement, findTask, replaceInWorld, taskNames, type World, type WorldPatch } from "../world/world.js";
 import { describeValue, pathIndex, pathKey } from "../codec/diagnostic.js";
 import { MAX_JSON_DEPTH } from "../codec/json-tools.js";
-import { closest } from "../text/closest.js";
+import { closest, didYouMean } from "../text/closest.js";
 import { maxGrantSeconds } from "../policy/max-grant-duration.js";
 import { TASK_ORIGIN } from "../cel/enums.js";
 import { thrownMessage } from "./thrown-message.js";
@@ -425,19 +425,6 @@ function defaultGrantDuration(world: World, described: AppEntitlement | undefine
   return limit === undefined ? null : `${limit.seconds}s`;
 }
 
-/** `; did you mean "x"?` for the known name closest to a misspelt one, or nothing. */
-function didYouMean(name: string, known: Iterable<string>): string {
-  const guess = closest(name, known);
-  return guess === undefined || guess === name ? "" : `; did you mean "${guess}"?`;
-}
-
-/** Every task's id and numericId, for a guess at a misspelt one (only on the way to an error). */
-function* taskNames(world: World): Iterable<string> {
-  for (const t of world.tasks.values()) {
-    yield t.id;
-    if (t.numericId) yield t.numericId;
-  }
-}
 
 /** The guess for an entitlement that is not there: its app's closest entitlement, or the closest app. */
 function entitlementHint(world: World, appId: string, entitlementId: string): string {

@@ -373,6 +373,22 @@ export function isWorld(x: unknown): x is World {
 }
 
 /**
+ * Every task's id and numericId, for a guess at a misspelt one (`didYouMean`): only on the way to an
+ * error, and never on a path a server's client can drive (a guess reads every task).
+ *
+ * @example
+ * ```ts
+ * didYouMean("10001", taskNames(world)); // '; did you mean "1001"?'
+ * ```
+ */
+export function* taskNames(world: World): Iterable<string> {
+  for (const t of world.tasks.values()) {
+    yield t.id;
+    if (t.numericId) yield t.numericId;
+  }
+}
+
+/**
  * Finds a task by its `id` or its `numericId` (the spec lets a numericId replace the id in path
  * parameters).
  *
