@@ -33,7 +33,7 @@ describe("policy-sim lint", () => {
     expect(r.out).toBe(
       [
         'pol-broken-cel-type "Broken: cel-type" at fixtures/broken/cel-type-error.json',
-        "  error   CEL_TYPE_ERROR at $.rules[0].condition",
+        "  error   CEL_TYPE_ERROR (CEL_UNDEFINED_FIELD) at $.rules[0].condition",
         "          rule 0 condition, line 1 column 9: undefined field 'departmnt' on type 'User' (did you mean 'department'?)",
         '          subject.departmnt == "x"',
         "                  ^^^^^^^^^",

@@ -119,7 +119,9 @@ export function lintWorld(world: World, policyId?: string): LintedPolicy[] {
 export function formatFinding(f: Finding, color = false): string {
   const paint = (code: string, s: string): string => (color ? `\u001b[${code}m${s}\u001b[0m` : s);
   const severity = f.severity === "error" ? paint("31", "error  ") : f.severity === "warning" ? paint("33", "warning") : paint("36", "info   ");
-  const lines = [`  ${severity} ${paint("1", f.code)} at ${f.path}`, `          ${f.message}`];
+  // The checker's own code beside lint's (`CEL_TYPE_ERROR (CEL_UNDEFINED_FIELD)`): `check` names the same mistake by it.
+  const celCode = f.cel?.celCode && f.cel.celCode !== f.code ? ` (${f.cel.celCode})` : "";
+  const lines = [`  ${severity} ${paint("1", f.code)}${celCode} at ${f.path}`, `          ${f.message}`];
   if (f.cel) for (const l of f.cel.excerpt.split("\n")) lines.push(`          ${l}`);
   if (f.related && f.related.length > 0) lines.push(`          see ${f.related.join(", ")}`);
   return lines.join("\n");

@@ -84,7 +84,7 @@ describe("policy-sim as a process", () => {
   it("lint of a broken policy exits 1", () => {
     const r = cli("lint", "--world", "fixtures/world.json", "--policy", "fixtures/broken/cel-type-error.json");
     expect(r.status).toBe(1);
-    expect(r.stdout).toContain("CEL_TYPE_ERROR at $.rules[0].condition");
+    expect(r.stdout).toContain("CEL_TYPE_ERROR (CEL_UNDEFINED_FIELD) at $.rules[0].condition");
   });
 
   it("repl reads a script from a pipe and exits 0 at the end of input", () => {

@@ -126,7 +126,7 @@ describe("the REPL session's bound functions", () => {
     expect(inspect(api.lint("pol-prod-admin"))).toBe("ok: 1 policy, no findings");
     const draft: unknown = JSON.parse(disk("fixtures/broken/cel-type-error.json"));
     const l = api.lint(draft);
-    expect(inspect(l)).toContain("error   CEL_TYPE_ERROR at $.rules[0].condition");
+    expect(inspect(l)).toContain("error   CEL_TYPE_ERROR (CEL_UNDEFINED_FIELD) at $.rules[0].condition");
     expect(inspect(l)).toContain("^^^^^^^^^");
     const cycle: unknown = JSON.parse(disk("fixtures/broken/reference-cycle.json"));
     expect(inspect(api.lint(cycle))).toContain("REFERENCE_CYCLE at $[1].baselinePolicyId");
