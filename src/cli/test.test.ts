@@ -46,6 +46,20 @@ describe("policy-sim test", () => {
     expect(r.out).toContain("      Tests  2 failed | 1 passed (3)");
   });
 
+  it("a failing case names the rules that failed with an error on its way, which do not match (spec: a condition that fails at run time does not match; newcomer review 3)", async () => {
+    const world = JSON.parse(disk("fixtures/world.json")) as { policies: { id: string; rules: { condition: string }[] }[] };
+    const policy = world.policies.find((p) => p.id === "pol-prod-admin");
+    if (!policy) throw new Error("no pol-prod-admin in the sample world");
+    policy.rules[0] = { ...policy.rules[0], condition: 'subject.profile.badgeLevel == "gold"' } as { condition: string };
+    const files = { "w.json": JSON.stringify(world), "c.yaml": "- name: expects the failing rule\n  task: \"1001\"\n  expect: { rule: 0 }\n" };
+    const r = await run(["test", "--world", "w.json", "c.yaml"], files);
+    expect(r.code).toBe(EXIT.findings);
+    expect(r.out).toContain("     → rule is #2, expected #0");
+    expect(r.out).toContain("       rules that failed with an error (they do not match): #0 of pol-prod-admin (CEL_NO_SUCH_KEY: No such key: badgeLevel at 1:17)\n");
+    const json = JSON.parse((await run(["test", "--world", "w.json", "c.yaml", "--json"], files)).out) as { files: { cases: { failedRules?: unknown }[] }[] };
+    expect(json.files[0]?.cases[0]?.failedRules).toEqual([{ policyId: "pol-prod-admin", ruleIndex: 0, error: "CEL_NO_SUCH_KEY: No such key: badgeLevel at 1:17" }]);
+  });
+
   it("--now sets the clock the conditions read: pol-prod-admin's after-hours rule (now().getHours(\"Europe/Berlin\") >= 18) decides at 23:30 Berlin, not at the world's 10:00", async () => {
     const cases = JSON.stringify([{ name: "after hours", request: { subject: "u-sales1", entitlement: "app-aws/ent-aws-prod-admin" }, expect: { policy: "pol-prod-admin", rule: 4 } }]);
     expect((await run(["test", "--world", "fixtures/world.json", "c.json"], { "c.json": cases })).code).toBe(EXIT.findings);

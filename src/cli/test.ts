@@ -7,7 +7,7 @@
 import { parse as parseYaml } from "yaml";
 import { type CaseEntry, decodeCaseFile } from "../testing/case-file.js";
 import { type PolicyCaseResult, policyCases } from "../testing/policy-cases.js";
-import { routeLine } from "../testing/expect-route.js";
+import { failedRulesLine, routeLine } from "../testing/expect-route.js";
 import { type CoverageInput, formatCoverage, ruleCoverage } from "../whatif/coverage.js";
 import type { World } from "../world/world.js";
 import { CliInputError, type CliIO, type Command, EXIT, InputFileError, printJson, readWorld, str, worldAtClock } from "./command.js";
@@ -109,7 +109,11 @@ function report(io: CliIO, runs: readonly FileRun[], verbose: boolean): { passed
       if (verbose && "explanation" in r && r.message) io.stdout(`${r.message.split("\n").map((l) => `       ${l}`).join("\n")}\n`);
       else if ("explanation" in r) {
         // Why, in one line (the rule that decided, the sequence), and where the rest is.
-        if (r.explanation) io.stdout(`       it routes: ${routeLine(r.explanation)} (--verbose explains it, value by value)\n`);
+        if (r.explanation) {
+          io.stdout(`       it routes: ${routeLine(r.explanation)} (--verbose explains it, value by value)\n`);
+          const failedRules = failedRulesLine(r.explanation);
+          if (failedRules) io.stdout(`       ${failedRules}\n`);
+        }
       }
     }
   }
@@ -144,8 +148,10 @@ function runOnce(io: CliIO, worldPath: string, patterns: readonly string[], valu
         path: r.path,
         ...(r.unusable !== undefined ? { unusable: r.unusable } : {}),
         cases: r.results.map((x) => {
-          const route = !x.pass && "explanation" in x && x.explanation ? routeLine(x.explanation) : undefined;
-          return { name: x.name, pass: x.pass, mismatches: x.mismatches, ...(route === undefined ? {} : { route }) };
+          const e = !x.pass && "explanation" in x && x.explanation ? x.explanation : undefined;
+          const route = e ? routeLine(e) : undefined;
+          const failedRules = e ? e.rules.filter((r) => r.error !== "" && r.ruleIndex >= 0).map((r) => ({ policyId: r.policyId, ruleIndex: r.ruleIndex, error: r.error })) : [];
+          return { name: x.name, pass: x.pass, mismatches: x.mismatches, ...(route === undefined ? {} : { route }), ...(failedRules.length > 0 ? { failedRules } : {}) };
         }),
       })),
       ...(coverage ? { coverage } : {}),

@@ -382,6 +382,28 @@ export function routeLine(e: Explanation): string {
 }
 
 /**
+ * The rules whose conditions failed with an error on the way to the route, in one line, or "" when
+ * none did: a rule that fails does not match (its error is recorded), so a case that expected it
+ * fails for a reason its route alone does not show.
+ *
+ * @example
+ * ```ts
+ * failedRulesLine(explanation); // 'rules that failed with an error (they do not match): #0 of pol-prod-admin (CEL_NO_SUCH_KEY: No such key: badgeLevel)'
+ * ```
+ */
+export function failedRulesLine(e: Explanation): string {
+  const failed = e.rules.filter((r) => r.error !== "" && r.ruleIndex >= 0);
+  if (failed.length === 0) return "";
+  return `rules that failed with an error (they do not match): ${failed.map((r) => `#${r.ruleIndex} of ${r.policyId} (${r.error})`).join(", ")}`;
+}
+
+/** `it routes: …`, and the rules that failed on the way when some did. */
+function routesLines(e: Explanation): string {
+  const failed = failedRulesLine(e);
+  return `it routes: ${routeLine(e)}${failed ? `\n${failed}` : ""}`;
+}
+
+/**
  * A check that could not be made (see {@link RouteCheck.invalid}): fails negated or not, with
  * `message`. For the matchers' own arguments (`toRouteToStep(task)` without the step key).
  *
@@ -430,7 +452,7 @@ function check(world: unknown, ref: TaskRef, wanted: string, mismatches: (e: Exp
     // expects the route to fail (`error`), which is how a broken policy's behaviour is asserted.
     const refused = expectsError ? [] : refusedPolicies(built.value.world, e);
     if (refused.length > 0) {
-      const message = `cannot check that ${what} would ${wanted}: ${refused.join("\n")}\nit routes: ${routeLine(e)}\n\n${text}`;
+      const message = `cannot check that ${what} would ${wanted}: ${refused.join("\n")}\n${routesLines(e)}\n\n${text}`;
       return { pass: false, invalid: true, mismatches: refused, explanation: e, message, negatedMessage: message };
     }
     const found = mismatches(e);
@@ -438,7 +460,7 @@ function check(world: unknown, ref: TaskRef, wanted: string, mismatches: (e: Exp
       pass: found.length === 0,
       mismatches: found,
       explanation: e,
-      message: `expected ${what} to ${wanted}, but:\n${found.map((m) => `  - ${m}`).join("\n")}\nit routes: ${routeLine(e)}\n\n${text}`,
+      message: `expected ${what} to ${wanted}, but:\n${found.map((m) => `  - ${m}`).join("\n")}\n${routesLines(e)}\n\n${text}`,
       negatedMessage: `expected ${what} not to ${wanted}, but it does: ${routeLine(e)}\n\n${text}`,
     };
   } catch (e: unknown) {

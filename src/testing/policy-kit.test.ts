@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { decide } from "../policy/decide.js";
 import { saveWorld } from "../world/save-world.js";
 import { loadWorld } from "../world/load-world.js";
-import type { World } from "../world/world.js";
+import { replaceInWorld, type World } from "../world/world.js";
 import { applyPolicyMutation, arbTaskIn, arbTaskSpecIn, arbWorld } from "./arbitraries-entry.js";
 import {
   checkApprovers,
@@ -40,6 +40,20 @@ describe("route checks and their messages", () => {
     // The formatted explanation, rule by rule.
     expect(c.message).toContain("Rules evaluated (first match wins)");
     expect(c.message).toContain("✓ #2  subject.employmentType == \"Contractor\"");
+  });
+
+  it("a failure names the rules that failed with an error on the way, right under the route (they do not match)", () => {
+    const policy = world.index.policies.get("pol-prod-admin");
+    const rules = policy?.rules ?? [];
+    const first = rules[0];
+    if (!policy || !first) throw new Error("no pol-prod-admin rule #0 in the sample world");
+    const edited = replaceInWorld(world, { policies: [{ ...policy, rules: [{ ...first, condition: 'subject.profile.badgeLevel == "gold"' }, ...rules.slice(1)] }] });
+    const c = checkRoute(edited, "1001", { rule: 0 });
+    expect(c.pass).toBe(false);
+    expect(c.message).toContain("it routes: pol-prod-admin (entitlement): rule #2 of pol-prod-admin");
+    expect(c.message).toMatch(/\nrules that failed with an error \(they do not match\): #0 of pol-prod-admin \(CEL_NO_SUCH_KEY: No such key: badgeLevel at 1:17\)\n/);
+    // None failed: no such line.
+    expect(checkRoute(world, "1001", { rule: 0 }).message).not.toContain("rules that failed");
   });
 
   it("expects errors by code", () => {
