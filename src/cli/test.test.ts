@@ -60,6 +60,17 @@ describe("policy-sim test", () => {
     expect(json.files[0]?.cases[0]?.failedRules).toEqual([{ policyId: "pol-prod-admin", ruleIndex: 0, error: "CEL_NO_SUCH_KEY: No such key: badgeLevel at 1:17" }]);
   });
 
+  it("an expectation naming what the world lacks still shows how the task routes, and --help says what each expect key takes (newcomer review 3)", async () => {
+    const files = { "c.yaml": "- name: wrong stepKey\n  task: \"1001\"\n  expect: { stepKey: contractor-critical }\n" };
+    const r = await run(["test", "--world", "fixtures/world.json", "c.yaml"], files);
+    expect(r.code).toBe(EXIT.findings);
+    expect(r.out).toContain('     → stepKey "contractor-critical" is not a step key of any policy of the world');
+    expect(r.out).toContain("       it routes: pol-prod-admin (entitlement): rule #2 of pol-prod-admin → step key 5650fd2e-58bd-4dab-a08a-7314c0a4d8a3");
+    const help = await run(["test", "--help"]);
+    expect(help.out).toContain("  decidedBy      { policy?, rule? } (the policy and rule at the end of a policyId chain)\n");
+    expect(help.out).toContain('  rule           a rule index (from 0) or "baseline"\n');
+  });
+
   it("--now sets the clock the conditions read: pol-prod-admin's after-hours rule (now().getHours(\"Europe/Berlin\") >= 18) decides at 23:30 Berlin, not at the world's 10:00", async () => {
     const cases = JSON.stringify([{ name: "after hours", request: { subject: "u-sales1", entitlement: "app-aws/ent-aws-prod-admin" }, expect: { policy: "pol-prod-admin", rule: 4 } }]);
     expect((await run(["test", "--world", "fixtures/world.json", "c.json"], { "c.json": cases })).code).toBe(EXIT.findings);

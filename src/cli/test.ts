@@ -7,7 +7,7 @@
 import { parse as parseYaml } from "yaml";
 import { type CaseEntry, decodeCaseFile } from "../testing/case-file.js";
 import { type PolicyCaseResult, policyCases } from "../testing/policy-cases.js";
-import { failedRulesLine, routeLine } from "../testing/expect-route.js";
+import { EXPECTATION_KEYS, failedRulesLine, routeLine } from "../testing/expect-route.js";
 import { type CoverageInput, formatCoverage, ruleCoverage } from "../whatif/coverage.js";
 import type { World } from "../world/world.js";
 import { CliInputError, type CliIO, type Command, EXIT, InputFileError, printJson, readWorld, str, worldAtClock } from "./command.js";
@@ -189,7 +189,9 @@ export const testCommand: Command = {
     "  - name: contractors asking for prod admin go to their manager, then security",
     "    request: { subject: { id: u-dev2, employmentType: Contractor }, entitlement: app-aws/ent-aws-prod-admin }   # or task: \"1001\"",
     "    expect: { policy: pol-prod-admin, rule: 2, steps: [approval, approval, provision], approvers: [u-eng-mgr] }",
-    "expect keys: policy, source, rule, decidedBy, stepKey, chain, firstStep, steps, approvers, approvalSteps (each approval step's approvers, in order), error.",
+    "expect keys (any of them; each must hold):",
+    ...Object.entries(EXPECTATION_KEYS).map(([key, what]) => `  ${key.padEnd(14)} ${what}`),
+    "A case may also give now: (RFC 3339), the clock its conditions read.",
     "Exit 0 when every case passes, 1 when some fail, 2 for unusable input (a broken case file is",
     "reported and the other files still run).",
     "",

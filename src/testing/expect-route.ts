@@ -90,19 +90,27 @@ export interface RouteCheck {
   readonly negatedMessage: string;
 }
 
-/** The keys a {@link RouteExpectation} may have, with what each takes (for the message of a bad one). */
-const EXPECTATION_KEYS: Readonly<Record<keyof RouteExpectation, string>> = {
+/**
+ * The keys a {@link RouteExpectation} may have, with what each takes: for the message of a bad one
+ * and for `policy-sim test --help`.
+ *
+ * @example
+ * ```ts
+ * EXPECTATION_KEYS.rule; // 'a rule index (from 0) or "baseline"'
+ * ```
+ */
+export const EXPECTATION_KEYS: Readonly<Record<keyof RouteExpectation, string>> = {
   policy: "a policy id",
-  source: "a resolution source such as \"entitlement\"",
-  rule: "a rule index or \"baseline\"",
-  decidedBy: "{ policy?, rule? }",
+  source: "a policy source (entitlement, app, resourceTypeDefault, tenantDefault, emergency, …)",
+  rule: 'a rule index (from 0) or "baseline"',
+  decidedBy: "{ policy?, rule? } (the policy and rule at the end of a policyId chain)",
   stepKey: "a step key",
-  chain: "a list of policy ids",
-  firstStep: "a step kind or the start of its summary",
+  chain: "a list of policy ids, the resolved policy first",
+  firstStep: "a step kind (approval, provision, wait, form, …) or the start of its summary",
   steps: "a list of step kinds or summary starts, in order",
-  approvers: "a list of user ids",
+  approvers: "a list of user ids (the first approval step's reviewers)",
   approvalSteps: "a list of lists of user ids, one per approval step",
-  error: "an error code",
+  error: "an error code (such as SELF_REFERENCE)",
 };
 
 export { isWorld } from "../world/world.js";
@@ -416,6 +424,23 @@ export function cannotCheck(problems: readonly string[], message: string): Route
   return { pass: false, invalid: true, mismatches: problems, explanation: null, message, negatedMessage: message };
 }
 
+/**
+ * A check that names what the world lacks, with how the task does route when it can be built: the
+ * step key or policy id the author meant is most often in that line.
+ */
+function withRoute(world: World, ref: TaskRef, c: RouteCheck): RouteCheck {
+  try {
+    if (!isWorld(world)) return c;
+    const built = taskInWorld(world, ref);
+    if (!built.ok) return c;
+    const e = explainTask(built.value.world, built.value.task);
+    const message = `${c.message}\n${routesLines(e)}`;
+    return { ...c, explanation: e, message, negatedMessage: message };
+  } catch {
+    return c;
+  }
+}
+
 /** How many of a refused policy's lint errors a failed check lists; the count of the rest follows. */
 const SHOWN_LINT_ERRORS = 5;
 
@@ -488,8 +513,9 @@ function expectationText(x: RouteExpectation): string {
  */
 export function checkRoute(world: World, ref: TaskRef, expected: RouteExpectation): RouteCheck {
   const shape = expectationProblems(expected);
-  const problems = shape.length > 0 ? shape : worldProblems(world, expected);
-  if (problems.length > 0) return cannotCheck(problems, `cannot check the route of ${describeTaskRef(ref)}: ${problems.join("; ")}`);
+  if (shape.length > 0) return cannotCheck(shape, `cannot check the route of ${describeTaskRef(ref)}: ${shape.join("; ")}`);
+  const problems = worldProblems(world, expected);
+  if (problems.length > 0) return withRoute(world, ref, cannotCheck(problems, `cannot check the route of ${describeTaskRef(ref)}: ${problems.join("; ")}`));
   return check(world, ref, `route ${expectationText(expected)}`, (e) => routeMismatches(e, expected), typeof expected.error === "string");
 }
 

@@ -131,7 +131,7 @@ describe("arguments that are not what a matcher needs fail with a message, never
   it("a rule past the policy's last, a rule written \"#2\", a step summary cut mid-word: each said plainly (author review)", () => {
     // pol-prod-admin has rules #0–#4.
     expect(checkRoute(world, "1001", { rule: 9 }).mismatches).toEqual(["rule is #2, expected #9 (pol-prod-admin has rules #0–#4)"]);
-    expect(checkRoute(world, "1001", { rule: "#2" } as never).mismatches).toEqual(['rule must be a rule index or "baseline", got "#2" (did you mean 2?)']);
+    expect(checkRoute(world, "1001", { rule: "#2" } as never).mismatches).toEqual(['rule must be a rule index (from 0) or "baseline", got "#2" (did you mean 2?)']);
     // 1001's first step is "approval by manager …": a start cut inside a word is no start.
     expect(checkRoute(world, "1001", { firstStep: "approval by manager" }).pass).toBe(true);
     expect(checkRoute(world, "1001", { firstStep: "approval by manag" }).pass).toBe(false);

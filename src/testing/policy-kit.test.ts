@@ -288,7 +288,7 @@ describe("expectations that cannot be checked fail, with a message (issue 14.3)"
 
   it("a value of the wrong kind fails", () => {
     const bad = { rule: "2" } as unknown as Parameters<typeof checkRoute>[2];
-    expect(checkRoute(world, "1001", bad).mismatches).toEqual(['rule must be a rule index or "baseline", got "2" (did you mean 2?)']);
+    expect(checkRoute(world, "1001", bad).mismatches).toEqual(['rule must be a rule index (from 0) or "baseline", got "2" (did you mean 2?)']);
   });
 
   it("a case without expect fails that case alone; the others still run", () => {
