@@ -20,6 +20,9 @@ describe("policy-sim init", () => {
     const world = io.written.get("mine/world.json") ?? "";
     expect(world).toContain('"$schema": "../node_modules/policy-sim/world.schema.json"');
     expect(loadWorld(JSON.parse(world)).ok).toBe(true);
+    // The case file's own "# Run:" line names the files just written, not the repository's (newcomer review 3).
+    expect(io.written.get("mine/policy-tests/prod-admin.yaml")).toContain("\n# Run: policy-sim test --world mine/world.json 'mine/policy-tests/*.{yaml,json}' --coverage\n");
+    expect(io.written.get("mine/policy-tests/prod-admin.yaml")).not.toContain("fixtures/");
     const tests = memoryIO({ files: Object.fromEntries(io.written), fallback: disk });
     expect(await runCli(["test", "--world", "mine/world.json", "mine/policy-tests/prod-admin.yaml", "mine/policy-tests/defaults.json"], tests)).toBe(EXIT.ok);
   });

@@ -65,7 +65,10 @@ export const initCommand: Command = {
   run({ values }, io) {
     const world = str(values["out"]) ?? "world.json";
     checkOutPath(io, "--out", world, "in-place");
-    const writes = SAMPLES.map((s) => ({ path: s.to(world), text: readSample(io, s.from) }));
+    const tests = join(dirname(world), "policy-tests/*.{yaml,json}");
+    // A case file's "# Run:" line names the repository's paths; the copy names the ones just written.
+    const run = `# Run: policy-sim test --world ${world} '${tests}' --coverage`;
+    const writes = SAMPLES.map((s) => ({ path: s.to(world), text: readSample(io, s.from).replace(/^# Run: policy-sim test --world fixtures\/world\.json .*$/m, run) }));
     if (values["force"] !== true) {
       const taken = writes.filter((w) => exists(io, w.path)).map((w) => w.path);
       if (taken.length > 0) throw new CliInputError(`${taken.join(", ")} already exist${taken.length === 1 ? "s" : ""}; --force overwrites`);
@@ -74,7 +77,6 @@ export const initCommand: Command = {
       writeOutput(w.path === world ? "--out" : "the test case", w.path, () =>
         io.writeFile(w.path, w.path === world ? w.text.replace('"$schema": "../world.schema.json"', `"$schema": "${schemaFrom(world)}"`) : w.text),
       );
-    const tests = join(dirname(world), "policy-tests/*.{yaml,json}");
     io.stdout(`wrote ${writes.map((w) => w.path).join(", ")}\nnext: policy-sim explain --world ${world} --task 1001\n      policy-sim test --world ${world} '${tests}'\n`);
     return EXIT.ok;
   },

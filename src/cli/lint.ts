@@ -3,6 +3,7 @@
  * through `lintPolicy`. Findings print with their code, the JSONPath in the file that was read, the
  * message and, for CEL, the caret excerpt; any error-severity finding makes the exit code 1.
  */
+import { quoted } from "../text/quoted.js";
 import { lintConfigRule } from "../policy/lint-config-rules.js";
 import { decodePolicy } from "../codec/index.js";
 import type { Policy } from "../model/index.js";
@@ -149,7 +150,7 @@ function report(io: CliIO, results: readonly LintedPolicy[], source: string, asJ
     }
     for (const r of results) {
       if (r.findings.length === 0) continue;
-      const name = r.displayName ? ` "${r.displayName}"` : "";
+      const name = r.displayName ? ` ${quoted(r.displayName)}` : "";
       io.stdout(`${r.id || "(no id)"}${name} at ${source}${r.base === "$" ? "" : ` ${r.base}`}\n`);
       for (const f of r.findings) io.stdout(`${formatFinding(f, io.isTTY)}\n`);
     }

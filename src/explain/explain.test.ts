@@ -139,3 +139,21 @@ describe("an error CEL absorbs is not the reason (cel-spec: `&&` is false when e
     expect(out).toMatch(/\^+ is false \(subject\.department = "[^"]+"\)/);
   });
 });
+
+describe("the text says what it means plainly (newcomer review 3)", () => {
+  it("a display name with quotes of its own is written as a JSON string", () => {
+    const out = formatExplanation(explainTask(world, [...world.tasks.values()].find((t) => t.numericId === "1001") as never));
+    expect(out.split("\n")[0]).toBe('Task 1001 "Grant \\"Production AdministratorAccess\\" (AWS) to Ravi Patel" (grant, TASK_STATE_OPEN)');
+  });
+
+  it("an entitlement without a resource type has no resource-type defaults, said so rather than as resource type \"\"", () => {
+    const ent = world.index.entitlements.get("app-aws\u0000ent-aws-prod-admin") ?? [...world.index.entitlements.values()].find((e) => e.id === "ent-aws-prod-admin");
+    if (!ent) throw new Error("no ent-aws-prod-admin in the sample world");
+    const edited = replaceInWorld(world, { entitlements: [{ ...ent, appResourceTypeId: "", grantPolicyId: "" }] });
+    const task = [...edited.tasks.values()].find((t) => t.numericId === "1001");
+    if (!task) throw new Error("no task 1001");
+    const out = formatExplanation(explainTask(edited, task));
+    expect(out).toContain('request defaults of app "app-aws" (the entitlement has no resource type)');
+    expect(out).not.toContain('resource type ""');
+  });
+});

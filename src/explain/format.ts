@@ -7,6 +7,7 @@ import type { ConfigRuleEvaluation } from "../policy/config-rules.js";
 import { approversSummary } from "../workflow/approvers.js";
 import type { Explanation, ExplainedCondition, ExplainedNode, RuleExplanation } from "./explain.js";
 import { DESCRIBED_TASK_ID } from "../whatif/task-spec.js";
+import { quoted } from "../text/quoted.js";
 
 /**
  * Options of {@link formatExplanation}.
@@ -163,7 +164,8 @@ export function formatExplanation(e: Explanation, options: FormatOptions = {}): 
   const t = e.task;
   // A described request is no task yet: its placeholder numericId (0) would read as a task's.
   const described = t.id === DESCRIBED_TASK_ID && t.numericId === "0";
-  const title = described ? `Request (not a task yet) "${t.displayName}"` : `Task ${t.numericId || t.id} "${t.displayName}"`;
+  const name = quoted(t.displayName);
+  const title = described ? `Request (not a task yet) ${name}` : `Task ${t.numericId || t.id} ${name}`;
   out.push(bold(title) + ` (${t.type || "no type"}${described ? "" : `, ${t.state}`}${t.emergencyAccess ? ", emergency access" : ""})`);
   if (e.subject) out.push(`  subject: ${e.subject.displayName || e.subject.id} <${e.subject.email}> (${e.subject.id})`);
   out.push(`  evaluated at ${e.now}${t.currentPolicyId ? `; the task now carries policy ${t.currentPolicyId}` : described ? "" : "; the task carries no policy yet"}`);
@@ -249,5 +251,5 @@ function formatConfigRule(r: ConfigRuleEvaluation): string {
       `${s.maxGrantDuration ? ` maxGrantDuration=${s.maxGrantDuration}` : ""}`
     : "no settings";
   const outcome = r.outcome === "error" ? `error: ${r.detail}` : r.outcome;
-  return `config rule ${r.priority} "${r.ruleId}"${r.displayName ? ` "${r.displayName}"` : ""} when ${condition} → ${outcome}; ${values}`;
+  return `config rule ${r.priority} "${r.ruleId}"${r.displayName ? ` ${quoted(r.displayName)}` : ""} when ${condition} → ${outcome}; ${values}`;
 }

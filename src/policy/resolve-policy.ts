@@ -181,7 +181,8 @@ function grantCandidates(world: World, task: Task, ent: AppEntitlement | undefin
   const entWhat = `entitlement "${entId}" of app "${appId}"`;
   const app = world.index.apps.get(appId);
   const rtDefault = ent ? world.index.resourceTypeDefaults.get(`${appId}\u0000${ent.appResourceTypeId}`) : undefined;
-  const rtWhat = `request defaults of app "${appId}" for resource type "${ent?.appResourceTypeId ?? ""}"`;
+  // An entitlement without a resource type has no such defaults to look up: said so, not as type "".
+  const rtWhat = ent?.appResourceTypeId ? `request defaults of app "${appId}" for resource type "${ent.appResourceTypeId}"` : `request defaults of app "${appId}" (the entitlement has no resource type)`;
   const notEmergency = "the task is not an emergency-access request";
   // An app without configuration rules shows no configuration-rule source.
   const withRules = ent !== undefined && hasConfigRules(world, appId);

@@ -2,6 +2,7 @@
  * A what-if result as text: what the edit changed, the counts, the summary by route, and each
  * changed task with its route before and after.
  */
+import { quoted } from "../text/quoted.js";
 import { approversSummary } from "../workflow/approvers.js";
 import { routeLabel, type RouteOutcome } from "./route.js";
 import type { TaskRouteChange, WhatIfResult } from "./what-if.js";
@@ -26,7 +27,7 @@ function detail(r: RouteOutcome): string {
 }
 
 function task(c: TaskRouteChange): string[] {
-  const head = `  ${c.numericId || c.taskId} "${c.displayName}" (${c.type}, ${c.state})${c.changes.length > 0 ? ` — ${c.changes.join(", ")}` : ""}`;
+  const head = `  ${c.numericId || c.taskId} ${quoted(c.displayName)} (${c.type}, ${c.state})${c.changes.length > 0 ? ` — ${c.changes.join(", ")}` : ""}`;
   if (c.changes.length === 0) return [head, `      ${detail(c.before)}`];
   return [head, `      before: ${detail(c.before)}`, `      after:  ${detail(c.after)}`];
 }
