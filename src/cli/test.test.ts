@@ -71,6 +71,22 @@ describe("policy-sim test", () => {
     expect(help.out).toContain('  rule           a rule index (from 0) or "baseline"\n');
   });
 
+  it("--json gives each failed case's expected and actual values key by key; --verbose lists each mismatch once (newcomer review 3)", async () => {
+    const files = { "c.yaml": '- name: c1\n  task: "1001"\n  expect: { rule: 0, policy: pol-prod-admin, decidedBy: { rule: 0 }, approvers: [u-ciso], steps: [approval] }\n' };
+    const json = JSON.parse((await run(["test", "--world", "fixtures/world.json", "c.yaml", "--json"], files)).out) as { files: { cases: { expected?: unknown; actual?: unknown }[] }[] };
+    const c = json.files[0]?.cases[0];
+    expect(c?.expected).toEqual({ rule: 0, policy: "pol-prod-admin", decidedBy: { rule: 0 }, approvers: ["u-ciso"], steps: ["approval"] });
+    expect(c?.actual).toEqual({
+      rule: 2,
+      policy: "pol-prod-admin",
+      decidedBy: { policy: "pol-prod-admin", rule: 2 },
+      approvers: ["u-sre-lead"],
+      steps: ["approval by manager", "approval by users u-ciso, u-sec-eng (escalates)", "provision via connector"],
+    });
+    const verbose = await run(["test", "--world", "fixtures/world.json", "c.yaml", "--verbose"], files);
+    expect(verbose.out.split("rule is #2, expected #0")).toHaveLength(2);
+  });
+
   it("--now sets the clock the conditions read: pol-prod-admin's after-hours rule (now().getHours(\"Europe/Berlin\") >= 18) decides at 23:30 Berlin, not at the world's 10:00", async () => {
     const cases = JSON.stringify([{ name: "after hours", request: { subject: "u-sales1", entitlement: "app-aws/ent-aws-prod-admin" }, expect: { policy: "pol-prod-admin", rule: 4 } }]);
     expect((await run(["test", "--world", "fixtures/world.json", "c.json"], { "c.json": cases })).code).toBe(EXIT.findings);

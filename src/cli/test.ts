@@ -7,7 +7,7 @@
 import { parse as parseYaml } from "yaml";
 import { type CaseEntry, decodeCaseFile } from "../testing/case-file.js";
 import { type PolicyCaseResult, policyCases } from "../testing/policy-cases.js";
-import { EXPECTATION_KEYS, failedRulesLine, routeLine } from "../testing/expect-route.js";
+import { EXPECTATION_KEYS, failedRulesLine, routeActuals, routeLine } from "../testing/expect-route.js";
 import { type CoverageInput, formatCoverage, ruleCoverage } from "../whatif/coverage.js";
 import type { World } from "../world/world.js";
 import { CliInputError, type CliIO, type Command, EXIT, InputFileError, printJson, readWorld, str, worldAtClock } from "./command.js";
@@ -105,9 +105,13 @@ function report(io: CliIO, runs: readonly FileRun[], verbose: boolean): { passed
     for (const r of run.results) {
       io.stdout(`   ${r.pass ? paint(io, "32", "✓") : paint(io, "31", "×")} ${r.name}\n`);
       if (r.pass) continue;
+      // --verbose prints the whole failure message, which lists the mismatches itself.
+      if (verbose && "explanation" in r && r.message) {
+        io.stdout(`${r.message.split("\n").map((l) => `       ${l}`).join("\n")}\n`);
+        continue;
+      }
       for (const m of r.mismatches) io.stdout(`     ${paint(io, "31", "→")} ${m}\n`);
-      if (verbose && "explanation" in r && r.message) io.stdout(`${r.message.split("\n").map((l) => `       ${l}`).join("\n")}\n`);
-      else if ("explanation" in r) {
+      if ("explanation" in r) {
         // Why, in one line (the rule that decided, the sequence), and where the rest is.
         if (r.explanation) {
           io.stdout(`       it routes: ${routeLine(r.explanation)} (--verbose explains it, value by value)\n`);
@@ -151,7 +155,17 @@ function runOnce(io: CliIO, worldPath: string, patterns: readonly string[], valu
           const e = !x.pass && "explanation" in x && x.explanation ? x.explanation : undefined;
           const route = e ? routeLine(e) : undefined;
           const failedRules = e ? e.rules.filter((r) => r.error !== "" && r.ruleIndex >= 0).map((r) => ({ policyId: r.policyId, ruleIndex: r.ruleIndex, error: r.error })) : [];
-          return { name: x.name, pass: x.pass, mismatches: x.mismatches, ...(route === undefined ? {} : { route }), ...(failedRules.length > 0 ? { failedRules } : {}) };
+          // What was expected and what the route is, key by key, for tools that compare rather than read.
+          const expected = "expected" in x && typeof x.expected === "object" && x.expected !== null ? x.expected : undefined;
+          const actual = e && expected ? routeActuals(e, Object.keys(expected)) : undefined;
+          return {
+            name: x.name,
+            pass: x.pass,
+            mismatches: x.mismatches,
+            ...(route === undefined ? {} : { route }),
+            ...(expected && actual ? { expected, actual } : {}),
+            ...(failedRules.length > 0 ? { failedRules } : {}),
+          };
         }),
       })),
       ...(coverage ? { coverage } : {}),
@@ -182,7 +196,8 @@ export const testCommand: Command = {
     "--coverage       after the results: the rules never matched, and the sub-expressions never true",
     "                 or never false, over every case's task",
     "--verbose        with each failure, how the task actually routed, rule by rule",
-    "--json           { passed, failed, files: [{ path, unusable?, cases: [{ name, pass, mismatches }] }], coverage? }",
+    "--json           { passed, failed, files: [{ path, unusable?, cases: [{ name, pass, mismatches, and for a failed",
+    "                 case route, expected, actual (the route's value for each key expected), failedRules? }] }], coverage? }",
     "--watch          run again whenever the world or a case file changes (Ctrl-C stops)",
     "",
     "A case file is a list of cases (or { cases: [...] }), each:",

@@ -300,6 +300,39 @@ function firstApprovers(e: Explanation): readonly string[] | undefined {
 }
 
 /**
+ * What a task's route is, written as an expectation would be, for the keys asked (all when none
+ * are): a tool reading `policy-sim test --json` compares `expected` with `actual` key by key instead
+ * of parsing the English of a mismatch. `null` where the route has none (no policy, no first step).
+ *
+ * @example
+ * ```ts
+ * routeActuals(explanation, ["rule", "policy"]); // { rule: 2, policy: "pol-prod-admin" }
+ * ```
+ */
+export function routeActuals(e: Explanation, keys: readonly string[] = Object.keys(EXPECTATION_KEYS)): Record<string, unknown> {
+  const res = e.resolution;
+  const r = e.result;
+  const d = r.kind === "selected" ? r.decidedBy : null;
+  const steps = r.kind === "selected" ? r.steps : [];
+  const values: Readonly<Record<keyof RouteExpectation, () => unknown>> = {
+    policy: () => (res.ok ? res.policyId : null),
+    source: () => (res.ok ? res.source : null),
+    rule: () => rootRule(e),
+    decidedBy: () => (d ? { policy: d.policyId, rule: d.kind === "rule" ? d.ruleIndex : "baseline" } : null),
+    stepKey: () => d?.stepKey ?? null,
+    chain: () => e.chain.map((l) => l.policyId),
+    firstStep: () => steps[0]?.detail ?? null,
+    steps: () => steps.map((st) => st.detail),
+    approvers: () => firstApprovers(e) ?? null,
+    approvalSteps: () => (r.kind === "selected" ? e.approvers.map((a) => a.userIds) : []),
+    error: () => (!res.ok ? res.code : r.kind === "error" ? r.code : null),
+  };
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (Object.hasOwn(values, k)) out[k] = values[k as keyof RouteExpectation]();
+  return out;
+}
+
+/**
  * The mismatches between an explanation and an expectation.
  *
  * @example

@@ -48,6 +48,8 @@ export interface PolicyCaseResult {
   /** The failure message (expectation, mismatches, formatted explanation); "" when it passed. */
   readonly message: string;
   readonly explanation: Explanation | null;
+  /** The case's `expect`, as given; absent for a case that could not be read. */
+  readonly expected?: RouteExpectation;
   assert(): void;
 }
 
@@ -134,6 +136,7 @@ export function policyCases(world: World, cases: readonly PolicyCase[]): PolicyC
       mismatches: r.mismatches,
       message,
       explanation: r.explanation,
+      expected: pc.expect,
       assert(): void {
         if (!r.pass) throw new Error(message);
       },
