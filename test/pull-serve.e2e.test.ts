@@ -211,6 +211,37 @@ describe("openapi.yaml reads: pull from policy-sim serve over loopback gives the
     expect(apiSections(pulled)).toEqual(apiSections(doc));
   });
 
+  it("openapi.yaml AppEntitlementUserView.appEntitlementUserBindingCreatedAt: when a grant was made comes back; one the world does not know stays unknown (the twin's epoch stand-in is not taken for a time)", async () => {
+    const base = JSON.parse(readFileSync("fixtures/world.json", "utf8")) as Json;
+    const grants = (base["grants"] as Json[]).map((g, i) => {
+      if (i % 2 === 0) return g;
+      const { createdAt: _made, ...unknown } = g;
+      return unknown;
+    });
+    const doc = { ...base, grants };
+    const pulled = await pullFromServe(doc, { kind: "token", token: "tok-super" });
+    const key = (g: Json) => `${String(g["appId"])}/${String(g["appEntitlementId"])}/${String(g["identityUserId"])}`;
+    const given = new Map(grants.map((g) => [key(g), g["createdAt"]]));
+    // Times the world knows from the task that granted (the twin answers its outcome time).
+    const byTask = new Map<string, unknown>();
+    for (const t of base["tasks"] as Json[]) {
+      const grant = ((t["type"] ?? {}) as Json)["grant"] as Json | undefined;
+      if (grant?.["outcome"] === "GRANT_OUTCOME_GRANTED") byTask.set(`${String(grant["appId"])}/${String(grant["appEntitlementId"])}/${String(grant["identityUserId"])}`, grant["outcomeTime"]);
+    }
+    let kept = 0;
+    let unknown = 0;
+    for (const g of pulled["grants"] as Json[]) {
+      const was = given.get(key(g));
+      if (was !== undefined) {
+        expect(g["createdAt"]).toBe(was);
+        kept++;
+      } else if (g["createdAt"] === undefined) unknown++;
+      else expect(g["createdAt"]).toBe(byTask.get(key(g)));
+    }
+    expect([kept, unknown].every((n) => n > 10)).toBe(true);
+    expect(apiSections({ ...pulled, grants: (pulled["grants"] as Json[]).map((g) => ({ ...g, createdAt: null })) })).toEqual(apiSections({ ...doc, grants: grants.map((g) => ({ ...g, createdAt: null })) }));
+  });
+
   it("product_admin_entitlement-config-rules.mdx: the fixture world with configuration rules, and emergency request defaults", async () => {
     const settings = { requestPolicyId: "pol-prod-admin-eng", emergencyGrantEnabled: true, emergencyGrantPolicyId: "pol-emergency-breakglass", maxGrantDuration: "28800s", requestSchemaId: "" };
     const rules = [

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleJson, sampleWorld, SUPER, worldOf, type Body } from "../../test/helpers.js";
 import { checkedCaller } from "./loopback.test-helper.js";
+import { grantCreatedAt } from "./routes/grant-times.js";
 import { type RunningServer, serve } from "./server.js";
 
 const world = sampleWorld();
@@ -82,13 +83,17 @@ describe("openapi.yaml AppEntitlementUserBindingService.ListAppUsersForIdentityW
       }
     }
   });
-  it('"With a grant, the whole struct is populated": createdAt is the outcome time of the task that granted it, else the epoch stand-in; without one it is null (cone has counts a grant by createdAt)', async () => {
+  it('"With a grant, the whole struct is populated": createdAt is the grant\'s own, else the outcome time of the task that granted it, else the epoch stand-in; without one it is null (cone has counts a grant by createdAt)', async () => {
     const at = async (app_id: string, app_entitlement_id: string, identity_user_id: string): Promise<unknown[]> =>
       (await call("GET", FOR_IDENTITY, { params: { app_id, app_entitlement_id, identity_user_id } })).bindings.map((b: Body) => (b.appEntitlementId === "" ? null : b.createdAt));
     // Task 1013 granted ent-aws-prod-readonly to u-dev2 at 2026-11-10T11:31:00Z.
     expect(await at("app-aws", "ent-aws-prod-readonly", "u-dev2")).toContain("2026-11-10T11:31:00Z");
-    // u-dev1 holds it with no task on record.
-    expect(await at("app-aws", "ent-aws-prod-readonly", "u-dev1")).toContain("1970-01-01T00:00:00Z");
+    // u-dev1 holds it with no task on record: the time the world file gives it.
+    const own = json.grants.find((g: Body) => g.appEntitlementId === "ent-aws-prod-readonly" && g.identityUserId === "u-dev1")?.createdAt;
+    expect(own).toMatch(/^20\d\d-/);
+    expect(await at("app-aws", "ent-aws-prod-readonly", "u-dev1")).toContain(own);
+    // A grant the world gives no time, made by no task: the epoch stand-in.
+    expect(grantCreatedAt(world, { appId: "app-aws", appEntitlementId: "ent-aws-prod-readonly", identityUserId: "u-dev1" })).toBe("1970-01-01T00:00:00Z");
     const users = (await call("GET", "/api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/users", { params: { app_id: "app-aws", app_entitlement_id: "ent-aws-prod-readonly" }, query: "page_size=100" })).list;
     expect(users.length).toBeGreaterThan(0);
     for (const v of users) expect(v.appEntitlementUserBindingCreatedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);

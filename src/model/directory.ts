@@ -185,11 +185,13 @@ export interface Group {
  * (sim) How a user came to hold an entitlement, and until when. `deprovisionAt` is the API's name
  * (`AppEntitlementUserBinding.deprovisionAt`, openapi.yaml): the end of a time-limited grant, when
  * "the user's access will be automatically revoked" (product_admin_access-requests.mdx); absent or
- * null for access without an end.
+ * null for access without an end. `createdAt` is when the grant was made
+ * (`AppEntitlementUserBinding.createdAt`): kept from a pulled tenant, set by the engine when a task
+ * grants; absent when the world does not know.
  *
  * @example
  * ```ts
- * const g: Grant = { appId: "app-aws", appEntitlementId: "ent-ro", identityUserId: "u-ada", source: "direct", deprovisionAt: "2026-12-01T09:00:00Z" };
+ * const g: Grant = { appId: "app-aws", appEntitlementId: "ent-ro", identityUserId: "u-ada", source: "direct", createdAt: "2026-06-01T09:00:00Z", deprovisionAt: "2026-12-01T09:00:00Z" };
  * ```
  */
 export interface Grant {
@@ -197,6 +199,7 @@ export interface Grant {
   readonly appEntitlementId: string;
   readonly identityUserId: string;
   readonly source: "direct" | "enrollment" | "automatic-enrollment";
+  readonly createdAt?: string;
   readonly deprovisionAt?: string | null;
 }
 

@@ -138,7 +138,17 @@ export function fakeApi(world: typeof fixture, options: FakeApiOptions = {}) {
     if (p === "/api/v1/search/grants") {
       const list = world.grants.map((g) => {
         const account = world.appUsers.find((a) => a["appId"] === g["appId"] && a["identityUserId"] === g["identityUserId"]);
-        return { appEntitlementUserBinding: { appId: g["appId"], appEntitlementId: g["appEntitlementId"], appUserId: account?.["id"] ?? "", appUser: account ? { appUser: account } : null } };
+        // AppEntitlementUserView: when the grant was made and when it ends, as the API writes them.
+        return {
+          appEntitlementUserBinding: {
+            appId: g["appId"],
+            appEntitlementId: g["appEntitlementId"],
+            appUserId: account?.["id"] ?? "",
+            appUser: account ? { appUser: account } : null,
+            appEntitlementUserBindingCreatedAt: g["createdAt"] ?? null,
+            appEntitlementUserBindingDeprovisionAt: g["deprovisionAt"] ?? null,
+          },
+        };
       });
       return reply(page(list, size, offset, route));
     }

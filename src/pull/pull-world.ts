@@ -646,11 +646,15 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
     const viaEnrollment = Array.isArray(sources) && sources.length > 0;
     // AppEntitlementUserView.appEntitlementUserBindingDeprovisionAt: when time-limited access ends.
     const end = b["appEntitlementUserBindingDeprovisionAt"];
+    // AppEntitlementUserView.appEntitlementUserBindingCreatedAt: when the grant was made, kept.
+    const made = b["appEntitlementUserBindingCreatedAt"];
     grantRows.push({
       appId: b["appId"],
       appEntitlementId: b["appEntitlementId"],
       identityUserId,
       source: viaEnrollment ? "enrollment" : "direct",
+      // The Unix epoch is a twin's stand-in for "unknown" (policy-sim serve), never a real grant's time.
+      ...(typeof made === "string" && isRealTimestamp(made) && Date.parse(made) !== 0 ? { createdAt: made } : {}),
       ...(typeof end === "string" && isRealTimestamp(end) ? { deprovisionAt: end } : {}),
     });
   }

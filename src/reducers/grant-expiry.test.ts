@@ -35,7 +35,10 @@ const timeRevokes = (w: World) => [...w.tasks.values()].filter((t) => t.origin =
 describe("product_admin_access-requests.mdx: time-limited access is revoked at the end of the time limit", () => {
   it("a request granted for 4 hours gives a grant that ends 4 hours after it was granted", () => {
     const w = granted();
-    expect(grantOf(w)).toMatchObject({ source: "direct", deprovisionAt: ENDS_AT });
+    // Made when the task granted (openapi.yaml AppEntitlementUserBinding.createdAt), and saved so.
+    expect(grantOf(w)).toMatchObject({ source: "direct", createdAt: GRANTED_AT, deprovisionAt: ENDS_AT });
+    const again = loadWorld(saveWorld(w));
+    expect(again.ok && grantOf(again.value)?.createdAt).toBe(GRANTED_AT);
     expect(grantOf(sampleWorld())).toBeUndefined();
   });
 
@@ -100,8 +103,9 @@ describe("product_admin_access-requests.mdx: time-limited access is revoked at t
       json.grants = [...json.grants, { ...ent, ...(deprovisionAt ? { deprovisionAt } : {}) }];
       return granted(worldOf(json));
     };
-    // Held until 12:00: the 4-hour grant at 09:30 extends it to 13:30.
+    // Held until 12:00: the 4-hour grant at 09:30 extends it to 13:30; it was made when it was made.
     expect(grantOf(withEnd("2026-11-22T12:00:00Z"))?.deprovisionAt).toBe(ENDS_AT);
+    expect(grantOf(withEnd("2026-11-22T12:00:00Z"))?.createdAt).toBeUndefined();
     // Held until next week: it stays so.
     expect(grantOf(withEnd("2026-11-29T00:00:00Z"))?.deprovisionAt).toBe("2026-11-29T00:00:00Z");
     // Held without an end: it stays so.
@@ -158,6 +162,18 @@ describe("product_admin_access-requests.mdx: time-limited access is revoked at t
     expect(!second.ok && second.error).toMatchObject({ status: 404 });
     const held = updateBindingGrantDuration(w, admin, "app-aws", "ent-aws-prod-admin", "au-aws-sre-lead", body, w.now);
     expect(held.ok && held.value.body).toMatchObject({ binding: { appUserId: "au-aws-sre-lead", deprovisionAt: "2026-12-01T00:00:00Z" } });
+  });
+
+  it("a world file's createdAt must be a timestamp; it is kept in UTC", () => {
+    const json = sampleJson() as Body;
+    json.grants = [{ ...json.grants[0], createdAt: "2026-06-01T11:00:00+02:00" }, { ...json.grants[1], createdAt: "June" }, ...json.grants.slice(2)];
+    const r = loadWorld(json);
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.error.map((d) => [d.code, d.path])).toContainEqual(["INVALID_TIMESTAMP", "$.grants[1].createdAt"]);
+    json.grants[1] = { ...json.grants[1], createdAt: null };
+    const fixed = loadWorld(json);
+    expect(fixed.ok && fixed.value.grants[0]?.createdAt).toBe("2026-06-01T09:00:00Z");
+    expect(fixed.ok && fixed.value.grants[1]?.createdAt).toBeUndefined();
   });
 
   it("a world file's deprovisionAt must be a timestamp; it is kept in UTC", () => {

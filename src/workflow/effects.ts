@@ -260,7 +260,8 @@ export function applyEffects(world: World, ctx: AdvanceContext, from = 0): World
     switch (e.kind) {
       case "grantAdded": {
         const list = mutable();
-        const grant: Grant = { appId: e.appId, appEntitlementId: e.appEntitlementId, identityUserId: e.identityUserId, source: "direct", ...(e.deprovisionAt ? { deprovisionAt: e.deprovisionAt } : {}) };
+        // Made now: the binding's createdAt. An extension keeps the time the grant was made.
+        const grant: Grant = { appId: e.appId, appEntitlementId: e.appEntitlementId, identityUserId: e.identityUserId, source: "direct", createdAt: ctx.now, ...(e.deprovisionAt ? { deprovisionAt: e.deprovisionAt } : {}) };
         const at = list.findIndex((g) => grantKey(g) === grantKey(e));
         if (at < 0) list.push(grant);
         else {

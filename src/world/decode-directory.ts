@@ -235,11 +235,22 @@ export function decodeGrant(r: ObjectReader, out: Diagnostic[]): Grant {
       path: `${r.path}.deprovisionAt`,
       message: `a grant's deprovisionAt must be an RFC 3339 timestamp such as "2026-12-01T09:00:00Z", or null for access without an end; found ${JSON.stringify(end) ?? typeof end}`,
     });
+  // When it was made (openapi.yaml AppEntitlementUserBinding.createdAt), in UTC.
+  const made = r.raw("createdAt");
+  let createdAt: string | null = null;
+  if (typeof made === "string" && isRealTimestamp(made)) createdAt = utcTimestamp(made);
+  else if (made !== undefined && made !== null && made !== "")
+    out.push({
+      code: "INVALID_TIMESTAMP",
+      path: `${r.path}.createdAt`,
+      message: `a grant's createdAt must be an RFC 3339 timestamp such as "2026-06-01T09:00:00Z", or absent when unknown; found ${JSON.stringify(made) ?? typeof made}`,
+    });
   return {
     appId: r.string("appId"),
     appEntitlementId: r.string("appEntitlementId"),
     identityUserId: r.string("identityUserId"),
     source: known ? (source as Grant["source"]) : "direct",
+    ...(createdAt ? { createdAt } : {}),
     ...(deprovisionAt ? { deprovisionAt } : {}),
   };
 }

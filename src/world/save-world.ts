@@ -50,7 +50,7 @@ function worldMembers(world: World): [string, unknown][] {
     ["entitlements", world.entitlements.map(encodeEntitlement)],
     ["appUsers", world.appUsers.map(encodeAppUser)],
     ["groups", world.groups.map((g) => ({ id: g.id, appId: g.appId, displayName: g.displayName, memberUserIds: [...g.memberUserIds] }))],
-    ["grants", world.grants.map((g) => ({ appId: g.appId, appEntitlementId: g.appEntitlementId, identityUserId: g.identityUserId, source: g.source, ...(g.deprovisionAt ? { deprovisionAt: g.deprovisionAt } : {}) }))],
+    ["grants", world.grants.map((g) => ({ appId: g.appId, appEntitlementId: g.appEntitlementId, identityUserId: g.identityUserId, source: g.source, ...(g.createdAt ? { createdAt: g.createdAt } : {}), ...(g.deprovisionAt ? { deprovisionAt: g.deprovisionAt } : {}) }))],
     ["resourceTypeDefaults", world.resourceTypeDefaults.map((d) => ({ ...d, resourceTypeIds: [...d.resourceTypeIds] }))],
     ...(world.entitlementConfigurationRules && world.entitlementConfigurationRules.length > 0
       ? ([["entitlementConfigurationRules", world.entitlementConfigurationRules.map(encodeConfigRule)]] as [string, unknown][])

@@ -192,6 +192,7 @@ export function worldSchema(): JsonObject {
       groups: list(directoryItem(decodeGroup, "(sim) a group of users")),
       grants: list(
         directoryItem((r) => decodeGrant(r, []), "(sim) who holds which entitlement", {
+          createdAt: { type: ["string", "null"], format: "date-time", description: "when the grant was made (AppEntitlementUserBinding.createdAt); absent or null when unknown" },
           deprovisionAt: { type: ["string", "null"], format: "date-time", description: "when time-limited access ends (AppEntitlementUserBinding.deprovisionAt); absent or null for none" },
         }),
       ),

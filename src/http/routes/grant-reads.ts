@@ -79,7 +79,7 @@ export function listAppUsersForIdentityWithGrant(world: World, appId: string, en
     .filter((a) => a.appId === appId && a.identityUserId === identityUserId)
     .map((a) =>
       a === holder
-        ? { appId, appUserId: a.id, appEntitlementId: entitlementId, createdAt: grantCreatedAt(world, { appId, appEntitlementId: entitlementId, identityUserId }), deletedAt: null, deprovisionAt: grant?.deprovisionAt ?? null, grantSources: [] }
+        ? { appId, appUserId: a.id, appEntitlementId: entitlementId, createdAt: grantCreatedAt(world, grant ?? { appId, appEntitlementId: entitlementId, identityUserId }), deletedAt: null, deprovisionAt: grant?.deprovisionAt ?? null, grantSources: [] }
         : { appId, appUserId: a.id, appEntitlementId: "", createdAt: null, deletedAt: null, deprovisionAt: null, grantSources: [] },
     );
   return ok({ bindings });

@@ -2,9 +2,10 @@
  * When a grant was made, for the bindings the API writes (`AppEntitlementUserBinding.createdAt`,
  * `AppEntitlementUserView.appEntitlementUserBindingCreatedAt`): openapi.yaml says "With a grant, the
  * whole struct is populated", and ConductorOne's CLI (`cone has`) counts a binding as a grant only
- * when its `createdAt` is set. The world keeps no grant times: the time is the outcome time of the
- * latest grant task that granted it, else the Unix epoch, a stand-in no real grant has (README
- * "Assumptions").
+ * when its `createdAt` is set. The time is the grant's own `createdAt` (kept from a pulled tenant,
+ * set when a task grants); for a grant without one (a world file that does not say), the outcome
+ * time of the latest grant task that granted it, else the Unix epoch, a stand-in no real grant has
+ * (README "Assumptions").
  */
 import type { Grant } from "../../model/directory.js";
 import type { World } from "../../world/world.js";
@@ -40,9 +41,10 @@ function grantedAt(world: World): ReadonlyMap<string, string> {
  * @example
  * ```ts
  * grantCreatedAt(world, { appId: "app-aws", appEntitlementId: "ent-aws-prod-readonly", identityUserId: "u-dev1" });
- * // the outcome time of the task that granted it, or "1970-01-01T00:00:00Z"
+ * // its createdAt; else the outcome time of the task that granted it, or "1970-01-01T00:00:00Z"
  * ```
  */
-export function grantCreatedAt(world: World, g: Pick<Grant, "appId" | "appEntitlementId" | "identityUserId">): string {
+export function grantCreatedAt(world: World, g: Pick<Grant, "appId" | "appEntitlementId" | "identityUserId" | "createdAt">): string {
+  if (g.createdAt) return g.createdAt;
   return grantedAt(world).get(keyOf(g.appId, g.appEntitlementId, g.identityUserId)) ?? GRANT_TIME_UNKNOWN;
 }
