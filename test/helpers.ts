@@ -51,10 +51,20 @@ export function patchBetween(before: World, after: World): WorldPatch {
  */
 export function unlessRenumbered(before: RouteOutcome, after: RouteOutcome, worldBefore: World, worldAfter: World): RouteOutcome {
   if (before.kind !== "route" || after.kind !== "route") return after;
+  const condition = (w: World, policyId: string | undefined, index: number) => (policyId === undefined ? undefined : w.index.policies.get(policyId)?.rules?.[index]?.condition);
+  // A policyId reached through a rule that only moved, as the rule that decided below.
+  const via = after.chainVia.map((v, i) => {
+    const was = before.chainVia[i];
+    const [m, n] = [/^rule #(\d+)$/.exec(v), was === undefined ? null : /^rule #(\d+)$/.exec(was)];
+    if (!m || !n || m[1] === n[1] || before.chain[i - 1] !== after.chain[i - 1]) return v;
+    const ca = condition(worldBefore, before.chain[i - 1], Number(n[1]));
+    return ca !== undefined && ca === condition(worldAfter, after.chain[i - 1], Number(m[1])) ? (was as string) : v;
+  });
+  const moved = via.some((v, i) => v !== after.chainVia[i]) ? { ...after, chainVia: via } : after;
   const a = before.decidedBy;
-  const b = after.decidedBy;
-  if (a.kind !== "rule" || b.kind !== "rule" || a.ruleIndex === b.ruleIndex) return after;
-  const ca = worldBefore.index.policies.get(a.policyId)?.rules?.[a.ruleIndex]?.condition;
-  const cb = worldAfter.index.policies.get(b.policyId)?.rules?.[b.ruleIndex]?.condition;
-  return ca !== undefined && ca === cb ? { ...after, decidedBy: { ...b, ruleIndex: a.ruleIndex } } : after;
+  const b = moved.decidedBy;
+  if (a.kind !== "rule" || b.kind !== "rule" || a.ruleIndex === b.ruleIndex) return moved;
+  const ca = condition(worldBefore, a.policyId, a.ruleIndex);
+  const cb = condition(worldAfter, b.policyId, b.ruleIndex);
+  return ca !== undefined && ca === cb ? { ...moved, decidedBy: { ...b, ruleIndex: a.ruleIndex } } : moved;
 }

@@ -36,7 +36,7 @@ export interface RouteApprovers {
  * ```ts
  * const r: Route = { kind: "route", policyId: "pol-prod-admin", source: "entitlement",
  *   decidedBy: { kind: "rule", policyId: "pol-prod-admin", chainDepth: 0, ruleIndex: 2, stepKey: "k", field: "stepKey" },
- *   chain: ["pol-prod-admin"], steps: ["approval by manager", "provision via connector"],
+ *   chain: ["pol-prod-admin"], chainVia: [""], steps: ["approval by manager", "provision via connector"],
  *   firstStep: { kind: "approval", detail: "approval by manager" }, approvers: { userIds: ["u-sre-lead"], via: "primary" } };
  * ```
  */
@@ -50,6 +50,11 @@ export interface Route {
   readonly decidedBy: DecidedBy;
   /** The policies followed, root first. */
   readonly chain: readonly string[];
+  /**
+   * How each policy of the chain was reached from the one before it (`rule #3`, `baseline`), the
+   * root's entry "": what a label prints between them.
+   */
+  readonly chainVia: readonly string[];
   /** The selected steps, one summary each (`approval by manager`, `provision via connector`…). */
   readonly steps: readonly string[];
   /** The first step, summarised; null for an empty sequence. */
@@ -214,6 +219,7 @@ export function routeWith(world: World, input: RouteInput, approvers: RouteAppro
     source: res.source,
     decidedBy: v.decidedBy,
     chain: v.chain.map((l) => l.policyId),
+    chainVia: v.chain.length === 1 ? ROOT_ONLY : v.chain.map((l) => (l.via.kind === "rule" ? `rule #${l.via.ruleIndex}` : l.via.kind === "root" ? "" : "baseline")),
     steps: s.steps,
     firstStep: s.firstStep,
     approvers: approvers === undefined ? approversOf(world, input) : approvers,
@@ -227,16 +233,22 @@ export function routeWith(world: World, input: RouteInput, approvers: RouteAppro
  * @example
  * ```ts
  * routeLabel(route); // 'pol-prod-admin (entitlement): rule #2 → 5650fd2e-…'
+ * routeLabel(chained); // 'pol-prod-admin (entitlement): rule #3 → pol-prod-admin-eng: rule #0 → 0a1b…'
  * routeLabel(error); // 'error CYCLE in pol-a'
  * ```
  */
 export function routeLabel(r: RouteOutcome): string {
   if (r.kind === "error") return `error ${r.code}${r.policyId ? ` in ${r.policyId}` : ""}`;
   const d = r.decidedBy;
-  const how = d.kind === "rule" ? `rule #${d.ruleIndex}${d.chainDepth > 0 ? ` of ${d.policyId}` : ""}` : `baseline${d.chainDepth > 0 ? ` of ${d.policyId}` : ""}`;
-  const via = r.chain.length > 1 ? ` via ${r.chain.slice(1).join(" → ")}` : "";
-  return `${r.policyId} (${r.source})${via}: ${how} → ${d.stepKey}`;
+  const how = d.kind === "rule" ? `rule #${d.ruleIndex}` : "baseline";
+  // A chain is a path: what of each policy led to the next (`rule #3 → pol-b: rule #0`).
+  let path = "";
+  for (let i = 1; i < r.chain.length; i++) path += `${r.chainVia[i] || "?"} → ${r.chain[i]}: `;
+  return `${r.policyId} (${r.source}): ${path}${how} → ${d.stepKey}`;
 }
+
+/** The `chainVia` of every route that follows no `policyId`: one array, not one per route. */
+const ROOT_ONLY: readonly string[] = Object.freeze([""]);
 
 /**
  * Whether the same thing decided: the same rule (or the baseline) of the same policy with the same
