@@ -353,3 +353,14 @@ describe("hand-written documents", () => {
     expect(decodeCommentRequest({ comment: 5 })).toMatchObject({ ok: false, error: [{ code: "EXPECTED_STRING", path: "$.comment" }] });
   });
 });
+
+describe("maps are written as objects, never null (openapi.yaml types annotations, policySteps and extra as object; timers review)", () => {
+  it("a policy read without annotations is written with annotations {}, and reads back the same", () => {
+    const d = decodePolicy({ id: "pol-x", displayName: "x", policyType: "POLICY_TYPE_GRANT", policySteps: { grant: { steps: [] } } });
+    if (!d.ok) throw new Error(d.error.map((x) => x.message).join("; "));
+    const wire = encodePolicy(d.value) as Record<string, unknown>;
+    expect(wire["annotations"]).toEqual({});
+    const again = decodePolicy(wire as JsonValue);
+    expect(again.ok && (encodePolicy(again.value) as Record<string, unknown>)["annotations"]).toEqual({});
+  });
+});

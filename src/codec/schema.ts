@@ -699,7 +699,9 @@ export function appendLog<T>(item: Codec<T>): Codec<AppendLog<T> | null> {
 }
 
 /**
- * A map from string keys; `null` when unset.
+ * A map from string keys; `null` when unset, written as `{}`: openapi.yaml types every map it has
+ * (`annotations`, `policySteps`, `extra`, a string map field's default) as a plain object, never
+ * null, as protojson writes an empty map, and an SDK that checks nullability refuses a `null` one.
  *
  * @example
  * ```ts
@@ -724,8 +726,8 @@ export function map<T>(value: Codec<T>): Codec<Readonly<Record<string, T>> | nul
       return out;
     },
     encode: (v) => {
-      if (v === null) return null;
       const out: Record<string, JsonValue> = {};
+      if (v === null) return out;
       for (const key of Object.keys(v)) setOwn(out, key, value.encode(v[key] as T));
       return out;
     },

@@ -144,7 +144,8 @@ function scalarArb(node: SchemaNode, gen: Gen): fc.Arbitrary<unknown> {
     case "list":
       return fc.option(fc.array(arb(node.item, gen), { maxLength: 2 }), { nil: null, freq: 4 });
     case "map":
-      return fc.option(fc.dictionary(fc.string({ maxLength: 6 }), arb(node.value, gen), { maxKeys: 2 }), { nil: null, freq: 4 });
+      // openapi.yaml types every map as a plain object, never null (an empty map is `{}`).
+      return fc.dictionary(fc.string({ maxLength: 6 }), arb(node.value, gen), { maxKeys: 2 });
     case "lazy":
       // Recursion (multi-step provisioning) bottoms out through the lists' empty and null cases.
       return fc.constant(null).chain(() => arb(node.get(), gen));
