@@ -178,7 +178,10 @@ export const serveCommand: Command = {
     if (clockMode !== "world" && clockMode !== "system") throw new CliInputError(`--clock is "world" (the world's clock, moved only by tick: reproducible) or "system" (the wall clock: timers fire as it passes), not "${clockMode}"`);
     // The wall clock: actions happen when they are sent, and the world's timers fire as time passes.
     const wallClock = (): string => new Date(io.now ? io.now() : Date.now()).toISOString();
-    const timing = clockMode === "system" ? { clock: wallClock, timersFire: true } : {};
+    // A refused tick leaves the world's clock where it was: said on stderr, once per reason.
+    const onTimersRefused = (r: { now: string; worldNow: string; code: string; message: string }): void =>
+      io.stderr(`the clock could not move to ${r.now}: ${r.code}: ${r.message}; the world stays at ${r.worldNow}, and what falls due after it does not fire until this is fixed\n`);
+    const timing = clockMode === "system" ? { clock: wallClock, timersFire: true, onTimersRefused } : {};
     const store = createWorldStore(world, { maxEvents });
     let server: RunningServer;
     try {

@@ -112,6 +112,12 @@ export interface DispatchOptions {
    * a second. Default: off (the world's clock moves only by `tick`, so a run is reproducible).
    */
   readonly timersFire?: boolean;
+  /**
+   * Told when the clock could not move (`timersFire`): the tick was refused, so the world stays at
+   * its time and what would have fallen due does not fire; requests are still served. Called once
+   * per distinct reason, not on every request; it must not throw.
+   */
+  readonly onTimersRefused?: (refusal: { readonly now: string; readonly worldNow: string; readonly code: string; readonly message: string }) => void;
 }
 
 /** How often, at most, a dispatcher whose timers fire moves the world's clock (clock milliseconds). */
@@ -229,11 +235,20 @@ export function dispatcherWith(store: WorldStore, options: DispatchOptions, enco
       const world = store.get();
       if (!(ms > Date.parse(world.now))) return;
       // A tick that refuses (a clock that is not a timestamp, a policy whose timers loop) changes
-      // nothing; the request is served on the world as it is.
+      // nothing; the request is served on the world as it is, and the refusal is told once.
       const r = tick(world, now);
       if (r.ok) store.set(r.value.world, r.value.events);
+      else if (options.onTimersRefused && r.error.message !== lastRefusal) {
+        lastRefusal = r.error.message;
+        try {
+          options.onTimersRefused({ now, worldNow: world.now, code: r.error.code, message: r.error.message });
+        } catch {
+          // A listener's fault is not the request's.
+        }
+      }
     });
   };
+  let lastRefusal: string | undefined;
   timersFire();
   const turns = new FairTurns();
   const serverContext = (call: IncomingCall): ServerContext => ({

@@ -447,6 +447,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     ...(options.authClock !== undefined ? { authClock: options.authClock } : {}),
     ...(options.connectorsComplete !== undefined ? { connectorsComplete: options.connectorsComplete } : {}),
     ...(options.timersFire !== undefined ? { timersFire: options.timersFire } : {}),
+    ...(options.onTimersRefused !== undefined ? { onTimersRefused: options.onTimersRefused } : {}),
     // A client assertion may name the address served as its audience, besides the Host it used.
     audiences: [host, ...(options.audiences ?? [])],
   };

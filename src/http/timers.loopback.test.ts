@@ -64,3 +64,36 @@ describe("serve with a clock and timersFire: the world's timers fire as the cloc
     expect(server.store.get().now).toBe("2026-11-22T09:00:00Z");
   });
 });
+
+describe("a clock that cannot move is told, not silent (noticed after the time-limits review)", () => {
+  it("a policy whose escalation loops refuses the tick: the world stays at its time, requests are served, onTimersRefused hears it once", async () => {
+    const json = sampleJson() as Body;
+    json.policies = [
+      ...json.policies,
+      {
+        id: "pol-loop",
+        displayName: "loop",
+        policyType: "POLICY_TYPE_GRANT",
+        rules: [],
+        policySteps: { grant: { steps: [{ approval: { escalationEnabled: true, escalation: { escalationComment: "esc", expiration: "0s", replacePolicy: { policyId: "pol-loop" } }, users: { userIds: ["u-ciso"] } } }] } },
+      },
+    ];
+    json.entitlements = json.entitlements.map((e: Body) => (e.id === "ent-aws-prod-admin" ? { ...e, grantPolicyId: "pol-loop" } : e));
+    const loaded = worldOf(json);
+    const refusals: { now: string; worldNow: string; code: string; message: string }[] = [];
+    let now = "2026-11-22T09:00:00Z";
+    server = await serve({ world: loaded, port: 0, clock: () => now, timersFire: true, onTimersRefused: (r) => refusals.push(r) });
+    const call = checkedCaller(() => server?.url ?? "");
+    // Reset task 1001 onto the looping policy, then let time pass.
+    await call("POST", "/api/v1/tasks/{task_id}/action/reset", { params: { task_id: "1001" }, body: {}, token: "tok-super" });
+    now = "2026-11-22T09:10:00Z";
+    const got = await call("GET", "/api/v1/tasks/{id}", { params: { id: "1001" } });
+    expect(got.taskView.task.numericId).toBe("1001");
+    now = "2026-11-22T09:20:00Z";
+    await call("GET", "/api/v1/tasks/{id}", { params: { id: "1001" } });
+    expect(server.store.get().now).toBe("2026-11-22T09:00:00Z");
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]).toMatchObject({ now: "2026-11-22T09:10:00Z", worldNow: "2026-11-22T09:00:00Z", code: "FAILED_PRECONDITION" });
+    expect(refusals[0]?.message).toMatch(/task 1001 fired 1,000 timers in one tick/);
+  });
+});
