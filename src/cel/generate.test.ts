@@ -95,6 +95,35 @@ describe("where code cannot be generated", () => {
   });
 });
 
+/** Counts the functions written with `new Function` from now on (vi.unstubAllGlobals stops it). */
+function countGenerated(): { readonly generated: number } {
+  vi.resetModules();
+  const counter = { generated: 0 };
+  vi.stubGlobal(
+    "Function",
+    new Proxy(globalThis.Function, {
+      construct: (target, args: unknown[]) => {
+        counter.generated++;
+        return Reflect.construct(target, args) as object;
+      },
+    }),
+  );
+  return counter;
+}
+
+/** The CEL modules loaded afresh (their caches empty), with three prepared inputs. */
+async function freshModules() {
+  const compile = await import("./compile.js");
+  const cel = await import("./index.js");
+  const fixtures = await import("./test-fixtures.js");
+  const inputs = [fixtures.adaInput(), fixtures.adaInput({ subject: fixtures.tenant.bob }), fixtures.adaInput({ subject: fixtures.tenant.cy })].map((i) => {
+    const p = cel.prepareConditionInput(i);
+    if (!p.ok) throw new Error(p.error.message);
+    return p.value;
+  });
+  return { compile, cel, inputs };
+}
+
 describe("when code is generated", () => {
   afterEach(() => {
     vi.unstubAllGlobals();
@@ -102,65 +131,32 @@ describe("when code is generated", () => {
   });
 
   it("only for an expression evaluated a few times: a compile alone generates nothing, and the answers never change", async () => {
-    vi.resetModules();
-    let generated = 0;
-    vi.stubGlobal(
-      "Function",
-      new Proxy(globalThis.Function, {
-        construct: (target, args: unknown[]) => {
-          generated++;
-          return Reflect.construct(target, args) as object;
-        },
-      }),
-    );
-    const cel = await import("./index.js");
-    const fixtures = await import("./test-fixtures.js");
+    const counter = countGenerated();
+    const { cel, inputs } = await freshModules();
     const c = cel.compileCondition('subject.department == "Security" || size(subject.managerIds) > 1');
     if (!c.ok) throw new Error("does not compile");
-    expect(generated).toBe(0);
-    const inputs = [fixtures.adaInput(), fixtures.adaInput({ subject: fixtures.tenant.bob }), fixtures.adaInput({ subject: fixtures.tenant.cy })].map((i) => {
-      const p = cel.prepareConditionInput(i);
-      if (!p.ok) throw new Error(p.error.message);
-      return p.value;
-    });
+    expect(counter.generated).toBe(0);
     const first = inputs.map((p) => cel.evaluateCondition(c.value, p));
     for (let round = 0; round < 10; round++) expect(inputs.map((p) => cel.evaluateCondition(c.value, p))).toEqual(first);
     vi.unstubAllGlobals();
-    expect(generated).toBeGreaterThan(0);
+    expect(counter.generated).toBeGreaterThan(0);
   });
   it("at once for an expression readied (readyCondition, as prepareWhatIf does), once, and the answers never change", async () => {
-    vi.resetModules();
-    let generated = 0;
-    vi.stubGlobal(
-      "Function",
-      new Proxy(globalThis.Function, {
-        construct: (target, args: unknown[]) => {
-          generated++;
-          return Reflect.construct(target, args) as object;
-        },
-      }),
-    );
-    const compile = await import("./compile.js");
-    const cel = await import("./index.js");
-    const fixtures = await import("./test-fixtures.js");
+    const counter = countGenerated();
+    const { cel, compile, inputs } = await freshModules();
     const source = 'subject.department == "Security" || size(subject.managerIds) > 1';
-    const inputs = [fixtures.adaInput(), fixtures.adaInput({ subject: fixtures.tenant.bob }), fixtures.adaInput({ subject: fixtures.tenant.cy })].map((i) => {
-      const p = cel.prepareConditionInput(i);
-      if (!p.ok) throw new Error(p.error.message);
-      return p.value;
-    });
     // Three evaluations on its closures (a condition is written out at its eighth).
     const c = cel.compileCondition(source);
     if (!c.ok) throw new Error("does not compile");
     const expected = inputs.map((p) => cel.evaluateCondition(c.value, p));
-    expect(generated).toBe(0);
+    expect(counter.generated).toBe(0);
     expect(compile.readyCondition(source)).toBe(true);
-    const written = generated;
+    const written = counter.generated;
     expect(written).toBeGreaterThan(0);
     // Readying again, or evaluating past the eighth time, writes nothing more; the answers stay.
     expect(compile.readyCondition(source)).toBe(true);
     for (let round = 0; round < 10; round++) expect(inputs.map((p) => cel.evaluateCondition(c.value, p))).toEqual(expected);
-    expect(generated).toBe(written);
+    expect(counter.generated).toBe(written);
     vi.unstubAllGlobals();
     // A condition that does not compile is not readied, and says so.
     expect(compile.readyCondition("subject.department")).toBe(false);

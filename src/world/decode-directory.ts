@@ -215,6 +215,15 @@ export function decodeGroup(r: ObjectReader): Group {
 
 const GRANT_SOURCES = ["direct", "enrollment", "automatic-enrollment"] as const;
 
+/** A grant's time field in UTC, or null when absent, null or ""; anything else is told and read as absent. */
+function grantTime(r: ObjectReader, field: "createdAt" | "deprovisionAt", what: string, out: Diagnostic[]): string | null {
+  const v = r.raw(field);
+  if (typeof v === "string" && isRealTimestamp(v)) return utcTimestamp(v);
+  if (v !== undefined && v !== null && v !== "")
+    out.push({ code: "INVALID_TIMESTAMP", path: `${r.path}.${field}`, message: `a grant's ${field} must be an RFC 3339 timestamp such as ${what}; found ${JSON.stringify(v) ?? typeof v}` });
+  return null;
+}
+
 export function decodeGrant(r: ObjectReader, out: Diagnostic[]): Grant {
   const source = r.string("source") || "direct";
   const known = (GRANT_SOURCES as readonly string[]).includes(source);
@@ -225,26 +234,9 @@ export function decodeGrant(r: ObjectReader, out: Diagnostic[]): Grant {
       message: `grant source must be one of ${GRANT_SOURCES.join(", ")}; found "${source}"`,
     });
   }
-  // The end of a time-limited grant (openapi.yaml AppEntitlementUserBinding.deprovisionAt), in UTC.
-  const end = r.raw("deprovisionAt");
-  let deprovisionAt: string | null = null;
-  if (typeof end === "string" && isRealTimestamp(end)) deprovisionAt = utcTimestamp(end);
-  else if (end !== undefined && end !== null && end !== "")
-    out.push({
-      code: "INVALID_TIMESTAMP",
-      path: `${r.path}.deprovisionAt`,
-      message: `a grant's deprovisionAt must be an RFC 3339 timestamp such as "2026-12-01T09:00:00Z", or null for access without an end; found ${JSON.stringify(end) ?? typeof end}`,
-    });
-  // When it was made (openapi.yaml AppEntitlementUserBinding.createdAt), in UTC.
-  const made = r.raw("createdAt");
-  let createdAt: string | null = null;
-  if (typeof made === "string" && isRealTimestamp(made)) createdAt = utcTimestamp(made);
-  else if (made !== undefined && made !== null && made !== "")
-    out.push({
-      code: "INVALID_TIMESTAMP",
-      path: `${r.path}.createdAt`,
-      message: `a grant's createdAt must be an RFC 3339 timestamp such as "2026-06-01T09:00:00Z", or absent when unknown; found ${JSON.stringify(made) ?? typeof made}`,
-    });
+  // openapi.yaml AppEntitlementUserBinding: when it was made, and when time-limited access ends.
+  const createdAt = grantTime(r, "createdAt", '"2026-06-01T09:00:00Z", or absent when unknown', out);
+  const deprovisionAt = grantTime(r, "deprovisionAt", '"2026-12-01T09:00:00Z", or null for access without an end', out);
   return {
     appId: r.string("appId"),
     appEntitlementId: r.string("appEntitlementId"),
