@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkWritableOnDisk } from "./check-writable.js";
 import { loadWorld } from "../world/load-world.js";
+import { saveWorld } from "../world/save-world.js";
+import { hardReset } from "../reducers/hard-reset.js";
 import { memoryIO, type MemoryIO } from "./memory-io.js";
 import { EXIT, runCli } from "./run.js";
 import { parseCount, parsePort, parseSeconds, serveCommand } from "./serve.js";
@@ -74,6 +76,37 @@ describe("policy-sim serve", () => {
     const bad = memoryIO({ fallback: disk });
     expect(await runCli(["serve", "--world", "fixtures/world.json", "--port", "0", "--clock", "fast"], bad)).toBe(EXIT.badInput);
     expect(bad.err()).toContain('--clock is "world"');
+  });
+
+  it("--clock system says on stderr, once, when the clock cannot move (a policy whose escalations loop refuses the tick), and serves on", async () => {
+    const raw = JSON.parse(disk("fixtures/world.json"));
+    raw.policies.push({
+      id: "pol-loop",
+      displayName: "loop",
+      policyType: "POLICY_TYPE_GRANT",
+      rules: [],
+      policySteps: { grant: { steps: [{ approval: { escalationEnabled: true, escalation: { escalationComment: "esc", expiration: "0s", replacePolicy: { policyId: "pol-loop" } }, users: { userIds: ["u-ciso"] } } }] } },
+    });
+    raw.entitlements.find((e: { id: string }) => e.id === "ent-aws-prod-admin").grantPolicyId = "pol-loop";
+    const loaded = loadWorld(raw);
+    if (!loaded.ok) throw new Error("loop world does not load");
+    const reset = hardReset(loaded.value, { taskId: "1001" }, { actorId: "u-it-dir" });
+    if (!reset.ok) throw new Error(reset.error.message);
+    let ms = Date.parse("2026-11-22T10:00:00Z");
+    const io = Object.assign(memoryIO({ files: { "loop.json": JSON.stringify(saveWorld(reset.value.world)) }, fallback: disk }), { now: () => (ms += 1000) });
+    const done = runCli(["serve", "--world", "loop.json", "--port", "0", "--clock", "system"], io);
+    await until(io, (out) => out.includes("Ctrl-C"));
+    const url = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(io.out())?.[1] ?? "";
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${url}/api/v1/tasks/1001`, { headers: { authorization: "Bearer tok-super" } });
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+    }
+    io.signal("SIGTERM");
+    expect(await done).toBe(EXIT.ok);
+    const told = io.err().split("\n").filter((l) => l.startsWith("the clock could not move to "));
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatch(/: FAILED_PRECONDITION: task 1001 fired 1,000 timers in one tick .*; the world stays at 2026-11-22T09:00:00Z, and what falls due after it does not fire until this is fixed$/);
   });
 
   it("--json prints { url }; SIGTERM stops it too", async () => {
