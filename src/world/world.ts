@@ -372,9 +372,13 @@ export function isWorld(x: unknown): x is World {
   );
 }
 
+/** The most tasks a world may have for a misspelt task id to be guessed at (~60 ms at this size). */
+export const TASK_GUESS_LIMIT = 50_000;
+
 /**
  * Every task's id and numericId, for a guess at a misspelt one (`didYouMean`): only on the way to an
- * error, and never on a path a server's client can drive (a guess reads every task).
+ * error, and never on a path a server's client can drive. A guess reads every task, so a world of
+ * more than {@link TASK_GUESS_LIMIT} tasks gives none (a bad id stays an error, as cheap as ever).
  *
  * @example
  * ```ts
@@ -382,6 +386,7 @@ export function isWorld(x: unknown): x is World {
  * ```
  */
 export function* taskNames(world: World): Iterable<string> {
+  if (world.tasks.size > TASK_GUESS_LIMIT) return;
   for (const t of world.tasks.values()) {
     yield t.id;
     if (t.numericId) yield t.numericId;
