@@ -16,14 +16,14 @@ import type { ChainLink, DecidedBy, RuleEvaluation } from "../policy/select-step
 import { notAWorld, type SimError } from "../reducers/errors.js";
 import { err, ok, type Result } from "../result.js";
 import { type ApproverResolution, resolveApprovers } from "../workflow/approvers.js";
-import { findTask, taskNames, type World } from "../world/world.js";
+import { findTask, TASK_GUESS_LIMIT, taskNames, type World } from "../world/world.js";
 import { didYouMean } from "../text/closest.js";
 import { type SubjectSpec, type TaskSpec, taskInWorld } from "../whatif/task-spec.js";
 
 /** A hypothetical request: its subject must exist unless described in full, its entitlement must exist. */
 function explainRequest(world: World, request: HypotheticalRequest): Result<Explanation, SimError> {
   const { subject, ...rest } = request;
-  if (typeof subject === "string" && !world.index.users.has(subject)) return err({ code: "NOT_FOUND", message: `user "${subject}" not found${didYouMean(subject, world.index.users.keys())}`, field: "subject" });
+  if (typeof subject === "string" && !world.index.users.has(subject)) return err({ code: "NOT_FOUND", message: `user "${subject}" not found${world.index.users.size <= TASK_GUESS_LIMIT ? didYouMean(subject, world.index.users.keys()) : ""}`, field: "subject" });
   // A missing subject (from untyped callers) is taskInWorld's to refuse, with what to write.
   const spec = { ...rest, ...(subject === undefined || subject === null ? {} : { subject: typeof subject === "string" ? { id: subject } : subject }) } as TaskSpec;
   const built = taskInWorld(world, spec);
