@@ -53,14 +53,14 @@ export function unlessRenumbered(before: RouteOutcome, after: RouteOutcome, worl
   if (before.kind !== "route" || after.kind !== "route") return after;
   const condition = (w: World, policyId: string | undefined, index: number) => (policyId === undefined ? undefined : w.index.policies.get(policyId)?.rules?.[index]?.condition);
   // A policyId reached through a rule that only moved, as the rule that decided below.
-  const via = after.chainVia.map((v, i) => {
-    const was = before.chainVia[i];
+  const via = (after.chainVia ?? []).map((v, i) => {
+    const was = before.chainVia?.[i];
     const [m, n] = [/^rule #(\d+)$/.exec(v), was === undefined ? null : /^rule #(\d+)$/.exec(was)];
     if (!m || !n || m[1] === n[1] || before.chain[i - 1] !== after.chain[i - 1]) return v;
     const ca = condition(worldBefore, before.chain[i - 1], Number(n[1]));
     return ca !== undefined && ca === condition(worldAfter, after.chain[i - 1], Number(m[1])) ? (was as string) : v;
   });
-  const moved = via.some((v, i) => v !== after.chainVia[i]) ? { ...after, chainVia: via } : after;
+  const moved = via.some((v, i) => v !== after.chainVia?.[i]) ? { ...after, chainVia: via } : after;
   const a = before.decidedBy;
   const b = moved.decidedBy;
   if (a.kind !== "rule" || b.kind !== "rule" || a.ruleIndex === b.ruleIndex) return moved;

@@ -118,3 +118,11 @@ describe("diffPolicies over generated worlds", () => {
     );
   });
 });
+
+describe("routeLabel", () => {
+  it("reads a chained route as a path, and one made without chainVia (older JSON, a literal) without throwing", () => {
+    const base = { kind: "route", policyId: "pol-a", source: "app", decidedBy: { kind: "rule", policyId: "pol-b", chainDepth: 1, ruleIndex: 0, stepKey: "k", field: "stepKey" }, chain: ["pol-a", "pol-b"], steps: [], firstStep: null, approvers: null } as const;
+    expect(routeLabel({ ...base, chainVia: ["", "rule #3"] } as never)).toBe("pol-a (app): rule #3 → pol-b: rule #0 → k");
+    expect(routeLabel(base as never)).toBe("pol-a (app): … → pol-b: rule #0 → k");
+  });
+});

@@ -147,3 +147,10 @@ describe("a misspelt id, value or command is answered with what was probably mea
     expect(r.err).toMatch(message);
   });
 });
+
+it("help for a name of Object.prototype is help for an unknown command: the command list, exit 2, no 'undefined' (diff review)", async () => {
+  const r = await run(["help", "constructor"]);
+  expect(r.code).toBe(EXIT.badInput);
+  expect(r.out + r.err).not.toContain("undefined");
+  expect(r.out).toContain("explain");
+});

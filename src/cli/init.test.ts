@@ -27,6 +27,13 @@ describe("policy-sim init", () => {
     expect(await runCli(["test", "--world", "mine/world.json", "mine/policy-tests/prod-admin.yaml", "mine/policy-tests/defaults.json"], tests)).toBe(EXIT.ok);
   });
 
+  it("a path with $ or a space stays that path in the printed commands and the # Run line, quoted for a shell (diff review)", async () => {
+    const io = memoryIO({ fallback: disk });
+    expect(await runCli(["init", "--out", "my w$&x/world.json"], io)).toBe(EXIT.ok);
+    expect(io.written.get("my w$&x/policy-tests/prod-admin.yaml")).toContain("\n# Run: policy-sim test --world 'my w$&x/world.json' 'my w$&x/policy-tests/*.{yaml,json}' --coverage\n");
+    expect(io.out()).toContain("next: policy-sim explain --world 'my w$&x/world.json' --task 1001\n");
+  });
+
   it("does not overwrite without --force", async () => {
     const io = memoryIO({ files: { "world.json": "{}" }, fallback: disk });
     expect(await runCli(["init"], io)).toBe(EXIT.badInput);

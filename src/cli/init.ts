@@ -66,9 +66,10 @@ export const initCommand: Command = {
     const world = str(values["out"]) ?? "world.json";
     checkOutPath(io, "--out", world, "in-place");
     const tests = join(dirname(world), "policy-tests/*.{yaml,json}");
-    // A case file's "# Run:" line names the repository's paths; the copy names the ones just written.
-    const run = `# Run: policy-sim test --world ${world} '${tests}' --coverage`;
-    const writes = SAMPLES.map((s) => ({ path: s.to(world), text: readSample(io, s.from).replace(/^# Run: policy-sim test --world fixtures\/world\.json .*$/m, run) }));
+    // A case file's "# Run:" line names the repository's paths; the copy names the ones just written
+    // (a function, so a "$" in a path is not read as a replacement pattern).
+    const run = `# Run: policy-sim test --world ${shellWord(world)} ${shellWord(tests, true)} --coverage`;
+    const writes = SAMPLES.map((s) => ({ path: s.to(world), text: readSample(io, s.from).replace(/^# Run: policy-sim test --world fixtures\/world\.json .*$/m, () => run) }));
     if (values["force"] !== true) {
       const taken = writes.filter((w) => exists(io, w.path)).map((w) => w.path);
       if (taken.length > 0) throw new CliInputError(`${taken.join(", ")} already exist${taken.length === 1 ? "s" : ""}; --force overwrites`);
@@ -77,10 +78,18 @@ export const initCommand: Command = {
       writeOutput(w.path === world ? "--out" : "the test case", w.path, () =>
         io.writeFile(w.path, w.path === world ? w.text.replace('"$schema": "../world.schema.json"', `"$schema": "${schemaFrom(world)}"`) : w.text),
       );
-    io.stdout(`wrote ${writes.map((w) => w.path).join(", ")}\nnext: policy-sim explain --world ${world} --task 1001\n      policy-sim test --world ${world} '${tests}'\n`);
+    io.stdout(`wrote ${writes.map((w) => w.path).join(", ")}\nnext: policy-sim explain --world ${shellWord(world)} --task 1001\n      policy-sim test --world ${shellWord(world)} ${shellWord(tests, true)}\n`);
     return EXIT.ok;
   },
 };
+
+/**
+ * A path as one word of a POSIX shell command: as it is when it is plain, else in single quotes
+ * (always, for a glob the shell must not expand).
+ */
+function shellWord(path: string, glob = false): string {
+  return !glob && /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
+}
 
 /** The installed package's world schema, as a path from the folder the world is written to. */
 function schemaFrom(world: string): string {

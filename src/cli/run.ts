@@ -258,7 +258,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   }
   if (!name || name === "help" || name === "--help" || name === "-h") {
     const target = name === "help" ? rest[0] : undefined;
-    const c = target === undefined ? undefined : commands[target];
+    const c = target === undefined || !Object.hasOwn(commands, target) ? undefined : commands[target];
     if (target !== undefined && c) commandHelp(io, target, c);
     else help(io);
     return name && (target === undefined || c) ? EXIT.ok : EXIT.badInput;

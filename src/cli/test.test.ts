@@ -83,6 +83,12 @@ describe("policy-sim test", () => {
       approvers: ["u-sre-lead"],
       steps: ["approval by manager", "approval by users u-ciso, u-sec-eng (escalates)", "provision via connector"],
     });
+    expect((c as { failedKeys?: unknown }).failedKeys).toEqual(["rule", "decidedBy", "approvers", "steps"]);
+    // A kind matches its step's summary, approvers are a set: held keys are not failed, whatever actual reads (diff review).
+    const held = { "h.yaml": '- name: h\n  task: "1001"\n  expect: { rule: 1, firstStep: approval, approvalSteps: [[u-sre-lead], [u-sec-eng, u-ciso]] }\n' };
+    const h = (JSON.parse((await run(["test", "--world", "fixtures/world.json", "h.yaml", "--json"], held)).out) as { files: { cases: { failedKeys?: unknown; actual?: { firstStep?: unknown } }[] }[] }).files[0]?.cases[0];
+    expect(h?.failedKeys).toEqual(["rule"]);
+    expect(h?.actual?.firstStep).toBe("approval by manager");
     const verbose = await run(["test", "--world", "fixtures/world.json", "c.yaml", "--verbose"], files);
     expect(verbose.out.split("rule is #2, expected #0")).toHaveLength(2);
   });

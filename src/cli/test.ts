@@ -7,7 +7,7 @@
 import { parse as parseYaml } from "yaml";
 import { type CaseEntry, decodeCaseFile } from "../testing/case-file.js";
 import { type PolicyCaseResult, policyCases } from "../testing/policy-cases.js";
-import { EXPECTATION_KEYS, failedRulesLine, routeActuals, routeLine } from "../testing/expect-route.js";
+import { EXPECTATION_KEYS, failedRulesLine, routeActuals, routeLine, routeMismatches, type RouteExpectation } from "../testing/expect-route.js";
 import { type CoverageInput, formatCoverage, ruleCoverage } from "../whatif/coverage.js";
 import type { World } from "../world/world.js";
 import { CliInputError, type CliIO, type Command, EXIT, InputFileError, printJson, readWorld, str, worldAtClock } from "./command.js";
@@ -158,12 +158,15 @@ function runOnce(io: CliIO, worldPath: string, patterns: readonly string[], valu
           // What was expected and what the route is, key by key, for tools that compare rather than read.
           const expected = "expected" in x && typeof x.expected === "object" && x.expected !== null ? x.expected : undefined;
           const actual = e && expected ? routeActuals(e, Object.keys(expected)) : undefined;
+          // The verdict key by key: `actual` is the route as it is (whole step summaries, approvers
+          // in order), which a key may match without being equal to it (a step kind, a set).
+          const failedKeys = e && expected ? Object.keys(expected).filter((k) => routeMismatches(e, { [k]: (expected as Record<string, unknown>)[k] } as RouteExpectation).length > 0) : undefined;
           return {
             name: x.name,
             pass: x.pass,
             mismatches: x.mismatches,
             ...(route === undefined ? {} : { route }),
-            ...(expected && actual ? { expected, actual } : {}),
+            ...(expected && actual ? { expected, actual, failedKeys } : {}),
             ...(failedRules.length > 0 ? { failedRules } : {}),
           };
         }),
@@ -197,7 +200,8 @@ export const testCommand: Command = {
     "                 or never false, over every case's task",
     "--verbose        with each failure, how the task actually routed, rule by rule",
     "--json           { passed, failed, files: [{ path, unusable?, cases: [{ name, pass, mismatches, and for a failed",
-    "                 case route, expected, actual (the route's value for each key expected), failedRules? }] }], coverage? }",
+    "                 case route, expected, actual (the route's value for each key expected), failedKeys (those",
+    "                 that do not hold: a step kind matches its summary, approvers are a set), failedRules? }] }], coverage? }",
     "--watch          run again whenever the world or a case file changes (Ctrl-C stops)",
     "",
     "A case file is a list of cases (or { cases: [...] }), each:",

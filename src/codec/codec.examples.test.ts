@@ -362,5 +362,8 @@ describe("maps are written as objects, never null (openapi.yaml types annotation
     expect(wire["annotations"]).toEqual({});
     const again = decodePolicy(wire as JsonValue);
     expect(again.ok && (encodePolicy(again.value) as Record<string, unknown>)["annotations"]).toEqual({});
+    // Read as null, written as {}: the two mean the same (no annotations).
+    const nulled = decodePolicy({ id: "pol-x", displayName: "x", policyType: "POLICY_TYPE_GRANT", policySteps: { grant: { steps: [] } }, annotations: null });
+    expect(nulled.ok && (encodePolicy(nulled.value) as Record<string, unknown>)["annotations"]).toEqual({});
   });
 });

@@ -157,3 +157,13 @@ describe("the text says what it means plainly (newcomer review 3)", () => {
     expect(out).not.toContain('resource type ""');
   });
 });
+
+describe("quoted names", () => {
+  it("escape a newline or other control character, so a name cannot add a line of its own to the text (diff review)", async () => {
+    const { quoted } = await import("../text/quoted.js");
+    expect(quoted("Ravi Patel")).toBe('"Ravi Patel"');
+    expect(quoted('Grant "Prod"')).toBe('"Grant \\"Prod\\""');
+    expect(quoted("a\n  ✓ #0 forged")).toBe('"a\\n  ✓ #0 forged"');
+    expect(quoted("tab\there")).toBe('"tab\\there"');
+  });
+});

@@ -114,8 +114,9 @@ export interface DispatchOptions {
   readonly timersFire?: boolean;
   /**
    * Told when the clock could not move (`timersFire`): the tick was refused, so the world stays at
-   * its time and what would have fallen due does not fire; requests are still served. Called once
-   * per distinct reason, not on every request; it must not throw.
+   * its time and what would have fallen due does not fire; requests are still served. Called when
+   * the reason changes (not on every request: a refusal repeats until the world is fixed, and once
+   * more if it comes back after a tick that ran); it must not throw.
    */
   readonly onTimersRefused?: (refusal: { readonly now: string; readonly worldNow: string; readonly code: string; readonly message: string }) => void;
 }
@@ -237,8 +238,10 @@ export function dispatcherWith(store: WorldStore, options: DispatchOptions, enco
       // A tick that refuses (a clock that is not a timestamp, a policy whose timers loop) changes
       // nothing; the request is served on the world as it is, and the refusal is told once.
       const r = tick(world, now);
-      if (r.ok) store.set(r.value.world, r.value.events);
-      else if (options.onTimersRefused && r.error.message !== lastRefusal) {
+      if (r.ok) {
+        store.set(r.value.world, r.value.events);
+        lastRefusal = undefined;
+      } else if (options.onTimersRefused && r.error.message !== lastRefusal) {
         lastRefusal = r.error.message;
         try {
           options.onTimersRefused({ now, worldNow: world.now, code: r.error.code, message: r.error.message });

@@ -56,6 +56,8 @@ describe("the REPL session's bound functions", () => {
     expect(inspect(api.explain("1001", { nwo: "2026-11-23T22:30:00Z" } as never))).toContain('did you mean "now"?');
     expect(inspect(api.explain("1001", { now: "tonight" }))).toMatch(/^✗ INVALID_ARGUMENT: now must be an RFC 3339 timestamp/);
     expect(inspect(api.explain("1001", "verbose" as never))).toMatch(/^✗ INVALID_ARGUMENT: the options are an object/);
+    // ["1001", "1002"].map(explain) passes each index as the second argument: no options (diff review).
+    expect((["1001", "1002"] as const).map(api.explain as (t: string, i: number) => { ok: boolean }).map((e) => e.ok)).toEqual([true, true]);
   });
 
   it("an id one letter off is answered with the id meant (newcomer review 3)", () => {

@@ -213,7 +213,8 @@ function unknownOption(v: unknown): string | undefined {
 
 /** `explain`'s options, as the CLI's `--now` and `--verbose`; a key it does not take is an error, never ignored. */
 function explainOptions(v: unknown): Result<{ readonly now?: string; readonly verbose?: boolean }, string> {
-  if (v === undefined) return ok({});
+  // `["1001", "1002"].map(explain)` passes each index as the second argument: no options.
+  if (v === undefined || v === null || typeof v === "number") return ok({});
   if (typeof v !== "object" || v === null || Array.isArray(v)) return err(`the options are an object, not ${JSON.stringify(v) ?? String(v)}`);
   const o = v as Record<string, unknown>;
   for (const k of Object.keys(o)) {

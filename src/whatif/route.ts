@@ -52,9 +52,10 @@ export interface Route {
   readonly chain: readonly string[];
   /**
    * How each policy of the chain was reached from the one before it (`rule #3`, `baseline`), the
-   * root's entry "": what a label prints between them.
+   * root's entry "": what a label prints between them. Absent from routes made before it was kept
+   * (a label then prints "…" for the step it does not know).
    */
-  readonly chainVia: readonly string[];
+  readonly chainVia?: readonly string[];
   /** The selected steps, one summary each (`approval by manager`, `provision via connector`…). */
   readonly steps: readonly string[];
   /** The first step, summarised; null for an empty sequence. */
@@ -243,7 +244,7 @@ export function routeLabel(r: RouteOutcome): string {
   const how = d.kind === "rule" ? `rule #${d.ruleIndex}` : "baseline";
   // A chain is a path: what of each policy led to the next (`rule #3 → pol-b: rule #0`).
   let path = "";
-  for (let i = 1; i < r.chain.length; i++) path += `${r.chainVia[i] || "?"} → ${r.chain[i]}: `;
+  for (let i = 1; i < r.chain.length; i++) path += `${r.chainVia?.[i] || "…"} → ${r.chain[i]}: `;
   return `${r.policyId} (${r.source}): ${path}${how} → ${d.stepKey}`;
 }
 

@@ -42,6 +42,7 @@
  */
 import { describeValue } from "../codec/diagnostic.js";
 import { readyCondition } from "../cel/compile.js";
+import { CEL_RESOURCE_LIMITS } from "../cel/limits.js";
 import { conditionInputPaths, type InputPath, InputSignatures } from "../cel/input-signature.js";
 import type { Policy, Task } from "../model/index.js";
 import { taskSubjectId, certifyReviewId } from "../model/task-refs.js";
@@ -662,7 +663,13 @@ function groupsInOrder(world: World, all: readonly Task[]): TaskGroups {
 export function prepareWhatIf(world: World): number {
   // Every rule condition a run may evaluate on the original side, compiled and written out as a
   // function now: a run compiles them once (the cache keeps them) and writes each at its eighth use.
-  for (const policy of world.policies) for (const rule of policy.rules ?? []) readyCondition(rule.condition);
+  // No more than the compile cache keeps: past it, the first would be evicted by the last.
+  const ready = new Set<string>();
+  for (const policy of world.policies)
+    for (const rule of policy.rules ?? []) {
+      if (ready.size >= CEL_RESOURCE_LIMITS.compileCacheEntries) break;
+      if (!ready.has(rule.condition) && readyCondition(rule.condition)) ready.add(rule.condition);
+    }
   const all = tasksInOrder(world);
   const groups = groupsInOrder(world, all);
   let grouped = 0;
