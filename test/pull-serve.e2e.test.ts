@@ -242,6 +242,20 @@ describe("openapi.yaml reads: pull from policy-sim serve over loopback gives the
     expect(apiSections({ ...pulled, grants: (pulled["grants"] as Json[]).map((g) => ({ ...g, createdAt: null })) })).toEqual(apiSections({ ...doc, grants: grants.map((g) => ({ ...g, createdAt: null })) }));
   });
 
+  it("openapi.yaml IntrospectResponse.tenantId: the tenant's id comes back, and the twin answers it (real-SDK review: it answered \"\")", async () => {
+    const base = JSON.parse(readFileSync("fixtures/world.json", "utf8")) as Json;
+    const doc = { ...base, tenant: { ...(base["tenant"] as Json), id: "2Nh6tenantKsuid0000000000001" } };
+    const pulled = await pullFromServe(doc, { kind: "token", token: "tok-super" });
+    expect((pulled["tenant"] as Json)["id"]).toBe("2Nh6tenantKsuid0000000000001");
+    const loaded = loadWorld(pulled);
+    expect(loaded.ok && loaded.value.tenant.id).toBe("2Nh6tenantKsuid0000000000001");
+    expect(loaded.ok && (saveWorld(loaded.value) as Json)["tenant"]).toMatchObject({ id: "2Nh6tenantKsuid0000000000001" });
+    // A world without one pulls without one.
+    const { id: _id, ...unnamed } = base["tenant"] as Json;
+    const plain = await pullFromServe({ ...base, tenant: unnamed }, { kind: "token", token: "tok-super" });
+    expect(Object.hasOwn(plain["tenant"] as Json, "id")).toBe(false);
+  });
+
   it("product_admin_entitlement-config-rules.mdx: the fixture world with configuration rules, and emergency request defaults", async () => {
     const settings = { requestPolicyId: "pol-prod-admin-eng", emergencyGrantEnabled: true, emergencyGrantPolicyId: "pol-emergency-breakglass", maxGrantDuration: "28800s", requestSchemaId: "" };
     const rules = [

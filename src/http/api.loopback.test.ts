@@ -79,7 +79,8 @@ describe("openapi.yaml oauth scheme over HTTP: POST /auth/v1/token, then GET /ap
     expect(r.headers.get("cache-control")).toBe("no-store");
     token = r.body.access_token;
     const me = await call("GET", "/api/v1/auth/introspect");
-    expect(me).toMatchObject({ userId: SUPER, principleId: SUPER });
+    // The world's tenant id (the sample's tenant.id), as a real token belongs to a tenant.
+    expect(me).toMatchObject({ userId: SUPER, principleId: SUPER, tenantId: "2VtN7xNorthwindLabs00000001" });
   });
   it("answers RFC 6749 §5.2 bodies: a wrong audience is invalid_client (401), a wrong grant unsupported_grant_type (400)", async () => {
     const bad = await tokenRequest({ grant_type: "client_credentials", client_assertion_type: JWT_BEARER_ASSERTION, client_assertion: await assertionFor("elsewhere.example") });

@@ -666,6 +666,9 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
 
   // What the API cannot say.
   const tenant: Json = { defaultPolicies: {}, featureFlags: {} };
+  // IntrospectResponse.tenantId: whose tenant this is, kept so the twin answers it too.
+  const tenantId = isRecord(caller) ? caller["tenantId"] : undefined;
+  if (typeof tenantId === "string" && tenantId !== "") tenant["id"] = tenantId;
   const defaults = tenantDefaults(policyList, taskList);
   warnings.push(...defaults.warnings);
   tenant["defaultPolicies"] = defaults.defaultPolicies;

@@ -144,11 +144,13 @@ export function decodeTenant(value: unknown, out: Diagnostic[]): Tenant {
     if (typeof v === "boolean") flags[k] = v;
     else out.push({ code: "EXPECTED_BOOLEAN", path: pathKey("$.tenant.featureFlags", k), message: "expected true or false" });
   }
+  const id = r.raw("id");
+  if (id !== undefined && typeof id !== "string") out.push({ code: "EXPECTED_STRING", path: "$.tenant.id", message: "expected the tenant's id (a string), as the API's introspect gives it" });
   const limit = r.raw("celCostLimit");
   let celCostLimit: number | undefined;
   if (typeof limit === "number" && Number.isSafeInteger(limit) && limit > 0) celCostLimit = limit;
   else if (limit !== undefined) out.push({ code: "EXPECTED_INTEGER", path: "$.tenant.celCostLimit", message: "expected a positive integer (CEL cost units)" });
-  return { defaultPolicies: defaults, featureFlags: flags, ...(celCostLimit === undefined ? {} : { celCostLimit }), ...r.unknown() };
+  return { ...(typeof id === "string" && id !== "" ? { id } : {}), defaultPolicies: defaults, featureFlags: flags, ...(celCostLimit === undefined ? {} : { celCostLimit }), ...r.unknown() };
 }
 
 function decodeTokens(value: unknown, out: Diagnostic[]): Record<string, string> {

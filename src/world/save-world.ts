@@ -22,6 +22,7 @@ import { isWorld, type Tenant, type World } from "./world.js";
 export function encodeTenant(tenant: Tenant): JsonObject {
   return {
     ...((tenant.$unknown ?? {}) as JsonObject),
+    ...(tenant.id ? { id: tenant.id } : {}),
     defaultPolicies: { ...tenant.defaultPolicies },
     featureFlags: { ...tenant.featureFlags },
     ...(tenant.celCostLimit === undefined ? {} : { celCostLimit: tenant.celCostLimit }),

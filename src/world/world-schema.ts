@@ -179,6 +179,7 @@ export function worldSchema(): JsonObject {
         type: "object",
         description: "(sim) tenant settings",
         properties: {
+          id: { type: "string", description: "the tenant's id, as the API's introspect gives it (IntrospectResponse.tenantId); kept by pull" },
           defaultPolicies: { type: "object", properties: { grant: { type: "string" }, revoke: { type: "string" }, certify: { type: "string" } }, additionalProperties: { type: "string" } },
           featureFlags: { type: "object", additionalProperties: { type: "boolean" } },
         },

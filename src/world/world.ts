@@ -31,6 +31,8 @@ import { Table } from "./table.js";
  * ```
  */
 export interface Tenant {
+  /** The tenant's id as the API gives it (`IntrospectResponse.tenantId`): kept from a pulled tenant, answered by the twin; absent when unknown. */
+  readonly id?: string;
   /** Keyed by lowercased task kind: grant, revoke, certify, offboarding, action, finding. */
   readonly defaultPolicies: Readonly<Record<string, string>>;
   readonly featureFlags: Readonly<Record<string, boolean>>;

@@ -85,7 +85,7 @@ export const AUTH_ROUTES: readonly Route[] = [
           return ok({
             principleId: caller.value.id,
             userId: caller.value.id,
-            tenantId: "",
+            tenantId: world.tenant.id ?? "",
             roles: [...caller.value.roleIds],
             permissions: roles.map((r) => `role:${r.toLowerCase()}`),
             features: Object.entries(world.tenant.featureFlags)
