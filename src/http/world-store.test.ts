@@ -86,9 +86,20 @@ describe("createWorldStore: a bounded audit log, indexed by task", () => {
     expect((await post("/api/v1/tasks/1002/action/comment", { comment: "elsewhere" })).status).toBe(200);
     const audits = await post("/api/v1/task/audits", { taskId: "1001" });
     expect(audits.status).toBe(200);
-    // Five comments through a 3-event log: 1001's last two remain, with 1002's one.
-    expect(audits.body.list.map((r: { comment?: { comment: string } }) => r.comment?.comment)).toEqual(["three", "four"]);
+    // Five comments through a 3-event log: 1001's last two events remain, with 1002's one. Comments
+    // are kept by the world, so the dropped ones and the one the world file brought are still listed,
+    // as the comment records they were, in order.
     expect(store.droppedEvents()).toBe(2);
+    expect(audits.body.list.map((r: { comment?: { comment: string } }) => r.comment?.comment)).toEqual([
+      "Change window starts 10:00 CET; CHG-4821 was approved by the CAB on Friday.",
+      "one",
+      "two",
+      "three",
+      "four",
+    ]);
+    // Each once, with its author.
+    expect(new Set(audits.body.list.map((r: { id: string }) => r.id)).size).toBe(5);
+    expect(audits.body.list[0]).toMatchObject({ userId: "u-contractor", created: "2026-11-22T08:14:00Z", eventType: "TASK_AUDIT_EVENT_TYPE_NEUTRAL" });
   });
 });
 

@@ -110,7 +110,8 @@ describe("openapi.yaml over a generated world (policy-sim/testing syntheticWorld
 
 describe("openapi.yaml TaskAuditView and product_admin_delegate.mdx: routing records", () => {
   it("a delegation, the Super Administrator fallback and an automatic approval each answer their own audit record", () => {
-    const task = world.tasks.get([...world.tasks.keys()][0] as string);
+    // A task without comments: the world's comments are records of their own (tested apart).
+    const task = [...world.tasks.values()].find((t) => (world.comments.get(t.id)?.length ?? 0) === 0);
     if (!task) throw new Error("no task");
     const base = { taskId: task.id, at: "2026-11-22T09:00:00Z", actorId: "" };
     const events: AuditEvent[] = [
@@ -129,7 +130,8 @@ describe("openapi.yaml TaskAuditView and product_admin_delegate.mdx: routing rec
   });
 
   it("TaskAuditListRequest.refs answers only the records it names, in the log's order", () => {
-    const task = world.tasks.get([...world.tasks.keys()][0] as string);
+    // A task without comments: the world's comments are records of their own (tested apart).
+    const task = [...world.tasks.values()].find((t) => (world.comments.get(t.id)?.length ?? 0) === 0);
     if (!task) throw new Error("no task");
     const base = { taskId: task.id, at: "2026-11-22T09:00:00Z", actorId: "" };
     const events: AuditEvent[] = [
@@ -147,7 +149,8 @@ describe("openapi.yaml TaskAuditView and product_admin_delegate.mdx: routing rec
   });
 
   it("TaskAuditListRequest.pageSize is the most records a page holds: 1 gives the newest alone (no \"values < 10 will be set to 10\" there, unlike the searches)", () => {
-    const task = world.tasks.get([...world.tasks.keys()][0] as string);
+    // A task without comments: the world's comments are records of their own (tested apart).
+    const task = [...world.tasks.values()].find((t) => (world.comments.get(t.id)?.length ?? 0) === 0);
     if (!task) throw new Error("no task");
     const events: AuditEvent[] = Array.from({ length: 12 }, (_, i) => ({ taskId: task.id, at: "2026-11-22T09:00:00Z", actorId: "", id: `evt-${i}`, kind: "stepAutoApproved", policyStepId: `step-${i}`, userId: "u-hr1", reason: "" }));
     const page = (b: Body) => value(listTaskAudits(world, user(SUPER), () => events, { taskId: task.id, ...b })) as Body;

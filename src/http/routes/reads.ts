@@ -350,7 +350,7 @@ export function listTaskAudits(world: World, caller: User, eventsOf: (taskId: st
   if (!refs.ok) return refs;
   const wanted = refs.value.length > 0 ? new Set(refs.value) : undefined;
   const records: JsonValue[] = [];
-  for (const e of eventsOf(task.id)) {
+  for (const e of withWorldComments(world, task, eventsOf(task.id))) {
     if (body["commentsOnly"] === true && e.kind !== "comment") continue;
     if (wanted && !wanted.has(e.id)) continue;
     const r = auditRecord(world, e, task);
@@ -358,6 +358,39 @@ export function listTaskAudits(world: World, caller: User, eventsOf: (taskId: st
   }
   if (body["newestFirst"] === true) records.reverse();
   return ok(listBody(records, page.value));
+}
+
+/**
+ * The server's events of a task, with the task's comments the log does not hold (those the world
+ * file brought, posted before the server started, or dropped from a full log) as the comment records
+ * the service keeps for them, in time order: a task's comments are part of its audit trail from the
+ * start, whenever the server started.
+ */
+function withWorldComments(world: World, task: Task, logged: readonly AuditEvent[]): readonly AuditEvent[] {
+  const comments = world.comments.get(task.id);
+  if (!comments || comments.length === 0) return logged;
+  const seen = new Set<string>();
+  for (const e of logged) if (e.kind === "comment") seen.add(e.commentId);
+  const earlier: AuditEvent[] = [];
+  for (const c of comments)
+    if (!seen.has(c.id)) earlier.push({ kind: "comment", id: c.id, taskId: task.id, at: c.createdAt, actorId: c.userId, commentId: c.id, comment: c.comment, updatedAt: c.createdAt, updatedBy: c.userId });
+  if (earlier.length === 0) return logged;
+  // Two lists each in time order, merged; a comment before an event of the same instant.
+  const out: AuditEvent[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < earlier.length || j < logged.length) {
+    const a = earlier[i];
+    const b = logged[j];
+    if (a && (!b || Date.parse(a.at) <= Date.parse(b.at))) {
+      out.push(a);
+      i++;
+    } else if (b) {
+      out.push(b);
+      j++;
+    }
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
