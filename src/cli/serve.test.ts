@@ -170,7 +170,13 @@ describe("policy-sim serve", () => {
       headers: { authorization: "Bearer tok-super", "content-type": "application/json" },
       body: JSON.stringify({ taskId: "1001" }),
     });
-    expect(((await audits.json()) as { list: { comment?: { comment: string } }[] }).list.map((r) => r.comment?.comment)).toEqual(["three"]);
+    // The log keeps one event; the comments themselves stay in the world and are all listed.
+    expect(((await audits.json()) as { list: { comment?: { comment: string } }[] }).list.map((r) => r.comment?.comment)).toEqual([
+      "Change window starts 10:00 CET; CHG-4821 was approved by the CAB on Friday.",
+      "one",
+      "two",
+      "three",
+    ]);
     io.signal("SIGINT");
     expect(await done).toBe(EXIT.ok);
     expect(io.err()).toMatch(/^stopped on SIGINT after 3 audit events \(the oldest 2 no longer kept\)\n$/);
