@@ -7,7 +7,7 @@
  * internal failure. Errors are one clear line on
  * stderr, never a stack trace.
  */
-import { checkCondition, expressionEvaluation } from "../cel/index.js";
+import { checkCondition, ENVIRONMENT_SPECS, expressionEvaluation } from "../cel/index.js";
 import type { JsonValue } from "../model/json.js";
 import { comment } from "../reducers/comment.js";
 import { hardReset } from "../reducers/hard-reset.js";
@@ -160,7 +160,7 @@ const commands: Record<string, Command> = {
       const source = positionals.join(" ");
       const env = str(values["env"]) ?? "condition";
       if (env !== "condition" && env !== "approver" && env !== "config-rule")
-        throw new CliInputError(`--env must be condition, approver or config-rule, not ${JSON.stringify(env)}${typeof env === "string" ? didYouMean(env, ["condition", "approver", "config-rule"]) : ""}`);
+        throw new CliInputError(`--env must be condition, approver or config-rule, not ${JSON.stringify(env)}${typeof env === "string" ? didYouMean(env, Object.keys(ENVIRONMENT_SPECS)) : ""}`);
       // An empty configuration rule condition is the documented catch-all rule; elsewhere, nothing to check.
       if (env === "config-rule" && positionals.length > 0 && !source.trim()) {
         if (values["json"]) json(io, { diagnostics: [] });

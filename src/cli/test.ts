@@ -7,7 +7,7 @@
 import { parse as parseYaml } from "yaml";
 import { type CaseEntry, decodeCaseFile } from "../testing/case-file.js";
 import { type PolicyCaseResult, policyCases } from "../testing/policy-cases.js";
-import { EXPECTATION_KEYS, failedRulesLine, routeActuals, routeLine, routeMismatches, type RouteExpectation } from "../testing/expect-route.js";
+import { EXPECTATION_KEYS, failedRules, failedRulesLine, routeActuals, routeLine, routeMismatches, type RouteExpectation } from "../testing/expect-route.js";
 import { type CoverageInput, formatCoverage, ruleCoverage } from "../whatif/coverage.js";
 import type { World } from "../world/world.js";
 import { CliInputError, type CliIO, type Command, EXIT, InputFileError, printJson, readWorld, str, worldAtClock } from "./command.js";
@@ -154,7 +154,7 @@ function runOnce(io: CliIO, worldPath: string, patterns: readonly string[], valu
         cases: r.results.map((x) => {
           const e = !x.pass && "explanation" in x && x.explanation ? x.explanation : undefined;
           const route = e ? routeLine(e) : undefined;
-          const failedRules = e ? e.rules.filter((r) => r.error !== "" && r.ruleIndex >= 0).map((r) => ({ policyId: r.policyId, ruleIndex: r.ruleIndex, error: r.error })) : [];
+          const failed = e ? failedRules(e).map((r) => ({ policyId: r.policyId, ruleIndex: r.ruleIndex, error: r.error })) : [];
           // What was expected and what the route is, key by key, for tools that compare rather than read.
           const expected = "expected" in x && typeof x.expected === "object" && x.expected !== null ? x.expected : undefined;
           const actual = e && expected ? routeActuals(e, Object.keys(expected)) : undefined;
@@ -167,7 +167,7 @@ function runOnce(io: CliIO, worldPath: string, patterns: readonly string[], valu
             mismatches: x.mismatches,
             ...(route === undefined ? {} : { route }),
             ...(expected && actual ? { expected, actual, failedKeys } : {}),
-            ...(failedRules.length > 0 ? { failedRules } : {}),
+            ...(failed.length > 0 ? { failedRules: failed } : {}),
           };
         }),
       })),

@@ -226,6 +226,7 @@ export function dispatcherWith(store: WorldStore, options: DispatchOptions, enco
   }
   // Time passes (timersFire): the world's clock follows the dispatcher's, at most once a second.
   let lastTickMs = Number.NEGATIVE_INFINITY;
+  let lastRefusal: string | undefined;
   const timersFire = (): void => {
     if (options.timersFire !== true || clock === undefined) return;
     const now = clock();
@@ -251,7 +252,6 @@ export function dispatcherWith(store: WorldStore, options: DispatchOptions, enco
       }
     });
   };
-  let lastRefusal: string | undefined;
   timersFire();
   const turns = new FairTurns();
   const serverContext = (call: IncomingCall): ServerContext => ({

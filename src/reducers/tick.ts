@@ -67,13 +67,16 @@ interface Expiry {
   readonly ms: number;
 }
 
-/** The time-limited grants whose revoke task already exists, as grant key and end: each end revokes once. */
+/** One end of one grant (its key and end in ms): what revokes once. */
+const expiryKey = (grantKey: string, ms: number): string => `${grantKey}\u0000${ms}`;
+
+/** The time-limited grants whose revoke task already exists, as {@link expiryKey}s: each end revokes once. */
 function expiriesRevoked(world: World): Set<string> {
   const out = new Set<string>();
   for (const t of world.tasks.values()) {
     const r = t.type;
     if (r?.kind === "revoke" && r.source?.kind === "expired" && r.source.expiredAt)
-      out.add(`${grantKeyOf(r.identityUserId || t.userId, r.appId, r.appEntitlementId)}\u0000${msOf(r.source.expiredAt)}`);
+      out.add(expiryKey(grantKeyOf(r.identityUserId || t.userId, r.appId, r.appEntitlementId), msOf(r.source.expiredAt)));
   }
   return out;
 }
@@ -176,7 +179,7 @@ export function tick(world: World, now: string): Result<Step<JsonValue>, SimErro
         const ms = msOf(g.deprovisionAt);
         if (!(ms <= end)) continue;
         const key = grantKeyOf(g.identityUserId, g.appId, g.appEntitlementId);
-        const once = `${key}\u0000${ms}`;
+        const once = expiryKey(key, ms);
         revoked ??= expiriesRevoked(world);
         if (expiryQueued.has(once) || revoked.has(once)) continue;
         expiryQueued.add(once);

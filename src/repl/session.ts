@@ -5,7 +5,7 @@
  * `start.ts` only puts these functions in a `node:repl` context.
  */
 import { closest, didYouMean } from "../text/closest.js";
-import { checkCondition } from "../cel/index.js";
+import { checkCondition, ENVIRONMENT_SPECS } from "../cel/index.js";
 import { encodePolicy, encodeTask } from "../codec/index.js";
 import { isRealTimestamp, utcTimestamp } from "../codec/schema.js";
 import { explain as explainTask, type Explanation, type HypotheticalRequest } from "../explain/explain.js";
@@ -415,7 +415,7 @@ export function createSession(world: World, options: SessionOptions): ReplSessio
     check(condition, environment = "condition") {
       if (!isString(condition)) return failed("INVALID_ARGUMENT", 'check("subject.department == \\"Eng\\""): give the condition as a string');
       if (environment !== "condition" && environment !== "approver" && environment !== "config-rule") {
-        const near = isString(environment) ? didYouMean(environment, ["condition", "approver", "config-rule"]) : "";
+        const near = isString(environment) ? didYouMean(environment, Object.keys(ENVIRONMENT_SPECS)) : "";
         return failed("INVALID_ARGUMENT", `check(expression, environment): the environment is "condition", "approver" or "config-rule", not ${JSON.stringify(environment)}${near}`);
       }
       const d = checkCondition(condition, environment);

@@ -4,7 +4,7 @@
  * vitest matchers and the table-driven policy cases both use it.
  */
 import { approversSummary } from "../workflow/approvers.js";
-import { type Explanation, explainTask } from "../explain/explain.js";
+import { type Explanation, explainTask, type RuleExplanation } from "../explain/explain.js";
 import { lintErrorLines, routeLintErrors } from "../explain/route-lint.js";
 import { conditionReads } from "../cel/reads.js";
 import { formatExplanation } from "../explain/format.js";
@@ -433,9 +433,21 @@ export function routeLine(e: Explanation): string {
  * ```
  */
 export function failedRulesLine(e: Explanation): string {
-  const failed = e.rules.filter((r) => r.error !== "" && r.ruleIndex >= 0);
+  const failed = failedRules(e);
   if (failed.length === 0) return "";
   return `rules that failed with an error (they do not match): ${failed.map((r) => `#${r.ruleIndex} of ${r.policyId} (${r.error})`).join(", ")}`;
+}
+
+/**
+ * The rules whose conditions failed with an error on the way to the route (the baseline aside).
+ *
+ * @example
+ * ```ts
+ * failedRules(explanation).map((r) => r.ruleIndex); // [0]
+ * ```
+ */
+export function failedRules(e: Explanation): RuleExplanation[] {
+  return e.rules.filter((r) => r.error !== "" && r.ruleIndex >= 0);
 }
 
 /** `it routes: …`, and the rules that failed on the way when some did. */
