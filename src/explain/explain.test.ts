@@ -158,6 +158,27 @@ describe("the text says what it means plainly (newcomer review 3)", () => {
   });
 });
 
+  it("a source passed over names the policy it holds, as the JSON's policyId does", () => {
+    const e = explainTask(world, [...world.tasks.values()].find((t) => t.numericId === "1001") as never);
+    const out = formatExplanation(e);
+    for (const c of e.resolution.checks.filter((c) => c.status === "notReached")) {
+      if (c.policyId) expect(c.detail).toContain(`is "${c.policyId}": not consulted`);
+      else expect(c.detail).not.toContain(" is ");
+    }
+    expect(out).toContain('app "app-aws" grantPolicyId is "pol-aws-access": not consulted, an earlier source won');
+  });
+
+  it("--verbose lists each sub-expression's value on a line of its own, not all on one `;` line", () => {
+    const task = [...world.tasks.values()].find((t) => t.numericId === "1001") as never;
+    const lines = formatExplanation(explainTask(world, task), { verbose: true }).split("\n");
+    const at = lines.indexOf("       values:");
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1]).toBe('         subject.department == "Security" && subject.profile.clearance == "high" = false');
+    expect(lines.some((l) => l.includes("; subject."))).toBe(false);
+    // Without --verbose the deciding rule's values are still listed, one a line.
+    expect(formatExplanation(explainTask(world, task))).toContain('       values:\n         subject.employmentType = "Contractor"\n         entitlement.riskLevelValueId = "critical"');
+  });
+
 describe("quoted names", () => {
   it("escape a newline or other control character, so a name cannot add a line of its own to the text (diff review)", async () => {
     const { quoted } = await import("../text/quoted.js");

@@ -95,7 +95,8 @@ function formatRule(r: RuleExplanation, deciding: boolean, paint: Paint, verbose
   }
   if (t && (deciding || verbose)) {
     const values = partValues(t, verbose);
-    if (values.length > 0) lines.push(`       ${paint("2", values.join("; "))}`);
+    // One value a line: a rule's sub-expressions on one line ran past any terminal's width.
+    if (values.length > 0) lines.push(`       ${paint("2", "values:")}`, ...values.map((v) => `         ${paint("2", v)}`));
   }
   if (r.error && t && t.culprit === null) lines.push(`       ${paint("33", r.error)}`);
   if (t) for (const id of t.absorbed) lines.push(`       ${paint("33", absorbedNote(t, id))}`);

@@ -350,7 +350,7 @@ function resolveUncached(world: World, task: Task): Result<Resolution, Resolutio
   for (const c of candidates) {
     const rules = c.configRules && !winner ? { configRules: c.configRules } : {};
     if (winner) {
-      checks.push({ source: c.source, status: "notReached", policyId: c.policyId, detail: `${c.what}: not consulted, an earlier source won` });
+      checks.push({ source: c.source, status: "notReached", policyId: c.policyId, detail: `${c.what}${c.policyId ? ` is "${c.policyId}"` : ""}: not consulted, an earlier source won` });
       continue;
     }
     if (c.notApplicable !== undefined) {
