@@ -74,3 +74,30 @@ describe("resolvePolicy remembers resolutions per world index and tenant", () =>
     expect(!b.ok && b.error.message).toContain('"t-b"');
   });
 });
+
+describe("a certify task's sources say why entitlement and app are read (newcomer review)", () => {
+  it("with the review's policy override the entitlement's and app's lines say so; without it they do not apply", () => {
+    const world = fixtureWorld();
+    const certify = [...world.tasks.values()].filter((t) => t.type?.kind === "certify");
+    let withOverride = 0;
+    for (const task of certify) {
+      const r = resolvePolicy(world, task);
+      if (!r.ok) continue;
+      const type = task.type as Extract<NonNullable<typeof task.type>, { kind: "certify" }>;
+      const review = world.index.accessReviews.get(type.accessReviewId);
+      for (const c of r.value.checks.filter((c) => c.source === "entitlement" || c.source === "app")) {
+        if (review?.usePolicyOverride) {
+          if (c.status !== "notReached") expect(c.detail).toMatch(/ \(access review "[^"]+" uses policy overrides\)$/);
+          withOverride++;
+        } else {
+          expect(c.status).toBe("notApplicable");
+          expect(c.detail).toBe(`access review "${type.accessReviewId}" does not use policy overrides`);
+        }
+      }
+    }
+    expect(withOverride).toBeGreaterThan(0);
+    const t1045 = certify.find((t) => t.numericId === "1045");
+    const r = t1045 && resolvePolicy(world, t1045);
+    expect(r?.ok && r.value.checks[0]?.detail).toBe('entitlement "ent-aws-prod-admin" certifyPolicyId is "pol-certify-critical" (access review "ar-2026-q4-critical" uses policy overrides)');
+  });
+});

@@ -113,6 +113,8 @@ interface Candidate {
   readonly what: string;
   /** When set, the source does not apply to the task, with the reason. */
   readonly notApplicable?: string;
+  /** Said after the source's value when it is read: why this source is consulted at all. */
+  readonly note?: string;
   readonly configRules?: readonly ConfigRuleEvaluation[];
 }
 
@@ -252,7 +254,9 @@ function candidatesFor(world: World, task: Task): Candidate[] | undefined {
       const override = review?.usePolicyOverride
         ? ""
         : `access review "${reviewId}" does not use policy overrides`;
-      const withOverride = (c: Candidate): Candidate => (override ? { ...c, notApplicable: override } : c);
+      // Entitlement and app are read for a certify task only because its review uses policy overrides: said beside them.
+      const overrides = ` (access review "${reviewId}" uses policy overrides)`;
+      const withOverride = (c: Candidate): Candidate => (override ? { ...c, notApplicable: override } : { ...c, note: overrides });
       return [
         withOverride({ source: "entitlement", policyId: ent?.certifyPolicyId ?? "", what: `entitlement "${type.appEntitlementId}" certifyPolicyId` }),
         withOverride({ source: "app", policyId: app?.certifyPolicyId ?? "", what: `app "${type.appId}" certifyPolicyId` }),
@@ -358,17 +362,17 @@ function resolveUncached(world: World, task: Task): Result<Resolution, Resolutio
       continue;
     }
     if (!c.policyId) {
-      checks.push({ source: c.source, status: "empty", policyId: "", detail: `${c.what} is not set`, ...rules });
+      checks.push({ source: c.source, status: "empty", policyId: "", detail: `${c.what} is not set${c.note ?? ""}`, ...rules });
       continue;
     }
     // The task's own snapshot is usable even when the policy no longer exists in the world.
     const policy =
       c.source === "taskSnapshot" ? (world.index.policies.get(c.policyId) ?? task.policy?.policy ?? undefined) : world.index.policies.get(c.policyId);
     if (!policy) {
-      checks.push({ source: c.source, status: "missing", policyId: c.policyId, detail: `${c.what} is "${c.policyId}", which does not exist`, ...rules });
+      checks.push({ source: c.source, status: "missing", policyId: c.policyId, detail: `${c.what} is "${c.policyId}", which does not exist${c.note ?? ""}`, ...rules });
       continue;
     }
-    checks.push({ source: c.source, status: "used", policyId: c.policyId, detail: `${c.what} is "${c.policyId}"`, ...rules });
+    checks.push({ source: c.source, status: "used", policyId: c.policyId, detail: `${c.what} is "${c.policyId}"${c.note ?? ""}`, ...rules });
     winner = { policy, source: c.source };
   }
   if (!winner)
