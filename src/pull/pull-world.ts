@@ -669,7 +669,7 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
   // IntrospectResponse.tenantId: whose tenant this is, kept so the twin answers it too.
   const tenantId = isRecord(caller) ? caller["tenantId"] : undefined;
   if (typeof tenantId === "string" && tenantId !== "") tenant["id"] = tenantId;
-  const defaults = tenantDefaults(policyList, taskList);
+  const defaults = tenantDefaults(policyList, taskList, { apps: appsOut, entitlements, accessReviews, resourceTypeDefaults, configurationRules: readSome(reads.get(CONFIGURATION_RULES)) ? configurationRules : undefined });
   warnings.push(...defaults.warnings);
   tenant["defaultPolicies"] = defaults.defaultPolicies;
   if (policyList.some(refersToPolicies)) tenant["featureFlags"] = { POLICY_REFERENCES_POLICY: true };

@@ -29,3 +29,58 @@ describe("the tenant's default policies, which the API does not list", () => {
     expect(d.warnings.find((w) => w.message.includes("defaultPolicies.finding"))?.code).toBe("DEFAULT_POLICY_UNKNOWN");
   });
 });
+
+describe("without one built-in policy, a default is the policy tasks carry where nothing closer names one (platform review)", () => {
+  const apps = [
+    { id: "app-gh", grantPolicyId: "", revokePolicyId: "", certifyPolicyId: "" },
+    { id: "app-sf", grantPolicyId: "pol-sf", revokePolicyId: "pol-sf-revoke", certifyPolicyId: "" },
+  ];
+  const entitlements = [
+    { appId: "app-gh", id: "ent-repo", grantPolicyId: "", revokePolicyId: "", certifyPolicyId: "" },
+    { appId: "app-gh", id: "ent-admin", grantPolicyId: "", revokePolicyId: "pol-critical", certifyPolicyId: "pol-cert-critical" },
+    { appId: "app-sf", id: "ent-user", grantPolicyId: "", revokePolicyId: "", certifyPolicyId: "" },
+  ];
+  const accessReviews = [
+    { id: "ar-plain", policyId: "", usePolicyOverride: false },
+    { id: "ar-override", policyId: "", usePolicyOverride: true },
+    { id: "ar-named", policyId: "pol-cert-named", usePolicyOverride: false },
+  ];
+  const all = [{ id: "pol-revoke-standard" }, { id: "pol-critical" }, { id: "pol-sf-revoke" }, { id: "pol-cert" }, { id: "pol-cert-critical" }, { id: "pol-cert-named" }, { id: "pol-g" }];
+  const typed = (kind: string, body: Record<string, unknown>, policyId: string) => ({ type: { [kind]: body }, policy: { policy: { id: policyId } } });
+  const revoke = (appId: string, ent: string, policyId: string) => typed("revoke", { appId, appEntitlementId: ent }, policyId);
+  const certify = (review: string, ent: string, policyId: string) => typed("certify", { accessReviewId: review, appId: "app-gh", appEntitlementId: ent }, policyId);
+  const sources = { apps, entitlements, accessReviews, resourceTypeDefaults: [], configurationRules: [] };
+
+  it("revoke: tasks whose entitlement and app name no revoke policy carry the default; the others say nothing of it", () => {
+    const d = tenantDefaults(all, [revoke("app-gh", "ent-repo", "pol-revoke-standard"), revoke("app-gh", "ent-admin", "pol-critical"), revoke("app-sf", "ent-user", "pol-sf-revoke"), revoke("app-gh", "ent-repo", "pol-revoke-standard")], sources);
+    expect(d.defaultPolicies["revoke"]).toBe("pol-revoke-standard");
+    expect(d.warnings.find((w) => w.message.includes('defaultPolicies.revoke"'))).toMatchObject({
+      code: "DEFAULT_POLICY_INFERRED",
+      message: expect.stringContaining('"pol-revoke-standard", the policy its 2 revoke task(s) carry whose entitlement and app name no revoke policy') as unknown,
+    });
+  });
+
+  it("certify: a review that names no policy, and with policy overrides no entitlement or app policy either", () => {
+    const d = tenantDefaults(all, [certify("ar-plain", "ent-admin", "pol-cert"), certify("ar-override", "ent-repo", "pol-cert"), certify("ar-override", "ent-admin", "pol-cert-critical"), certify("ar-named", "ent-repo", "pol-cert-named")], sources);
+    expect(d.defaultPolicies["certify"]).toBe("pol-cert");
+  });
+
+  it("grant: only where the app has no request defaults or configuration rules, and never from an emergency request", () => {
+    const grant = (appId: string, ent: string, policyId: string, emergency = false) => ({ ...typed("grant", { appId, appEntitlementId: ent }, policyId), emergencyAccess: emergency });
+    expect(tenantDefaults(all, [grant("app-gh", "ent-repo", "pol-g"), grant("app-gh", "ent-repo", "pol-critical", true)], sources).defaultPolicies["grant"]).toBe("pol-g");
+    const withDefaults = { ...sources, resourceTypeDefaults: [{ appId: "app-gh", resourceTypeIds: ["rt-repo"], requestPolicyId: "pol-x" }] };
+    expect(tenantDefaults(all, [grant("app-gh", "ent-repo", "pol-g")], withDefaults).defaultPolicies["grant"]).toBeUndefined();
+    // Configuration rules the pull could not read: whether one matched cannot be told.
+    expect(tenantDefaults(all, [grant("app-gh", "ent-repo", "pol-g")], { ...sources, configurationRules: undefined }).defaultPolicies["grant"]).toBeUndefined();
+  });
+
+  it("tasks that disagree, a policy the pull lacks, or an entitlement it lacks tell nothing; a built-in policy still wins", () => {
+    const disagree = tenantDefaults(all, [revoke("app-gh", "ent-repo", "pol-revoke-standard"), revoke("app-gh", "ent-repo", "pol-critical")], sources);
+    expect(disagree.defaultPolicies["revoke"]).toBeUndefined();
+    expect(disagree.warnings.find((w) => w.message.includes('defaultPolicies.revoke"'))?.message).toContain("(its revoke tasks carry 2 different policies)");
+    expect(tenantDefaults(all, [revoke("app-gh", "ent-repo", "pol-gone")], sources).defaultPolicies["revoke"]).toBeUndefined();
+    expect(tenantDefaults(all, [revoke("app-gh", "ent-unknown", "pol-revoke-standard")], sources).defaultPolicies["revoke"]).toBeUndefined();
+    const builtin = [...all, { id: "pol-r", systemBuiltin: true, policyType: "POLICY_TYPE_REVOKE" }];
+    expect(tenantDefaults(builtin, [revoke("app-gh", "ent-repo", "pol-revoke-standard")], sources).defaultPolicies["revoke"]).toBe("pol-r");
+  });
+});
