@@ -409,9 +409,10 @@ describe("openapi.yaml paging and retries: pull against recorded API pages", () 
     if (!r.ok) throw new Error(r.error.message);
     const w = r.value.world;
     expect(w["now"]).toBe("2026-11-25T10:00:00Z");
-    // Grant: the one built-in grant policy; offboarding, action, finding: the policy their tasks carry.
+    // Grant: the one built-in grant policy; offboarding, action, finding: the policy their tasks carry;
+    // revoke (no built-in one): the policy its tasks carry whose entitlement and app name none.
     expect(w["tenant"]).toEqual({
-      defaultPolicies: { grant: "pol-default-grant", offboarding: "pol-offboarding", action: "pol-action-approval", finding: "pol-finding-triage" },
+      defaultPolicies: { grant: "pol-default-grant", revoke: "pol-revoke-standard", offboarding: "pol-offboarding", action: "pol-action-approval", finding: "pol-finding-triage" },
       featureFlags: { POLICY_REFERENCES_POLICY: true },
     });
     const codes = r.value.warnings.map((x) => x.code);
@@ -420,8 +421,10 @@ describe("openapi.yaml paging and retries: pull against recorded API pages", () 
     expect(codes).not.toContain("ROLES_UNKNOWN");
     expect(w["roles"]).toEqual(fixture.roles);
     expect(r.value.counts["roles"]).toBe(fixture.roles.length);
-    const revoke = r.value.warnings.find((x) => x.message.includes("revoke"));
-    expect(revoke?.message).toContain('"tenant.defaultPolicies.revoke"');
+    const revoke = r.value.warnings.find((x) => x.message.includes('"tenant.defaultPolicies.revoke"'));
+    expect(revoke).toMatchObject({ code: "DEFAULT_POLICY_INFERRED", message: expect.stringContaining("whose entitlement and app name no revoke policy") as unknown });
+    // Certify: every certify task's access review names its policy, so none tells the default.
+    expect(r.value.warnings.find((x) => x.message.includes('"tenant.defaultPolicies.certify"'))?.code).toBe("DEFAULT_POLICY_UNKNOWN");
     const notOffered = r.value.warnings.filter((x) => x.code === "NOT_OFFERED").map((x) => x.message);
     expect(notOffered.some((m) => m.includes("entitlement configuration rules"))).toBe(true);
     // Reported once, not once per app.
