@@ -396,10 +396,40 @@ describe("whatIf on the sample tenant", () => {
       if (rule) rule.condition = "subject.employmentTyp == 'Contractor'";
     });
     expect(broken.edit.saveErrors).toEqual([expect.objectContaining({ policyId: "pol-prod-admin", path: "$.rules[2].condition", code: expect.stringMatching(/^CEL_/) })]);
-    expect(formatWhatIf(broken)).toContain("Warning: the service would refuse to save this edit (1 lint error)");
+    expect(formatWhatIf(broken)).toContain("Warning: the service would refuse to save this edit (1 error)");
     expect(formatWhatIf(broken)).toContain("pol-prod-admin CEL_");
     // A sound edit has none.
     expect(run(sample, (w) => void w.policies.find((p) => p.id === "pol-prod-admin")?.rules?.splice(2, 1)).edit.saveErrors).toEqual([]);
+  });
+
+  it("deleting a policy that is in use is an edit the service would refuse (product_admin_policies.mdx: \"You can't delete a policy that's in use\")", () => {
+    const deleted = run(sample, (w) => void (w.policies = w.policies.filter((p) => p.id !== "pol-prod-admin-eng")));
+    expect(deleted.edit.saveErrors).toEqual([
+      { policyId: "pol-prod-admin-eng", code: "POLICY_IN_USE", path: "$", message: expect.stringContaining('policy "pol-prod-admin" refers to it') as unknown },
+    ]);
+    expect(formatWhatIf(deleted)).toContain("Warning: the service would refuse to save this edit (1 error)");
+    // Every policy something names (or a built-in one) is refused: the tenant's default grant policy among them.
+    const inUse = sample.policies.map((p) => p.id).filter((id) => run(sample, (w) => void (w.policies = w.policies.filter((p) => p.id !== id))).edit.saveErrors.length > 0);
+    expect(inUse).toContain("pol-default-grant");
+    // A policy nothing names deletes cleanly; so does one whose last user the same edit moves away.
+    const unused = sample.policies.find((p) => !p.systemBuiltin && !inUse.includes(p.id));
+    if (unused) expect(run(sample, (w) => void (w.policies = w.policies.filter((p) => p.id !== unused.id))).edit.saveErrors).toEqual([]);
+    const moved = run(sample, (w) => {
+      w.policies = w.policies.filter((p) => p.id !== "pol-prod-admin-eng");
+      for (const r of w.policies.find((p) => p.id === "pol-prod-admin")?.rules ?? []) if (r.policyId === "pol-prod-admin-eng") r.policyId = "pol-prod-admin";
+    });
+    expect(moved.edit.saveErrors.filter((e) => e.code === "POLICY_IN_USE")).toEqual([]);
+  });
+
+  it("a setting the edit points at a policy that exists nowhere is an error; one the world already had dangling is not the edit's", () => {
+    const r = run(sample, (w) => void (w.tenant.defaultPolicies["grant"] = "pol-does-not-exist"));
+    expect(r.edit.saveErrors).toEqual([
+      { policyId: "pol-does-not-exist", code: "UNKNOWN_POLICY", path: "$", message: "the tenant's default grant policy names policy \"pol-does-not-exist\", which does not exist: the service would not save a setting that names no policy" },
+    ]);
+    const app = run(sample, (w) => void Object.assign(w.apps.find((a) => a.id === "app-aws") ?? {}, { revokePolicyId: "pol-typo" }));
+    expect(app.edit.saveErrors.map((e) => [e.code, e.policyId])).toEqual([["UNKNOWN_POLICY", "pol-typo"]]);
+    const dangling = replaceInWorld(sample, { tenant: { ...sample.tenant, defaultPolicies: { ...sample.tenant.defaultPolicies, finding: "pol-gone" } } });
+    expect(run(dangling, (w) => void (w.tenant.defaultPolicies["grant"] = "pol-prod-admin")).edit.saveErrors).toEqual([]);
   });
 
   it("a user status written with the API's USER_STATUS_ prefix reads as a world file reads it", () => {

@@ -51,7 +51,7 @@ describe("policy-sim whatif", () => {
     p.rules.push({ condition: 'subject.departmnet == "x"', stepKey: (p.rules[0] as { stepKey: string }).stepKey });
     const r = await run(["whatif", "--world", WORLD, "--edit", "e.json"], { "e.json": JSON.stringify(p) });
     expect(r.out).toContain("0 changed");
-    expect(r.out).toContain("the service would refuse to save this edit (1 lint error)");
+    expect(r.out).toContain("the service would refuse to save this edit (1 error)");
     expect(r.code).toBe(EXIT.findings);
   });
 

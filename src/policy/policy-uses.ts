@@ -89,3 +89,37 @@ export function policiesNamedBySteps(policy: Policy): string[] {
     }
   return out;
 }
+
+/**
+ * The policies `p` names: its baseline, its rules' `policyId`, and those its steps name (not
+ * itself).
+ *
+ * @example
+ * ```ts
+ * policiesNamedBy(policy).has("pol-prod-admin-eng"); // true when a rule routes there
+ * ```
+ */
+export function policiesNamedBy(p: Policy): Set<string> {
+  const named = new Set([p.baselinePolicyId, ...(p.rules ?? []).map((r) => r.policyId), ...policiesNamedBySteps(p)]);
+  named.delete("");
+  named.delete(p.id);
+  return named;
+}
+
+/**
+ * Where `world` names policy `id` — other policies, then apps, entitlements, request defaults,
+ * configuration rules, access reviews and the tenant's defaults — each told as a person reads it:
+ * what makes a policy "in use", which the service refuses to delete ("You can't delete a policy
+ * that's in use", product_admin_policies.mdx). Empty when nothing does.
+ *
+ * @example
+ * ```ts
+ * policyUsesIn(world, "pol-prod-admin-eng"); // ['policy "pol-prod-admin"']
+ * ```
+ */
+export function policyUsesIn(world: World, id: string): string[] {
+  const uses: string[] = [];
+  for (const p of world.policies) if (policiesNamedBy(p).has(id)) uses.push(`policy "${p.id}"`);
+  for (const u of directoryPolicyUses(world)) if (u.policyId === id) uses.push(u.who);
+  return uses;
+}

@@ -133,7 +133,7 @@ function markdown(edit: TerraformPlanEdit, result: WhatIfResult, options: Format
   for (const w of edit.warnings ?? []) out.push("", "> [!WARNING]", `> ${cell(w)}`);
   const refused = result.edit.saveErrors ?? [];
   if (refused.length > 0) {
-    out.push("", "> [!CAUTION]", `> The service would refuse to save ${refused.length === 1 ? "this policy" : "these policies"} (${refused.length} lint error${refused.length === 1 ? "" : "s"}): the apply fails, and the routes below are what the broken policy would do.`);
+    out.push("", "> [!CAUTION]", `> The service would refuse to save ${refused.length === 1 ? "this policy" : "these policies"} (${refused.length} error${refused.length === 1 ? "" : "s"}): the apply fails, and the routes below are what the broken policy would do.`);
     for (const f of refused.slice(0, SHOWN_SAVE_ERRORS)) out.push(`> - ${code(addressOf(edit, f.policyId))} ${f.code} at ${code(planPathOf(f.path))}: ${cell(f.message)}`);
     if (refused.length > SHOWN_SAVE_ERRORS) out.push(`> - … and ${refused.length - SHOWN_SAVE_ERRORS} more`);
   }
@@ -191,7 +191,7 @@ export function formatTerraformWhatIf(edit: TerraformPlanEdit, result: WhatIfRes
   // API's field names, which formatWhatIf prints for edits written in them).
   const { saveErrors: refused = [], ...rest } = result.edit;
   if (refused.length > 0) {
-    out.push(`Warning: the service would refuse to save ${refused.length === 1 ? "this policy" : "these policies"} (${refused.length} lint error${refused.length === 1 ? "" : "s"}): the apply fails, and the routes below are what the broken policy would do:`);
+    out.push(`Warning: the service would refuse to save ${refused.length === 1 ? "this policy" : "these policies"} (${refused.length} error${refused.length === 1 ? "" : "s"}): the apply fails, and the routes below are what the broken policy would do:`);
     for (const f of refused.slice(0, SHOWN_SAVE_ERRORS)) out.push(`  ${addressOf(edit, f.policyId)} ${f.code} at ${planPathOf(f.path)}: ${f.message}`);
     if (refused.length > SHOWN_SAVE_ERRORS) out.push(`  … and ${refused.length - SHOWN_SAVE_ERRORS} more`);
   }

@@ -60,7 +60,7 @@ export function formatWhatIf(result: WhatIfResult, options: FormatWhatIfOptions 
   out.push(`Edit: ${edited.length > 0 ? edited.join("; ") : "nothing"}`);
   const refused = e.saveErrors ?? [];
   if (refused.length > 0) {
-    out.push(`Warning: the service would refuse to save this edit (${refused.length} lint error${refused.length === 1 ? "" : "s"}); the routes below are what the broken policy would do:`);
+    out.push(`Warning: the service would refuse to save this edit (${refused.length} error${refused.length === 1 ? "" : "s"}); the routes below are what the edit would do if it were saved:`);
     for (const f of refused.slice(0, 5)) out.push(`  ${f.policyId} ${f.code} at ${f.path}: ${f.message}`);
     if (refused.length > 5) out.push(`  … and ${refused.length - 5} more`);
   }

@@ -48,6 +48,7 @@ import type { Policy, Task } from "../model/index.js";
 import { taskSubjectId, certifyReviewId } from "../model/task-refs.js";
 import { decide } from "../policy/decide.js";
 import { lintDecodedPolicy } from "../policy/lint.js";
+import { directoryPolicyUses, policyUsesIn } from "../policy/policy-uses.js";
 import { type Resolution, type ResolutionError, resolvePolicy } from "../policy/resolve-policy.js";
 import { type ConditionResult, type ConditionRunner, selectSteps } from "../policy/select-steps.js";
 import { conditionsSignature, taskConditions, type TaskConditions } from "../policy/task-conditions.js";
@@ -689,13 +690,18 @@ function routeChange(task: Task, before: RouteOutcome, after: RouteOutcome, chan
   return { taskId: task.id, numericId: task.numericId, displayName: task.displayName, type: kindOf(task), state: task.state, before, after, changes };
 }
 
-function summaryOf(impact: EditImpact, after: World, warnings: readonly Diagnostic[]): EditSummary {
+function summaryOf(impact: EditImpact, world: World, after: World, warnings: readonly Diagnostic[]): EditSummary {
   const saveErrors: EditSaveError[] = [];
   for (const id of [...impact.policies].sort()) {
     const p = after.index.policies.get(id);
-    if (!p) continue;
+    if (!p) {
+      const deleted = world.index.policies.get(id);
+      if (deleted) saveErrors.push(...deleteErrors(deleted, after));
+      continue;
+    }
     for (const f of lintDecodedPolicy(p, after)) if (f.severity === "error") saveErrors.push({ policyId: id, code: f.code, path: f.path, message: f.message });
   }
+  saveErrors.push(...newDanglingPolicies(world, after, impact));
   return {
     policies: [...impact.policies].sort(),
     entitlements: impact.entitlements,
@@ -707,6 +713,36 @@ function summaryOf(impact: EditImpact, after: World, warnings: readonly Diagnost
     saveErrors,
     warnings: warnings.map((w) => ({ code: w.code, path: w.path, message: w.message })),
   };
+}
+
+/**
+ * Why the service would refuse to delete `deleted`: it is built in, or something in the edited
+ * world still names it ("You can't delete a policy that's in use", product_admin_policies.mdx; the
+ * same check as `DELETE /api/v1/policies/{id}`).
+ */
+function deleteErrors(deleted: Policy, after: World): EditSaveError[] {
+  const id = deleted.id;
+  if (deleted.systemBuiltin) return [{ policyId: id, code: "POLICY_BUILT_IN", path: "$", message: `policy "${id}" is built in and cannot be deleted` }];
+  const uses = policyUsesIn(after, id);
+  if (uses.length === 0) return [];
+  const shown = `${uses.slice(0, 5).join(", ")}${uses.length > 5 ? ` and ${uses.length - 5} more` : ""}`;
+  return [{ policyId: id, code: "POLICY_IN_USE", path: "$", message: `policy "${id}" is deleted but still in use, so the service would refuse the delete: ${shown} refer${uses.length === 1 ? "s" : ""} to it` }];
+}
+
+/**
+ * Settings the edit made name a policy that exists in neither world: an app's, entitlement's,
+ * request default's, review's or the tenant's policy id (a deleted policy still named is
+ * {@link deleteErrors}'). Names that dangled before the edit are the world's, not the edit's.
+ */
+function newDanglingPolicies(world: World, after: World, impact: EditImpact): EditSaveError[] {
+  if (impact.apps.length === 0 && impact.entitlements.length === 0 && !impact.tenant) return [];
+  const before = new Set(directoryPolicyUses(world).filter((u) => !world.index.policies.has(u.policyId)).map((u) => `${u.policyId}\u0000${u.who}`));
+  const out: EditSaveError[] = [];
+  for (const u of directoryPolicyUses(after)) {
+    if (after.index.policies.has(u.policyId) || world.index.policies.has(u.policyId) || before.has(`${u.policyId}\u0000${u.who}`)) continue;
+    out.push({ policyId: u.policyId, code: "UNKNOWN_POLICY", path: "$", message: `${u.who} names policy "${u.policyId}", which does not exist: the service would not save a setting that names no policy` });
+  }
+  return out;
 }
 
 /** The shortest changed prefix (in conditions) for which tasks share results by signature. */
@@ -1023,7 +1059,7 @@ function run(world: World, after: World, options: WhatIfOptions, warnings: reado
   const summary = summaryOfGroups(groups.values());
   return {
     kind: "whatIf",
-    edit: summaryOf(impact, after, warnings),
+    edit: summaryOf(impact, world, after, warnings),
     counts: { inWorld: world.tasks.size, inScope, changed: changed.length, unchanged, unchangedErrors: unchangedErrors.length },
     changed,
     unchangedErrors,

@@ -16,7 +16,7 @@ import type { User } from "../../model/directory.js";
 import { err, ok, type Result } from "../../result.js";
 import { buildIndex, replaceInWorld, takeIds, type World } from "../../world/world.js";
 import { type HttpFailure, requiredStringProblem } from "../error-body.js";
-import { directoryPolicyUses, policiesNamedBySteps } from "../../policy/policy-uses.js";
+import { policiesNamedBy, policyUsesIn } from "../../policy/policy-uses.js";
 import { policyWire } from "./reads.js";
 
 /**
@@ -69,19 +69,6 @@ function refused(findings: readonly Finding[], what: string): Result<never, Http
   return invalid(`${what} refused: ${list.join("; ")}${more}`, first ? first.path.replace(/^\$\.?/, "") || undefined : undefined, {
     findings: findings.map((f) => f.code).join(","),
   });
-}
-
-/** The policies `p` names: its baseline, its rules' `policyId`, and those its steps name. */
-function policiesNamedBy(p: Policy): Set<string> {
-  const named = new Set([p.baselinePolicyId, ...(p.rules ?? []).map((r) => r.policyId), ...policiesNamedBySteps(p)]);
-  named.delete("");
-  named.delete(p.id);
-  return named;
-}
-
-/** Policies that name `id` (see {@link policiesNamedBy}). */
-function referrers(world: World, id: string): Policy[] {
-  return world.policies.filter((p) => policiesNamedBy(p).has(id));
 }
 
 /**
@@ -347,14 +334,6 @@ export function updatePolicy(world: World, caller: User, id: string, body: Body,
   return ok({ world: after, body: { policy: policyWire(decoded.value) } });
 }
 
-/** Where the world still names policy `id`, as JSON-path-like places, for the refusal message. */
-function usesOf(world: World, id: string): string[] {
-  const uses: string[] = [];
-  for (const p of referrers(world, id)) uses.push(`policy "${p.id}"`);
-  for (const u of directoryPolicyUses(world)) if (u.policyId === id) uses.push(u.who);
-  return uses;
-}
-
 /**
  * `DELETE /api/v1/policies/{id}`: removes a policy nothing refers to (another policy's rule or
  * baseline, an app, an entitlement, request defaults, an access review, a tenant default).
@@ -371,7 +350,7 @@ export function deletePolicy(world: World, caller: User, id: string): Result<Pol
   if (!current) return notFound(id);
   if (current.systemBuiltin)
     return err({ status: 400, code: "FAILED_PRECONDITION", reason: "FAILED_PRECONDITION", message: `policy "${id}" is built in and cannot be deleted` });
-  const uses = usesOf(world, id);
+  const uses = policyUsesIn(world, id);
   if (uses.length > 0)
     return err({
       status: 400,
