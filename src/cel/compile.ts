@@ -183,6 +183,14 @@ type CompileResult = Result<Compiled, readonly CelDiagnostic[]>;
 export function compileFresh(env: CelEnvironment, source: string, options: { readonly closures?: boolean; readonly anyResultType?: boolean } = {}): CompileResult {
   try {
     if (typeof source !== "string") return err([diagnostic("", "CEL_SYNTAX", "Syntax error: the expression must be a string", { start: 0, end: 0 })]);
+    const { maxSourceLength } = CEL_RESOURCE_LIMITS;
+    if (source.length > maxSourceLength)
+      return err([
+        diagnostic(source, "CEL_LIMIT_EXCEEDED", `expression too large: ${source.length} characters exceed the ${maxSourceLength} an expression may have`, {
+          start: maxSourceLength,
+          end: source.length,
+        }),
+      ]);
     const chain = longestPrefixChain(source);
     if (chain.length > LIMITS.maxDepth)
       return err([

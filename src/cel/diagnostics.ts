@@ -135,6 +135,11 @@ export type SourcePosition = Omit<SourceLocation, "excerpt">;
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 
+/** The most of one line an excerpt shows, and how much of it comes before the span. */
+const EXCERPT_MAX = 240;
+const EXCERPT_BEFORE = 80;
+const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
+
 /**
  * One source's line starts, computed once so that locating many spans in it (every node of a
  * traced condition) costs a binary search each instead of a walk over the text. Columns count code
@@ -173,7 +178,7 @@ export class SourceLines {
     };
   }
 
-  /** {@link position} and the excerpt with carets under the span. */
+  /** {@link position} and the excerpt with carets under the span (a long line cut to a window around it). */
   locate(span: Span): SourceLocation {
     const p = this.position(span);
     const source = this.#source;
@@ -181,15 +186,26 @@ export class SourceLines {
     const lineStart = this.#lineStart(p.line - 1);
     let lineEnd = source.indexOf("\n", lineStart);
     if (lineEnd < 0) lineEnd = source.length;
-    const line = source.slice(lineStart, lineEnd);
-    const text = line.endsWith("\r") ? line.slice(0, -1) : line;
-    const before = source.slice(lineStart, start);
+    // A line longer than an excerpt shows is cut to a window from a little before the span, each
+    // cut marked "…": a megabyte literal on one line must not make a megabyte excerpt.
+    let from = lineStart;
+    let to = lineEnd;
+    if (lineEnd - lineStart > EXCERPT_MAX) {
+      from = Math.max(lineStart, start - EXCERPT_BEFORE);
+      if (isLowSurrogate(source.charCodeAt(from)) && from > lineStart) from++;
+      to = Math.min(lineEnd, from + EXCERPT_MAX);
+      if (to < lineEnd && isLowSurrogate(source.charCodeAt(to))) to--;
+    }
+    const line = source.slice(from, to);
+    const cut = (from > lineStart ? "…" : "") + (line.endsWith("\r") && to === lineEnd ? line.slice(0, -1) : line) + (to < lineEnd ? "…" : "");
+    const text = cut;
+    const before = source.slice(from, start);
     // Keep tabs in the caret line so the carets stay aligned under tab-indented source. Without
     // tabs (the usual case) the lead is spaces, one per code point.
-    const lead = !before.includes("\t")
-      ? " ".repeat(this.#codePoints(lineStart, start))
-      : Array.from(before, (ch) => (ch === "\t" ? "\t" : " ")).join("");
-    const width = Math.max(1, this.#codePoints(start, Math.min(end, lineEnd)));
+    const lead =
+      (from > lineStart ? " " : "") +
+      (!before.includes("\t") ? " ".repeat(this.#codePoints(from, start)) : Array.from(before, (ch) => (ch === "\t" ? "\t" : " ")).join(""));
+    const width = Math.max(1, this.#codePoints(start, Math.min(end, to)));
     // A literal, not a spread: on Node 20 spreading into a new object costs about a microsecond.
     return { span: p.span, line: p.line, column: p.column, endLine: p.endLine, endColumn: p.endColumn, excerpt: `${text}\n${lead}${"^".repeat(width)}` };
   }

@@ -16,6 +16,10 @@
  *   call's `costLimit` asks (10× the default). A unit stands for at most a few dozen bytes of the
  *   values an evaluation produces, so this bounds an evaluation's memory (about 160 MB at worst)
  *   and time (about a second) as well as its work.
+ * - `maxSourceLength`: the longest expression text, in UTF-16 code units, that is parsed at all. A
+ *   condition's text is read several times before its nodes are counted (tokens, string literals),
+ *   at ~1 µs a character: 100,000 is ~20× the longest real condition (a list of 1,000 ids) and is
+ *   read in ~0.1 s; a megabyte literal took over a second per edit.
  * - `maxRegexWeight`: the most a regular expression may weigh: its length, or the size it expands
  *   to once counted repetitions are multiplied out (`(?:ab|cd){100}` weighs 500), whichever is
  *   larger; RE2's own limit is ~1.4 million. re2js compiles at up to ~5 µs and ~130 bytes per unit
@@ -35,6 +39,7 @@
  */
 export const CEL_RESOURCE_LIMITS = Object.freeze({
   maxCostLimit: 10_000_000,
+  maxSourceLength: 100_000,
   maxRegexWeight: 10_000,
   maxRegexWeightPerExpression: 20_000,
   regexCacheBytes: 16 * 1024 * 1024,

@@ -76,13 +76,15 @@ describe("regular expressions are bounded before they are compiled (limits.ts)",
     expect(d?.message).toContain(`over the limit of ${max.toLocaleString("en-US")}`);
   });
 
-  it("validate/cel's attack (4 requests of 8 such patterns) keeps nothing large and takes no time", () => {
+  it("validate/cel's attack (16 requests of 2 such patterns; 8 in one are longer than any expression may be) keeps nothing large and takes no time", () => {
     const regexes = celEnvironment("condition").services.regexes;
     const started = performance.now();
-    for (let request = 0; request < 4; request++) {
-      const text = Array.from({ length: 8 }, (_, k) => `subject.department.matches("${hostile(100 + request * 8 + k)}")`).join(" || ");
+    for (let request = 0; request < 16; request++) {
+      const text = Array.from({ length: 2 }, (_, k) => `subject.department.matches("${hostile(100 + request * 2 + k)}")`).join(" || ");
       expect(checkCondition(text)[0]?.code).toBe("CEL_INVALID_REGEX");
     }
+    const eight = Array.from({ length: 8 }, (_, k) => `subject.department.matches("${hostile(200 + k)}")`).join(" || ");
+    expect(checkCondition(eight)[0]?.code).toBe("CEL_LIMIT_EXCEEDED");
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(regexes.bytes).toBeLessThanOrEqual(CEL_RESOURCE_LIMITS.regexCacheBytes);
   });
@@ -140,9 +142,10 @@ describe("regular expressions are bounded before they are compiled (limits.ts)",
 describe("compiled expressions are cached within a byte budget (limits.ts)", () => {
   it("evicts the oldest when large sources would exceed it", () => {
     const budget = CEL_RESOURCE_LIMITS.compileCacheBytes;
-    // A 1,000,000-character literal: about 4 MB by the estimate; 40 of them would be 160 MB.
-    const filler = "x".repeat(1_000_000);
-    for (let k = 0; k < 40; k++) expect(compileCondition(`subject.department == "${filler}${k}"`).ok).toBe(true);
+    // A comprehension over a 1,000-element list: about 1 MB by the estimate (its cost bound, not its
+    // text: no text may be long enough, CEL_RESOURCE_LIMITS.maxSourceLength); 120 of them would be 120 MB.
+    const list = Array.from({ length: 1000 }, (_, i) => i).join(",");
+    for (let k = 0; k < 120; k++) expect(compileCondition(`[${list}].exists(x, x == ${k})`).ok).toBe(true);
     const stats = compileCacheStats("condition");
     expect(stats.bytes).toBeLessThanOrEqual(budget);
     expect(stats.entries).toBeLessThan(CEL_RESOURCE_LIMITS.compileCacheEntries);
