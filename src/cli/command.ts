@@ -223,6 +223,32 @@ export function readJsonFile(io: CliIO, path: string, what: string): unknown {
 }
 
 /**
+ * The bytes of a file when the IO reads bytes (`readFileChunks`), else its text as `readFile`
+ * decodes it (UTF-8): for readers that must see the encoding (a UTF-16 plan, a binary file). A read
+ * error becomes an {@link InputFileError} naming the file, as in {@link readJsonFile}.
+ *
+ * @example
+ * ```ts
+ * const file: Uint8Array | string = readFileBytes(io, "plan.json", "Terraform plan");
+ * ```
+ */
+export function readFileBytes(io: CliIO, path: string, what: string): Uint8Array | string {
+  try {
+    if (!io.readFileChunks) return io.readFile(path);
+    const chunks = [...io.readFileChunks(path)];
+    const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+    let at = 0;
+    for (const c of chunks) {
+      bytes.set(c, at);
+      at += c.length;
+    }
+    return bytes;
+  } catch (e: unknown) {
+    throw new InputFileError(`cannot read the ${what} file ${path}: ${readProblem(e)}`);
+  }
+}
+
+/**
  * Writes `world` to `path` as a world file, streamed when the IO can (see {@link worldJsonChunks}):
  * what `--out` does in every command. Throws what the IO throws; {@link writeOutput} turns that
  * into a message.

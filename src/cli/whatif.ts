@@ -7,11 +7,11 @@
 import { decodePolicy } from "../codec/index.js";
 import type { Policy } from "../model/index.js";
 import { KNOWN_TASK_STATES } from "../model/enums.js";
-import { formatTerraformWhatIf, terraformEditRecipe, terraformPlanEdit } from "../terraform/index.js";
+import { formatTerraformWhatIf, parsePlanFile, terraformEditRecipe, terraformPlanEdit } from "../terraform/index.js";
 import { failed, Shown } from "../repl/show.js";
 import { formatWhatIf, type TaskKind, type TaskScope, whatIf, type WhatIfResult, type WorldEdit } from "../whatif/index.js";
 import type { World } from "../world/world.js";
-import { type CliIO, CliInputError, type Command, EXIT, InputFileError, plural, printJson, readJsonFile, readWorld, str } from "./command.js";
+import { type CliIO, CliInputError, type Command, EXIT, InputFileError, plural, printJson, readFileBytes, readJsonFile, readWorld, str } from "./command.js";
 import { progress } from "./progress.js";
 import { closest } from "../text/closest.js";
 
@@ -271,7 +271,11 @@ const SHOWN_PLAN_PROBLEMS = 10;
 
 /** `whatif --terraform-plan`: the plan's policy changes as the edit, reported by Terraform address. */
 function runPlan(io: CliIO, world: World, planPath: string, scope: TaskScope, json: boolean, format: "text" | "markdown"): number {
-  const edit = terraformPlanEdit(world, readJsonFile(io, planPath, "Terraform plan"));
+  // Read as bytes: a binary plan, the setup-terraform wrapper's output and UTF-16 are told apart from JSON.
+  const doc = parsePlanFile(readFileBytes(io, planPath, "Terraform plan"));
+  // Under --json the dispatcher writes the error document (BAD_INPUT with this message).
+  if (!doc.ok) throw new InputFileError(`${planPath}: ${doc.error.map((d) => d.message).join("; ")}`);
+  const edit = terraformPlanEdit(world, doc.value);
   if (!edit.ok) {
     const n = edit.error.length;
     const shown = edit.error.slice(0, SHOWN_PLAN_PROBLEMS).map((d) => `  ${d.code} at ${d.path}: ${d.message}`);

@@ -20,6 +20,7 @@ export type { AttributeDifference } from "./differences.js";
 export { formatTerraformWhatIf } from "./format.js";
 export type { FormatTerraformWhatIfOptions } from "./format.js";
 export { readPlan } from "./plan.js";
+export { parsePlanFile } from "./plan-file.js";
 export type { PlanAction, PlannedPolicyChange, PolicyPlan } from "./plan.js";
 export { IAC_ADDRESS_ANNOTATION, terraformEditRecipe, terraformPlanEdit } from "./policy-changes.js";
 export type { PolicyMatch, TerraformPlanEdit, TerraformPolicyChange } from "./policy-changes.js";

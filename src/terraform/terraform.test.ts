@@ -13,6 +13,7 @@ import { arbPolicy } from "../testing/arbitraries.js";
 import { camelCase, policyAttributesToApi } from "./attributes.js";
 import { formatTerraformWhatIf } from "./format.js";
 import { readPlan, withoutInstanceKeys } from "./plan.js";
+import { parsePlanFile } from "./plan-file.js";
 import { POLICY_SCHEMA, type SchemaAttribute } from "./policy-schema.js";
 import { suggestAttribute } from "./unknown-attributes.js";
 import { terraformEditRecipe, terraformPlanEdit } from "./policy-changes.js";
@@ -938,6 +939,75 @@ describe("policy-sim whatif --terraform-plan", () => {
     const notPlan = await run(["whatif", "--world", WORLD_FILE, "--terraform-plan", "p.json"], { "p.json": "{}" });
     expect(notPlan.code).toBe(EXIT.badInput);
     expect(notPlan.err).toContain("terraform show -json");
+  });
+
+  /** The CLI reading a file's bytes, as main.ts does (memoryIO reads text). */
+  const runBytes = async (file: Uint8Array, ...flags: string[]) => {
+    const io = { ...memoryIO({ fallback: disk }), readFileChunks: (p: string) => (p === "p.json" ? [file] : [new TextEncoder().encode(disk(p))]) };
+    const code = await runCli(["whatif", "--world", WORLD_FILE, "--terraform-plan", "p.json", ...flags], io);
+    return { code, out: io.out(), err: io.err() };
+  };
+  const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
+  const utf16 = (text: string, endian: "le" | "be"): Uint8Array => {
+    const out = new Uint8Array(2 + text.length * 2);
+    out.set(endian === "le" ? [0xff, 0xfe] : [0xfe, 0xff]);
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      out.set(endian === "le" ? [c & 0xff, c >> 8] : [c >> 8, c & 0xff], 2 + i * 2);
+    }
+    return out;
+  };
+  /** pol-sales-access with a description outside ASCII: the decoded plan must carry it unchanged. */
+  const accented = (): string => {
+    const tf = tfPolicy("pol-sales-access");
+    return JSON.stringify(plan([policyChange("conductorone_policy.s", ["update"], tf, { ...tf, description: "Zugriff für Vertrieb – ✓" })]), null, 2);
+  };
+
+  it("Terraform's binary plan file (a zip: \"PK\") is refused, exit 2, saying to write the JSON with `terraform show -json` (platform review)", async () => {
+    const r = await runBytes(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00, 0x08, 0x00, 0xff, 0xfe]), "--json");
+    expect(r.code).toBe(EXIT.badInput);
+    expect(r.err).toContain("p.json: this is Terraform's binary plan file");
+    expect(r.err).toContain("`terraform show -json plan.tfplan > plan.json`");
+    expect(JSON.parse(r.out)).toMatchObject({ error: { code: "BAD_INPUT", message: expect.stringContaining("binary plan") } });
+  });
+
+  it("hashicorp/setup-terraform's wrapper output (\"[command]…\", its own lines around the JSON) is refused, exit 2, naming terraform_wrapper: false (platform review)", async () => {
+    const wrapped = `[command]/home/runner/work/_temp/abc/terraform-bin show -json plan.tfplan\n${JSON.stringify(fixturePlan())}\n::debug::Terraform exited with code 0.\n::set-output name=exitcode::0\n`;
+    for (const r of [await runBytes(utf8(wrapped)), await run(["whatif", "--world", WORLD_FILE, "--terraform-plan", "p.json"], { "p.json": wrapped })]) {
+      expect(r.code).toBe(EXIT.badInput);
+      expect(r.err).toContain("hashicorp/setup-terraform's wrapper");
+      expect(r.err).toContain("`terraform_wrapper: false`");
+      expect(r.err).toContain("terraform-bin");
+    }
+  });
+
+  it("a plan in UTF-8 with a byte-order mark, or UTF-16 LE or BE with one (Windows PowerShell 5's `>`), reads as the same plan (platform review)", async () => {
+    const text = accented();
+    const plain = await runBytes(utf8(text), "--json");
+    expect(plain.code).toBe(EXIT.ok);
+    const description = (out: string) =>
+      (JSON.parse(out) as { terraform: { changes: { differences?: { path: string; after: unknown }[] }[] } }).terraform.changes[0]?.differences?.find((d) => d.path === "$.description")?.after;
+    expect(description(plain.out)).toBe("Zugriff für Vertrieb – ✓");
+    for (const bytes of [utf8(`\uFEFF${text}`), utf16(text, "le"), utf16(text, "be")]) {
+      const r = await runBytes(bytes, "--json");
+      expect(r.err).toBe("");
+      expect(r.code).toBe(EXIT.ok);
+      expect(r.out).toBe(plain.out);
+    }
+    // Text already decoded (an IO without bytes): the mark is dropped too.
+    const viaText = await run(["whatif", "--world", WORLD_FILE, "--terraform-plan", "p.json", "--json"], { "p.json": `\uFEFF${text}` });
+    expect(viaText.out).toBe(plain.out);
+  });
+
+  it("other content that is not JSON (empty, truncated, YAML) is refused, exit 2, with the parser's reason and `terraform show -json` (platform review)", async () => {
+    for (const [content, said] of [["", "the file is empty"], ['{"format_version": "1.2", "resource_', "not JSON ("], ["format_version: 1.2\n", "not JSON ("]] as const) {
+      const r = await runBytes(utf8(content));
+      expect(r.code).toBe(EXIT.badInput);
+      expect(r.err).toContain(`p.json: ${said}`);
+      expect(r.err).toContain("terraform show -json");
+    }
+    expect(parsePlanFile("\uFFFD\uFFFD{\u0000")).toMatchObject({ ok: false, error: [{ code: "PLAN_NOT_A_PLAN", message: expect.stringContaining("UTF-16") }] });
+    expect(parsePlanFile(utf8('{"format_version":"1.2"}'))).toEqual({ ok: true, value: { format_version: "1.2" } });
   });
 
   it("--edit and --terraform-plan together, or --format markdown without a plan, are usage errors", async () => {
