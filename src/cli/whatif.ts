@@ -280,8 +280,12 @@ function runPlan(io: CliIO, world: World, planPath: string, scope: TaskScope, js
     const n = edit.error.length;
     const shown = edit.error.slice(0, SHOWN_PLAN_PROBLEMS).map((d) => `  ${d.code} at ${d.path}: ${d.message}`);
     const more = n > SHOWN_PLAN_PROBLEMS ? `\n  … and ${n - SHOWN_PLAN_PROBLEMS} more` : "";
-    if (json) printJson(io, { error: { code: "INVALID_ARGUMENT", problems: edit.error } });
-    throw new InputFileError(`${planPath}: the plan cannot be simulated (${plural(n, "problem")}):\n${shown.join("\n")}${more}`);
+    const message = `${planPath}: the plan cannot be simulated (${plural(n, "problem")}):\n${shown.join("\n")}${more}`;
+    if (!json) throw new InputFileError(message);
+    // One document on stdout: thrown, the dispatcher would write a second (BAD_INPUT) after it.
+    printJson(io, { error: { code: "INVALID_ARGUMENT", message, problems: edit.error } });
+    io.stderr(`${message}\n`);
+    return EXIT.badInput;
   }
   const warnings = edit.value.warnings ?? [];
   // On stderr too: a CI log shows it even when the report goes to a pull-request comment.

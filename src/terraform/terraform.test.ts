@@ -936,6 +936,16 @@ describe("policy-sim whatif --terraform-plan", () => {
     });
     expect(bad.code).toBe(EXIT.badInput);
     expect(bad.err).toContain("PLAN_DELETE_REFERENCED at $.resource_changes[0]");
+    // --json: one error document on stdout, with the problems and the message (it used to be two documents).
+    const badJson = await run(["whatif", "--world", WORLD_FILE, "--terraform-plan", "p.json", "--json"], {
+      "p.json": JSON.stringify(plan([policyChange("conductorone_policy.sr", ["delete"], tfPolicy("pol-security-review"), null)])),
+    });
+    expect(badJson.code).toBe(EXIT.badInput);
+    const doc = JSON.parse(badJson.out) as { error: { code: string; message: string; problems: { code: string }[] } };
+    expect(doc.error.code).toBe("INVALID_ARGUMENT");
+    expect(doc.error.problems.map((p) => p.code)).toEqual(["PLAN_DELETE_REFERENCED"]);
+    expect(doc.error.message).toContain("the plan cannot be simulated (1 problem)");
+    expect(badJson.err).toContain("PLAN_DELETE_REFERENCED at $.resource_changes[0]");
     const notPlan = await run(["whatif", "--world", WORLD_FILE, "--terraform-plan", "p.json"], { "p.json": "{}" });
     expect(notPlan.code).toBe(EXIT.badInput);
     expect(notPlan.err).toContain("terraform show -json");
