@@ -134,3 +134,64 @@ describe("Retry-After longer than the retries left can wait out", () => {
     expect(!once.ok && once.error.message).toContain("has 1 try left (60 s in all)");
   });
 });
+
+describe("a listing that makes no progress: pages of items it already gave", () => {
+  /** A GET listing's pages, one answer per request, each naming a new next page until `pages` runs out. */
+  const paging = (pageOf: (n: number) => unknown[], pages = Number.POSITIVE_INFINITY) => {
+    let n = 0;
+    const f = (async () => {
+      const list = pageOf(n);
+      return new Response(JSON.stringify({ list, nextPageToken: ++n < pages ? `t-${n}` : "" }), { status: 200 });
+    }) as typeof fetch;
+    return { fetch: f, count: () => n };
+  };
+  const list = (f: typeof fetch, more: Partial<Parameters<typeof createApiClient>[0]> = {}) =>
+    createApiClient({ baseUrl: "http://api.test", fetch: f, credentials: token, ...noWait, ...more }).list({ method: "GET", path: "/api/v1/users" });
+
+  it("scratch/platform-review/endless-fast.mjs: the same user under a new token each time stops with PAGING after the first page and 10 more, saying the paging is broken", async () => {
+    const server = paging(() => [{ user: { id: "u-1", email: "a@x" }, userId: "u-1" }]);
+    // maxListingItems only so that a client without the check fails here quickly.
+    const r = await list(server.fetch, { maxListingItems: 5000 });
+    expect(!r.ok && r.error).toEqual({
+      code: "PAGING",
+      message:
+        "GET /api/v1/users: the server kept answering pages of items it had already given in this listing (10 pages in a row, each naming a next page), so its paging is broken; stopping instead of following it until 5,000 items",
+    });
+    expect(server.count()).toBe(11);
+  });
+
+  it("items are told apart by their id, a view's object's id, or the app and id; empty pages between neither count nor reset the run", async () => {
+    // Plain objects, with empty pages between the repeats: still ten repeats.
+    const plain = paging((n) => (n % 2 === 1 ? [] : [{ id: "p-1" }, { id: "p-2" }]));
+    expect((await list(plain.fetch, { maxListingItems: 5000 })).ok).toBe(false);
+    expect(plain.count()).toBe(21);
+    // The same entitlement id in ever new apps is ever new entitlements.
+    const perApp = paging((n) => [{ appEntitlement: { id: "e-1", appId: `app-${n}` } }], 30);
+    const r = await list(perApp.fetch);
+    expect(r.ok && r.value.length).toBe(30);
+  });
+
+  it("items without an id count as new: a listing of them is bounded by maxListingItems, not stopped as stale", async () => {
+    const server = paging(() => [{ appEntitlementUserBinding: { appId: "a", appEntitlementId: "e", appUserId: "x" } }]);
+    const r = await list(server.fetch, { maxListingItems: 50 });
+    expect(!r.ok && r.error.message).toMatch(/ran past 50 items/);
+    expect(server.count()).toBe(51);
+  });
+
+  it("a page size 1 listing that one insert ahead of the cursor shifts, nine times running, completes with every item: 9 stale pages in a row are not 10", async () => {
+    // Items 0..19, page size 1; before each of the requests for pages 5 to 13 an object is added ahead
+    // of the cursor, so each of them answers item 4 again; then the listing goes on from item 5.
+    let asked = 0;
+    let added = 0;
+    const f = (async () => {
+      const offset = asked++;
+      if (offset >= 5 && added < 9) added++;
+      const at = offset - added;
+      return new Response(JSON.stringify({ list: [{ id: `u-${at}` }], nextPageToken: at + 1 < 20 ? `o${offset + 1}` : "" }), { status: 200 });
+    }) as typeof fetch;
+    const r = await list(f);
+    if (!r.ok) throw new Error(r.error.message);
+    expect(new Set(r.value.map((x) => (x as { id: string }).id))).toEqual(new Set(Array.from({ length: 20 }, (_, i) => `u-${i}`)));
+    expect(r.value.length).toBe(29);
+  });
+});

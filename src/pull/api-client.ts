@@ -10,6 +10,8 @@
  * for seven timeouts and more. See {@link DEFAULT_TIMEOUT_RETRIES}. A `Retry-After` longer than the
  * retries left can wait out stops the request at once (`RETRY_LATER`) instead of after them, and
  * the answers of one client together may hold at most `maxTotalBytes` ({@link DEFAULT_MAX_TOTAL_BYTES}).
+ * A listing stops with `PAGING` when the server repeats a page token, answers 100 empty pages in a
+ * row, or 10 pages in a row of only items the listing already gave (a broken cursor).
  */
 import type { Result } from "../result.js";
 import { clientAssertion, type PullCredentials, privateKeyOfSecret } from "./credentials.js";
@@ -171,7 +173,11 @@ export interface Page {
 export interface ApiClient {
   /** One request; the parsed JSON body of a 2xx answer. */
   call(method: "GET" | "POST", path: string, body?: unknown): Promise<Result<unknown, PullError>>;
-  /** Every item of a listing, page after page; `onPage` sees each page as it arrives. */
+  /**
+   * Every item of a listing, page after page; `onPage` sees each page as it arrives. `PAGING` when
+   * the server's paging makes no progress: a page token twice, 100 empty pages in a row, 10 pages
+   * in a row of items already given, or more than `maxListingItems` items.
+   */
   list(listing: Listing, onPage?: (page: Page) => void): Promise<Result<unknown[], PullError>>;
   /** Bytes of the answers read so far, all requests together (what `maxTotalBytes` bounds). */
   bytesRead(): number;
@@ -310,6 +316,45 @@ async function textWithin(response: Response, limit: number, budget: Budget): Pr
  * `PAGING`: a server that answers empty pages with ever new tokens would otherwise be followed forever.
  */
 const MAX_EMPTY_PAGES_IN_A_ROW = 100;
+
+/**
+ * Pages in a row that hold items but none the listing has not already given, after which it stops
+ * with `PAGING`: a server whose cursor is broken (it answers the first page again under a new token
+ * each time) was followed for hours, to `maxListingItems`, at hundreds of pages a second. Offset
+ * paging gives such a page legitimately when a whole page of objects is added ahead of the cursor
+ * between two requests (at page size 1, one insert), and an insert may land between any two pages;
+ * ten in a row would need objects added as fast as the pull pages, ten times running, which no
+ * tenant does, while a broken server costs eleven requests. Empty pages neither count nor reset
+ * the run: they have their own bound above.
+ */
+const MAX_STALE_PAGES_IN_A_ROW = 10;
+
+/**
+ * Ids one listing tracks at most, under V8's limit on a `Set` (2^24 entries): a listing past it
+ * (only with `maxListingItems` raised past it) takes an id it has not tracked as new.
+ */
+const MAX_TRACKED_IDS = 16_000_000;
+
+/**
+ * What tells a listing's item from the others, as `pullWorld` dedupes them: its `id` (beside its
+ * `appId`, when it has one: entitlements and accounts are an app's), or the `id` of a view's one
+ * object member (`{ user: {...} }`, `{ task: {...} }`). Undefined for an item without one (a
+ * grant's binding): such an item is always new.
+ */
+function itemKeyOf(item: unknown): string | undefined {
+  if (!isRecord(item)) return undefined;
+  const own = objectKeyOf(item);
+  if (own !== undefined) return own;
+  const inner = Object.values(item).filter(isRecord);
+  return inner.length === 1 && inner[0] !== undefined ? objectKeyOf(inner[0]) : undefined;
+}
+
+function objectKeyOf(x: Readonly<Record<string, unknown>>): string | undefined {
+  const id = x["id"];
+  if (typeof id !== "string" || id === "") return undefined;
+  const appId = x["appId"];
+  return typeof appId === "string" && appId !== "" ? `${appId}/${id}` : id;
+}
 
 /** A response and its whole text. */
 interface Answer {
@@ -615,8 +660,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   async function listOnce(listing: Listing, onPage?: (page: Page) => void): Promise<Result<unknown[], PullError & { readonly pageIndex?: number }>> {
     const items: unknown[] = [];
     const seen = new Set<string>();
+    const given = new Set<string>();
     let pageToken = "";
     let emptyInARow = 0;
+    let staleInARow = 0;
     for (let pageIndex = 0; ; pageIndex++) {
       let r: Result<unknown, PullError>;
       if (listing.method === "GET") {
@@ -635,7 +682,16 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (!Array.isArray(list)) return fail("BAD_RESPONSE", `${listing.method} ${listing.path}: the page's "list" is not an array`);
       if (items.length + list.length > maxListingItems)
         return fail("PAGING", `${listing.method} ${listing.path}: the listing ran past ${maxListingItems.toLocaleString("en")} items; stopping instead of collecting without end`);
-      for (const item of list) items.push(item);
+      let fresh = false;
+      for (const item of list) {
+        items.push(item);
+        const key = itemKeyOf(item);
+        if (key === undefined) fresh = true;
+        else if (!given.has(key)) {
+          fresh = true;
+          if (given.size < MAX_TRACKED_IDS) given.add(key);
+        }
+      }
       onPage?.({ list, body });
       const next = body["nextPageToken"];
       if (next === undefined || next === null || next === "") return { ok: true, value: items };
@@ -645,6 +701,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       emptyInARow = list.length === 0 ? emptyInARow + 1 : 0;
       if (emptyInARow >= MAX_EMPTY_PAGES_IN_A_ROW)
         return fail("PAGING", `${listing.method} ${listing.path}: the server answered ${emptyInARow} empty pages in a row, each naming a next page; stopping instead of following it forever`);
+      if (list.length > 0) staleInARow = fresh ? 0 : staleInARow + 1;
+      if (staleInARow >= MAX_STALE_PAGES_IN_A_ROW)
+        return fail(
+          "PAGING",
+          `${listing.method} ${listing.path}: the server kept answering pages of items it had already given in this listing (${staleInARow} pages in a row, each naming a next page), so its paging is broken; stopping instead of following it until ${maxListingItems.toLocaleString("en")} items`,
+        );
       pageToken = next;
     }
   }

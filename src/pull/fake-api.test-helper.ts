@@ -42,6 +42,18 @@ export interface FakeApiOptions {
    * as offset paging does when an object is added meanwhile. `changed` is merged into the repeat.
    */
   readonly repeatAt?: Record<string, { readonly offset: number; readonly changed?: Json }>;
+  /**
+   * Per route, from the page at `offset` on, each of the next `pages` pages starts `by` items (default
+   * 1) further back than its token says: `by` objects were added ahead of the cursor before each, as
+   * offset paging gives while a listing grows at its head. The added objects are never seen (they
+   * are ahead of the cursor); the ones before the cursor come again, and the listing still ends whole.
+   */
+  readonly shiftFrom?: Record<string, { readonly offset: number; readonly pages: number; readonly by?: number }>;
+  /**
+   * Routes whose cursor is broken: the page token is ignored, every answer is the first page under
+   * a new token (scratch/platform-review/endless-fast.mjs).
+   */
+  readonly brokenCursor?: ReadonlySet<string>;
   readonly token?: string;
   readonly expireTokensOnce?: string[];
   /** Paths (no query) answered as routes the server does not have. */
@@ -94,8 +106,17 @@ export function fakeApi(world: typeof fixture, options: FakeApiOptions = {}) {
       const list = items.slice(start, start + s).map((x, i) => (i === 0 && repeat.changed ? merged(x, repeat.changed) : x));
       return { list, nextPageToken: start + s < items.length ? `o${start + s}` : "" };
     }
-    const end = offset + s;
-    return { list: items.slice(offset, end), nextPageToken: end < items.length ? `o${end}` : "" };
+    if (options.brokenCursor?.has(route)) {
+      const n = (seen.get(`${route}#broken`) ?? 0) + 1;
+      seen.set(`${route}#broken`, n);
+      return { list: items.slice(0, s), nextPageToken: `b${n}` };
+    }
+    const shift = options.shiftFrom?.[route];
+    if (shift !== undefined && offset >= shift.offset && (seen.get(`${route}#shift`) ?? 0) < shift.pages) seen.set(`${route}#shift`, (seen.get(`${route}#shift`) ?? 0) + 1);
+    // The server's offsets count the objects added ahead; the items the cursor reaches are those of the grown listing.
+    const from = offset - (seen.get(`${route}#shift`) ?? 0) * (shift?.by ?? 1);
+    const end = from + s;
+    return { list: items.slice(from, end), nextPageToken: end < items.length ? `o${offset + s}` : "" };
   };
   const fetchFn = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = new URL(String(input));

@@ -178,6 +178,45 @@ describe("openapi.yaml paging and retries: pull against recorded API pages", () 
     expect(n).toBe(100);
   });
 
+  it("a server whose cursor is broken (the first page again under a new token each time) is stopped with PAGING after 10 pages in a row of users it already gave, at once (platform review: 18k pages in 60 s, 5.5 h to maxListingItems)", async () => {
+    const api = fakeApi(fixture, { brokenCursor: new Set(["GET /api/v1/users"]) });
+    const started = Date.now();
+    // maxListingItems only so that a client without the check fails here quickly, rather than after minutes.
+    const r = await pullWorld({ baseUrl: "http://api.test", fetch: api.fetch, credentials: { kind: "token", token: "tok-admin" }, pageSize: 10, now: () => NOW, retry: { ...noWait, maxListingItems: 5000 } });
+    expect(!r.ok && r.error).toMatchObject({
+      code: "PAGING",
+      message: expect.stringMatching(
+        /^GET \/api\/v1\/users: the server kept answering pages of items it had already given in this listing \(10 pages in a row, each naming a next page\), so its paging is broken; stopping instead of following it until 5,000 items$/,
+      ) as unknown,
+    });
+    // The first page, then ten that bring nothing new.
+    expect(api.requests.filter((q) => q.startsWith("GET /api/v1/users")).length).toBe(11);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("a listing that shifts while it is paged (objects added ahead of its cursor) still completes with nothing lost: one item again, or 9 whole pages again in a row; 10 in a row is PAGING", async () => {
+    const open = fixture.tasks.filter((t) => t["state"] === "TASK_STATE_OPEN").length;
+    const pull = (shift: { offset: number; pages: number; by?: number }) => {
+      const api = fakeApi(fixture, { shiftFrom: { "POST /api/v1/search/tasks": shift } });
+      return pullWorld({ baseUrl: "http://api.test", fetch: api.fetch, credentials: { kind: "token", token: "tok-admin" }, pageSize: 10, now: () => NOW, retry: noWait });
+    };
+    // One object added while page 3 is asked for: that page starts with the last task of page 2.
+    const one = await pull({ offset: 20, pages: 1 });
+    if (!one.ok) throw new Error(one.error.message);
+    expect(comparable(one.value.world)).toEqual(comparable(fixture));
+    expect(one.value.counts["tasks"]).toBe(open);
+    expect(one.value.warnings.find((w) => w.code === "DUPLICATES")?.message).toContain("(1 of tasks)");
+    // A page's worth added before each of nine requests (page size 1 and one insert each, ten times over):
+    // page 2 comes back nine times, then the listing goes on where it was.
+    const nine = await pull({ offset: 20, pages: 9, by: 10 });
+    if (!nine.ok) throw new Error(nine.error.message);
+    expect(comparable(nine.value.world)).toEqual(comparable(fixture));
+    expect(nine.value.counts["tasks"]).toBe(open);
+    expect(nine.value.warnings.find((w) => w.code === "DUPLICATES")?.message).toContain("(90 of tasks)");
+    const ten = await pull({ offset: 20, pages: 10, by: 10 });
+    expect(!ten.ok && ten.error).toMatchObject({ code: "PAGING", message: expect.stringContaining("POST /api/v1/search/tasks: the server kept answering pages of items it had already given in this listing (10 pages in a row") as unknown });
+  });
+
   it("a server that pages one item at a time with ever new tokens is stopped at maxListingItems (PAGING), not followed until memory runs out", async () => {
     let n = 0;
     const endless = (async () => new Response(JSON.stringify({ list: [{ id: `u-${n}` }], nextPageToken: `t-${n++}` }), { status: 200 })) as typeof fetch;
