@@ -199,3 +199,31 @@ describe("an edited value a world file would be warned of is named in the result
     expect(fine.ok && fine.value.edit.warnings).toEqual([]);
   });
 });
+
+describe("whatIf refuses an edit too large to run, as a value, before compiling it (embedder review: 100,000 rules held a run for 53 s)", () => {
+  const base = sample.policies.find((p) => p.id === "pol-prod-admin");
+  if (!base) throw new Error("no pol-prod-admin in the sample");
+  const rules = (n: number, tag = "") => Array.from({ length: n }, (_, i) => ({ ...base.rules?.[0], condition: `subject.department == "d${tag}${i}"` }));
+
+  it("an edited policy of more than 256 rules (16 × the service's 16) is refused; 17 to 256 run, with the service's TOO_MANY_RULES among the saveErrors", () => {
+    const over = whatIf(sample, (w) => void ((w.policies.find((p) => p.id === base.id) as Loose).rules = rules(257)));
+    expect(over.ok).toBe(false);
+    if (over.ok) return;
+    expect(over.error).toMatchObject({ code: "INVALID_ARGUMENT", field: `edit.policies[${sample.policies.indexOf(base)}].rules` });
+    expect(over.error.message).toMatch(/^the edit is too large to run at edit\.policies\[\d+\]\.rules: 257 rules: a what-if runs an edited policy of at most 256 \(the service saves at most 16\)/);
+    const under = whatIf(sample, (w) => void ((w.policies.find((p) => p.id === base.id) as Loose).rules = rules(256)));
+    expect(under.ok && under.value.edit.saveErrors.map((e) => e.code)).toContain("TOO_MANY_RULES");
+    // A policy the edit did not touch is not counted, however many rules the world gave it.
+    const wide = replaceInWorld(sample, { policies: [{ ...base, rules: rules(300) as never }] });
+    expect(whatIf(wide, (w) => void (w.tenant.defaultPolicies["finding"] = "pol-finding-triage")).ok).toBe(true);
+  });
+
+  it("more new conditions than the compile cache keeps are refused; conditions the world already has are not counted", () => {
+    const copies = (n: number, tag: string) => Array.from({ length: n }, (_, k) => ({ ...base, id: `pol-new-${tag}-${k}`, rules: rules(16, `${tag}${k}-`) }));
+    const over = whatIf(sample, (w) => void w.policies.push(...(copies(626, "a") as never[])));
+    expect(!over.ok && over.error).toMatchObject({ code: "INVALID_ARGUMENT", field: "edit.policies", message: expect.stringContaining("the edit brings 10016 conditions the world does not have; a what-if compiles at most 10000 new ones") as unknown });
+    // Every policy rewritten with the conditions it had: nothing new to compile.
+    const rewritten = whatIf(sample, (w) => void (w.policies = w.policies.map((p) => ({ ...p, displayName: `${p.displayName} (v2)` }))));
+    expect(rewritten.ok).toBe(true);
+  });
+});

@@ -23,6 +23,8 @@ import { type Diagnostic, isObject, ObjectReader, pathIndex, pathKey } from "../
 import { encodeTenant } from "../world/save-world.js";
 import { buildIndex, type World } from "../world/world.js";
 import { ownValue } from "./same-value.js";
+import { CEL_RESOURCE_LIMITS } from "../cel/limits.js";
+import { MAX_RULES } from "../policy/lint.js";
 
 /** Reads one written object back, appending what the reader refuses to `out`; what it read. */
 type ReadBack = (json: unknown, path: string, out: Diagnostic[]) => unknown;
@@ -210,6 +212,7 @@ export function checkEdit(before: World, after: World): CheckedEdit {
     const apps = checkList("apps", before.apps, after.apps, ID, encodeApp, readObject(decodeApp), out, warnings);
     const users = checkList("users", before.users, after.users, ID, encodeUser, readObject(decodeUser), out, warnings);
     const rules = checkList("entitlementConfigurationRules", before.entitlementConfigurationRules ?? [], after.entitlementConfigurationRules ?? [], BY_APP, encodeConfigRule, readObject(decodeConfigRule), out, warnings);
+    if (out.length === 0) out.push(...editBounds(before, after));
     let tenant = after.tenant;
     if (after.tenant !== before.tenant) {
       const problems: Diagnostic[] = [];
@@ -232,6 +235,51 @@ export function checkEdit(before: World, after: World): CheckedEdit {
     out.push({ code: "EDIT_ILL_TYPED", path: "edit", message: `the edited world cannot be written as a world file: ${e instanceof Error ? e.message : String(e)}` });
     return { world: after, problems: out, warnings };
   }
+}
+
+/**
+ * The most rules an edited policy may have in a what-if run: 16 times the 16 the service allows
+ * (`MAX_RULES`), so that an author may still see how a policy over the limit would route, while
+ * every task's walk stays bounded (100,000 rules took 53 s on the 59-task sample).
+ */
+export const MAX_EDITED_RULES = 16 * MAX_RULES;
+
+/**
+ * The rule and configuration-rule conditions an edit may bring that the world does not have: as
+ * many as the compile cache keeps (`CEL_RESOURCE_LIMITS.compileCacheEntries`). Each new text is
+ * compiled once, at about half a millisecond; past the cache, a run would compile them again and
+ * again. Conditions the world already has (a plan that rewrites every policy unchanged) cost nothing.
+ */
+const MAX_NEW_CONDITIONS = CEL_RESOURCE_LIMITS.compileCacheEntries;
+
+/** What an edit may not bring to a run: an edited policy past {@link MAX_EDITED_RULES}, more new conditions than {@link MAX_NEW_CONDITIONS}. */
+function editBounds(before: World, after: World): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const old = new Set<unknown>(before.policies);
+  const known = new Set<string>();
+  for (const p of before.policies) for (const r of p.rules ?? []) known.add(r.condition);
+  for (const r of before.entitlementConfigurationRules ?? []) known.add(r.condition);
+  const fresh = new Set<string>();
+  after.policies.forEach((p, i) => {
+    if (old.has(p)) return;
+    const rules = p.rules ?? [];
+    if (rules.length > MAX_EDITED_RULES)
+      out.push({
+        code: "EDIT_TOO_LARGE",
+        path: `${pathIndex("edit.policies", i)}.rules`,
+        message: `${rules.length} rules: a what-if runs an edited policy of at most ${MAX_EDITED_RULES} (the service saves at most ${MAX_RULES}); remove or merge rules`,
+      });
+    for (const r of rules) if (!known.has(r.condition)) fresh.add(r.condition);
+  });
+  const oldRules = new Set<unknown>(before.entitlementConfigurationRules ?? []);
+  for (const r of after.entitlementConfigurationRules ?? []) if (!oldRules.has(r) && !known.has(r.condition)) fresh.add(r.condition);
+  if (fresh.size > MAX_NEW_CONDITIONS)
+    out.push({
+      code: "EDIT_TOO_LARGE",
+      path: "edit.policies",
+      message: `the edit brings ${fresh.size} conditions the world does not have; a what-if compiles at most ${MAX_NEW_CONDITIONS} new ones (CEL_RESOURCE_LIMITS.compileCacheEntries): split the edit`,
+    });
+  return out;
 }
 
 /**

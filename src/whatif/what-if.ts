@@ -1397,7 +1397,8 @@ function illTypedEdit(problems: readonly Diagnostic[]): SimError | undefined {
   const first = problems[0];
   if (first === undefined) return undefined;
   const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? "s" : ""})` : "";
-  return { code: "INVALID_ARGUMENT", message: `the edit left ${first.path} ill-typed: ${first.message}${more}`, field: first.path };
+  const what = first.code === "EDIT_TOO_LARGE" ? `the edit is too large to run at ${first.path}` : `the edit left ${first.path} ill-typed`;
+  return { code: "INVALID_ARGUMENT", message: `${what}: ${first.message}${more}`, field: first.path };
 }
 
 /** The id of a patched object, or "" when it has none a world could match. */
