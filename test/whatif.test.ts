@@ -523,6 +523,42 @@ describe("whatIf on the sample tenant", () => {
     if (!r.ok) expect(r.error).toMatchObject({ code: "INVALID_ARGUMENT", message: expect.stringContaining("boom") });
   });
 
+  it("a recipe that throws a plain object or a symbol is told by its value, not as \"an object\" (embedder review)", () => {
+    const plain = whatIf(sample, () => {
+      throw { code: "E_QUOTA", detail: "over" };
+    });
+    expect(!plain.ok && plain.error.message).toBe('the edit failed: {"code":"E_QUOTA","detail":"over"}');
+    const symbol = whatIf(sample, () => {
+      throw Symbol("no-edit");
+    });
+    expect(!symbol.ok && symbol.error.message).toBe("the edit failed: Symbol(no-edit)");
+    const cyclic: Record<string, unknown> = {};
+    cyclic["self"] = cyclic;
+    const c = whatIf(sample, () => {
+      throw cyclic;
+    });
+    expect(!c.ok && c.error.code).toBe("INVALID_ARGUMENT");
+  });
+
+  it("an async recipe is refused as one, saying a recipe must be synchronous, and its late rejection is absorbed (embedder review)", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => unhandled.push(e);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const r = whatIf(sample, (async (w: { policies: unknown[] }) => {
+        await Promise.resolve();
+        // Meets a revoked draft: this throws, after whatIf has returned.
+        w.policies.splice(0, 1);
+      }) as never);
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.error.message).toMatch(/^the edit failed: it returned a Promise: a recipe must be synchronous/);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
+
   it("leaves the world untouched", () => {
     const before = JSON.stringify(saveWorld(sample));
     run(sample, (w) => {

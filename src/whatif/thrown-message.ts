@@ -11,13 +11,26 @@ import { describeValue } from "../codec/diagnostic.js";
  * @example
  * ```ts
  * thrownMessage(new Error("boom")); // "boom"
+ * thrownMessage({ code: "E1" }); // '{"code":"E1"}'
  * thrownMessage(Object.create(null)); // "an object"
  * ```
  */
 export function thrownMessage(e: unknown): string {
   try {
     if (e instanceof Error) return String(e.message);
-    return typeof e === "string" ? e : describeValue(e);
+    if (typeof e === "string") return e;
+    if (typeof e === "symbol") return e.toString();
+    // A plain object thrown ({ code: "E1" }): its JSON, short, says more than "an object".
+    if (typeof e === "object" && e !== null && (Object.getPrototypeOf(e) === Object.prototype || Array.isArray(e))) {
+      let json: string | undefined;
+      try {
+        json = JSON.stringify(e);
+      } catch {
+        // Cyclic, or holding a bigint: told by its kind below.
+      }
+      if (typeof json === "string") return json.length > 200 ? `${json.slice(0, 200)}…` : json;
+    }
+    return describeValue(e);
   } catch {
     // A getter on `message`, or a revoked proxy: nothing about it can be read.
     return "a value that cannot be read";

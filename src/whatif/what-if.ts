@@ -1360,6 +1360,14 @@ function guardedRun(world: World, after: World, options: WhatIfOptions, warnings
   }
 }
 
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  try {
+    return typeof v === "object" && v !== null && typeof (v as { then?: unknown }).then === "function";
+  } catch {
+    return false;
+  }
+}
+
 /** The parts of a world a recipe may set (`EditableWorld`). */
 const EDITABLE_PARTS: ReadonlySet<string> = new Set(["policies", "entitlements", "apps", "users", "entitlementConfigurationRules", "tenant"]);
 
@@ -1371,6 +1379,12 @@ function onlyEditableParts(recipe: EditRecipe): EditRecipe {
   return (draft) => {
     // A recipe may also return a replacement for the whole draft, as immer allows: checked the same.
     const returned: unknown = (recipe as (d: typeof draft) => unknown)(draft);
+    if (isThenable(returned)) {
+      // What it does after an await meets a draft already revoked: its rejection is ours to absorb,
+      // or it would be an unhandled rejection in the caller's process.
+      void Promise.resolve(returned).then(undefined, () => undefined);
+      throw new Error("it returned a Promise: a recipe must be synchronous (an async function returns a Promise, and what it does after an await is lost); make the changes without await, or apply them to a patch (WorldPatch) computed beforehand");
+    }
     const result: unknown = returned === undefined ? draft : returned;
     if (typeof result !== "object" || result === null) throw new Error("it returned something other than the editable world (an object of policies, entitlements, apps, users, entitlementConfigurationRules, tenant)");
     const other = Object.keys(result).filter((k) => !EDITABLE_PARTS.has(k));
