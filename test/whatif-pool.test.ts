@@ -70,9 +70,16 @@ describe("createWhatIfPool", () => {
     const recipe = (() => {}) as unknown as WorldPatch;
     expect(await pool.whatIf(recipe)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "edit" } });
     const uncloneable = { policies: [() => 1] } as unknown as WorldPatch;
-    expect(await pool.whatIf(uncloneable)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "edit" } });
+    // The place is named, as whatIf in this thread names it (embedder review: it said only "edit").
+    expect(await pool.whatIf(uncloneable)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "edit.policies[0]" } });
+    const named = { policies: [{ ...world.policies[0], displayName: () => 1 }] } as unknown as WorldPatch;
+    expect(await pool.whatIf(named)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "edit.policies[0].displayName", message: expect.stringMatching(/^edit\.policies\[0\]\.displayName cannot be sent to the threads/) as unknown } });
     const badScope = { scope: { taskIds: [Symbol("x")] } } as unknown as WhatIfOptions;
-    expect(await pool.whatIf({}, badScope)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "options" } });
+    expect(await pool.whatIf({}, badScope)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "options.scope.taskIds[0]" } });
+    // An unknown option lists what a pool takes, not the options only a thread's whatIf has.
+    const unknown = await pool.whatIf({}, { scope: { states: "any" }, frobnicate: true } as unknown as WhatIfOptions);
+    expect(unknown).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", field: "options.frobnicate", message: "options.frobnicate is not an option of a pool's whatIf; the keys are scope, prune" } });
+    expect(await pool.whatIf({}, { prun: false } as unknown as WhatIfOptions)).toMatchObject({ ok: false, error: { message: "options.prun is not an option of a pool's whatIf; did you mean prune?" } });
     // null options are no options.
     expect(value(await pool.whatIf({}, null as unknown as WhatIfOptions))).toEqual(value(whatIf(world, {})));
     // Options the threads' whatIf does not understand are refused as whatIf refuses them, never "no change".

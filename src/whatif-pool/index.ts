@@ -26,6 +26,7 @@
  * @packageDocumentation
  */
 import { availableParallelism } from "node:os";
+import { closest } from "../text/closest.js";
 import { Worker } from "node:worker_threads";
 import type { SimError } from "../reducers/errors.js";
 import { err, ok, type Result } from "../result.js";
@@ -208,12 +209,21 @@ export async function createWhatIfPool(world: WhatIfPoolWorld, options: WhatIfPo
       for (const [field, v] of [["onProgress", onProgress], ["shard", shard]] as const)
         if (v !== undefined && v !== null)
           return Promise.resolve(err({ code: "INVALID_ARGUMENT", message: `options.${field} is not available in a pool (it shards each run over its threads itself); run whatIf in this thread to use it`, field: `options.${field}` }));
+      // Only what a pool's run takes: the worker's own refusal would list options a pool refuses.
+      for (const k of Object.keys(rest))
+        if (!POOL_OPTION_KEYS.includes(k)) {
+          const guess = closest(k, POOL_OPTION_KEYS);
+          return Promise.resolve(
+            err({ code: "INVALID_ARGUMENT", message: `options.${k} is not an option of a pool's whatIf; ${guess === undefined ? `the keys are ${POOL_OPTION_KEYS.join(", ")}` : `did you mean ${guess}?`}`, field: `options.${k}` }),
+          );
+        }
       // Copied here first, so that what cannot cross a thread is refused before any thread is asked.
       for (const [field, v] of [["edit", edit], ["options", rest]] as const) {
         try {
           structuredClone(v);
         } catch (e: unknown) {
-          return Promise.resolve(err({ code: "INVALID_ARGUMENT", message: `the ${field} cannot be sent to the threads: ${e instanceof Error ? e.message : String(e)}`, field }));
+          const at = uncloneablePath(v, field);
+          return Promise.resolve(err({ code: "INVALID_ARGUMENT", message: `${at ?? `the ${field}`} cannot be sent to the threads: ${e instanceof Error ? e.message : String(e)}`, field: at ?? field }));
         }
       }
       const id = nextId++;
@@ -231,4 +241,31 @@ export async function createWhatIfPool(world: WhatIfPoolWorld, options: WhatIfPo
     },
   };
   return ok(pool);
+}
+
+/** The options a pool's run takes (`onProgress` and `shard` are refused apart, with why). */
+const POOL_OPTION_KEYS: readonly string[] = ["scope", "prune"];
+
+/**
+ * The path of the first value in `v` that cannot cross a thread (a function, a symbol), as
+ * `edit.policies[0].displayName`; undefined when none is found within a bounded walk.
+ */
+function uncloneablePath(v: unknown, path: string): string | undefined {
+  const seen = new Set<object>();
+  let visited = 0;
+  const walk = (x: unknown, at: string, depth: number): string | undefined => {
+    if (typeof x === "function" || typeof x === "symbol") return at;
+    if (typeof x !== "object" || x === null || seen.has(x) || depth > 64 || ++visited > 100_000) return undefined;
+    seen.add(x);
+    try {
+      for (const [k, child] of Object.entries(x)) {
+        const found = walk(child, Array.isArray(x) ? `${at}[${k}]` : `${at}.${k}`, depth + 1);
+        if (found !== undefined) return found;
+      }
+    } catch {
+      // A getter that throws or a revoked proxy: the clone's own message says what failed.
+    }
+    return undefined;
+  };
+  return walk(v, path, 0);
 }
