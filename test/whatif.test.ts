@@ -559,6 +559,20 @@ describe("whatIf on the sample tenant", () => {
     }
   });
 
+  it("a patch may hold a policy as world.json or the API writes it (steps as { approval: … }): read as loadWorld reads it (embedder review)", () => {
+    const wire = (sampleJson().policies as { id: string }[]).find((p) => p.id === "pol-prod-admin") as Record<string, unknown>;
+    // Unchanged, it changes nothing; it was refused as ill-typed.
+    const same = run(sample, { policies: [structuredClone(wire)] as never });
+    expect(same.counts.changed).toBe(0);
+    // Edited in the API's form, it routes as the same edit in the library's form.
+    const edited = structuredClone(wire) as { rules: { condition: string }[] };
+    (edited.rules[2] as { condition: string }).condition = "false";
+    const asWire = run(sample, { policies: [edited] as never });
+    const asModel = run(sample, (w) => void Object.assign(w.policies.find((p) => p.id === "pol-prod-admin")?.rules?.[2] ?? {}, { condition: "false" }));
+    expect(asWire.counts.changed).toBeGreaterThan(0);
+    expect(asWire.changed).toEqual(asModel.changed);
+  });
+
   it("leaves the world untouched", () => {
     const before = JSON.stringify(saveWorld(sample));
     run(sample, (w) => {

@@ -41,6 +41,7 @@
  * `decide` task by task. The argument in full: docs/whatif.md.
  */
 import { describeValue } from "../codec/diagnostic.js";
+import { decodePolicy } from "../codec/index.js";
 import { readyCondition } from "../cel/compile.js";
 import { CEL_RESOURCE_LIMITS } from "../cel/limits.js";
 import { conditionInputPaths, type InputPath, InputSignatures } from "../cel/input-signature.js";
@@ -56,7 +57,7 @@ import { notAWorld, type SimError } from "../reducers/errors.js";
 import { err, ok, type Result } from "../result.js";
 import { closest } from "../text/closest.js";
 import { hashKey } from "../world/table.js";
-import { entitlementKey, type World } from "../world/world.js";
+import { entitlementKey, type World, type WorldPatch } from "../world/world.js";
 import { ReachMemo } from "./closure.js";
 import type { Diagnostic } from "../world/read.js";
 import { checkEdit } from "./check-edit.js";
@@ -1283,7 +1284,7 @@ function editedWorld(world: World, edit: WorldEdit): Result<{ readonly world: Wo
   let after: World;
   let checked: ReturnType<typeof checkEdit>;
   try {
-    after = applyEditUnchecked(world, typeof edit === "function" ? onlyEditableParts(edit) : edit);
+    after = applyEditUnchecked(world, typeof edit === "function" ? onlyEditableParts(edit) : withWirePoliciesRead(edit));
   } catch (e: unknown) {
     // A stack overflow while the edit is applied: most often a value it wrote nests thousands of levels deep.
     const why =
@@ -1422,6 +1423,37 @@ function idOf(x: unknown, key = "id"): string {
   return typeof v === "string" ? v : "";
 }
 
+
+/**
+ * A patch whose policies may be as a world file or the API writes them (a step `{ approval: … }`,
+ * where a Policy has `{ kind: "approval", … }`): such a policy is read as `loadWorld` reads it, so
+ * that a policy taken from `world.json` or `GET /api/v1/policies/{id}` is a patch as it is. A policy
+ * that does not read so is left as given, for the check to name what is wrong with it.
+ */
+function withWirePoliciesRead(edit: WorldPatch): WorldPatch {
+  const policies: unknown = edit.policies;
+  if (!Array.isArray(policies) || !policies.some(isWirePolicy)) return edit;
+  return {
+    ...edit,
+    policies: policies.map((p: unknown) => {
+      if (!isWirePolicy(p)) return p as Policy;
+      const r = decodePolicy(p);
+      return r.ok ? r.value : (p as Policy);
+    }),
+  };
+}
+
+/** Whether some step of a policy's step lists lacks the `kind` every Policy step has: the API's form. */
+function isWirePolicy(p: unknown): boolean {
+  if (typeof p !== "object" || p === null) return false;
+  const steps: unknown = (p as { policySteps?: unknown }).policySteps;
+  if (typeof steps !== "object" || steps === null) return false;
+  for (const list of Object.values(steps)) {
+    const items: unknown = typeof list === "object" && list !== null ? (list as { steps?: unknown }).steps : undefined;
+    if (Array.isArray(items) && items.some((s: unknown) => typeof s === "object" && s !== null && !("kind" in s))) return true;
+  }
+  return false;
+}
 
 /** The keys of a {@link WorldPatch}. */
 const PATCH_KEYS: readonly string[] = ["policies", "entitlements", "apps", "users", "entitlementConfigurationRules", "tenant", "now"];
