@@ -573,6 +573,14 @@ describe("whatIf on the sample tenant", () => {
     expect(asWire.changed).toEqual(asModel.changed);
   });
 
+  it("a celCostLimit the edit sets above the cap is warned of as a load warns of it (embedder review)", () => {
+    const r = run(sample, (w) => void (w.tenant.celCostLimit = 50_000_000));
+    expect(r.edit.warnings).toEqual([
+      { code: "CEL_COST_LIMIT_CAPPED", path: "edit.tenant.celCostLimit", message: expect.stringContaining("celCostLimit 50,000,000 is above the simulation's cap of 10,000,000 units") as unknown },
+    ]);
+    expect(run(sample, (w) => void (w.tenant.celCostLimit = 2_000_000)).edit.warnings).toEqual([]);
+  });
+
   it("leaves the world untouched", () => {
     const before = JSON.stringify(saveWorld(sample));
     run(sample, (w) => {

@@ -17,7 +17,7 @@ import { describeValue } from "../codec/diagnostic.js";
 import { decodeConfigRule, encodeConfigRule } from "../world/config-rule-codec.js";
 import { decodeApp, decodeEntitlement, decodeUser } from "../world/decode-directory.js";
 import { encodeApp, encodeEntitlement, encodeUser } from "../world/encode-directory.js";
-import { decodeTenant, directoryFields } from "../world/load-world.js";
+import { costLimitCapped, decodeTenant, directoryFields } from "../world/load-world.js";
 import { itemWarnings } from "../world/world-warnings.js";
 import { type Diagnostic, isObject, ObjectReader, pathIndex, pathKey } from "../world/read.js";
 import { encodeTenant } from "../world/save-world.js";
@@ -224,6 +224,8 @@ export function checkEdit(before: World, after: World): CheckedEdit {
         const { difference, completed } = compareRead(after.tenant, read, "edit.tenant");
         if (difference !== null) out.push(illTyped(difference));
         else if (completed) tenant = read;
+        // As a load warns of it: a budget over the cap runs at the cap.
+        for (const w of costLimitCapped(read)) warnings.push({ ...w, path: `edit.tenant${w.path.slice("$.tenant".length)}` });
       }
     }
     if (out.length > 0) return { world: after, problems: out, warnings };

@@ -104,8 +104,16 @@ function decodeTopList<T>(
   return result;
 }
 
-/** A cost budget above what any evaluation gets (`CEL_RESOURCE_LIMITS.maxCostLimit`): said, not silently cut. */
-function costLimitCapped(tenant: Tenant): Diagnostic[] {
+/**
+ * A cost budget above what any evaluation gets (`CEL_RESOURCE_LIMITS.maxCostLimit`): said, not
+ * silently cut. For a loaded world and a what-if edit of its tenant alike.
+ *
+ * @example
+ * ```ts
+ * costLimitCapped({ ...world.tenant, celCostLimit: 50_000_000 })[0]?.code; // "CEL_COST_LIMIT_CAPPED"
+ * ```
+ */
+export function costLimitCapped(tenant: Tenant): Diagnostic[] {
   const cap = CEL_RESOURCE_LIMITS.maxCostLimit;
   if (tenant.celCostLimit === undefined || tenant.celCostLimit <= cap) return [];
   return [
