@@ -8,7 +8,8 @@ import { explain, type HypotheticalRequest } from "../explain/explain.js";
 import { formatExplanation } from "../explain/format.js";
 import { lintErrorLines, type RoutePolicyLint, routeLintErrors } from "../explain/route-lint.js";
 import { TASK_ORIGIN_NAMES, taskOriginName } from "../whatif/task-spec.js";
-import { type CliIO, CliInputError, type Command, type CommandArgs, EXIT, formatWorldWarning, readWorld, str, worldAtClock } from "./command.js";
+import type { World } from "../world/world.js";
+import { type CliIO, CliInputError, type Command, type CommandArgs, EXIT, formatWorldWarning, InputFileError, readWorld, str, worldAtClock } from "./command.js";
 import { json, runCommand } from "./dispatch.js";
 
 /**
@@ -89,7 +90,7 @@ function explainTarget(values: CommandArgs["values"]): string | HypotheticalRequ
  * ```
  */
 export const explainCommand: Command = {
-  usage: "policy-sim explain --world <file> (--task <id|numericId> | --subject <userId> --entitlement <appId>/<entitlementId> [--kind grant|revoke] [--origin <o>] [--emergency]) [--now <time>] [--json] [--verbose]",
+  usage: "policy-sim explain --world <file> (--task <id|numericId> | --subject <userId> --entitlement <appId>/<entitlementId> [--kind grant|revoke] [--origin <o>] [--emergency]) [--edit <policy file> | --terraform-plan <plan.json>] [--now <time>] [--json] [--verbose]",
   summary: "why a policy applies to a task, or how a request that does not exist yet would route",
   options: {
     world: { type: "string" },
@@ -100,18 +101,26 @@ export const explainCommand: Command = {
     origin: { type: "string" },
     emergency: { type: "boolean" },
     now: { type: "string" },
+    edit: { type: "string" },
+    "terraform-plan": { type: "string" },
     json: { type: "boolean" },
     verbose: { type: "boolean" },
   },
-  run({ values }, io) {
+  async run({ values }, io) {
     const target = explainTarget(values);
     const worldPath = str(values["world"]);
+    const editPath = str(values["edit"]);
+    const planPath = str(values["terraform-plan"]);
+    if (editPath !== undefined && planPath !== undefined) throw new CliInputError("give --edit or --terraform-plan, not both");
+    const editFile = editPath ?? planPath;
     // A world loaded before is not loaded again: the cache has its skeleton and this task's place.
-    const cached = typeof target === "string" && worldPath ? io.worldCache?.forTask(worldPath, target) : undefined;
+    const cached = editFile === undefined && typeof target === "string" && worldPath ? io.worldCache?.forTask(worldPath, target) : undefined;
     // The warnings the full load printed, kept with the cache entry: the same output either way.
     if (cached && worldPath) for (const w of cached.warnings) io.stderr(`${worldPath}: ${formatWorldWarning(w)}\n`);
     const loaded = cached ?? readWorld(io, worldPath);
-    const world = worldAtClock(loaded, values["now"]);
+    // The world `whatif` compares against, with the same edit: why a task it lists routes as it now would.
+    const edited = editFile === undefined ? loaded : await editedWorld(io, loaded, editPath, planPath);
+    const world = worldAtClock(edited, values["now"]);
     const r = explain(world, target);
     if (!r.ok) {
       // Errors are one line on stderr; with --json stdout gets them too (README, "Exit codes").
@@ -125,7 +134,10 @@ export const explainCommand: Command = {
     if (values["json"]) {
       json(io, r.value);
       if (warning !== "") io.stderr(warning);
-    } else io.stdout(`${warning}${formatExplanation(r.value, { color: io.isTTY, verbose: values["verbose"] === true })}\n`);
+    } else {
+      const after = editFile === undefined ? "" : `After the edit in ${editFile} (without --${editPath !== undefined ? "edit" : "terraform-plan"}: before it)\n\n`;
+      io.stdout(`${after}${warning}${formatExplanation(r.value, { color: io.isTTY, verbose: values["verbose"] === true })}\n`);
+    }
     return r.value.result.kind === "selected" && refused.length === 0 ? EXIT.ok : EXIT.findings;
   },
   help: [
@@ -138,6 +150,9 @@ export const explainCommand: Command = {
     ...wrapList(TASK_ORIGIN_NAMES, 24, 100),
     "--emergency             an emergency-access request",
     "--now <time>            the clock the conditions read (RFC 3339; default: the world's now), e.g. after hours",
+    "--edit <file>           explain in the world after this edit (a wire Policy or an array of them,",
+    "                        as for whatif): why a task whatif lists routes as it would",
+    "--terraform-plan <file> …or after this plan's conductorone_policy changes (`terraform show -json`)",
     "--verbose               the values of every sub-expression, not only of the deciding rules",
     "--json                  the Explanation as JSON (the same data the text is made from)",
     "",
@@ -148,6 +163,21 @@ export const explainCommand: Command = {
     "  policy-sim explain --world fixtures/world.json --subject u-dev2 --entitlement app-aws/ent-aws-prod-admin --emergency",
   ],
 };
+
+/**
+ * `world` after an `--edit` or `--terraform-plan` file's edit, as `whatif` applies it. The edit's
+ * readers are loaded only then: a plain `explain` starts without them.
+ */
+async function editedWorld(io: CliIO, world: World, editPath: string | undefined, planPath: string | undefined): Promise<World> {
+  const [{ policyEditFile, terraformPlanFile }, { applyEdit }] = await Promise.all([import("./whatif.js"), import("../whatif/what-if.js")]);
+  const edit = editPath !== undefined ? policyEditFile(io, world, editPath) : terraformPlanFile(io, world, planPath ?? "").edit;
+  try {
+    return applyEdit(world, edit);
+  } catch (e: unknown) {
+    // applyEdit's TypeError: an edit the what-if would refuse, with its place.
+    throw new InputFileError(`${editPath ?? planPath}: ${e instanceof Error ? e.message.replace(/^applyEdit: /, "") : String(e)}`);
+  }
+}
 
 /**
  * Runs `policy-sim explain` with the arguments after the command's name (what the executable does

@@ -6,6 +6,7 @@
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkOutPath, CliInputError, type CliIO, type Command, EXIT, str, writeOutput } from "./command.js";
+import { shellWord } from "../text/shell-word.js";
 
 /** Where the package keeps the sample files: beside `dist/` when installed, or the repository's `fixtures/`. */
 function sampleCandidates(name: string): string[] {
@@ -82,14 +83,6 @@ export const initCommand: Command = {
     return EXIT.ok;
   },
 };
-
-/**
- * A path as one word of a POSIX shell command: as it is when it is plain, else in single quotes
- * (always, for a glob the shell must not expand).
- */
-function shellWord(path: string, glob = false): string {
-  return !glob && /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
-}
 
 /** The installed package's world schema, as a path from the folder the world is written to. */
 function schemaFrom(world: string): string {

@@ -160,3 +160,42 @@ describe("whatIfBinding (the REPL's whatIf)", () => {
     expect(String(whatIfBinding(loaded.value, withoutRule2(), { state: "later" }))).toMatch(/^✗ INVALID_ARGUMENT: --state must be/);
   });
 });
+
+describe("why a task whatif lists changes: explain --edit / --terraform-plan (embedder and platform reviews)", () => {
+  it("whatif's text ends with the explain command for the first changed task; explain --edit explains it in the edited world", async () => {
+    const files = { "e.json": JSON.stringify(withoutRule2()) };
+    const w = await run(["whatif", "--world", WORLD, "--edit", "e.json"], files);
+    expect(w.out.trimEnd().split("\n").at(-1)).toBe(
+      "Why a task changes, rule by rule: policy-sim explain --world fixtures/world.json --task 1001 --edit e.json (after the edit; without --edit: before it)",
+    );
+    const after = await run(["explain", "--world", WORLD, "--task", "1001", "--edit", "e.json"], files);
+    expect(after.code).toBe(EXIT.ok);
+    expect(after.out.split("\n")[0]).toBe("After the edit in e.json (without --edit: before it)");
+    // The rule that now decides is the one after the deleted rule #2, now numbered #2.
+    expect(after.out).toMatch(/✓ #2 {2}subject\.department == "Engineering" && entitlement\.riskLevelValueId == "critical"\n {7}→ policyId pol-prod-admin-eng {2}matched/);
+    const before = await run(["explain", "--world", WORLD, "--task", "1001"]);
+    expect(before.out).toMatch(/✓ #2 {2}subject\.employmentType == "Contractor"/);
+    // --json: the explanation of the edited world, as explain(applyEdit(world, edit)) gives it.
+    const json = await run(["explain", "--world", WORLD, "--task", "1001", "--edit", "e.json", "--json"], files);
+    const { applyEdit, explain } = await import("../index.js");
+    const loaded = loadWorld(JSON.parse(disk(WORLD)));
+    if (!loaded.ok) throw new Error("fixture");
+    const decoded = decodePolicies(withoutRule2());
+    if (!decoded.ok) throw new Error("edit");
+    const expected = explain(applyEdit(loaded.value, { policies: decoded.value }), "1001");
+    expect(JSON.parse(json.out)).toEqual(JSON.parse(JSON.stringify(expected.ok ? expected.value : null)));
+  });
+
+  it("explain --terraform-plan explains in the world after the plan; an edit whatif refuses is refused the same way; not both flags", async () => {
+    const plan = await run(["explain", "--world", WORLD, "--task", "1002", "--terraform-plan", "fixtures/terraform/plan.json"]);
+    expect(plan.code).toBe(EXIT.ok);
+    expect(plan.out.split("\n")[0]).toBe("After the edit in fixtures/terraform/plan.json (without --terraform-plan: before it)");
+    expect(plan.out).toContain("module.sre.conductorone_policy.sre_admin");
+    const typo = await run(["explain", "--world", WORLD, "--task", "1001", "--edit", "e.json"], { "e.json": JSON.stringify({ ...withoutRule2(), id: "pol-prod-admn" }) });
+    expect(typo.code).toBe(EXIT.badInput);
+    expect(typo.err).toContain('e.json: the world has no policy "pol-prod-admn" (did you mean "pol-prod-admin"?)');
+    const both = await run(["explain", "--world", WORLD, "--task", "1001", "--edit", "e.json", "--terraform-plan", "p.json"]);
+    expect(both.code).toBe(EXIT.badInput);
+    expect(both.err).toContain("give --edit or --terraform-plan, not both");
+  });
+});

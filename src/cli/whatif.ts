@@ -14,6 +14,7 @@ import type { World } from "../world/world.js";
 import { type CliIO, CliInputError, type Command, EXIT, InputFileError, plural, printJson, readFileBytes, readJsonFile, readWorld, str } from "./command.js";
 import { progress } from "./progress.js";
 import { closest } from "../text/closest.js";
+import { shellWord } from "../text/shell-word.js";
 
 /**
  * Decodes replacement policies (one wire policy or an array); the problems, with JSONPaths into
@@ -239,38 +240,87 @@ export const whatifCommand: Command = {
     const scope = scopeOf(values);
     // For --terraform-plan too, which does not go through checkScopeNamesSomething.
     checkStatesKnown(world, scope);
-    if (planPath) return runPlan(io, world, planPath, scope, values["json"] === true, format);
+    if (planPath) return runPlan(io, world, planPath, scope, values["json"] === true, format, str(values["world"]) ?? "");
     if (format === "markdown") throw new CliInputError("--format markdown goes with --terraform-plan");
-    const decoded = decodePolicies(readJsonFile(io, editPath ?? "", "edit"));
-    if (!decoded.ok) {
-      const more = decoded.error.length > 5 ? `\n  … and ${decoded.error.length - 5} more` : "";
-      throw new InputFileError(`${editPath} is not a valid policy (or array of policies):\n  ${decoded.error.slice(0, 5).join("\n  ")}${more}`);
-    }
-    // --edit replaces policies by id: one the world does not have would be added and reach nothing,
-    // so the run would say "0 changes" whatever the edit — almost always a typo in its id.
-    for (const id of decoded.value.map((p) => p.id)) {
-      if (world.index.policies.has(id)) continue;
-      const guess = closest(id, world.index.policies.keys());
-      throw new InputFileError(`${editPath}: the world has no policy "${id}"${guess ? ` (did you mean "${guess}"?)` : ""}; --edit replaces the world's policies by id`);
-    }
+    const edit = policyEditFile(io, world, editPath ?? "");
     checkScopeNamesSomething(world, scope);
-    const r = analyse(io, world, { policies: decoded.value }, scope);
+    const r = analyse(io, world, edit, scope);
     if (!r.ok) {
       if (values["json"] === true) printJson(io, { error: r.error });
       io.stderr(`${r.error.code}: ${r.error.message}\n`);
       return r.error.code === "INVALID_ARGUMENT" ? EXIT.badInput : EXIT.findings;
     }
     if (values["json"] === true) printJson(io, r.value);
-    else io.stdout(`${whatIfReport(r.value, scope)}\n`);
+    else io.stdout(`${whatIfReport(r.value, scope)}${whyLine(r.value, str(values["world"]) ?? "", "--edit", editPath ?? "")}\n`);
     return findingsExit(r.value);
   },
 };
+
+/**
+ * The `--edit` file as a patch of the world's policies: one wire policy or an array of them, each
+ * replacing the world's policy of its id. Throws {@link InputFileError} for a file that is not such
+ * a policy, or names a policy the world lacks (it would be added and reach nothing: "0 changes"
+ * whatever the edit, almost always a typo in its id). Shared by `whatif` and `explain --edit`.
+ *
+ * @example
+ * ```ts
+ * const patch = policyEditFile(io, world, "edited.json"); // { policies: [Policy] }
+ * ```
+ */
+export function policyEditFile(io: CliIO, world: World, editPath: string): { readonly policies: Policy[] } {
+  const decoded = decodePolicies(readJsonFile(io, editPath, "edit"));
+  if (!decoded.ok) {
+    const more = decoded.error.length > 5 ? `\n  … and ${decoded.error.length - 5} more` : "";
+    throw new InputFileError(`${editPath} is not a valid policy (or array of policies):\n  ${decoded.error.slice(0, 5).join("\n  ")}${more}`);
+  }
+  for (const id of decoded.value.map((p) => p.id)) {
+    if (world.index.policies.has(id)) continue;
+    const guess = closest(id, world.index.policies.keys());
+    throw new InputFileError(`${editPath}: the world has no policy "${id}"${guess ? ` (did you mean "${guess}"?)` : ""}; --edit replaces the world's policies by id`);
+  }
+  return { policies: decoded.value };
+}
+
+/**
+ * A `--terraform-plan` file as the edit it makes of `world` (what `whatif --terraform-plan`
+ * compares against), with its warnings. Throws {@link InputFileError} naming the file and its
+ * problems when it is not a plan or cannot be simulated.
+ *
+ * @example
+ * ```ts
+ * const { edit } = terraformPlanFile(io, world, "plan.json");
+ * explain(applyEdit(world, edit), "1001");
+ * ```
+ */
+export function terraformPlanFile(io: CliIO, world: World, planPath: string): { readonly edit: WorldEdit; readonly warnings: readonly string[] } {
+  const doc = parsePlanFile(readFileBytes(io, planPath, "Terraform plan"));
+  if (!doc.ok) throw new InputFileError(`${planPath}: ${doc.error.map((d) => d.message).join("; ")}`);
+  const edit = terraformPlanEdit(world, doc.value);
+  if (!edit.ok) {
+    const n = edit.error.length;
+    const shown = edit.error.slice(0, SHOWN_PLAN_PROBLEMS).map((d) => `  ${d.code} at ${d.path}: ${d.message}`);
+    const more = n > SHOWN_PLAN_PROBLEMS ? `\n  … and ${n - SHOWN_PLAN_PROBLEMS} more` : "";
+    throw new InputFileError(`${planPath}: the plan cannot be simulated (${plural(n, "problem")}):\n${shown.join("\n")}${more}`);
+  }
+  return { edit: terraformEditRecipe(edit.value), warnings: edit.value.warnings ?? [] };
+}
+
+/**
+ * The command that explains, rule by rule and value by value, why the first listed task routes as
+ * it would after the edit (a route label says where, not why): empty when no task changed.
+ */
+function whyLine(result: WhatIfResult, worldPath: string, flag: string, file: string): string {
+  const first = result.changed[0];
+  if (first === undefined || worldPath === "") return "";
+  const task = first.numericId !== "" && first.numericId !== "0" ? first.numericId : first.taskId;
+  return `\n\nWhy a task changes, rule by rule: policy-sim explain --world ${shellWord(worldPath)} --task ${shellWord(task)} ${flag} ${shellWord(file)} (after the edit; without ${flag}: before it)`;
+}
 
 /** How many of a plan's problems to show; the count of the rest follows. */
 const SHOWN_PLAN_PROBLEMS = 10;
 
 /** `whatif --terraform-plan`: the plan's policy changes as the edit, reported by Terraform address. */
-function runPlan(io: CliIO, world: World, planPath: string, scope: TaskScope, json: boolean, format: "text" | "markdown"): number {
+function runPlan(io: CliIO, world: World, planPath: string, scope: TaskScope, json: boolean, format: "text" | "markdown", worldPath: string): number {
   // Read as bytes: a binary plan, the setup-terraform wrapper's output and UTF-16 are told apart from JSON.
   const doc = parsePlanFile(readFileBytes(io, planPath, "Terraform plan"));
   // Under --json the dispatcher writes the error document (BAD_INPUT with this message).
@@ -297,7 +347,7 @@ function runPlan(io: CliIO, world: World, planPath: string, scope: TaskScope, js
     return r.error.code === "INVALID_ARGUMENT" ? EXIT.badInput : EXIT.findings;
   }
   if (json) printJson(io, { terraform: { changes: edit.value.changes, notes: edit.value.notes, warnings }, ...r.value });
-  else io.stdout(`${formatTerraformWhatIf(edit.value, r.value, { format, scope: scopeText(scope) })}\n`);
+  else io.stdout(`${formatTerraformWhatIf(edit.value, r.value, { format, scope: scopeText(scope) })}${format === "text" ? whyLine(r.value, worldPath, "--terraform-plan", planPath) : ""}\n`);
   return findingsExit(r.value);
 }
 
