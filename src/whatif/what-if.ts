@@ -178,7 +178,10 @@ export interface EditSaveError {
 /**
  * The result of a what-if run. `changed` and `unchangedErrors` are in the world's task order; the
  * summary is by decreasing count, then by label. Deterministic: the same world and edit give a
- * deep-equal result.
+ * deep-equal result. Read-only, as its types say: tasks that route alike share their `before` and
+ * `after` route objects and `changes` lists (at 1M tasks that is most of what a result would
+ * otherwise hold), so writing into one task's route writes into its neighbours'. Copy what you
+ * change (`structuredClone`); a JSON round trip gives the same data unshared.
  *
  * @example
  * ```ts
