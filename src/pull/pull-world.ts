@@ -669,7 +669,18 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
   // IntrospectResponse.tenantId: whose tenant this is, kept so the twin answers it too.
   const tenantId = isRecord(caller) ? caller["tenantId"] : undefined;
   if (typeof tenantId === "string" && tenantId !== "") tenant["id"] = tenantId;
-  const defaults = tenantDefaults(policyList, taskList, { apps: appsOut, entitlements, accessReviews, resourceTypeDefaults, configurationRules: readSome(reads.get(CONFIGURATION_RULES)) ? configurationRules : undefined });
+  // Apps whose request defaults or rules did not come back: a grant on them may have been routed by those.
+  const unreadOf = (s: ReadState | undefined): readonly string[] | "all" => (s === undefined ? [] : s.off !== undefined ? "all" : [...s.missing, ...s.denied]);
+  const unreadParts = [unreadOf(reads.get(REQUEST_DEFAULTS)), unreadOf(reads.get(CONFIGURATION_RULES))];
+  const unreadApps = unreadParts.includes("all") ? "all" : new Set(unreadParts.flatMap((u) => (u === "all" ? [] : u)));
+  const defaults = tenantDefaults(policyList, taskList, {
+    apps: appsOut,
+    entitlements,
+    accessReviews,
+    resourceTypeDefaults,
+    configurationRules: readSome(reads.get(CONFIGURATION_RULES)) ? configurationRules : undefined,
+    unreadApps,
+  });
   warnings.push(...defaults.warnings);
   tenant["defaultPolicies"] = defaults.defaultPolicies;
   if (policyList.some(refersToPolicies)) tenant["featureFlags"] = { POLICY_REFERENCES_POLICY: true };

@@ -712,3 +712,27 @@ describe("policy-sim pull on a terminal", () => {
     expect(io.out()).toBe("");
   });
 });
+
+describe("a grant default inferred from tasks only where the pull read what else could have routed them (diff review)", () => {
+  it("with the apps' request defaults refused (403), a grant they routed does not name the tenant's default; read, the same tenant infers nothing false either", async () => {
+    const world = structuredClone(fixture);
+    world.policies = world.policies.map((p) => (p["id"] === "pol-default-grant" ? { ...p, systemBuiltin: false } : p));
+    // The github grants' only closer source is then the rt-repo request default (pol-gh-repo-access).
+    world.apps = world.apps.map((a) => (a["id"] === "app-github" ? { ...a, grantPolicyId: "" } : a));
+    world.tasks = world.tasks.filter((t) => t["numericId"] !== "1008");
+    const grantDefault = async (deny: boolean) => {
+      const api = fakeApi(world);
+      const fetchFn = (async (input: string | URL | Request, init?: RequestInit) => {
+        const path = new URL(String(input)).pathname;
+        if (path.endsWith("/entitlement_configuration_rules")) return new Response(JSON.stringify({ list: [], nextPageToken: "" }), { status: 200 });
+        if (deny && path.endsWith("/access_request_defaults")) return new Response(JSON.stringify({ code: 7, message: "denied" }), { status: 403 });
+        return api.fetch(input, init);
+      }) as typeof fetch;
+      const r = await pullWorld({ baseUrl: "http://api.test", fetch: fetchFn, credentials: { kind: "token", token: "tok-admin" }, now: () => NOW, retry: noWait });
+      if (!r.ok) throw new Error(r.error.message);
+      return { id: ((r.value.world["tenant"] as Json)["defaultPolicies"] as Record<string, string>)["grant"], codes: r.value.warnings.filter((w) => w.message.includes('"tenant.defaultPolicies.grant"')).map((w) => w.code) };
+    };
+    expect(await grantDefault(true)).toEqual({ id: undefined, codes: ["DEFAULT_POLICY_UNKNOWN"] });
+    expect(await grantDefault(false)).toEqual({ id: undefined, codes: ["DEFAULT_POLICY_UNKNOWN"] });
+  });
+});

@@ -72,6 +72,10 @@ describe("without one built-in policy, a default is the policy tasks carry where
     expect(tenantDefaults(all, [grant("app-gh", "ent-repo", "pol-g")], withDefaults).defaultPolicies["grant"]).toBeUndefined();
     // Configuration rules the pull could not read: whether one matched cannot be told.
     expect(tenantDefaults(all, [grant("app-gh", "ent-repo", "pol-g")], { ...sources, configurationRules: undefined }).defaultPolicies["grant"]).toBeUndefined();
+    // Nor for an app whose request defaults or rules were refused, or when none were read.
+    expect(tenantDefaults(all, [grant("app-gh", "ent-repo", "pol-g")], { ...sources, unreadApps: new Set(["app-gh"]) }).defaultPolicies["grant"]).toBeUndefined();
+    expect(tenantDefaults(all, [grant("app-gh", "ent-repo", "pol-g")], { ...sources, unreadApps: "all" }).defaultPolicies["grant"]).toBeUndefined();
+    expect(tenantDefaults(all, [grant("app-gh", "ent-repo", "pol-g")], { ...sources, unreadApps: new Set(["app-sf"]) }).defaultPolicies["grant"]).toBe("pol-g");
   });
 
   it("tasks that disagree, a policy the pull lacks, or an entitlement it lacks tell nothing; a built-in policy still wins", () => {

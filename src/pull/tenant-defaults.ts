@@ -53,6 +53,11 @@ export interface DefaultSources {
   readonly accessReviews?: readonly Json[] | undefined;
   readonly resourceTypeDefaults?: readonly Json[] | undefined;
   readonly configurationRules?: readonly Json[] | undefined;
+  /**
+   * Apps whose request defaults or configuration rules the pull could not read (refused, not
+   * offered, 404), or "all": whether those routed a grant cannot be told for them.
+   */
+  readonly unreadApps?: ReadonlySet<string> | "all";
 }
 
 const str = (v: unknown): string => (typeof v === "string" ? v : "");
@@ -78,6 +83,7 @@ function fellBackOnDefault(kind: string, task: Json, body: Json, sources: Defaul
   }
   // grant
   if (task["emergencyAccess"] === true || sources.resourceTypeDefaults === undefined || sources.configurationRules === undefined) return false;
+  if (sources.unreadApps === "all" || sources.unreadApps?.has(appId) === true) return false;
   if (str(ent["grantPolicyId"]) !== "" || str(app["grantPolicyId"]) !== "") return false;
   return !index.appsWithRequestDefaults.has(appId);
 }
@@ -154,7 +160,7 @@ export function tenantDefaults(policies: readonly Json[], tasks: readonly Json[]
       defaultPolicies[kind] = carried.id;
       warnings.push({
         code: "DEFAULT_POLICY_INFERRED",
-        message: `the tenant's default ${kind} policy is taken to be "${carried.id}", the policy its ${carried.count} ${kind} task(s) carry whose ${kind === "certify" ? "entitlement, app and access review name" : "entitlement and app name"} no ${kind} policy${why ? `, as no single built-in policy is${why}` : ""}: change "tenant.defaultPolicies.${kind}" if the default has changed since`,
+        message: `the tenant's default ${kind} policy is taken to be "${carried.id}", the policy its ${carried.count} ${kind} task(s) carry whose ${kind === "certify" ? "access review names no certify policy (nor, where the review uses policy overrides, their entitlement and app)" : `entitlement and app name no ${kind} policy`}${why ? `, as no single built-in policy is${why}` : ""}: change "tenant.defaultPolicies.${kind}" if the default has changed since`,
       });
     } else warnings.push(unknown(kind, why || (carried && "why" in carried ? carried.why : "")));
   }
