@@ -222,6 +222,13 @@ describe("whatIf refuses an edit too large to run, as a value, before compiling 
     const copies = (n: number, tag: string) => Array.from({ length: n }, (_, k) => ({ ...base, id: `pol-new-${tag}-${k}`, rules: rules(16, `${tag}${k}-`) }));
     const over = whatIf(sample, (w) => void w.policies.push(...(copies(626, "a") as never[])));
     expect(!over.ok && over.error).toMatchObject({ code: "INVALID_ARGUMENT", field: "edit.policies", message: expect.stringContaining("the edit brings 10016 conditions the world does not have; a what-if compiles at most 10000 new ones") as unknown });
+    // Brought by configuration rules, the place says so.
+    const configRules = Array.from({ length: 10_001 }, (_, k) => ({
+      id: `rule-${k}`, appId: "app-github", displayName: "", description: "", condition: `entitlement.displayName == "e${k}"`, enabled: true, priority: k + 1,
+      settings: { requestPolicyId: "", emergencyGrantEnabled: false, emergencyGrantPolicyId: "", maxGrantDuration: null, requestSchemaId: "" },
+    }));
+    const viaRules = whatIf(sample, (w) => void (w.entitlementConfigurationRules = configRules as never));
+    expect(!viaRules.ok && viaRules.error).toMatchObject({ field: "edit.entitlementConfigurationRules", message: expect.stringContaining("10001 conditions the world does not have") as unknown });
     // Every policy rewritten with the conditions it had: nothing new to compile.
     const rewritten = whatIf(sample, (w) => void (w.policies = w.policies.map((p) => ({ ...p, displayName: `${p.displayName} (v2)` }))));
     expect(rewritten.ok).toBe(true);

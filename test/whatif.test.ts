@@ -428,6 +428,15 @@ describe("whatIf on the sample tenant", () => {
     ]);
     const app = run(sample, (w) => void Object.assign(w.apps.find((a) => a.id === "app-aws") ?? {}, { revokePolicyId: "pol-typo" }));
     expect(app.edit.saveErrors.map((e) => [e.code, e.policyId])).toEqual([["UNKNOWN_POLICY", "pol-typo"]]);
+    // A configuration rule the edit adds is a setting too (diff review).
+    const rule = {
+      id: "rule-typo", appId: "app-github", displayName: "typo", description: "", condition: "true", enabled: true, priority: 1,
+      settings: { requestPolicyId: "pol-typo", emergencyGrantEnabled: false, emergencyGrantPolicyId: "", maxGrantDuration: null, requestSchemaId: "" },
+    };
+    const viaRule = run(sample, { entitlementConfigurationRules: [rule] as never });
+    expect(viaRule.edit.saveErrors.map((e) => [e.code, e.policyId, e.message])).toEqual([
+      ["UNKNOWN_POLICY", "pol-typo", 'configuration rule "rule-typo" of app "app-github" (requestPolicyId) names policy "pol-typo", which does not exist: the service would not save a setting that names no policy'],
+    ]);
     const dangling = replaceInWorld(sample, { tenant: { ...sample.tenant, defaultPolicies: { ...sample.tenant.defaultPolicies, finding: "pol-gone" } } });
     expect(run(dangling, (w) => void (w.tenant.defaultPolicies["grant"] = "pol-prod-admin")).edit.saveErrors).toEqual([]);
   });
@@ -579,6 +588,9 @@ describe("whatIf on the sample tenant", () => {
       { code: "CEL_COST_LIMIT_CAPPED", path: "edit.tenant.celCostLimit", message: expect.stringContaining("celCostLimit 50,000,000 is above the simulation's cap of 10,000,000 units") as unknown },
     ]);
     expect(run(sample, (w) => void (w.tenant.celCostLimit = 2_000_000)).edit.warnings).toEqual([]);
+    // A world that already asked for it was warned when it loaded; an edit of another tenant setting is not blamed (diff review).
+    const capped = replaceInWorld(sample, { tenant: { ...sample.tenant, celCostLimit: 50_000_000 } });
+    expect(run(capped, (w) => void (w.tenant.defaultPolicies["finding"] = "pol-finding-triage")).edit.warnings).toEqual([]);
   });
 
   it("leaves the world untouched", () => {

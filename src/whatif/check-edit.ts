@@ -224,8 +224,9 @@ export function checkEdit(before: World, after: World): CheckedEdit {
         const { difference, completed } = compareRead(after.tenant, read, "edit.tenant");
         if (difference !== null) out.push(illTyped(difference));
         else if (completed) tenant = read;
-        // As a load warns of it: a budget over the cap runs at the cap.
-        for (const w of costLimitCapped(read)) warnings.push({ ...w, path: `edit.tenant${w.path.slice("$.tenant".length)}` });
+        // As a load warns of it: a budget over the cap runs at the cap (the edit's to hear of when it set it).
+        if (read.celCostLimit !== before.tenant.celCostLimit)
+          for (const w of costLimitCapped(read)) warnings.push({ ...w, path: `edit.tenant${w.path.slice("$.tenant".length)}` });
       }
     }
     if (out.length > 0) return { world: after, problems: out, warnings };
@@ -262,6 +263,7 @@ function editBounds(before: World, after: World): Diagnostic[] {
   for (const p of before.policies) for (const r of p.rules ?? []) known.add(r.condition);
   for (const r of before.entitlementConfigurationRules ?? []) known.add(r.condition);
   const fresh = new Set<string>();
+  let fromPolicies = 0;
   after.policies.forEach((p, i) => {
     if (old.has(p)) return;
     const rules = p.rules ?? [];
@@ -273,12 +275,14 @@ function editBounds(before: World, after: World): Diagnostic[] {
       });
     for (const r of rules) if (!known.has(r.condition)) fresh.add(r.condition);
   });
+  fromPolicies = fresh.size;
   const oldRules = new Set<unknown>(before.entitlementConfigurationRules ?? []);
   for (const r of after.entitlementConfigurationRules ?? []) if (!oldRules.has(r) && !known.has(r.condition)) fresh.add(r.condition);
   if (fresh.size > MAX_NEW_CONDITIONS)
     out.push({
       code: "EDIT_TOO_LARGE",
-      path: "edit.policies",
+      // Where the new conditions are: the policies, the configuration rules, or both.
+      path: fromPolicies === fresh.size ? "edit.policies" : fromPolicies === 0 ? "edit.entitlementConfigurationRules" : "edit",
       message: `the edit brings ${fresh.size} conditions the world does not have; a what-if compiles at most ${MAX_NEW_CONDITIONS} new ones (CEL_RESOURCE_LIMITS.compileCacheEntries): split the edit`,
     });
   return out;

@@ -145,9 +145,12 @@ export interface EditSummary {
   readonly conditionsMayChange: boolean;
   /**
    * What the service would refuse if the edit were saved: the error findings of `lint` on each
-   * edited policy in the edited world (a condition that does not compile, a dangling step key, …).
-   * The run still compares routes — a condition that does not compile matches no task — but a
-   * re-route caused by a broken edit is not one to ship. Empty when the edit would save.
+   * edited policy in the edited world (a condition that does not compile, a dangling step key, …);
+   * a deleted policy that is built in (`POLICY_BUILT_IN`) or still in use (`POLICY_IN_USE`); and a
+   * setting the edit made (an app's, entitlement's, configuration rule's or the tenant's) that
+   * names a policy existing in neither world (`UNKNOWN_POLICY`). The run still compares routes — a
+   * condition that does not compile matches no task — but a re-route caused by a broken edit is
+   * not one to ship. Empty when the edit would save.
    */
   readonly saveErrors: readonly EditSaveError[];
   /**
@@ -161,7 +164,10 @@ export interface EditSummary {
 }
 
 /**
- * One lint error of an edited policy (see {@link EditSummary.saveErrors}).
+ * One reason the service would refuse the edit (see {@link EditSummary.saveErrors}): a lint error
+ * of an edited policy (`path` into it), or a delete or setting it refuses (`path` "$"; for
+ * `UNKNOWN_POLICY`, `policyId` is the id named that does not exist, and the message names the
+ * setting).
  *
  * @example
  * ```ts
@@ -739,7 +745,8 @@ function deleteErrors(deleted: Policy, after: World): EditSaveError[] {
  * {@link deleteErrors}'). Names that dangled before the edit are the world's, not the edit's.
  */
 function newDanglingPolicies(world: World, after: World, impact: EditImpact): EditSaveError[] {
-  if (impact.apps.length === 0 && impact.entitlements.length === 0 && !impact.tenant) return [];
+  const rulesChanged = (world.entitlementConfigurationRules ?? []) !== (after.entitlementConfigurationRules ?? []);
+  if (impact.apps.length === 0 && impact.entitlements.length === 0 && !impact.tenant && !rulesChanged) return [];
   const before = new Set(directoryPolicyUses(world).filter((u) => !world.index.policies.has(u.policyId)).map((u) => `${u.policyId}\u0000${u.who}`));
   const out: EditSaveError[] = [];
   for (const u of directoryPolicyUses(after)) {
