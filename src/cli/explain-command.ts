@@ -170,7 +170,14 @@ export const explainCommand: Command = {
  */
 async function editedWorld(io: CliIO, world: World, editPath: string | undefined, planPath: string | undefined): Promise<World> {
   const [{ policyEditFile, terraformPlanFile }, { applyEdit }] = await Promise.all([import("./whatif.js"), import("../whatif/what-if.js")]);
-  const edit = editPath !== undefined ? policyEditFile(io, world, editPath) : terraformPlanFile(io, world, planPath ?? "").edit;
+  let edit;
+  if (editPath !== undefined) edit = policyEditFile(io, world, editPath);
+  else {
+    const plan = terraformPlanFile(io, world, planPath ?? "");
+    // On stderr, as whatif prints them: an incomplete plan explains less than it seems to.
+    for (const w of plan.warnings) io.stderr(`${planPath}: warning: ${w}\n`);
+    edit = plan.edit;
+  }
   try {
     return applyEdit(world, edit);
   } catch (e: unknown) {

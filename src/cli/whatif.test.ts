@@ -199,3 +199,20 @@ describe("why a task whatif lists changes: explain --edit / --terraform-plan (em
     expect(both.err).toContain("give --edit or --terraform-plan, not both");
   });
 });
+
+describe("the Why line and plan warnings (diff review)", () => {
+  it("a plan read from a stream is not named as a file to read again", async () => {
+    const r = await run(["whatif", "--world", WORLD, "--terraform-plan", "/dev/stdin"], { "/dev/stdin": disk("fixtures/terraform/plan.json") });
+    expect(r.out.trimEnd().split("\n").at(-1)).toBe(
+      "Why a task changes, rule by rule: save the edit to a file, then run policy-sim explain --task 1002 with --terraform-plan (after the edit; without --terraform-plan: before it)",
+    );
+  });
+
+  it("explain --terraform-plan prints the plan's warnings on stderr, as whatif does", async () => {
+    const w = await run(["whatif", "--world", WORLD, "--terraform-plan", "fixtures/terraform/incomplete.json"]);
+    const e = await run(["explain", "--world", WORLD, "--task", "1001", "--terraform-plan", "fixtures/terraform/incomplete.json"]);
+    const warned = (err: string) => err.split("\n").filter((l) => l.includes(": warning: "));
+    expect(warned(w.err).length).toBeGreaterThan(0);
+    expect(warned(e.err)).toEqual(warned(w.err));
+  });
+});

@@ -313,7 +313,15 @@ function whyLine(result: WhatIfResult, worldPath: string, flag: string, file: st
   const first = result.changed[0];
   if (first === undefined || worldPath === "") return "";
   const task = first.numericId !== "" && first.numericId !== "0" ? first.numericId : first.taskId;
+  // A stream (`/dev/stdin`, `-`, a process substitution) cannot be read a second time.
+  if (!rereadable(worldPath) || !rereadable(file))
+    return `\n\nWhy a task changes, rule by rule: save the ${rereadable(file) ? "world" : "edit"} to a file, then run policy-sim explain --task ${shellWord(task)} with ${flag} (after the edit; without ${flag}: before it)`;
   return `\n\nWhy a task changes, rule by rule: policy-sim explain --world ${shellWord(worldPath)} --task ${shellWord(task)} ${flag} ${shellWord(file)} (after the edit; without ${flag}: before it)`;
+}
+
+/** Whether a path names a file that can be read again, not a stream read once. */
+function rereadable(path: string): boolean {
+  return path !== "-" && !path.startsWith("/dev/") && !path.startsWith("/proc/");
 }
 
 /** How many of a plan's problems to show; the count of the rest follows. */

@@ -116,6 +116,18 @@ function afterCell(edit: TerraformPlanEdit, before: RouteOutcome, after: RouteOu
 /** How many of the service's save errors the Markdown report lists; the count of the rest follows. */
 const SHOWN_SAVE_ERRORS = 5;
 
+/**
+ * What the service's refusal of the plan's changes is called: a policy it would not save, or a
+ * setting naming a policy that does not exist (`UNKNOWN_POLICY`, not any policy's error).
+ */
+function refusedHeadline(refused: readonly { readonly code: string }[]): string {
+  const n = refused.length;
+  const policies = refused.filter((f) => f.code !== "UNKNOWN_POLICY").length;
+  const what = policies === n ? (n === 1 ? "save this policy" : "save these policies") : "apply these changes";
+  const would = policies === n ? "the broken policy would do" : "the changes would do";
+  return `the service would refuse to ${what} (${n} error${n === 1 ? "" : "s"}): the apply fails, and the routes below are what ${would}`;
+}
+
 /** The Terraform address that writes a policy (a created one's id is its address already). */
 function addressOf(edit: TerraformPlanEdit, policyId: string): string {
   return edit.changes.find((c) => c.policyId === policyId)?.address ?? policyId;
@@ -133,8 +145,10 @@ function markdown(edit: TerraformPlanEdit, result: WhatIfResult, options: Format
   for (const w of edit.warnings ?? []) out.push("", "> [!WARNING]", `> ${cell(w)}`);
   const refused = result.edit.saveErrors ?? [];
   if (refused.length > 0) {
-    out.push("", "> [!CAUTION]", `> The service would refuse to save ${refused.length === 1 ? "this policy" : "these policies"} (${refused.length} error${refused.length === 1 ? "" : "s"}): the apply fails, and the routes below are what the broken policy would do.`);
-    for (const f of refused.slice(0, SHOWN_SAVE_ERRORS)) out.push(`> - ${code(addressOf(edit, f.policyId))} ${f.code} at ${code(planPathOf(f.path))}: ${cell(f.message)}`);
+    const headline = refusedHeadline(refused);
+    out.push("", "> [!CAUTION]", `> ${headline.charAt(0).toUpperCase()}${headline.slice(1)}.`);
+    for (const f of refused.slice(0, SHOWN_SAVE_ERRORS))
+      out.push(f.code === "UNKNOWN_POLICY" ? `> - ${f.code}: ${cell(f.message)}` : `> - ${code(addressOf(edit, f.policyId))} ${f.code} at ${code(planPathOf(f.path))}: ${cell(f.message)}`);
     if (refused.length > SHOWN_SAVE_ERRORS) out.push(`> - … and ${refused.length - SHOWN_SAVE_ERRORS} more`);
   }
   if (options.scope) out.push("", `Scope: ${options.scope}`);
@@ -191,8 +205,8 @@ export function formatTerraformWhatIf(edit: TerraformPlanEdit, result: WhatIfRes
   // API's field names, which formatWhatIf prints for edits written in them).
   const { saveErrors: refused = [], ...rest } = result.edit;
   if (refused.length > 0) {
-    out.push(`Warning: the service would refuse to save ${refused.length === 1 ? "this policy" : "these policies"} (${refused.length} error${refused.length === 1 ? "" : "s"}): the apply fails, and the routes below are what the broken policy would do:`);
-    for (const f of refused.slice(0, SHOWN_SAVE_ERRORS)) out.push(`  ${addressOf(edit, f.policyId)} ${f.code} at ${planPathOf(f.path)}: ${f.message}`);
+    out.push(`Warning: ${refusedHeadline(refused)}:`);
+    for (const f of refused.slice(0, SHOWN_SAVE_ERRORS)) out.push(f.code === "UNKNOWN_POLICY" ? `  ${f.code}: ${f.message}` : `  ${addressOf(edit, f.policyId)} ${f.code} at ${planPathOf(f.path)}: ${f.message}`);
     if (refused.length > SHOWN_SAVE_ERRORS) out.push(`  … and ${refused.length - SHOWN_SAVE_ERRORS} more`);
   }
   if (options.scope) out.push(`Scope: ${options.scope}`);

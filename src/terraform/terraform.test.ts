@@ -1188,6 +1188,28 @@ describe("Terraform plans as terraform-plugin-framework and Terraform write them
     expect(text).not.toContain("$.rules[0].stepKey");
   });
 
+  it("an entitlement the plan points at a policy that does not exist: the refusal is the change's, named by the setting, not a policy's error (diff review)", () => {
+    const ent = {
+      address: "conductorone_app_entitlement.prod_admin",
+      mode: "managed",
+      type: "conductorone_app_entitlement",
+      name: "prod_admin",
+      provider_name: "registry.terraform.io/conductorone/conductorone",
+      change: { actions: ["update"], before: { id: "ent-aws-prod-admin", app_id: "app-aws", revoke_policy_id: "" }, after: { id: "ent-aws-prod-admin", app_id: "app-aws", revoke_policy_id: "pol-typo" }, after_unknown: {}, before_sensitive: {}, after_sensitive: {} },
+    };
+    const edit = terraformPlanEdit(world, plan([ent as never]));
+    if (!edit.ok) throw new Error(JSON.stringify(edit.error));
+    const r = whatIf(world, terraformEditRecipe(edit.value));
+    if (!r.ok) throw new Error(r.error.message);
+    const text = formatTerraformWhatIf(edit.value, r.value);
+    expect(text).toContain("Warning: the service would refuse to apply these changes (1 error): the apply fails, and the routes below are what the changes would do:");
+    expect(text).toContain('  UNKNOWN_POLICY: entitlement "app-aws/ent-aws-prod-admin" (revokePolicyId) names policy "pol-typo", which does not exist');
+    expect(text).not.toContain("this policy");
+    const md = formatTerraformWhatIf(edit.value, r.value, { format: "markdown" });
+    expect(md).toContain("> The service would refuse to apply these changes (1 error)");
+    expect(md).toContain("> - UNKNOWN_POLICY: entitlement");
+  });
+
   it("HashiCorp JSON output format (before_sensitive, after_sensitive): a value marked sensitive is never printed, as Terraform shows \"(sensitive value)\"", async () => {
     const before = tfPolicy("pol-aws-access");
     const secret = "route finance escalations to the CFO's private line";
