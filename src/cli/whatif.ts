@@ -293,16 +293,27 @@ export function policyEditFile(io: CliIO, world: World, editPath: string): { rea
  * ```
  */
 export function terraformPlanFile(io: CliIO, world: World, planPath: string): { readonly edit: WorldEdit; readonly warnings: readonly string[] } {
+  const r = planEditOf(io, world, planPath);
+  if (!r.ok) throw new InputFileError(r.message);
+  return { edit: terraformEditRecipe(r.value), warnings: r.value.warnings ?? [] };
+}
+
+type PlanEdit = ReturnType<typeof terraformPlanEdit>;
+
+/**
+ * A plan file read (as bytes: a binary plan, the setup-terraform wrapper's output and UTF-16 are
+ * told apart from JSON) and turned into an edit of `world`. A file that is no plan throws
+ * {@link InputFileError}; a plan that cannot be simulated is its problems, with the message to show.
+ */
+function planEditOf(io: CliIO, world: World, planPath: string): (PlanEdit & { ok: true }) | { readonly ok: false; readonly message: string; readonly problems: (PlanEdit & { ok: false })["error"] } {
   const doc = parsePlanFile(readFileBytes(io, planPath, "Terraform plan"));
   if (!doc.ok) throw new InputFileError(`${planPath}: ${doc.error.map((d) => d.message).join("; ")}`);
   const edit = terraformPlanEdit(world, doc.value);
-  if (!edit.ok) {
-    const n = edit.error.length;
-    const shown = edit.error.slice(0, SHOWN_PLAN_PROBLEMS).map((d) => `  ${d.code} at ${d.path}: ${d.message}`);
-    const more = n > SHOWN_PLAN_PROBLEMS ? `\n  … and ${n - SHOWN_PLAN_PROBLEMS} more` : "";
-    throw new InputFileError(`${planPath}: the plan cannot be simulated (${plural(n, "problem")}):\n${shown.join("\n")}${more}`);
-  }
-  return { edit: terraformEditRecipe(edit.value), warnings: edit.value.warnings ?? [] };
+  if (edit.ok) return edit;
+  const n = edit.error.length;
+  const shown = edit.error.slice(0, SHOWN_PLAN_PROBLEMS).map((d) => `  ${d.code} at ${d.path}: ${d.message}`);
+  const more = n > SHOWN_PLAN_PROBLEMS ? `\n  … and ${n - SHOWN_PLAN_PROBLEMS} more` : "";
+  return { ok: false, message: `${planPath}: the plan cannot be simulated (${plural(n, "problem")}):\n${shown.join("\n")}${more}`, problems: edit.error };
 }
 
 /**
@@ -329,19 +340,13 @@ const SHOWN_PLAN_PROBLEMS = 10;
 
 /** `whatif --terraform-plan`: the plan's policy changes as the edit, reported by Terraform address. */
 function runPlan(io: CliIO, world: World, planPath: string, scope: TaskScope, json: boolean, format: "text" | "markdown", worldPath: string): number {
-  // Read as bytes: a binary plan, the setup-terraform wrapper's output and UTF-16 are told apart from JSON.
-  const doc = parsePlanFile(readFileBytes(io, planPath, "Terraform plan"));
-  // Under --json the dispatcher writes the error document (BAD_INPUT with this message).
-  if (!doc.ok) throw new InputFileError(`${planPath}: ${doc.error.map((d) => d.message).join("; ")}`);
-  const edit = terraformPlanEdit(world, doc.value);
+  // A file that is no plan throws: under --json the dispatcher writes the error document (BAD_INPUT).
+  const edit = planEditOf(io, world, planPath);
   if (!edit.ok) {
-    const n = edit.error.length;
-    const shown = edit.error.slice(0, SHOWN_PLAN_PROBLEMS).map((d) => `  ${d.code} at ${d.path}: ${d.message}`);
-    const more = n > SHOWN_PLAN_PROBLEMS ? `\n  … and ${n - SHOWN_PLAN_PROBLEMS} more` : "";
-    const message = `${planPath}: the plan cannot be simulated (${plural(n, "problem")}):\n${shown.join("\n")}${more}`;
+    const { message } = edit;
     if (!json) throw new InputFileError(message);
     // One document on stdout: thrown, the dispatcher would write a second (BAD_INPUT) after it.
-    printJson(io, { error: { code: "INVALID_ARGUMENT", message, problems: edit.error } });
+    printJson(io, { error: { code: "INVALID_ARGUMENT", message, problems: edit.problems } });
     io.stderr(`${message}\n`);
     return EXIT.badInput;
   }
