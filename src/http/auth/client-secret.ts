@@ -80,6 +80,10 @@ export function parseClientSecret(secret: string): Result<Ed25519PrivateJwk, str
  * ```
  */
 export function formatClientSecret(jwk: Ed25519PrivateJwk): string {
+  // Read by `atob` (the TypeScript SDK) and by Go's strict base64url without padding (the Go SDK,
+  // cone) alike: this JSON is 129 bytes (no padding), and standard base64 writes "+" or "/" only
+  // for a ">", "?", "~" or a byte over 0x7f, none of which an Ed25519 JWK's JSON holds — so the
+  // text is in the alphabet both share. Pinned by a test over generated keys; keep the layout.
   const json = JSON.stringify({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, d: jwk.d });
   return CLIENT_SECRET_PREFIX + Buffer.from(json, "utf8").toString("base64");
 }

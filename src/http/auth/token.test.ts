@@ -44,6 +44,16 @@ describe("openapi.yaml oauth scheme: the client secret", () => {
     const url = CLIENT_SECRET_PREFIX + Buffer.from(json).toString("base64url");
     expect(parseClientSecret(url)).toEqual({ ok: true, value: key });
   });
+  it("every secret is read both by atob (the TypeScript SDK) and by strict unpadded base64url (the Go SDK's and cone's parseSecret): no '+', '/' or '=' (Go/Python SDK review)", async () => {
+    for (let i = 0; i < 64; i++) {
+      const { clientSecret } = await createApiClient({ clientId: `c${i}@sim/pcc`, userId: SUPER });
+      const tail = clientSecret.slice(CLIENT_SECRET_PREFIX.length);
+      expect(tail).toMatch(/^[A-Za-z0-9]+$/);
+      expect(tail.length % 4).toBe(0);
+      // The same bytes either way.
+      expect(Buffer.from(tail, "base64url").toString("utf8")).toBe(atob(tail));
+    }
+  });
   it("refuses what is not a secret, with a reason", () => {
     expect(parseClientSecret("nope").ok).toBe(false);
     expect(parseClientSecret(`${CLIENT_SECRET_PREFIX}!!!`).ok).toBe(false);
