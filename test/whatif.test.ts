@@ -593,6 +593,32 @@ describe("whatIf on the sample tenant", () => {
     expect(run(capped, (w) => void (w.tenant.defaultPolicies["finding"] = "pol-finding-triage")).edit.warnings).toEqual([]);
   });
 
+  it("an escalation's expiration written as openapi.yaml's int64 seconds (\"86400\", what serve answers and a pull keeps) and as the spec's duration (\"86400s\") is the same time: no change (e2e review)", () => {
+    const json = sampleJson() as { policies: Record<string, unknown>[] };
+    const wire = json.policies.find((p) => p["id"] === "pol-prod-admin") as { policySteps: Record<string, { steps: { approval?: { escalation?: { expiration: string } } }[] }> };
+    const asPulled = structuredClone(wire);
+    let rewritten = 0;
+    for (const seq of Object.values(asPulled.policySteps))
+      for (const step of seq.steps) {
+        const e = step.approval?.escalation;
+        if (e && e.expiration.endsWith("s")) {
+          e.expiration = e.expiration.slice(0, -1);
+          rewritten++;
+        }
+      }
+    expect(rewritten).toBeGreaterThan(0);
+    const pulled = run(sample, { policies: [asPulled] as never });
+    // The world now holds "86400"; the file's policy, unchanged, says "86400s".
+    const pulledWorld = applyEdit(sample, { policies: [asPulled] as never });
+    const back = run(pulledWorld, { policies: [structuredClone(wire)] as never });
+    expect([pulled.counts.changed, back.counts.changed]).toEqual([0, 0]);
+    // A different time is still a change.
+    const later = structuredClone(wire);
+    const esc = Object.values(later.policySteps).flatMap((q) => q.steps).find((x) => x.approval?.escalation)?.approval?.escalation;
+    if (esc) esc.expiration = "90000s";
+    expect(run(pulledWorld, { policies: [later] as never }).counts.changed).toBeGreaterThan(0);
+  });
+
   it("leaves the world untouched", () => {
     const before = JSON.stringify(saveWorld(sample));
     run(sample, (w) => {

@@ -203,6 +203,25 @@ export function expirationSeconds(value: string): { seconds: string; exact: bool
 }
 
 /**
+ * Whether two escalation `expiration`s are the same time: the same text, or the same whole number of
+ * seconds written either way (`"86400s"`, the spec's duration, and `"86400"`, openapi.yaml's int64
+ * seconds, which serve answers and so a pulled world holds). A what-if comparing a pulled policy with
+ * the same policy from a plan or a file must not see a change in the spelling.
+ *
+ * @example
+ * ```ts
+ * sameExpiration("86400", "86400s"); // true
+ * sameExpiration("1.5s", "1s"); // false
+ * ```
+ */
+export function sameExpiration(a: string, b: string): boolean {
+  if (a === b) return true;
+  const x = expirationSeconds(a);
+  const y = expirationSeconds(b);
+  return x !== undefined && y !== undefined && x.exact && y.exact && x.seconds === y.seconds;
+}
+
+/**
  * `json` with the API's name written beside every key the spec names differently, holding the same
  * value in the API's names: `{ svcResourceAction: {svcResourceActionId} }` gains
  * `batonResourceAction: {batonResourceActionId}` (keys inside such a value get no alias of their

@@ -3,6 +3,7 @@
  * report shows it where a task's route reads the same before and after although its steps differ
  * (an agent's `policy_ids`, a fallback list: details a route's one-line summary leaves out).
  */
+import { sameExpiration } from "../codec/spec-names.js";
 import { encodePolicy } from "../codec/index.js";
 import type { Policy } from "../model/index.js";
 import { isRecord, isZeroValue, pathKey, planPathOf } from "./attributes.js";
@@ -43,6 +44,8 @@ export function policyDifferences(before: Policy, after: Policy): AttributeDiffe
   const out: AttributeDifference[] = [];
   const walk = (a: unknown, b: unknown, at: string, depth: number): void => {
     if (same(a, b)) return;
+    // The same escalation time written as the spec's duration or the API's int64 seconds.
+    if (typeof a === "string" && typeof b === "string" && at.endsWith(".expiration") && sameExpiration(a, b)) return;
     if (depth < 32 && isRecord(a) && isRecord(b)) {
       for (const k of new Set([...Object.keys(a), ...Object.keys(b)]))
         if (depth > 0 || !SERVICE_FIELDS.has(k)) walk(Object.hasOwn(a, k) ? a[k] : undefined, Object.hasOwn(b, k) ? b[k] : undefined, pathKey(at, k), depth + 1);

@@ -1272,3 +1272,21 @@ describe("terraform/policy-resource.md enums: a value outside its set is refused
     expect(!bogus.ok && bogus.error.map((d) => d.path)).toContain(`$.resource_changes[0].change.after.policy_steps${/^[A-Za-z_]\w*$/.test(key) ? `.${key}` : `["${key}"]`}.steps[0].approval.agent.agent_mode`);
   });
 });
+
+describe("terraform/policy-resource.md escalation expiration: the same time written two ways is no difference (e2e review)", () => {
+  it("a pulled world's \"86400\" (openapi.yaml int64 seconds) against a plan's \"86400s\" lists no attribute difference; another time does", async () => {
+    const { policyDifferences } = await import("./differences.js");
+    const p = world.index.policies.get("pol-prod-admin");
+    if (!p) throw new Error("fixture");
+    const wire = encodePolicy(p) as { policySteps: Record<string, { steps: { approval?: { escalation?: { expiration: string } } }[] }> };
+    const respell = (to: (s: string) => string) => {
+      const w = structuredClone(wire);
+      for (const seq of Object.values(w.policySteps)) for (const s of seq.steps) if (s.approval?.escalation) s.approval.escalation.expiration = to(s.approval.escalation.expiration);
+      const d = decodePolicy(w);
+      if (!d.ok) throw new Error("decode");
+      return d.value;
+    };
+    expect(policyDifferences(respell((s) => s.replace(/s$/, "")), p)).toEqual([]);
+    expect(policyDifferences(respell(() => "90000s"), p).map((d) => d.path)).toEqual([expect.stringMatching(/escalation\.expiration$/)]);
+  });
+});

@@ -2,11 +2,13 @@
  * Structural equality of model values (plain objects, arrays, primitives), for deciding whether an
  * edit really changed something: a policy re-decoded from JSON is a new object but the same policy.
  */
+import { sameExpiration } from "../codec/spec-names.js";
 
 /**
  * Whether two model values are structurally equal: same primitives (`Object.is`), arrays of equal
  * items, plain objects with the same keys and equal values. An absent key and a key holding
- * `undefined` are the same (as in JSON).
+ * `undefined` are the same (as in JSON). An escalation's `expiration` (the only model field of that
+ * name) is compared as the time it is: `"86400"` and `"86400s"` are equal ({@link sameExpiration}).
  *
  * @example
  * ```ts
@@ -24,7 +26,11 @@ export function sameValue(a: unknown, b: unknown): boolean {
   }
   if (Array.isArray(b)) return false;
   const ra = a as Record<string, unknown>;
-  for (const k of Object.keys(ra)) if (!sameValue(ra[k], ownValue(b, k))) return false;
+  for (const k of Object.keys(ra)) {
+    const x = ra[k];
+    const y = ownValue(b, k);
+    if (k === "expiration" && typeof x === "string" && typeof y === "string" ? !sameExpiration(x, y) : !sameValue(x, y)) return false;
+  }
   for (const k of Object.keys(b)) if (!Object.hasOwn(ra, k) && ownValue(b, k) !== undefined) return false;
   return true;
 }
