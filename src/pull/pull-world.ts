@@ -277,6 +277,34 @@ function ownersFromAppOwners(app: Record<string, unknown>): Record<string, unkno
  * Whether `key` names a field anywhere in `value`, looked for without recursion (a listed object
  * may nest deeper than the call stack allows: the answer is the server's).
  */
+/**
+ * The groups policies name, once each, by app and id: a group approver's `{ appGroupId, appId }`
+ * and each `fallbackGroupIds` item's `{ appEntitlementId, appId }` (the spec's form of a group).
+ */
+function namedGroups(policies: readonly Json[]): { readonly appId: string; readonly id: string }[] {
+  const out = new Map<string, { appId: string; id: string }>();
+  const add = (appId: unknown, id: unknown): void => {
+    // A group without its app is still named: it finds no entitlement, and is said to be unknown.
+    const app = typeof appId === "string" ? appId : "";
+    if (typeof id === "string" && id !== "" && !out.has(`${app}\u0000${id}`)) out.set(`${app}\u0000${id}`, { appId: app, id });
+  };
+  const stack: unknown[] = [...policies];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== "object" || v === null) continue;
+    if (Array.isArray(v)) {
+      for (const x of v) stack.push(x);
+      continue;
+    }
+    const o = v as Json;
+    if (Object.hasOwn(o, "appGroupId")) add(o["appId"], o["appGroupId"]);
+    const fallback = o["fallbackGroupIds"];
+    if (Array.isArray(fallback)) for (const g of fallback) if (isRecord(g)) add(g["appId"], g["appEntitlementId"]);
+    for (const x of Object.values(o)) stack.push(x);
+  }
+  return [...out.values()].sort((a, b) => (a.appId === b.appId ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.appId < b.appId ? -1 : 1));
+}
+
 function namesKey(value: unknown, key: string): boolean {
   const stack: unknown[] = [value];
   while (stack.length > 0) {
@@ -736,8 +764,30 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
       code: "ROLES_UNKNOWN",
       message: `users hold ${unknownRoles.length} role id(s) the API does not describe (${unknownRoles.slice(0, 5).join(", ")}${unknownRoles.length > 5 ? ", …" : ""}): add "roles": [{ "id": "…", "displayName": "…", "kind": "SUPER_ADMIN" }] to say which is which`,
     });
-  if (policyList.some((p) => namesKey(p, "appGroupId")))
-    warnings.push({ code: "GROUPS_UNKNOWN", message: 'policies name groups, whose members the API does not list here: add "groups": [{ "id", "appId", "displayName", "memberUserIds" }] for group approvers' });
+  // A group is an entitlement of its app (fallbackGroupIds name them { appEntitlementId, appId }),
+  // and its members are the users granted it: the groups the policies name, from what was pulled.
+  const groupList: Json[] = [];
+  const groupsLacking: string[] = [];
+  for (const { appId, id } of namedGroups(policyList)) {
+    const ent = entitlements.find((e) => e["appId"] === appId && e["id"] === id);
+    if (ent === undefined) {
+      groupsLacking.push(`${appId}/${id}`);
+      continue;
+    }
+    const members = new Set<string>();
+    for (const g of grantList) if (g["appId"] === appId && g["appEntitlementId"] === id && typeof g["identityUserId"] === "string") members.add(g["identityUserId"]);
+    groupList.push({ id, appId, displayName: typeof ent["displayName"] === "string" ? ent["displayName"] : "", memberUserIds: [...members].sort() });
+  }
+  if (groupList.length > 0)
+    warnings.push({
+      code: "GROUPS_INFERRED",
+      message: `${groupList.length} group(s) the policies name are taken to be their apps' entitlements of those ids, with the users granted them as members (${groupList.slice(0, 5).map((g) => `${String(g["appId"])}/${String(g["id"])}: ${(g["memberUserIds"] as string[]).length}`).join(", ")}${groupList.length > 5 ? ", …" : ""}): check "groups" if a group's members are not its grantees`,
+    });
+  if (groupsLacking.length > 0)
+    warnings.push({
+      code: "GROUPS_UNKNOWN",
+      message: `policies name ${groupsLacking.length} group(s) that are no entitlement the pull read (${groupsLacking.slice(0, 5).join(", ")}${groupsLacking.length > 5 ? ", …" : ""}): add "groups": [{ "id", "appId", "displayName", "memberUserIds" }] for their approvers`,
+    });
   const clock = new Date(Math.floor(now() / 1000) * 1000).toISOString().replace(".000Z", "Z");
   warnings.push({ code: "CLOCK", message: `the simulation clock is the time of the pull, ${clock}: change "now" to simulate another moment` });
 
@@ -752,6 +802,7 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
     appUsers,
     grants: grantList,
     resourceTypeDefaults,
+    ...(groupList.length > 0 ? { groups: groupList } : {}),
     ...(accessReviews === undefined ? {} : { accessReviews }),
     ...(readSome(reads.get(CONFIGURATION_RULES)) ? { entitlementConfigurationRules: configurationRules } : {}),
     policies: policyList,

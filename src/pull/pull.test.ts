@@ -736,3 +736,30 @@ describe("a grant default inferred from tasks only where the pull read what else
     expect(await grantDefault(false)).toEqual({ id: undefined, codes: ["DEFAULT_POLICY_UNKNOWN"] });
   });
 });
+
+describe("the groups policies name, from the entitlements and grants pulled (e2e review)", () => {
+  it("a group is its app's entitlement of that id, its members the users granted it: the fixture's groups come back, and a group approval routes as before", async () => {
+    const r = await pullWorld({ baseUrl: "http://api.test", fetch: fakeApi(fixture).fetch, credentials: { kind: "token", token: "tok-admin" }, now: () => NOW, retry: noWait });
+    if (!r.ok) throw new Error(r.error.message);
+    const groups = (r.value.world["groups"] ?? []) as Json[];
+    expect(groups.length).toBeGreaterThan(0);
+    const byKey = new Map((fixture.groups as Json[]).map((g) => [`${String(g["appId"])}/${String(g["id"])}`, g]));
+    for (const g of groups) {
+      const want = byKey.get(`${String(g["appId"])}/${String(g["id"])}`);
+      expect(want, `${String(g["id"])} is a fixture group`).toBeDefined();
+      expect(g).toEqual({ ...want, memberUserIds: [...((want?.["memberUserIds"] as string[]) ?? [])].sort() });
+    }
+    expect(r.value.warnings.find((w) => w.code === "GROUPS_INFERRED")?.message).toContain("with the users granted them as members");
+    expect(r.value.warnings.map((w) => w.code)).not.toContain("GROUPS_UNKNOWN");
+    // Task 1003's group approval: the same reviewers in the pulled world as in the fixture.
+    const pulled = loadWorld(r.value.world, { strict: false });
+    const original = loadWorld(fixture as never);
+    if (!pulled.ok || !original.ok) throw new Error("load");
+    const { explain } = await import("../explain/explain.js");
+    const first = (w: typeof pulled.value) => {
+      const e = explain(w, "1003");
+      return e.ok && e.value.result.kind === "selected" ? e.value.result.steps[0] : undefined;
+    };
+    expect(first(pulled.value)).toEqual(first(original.value));
+  });
+});
