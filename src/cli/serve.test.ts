@@ -57,6 +57,21 @@ describe("policy-sim serve", () => {
     }
   });
 
+  it("a world with no tokens and no API clients (a pulled one) is served with a warning that every request will answer 401, naming client add (e2e review)", async () => {
+    const fixture = JSON.parse(disk("fixtures/world.json")) as Record<string, unknown>;
+    for (const [name, world, warned] of [
+      ["pulled.json", { ...fixture, tokens: {}, clients: [] }, true],
+      ["fixture.json", fixture, false],
+    ] as const) {
+      const io = memoryIO({ files: { [name]: JSON.stringify(world) }, fallback: disk });
+      const done = runCli(["serve", "--world", name, "--port", "0"], io);
+      await until(io, (out) => out.includes("Ctrl-C"));
+      expect(io.err().includes(`warning: the world has no tokens and no API clients, so every request answers 401: register a client with \`policy-sim client add --world ${name} --user <userId> --out <file>\``), name).toBe(warned);
+      io.signal("SIGTERM");
+      expect(await done).toBe(EXIT.ok);
+    }
+  });
+
   it("--clock system runs the world on the wall clock (said at start; the world's clock moves to now); --clock world keeps it; another value is exit 2", async () => {
     const io = memoryIO({ fallback: disk });
     const done = runCli(["serve", "--world", "fixtures/world.json", "--port", "0", "--clock", "system", "--out", "after.json"], io);

@@ -8,6 +8,7 @@
  * cuts the wait short and still writes. Every write goes to a temporary file renamed over `--out`,
  * so the file is always a whole world: a write that fails is reported and the last good file kept.
  */
+import { shellWord } from "../text/shell-word.js";
 import type { ConnectionLimits, RunningServer, TlsFiles } from "../http/server.js";
 import { DEFAULT_CONNECTION_LIMITS, serve } from "../http/server.js";
 import { createWorldStore, DEFAULT_MAX_AUDIT_EVENTS } from "../http/world-store.js";
@@ -188,6 +189,13 @@ export const serveCommand: Command = {
       server = await serve({ store, port, host, ...limits, ...timing, ...(tls === undefined ? {} : { tls }), ...(values["connectors-complete"] === true ? { connectorsComplete: true } : {}) });
     } catch (e: unknown) {
       throw new CliInputError(listenProblem(e, host, port));
+    }
+    // A pulled world keeps no tokens or clients: every request would answer 401, so say so at once.
+    if (Object.keys(world.tokens).length === 0 && world.clients.length === 0) {
+      const file = str(values["world"]) ?? "<world file>";
+      io.stderr(
+        `warning: the world has no tokens and no API clients, so every request answers 401: register a client with \`policy-sim client add --world ${shellWord(file)} --user <userId> --out <file>\` and serve that file (a pulled world keeps neither)\n`,
+      );
     }
     if (values["json"] === true) printJson(io, { url: server.url });
     else {
