@@ -216,3 +216,19 @@ describe("the Why line and plan warnings (diff review)", () => {
     expect(warned(e.err)).toEqual(warned(w.err));
   });
 });
+
+describe("whatif --edit says what the edit changes, field by field in the API's names (e2e review: a steps-only change read the same before and after)", () => {
+  it("a rule taken out is one line; an escalation time changed is its path; the world's own policy is 'the same'", async () => {
+    const removed = await run(["whatif", "--world", WORLD, "--edit", "e.json"], { "e.json": JSON.stringify(withoutRule2()) });
+    expect(removed.out).toContain('What the edit changes:\n  pol-prod-admin:\n    rules[2]: {"condition":"subject.employmentType == \\"Contractor\\"');
+    expect(removed.out).toMatch(/rules\[2\]: .* → unset\n\nWhy a task changes/);
+    const p = policy("pol-prod-admin") as Wire & { policySteps: Record<string, { steps: { approval?: { escalation?: { expiration: string } } }[] }> };
+    const esc = Object.values(p.policySteps).flatMap((q) => q.steps).find((s) => s.approval?.escalation)?.approval?.escalation;
+    if (!esc) throw new Error("fixture: no escalation");
+    esc.expiration = "90000s";
+    const later = await run(["whatif", "--world", WORLD, "--edit", "e.json", "--state", "all"], { "e.json": JSON.stringify(p) });
+    expect(later.out).toMatch(/\n {4}policySteps\["5650fd2e-[^\n]*"\]\.steps\[1\]\.approval\.escalation\.expiration: "86400s" → "90000s"/);
+    const same = await run(["whatif", "--world", WORLD, "--edit", "e.json"], { "e.json": JSON.stringify(policy("pol-prod-admin")) });
+    expect(same.out).toContain("What the edit changes:\n  pol-prod-admin: the same as the world's");
+  });
+});

@@ -8,6 +8,7 @@ import { decodePolicy } from "../codec/index.js";
 import type { Policy } from "../model/index.js";
 import { KNOWN_TASK_STATES } from "../model/enums.js";
 import { formatTerraformWhatIf, parsePlanFile, terraformEditRecipe, terraformPlanEdit } from "../terraform/index.js";
+import { differenceText, policyDifferences } from "../terraform/differences.js";
 import { failed, Shown } from "../repl/show.js";
 import { formatWhatIf, type TaskKind, type TaskScope, whatIf, type WhatIfResult, type WorldEdit } from "../whatif/index.js";
 import type { World } from "../world/world.js";
@@ -251,7 +252,7 @@ export const whatifCommand: Command = {
       return r.error.code === "INVALID_ARGUMENT" ? EXIT.badInput : EXIT.findings;
     }
     if (values["json"] === true) printJson(io, r.value);
-    else io.stdout(`${whatIfReport(r.value, scope)}${whyLine(r.value, str(values["world"]) ?? "", "--edit", editPath ?? "")}\n`);
+    else io.stdout(`${whatIfReport(r.value, scope)}${editedLines(world, edit.policies)}${whyLine(r.value, str(values["world"]) ?? "", "--edit", editPath ?? "")}\n`);
     return findingsExit(r.value);
   },
 };
@@ -314,6 +315,30 @@ function planEditOf(io: CliIO, world: World, planPath: string): (PlanEdit & { ok
   const shown = edit.error.slice(0, SHOWN_PLAN_PROBLEMS).map((d) => `  ${d.code} at ${d.path}: ${d.message}`);
   const more = n > SHOWN_PLAN_PROBLEMS ? `\n  … and ${n - SHOWN_PLAN_PROBLEMS} more` : "";
   return { ok: false, message: `${planPath}: the plan cannot be simulated (${plural(n, "problem")}):\n${shown.join("\n")}${more}`, problems: edit.error };
+}
+
+/** How many of one policy's differences `whatif --edit` lists; the count of the rest follows. */
+const SHOWN_EDIT_DIFFERENCES = 10;
+
+/**
+ * What each `--edit` policy changes in the world's, field by field in the API's names: a route that
+ * reads the same before and after (its steps differ in a detail the one-line summary leaves out)
+ * otherwise leaves nothing to point at.
+ */
+function editedLines(world: World, policies: readonly Policy[]): string {
+  const out: string[] = [];
+  for (const p of policies) {
+    const old = world.index.policies.get(p.id);
+    if (old === undefined) continue;
+    const diffs = policyDifferences(old, p, "api");
+    if (diffs.length === 0) {
+      out.push(`  ${p.id}: the same as the world's`);
+      continue;
+    }
+    out.push(`  ${p.id}:`, ...diffs.slice(0, SHOWN_EDIT_DIFFERENCES).map((d) => `    ${differenceText(d)}`));
+    if (diffs.length > SHOWN_EDIT_DIFFERENCES) out.push(`    … and ${diffs.length - SHOWN_EDIT_DIFFERENCES} more`);
+  }
+  return out.length === 0 ? "" : `\n\nWhat the edit changes:\n${out.join("\n")}`;
 }
 
 /**

@@ -32,7 +32,8 @@ function same(a: unknown, b: unknown): boolean {
 
 /**
  * The values that differ between a world's policy and the one a plan writes, leaf by leaf (a list
- * of plain values, or a list whose length changes, is one leaf), with paths in the provider's names.
+ * of plain values, or a list whose length changes, is one leaf), with paths in the provider's names
+ * (`names: "api"`: in the API's, as a policy file for `whatif --edit` writes them).
  *
  * @example
  * ```ts
@@ -40,7 +41,7 @@ function same(a: unknown, b: unknown): boolean {
  * // [{ path: "$.description", before: "old", after: "new" }]
  * ```
  */
-export function policyDifferences(before: Policy, after: Policy): AttributeDifference[] {
+export function policyDifferences(before: Policy, after: Policy, names: "terraform" | "api" = "terraform"): AttributeDifference[] {
   const out: AttributeDifference[] = [];
   const walk = (a: unknown, b: unknown, at: string, depth: number): void => {
     if (same(a, b)) return;
@@ -55,7 +56,22 @@ export function policyDifferences(before: Policy, after: Policy): AttributeDiffe
       a.forEach((x, i) => walk(x, b[i], `${at}[${i}]`, depth + 1));
       return;
     }
-    out.push({ path: planPathOf(at), before: isZeroValue(a) ? null : a, after: isZeroValue(b) ? null : b });
+    // In the API's names (a person's own edit), a list of objects that grew or shrank is told item by
+    // item too, the ones past the shorter list as added or gone, not as one long value.
+    if (names === "api" && depth < 32 && Array.isArray(a) && Array.isArray(b) && [...a, ...b].some((x) => isRecord(x) || Array.isArray(x))) {
+      // Items taken out of (or put into) one place, the rest as they were: said as that, not as every later item changed.
+      const [long, short] = a.length > b.length ? [a, b] : [b, a];
+      const n = long.length - short.length;
+      let i = 0;
+      while (i < short.length && same(long[i], short[i])) i++;
+      if (short.slice(i).every((x, k) => same(x, long[i + n + k]))) {
+        for (let k = i; k < i + n; k++) out.push({ path: `${at}[${k}]`, before: a === long ? (long[k] ?? null) : null, after: a === long ? null : (long[k] ?? null) });
+        return;
+      }
+      for (let k = 0; k < long.length; k++) walk(a[k], b[k], `${at}[${k}]`, depth + 1);
+      return;
+    }
+    out.push({ path: names === "api" ? at : planPathOf(at), before: isZeroValue(a) ? null : a, after: isZeroValue(b) ? null : b });
   };
   walk(encodePolicy(before), encodePolicy(after), "$", 0);
   return out;
