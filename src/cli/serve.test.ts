@@ -66,7 +66,7 @@ describe("policy-sim serve", () => {
       const io = memoryIO({ files: { [name]: JSON.stringify(world) }, fallback: disk });
       const done = runCli(["serve", "--world", name, "--port", "0"], io);
       await until(io, (out) => out.includes("Ctrl-C"));
-      expect(io.err().includes(`warning: the world has no tokens and no API clients, so every request answers 401: register a client with \`policy-sim client add --world ${name} --user <userId> --out <file>\``), name).toBe(warned);
+      expect(io.err().includes(`warning: the world has no tokens and no API clients, so every API request answers 401 (only /auth/v1/token is open): register a client with \`policy-sim client add --world ${name} --user <userId> --out <file>\``), name).toBe(warned);
       io.signal("SIGTERM");
       expect(await done).toBe(EXIT.ok);
     }

@@ -192,9 +192,11 @@ export const serveCommand: Command = {
     }
     // A pulled world keeps no tokens or clients: every request would answer 401, so say so at once.
     if (Object.keys(world.tokens).length === 0 && world.clients.length === 0) {
-      const file = str(values["world"]) ?? "<world file>";
+      const given = str(values["world"]);
+      // A stream cannot be read again: then the command names the file to save it to.
+      const file = given === undefined || given === "-" || given.startsWith("/dev/") ? "<world file>" : given;
       io.stderr(
-        `warning: the world has no tokens and no API clients, so every request answers 401: register a client with \`policy-sim client add --world ${shellWord(file)} --user <userId> --out <file>\` and serve that file (a pulled world keeps neither)\n`,
+        `warning: the world has no tokens and no API clients, so every API request answers 401 (only /auth/v1/token is open): register a client with \`policy-sim client add --world ${shellWord(file)} --user <userId> --out <file>\` and serve that file (a pulled world keeps neither)\n`,
       );
     }
     if (values["json"] === true) printJson(io, { url: server.url });

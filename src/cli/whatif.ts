@@ -329,7 +329,10 @@ function editedLines(world: World, policies: readonly Policy[]): string {
   const out: string[] = [];
   for (const p of policies) {
     const old = world.index.policies.get(p.id);
-    if (old === undefined) continue;
+    if (old === undefined) {
+      out.push(`  ${p.id}: new, not in the world`);
+      continue;
+    }
     const diffs = policyDifferences(old, p, "api");
     if (diffs.length === 0) {
       out.push(`  ${p.id}: the same as the world's`);

@@ -216,6 +216,8 @@ export function expirationSeconds(value: string): { seconds: string; exact: bool
  */
 export function sameExpiration(a: string, b: string): boolean {
   if (a === b) return true;
+  // A negative time is no time the engine runs as one ("-60" never fires, "-60s" at once): as written.
+  if (a.startsWith("-") || b.startsWith("-")) return false;
   const x = expirationSeconds(a);
   const y = expirationSeconds(b);
   return x !== undefined && y !== undefined && x.exact && y.exact && x.seconds === y.seconds;

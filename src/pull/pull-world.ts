@@ -273,13 +273,12 @@ function ownersFromAppOwners(app: Record<string, unknown>): Record<string, unkno
   const ids = Array.isArray(appOwners) ? appOwners.map((u) => (isRecord(u) && typeof u["id"] === "string" ? u["id"] : "")).filter((id) => id !== "") : [];
   return ids.length > 0 && !Array.isArray(rest["ownerUserIds"]) ? { ...rest, ownerUserIds: ids } : rest;
 }
+
 /**
- * Whether `key` names a field anywhere in `value`, looked for without recursion (a listed object
- * may nest deeper than the call stack allows: the answer is the server's).
- */
-/**
- * The groups policies name, once each, by app and id: a group approver's `{ appGroupId, appId }`
- * and each `fallbackGroupIds` item's `{ appEntitlementId, appId }` (the spec's form of a group).
+ * The groups policies name as approvers, once each, by app and id: a group approver's
+ * `{ appGroupId, appId }` (fallback groups, `{ appEntitlementId, appId }`, are resolved from the
+ * entitlement's grants, not from `groups`). Looked for without recursion: a listed object may nest
+ * deeper than the call stack allows.
  */
 function namedGroups(policies: readonly Json[]): { readonly appId: string; readonly id: string }[] {
   const out = new Map<string, { appId: string; id: string }>();
@@ -298,26 +297,9 @@ function namedGroups(policies: readonly Json[]): { readonly appId: string; reado
     }
     const o = v as Json;
     if (Object.hasOwn(o, "appGroupId")) add(o["appId"], o["appGroupId"]);
-    const fallback = o["fallbackGroupIds"];
-    if (Array.isArray(fallback)) for (const g of fallback) if (isRecord(g)) add(g["appId"], g["appEntitlementId"]);
     for (const x of Object.values(o)) stack.push(x);
   }
   return [...out.values()].sort((a, b) => (a.appId === b.appId ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.appId < b.appId ? -1 : 1));
-}
-
-function namesKey(value: unknown, key: string): boolean {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v !== "object" || v === null) continue;
-    if (Array.isArray(v)) {
-      for (const x of v) stack.push(x);
-      continue;
-    }
-    if (Object.hasOwn(v, key)) return true;
-    for (const x of Object.values(v)) stack.push(x);
-  }
-  return false;
 }
 
 /**
@@ -768,12 +750,21 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
   // and its members are the users granted it: the groups the policies name, from what was pulled.
   const groupList: Json[] = [];
   const groupsLacking: string[] = [];
+  // The world keys groups by id alone: of two apps' entitlements of one id, the first is kept, said.
+  const groupIds = new Map<string, string>();
+  const groupsShadowed: string[] = [];
   for (const { appId, id } of namedGroups(policyList)) {
     const ent = entitlements.find((e) => e["appId"] === appId && e["id"] === id);
     if (ent === undefined) {
-      groupsLacking.push(`${appId}/${id}`);
+      groupsLacking.push(appId === "" ? `${id} (no appId)` : `${appId}/${id}`);
       continue;
     }
+    const first = groupIds.get(id);
+    if (first !== undefined) {
+      groupsShadowed.push(`${appId}/${id} (kept ${first}/${id})`);
+      continue;
+    }
+    groupIds.set(id, appId);
     const members = new Set<string>();
     for (const g of grantList) if (g["appId"] === appId && g["appEntitlementId"] === id && typeof g["identityUserId"] === "string") members.add(g["identityUserId"]);
     groupList.push({ id, appId, displayName: typeof ent["displayName"] === "string" ? ent["displayName"] : "", memberUserIds: [...members].sort() });
@@ -782,6 +773,11 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
     warnings.push({
       code: "GROUPS_INFERRED",
       message: `${groupList.length} group(s) the policies name are taken to be their apps' entitlements of those ids, with the users granted them as members (${groupList.slice(0, 5).map((g) => `${String(g["appId"])}/${String(g["id"])}: ${(g["memberUserIds"] as string[]).length}`).join(", ")}${groupList.length > 5 ? ", …" : ""}): check "groups" if a group's members are not its grantees`,
+    });
+  if (groupsShadowed.length > 0)
+    warnings.push({
+      code: "GROUPS_AMBIGUOUS",
+      message: `policies name groups of one id in two apps, which a world keeps once (by id): ${groupsShadowed.slice(0, 5).join(", ")}${groupsShadowed.length > 5 ? ", …" : ""}; give one of them another id in "groups" and in the policies that name it`,
     });
   if (groupsLacking.length > 0)
     warnings.push({

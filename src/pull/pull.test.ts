@@ -751,6 +751,8 @@ describe("the groups policies name, from the entitlements and grants pulled (e2e
     }
     expect(r.value.warnings.find((w) => w.code === "GROUPS_INFERRED")?.message).toContain("with the users granted them as members");
     expect(r.value.warnings.map((w) => w.code)).not.toContain("GROUPS_UNKNOWN");
+    // Fallback groups are read from the entitlement's grants, not from "groups": never asked for.
+    expect(r.value.warnings.find((w) => w.code === "GROUPS_INFERRED")?.message).not.toContain("fallback");
     // Task 1003's group approval: the same reviewers in the pulled world as in the fixture.
     const pulled = loadWorld(r.value.world, { strict: false });
     const original = loadWorld(fixture as never);
@@ -761,5 +763,22 @@ describe("the groups policies name, from the entitlements and grants pulled (e2e
       return e.ok && e.value.result.kind === "selected" ? e.value.result.steps[0] : undefined;
     };
     expect(first(pulled.value)).toEqual(first(original.value));
+  });
+});
+
+describe("groups of one id in two apps (diff review)", () => {
+  it("a world keeps groups by id: the second is left out with GROUPS_AMBIGUOUS, not written twice", async () => {
+    const world = structuredClone(fixture) as Record<string, Json[]>;
+    const grp = (world["entitlements"] as Json[]).find((e) => e["id"] === "grp-security-oncall");
+    if (!grp) throw new Error("fixture");
+    world["entitlements"] = [...(world["entitlements"] as Json[]), { ...grp, appId: "app-github", displayName: "GitHub security" }];
+    // A second policy names the same id in app-github as a group approver.
+    const named = JSON.stringify(world["policies"]).replace(/"appGroupId":"grp-security-oncall","appId":"app-okta"/, '"appGroupId":"grp-security-oncall","appId":"app-github"');
+    world["policies"] = [...(world["policies"] as Json[]), ...((JSON.parse(named) as Json[]).filter((p) => JSON.stringify(p).includes('"appId":"app-github"') && JSON.stringify(p).includes('"appGroupId":"grp-security-oncall"')).map((p) => ({ ...p, id: `${String(p["id"])}-gh` })))];
+    const r = await pullWorld({ baseUrl: "http://api.test", fetch: fakeApi(world as never).fetch, credentials: { kind: "token", token: "tok-admin" }, now: () => NOW, retry: noWait });
+    if (!r.ok) throw new Error(r.error.message);
+    const groups = ((r.value.world["groups"] ?? []) as Json[]).filter((g) => g["id"] === "grp-security-oncall");
+    expect(groups).toHaveLength(1);
+    expect(r.value.warnings.find((w) => w.code === "GROUPS_AMBIGUOUS")?.message).toContain("grp-security-oncall (kept app-");
   });
 });

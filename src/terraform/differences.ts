@@ -46,7 +46,7 @@ export function policyDifferences(before: Policy, after: Policy, names: "terrafo
   const walk = (a: unknown, b: unknown, at: string, depth: number): void => {
     if (same(a, b)) return;
     // The same escalation time written as the spec's duration or the API's int64 seconds.
-    if (typeof a === "string" && typeof b === "string" && at.endsWith(".expiration") && sameExpiration(a, b)) return;
+    if (typeof a === "string" && typeof b === "string" && at.endsWith(".escalation.expiration") && sameExpiration(a, b)) return;
     if (depth < 32 && isRecord(a) && isRecord(b)) {
       for (const k of new Set([...Object.keys(a), ...Object.keys(b)]))
         if (depth > 0 || !SERVICE_FIELDS.has(k)) walk(Object.hasOwn(a, k) ? a[k] : undefined, Object.hasOwn(b, k) ? b[k] : undefined, pathKey(at, k), depth + 1);

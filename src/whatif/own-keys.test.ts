@@ -53,3 +53,17 @@ describe("own keys", () => {
     }
   });
 });
+
+describe("sameValue reads only an escalation's expiration as a time (diff review)", async () => {
+  const { sameExpiration } = await import("../codec/spec-names.js");
+  it("\"86400\" and \"86400s\" are one time under escalation, two values anywhere else (a profile is data)", () => {
+    expect(sameValue({ escalation: { expiration: "86400" } }, { escalation: { expiration: "86400s" } })).toBe(true);
+    expect(sameValue({ profile: { expiration: "86400" } }, { profile: { expiration: "86400s" } })).toBe(false);
+    expect(sameValue({ expiration: "86400" }, { expiration: "86400s" })).toBe(false);
+  });
+  it("a negative time is compared as written: \"-60\" never fires and \"-60s\" fires at once", () => {
+    expect(sameExpiration("-60", "-60s")).toBe(false);
+    expect(sameExpiration("-60s", "-60s")).toBe(true);
+    expect(sameExpiration("60", "60s")).toBe(true);
+  });
+});

@@ -7,8 +7,9 @@ import { sameExpiration } from "../codec/spec-names.js";
 /**
  * Whether two model values are structurally equal: same primitives (`Object.is`), arrays of equal
  * items, plain objects with the same keys and equal values. An absent key and a key holding
- * `undefined` are the same (as in JSON). An escalation's `expiration` (the only model field of that
- * name) is compared as the time it is: `"86400"` and `"86400s"` are equal ({@link sameExpiration}).
+ * `undefined` are the same (as in JSON). An escalation's `expiration` (under a key `escalation`) is
+ * compared as the time it is: `"86400"` and `"86400s"` are equal ({@link sameExpiration}); a field
+ * of that name anywhere else (a user's profile) is data, compared as written.
  *
  * @example
  * ```ts
@@ -17,11 +18,16 @@ import { sameExpiration } from "../codec/spec-names.js";
  * ```
  */
 export function sameValue(a: unknown, b: unknown): boolean {
+  return sameUnder(a, b, "");
+}
+
+/** {@link sameValue} of the values under key `parent` of their objects ("" at the top or in a list). */
+function sameUnder(a: unknown, b: unknown, parent: string): boolean {
   if (Object.is(a, b)) return true;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
+    for (let i = 0; i < a.length; i++) if (!sameUnder(a[i], b[i], "")) return false;
     return true;
   }
   if (Array.isArray(b)) return false;
@@ -29,7 +35,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
   for (const k of Object.keys(ra)) {
     const x = ra[k];
     const y = ownValue(b, k);
-    if (k === "expiration" && typeof x === "string" && typeof y === "string" ? !sameExpiration(x, y) : !sameValue(x, y)) return false;
+    if (parent === "escalation" && k === "expiration" && typeof x === "string" && typeof y === "string" ? !sameExpiration(x, y) : !sameUnder(x, y, k)) return false;
   }
   for (const k of Object.keys(b)) if (!Object.hasOwn(ra, k) && ownValue(b, k) !== undefined) return false;
   return true;

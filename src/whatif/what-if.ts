@@ -745,7 +745,7 @@ function deleteErrors(deleted: Policy, after: World): EditSaveError[] {
  * {@link deleteErrors}'). Names that dangled before the edit are the world's, not the edit's.
  */
 function newDanglingPolicies(world: World, after: World, impact: EditImpact): EditSaveError[] {
-  const rulesChanged = (world.entitlementConfigurationRules ?? []) !== (after.entitlementConfigurationRules ?? []);
+  const rulesChanged = world.entitlementConfigurationRules !== after.entitlementConfigurationRules;
   if (impact.apps.length === 0 && impact.entitlements.length === 0 && !impact.tenant && !rulesChanged) return [];
   const before = new Set(directoryPolicyUses(world).filter((u) => !world.index.policies.has(u.policyId)).map((u) => `${u.policyId}\u0000${u.who}`));
   const out: EditSaveError[] = [];
