@@ -228,6 +228,18 @@ describe("whatif --edit says what the edit changes, field by field in the API's 
     esc.expiration = "90000s";
     const later = await run(["whatif", "--world", WORLD, "--edit", "e.json", "--state", "all"], { "e.json": JSON.stringify(p) });
     expect(later.out).toMatch(/\n {4}policySteps\["5650fd2e-[^\n]*"\]\.steps\[1\]\.approval\.escalation\.expiration: "86400s" → "90000s"/);
+    // Two rules taken out in two places: two lines (second diff review), and a rule put in: one.
+    const two = withoutRule2();
+    two.rules.splice(0, 1);
+    const twoOut = (await run(["whatif", "--world", WORLD, "--edit", "e.json", "--state", "all"], { "e.json": JSON.stringify(two) })).out;
+    const listed = twoOut.slice(twoOut.indexOf("What the edit changes:")).split("\n\n")[0]?.split("\n").slice(2) ?? [];
+    expect(listed.map((l) => l.replace(/:.*/, ""))).toEqual(["    rules[0]", "    rules[2]"]);
+    expect(listed.every((l) => l.endsWith("→ unset"))).toBe(true);
+    const added = policy("pol-prod-admin");
+    added.rules.splice(1, 0, { condition: "false", stepKey: "61013ecb-7769-4434-ae63-f64ab27dd2a0" });
+    const addedOut = (await run(["whatif", "--world", WORLD, "--edit", "e.json", "--state", "all"], { "e.json": JSON.stringify(added) })).out;
+    expect(addedOut).toContain('What the edit changes:\n  pol-prod-admin:\n    rules[1]: unset → {"condition":"false","stepKey":"61013ecb-7769-4434-ae63-f64ab27dd2a0"');
+    expect(addedOut.slice(addedOut.indexOf("What the edit changes:")).split("\n\n")[0]?.split("\n").filter((l) => l !== "")).toHaveLength(3);
     const same = await run(["whatif", "--world", WORLD, "--edit", "e.json"], { "e.json": JSON.stringify(policy("pol-prod-admin")) });
     expect(same.out).toContain("What the edit changes:\n  pol-prod-admin: the same as the world's");
   });

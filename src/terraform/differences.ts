@@ -26,6 +26,27 @@ export interface AttributeDifference {
 /** Fields the service sets, not the plan. */
 const SERVICE_FIELDS: ReadonlySet<string> = new Set(["id", "createdAt", "updatedAt", "systemBuiltin", "deletedAt"]);
 
+/** The longest lists {@link policyDifferences} aligns item by item (a policy has at most 16 rules). */
+const MAX_ALIGNED = 256;
+
+/** The index pairs of a longest common subsequence of two lists, items equal as JSON, in order. */
+function commonItems(a: readonly unknown[], b: readonly unknown[]): [number, number][] {
+  const ka = a.map((x) => JSON.stringify(x) ?? "");
+  const kb = b.map((x) => JSON.stringify(x) ?? "");
+  // lengths[i][j]: the longest common subsequence of a[i..] and b[j..].
+  const lengths = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i--)
+    for (let j = b.length - 1; j >= 0; j--)
+      (lengths[i] as number[])[j] = ka[i] === kb[j] ? ((lengths[i + 1] as number[])[j + 1] as number) + 1 : Math.max((lengths[i + 1] as number[])[j] as number, (lengths[i] as number[])[j + 1] as number);
+  const out: [number, number][] = [];
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (ka[i] === kb[j]) out.push([i++, j++]);
+    else if (((lengths[i + 1] as number[])[j] as number) >= ((lengths[i] as number[])[j + 1] as number)) i++;
+    else j++;
+  }
+  return out;
+}
+
 function same(a: unknown, b: unknown): boolean {
   return (isZeroValue(a) && isZeroValue(b)) || JSON.stringify(a) === JSON.stringify(b);
 }
@@ -56,19 +77,30 @@ export function policyDifferences(before: Policy, after: Policy, names: "terrafo
       a.forEach((x, i) => walk(x, b[i], `${at}[${i}]`, depth + 1));
       return;
     }
-    // In the API's names (a person's own edit), a list of objects that grew or shrank is told item by
-    // item too, the ones past the shorter list as added or gone, not as one long value.
+    // In the API's names (a person's own edit), a list of objects that grew or shrank is aligned
+    // item by item (a longest common subsequence): what was taken out is told as gone (its index
+    // before), what was put in as new (its index after), and a gap with as many of each as changed
+    // in place; not every later item as changed.
     if (names === "api" && depth < 32 && Array.isArray(a) && Array.isArray(b) && [...a, ...b].some((x) => isRecord(x) || Array.isArray(x))) {
-      // Items taken out of (or put into) one place, the rest as they were: said as that, not as every later item changed.
-      const [long, short] = a.length > b.length ? [a, b] : [b, a];
-      const n = long.length - short.length;
-      let i = 0;
-      while (i < short.length && same(long[i], short[i])) i++;
-      if (short.slice(i).every((x, k) => same(x, long[i + n + k]))) {
-        for (let k = i; k < i + n; k++) out.push({ path: `${at}[${k}]`, before: a === long ? (long[k] ?? null) : null, after: a === long ? null : (long[k] ?? null) });
+      if (a.length > MAX_ALIGNED || b.length > MAX_ALIGNED) {
+        for (let k = 0; k < Math.max(a.length, b.length); k++) walk(a[k], b[k], `${at}[${k}]`, depth + 1);
         return;
       }
-      for (let k = 0; k < long.length; k++) walk(a[k], b[k], `${at}[${k}]`, depth + 1);
+      let i = 0;
+      let j = 0;
+      const gap = (toI: number, toJ: number): void => {
+        const removed = toI - i;
+        const added = toJ - j;
+        if (removed === added) for (; i < toI; i++, j++) walk(a[i], b[j], `${at}[${j}]`, depth + 1);
+        for (; i < toI; i++) out.push({ path: `${at}[${i}]`, before: a[i] ?? null, after: null });
+        for (; j < toJ; j++) out.push({ path: `${at}[${j}]`, before: null, after: b[j] ?? null });
+      };
+      for (const [mi, mj] of commonItems(a, b)) {
+        gap(mi, mj);
+        i = mi + 1;
+        j = mj + 1;
+      }
+      gap(a.length, b.length);
       return;
     }
     out.push({ path: names === "api" ? at : planPathOf(at), before: isZeroValue(a) ? null : a, after: isZeroValue(b) ? null : b });
