@@ -223,6 +223,20 @@ export function readJsonFile(io: CliIO, path: string, what: string): unknown {
 }
 
 /**
+ * Whether a path names a stream read once (`-`, `/dev/stdin`, a process substitution under
+ * `/dev/fd` or `/proc`), not a file a command the CLI suggests could read again.
+ *
+ * @example
+ * ```ts
+ * isStreamPath("/dev/stdin"); // true
+ * isStreamPath("plan.json"); // false
+ * ```
+ */
+export function isStreamPath(path: string): boolean {
+  return path === "-" || path.startsWith("/dev/") || path.startsWith("/proc/");
+}
+
+/**
  * The bytes of a file when the IO reads bytes (`readFileChunks`), else its text as `readFile`
  * decodes it (UTF-8): for readers that must see the encoding (a UTF-16 plan, a binary file). A read
  * error becomes an {@link InputFileError} naming the file, as in {@link readJsonFile}.

@@ -13,7 +13,7 @@ import type { ConnectionLimits, RunningServer, TlsFiles } from "../http/server.j
 import { DEFAULT_CONNECTION_LIMITS, serve } from "../http/server.js";
 import { createWorldStore, DEFAULT_MAX_AUDIT_EVENTS } from "../http/world-store.js";
 import type { World } from "../world/world.js";
-import { checkOutPath, type CliIO, CliInputError, type Command, EXIT, parseCount, parseSeconds, plural, type ShutdownSignal, printJson, readWorld, str, writeWorldFile } from "./command.js";
+import { checkOutPath, type CliIO, CliInputError, type Command, EXIT, isStreamPath, parseCount, parseSeconds, plural, type ShutdownSignal, printJson, readWorld, str, writeWorldFile } from "./command.js";
 
 export { parseCount, parseSeconds } from "./command.js";
 
@@ -194,7 +194,7 @@ export const serveCommand: Command = {
     if (Object.keys(world.tokens).length === 0 && world.clients.length === 0) {
       const given = str(values["world"]);
       // A stream cannot be read again: then the command names the file to save it to.
-      const file = given === undefined || given === "-" || given.startsWith("/dev/") ? "<world file>" : given;
+      const file = given === undefined || isStreamPath(given) ? "<world file>" : given;
       io.stderr(
         `warning: the world has no tokens and no API clients, so every API request answers 401 (only /auth/v1/token is open): register a client with \`policy-sim client add --world ${shellWord(file)} --user <userId> --out <file>\` and serve that file (a pulled world keeps neither)\n`,
       );

@@ -12,7 +12,7 @@ import { differenceText, policyDifferences } from "../terraform/differences.js";
 import { failed, Shown } from "../repl/show.js";
 import { formatWhatIf, type TaskKind, type TaskScope, whatIf, type WhatIfResult, type WorldEdit } from "../whatif/index.js";
 import type { World } from "../world/world.js";
-import { type CliIO, CliInputError, type Command, EXIT, InputFileError, plural, printJson, readFileBytes, readJsonFile, readWorld, str } from "./command.js";
+import { type CliIO, CliInputError, type Command, EXIT, InputFileError, isStreamPath, plural, printJson, readFileBytes, readJsonFile, readWorld, str } from "./command.js";
 import { progress } from "./progress.js";
 import { closest } from "../text/closest.js";
 import { shellWord } from "../text/shell-word.js";
@@ -353,14 +353,9 @@ function whyLine(result: WhatIfResult, worldPath: string, flag: string, file: st
   if (first === undefined || worldPath === "") return "";
   const task = first.numericId !== "" && first.numericId !== "0" ? first.numericId : first.taskId;
   // A stream (`/dev/stdin`, `-`, a process substitution) cannot be read a second time.
-  if (!rereadable(worldPath) || !rereadable(file))
-    return `\n\nWhy a task changes, rule by rule: save the ${rereadable(file) ? "world" : "edit"} to a file, then run policy-sim explain --task ${shellWord(task)} with ${flag} (after the edit; without ${flag}: before it)`;
+  if (isStreamPath(worldPath) || isStreamPath(file))
+    return `\n\nWhy a task changes, rule by rule: save the ${isStreamPath(file) ? "edit" : "world"} to a file, then run policy-sim explain --task ${shellWord(task)} with ${flag} (after the edit; without ${flag}: before it)`;
   return `\n\nWhy a task changes, rule by rule: policy-sim explain --world ${shellWord(worldPath)} --task ${shellWord(task)} ${flag} ${shellWord(file)} (after the edit; without ${flag}: before it)`;
-}
-
-/** Whether a path names a file that can be read again, not a stream read once. */
-function rereadable(path: string): boolean {
-  return path !== "-" && !path.startsWith("/dev/") && !path.startsWith("/proc/");
 }
 
 /** How many of a plan's problems to show; the count of the rest follows. */

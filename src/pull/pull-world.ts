@@ -13,6 +13,7 @@
 import { isRealTimestamp } from "../codec/schema.js";
 import { READS_EVERY_TASK } from "../reducers/permissions.js";
 import { DEFAULT_ROLES } from "../world/decode-directory.js";
+import { entitlementKey } from "../world/world.js";
 import type { Result } from "../result.js";
 import { createApiClient, type ApiClient, type ApiClientOptions, type Listing, type PullError } from "./api-client.js";
 import type { PullCredentials } from "./credentials.js";
@@ -285,7 +286,7 @@ function namedGroups(policies: readonly Json[]): { readonly appId: string; reado
   const add = (appId: unknown, id: unknown): void => {
     // A group without its app is still named: it finds no entitlement, and is said to be unknown.
     const app = typeof appId === "string" ? appId : "";
-    if (typeof id === "string" && id !== "" && !out.has(`${app}\u0000${id}`)) out.set(`${app}\u0000${id}`, { appId: app, id });
+    if (typeof id === "string" && id !== "" && !out.has(entitlementKey(app, id))) out.set(entitlementKey(app, id), { appId: app, id });
   };
   const stack: unknown[] = [...policies];
   while (stack.length > 0) {
@@ -748,13 +749,31 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
     });
   // A group is an entitlement of its app (fallbackGroupIds name them { appEntitlementId, appId }),
   // and its members are the users granted it: the groups the policies name, from what was pulled.
+  const named = namedGroups(policyList);
+  const groupKeys = new Set(named.map((g) => entitlementKey(g.appId, g.id)));
+  // One pass over entitlements and grants for all the groups (a tenant has many grants, few groups).
+  const groupEntitlements = new Map<string, Json>();
+  const groupMembers = new Map<string, Set<string>>();
+  if (groupKeys.size > 0) {
+    for (const e of entitlements) {
+      const key = entitlementKey(String(e["appId"]), String(e["id"]));
+      if (groupKeys.has(key) && !groupEntitlements.has(key)) groupEntitlements.set(key, e);
+    }
+    for (const g of grantList) {
+      const key = entitlementKey(String(g["appId"]), String(g["appEntitlementId"]));
+      if (!groupKeys.has(key) || typeof g["identityUserId"] !== "string") continue;
+      let members = groupMembers.get(key);
+      if (members === undefined) groupMembers.set(key, (members = new Set()));
+      members.add(g["identityUserId"]);
+    }
+  }
   const groupList: Json[] = [];
   const groupsLacking: string[] = [];
   // The world keys groups by id alone: of two apps' entitlements of one id, the first is kept, said.
   const groupIds = new Map<string, string>();
   const groupsShadowed: string[] = [];
-  for (const { appId, id } of namedGroups(policyList)) {
-    const ent = entitlements.find((e) => e["appId"] === appId && e["id"] === id);
+  for (const { appId, id } of named) {
+    const ent = groupEntitlements.get(entitlementKey(appId, id));
     if (ent === undefined) {
       groupsLacking.push(appId === "" ? `${id} (no appId)` : `${appId}/${id}`);
       continue;
@@ -765,8 +784,7 @@ export async function pullWorld(options: PullOptions): Promise<Result<PullResult
       continue;
     }
     groupIds.set(id, appId);
-    const members = new Set<string>();
-    for (const g of grantList) if (g["appId"] === appId && g["appEntitlementId"] === id && typeof g["identityUserId"] === "string") members.add(g["identityUserId"]);
+    const members = groupMembers.get(entitlementKey(appId, id)) ?? new Set<string>();
     groupList.push({ id, appId, displayName: typeof ent["displayName"] === "string" ? ent["displayName"] : "", memberUserIds: [...members].sort() });
   }
   if (groupList.length > 0)

@@ -5,6 +5,7 @@
  * tenant's default of its kind, so the policy those tasks carry says which it is. What cannot be
  * told is a warning that says how to set it.
  */
+import { entitlementKey } from "../world/world.js";
 
 type Json = Readonly<Record<string, unknown>>;
 const isRecord = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -71,7 +72,7 @@ const str = (v: unknown): string => (typeof v === "string" ? v : "");
  */
 function fellBackOnDefault(kind: string, task: Json, body: Json, sources: DefaultSources, index: SourceIndex): boolean {
   const appId = str(body["appId"]);
-  const ent = index.entitlements.get(`${appId}\u0000${str(body["appEntitlementId"])}`);
+  const ent = index.entitlements.get(entitlementKey(appId, str(body["appEntitlementId"])));
   const app = index.apps.get(appId);
   if (!ent || !app) return false;
   if (kind === "revoke") return str(ent["revokePolicyId"]) === "" && str(app["revokePolicyId"]) === "";
@@ -97,7 +98,7 @@ interface SourceIndex {
 
 function indexOf(sources: DefaultSources): SourceIndex {
   const entitlements = new Map<string, Json>();
-  for (const e of sources.entitlements) if (isRecord(e)) entitlements.set(`${str(e["appId"])}\u0000${str(e["id"])}`, e);
+  for (const e of sources.entitlements) if (isRecord(e)) entitlements.set(entitlementKey(str(e["appId"]), str(e["id"])), e);
   const apps = new Map<string, Json>();
   for (const a of sources.apps) if (isRecord(a)) apps.set(str(a["id"]), a);
   const reviews = new Map<string, Json>();

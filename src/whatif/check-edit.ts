@@ -257,13 +257,14 @@ const MAX_NEW_CONDITIONS = CEL_RESOURCE_LIMITS.compileCacheEntries;
 
 /** What an edit may not bring to a run: an edited policy past {@link MAX_EDITED_RULES}, more new conditions than {@link MAX_NEW_CONDITIONS}. */
 function editBounds(before: World, after: World): Diagnostic[] {
+  // Most edits (a user, the tenant) leave both lists as they were: nothing new to count.
+  if (before.policies === after.policies && before.entitlementConfigurationRules === after.entitlementConfigurationRules) return [];
   const out: Diagnostic[] = [];
   const old = new Set<unknown>(before.policies);
   const known = new Set<string>();
   for (const p of before.policies) for (const r of p.rules ?? []) known.add(r.condition);
   for (const r of before.entitlementConfigurationRules ?? []) known.add(r.condition);
   const fresh = new Set<string>();
-  let fromPolicies = 0;
   after.policies.forEach((p, i) => {
     if (old.has(p)) return;
     const rules = p.rules ?? [];
@@ -275,7 +276,7 @@ function editBounds(before: World, after: World): Diagnostic[] {
       });
     for (const r of rules) if (!known.has(r.condition)) fresh.add(r.condition);
   });
-  fromPolicies = fresh.size;
+  const fromPolicies = fresh.size;
   const oldRules = new Set<unknown>(before.entitlementConfigurationRules ?? []);
   for (const r of after.entitlementConfigurationRules ?? []) if (!oldRules.has(r) && !known.has(r.condition)) fresh.add(r.condition);
   if (fresh.size > MAX_NEW_CONDITIONS)
