@@ -80,6 +80,18 @@ describe("Hard Reset on the sample tenant", () => {
     expect(restarted.approval.restarted).toMatchObject({ oldPolicyStepId: before.policy?.current?.id, userId: SUPER, restartedAt: world.now });
   });
 
+  it("names the running step in every pending approval or form step it restarts (openapi.yaml RestartAction.oldPolicyStepId: \"Potentially multiple 'history' steps will reference this ID\")", () => {
+    // A task whose running step has pending approval steps after it.
+    const task = [...world.tasks.values()].find((t) => t.state === "TASK_STATE_OPEN" && t.policy?.current && (t.policy.next ?? []).some((s) => s.kind === "approval"));
+    expect(task).toBeDefined();
+    const { body } = reset(world, task!.id);
+    const added = body.taskView.task.policy.history.slice(task!.policy?.history?.length ?? 0);
+    const restartedIds = added.flatMap((s: Record<string, { restarted?: { oldPolicyStepId: string } }>) => [s["approval"]?.restarted, s["form"]?.restarted].filter((r) => r !== undefined)).map((r: { oldPolicyStepId: string }) => r.oldPolicyStepId);
+    // The running step and at least one pending one, all naming the step that was running.
+    expect(restartedIds.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(restartedIds)).toEqual(new Set([task!.policy!.current!.id]));
+  });
+
   it("picks up a policy edited before the reset", () => {
     const policy = world.index.policies.get("pol-prod-admin")!;
     // Move the contractor rule's target to the security-fast steps of rule 0.

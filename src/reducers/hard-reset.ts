@@ -161,7 +161,7 @@ export function resetTask(
   const steps = selection.steps;
   const first = steps[0];
   const firstId = first ? ids.take("step") : "";
-  const retiredBy = { at: now, userId: actorId, replacedBy: firstId };
+  const retiredBy = { at: now, userId: actorId, replacedBy: firstId, restartedStepId: old?.current?.id ?? "" };
   // Appended to the task's log, not copied: a reset costs the same however many came before it.
   const retired: PolicyStepInstance[] = [];
   if (old?.current) retired.push(retire(old.current, retiredBy));

@@ -160,8 +160,9 @@ function stepInstanceOf(step: PolicyStep, now: string): StepInstance {
 
 /**
  * Retires an instance that a restart or Hard Reset replaces: state DONE and, where the kind has
- * one, the outcome that says so (approval and form: `restarted`; wait: `skipped`; provision and
- * action: `cancelled`). An instance that already has an outcome keeps it.
+ * one, the outcome that says so (approval and form: `restarted`, naming `by.restartedStepId`, the
+ * step that was running, or else their own; wait: `skipped`; provision and action: `cancelled`).
+ * An instance that already has an outcome keeps it.
  *
  * @example
  * ```ts
@@ -171,8 +172,11 @@ function stepInstanceOf(step: PolicyStep, now: string): StepInstance {
  */
 export function retire(
   step: PolicyStepInstance,
-  by: { readonly at: string; readonly userId: string; readonly replacedBy: string },
+  by: { readonly at: string; readonly userId: string; readonly replacedBy: string; readonly restartedStepId?: string },
 ): PolicyStepInstance {
+  // RestartAction.oldPolicyStepId (openapi.yaml): "The step ID that was restarted. Potentially
+  // multiple "history" steps will reference this ID": the running step's, for the pending steps too.
+  const restarted = by.restartedStepId || step.id;
   const i = step.instance;
   // Literals, not `{ ...step, state }`: the step is often a world's (frozen), which a spread
   // copies on V8's slow path. The approval, the step most often retired, is written out too.
@@ -196,7 +200,7 @@ export function retire(
               state: "APPROVAL_INSTANCE_STATE_DONE",
               assignedAt: i.assignedAt,
               escalationInstance: i.escalationInstance,
-              outcome: { kind: "restarted", oldPolicyStepId: step.id, restartedAt: by.at, userId: by.userId },
+              outcome: { kind: "restarted", oldPolicyStepId: restarted, restartedAt: by.at, userId: by.userId },
               ...(i.$unknown ? { $unknown: i.$unknown } : {}),
               ...(i.$unknownOuter ? { $unknownOuter: i.$unknownOuter } : {}),
             },
@@ -209,7 +213,7 @@ export function retire(
             instance: {
               ...i,
               state: "FORM_INSTANCE_STATE_DONE",
-              outcome: { kind: "restarted", oldPolicyStepId: step.id, restartedAt: by.at, userId: by.userId },
+              outcome: { kind: "restarted", oldPolicyStepId: restarted, restartedAt: by.at, userId: by.userId },
             },
           };
     case "wait":

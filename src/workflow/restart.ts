@@ -94,7 +94,7 @@ export function restartOn(ctx: AdvanceContext, task: Task, how: RestartHow): Tas
   const generation = how.newGeneration || task.policyGenerationId === "" ? ctx.ids.take("gen") : task.policyGenerationId;
   const [first, ...rest] = how.steps;
   const firstId = first ? ctx.ids.take("step") : "";
-  const by = { at: ctx.now, userId: how.userId, replacedBy: firstId };
+  const by = { at: ctx.now, userId: how.userId, replacedBy: firstId, restartedStepId: old?.current?.id ?? "" };
   const retired: PolicyStepInstance[] = [];
   if (old?.current) retired.push(retire(old.current, by));
   // A closed task's leftover `next` never ran; it is not retired into history again.
