@@ -265,4 +265,44 @@ describe("whatIf by task class", () => {
     expect(r.changed).toEqual(plain.changed);
     checkAgainstDecide(edited, applyEdit(edited, edit), r);
   });
+
+  it("gives every run of a sequence of edits over one world the bytes a first run over a fresh copy gives (results kept between runs)", () => {
+    // Later runs reuse the classes and condition results earlier runs over the world found
+    // (`KeptClasses`): the edits below read the same paths, so they share them.
+    const MORE: Record<string, WorldEdit> = {
+      ...EDITS,
+      "first rule negated": (w) => {
+        for (const p of w.policies) if (p.policyType === "POLICY_TYPE_GRANT" && p.rules?.[0]) p.rules[0].condition = `!(${p.rules[0].condition})`;
+      },
+      "rules reversed": (w) => {
+        for (const p of w.policies) if (p.policyType === "POLICY_TYPE_GRANT") p.rules?.reverse();
+      },
+    };
+    let runs = 0;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.array(arbTweak, { minLength: 1, maxLength: 5 }),
+        fc.array(fc.nat(CONDITIONS.length - 1), { minLength: 1, maxLength: 3 }),
+        fc.array(fc.constantFrom(...Object.keys(MORE)), { minLength: 2, maxLength: 4 }),
+        fc.boolean(),
+        (seed, tweaks, conditions, names, prepare) => {
+          const warm = worldWith(seed, tweaks, conditions);
+          if (prepare) prepareWhatIf(warm);
+          for (const name of names) {
+            const edit = MORE[name] as WorldEdit;
+            const { stats: _a, ...a } = run(worldWith(seed, tweaks, conditions), edit);
+            const { stats: _b, ...b } = run(warm, edit);
+            expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+            runs++;
+          }
+          // And still what deciding every task gives, after all of them.
+          const last = MORE[names[names.length - 1] as string] as WorldEdit;
+          checkAgainstDecide(warm, applyEdit(warm, last), run(warm, last));
+        },
+      ),
+      { numRuns: 15 },
+    );
+    expect(runs).toBeGreaterThanOrEqual(30);
+  });
 });

@@ -241,6 +241,11 @@ export class TaskClasses {
   #next = 0;
   #asked = 0;
   #off = false;
+  // A group's class, once found (`classOfGroup`), and the entitlement part it was found with: a
+  // class set kept with its world (`what-if.ts`, `KeptClasses`) is asked again by every run.
+  #groups: TaskGroups | undefined;
+  #groupClass = new GrowingInts();
+  #groupPart = new GrowingInts();
 
   private constructor(world: World, subject: SubjectParts | null, entitlement: InputPath[], account: boolean, ip: boolean, taskReads: TaskRead[]) {
     this.#world = world;
@@ -337,6 +342,11 @@ export class TaskClasses {
    */
   classOfGroup(groups: TaskGroups, group: number, entitlementPart: number, task: Task): number {
     if (this.#off || entitlementPart < 0 || !groups.prepares(group)) return -1;
+    if (this.#groups !== groups) {
+      this.#groups = groups;
+      this.#groupClass = new GrowingInts();
+      this.#groupPart = new GrowingInts();
+    } else if (this.#groupPart.get(group) === entitlementPart) return this.#groupClass.get(group);
     let subject = 0;
     if (this.#subject !== null) {
       const number = groups.column(group, SUBJECT);
@@ -363,6 +373,8 @@ export class TaskClasses {
     let id = node.get(last) as number | undefined;
     if (id === undefined) node.set(last, (id = this.#next++));
     if (++this.#asked === PROBE && this.#next > PROBE - PROBE / 8) this.#off = true;
+    this.#groupClass.set(group, id);
+    this.#groupPart.set(group, entitlementPart);
     return id;
   }
 

@@ -403,6 +403,62 @@ class SignatureMemo {
   }
 }
 
+/** Condition results kept per world, at most: about 8 bytes each (results are mostly shared constants). */
+const KEPT_RESULTS_MAX = 4_000_000;
+
+/** The classes of one set of input paths in one world, and the condition results found for them. */
+interface ClassStore {
+  readonly classes: TaskClasses | null;
+  /** Results of one condition source, by class id. */
+  resultsOf(condition: string): (ConditionResult | undefined)[];
+  /** Whether one more result may be kept (and counts it). */
+  room(): boolean;
+}
+
+/**
+ * What every run over one world learns of it and later runs reuse: its task classes by the input
+ * paths they are told by (class ids stay the same from run to run), a group's class, and each
+ * condition's result by class. An edit changes policies, not the original world, so a result found
+ * once holds for every later run; a run of another edit that keeps the paths its policies read
+ * (most edits: a rule reordered, a step changed, a condition negated or deleted) evaluates only the
+ * conditions it brings. Kept with the world (never across worlds), bounded by `KEPT_RESULTS_MAX`.
+ */
+class KeptClasses {
+  readonly #parts = new SharedParts();
+  readonly #byPaths = new Map<string, ClassStore>();
+  #count = 0;
+
+  store(world: World, paths: readonly InputPath[]): ClassStore {
+    const key = paths
+      .map((p) => p.join("\u0000"))
+      .sort()
+      .join("\u0001");
+    let store = this.#byPaths.get(key);
+    if (store === undefined) {
+      const results = new Map<string, (ConditionResult | undefined)[]>();
+      store = {
+        classes: TaskClasses.of(world, paths, this.#parts),
+        resultsOf: (condition) => {
+          let r = results.get(condition);
+          if (r === undefined) results.set(condition, (r = []));
+          return r;
+        },
+        room: () => this.#count < KEPT_RESULTS_MAX && ++this.#count > 0,
+      };
+      this.#byPaths.set(key, store);
+    }
+    return store;
+  }
+}
+
+const keptClasses = new WeakMap<World, KeptClasses>();
+
+function keptClassesOf(world: World): KeptClasses {
+  let kept = keptClasses.get(world);
+  if (kept === undefined) keptClasses.set(world, (kept = new KeptClasses()));
+  return kept;
+}
+
 /**
  * A number per condition source a task of one resolution key may evaluate: every rule condition of
  * the reaches of the policies it resolves to in both worlds; and, when every one of those conditions
@@ -415,8 +471,11 @@ class ConditionSlots {
   readonly classes: TaskClasses | null;
   // Condition results by task class, dense from 0.
   readonly #byClass: (ConditionResult | undefined)[][] = [];
+  // What earlier runs over the world found, by slot then class (`KeptClasses`), when there are classes.
+  readonly #store: ClassStore | null;
+  readonly #kept: (ConditionResult | undefined)[][];
 
-  constructor(world: World, sources: Iterable<string>, parts: SharedParts) {
+  constructor(world: World, sources: Iterable<string>, kept: KeptClasses) {
     for (const c of sources) if (!this.#slots.has(c)) this.#slots.set(c, this.#slots.size);
     const paths: InputPath[] = [];
     const seen = new Set<string>();
@@ -436,14 +495,50 @@ class ConditionSlots {
       }
     }
     this.memo = memo && this.#slots.size > 0 ? new SignatureMemo(paths) : null;
-    this.classes = memo ? TaskClasses.of(world, paths, parts) : null;
+    this.#store = memo ? kept.store(world, paths) : null;
+    this.classes = this.#store?.classes ?? null;
+    const store = this.#store;
+    this.#kept = store?.classes ? [...this.#slots.keys()].map((c) => store.resultsOf(c)) : [];
   }
 
-  /** The condition results of the tasks of one class (`classes`), shared by them. */
+  /** The condition results of the tasks of one class (`classes`), shared by them: those earlier runs found, to begin with. */
   resultsOfClass(id: number): (ConditionResult | undefined)[] {
     let r = this.#byClass[id];
-    if (r === undefined) this.#byClass[id] = r = new Array<ConditionResult | undefined>(this.#slots.size).fill(undefined);
+    if (r === undefined) {
+      const size = this.#slots.size;
+      r = new Array<ConditionResult | undefined>(size);
+      const kept = this.#kept;
+      for (let s = 0; s < size; s++) r[s] = kept[s]?.[id];
+      this.#byClass[id] = r;
+    }
     return r;
+  }
+
+  /** Whether this run has the results of class `id` (`resultsOfClass` was asked for them). */
+  hasClass(id: number): boolean {
+    return this.#byClass[id] !== undefined;
+  }
+
+  /**
+   * Keeps this run's results by class for later runs over the same world. Every one of them was
+   * found with the original world's inputs (`outcomeOf` runs conditions through `taskConditions(world, …)`),
+   * and a condition's result is a function of its source and the values its class stands for.
+   */
+  keep(): void {
+    const store = this.#store;
+    if (store === null || this.#kept.length === 0) return;
+    const kept = this.#kept;
+    for (let id = 0; id < this.#byClass.length; id++) {
+      const r = this.#byClass[id];
+      if (r === undefined) continue;
+      for (let s = 0; s < r.length; s++) {
+        const v = r[s];
+        const k = kept[s] as (ConditionResult | undefined)[];
+        if (v === undefined || k[id] !== undefined) continue;
+        if (!store.room()) return;
+        k[id] = v;
+      }
+    }
   }
 
   get size(): number {
@@ -657,11 +752,14 @@ function groupsInOrder(world: World, all: readonly Task[]): TaskGroups {
  * Does now, for `world`, what the first {@link whatIf} over its tasks would do once and every later
  * run reuses: compiles every rule condition of its policies (and writes each out as a function, as
  * a run would at its eighth evaluation), lists its tasks in order and numbers every task into its
- * group (tasks that agree on all that routing may read of a task, their ids and times aside). Call it after loading a large
- * world, off the request path, so that the first what-if costs what later ones do: at 1M tasks the
- * grouping is 1.4–1.9 s of a first run (bench/README.md, "What-if over 1M tasks"). Results never
- * depend on it. Kept with the world's task table, as a run keeps it: a world a reducer returned has
- * a new table and is grouped again by its first run. Returns how many tasks were grouped.
+ * group (tasks that agree on all that routing may read of a task, their ids and times aside), and
+ * walks each class of tasks through its policy's rules once, keeping every condition's result by
+ * class (a run evaluates a condition of the world once per class; later runs over the same world
+ * do this too, for what they met). Call it after loading a large world, off the request path, so
+ * that the first what-if costs what later ones do: at 1M tasks the grouping is 1.4–1.9 s of a first
+ * run (bench/README.md, "What-if over 1M tasks"). Results never depend on it. The grouping is kept
+ * with the world's task table and the results with the world, as a run keeps them: a world a
+ * reducer returned is new and is grouped again by its first run. Returns how many tasks were grouped.
  *
  * @example
  * ```ts
@@ -685,7 +783,50 @@ export function prepareWhatIf(world: World): number {
   const groups = groupsInOrder(world, all);
   let grouped = 0;
   for (let i = 0; i < all.length; i++) if (groups.of(i) >= 0) grouped++;
+  decideClasses(world, all, groups);
   return grouped;
+}
+
+/**
+ * The original side of every task class, found now and kept with the world (`KeptClasses`): for
+ * the first task of each group, the walk `decide` makes through its policy's rules, each condition
+ * evaluated once per class. A run reads these results where it would evaluate the same condition
+ * for the same class; a run whose edit makes its policies read other paths has other classes and
+ * evaluates as it would have. Nothing of an edit is guessed here: only the world as it is.
+ */
+function decideClasses(world: World, all: readonly Task[], groups: TaskGroups): void {
+  const kept = keptClassesOf(world);
+  const resolutions = new ResolutionMemo(world);
+  const reaches = new ReachMemo(world);
+  const slotsOf = new Map<Policy, ConditionSlots>();
+  // By resolution key number: the entitlement part of its classes (`TaskClasses.entitlementPart`), per slot set.
+  const parts = new Map<ConditionSlots, number[]>();
+  const seen = new Uint8Array(all.length);
+  for (let t = 0; t < all.length; t++) {
+    const group = groups.of(t);
+    if (group < 0 || seen[group] === 1) continue;
+    seen[group] = 1;
+    const task = all[t] as Task;
+    const kind = task.type?.kind;
+    if (kind !== "grant" && kind !== "revoke" && kind !== "certify") continue;
+    const r = resolutions.resolve(task);
+    if (!r.ok) continue;
+    const policy = r.value.policy;
+    let slots = slotsOf.get(policy);
+    if (slots === undefined) slotsOf.set(policy, (slots = new ConditionSlots(world, reachConditions(world, policy, reaches), kept)));
+    const classes = slots.classes;
+    if (classes === null || !classes.groupable) continue;
+    let byKey = parts.get(slots);
+    if (byKey === undefined) parts.set(slots, (byKey = []));
+    const key = groups.keyOf(t);
+    let part = byKey[key];
+    if (part === undefined || part < 0) byKey[key] = part = classes.entitlementPart(task);
+    if (part < 0) continue;
+    const id = classes.classOfGroup(groups, group, part, task);
+    if (id < 0 || slots.hasClass(id)) continue;
+    selectSteps(world, policy, new SharedConditions(taskConditions(world, task), slots, slots.resultsOfClass(id)));
+  }
+  for (const slots of slotsOf.values()) slots.keep();
 }
 
 /** The world's tasks in order, once per task table: listing a table sorts it, a run over the same world need not. */
@@ -778,14 +919,14 @@ function run(world: World, after: World, options: WhatIfOptions, warnings: reado
   // One slot set (and signature memo) per pair of resolved policies, shared by every resolution key
   // that resolves to them: the results a signature stands for do not depend on the key.
   const slotSets = new Map<Policy | null, Map<Policy | null, ConditionSlots>>();
-  const classParts = new SharedParts();
+  const kept = keptClassesOf(world);
   const slotsFor = (p0: Policy | null, p1: Policy | null): ConditionSlots => {
     let byAfter = slotSets.get(p0);
     if (!byAfter) slotSets.set(p0, (byAfter = new Map()));
     let slots = byAfter.get(p1);
     if (!slots) {
       const sources = [...(p0 ? reachConditions(world, p0, reaches) : []), ...(p1 ? reachConditions(after, p1, reachesAfter) : [])];
-      byAfter.set(p1, (slots = new ConditionSlots(world, sources, classParts)));
+      byAfter.set(p1, (slots = new ConditionSlots(world, sources, kept)));
     }
     return slots;
   };
@@ -1067,6 +1208,7 @@ function run(world: World, after: World, options: WhatIfOptions, warnings: reado
   }
 
   onProgress?.(to - from, to - from);
+  for (const byAfter of slotSets.values()) for (const slots of byAfter.values()) slots.keep();
   const summary = summaryOfGroups(groups.values());
   return {
     kind: "whatIf",
