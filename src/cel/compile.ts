@@ -221,7 +221,11 @@ export function compileFresh(env: CelEnvironment, source: string, options: { rea
     // Any result type: for tests that evaluate plain expressions (the CEL conformance cases) in an environment.
     const resultProblem = options.anyResultType ? undefined : wantsBool ? notBool(type) : notUsers(type);
     if (resultProblem) {
-      return err([diagnostic(source, wantsBool ? "CEL_NOT_BOOL" : "CEL_NOT_USERS", resultProblem, { start: ast.start, end: ast.end })]);
+      // A list of users where a bool is wanted is an approver expression in the wrong place (expressions.mdx:
+      // saving catches "Wrong return type (returning a user when true/false is expected)").
+      const names = wantsBool && notUsers(type) === undefined && type !== "dyn" && type !== "list<dyn>" && type !== "list<T>";
+      const why = names ? "it names users, as an approval step's approver expression does (the \"approver\" environment)" : undefined;
+      return err([diagnostic(source, wantsBool ? "CEL_NOT_BOOL" : "CEL_NOT_USERS", resultProblem, { start: ast.start, end: ast.end }, why)]);
     }
     // One cost plan for both evaluators: cel-js's instrumented nodes and the closures charge alike.
     const plan = costPlan(ast, extensionArgs);
@@ -474,7 +478,7 @@ function checkDiagnostic(env: CelEnvironment, source: string, p: ErrorParts, e: 
         const near = closest(name, env.variables);
         return diagnostic(source, "CEL_UNDECLARED_REFERENCE", `undeclared reference to '${name}'`, span, `text is written in quotes: "${name}"${near === undefined ? "" : `; or did you mean '${near}'?`}`);
       }
-      return diagnostic(source, "CEL_UNDECLARED_REFERENCE", `undeclared reference to '${name}'`, span, hint(closest(name, env.variables)));
+      return diagnostic(source, "CEL_UNDECLARED_REFERENCE", `undeclared reference to '${name}'`, span, hint(closest(name, env.variables)) ?? otherContext(env.kind, name));
     }
     case "undeclared_reference":
       return diagnostic(source, "CEL_UNDECLARED_REFERENCE", summary, span);
@@ -510,6 +514,28 @@ function checkDiagnostic(env: CelEnvironment, source: string, p: ErrorParts, e: 
 }
 
 const hint = (name: string | undefined): string | undefined => (name === undefined ? undefined : `did you mean '${name}'?`);
+
+const CONTEXT_NAMES: Readonly<Record<CelEnvironmentKind, string>> = {
+  condition: "policy rule conditions",
+  approver: "approval step approver expressions",
+  "config-rule": "entitlement configuration rule conditions",
+};
+
+/**
+ * Where a variable this environment lacks is declared (expressions.mdx: saving catches "Undefined
+ * variables (typos, wrong context)"), or `ctx`, an automation trigger's: not a policy expression.
+ */
+function otherContext(kind: CelEnvironmentKind, name: string): string | undefined {
+  if (name === "ctx") return "'ctx' is an automation trigger's variable; automations are not policy expressions, and policy-sim does not model them";
+  const where = (Object.keys(CONTEXT_NAMES) as CelEnvironmentKind[]).filter((k) => {
+    if (k === kind) return false;
+    const env = safeEnv(k);
+    return env.ok && env.value.variables.has(name);
+  });
+  if (where.length === 0) return undefined;
+  const declared = `'${name}' is declared in ${where.map((k) => CONTEXT_NAMES[k]).join(" and ")}`;
+  return kind === "config-rule" ? `${CONTEXT_NAMES[kind]} see only 'entitlement'; ${declared}` : `${declared}, not in ${CONTEXT_NAMES[kind]}`;
+}
 
 /** The enum types of the environment (`UserStatus`, `TaskOrigin`…) and their members' short names. */
 function enumMembers(env: CelEnvironment): [string, readonly string[]][] {

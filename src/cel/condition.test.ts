@@ -252,6 +252,19 @@ describe("type checking", () => {
     expect(checkCondition("subject.department == 'IT'")).toEqual([]);
   });
 
+  it("product_admin_expressions.mdx: saving catches \"Undefined variables (typos, wrong context)\" and \"Wrong return type (returning a user when true/false is expected)\": the hint says which context the text belongs to (docs CEL review)", () => {
+    expect(checkCondition("c1.directory.users.v1.GetManagers(subject)")[0]).toMatchObject({ code: "CEL_NOT_BOOL", hint: expect.stringContaining("approver expression") });
+    // A string where a bool is wanted is no approver expression.
+    expect(checkCondition("subject.email")[0]?.hint).toBeUndefined();
+    expect(checkCondition("size(appOwners) > 0")[0]).toMatchObject({ code: "CEL_UNDECLARED_REFERENCE", hint: "'appOwners' is declared in approval step approver expressions, not in policy rule conditions" });
+    expect(checkCondition('subject.department == "IT"', "config-rule")[0]?.hint).toBe(
+      "entitlement configuration rule conditions see only 'entitlement'; 'subject' is declared in policy rule conditions and approval step approver expressions",
+    );
+    expect(checkCondition('ctx.trigger.user_id == ""')[0]?.hint).toMatch(/^'ctx' is an automation trigger's variable/);
+    // A name declared nowhere gets no such hint.
+    expect(checkCondition("size(appOwner) > 0")[0]?.hint ?? "").not.toMatch(/declared in/);
+  });
+
   it("product_admin_expressions-reference.mdx: \"Always use the full enum name (e.g., UserStatus.ENABLED, not just ENABLED)\": a bare or quoted enum value is hinted at its full name (CEL docs review A1)", () => {
     expect(checkCondition("subject.status == ENABLED")[0]).toMatchObject({ code: "CEL_UNDECLARED_REFERENCE", hint: "an enum value is written with its type: UserStatus.ENABLED", column: 19 });
     expect(checkCondition("task.origin == SLACK")[0]?.hint).toBe("an enum value is written with its type: TaskOrigin.SLACK");

@@ -120,4 +120,27 @@ describe("openapi.yaml PolicyValidate.ValidateCEL: markers from the project's ch
     expect((r.value as Body).markers).toEqual([expect.objectContaining({ severity: "WARNING", message: expect.stringContaining('unknown time unit "fortnight"') })]);
     expect(responseProblems("POST", "/api/v1/policies/validate/cel", r.value)).toEqual([]);
   });
+
+  it("the approver expressions of product_admin_expressions-reference.mdx get no ERROR, and an INFO marker saying what they are", () => {
+    const docs = [
+      "c1.directory.users.v1.GetManagers(subject)",
+      "size(c1.directory.users.v1.GetManagers(subject)) > 0\n  ? c1.directory.users.v1.GetManagers(subject)\n  : appOwners",
+    ];
+    for (const text of docs) {
+      const r = validateCel({ text });
+      if (!r.ok) throw new Error(r.error.message);
+      const m = (r.value as Body).markers;
+      expect(m.filter((x: Body) => x.severity === "ERROR")).toEqual([]);
+      expect(m).toEqual([expect.objectContaining({ severity: "INFO", startLineNumber: 1, startColumn: 1, endLineNumber: text.split("\n").length, message: expect.stringContaining("approver expression") })]);
+      expect(responseProblems("POST", "/api/v1/policies/validate/cel", r.value)).toEqual([]);
+    }
+  });
+
+  it("text valid in neither context keeps the rule condition's error, with a hint naming where a variable is declared (expressions.mdx: \"wrong context\")", () => {
+    const r = validateCel({ text: "appOwners.size() > 0 && subject.departmnt == 'IT'" });
+    if (!r.ok) throw new Error(r.error.message);
+    const m = (r.value as Body).markers;
+    expect(m).toHaveLength(1);
+    expect(m[0]).toMatchObject({ severity: "ERROR", message: expect.stringContaining("'appOwners' is declared in approval step approver expressions, not in policy rule conditions") });
+  });
 });

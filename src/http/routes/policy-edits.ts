@@ -5,7 +5,7 @@
  * service checks it at save time: the project's linter runs on the policy as it would be saved,
  * and on every policy referring to it, and any error finding refuses the write.
  */
-import { checkCondition } from "../../cel/compile.js";
+import { checkApproverExpression, checkCondition } from "../../cel/compile.js";
 import { decodePolicy, encodePolicy } from "../../codec/index.js";
 import { expirationSeconds } from "../../codec/spec-names.js";
 import { PolicyType, type Policy } from "../../model/index.js";
@@ -365,7 +365,8 @@ export function deletePolicy(world: World, caller: User, id: string): Result<Pol
 
 /**
  * `POST /api/v1/policies/validate/cel`: `{text}` checked as a rule condition by the project's
- * checker, answered as editor markers (1-based lines and columns, end exclusive).
+ * checker, or, when it is not one, as an approval step's approver expression (an INFO marker says
+ * so), answered as editor markers (1-based lines and columns, end exclusive).
  *
  * @example
  * ```ts
@@ -377,7 +378,16 @@ export function validateCel(body: Body): Result<JsonObject, HttpFailure> {
   const text = body["text"];
   if (text !== undefined && text !== null && typeof text !== "string") return invalid("text must be a string", "text");
   const source = typeof text === "string" ? text : "";
-  const markers = checkCondition(source).map((d) => ({
+  // The request names no context, and the policy editor validates rule conditions and approval
+  // steps' approver expressions alike: text valid as either gets no error. Which one it is, is said.
+  const asCondition = checkCondition(source);
+  const asApprover = asCondition.some((d) => d.code !== "CEL_INVALID_CONSTANT") ? checkApproverExpression(source) : undefined;
+  const approver = asApprover !== undefined && asApprover.every((d) => d.code === "CEL_INVALID_CONSTANT");
+  const lines = source.split("\n");
+  const note = approver
+    ? [{ severity: "INFO", message: "an approver expression: it names users, as an approval step's expression does (a rule condition must be a bool)", startLineNumber: 1, startColumn: 1, endLineNumber: lines.length, endColumn: (lines[lines.length - 1]?.length ?? 0) + 1 }]
+    : [];
+  const markers = (approver ? (asApprover ?? []) : asCondition).map((d) => ({
     // A constant that can never be valid is lint's warning (lint-codes.ts): the expression still runs.
     severity: d.code === "CEL_INVALID_CONSTANT" ? "WARNING" : "ERROR",
     message: d.hint ? `${d.message} (${d.hint})` : d.message,
@@ -386,5 +396,5 @@ export function validateCel(body: Body): Result<JsonObject, HttpFailure> {
     endLineNumber: d.endLine,
     endColumn: Math.max(d.endColumn, d.line === d.endLine ? d.column + 1 : d.endColumn),
   }));
-  return ok({ markers });
+  return ok({ markers: [...markers, ...note] });
 }
