@@ -38,6 +38,7 @@ import type { CostMeter, CostPlan } from "./cost.js";
 import { CHARS_PER_UNIT, chargeActive, operandUnits, sizeUnits } from "./cost.js";
 import { extensionInvoker, RUNTIME_KEY, type CelRuntime, type ExtensionArgs } from "./extensions.js";
 import { isCelNode, type CelNode } from "./internals.js";
+import { fieldPresent, presenceOf } from "./presence.js";
 
 /**
  * Thrown by a closure off its plain path: evaluate the expression with cel-js instead.
@@ -405,6 +406,8 @@ function alternate(n: CelNode, alt: unknown, cx: Cx): Closure {
 /** `has()`, as cel-js's macro evaluates it: the root variable, then each field lazily. */
 function macro(n: CelNode, m: unknown, cx: Cx): Closure {
   const name = argsOf(n)[0];
+  // has() of a message's field: more than its default (presence.ts).
+  const field = presenceOf(m)?.field;
   const props: unknown = typeof m === "object" && m !== null ? (m as { readonly macroHasProps?: unknown }).macroHasProps : undefined;
   if (n.op === "call" && name === "has" && Array.isArray(props) && props.length >= 2 && props.every(isCelNode) && cx.parts !== undefined) {
     const nodes: readonly CelNode[] = props;
@@ -419,6 +422,11 @@ function macro(n: CelNode, m: unknown, cx: Cx): Closure {
       for (let i = nodes.length - 2; i >= 0; i--) {
         const node = nodes[i] as CelNode;
         if (node.op === ".?") optional = true;
+        if (i === 0 && field !== undefined) {
+          // A value of no message type (dyn holding a map) is answered as cel-js answers it.
+          const present = fieldPresent(obj, field);
+          if (present !== undefined) return present;
+        }
         obj = parts.debugType(obj).fieldLazy(obj, fields[i], node, ev);
         if (obj !== undefined) continue;
         if (!(!optional && i > 0 && node.op === ".")) break;

@@ -415,6 +415,32 @@ export function celValuesEqual(a: unknown, b: unknown, depth = 0): boolean {
   return ka.every((k) => Object.prototype.hasOwnProperty.call(rb, k) && celValuesEqual(ra[k], rb[k], depth + 1));
 }
 
+/**
+ * The declared field types of a message type of the environments (`"User"` → `{ manager_id: "string", … }`),
+ * or `undefined` for any other type.
+ *
+ * @example
+ * ```ts
+ * messageFieldTypes("Task")?.["analysis"]; // "TaskAnalysis"
+ * ```
+ */
+export function messageFieldTypes(typeName: string): Readonly<Record<string, string>> | undefined {
+  return MESSAGE_TYPES.find(([name]) => name === typeName)?.[2];
+}
+
+/**
+ * The camelCase fields of a value of a message type of the environments, or `undefined` when the
+ * value is of no such type.
+ *
+ * @example
+ * ```ts
+ * messageFieldsOf(celUser(user))?.includes("department"); // true
+ * ```
+ */
+export function messageFieldsOf(value: unknown): readonly string[] | undefined {
+  return typeof value === "object" && value !== null ? MESSAGE_FIELDS.get(Object.getPrototypeOf(value)) : undefined;
+}
+
 /** The camelCase fields of each message class's prototype (aliases read the same values). */
 const MESSAGE_FIELDS: ReadonlyMap<unknown, readonly string[]> = new Map(
   MESSAGE_TYPES.map(([, ctor, fields]) => [ctor.prototype, Object.keys(fields).filter((f) => !f.includes("_"))] as const),
