@@ -51,11 +51,13 @@ describe("maxTotalBytes: a budget of answer bytes for the whole pull", () => {
     const api = createApiClient({ baseUrl: "http://api.test", fetch: endless, credentials: token, ...noWait, maxTotalBytes: 200_000 });
     const r = await api.list({ method: "GET", path: "/api/v1/users" });
     expect(!r.ok && r.error).toMatchObject({ code: "TOO_LARGE", message: expect.stringMatching(/^GET \/api\/v1\/users(\?\S+)?: the answers read so far ran past 195\.3 KiB \(maxTotalBytes\); stopping before the process runs out of memory/) as unknown });
-    // About 1 KB a page: stopped within the page that crossed 200 000 bytes, not retried.
+    // About 1 KB of text a page and its three objects and arrays (3 × 64 bytes once parsed):
+    // stopped within the page that crossed 200 000 bytes, not retried.
     expect(n).toBeGreaterThan(150);
     expect(n).toBeLessThan(250);
-    expect(api.bytesRead()).toBeGreaterThan(200_000);
-    expect(api.bytesRead()).toBeLessThan(200_000 + 1100);
+    const pages = api.bytesRead() / 1_040;
+    expect(api.bytesRead() + pages * 192).toBeGreaterThan(200_000);
+    expect(api.bytesRead() + pages * 192).toBeLessThan(200_000 + 1300);
   });
 
   it("an answer whose Content-Length would pass the budget is not read", async () => {
@@ -171,11 +173,29 @@ describe("a listing that makes no progress: pages of items it already gave", () 
     expect(r.ok && r.value.length).toBe(30);
   });
 
-  it("items without an id count as new: a listing of them is bounded by maxListingItems, not stopped as stale", async () => {
-    const server = paging(() => [{ appEntitlementUserBinding: { appId: "a", appEntitlementId: "e", appUserId: "x" } }]);
-    const r = await list(server.fetch, { maxListingItems: 50 });
-    expect(!r.ok && r.error.message).toMatch(/ran past 50 items/);
-    expect(server.count()).toBe(51);
+  it("items without an id are told by their content: the same ones again are stale (hostile review: 1.7M id-less items, then out of memory), new ones are bounded by maxListingItems", async () => {
+    const same = paging(() => [{ x: 1 }, { appEntitlementUserBinding: { appId: "a", appEntitlementId: "e", appUserId: "x" } }]);
+    const r = await list(same.fetch, { maxListingItems: 5000 });
+    expect(!r.ok && r.error).toMatchObject({ code: "PAGING", message: expect.stringContaining("already given in this listing (10 pages in a row") as unknown });
+    expect(same.count()).toBe(11);
+    const fresh = paging((n) => [{ appEntitlementUserBinding: { appId: "a", appEntitlementId: "e", appUserId: `x-${n}` } }]);
+    const bounded = await list(fresh.fetch, { maxListingItems: 50 });
+    expect(!bounded.ok && bounded.error.message).toMatch(/ran past 50 items/);
+    expect(fresh.count()).toBe(51);
+  });
+
+  it("an answer of little but objects and arrays is refused by what it would take parsed (hostile review: 60 MB of {},{},… parsed to 1.3 GB)", async () => {
+    const bomb = `{"list":[],"x":[${"{},".repeat(300_000)}{}]}`;
+    const f = (async () => new Response(bomb, { status: 200 })) as typeof fetch;
+    const api = createApiClient({ baseUrl: "http://api.test", fetch: f, credentials: token, ...noWait, maxResponseBytes: 4 * 1024 * 1024 });
+    const r = await api.call("GET", "/api/v1/users");
+    // 0.9 MB of text, under the 4 MiB limit of one answer; about 18 MiB of objects once parsed.
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    expect(!r.ok && r.error).toMatchObject({ code: "BAD_RESPONSE", message: expect.stringMatching(/holds about 18\.3 MiB of objects and arrays once parsed, over the 4194304-byte limit of one answer/) as unknown });
+    // The same count against the pull's budget: an ordinary answer passes, and counts its text as bytes read.
+    const plain = createApiClient({ baseUrl: "http://api.test", fetch: (async () => new Response('{"list":[{"id":"u-1"}]}', { status: 200 })) as typeof fetch, credentials: token, ...noWait });
+    expect((await plain.call("GET", "/api/v1/users")).ok).toBe(true);
+    expect(plain.bytesRead()).toBe('{"list":[{"id":"u-1"}]}'.length);
   });
 
   it("a page size 1 listing that one insert ahead of the cursor shifts, nine times running, completes with every item: 9 stale pages in a row are not 10", async () => {

@@ -233,8 +233,10 @@ export const DEFAULT_MAX_LISTING_ITEMS = 10_000_000;
 /**
  * The default `maxTotalBytes` of {@link createApiClient}: 2 GiB of answers in one pull. A pull holds
  * what it reads (1.2 to 2.2 bytes of memory per byte of JSON: full pages to pages of one item, as
- * measured), so a server that pages without end is stopped before the process runs out of memory,
- * rather than followed for half an hour of garbage collection. `policy-sim pull` lowers it to a third of
+ * measured, for answers of ordinary JSON; answers of little else than empty objects and arrays take
+ * up to 20, so each object and array is counted at 64 bytes beside the text), so a server that pages
+ * without end is stopped before the process runs out of memory, rather than followed for half an
+ * hour of garbage collection. `policy-sim pull` lowers it to a third of
  * the heap Node may use when that is less (`--max-bytes`).
  *
  * @example
@@ -260,9 +262,10 @@ function bytes(n: number): string {
   return `${n} bytes`;
 }
 
-/** What all answers of one client may still hold: `used` of `max` bytes. */
+/** What all answers of one client may still hold: `used` of `max` bytes (their text and, once parsed, their objects); `read`: their text alone. */
 interface Budget {
   used: number;
+  read: number;
   readonly max: number;
 }
 
@@ -274,7 +277,8 @@ const overBudget = (budget: Budget): TooLarge =>
 
 /**
  * A response's whole text, refusing (with {@link TooLarge}) to hold more than `limit` bytes of it
- * or to take the client's answers past its `budget`; the bytes read count against the budget.
+ * or to take the client's answers past its `budget`; the bytes read count against the budget, and
+ * so does the heap its objects and arrays will take once parsed (within `limit` too).
  */
 async function textWithin(response: Response, limit: number, budget: Budget): Promise<string> {
   const declared = Number(response.headers.get("content-length") ?? NaN);
@@ -298,6 +302,7 @@ async function textWithin(response: Response, limit: number, budget: Budget): Pr
     if (done) break;
     size += value.byteLength;
     budget.used += value.byteLength;
+    budget.read += value.byteLength;
     if (size > limit) {
       await reader.cancel().catch(() => undefined);
       throw new TooLarge(`the answer ran past the ${limit}-byte limit of one answer`, "BAD_RESPONSE");
@@ -308,7 +313,27 @@ async function textWithin(response: Response, limit: number, budget: Budget): Pr
     }
     text += decoder.decode(value, { stream: true });
   }
-  return text + decoder.decode();
+  const whole = text + decoder.decode();
+  // Parsed, an answer takes more than its text: ~64 bytes of heap for each object and array in it
+  // (60 MB of `{},{},…` parsed to 1.3 GB). Counted now, before JSON.parse makes them.
+  const parsed = containersIn(whole) * BYTES_PER_CONTAINER;
+  if (parsed > limit) throw new TooLarge(`the answer holds about ${bytes(parsed)} of objects and arrays once parsed, over the ${limit}-byte limit of one answer`, "BAD_RESPONSE");
+  budget.used += parsed;
+  if (budget.used > budget.max) throw overBudget(budget);
+  return whole;
+}
+
+/** Heap an object or array of a parsed answer takes, about (V8, measured: 43 to 67 bytes for an empty one). */
+const BYTES_PER_CONTAINER = 64;
+
+/** The `{` and `[` of a JSON text (those inside strings too: an upper bound on its objects and arrays). */
+function containersIn(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 123 || c === 91) n++;
+  }
+  return n;
 }
 
 /**
@@ -339,7 +364,7 @@ const MAX_TRACKED_IDS = 16_000_000;
  * What tells a listing's item from the others, as `pullWorld` dedupes them: its `id` (beside its
  * `appId`, when it has one: entitlements and accounts are an app's), or the `id` of a view's one
  * object member (`{ user: {...} }`, `{ task: {...} }`). Undefined for an item without one (a
- * grant's binding): such an item is always new.
+ * grant's binding): such an item is told by its content ({@link contentKey}).
  */
 function itemKeyOf(item: unknown): string | undefined {
   if (!isRecord(item)) return undefined;
@@ -347,6 +372,19 @@ function itemKeyOf(item: unknown): string | undefined {
   if (own !== undefined) return own;
   const inner = Object.values(item).filter(isRecord);
   return inner.length === 1 && inner[0] !== undefined ? objectKeyOf(inner[0]) : undefined;
+}
+
+/** A 53-bit hash of an item's JSON (FNV-1a, two lanes), for items {@link itemKeyOf} has no key for. */
+function contentKey(item: unknown): string {
+  const text = JSON.stringify(item) ?? "";
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return `#${(a >>> 0).toString(36)}.${((b >>> 0) & 0x1fffff).toString(36)}`;
 }
 
 function objectKeyOf(x: Readonly<Record<string, unknown>>): string | undefined {
@@ -501,7 +539,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const maxListingItems = options.maxListingItems ?? DEFAULT_MAX_LISTING_ITEMS;
-  const budget: Budget = { used: 0, max: options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES };
+  const budget: Budget = { used: 0, read: 0, max: options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES };
   let bearer: string | undefined = options.credentials.kind === "token" ? options.credentials.token : undefined;
   let signingIn: Promise<Result<string, PullError>> | undefined;
 
@@ -685,9 +723,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       let fresh = false;
       for (const item of list) {
         items.push(item);
-        const key = itemKeyOf(item);
-        if (key === undefined) fresh = true;
-        else if (!given.has(key)) {
+        // An item without an id (a grant's binding) is told by its content: a page of the same
+        // id-less items again is no more new than one of the same ids.
+        const key = itemKeyOf(item) ?? contentKey(item);
+        if (!given.has(key)) {
           fresh = true;
           if (given.size < MAX_TRACKED_IDS) given.add(key);
         }
@@ -727,5 +766,5 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return first;
   }
 
-  return { call, list, bytesRead: () => budget.used };
+  return { call, list, bytesRead: () => budget.read };
 }
