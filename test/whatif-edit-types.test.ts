@@ -233,4 +233,23 @@ describe("whatIf refuses an edit too large to run, as a value, before compiling 
     const rewritten = whatIf(sample, (w) => void (w.policies = w.policies.map((p) => ({ ...p, displayName: `${p.displayName} (v2)` }))));
     expect(rewritten.ok).toBe(true);
   });
+
+  it("new conditions are bounded by what compiling them costs: their characters together, and their patterns' weight together (hostile review: 10,026 conditions of heavy patterns held a run for 104 s)", () => {
+    const withRules = (conditions: readonly string[]) => (w: Loose) => {
+      const p = (w.policies as Loose[]).find((x) => x["id"] === base.id) as Loose;
+      p["rules"] = conditions.map((condition) => ({ ...base.rules?.[0], condition }));
+    };
+    // 60 conditions of weight ~10,000 each: past 500,000, refused before any is compiled.
+    const heavy = (n: number) => Array.from({ length: n }, (_, i) => `subject.email.matches("(?:abcdefgh${i}){1000}")`);
+    const over = whatIf(sample, withRules(heavy(60)) as never);
+    expect(!over.ok && over.error).toMatchObject({ code: "INVALID_ARGUMENT", field: "edit.policies", message: expect.stringContaining("the patterns of the edit's new conditions (matches) weigh more than 500,000 together") as unknown });
+    // 16 of them run (the service's limit of rules), each pattern compiled as its condition is checked.
+    expect(whatIf(sample, withRules(heavy(16)) as never).ok).toBe(true);
+    // The same texts without matches() are not weighed as patterns.
+    expect(whatIf(sample, withRules(Array.from({ length: 60 }, (_, i) => `subject.email == "(?:abcdefgh${i}){1000}"`)) as never).ok).toBe(true);
+    // 21 conditions of 99,000 characters: past 2,000,000 characters together.
+    const long = Array.from({ length: 21 }, (_, i) => `subject.department == "${String(i).padEnd(99_000, "x")}"`);
+    const chars = whatIf(sample, withRules(long) as never);
+    expect(!chars.ok && chars.error.message).toContain("the new conditions of the edit are more than 2,000,000 characters together");
+  });
 });

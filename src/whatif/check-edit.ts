@@ -24,6 +24,7 @@ import { encodeTenant } from "../world/save-world.js";
 import { buildIndex, type World } from "../world/world.js";
 import { ownValue } from "./same-value.js";
 import { CEL_RESOURCE_LIMITS } from "../cel/limits.js";
+import { regexWeight } from "../cel/regex.js";
 import { MAX_RULES } from "../policy/lint.js";
 
 /** Reads one written object back, appending what the reader refuses to `out`; what it read. */
@@ -255,7 +256,41 @@ export const MAX_EDITED_RULES = 16 * MAX_RULES;
  */
 const MAX_NEW_CONDITIONS = CEL_RESOURCE_LIMITS.compileCacheEntries;
 
-/** What an edit may not bring to a run: an edited policy past {@link MAX_EDITED_RULES}, more new conditions than {@link MAX_NEW_CONDITIONS}. */
+/**
+ * The characters the new conditions of an edit may have together: each is parsed and checked once,
+ * at about a microsecond a character (limits.ts, `maxSourceLength`), so about two seconds.
+ */
+export const MAX_NEW_CONDITION_CHARS = 2_000_000;
+
+/**
+ * The regular-expression weight (limits.ts, `maxRegexWeight`) the pattern literals of an edit's new
+ * conditions may have together: each is compiled when its condition is checked, measured at about
+ * 1 µs (up to ~5 µs) a unit, so at most about two seconds. 10,026 new conditions of two patterns
+ * each (weight ~12,000 a condition) held a run for 104 s (hostile review).
+ */
+export const MAX_NEW_PATTERN_WEIGHT = 500_000;
+
+/** A string literal of CEL source (quoted, triple-quoted, raw or bytes): what a pattern literal is written as. */
+const STRING_LITERAL = /[rRbB]{0,2}("""[\s\S]*?"""|'''[\s\S]*?'''|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')/g;
+
+/**
+ * The weight of the patterns a condition's check compiles, at most: every string literal of a
+ * condition that calls `matches`, weighed as a pattern (an upper bound: a literal that is not a
+ * pattern weighs about its length).
+ */
+function patternWeight(condition: string): number {
+  if (!condition.includes("matches")) return 0;
+  let w = 0;
+  for (const m of condition.matchAll(STRING_LITERAL)) {
+    const quoted = m[1] ?? "";
+    const q = quoted.startsWith('"""') || quoted.startsWith("'''") ? 3 : 1;
+    w += regexWeight(quoted.slice(q, quoted.length - q));
+    if (w > MAX_NEW_PATTERN_WEIGHT) return w;
+  }
+  return w;
+}
+
+/** What an edit may not bring to a run: an edited policy past {@link MAX_EDITED_RULES}, more new conditions than {@link MAX_NEW_CONDITIONS}, or more to compile than {@link MAX_NEW_CONDITION_CHARS} and {@link MAX_NEW_PATTERN_WEIGHT} allow. */
 function editBounds(before: World, after: World): Diagnostic[] {
   // Most edits (a user, the tenant) leave both lists as they were: nothing new to count.
   if (before.policies === after.policies && before.entitlementConfigurationRules === after.entitlementConfigurationRules) return [];
@@ -279,12 +314,35 @@ function editBounds(before: World, after: World): Diagnostic[] {
   const fromPolicies = fresh.size;
   const oldRules = new Set<unknown>(before.entitlementConfigurationRules ?? []);
   for (const r of after.entitlementConfigurationRules ?? []) if (!oldRules.has(r) && !known.has(r.condition)) fresh.add(r.condition);
-  if (fresh.size > MAX_NEW_CONDITIONS)
+  // Where the new conditions are: the policies, the configuration rules, or both.
+  const where = fromPolicies === fresh.size ? "edit.policies" : fromPolicies === 0 ? "edit.entitlementConfigurationRules" : "edit";
+  if (fresh.size > MAX_NEW_CONDITIONS) {
     out.push({
       code: "EDIT_TOO_LARGE",
-      // Where the new conditions are: the policies, the configuration rules, or both.
-      path: fromPolicies === fresh.size ? "edit.policies" : fromPolicies === 0 ? "edit.entitlementConfigurationRules" : "edit",
+      path: where,
       message: `the edit brings ${fresh.size} conditions the world does not have; a what-if compiles at most ${MAX_NEW_CONDITIONS} new ones (CEL_RESOURCE_LIMITS.compileCacheEntries): split the edit`,
+    });
+    return out;
+  }
+  let chars = 0;
+  let weight = 0;
+  for (const c of fresh) {
+    chars += c.length;
+    if (chars > MAX_NEW_CONDITION_CHARS) break;
+    weight += patternWeight(c);
+    if (weight > MAX_NEW_PATTERN_WEIGHT) break;
+  }
+  if (chars > MAX_NEW_CONDITION_CHARS)
+    out.push({
+      code: "EDIT_TOO_LARGE",
+      path: where,
+      message: `the new conditions of the edit are more than ${MAX_NEW_CONDITION_CHARS.toLocaleString("en-US")} characters together; a what-if parses and checks each (about a microsecond a character): split the edit`,
+    });
+  else if (weight > MAX_NEW_PATTERN_WEIGHT)
+    out.push({
+      code: "EDIT_TOO_LARGE",
+      path: where,
+      message: `the patterns of the edit's new conditions (matches) weigh more than ${MAX_NEW_PATTERN_WEIGHT.toLocaleString("en-US")} together (a pattern weighs its size once its repetitions are multiplied out, as CEL_RESOURCE_LIMITS.maxRegexWeight counts it); a what-if compiles each when it checks its condition: split the edit or simplify the patterns`,
     });
   return out;
 }
