@@ -36,6 +36,18 @@ describe.runIf(built)("bin/policy-sim.mjs (the built bundle)", () => {
     expect(r.stderr).toContain("did you mean --world?");
   });
 
+  it("an endless input file (/dev/zero as a plan, an edit or a policy) is refused at 256 MiB with exit 2, not read until memory runs out (hostile review: 10 GB)", () => {
+    for (const args of [
+      ["whatif", "--world", "fixtures/world.json", "--terraform-plan", "/dev/zero"],
+      ["whatif", "--world", "fixtures/world.json", "--edit", "/dev/zero"],
+      ["lint", "--policy", "/dev/zero"],
+    ]) {
+      const r = bin(args);
+      expect(r.status, args.join(" ")).toBe(2);
+      expect(r.stderr).toMatch(/file \/dev\/zero is larger than 256 MiB/);
+    }
+  });
+
   it("init in an empty folder, then explain and test there, as a new user would", () => {
     expect(bin(["init"], scratch).status).toBe(0);
     expect(JSON.parse(readFileSync(join(scratch, "world.json"), "utf8"))).toMatchObject({ version: 1 });
