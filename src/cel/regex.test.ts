@@ -37,6 +37,8 @@ describe("matches() runs on RE2", () => {
     expect(checkCondition('subject.department.matches("foo(?=bar)")')).toMatchObject([{ code: "CEL_UNSUPPORTED_REGEX" }]);
     expect(checkCondition('matches(subject.department, "(?<!x)y")')).toMatchObject([{ code: "CEL_UNSUPPORTED_REGEX" }]);
     expect(checkCondition('subject.department.matches("([a-z]")')).toMatchObject([{ code: "CEL_INVALID_REGEX" }]);
+    // A count past RE2's 1000 (nested counts multiplied) is RE2's limit, not a missing feature (hostile review).
+    expect(checkCondition('subject.department.matches("(?:a{100}){98}")')).toMatchObject([{ code: "CEL_INVALID_REGEX", message: expect.stringContaining("at most 1000 times") }]);
   });
 
   it("reports an unusable pattern built at run time as a run-time error", () => {

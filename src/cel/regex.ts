@@ -216,6 +216,8 @@ export function compileRegex(pattern: string): CompiledRegex {
     return { ok: true, re: RE2JS.compile(pattern), weight };
   } catch (e: unknown) {
     const why = e instanceof Error ? e.message : String(e);
+    // RE2 refuses a counted repetition past 1000, nested ones multiplied ({100}){98}: a limit, not a missing feature.
+    if (/invalid repeat count/i.test(why)) return { ok: false, kind: "invalid", message: `invalid regular expression: RE2 repeats a counted repetition at most 1000 times, nested counts multiplied: ${why}` };
     // Compiling (never running) the pattern with the JS engine only tells the two failures apart.
     let jsAccepts = false;
     try {

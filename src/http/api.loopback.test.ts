@@ -202,6 +202,20 @@ describe("openapi.yaml reads: a tenant export reads back the whole world, page b
     expect(bindings.bindings.find((b: Body) => b.appUserId === account.id)?.appEntitlementId).toBe(grant.appEntitlementId);
     await call("GET", "/api/v1/apps/{app_id}/entitlement_configuration_rules/{id}", { params: { app_id: ent.appId, id: "r-none" }, expect: 404 });
   });
+  it("a page token is good for the listing that issued it only: another listing refuses it as issued for a different request (hostile review: a policies token skipped 10 tasks)", async () => {
+    const policies = await call("GET", "/api/v1/policies", { query: "page_size=2" });
+    const token = policies.nextPageToken as string;
+    expect(token).not.toBe("");
+    expect((await call("GET", "/api/v1/policies", { query: `page_size=2&page_token=${token}` })).list.length).toBeGreaterThan(0);
+    const elsewhere = [
+      await call("POST", "/api/v1/search/tasks", { body: { pageToken: token }, expect: 400 }),
+      await call("GET", "/api/v1/apps", { query: `page_token=${token}`, expect: 400 }),
+    ];
+    for (const e of elsewhere) expect(e.message).toContain("was issued for a different request");
+    const tasks = await call("POST", "/api/v1/search/tasks", { body: { pageSize: 2 } });
+    await call("POST", "/api/v1/search/apps", { body: { pageToken: tasks.nextPageToken }, expect: 400 });
+  });
+
   it("search filters: open grant tasks of one app, by text, by created time", async () => {
     const open = await call("POST", "/api/v1/search/tasks", { body: { taskStates: ["TASK_STATE_OPEN"], taskTypes: [{ grant: {} }], applicationIds: ["app-aws"], pageSize: 100 } });
     expect(open.list.length).toBeGreaterThan(0);

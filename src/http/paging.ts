@@ -143,7 +143,7 @@ function hashText(text: string): string {
 /**
  * What a page token is tied to: the request's fields but its page size and token (a client walks
  * the pages by sending the same request with each `nextPageToken`, at any page size), in any key
- * order.
+ * order, and the listing it is for (`scope`).
  *
  * @example
  * ```ts
@@ -151,16 +151,27 @@ function hashText(text: string): string {
  * bodyFingerprint({ query: "aws" }) === bodyFingerprint({ query: "gcp" }); // false
  * ```
  */
-export function bodyFingerprint(body: Readonly<Record<string, unknown>>): string {
+export function bodyFingerprint(body: Readonly<Record<string, unknown>>, scope = ""): string {
   const rest: Record<string, unknown> = {};
   for (const k of Object.keys(body)) if (!PAGE_FIELDS.has(k)) rest[k] = body[k];
-  return hashText(canonical(rest));
+  return hashText(scoped(scope, canonical(rest)));
 }
 
-/** {@link bodyFingerprint} of a query string: its parameters but the page's, sorted. */
-function queryFingerprint(query: URLSearchParams): string {
+/** A fingerprint's text with the listing it is for: a token of one listing is refused by another (it would skip its items). */
+const scoped = (scope: string, text: string): string => (scope === "" ? text : `${scope}\u0000${text}`);
+
+/**
+ * {@link bodyFingerprint} of a query string: its parameters but the page's, sorted, with the
+ * listing's path as `scope`.
+ *
+ * @example
+ * ```ts
+ * queryFingerprint(new URLSearchParams("page_size=5"), "/api/v1/policies") !== queryFingerprint(new URLSearchParams(), "/api/v1/apps"); // true
+ * ```
+ */
+export function queryFingerprint(query: URLSearchParams, scope = ""): string {
   const rest = [...query].filter(([k]) => !PAGE_FIELDS.has(k)).sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
-  return rest.length === 0 ? hashText("{}") : hashText(JSON.stringify(rest));
+  return hashText(scoped(scope, rest.length === 0 ? "{}" : JSON.stringify(rest)));
 }
 
 /**

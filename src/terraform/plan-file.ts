@@ -22,8 +22,22 @@ function decodeText(bytes: Uint8Array): string {
     }
     return new TextDecoder("utf-16le").decode(swapped);
   }
+  // UTF-16 without a byte-order mark: JSON starts with an ASCII character, so a NUL beside it
+  // (`{\0` little-endian, `\0{` big-endian) says which.
+  if (bytes.length >= 2 && b0 !== 0 && b1 === 0) return new TextDecoder("utf-16le").decode(bytes);
+  if (bytes.length >= 2 && b0 === 0 && b1 !== 0) {
+    const marked = new Uint8Array(bytes.length + 2);
+    marked.set([0xfe, 0xff]);
+    marked.set(bytes, 2);
+    return decodeText(marked);
+  }
   // Not fatal: an invalid byte in a string reads as U+FFFD, as the file was read before.
   return new TextDecoder("utf-8").decode(bytes);
+}
+
+/** Control characters (a NUL, gzip's header bytes) shown as escapes in a message, not written to the terminal. */
+function printable(message: string): string {
+  return message.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /**
@@ -46,10 +60,12 @@ export function parsePlanFile(file: Uint8Array | string): { ok: true; value: unk
   // A zip archive's local file header ("PK\x03\x04"): the plan file itself, not its JSON.
   if (text.startsWith("PK\u0003\u0004"))
     return refuse(`this is Terraform's binary plan file (the one \`terraform plan -out\` writes, a zip archive), not its JSON: ${HOW_TO}, and give that file`);
+  // gzip's magic number (read as UTF-8, 0x8b is a replacement character).
+  if (text.startsWith("\u001f\uFFFD")) return refuse(`this is gzip-compressed: decompress it (gunzip) and give the JSON (${HOW_TO})`);
   // Read as UTF-8 elsewhere, UTF-16 shows as two replacement characters and NULs between letters.
   if (text.startsWith("\uFFFD\uFFFD") && text.includes("\u0000"))
     return refuse(`this looks like UTF-16 text, which was read as UTF-8 here: save it as UTF-8 (${HOW_TO} from a shell that writes UTF-8)`);
-  if (text.startsWith("[command]"))
+  if (text.trimStart().startsWith("[command]"))
     return refuse(
       'this is the output of hashicorp/setup-terraform\'s wrapper (it starts with "[command]" and wraps Terraform\'s JSON in lines of its own), not the JSON alone: set `terraform_wrapper: false` in the setup-terraform step (or run `terraform-bin show -json plan.tfplan > plan.json`)',
     );
@@ -57,6 +73,6 @@ export function parsePlanFile(file: Uint8Array | string): { ok: true; value: unk
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (e: unknown) {
-    return refuse(`not JSON (${e instanceof Error ? e.message : String(e)}): ${HOW_TO}`);
+    return refuse(`not JSON (${printable(e instanceof Error ? e.message : String(e))}): ${HOW_TO}`);
   }
 }

@@ -1007,6 +1007,23 @@ describe("policy-sim whatif --terraform-plan", () => {
     // Text already decoded (an IO without bytes): the mark is dropped too.
     const viaText = await run(["whatif", "--world", WORLD_FILE, "--terraform-plan", "p.json", "--json"], { "p.json": `\uFEFF${text}` });
     expect(viaText.out).toBe(plain.out);
+    // UTF-16 without a mark is told by the NUL beside the first character (hostile review).
+    for (const bytes of [utf16(text, "le").subarray(2), utf16(text, "be").subarray(2)]) {
+      const r = await runBytes(bytes, "--json");
+      expect(r.code).toBe(EXIT.ok);
+      expect(r.out).toBe(plain.out);
+    }
+  });
+
+  it("a gzip-compressed plan is named as one; control bytes in a parser's message are shown escaped; wrapper output after a blank line is still the wrapper's (hostile review)", async () => {
+    const gz = await runBytes(Uint8Array.of(0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03));
+    expect(gz.code).toBe(EXIT.badInput);
+    expect(gz.err).toContain("this is gzip-compressed: decompress it (gunzip)");
+    const nul = parsePlanFile(utf8("x\u0001\u0002 plan"));
+    expect(!nul.ok && nul.error[0]?.message).toMatch(/not JSON \(.*x\\u0001\\u0002 plan/);
+    expect(!nul.ok && nul.error[0]?.message).not.toMatch(/[\u0000\u0001]/);
+    const wrapped = parsePlanFile(utf8("\r\n[command]/usr/bin/terraform-bin show -json plan.tfplan\n{}\n"));
+    expect(!wrapped.ok && wrapped.error[0]?.message).toContain("hashicorp/setup-terraform's wrapper");
   });
 
   it("other content that is not JSON (empty, truncated, YAML) is refused, exit 2, with the parser's reason and `terraform show -json` (platform review)", async () => {

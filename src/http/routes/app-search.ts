@@ -8,7 +8,7 @@ import type { JsonObject } from "../../model/json.js";
 import { ok, type Result } from "../../result.js";
 import type { World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
-import { pageFromBody } from "../paging.js";
+import { bodyFingerprint, pageFromBody } from "../paging.js";
 import { appWire, listBody } from "./reads.js";
 import { type Body, refIds, type SearchFields, searchRequest, strings, text } from "./search-fields.js";
 
@@ -43,7 +43,7 @@ const usesPolicy = (a: App, policies: ReadonlySet<string>) => policies.has(a.gra
  */
 export function searchApps(world: World, body: Body): Read {
   const f = searchRequest(body, APP_SEARCH_FIELDS, {
-    page: pageFromBody(body),
+    page: pageFromBody(body, bodyFingerprint(body, "apps")),
     ids: strings(body, "appIds"),
     exclude: strings(body, "excludeAppIds"),
     name: text(body, "displayName"),

@@ -9,7 +9,7 @@ import { ok, type Result } from "../../result.js";
 import { accountStatusOf, accountTypeOf, TYPE_URLS } from "../../world/encode-directory.js";
 import type { World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
-import { pageFromBody, pageOf } from "../paging.js";
+import { bodyFingerprint, pageFromBody, pageOf } from "../paging.js";
 import { appUserView, appWire, userWire } from "./reads.js";
 import {
   appRefs,
@@ -121,7 +121,7 @@ function byName(a: string, b: string): number {
  */
 export function searchAppUsers(world: World, body: Body): Read {
   const f = searchRequest(body, APP_USER_SEARCH_FIELDS, {
-    page: pageFromBody(body),
+    page: pageFromBody(body, bodyFingerprint(body, "app-users")),
     appId: text(body, "appId"),
     apps: strings(body, "appIds"),
     ids: strings(body, "appUserIds"),

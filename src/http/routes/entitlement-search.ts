@@ -11,7 +11,7 @@ import { ok, type Result } from "../../result.js";
 import { TYPE_URLS } from "../../world/encode-directory.js";
 import { findEntitlement, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
-import { pageFromBody, pageOf } from "../paging.js";
+import { bodyFingerprint, pageFromBody, pageOf } from "../paging.js";
 import { appWire, bindingView, entitlementView, userBinding } from "./reads.js";
 import { resourceObject, resourceTypeObject } from "./resource-reads.js";
 import {
@@ -212,7 +212,7 @@ function reviewedBy(world: World, accessReviewId: string): ReadonlySet<string> {
  */
 export function searchEntitlements(world: World, body: Body): Read {
   const f = searchRequest(body, ENTITLEMENT_SEARCH_FIELDS, {
-    page: pageFromBody(body),
+    page: pageFromBody(body, bodyFingerprint(body, "entitlements")),
     apps: strings(body, "appIds"),
     excludeApps: strings(body, "excludeAppIds"),
     refs: appRefs(body, "refs"),
@@ -291,7 +291,7 @@ export function searchEntitlements(world: World, body: Body): Read {
  */
 export function searchGrants(world: World, body: Body): Read {
   const f = searchRequest(body, GRANT_SEARCH_FIELDS, {
-    page: pageFromBody(body),
+    page: pageFromBody(body, bodyFingerprint(body, "grants")),
     apps: strings(body, "appIds"),
     refs: appRefs(body, "entitlementRefs"),
     appUserIds: strings(body, "appUserIds"),
@@ -356,7 +356,7 @@ const GRANTED_STATUSES = ["UNSPECIFIED", "ALL", "GRANTED", "NOT_GRANTED"] as con
  */
 export function searchRequestCatalog(world: World, callerId: string, body: Body): Read {
   const f = searchRequest(body, REQUEST_CATALOG_SEARCH_FIELDS, {
-    page: pageFromBody(body),
+    page: pageFromBody(body, bodyFingerprint(body, "request-catalog")),
     query: text(body, "query"),
     appName: text(body, "appDisplayName"),
     alias: text(body, "entitlementAlias"),

@@ -9,7 +9,7 @@ import type { JsonObject } from "../../model/json.js";
 import { ok, type Result } from "../../result.js";
 import { findEntitlement, type World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
-import { pageFromBody, type PageRequest } from "../paging.js";
+import { bodyFingerprint, pageFromBody, type PageRequest } from "../paging.js";
 import { listBody, userWire } from "./reads.js";
 import { invalid, notFound } from "./refuse.js";
 import { type Body, collect, enums, type SearchFields, text, unimplemented } from "./search-fields.js";
@@ -115,7 +115,7 @@ export const USER_OWNERSHIP_SEARCH_FIELDS: SearchFields = { implemented: ["pageS
  * ```
  */
 export function searchUserOwnership(world: World, body: Body): Read {
-  const f = collect({ page: pageFromBody(body), userId: text(body, "userId"), types: enums(body, "ownershipTypes", OWNERSHIP_TYPES) });
+  const f = collect({ page: pageFromBody(body, bodyFingerprint(body, "owners")), userId: text(body, "userId"), types: enums(body, "ownershipTypes", OWNERSHIP_TYPES) });
   if (!f.ok) return f;
   const { page, userId, types } = f.value;
   if (userId === "") return invalid("userId", "userId is required: the user whose ownership to search");

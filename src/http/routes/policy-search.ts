@@ -12,7 +12,7 @@ import type { JsonObject } from "../../model/json.js";
 import { ok, type Result } from "../../result.js";
 import type { World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
-import { pageFromBody } from "../paging.js";
+import { bodyFingerprint, pageFromBody } from "../paging.js";
 import { listBody, policyWire } from "./reads.js";
 import { type Body, enums, flag, member, refIds, type SearchFields, searchRequest, strings, text } from "./search-fields.js";
 
@@ -98,7 +98,7 @@ function visible(p: Policy, s: ScopeQuery): boolean {
  */
 export function searchPolicies(world: World, body: Body): Read {
   const f = searchRequest(body, POLICY_SEARCH_FIELDS, {
-    page: pageFromBody(body),
+    page: pageFromBody(body, bodyFingerprint(body, "policies")),
     refs: refIds(body, "refs"),
     exclude: strings(body, "excludePolicyIds"),
     types: enums(body, "policyTypes", KNOWN_POLICY_TYPES),

@@ -9,7 +9,7 @@ import type { JsonValue } from "../../model/json.js";
 import { err, ok, type Result } from "../../result.js";
 import type { World } from "../../world/world.js";
 import { type HttpFailure, refusal } from "../error-body.js";
-import { pageFromQuery, type PageRequest } from "../paging.js";
+import { pageFromQuery, queryFingerprint, type PageRequest } from "../paging.js";
 import type { Operation, Route, RouteInput, ServerContext } from "../route.js";
 import * as reviews from "./access-review-reads.js";
 import { APP_SEARCH_FIELDS, searchApps } from "./app-search.js";
@@ -73,7 +73,7 @@ function route(method: "GET" | "POST", path: string, operationId: string, reader
 /** A GET list: the query's page, then the list. */
 function list(path: string, operationId: string, lister: (world: World, input: RouteInput, page: PageRequest) => Result<JsonValue, HttpFailure>): Route {
   return route("GET", path, operationId, (world, _caller, input) => {
-    const page = pageFromQuery(input.query);
+    const page = pageFromQuery(input.query, queryFingerprint(input.query, path));
     return page.ok ? lister(world, input, page.value) : page;
   });
 }

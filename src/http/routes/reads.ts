@@ -337,7 +337,7 @@ const AUDIT_PAGE_LIMITS: PageLimits = { defaultSize: 25, min: 1, max: 100 };
  * ```
  */
 export function listTaskAudits(world: World, caller: User, eventsOf: (taskId: string) => readonly AuditEvent[], body: Body): Read {
-  const page = pageFromBody(body, bodyFingerprint(body), AUDIT_PAGE_LIMITS);
+  const page = pageFromBody(body, bodyFingerprint(body, "task-audits"), AUDIT_PAGE_LIMITS);
   if (!page.ok) return page;
   const taskId = text(body, "taskId");
   if (!taskId.ok) return taskId;

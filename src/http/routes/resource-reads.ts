@@ -16,7 +16,7 @@ import type { JsonObject, JsonValue } from "../../model/json.js";
 import { ok, type Result } from "../../result.js";
 import type { World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
-import { pageFromBody, type PageRequest } from "../paging.js";
+import { bodyFingerprint, pageFromBody, type PageRequest } from "../paging.js";
 import { entitlementView, listBody } from "./reads.js";
 import { invalid, notFound } from "./refuse.js";
 import { type Body, flag, type SearchFields, searchRequest, strings, text } from "./search-fields.js";
@@ -332,7 +332,7 @@ function heldBy(world: World, appUserIds: readonly string[]): { types: Set<strin
  */
 export function searchResourceTypes(world: World, body: Body): Read {
   const f = searchRequest(body, RESOURCE_TYPE_SEARCH_FIELDS, {
-    page: pageFromBody(body),
+    page: pageFromBody(body, bodyFingerprint(body, "resource-types")),
     apps: strings(body, "appIds"),
     ids: strings(body, "resourceTypeIds"),
     exclude: strings(body, "excludeResourceTypeIds"),
@@ -395,7 +395,7 @@ function byName(a: string, b: string): number {
  */
 export function searchResources(world: World, body: Body): Read {
   const f = searchRequest(body, RESOURCE_SEARCH_FIELDS, {
-    page: pageFromBody(body),
+    page: pageFromBody(body, bodyFingerprint(body, "resources")),
     appId: text(body, "appId"),
     apps: strings(body, "appIds"),
     types: strings(body, "resourceTypeIds"),

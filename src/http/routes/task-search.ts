@@ -25,7 +25,7 @@ import { validateExpandPaths } from "../../reducers/task-view.js";
 import { ok, type Result } from "../../result.js";
 import type { World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
-import { pageFromBody, pageOf } from "../paging.js";
+import { bodyFingerprint, pageFromBody, pageOf } from "../paging.js";
 import { ACCOUNT_STATUSES, ACCOUNT_TYPES, accountStatusOf, accountTypeOf } from "./app-user-search.js";
 import { encodedView, shiftPaths } from "./reads.js";
 import { invalid } from "./refuse.js";
@@ -531,7 +531,7 @@ function sortTasks(world: World, found: Task[], sortBy: string): void {
  * ```
  */
 export function searchTasks(world: World, caller: User, body: Body): Read {
-  const f = collect({ page: pageFromBody(body), sortBy: member(body, "sortBy", TASK_SORTS), query: decode(body), expand: expandPathsOf(body) });
+  const f = collect({ page: pageFromBody(body, bodyFingerprint(body, "tasks")), sortBy: member(body, "sortBy", TASK_SORTS), query: decode(body), expand: expandPathsOf(body) });
   if (!f.ok) return f;
   const refused = refuseUnmodelled(body, TASK_SEARCH_FIELDS);
   if (!refused.ok) return refused;

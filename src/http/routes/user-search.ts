@@ -9,7 +9,7 @@ import { ok, type Result } from "../../result.js";
 import { TYPE_URLS } from "../../world/encode-directory.js";
 import type { World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
-import { pageFromBody, pageOf } from "../paging.js";
+import { bodyFingerprint, pageFromBody, pageOf } from "../paging.js";
 import { userView, userWire } from "./reads.js";
 import { roleWire } from "./role-reads.js";
 import {
@@ -93,7 +93,7 @@ const matches = (q: string, u: User) =>
  */
 export function searchUsers(world: World, body: Body): Read {
   const f = searchRequest(body, USER_SEARCH_FIELDS, {
-    page: pageFromBody(body),
+    page: pageFromBody(body, bodyFingerprint(body, "users")),
     ids: strings(body, "ids"),
     refs: refIds(body, "refs"),
     exclude: strings(body, "excludeIds"),
