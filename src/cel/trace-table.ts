@@ -348,6 +348,45 @@ function skipReason(kind: TraceNodeKind, label: string, index: number): NotEvalu
   return "not-reached";
 }
 
+/**
+ * A node's source text with its parentheses balanced: cel-js's range of `(a || b) && c` starts
+ * inside the opening parenthesis (`a || b) && c`), so an unmatched `)` takes the `(` before the
+ * range and an unmatched `(` the `)` after it. The range as it is when no such one is there.
+ */
+export function balancedText(source: string, start: number, end: number): string {
+  let open = 0;
+  let close = 0;
+  let quote = "";
+  for (let i = start; i < end; i++) {
+    const c = source[i];
+    if (quote !== "") {
+      if (c === "\\") i++;
+      else if (c === quote) quote = "";
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === "(") open++;
+    else if (c === ")") {
+      if (open > 0) open--;
+      else close++;
+    }
+  }
+  if (quote !== "" || (open === 0 && close === 0)) return source.slice(start, end);
+  let from = start;
+  for (let k = 0; k < close; k++) {
+    let j = from - 1;
+    while (j >= 0 && /\s/.test(source[j] ?? "")) j--;
+    if (source[j] !== "(") return source.slice(start, end);
+    from = j;
+  }
+  let to = end;
+  for (let k = 0; k < open; k++) {
+    let j = to;
+    while (j < source.length && /\s/.test(source[j] ?? "")) j++;
+    if (source[j] !== ")") return source.slice(start, end);
+    to = j + 1;
+  }
+  return source.slice(from, to);
+}
+
 function instrument(compiled: Compiled): TraceTable {
   const namespaces = celEnvironment(compiled.kind).namespaces;
   const lines = new SourceLines(compiled.source);
@@ -360,7 +399,7 @@ function instrument(compiled: Compiled): TraceTable {
     wrap(node, id);
     rows.kinds.push(d.kind);
     rows.labels.push(d.label);
-    rows.texts.push(compiled.source.slice(node.start, node.end));
+    rows.texts.push(balancedText(compiled.source, node.start, node.end));
     rows.positions.push(Object.freeze(lines.position({ start: node.start, end: node.end })));
     rows.parents.push(parent);
     rows.depths.push(depth);

@@ -21,6 +21,18 @@ const byText = (nodes: readonly TraceNode[], text: string): TraceNode => {
 };
 
 describe("traceCondition", () => {
+  it("gives every node's text with balanced parentheses, where cel-js's range leaves one out (docs CEL review: external-insights.mdx's `(… || …) && …`)", () => {
+    const { t } = trace('(subject.department == "Engineering" || false) && true');
+    expect(t.root?.text).toBe('(subject.department == "Engineering" || false) && true');
+    const weekend = trace('!(now().getDayOfWeek() == 0 || now().getDayOfWeek() == 6)').t;
+    expect(weekend.root?.text).toBe("!(now().getDayOfWeek() == 0 || now().getDayOfWeek() == 6)");
+    for (const { t: x } of [trace('(subject.department == "Engineering" || false) && true'), { t: weekend }, trace('subject.email.endsWith(")") && (true || ("(" == subject.email))')])
+      for (const n of x.nodes) {
+        const text = n.text.replace(/"[^"]*"/g, '""');
+        expect([...text].filter((c) => c === "(").length, n.text).toBe([...text].filter((c) => c === ")").length);
+      }
+  });
+
   it("records the value of every sub-expression with its span", () => {
     const { t } = trace('subject.department == "Engineering" && subject.status == UserStatus.ENABLED');
     expect(t.outcome).toEqual({ ok: true, value: true });

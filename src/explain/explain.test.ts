@@ -146,6 +146,20 @@ describe("the text says what it means plainly (newcomer review 3)", () => {
     expect(out.split("\n")[0]).toBe('Task 1001 "Grant \\"Production AdministratorAccess\\" (AWS) to Ravi Patel" (grant, TASK_STATE_OPEN)');
   });
 
+  it("a condition written over several lines (as the expressions reference writes them) is told on one line per value, with its parentheses (docs CEL review)", () => {
+    const policy = world.index.policies.get("pol-prod-admin");
+    if (!policy?.rules?.[0]) throw new Error("no pol-prod-admin rule in the sample world");
+    const condition = '(subject.department == "Nowhere" ||\n    false) &&\n  true';
+    const edited = replaceInWorld(world, { policies: [{ ...policy, rules: [{ ...policy.rules[0], condition }, ...policy.rules.slice(1)] }] });
+    const task = [...edited.tasks.values()].find((t) => t.numericId === "1001");
+    if (!task) throw new Error("no task 1001");
+    const out = formatExplanation(explainTask(edited, task), { verbose: true });
+    expect(out).toContain('(subject.department == "Nowhere" || false) && true = false');
+    expect(out).toContain('subject.department == "Nowhere" || false = false');
+    // No value line starts a continuation of a sub-expression on a line of its own.
+    expect(out.split("\n").some((l) => /^\s*false\) &&/.test(l))).toBe(false);
+  });
+
   it("an entitlement without a resource type has no resource-type defaults, said so rather than as resource type \"\"", () => {
     const ent = world.index.entitlements.get("app-aws\u0000ent-aws-prod-admin") ?? [...world.index.entitlements.values()].find((e) => e.id === "ent-aws-prod-admin");
     if (!ent) throw new Error("no ent-aws-prod-admin in the sample world");

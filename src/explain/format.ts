@@ -41,6 +41,11 @@ function caret(source: string, start: number, end: number): [string, string] {
   return [line, " ".repeat(from) + "^".repeat(Math.max(1, to - from))];
 }
 
+/** A sub-expression written over several lines (as the expressions reference writes its ternaries), on one. */
+function oneLine(text: string): string {
+  return text.includes("\n") ? text.replace(/\s*\n\s*/g, " ") : text;
+}
+
 /** Values of the leaves a reader cares about: field selections, identifiers, calls. */
 function partValues(t: ExplainedCondition, all: boolean): string[] {
   const seen = new Set<string>();
@@ -54,7 +59,7 @@ function partValues(t: ExplainedCondition, all: boolean): string[] {
     // A constant that reads as its own value (`TaskOrigin.COPILOT`, `"Security"`) says nothing new.
     if (seen.has(n.text) || n.display === n.text) continue;
     seen.add(n.text);
-    out.push(`${n.text} = ${n.outcome === "not-evaluated" ? `(not evaluated: ${n.display})` : n.display}`);
+    out.push(`${oneLine(n.text)} = ${n.outcome === "not-evaluated" ? `(not evaluated: ${n.display})` : n.display}`);
   }
   return out;
 }
@@ -113,8 +118,8 @@ function absorbedNote(t: ExplainedCondition, id: number): string {
   if (!node || !parent) return "";
   const op = parent.display === "false" ? "&&" : "||";
   const decider = t.nodes.find((n) => n.parent === parent.id && n.id !== id && n.display === parent.display);
-  const because = decider ? `${decider.text} is ${decider.display}, and ` : "";
-  return `absorbed: ${node.text} failed (${node.display}) but did not decide the rule: ${because}${op} with a ${parent.display} side is ${parent.display}`;
+  const because = decider ? `${oneLine(decider.text)} is ${decider.display}, and ` : "";
+  return `absorbed: ${oneLine(node.text)} failed (${node.display}) but did not decide the rule: ${because}${op} with a ${parent.display} side is ${parent.display}`;
 }
 
 /** A plain field read or index (`subject.profile["level"]`): told by its value, never broken down. */
@@ -141,7 +146,7 @@ function operandValues(t: ExplainedCondition, id: number): string {
       // A comparison, logical operator or call, not a field read (`subject.isAdmin` is told as it is).
       const composite = (n.display === "true" || n.display === "false") && !FIELD_READ.test(n.text);
       if (composite && depth < 4 && t.nodes.some((c) => c.parent === n.id && told(c))) visit(n.id, depth + 1);
-      else add(n.text, n.display);
+      else add(oneLine(n.text), n.display);
     }
   };
   visit(id, 0);
@@ -244,7 +249,7 @@ export function formatExplanation(e: Explanation, options: FormatOptions = {}): 
 
 /** One configuration rule under its source, like a policy rule: its condition, outcome and values. */
 function formatConfigRule(r: ConfigRuleEvaluation): string {
-  const condition = r.condition.trim() === "" ? "(empty: matches every entitlement)" : r.condition;
+  const condition = r.condition.trim() === "" ? "(empty: matches every entitlement)" : oneLine(r.condition.trim());
   const s = r.settings;
   const values = s
     ? `requestPolicyId=${JSON.stringify(s.requestPolicyId)} emergencyGrantEnabled=${s.emergencyGrantEnabled}` +
