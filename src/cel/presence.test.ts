@@ -55,6 +55,17 @@ describe("has() on a message field: present when it holds more than its default 
     expect(value("has(subject.profile.missing)", input)).toBe(false);
   });
 
+  it("answers the same under a negation, a unary minus and inside a comprehension (diff review: `!has(…)` kept the old answer)", () => {
+    for (const subject of [ada, dee]) {
+      const input = adaInput({ subject });
+      const present = value("has(subject.manager_id)", input);
+      expect(value("!has(subject.manager_id)", input)).toBe(!present);
+      expect(value("[subject].exists(u, !has(u.manager_id))", input)).toBe(!present);
+      expect(value("-(has(subject.manager_id) ? 1 : 0) == 0", input)).toBe(!present);
+      expect(value("!(!has(subject.manager_id))", input)).toBe(present);
+    }
+  });
+
   it("gives the same outcomes compiled (closures, generated code) and interpreted (cel-js), on every test context", () => {
     const sources = [
       "has(subject.manager_id)",
@@ -64,6 +75,7 @@ describe("has() on a message field: present when it holds more than its default 
       "has(entitlement.riskLevelValueId)",
       "has(subject.profile.costCenter)",
       "[subject].all(u, has(u.email))",
+      "!has(subject.manager_id) || [subject].exists(u, !has(u.delegatedUserId))",
       "has(account.username) && has(account.status)",
     ];
     const contexts = contextsOf("condition");

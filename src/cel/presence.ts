@@ -113,7 +113,8 @@ export function markPresence(root: CelNode): void {
     const meta = (n as unknown as { readonly meta?: { readonly macro?: unknown; readonly alternate?: unknown } }).meta;
     if (meta?.macro !== undefined) mark(meta.macro as HasMacro);
     if (meta?.alternate !== undefined) stack.push(meta.alternate);
-    if (Array.isArray(n.args)) stack.push(n.args);
+    // A unary operator's operand (`!has(…)`, `-x`) is its args itself, not a list of them.
+    if (Array.isArray(n.args) || isCelNode(n.args)) stack.push(n.args);
   }
 }
 
