@@ -214,6 +214,7 @@ describe("openapi.yaml reads: a tenant export reads back the whole world, page b
     for (const e of elsewhere) expect(e.message).toContain("was issued for a different request");
     const tasks = await call("POST", "/api/v1/search/tasks", { body: { pageSize: 2 } });
     await call("POST", "/api/v1/search/apps", { body: { pageToken: tasks.nextPageToken }, expect: 400 });
+
   });
 
   it("search filters: open grant tasks of one app, by text, by created time", async () => {

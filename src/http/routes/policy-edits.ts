@@ -383,7 +383,7 @@ export function validateCel(body: Body): Result<JsonObject, HttpFailure> {
   const asCondition = checkCondition(source);
   const asApprover = asCondition.some((d) => d.code !== "CEL_INVALID_CONSTANT") ? checkApproverExpression(source) : undefined;
   const approver = asApprover !== undefined && asApprover.every((d) => d.code === "CEL_INVALID_CONSTANT");
-  const lines = source.split("\n");
+  const lines = source.split(/\r?\n/);
   const note = approver
     ? [{ severity: "INFO", message: "an approver expression: it names users, as an approval step's expression does (a rule condition must be a bool)", startLineNumber: 1, startColumn: 1, endLineNumber: lines.length, endColumn: (lines[lines.length - 1]?.length ?? 0) + 1 }]
     : [];

@@ -73,7 +73,8 @@ function route(method: "GET" | "POST", path: string, operationId: string, reader
 /** A GET list: the query's page, then the list. */
 function list(path: string, operationId: string, lister: (world: World, input: RouteInput, page: PageRequest) => Result<JsonValue, HttpFailure>): Route {
   return route("GET", path, operationId, (world, _caller, input) => {
-    const page = pageFromQuery(input.query, queryFingerprint(input.query, path));
+    // Tied to the listing itself: its template and the ids in its path (one app's entitlements, not another's).
+    const page = pageFromQuery(input.query, queryFingerprint(input.query, `${path} ${JSON.stringify(Object.entries(input.params).sort())}`));
     return page.ok ? lister(world, input, page.value) : page;
   });
 }
