@@ -35,4 +35,28 @@ describe("a loop of what-if runs in one job keeps no memory per run", () => {
     // Each run's edited world has an index of ~250 KB here: 300 kept would be ~75 MB.
     expect(grown).toBeLessThan(25 * 1024 * 1024);
   });
+
+  it("edits that each read a field no other reads keep a bounded number of class sets, not one per edit (diff review: +6 MB a run at 100k tasks)", () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const loaded = loadWorld(syntheticWorld({ seed: 9, tasks: 20_000, rulesPerPolicy: 4, policySnapshots: false }));
+    if (!loaded.ok) throw new Error("the synthetic world does not load");
+    const world: World = loaded.value;
+    const grants = world.policies.filter((p) => p.policyType === "POLICY_TYPE_GRANT" && (p.rules?.length ?? 0) > 0);
+    // Every grant policy gets a first rule reading a profile key of its own per edit: a new path set each time.
+    const edit = (i: number) => ({ policies: grants.map((p) => ({ ...p, rules: [{ ...p.rules![0]!, condition: `subject.profile["k${i}"] == "v"` }, ...p.rules!] })) });
+    const run = (i: number) => {
+      const r = whatIf(world, edit(i), { scope: { states: "any" } });
+      if (!r.ok) throw new Error(r.error.message);
+    };
+    for (let i = 0; i < 12; i++) run(i);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 12; i < 60; i++) run(i);
+    gc();
+    const grown = process.memoryUsage().heapUsed - before;
+    // Kept unbounded, 48 more edits kept 48 more class sets of the world's 20,000 tasks.
+    expect(grown).toBeLessThan(12 * 1024 * 1024);
+  });
 });
+

@@ -198,6 +198,11 @@ interface SubjectParts {
 export class SharedParts {
   readonly #subjects = new Map<string, SubjectParts>();
 
+  /** How many subject path sets have parts here. */
+  get size(): number {
+    return this.#subjects.size;
+  }
+
   subjectParts(paths: readonly InputPath[]): SubjectParts {
     const key = paths.map((p) => p.join("\u0000")).sort().join("\u0001");
     let parts = this.#subjects.get(key);

@@ -409,10 +409,30 @@ const KEPT_RESULTS_MAX = 4_000_000;
 /** The classes of one set of input paths in one world, and the condition results found for them. */
 interface ClassStore {
   readonly classes: TaskClasses | null;
-  /** Results of one condition source, by class id. */
+  /** Results of one condition source, by class id, if any were kept. */
+  peek(condition: string): (ConditionResult | undefined)[] | undefined;
+  /** Results of one condition source, by class id: a place to keep them. */
   resultsOf(condition: string): (ConditionResult | undefined)[];
   /** Whether one more result may be kept (and counts it). */
   room(): boolean;
+}
+
+/**
+ * Path sets kept beside those `prepareWhatIf` found (the world's own policies'): the classes of
+ * paths only some edits read, most recently used first. An embedder trying edits that each read a
+ * new field (a profile key) would otherwise keep a set of classes per edit, ~6 MB each at 100k tasks.
+ */
+const KEPT_EDIT_PATH_SETS = 8;
+
+/** Subject path sets whose parts are shared (`SharedParts`) before the sharing starts afresh. */
+const KEPT_SUBJECT_PATH_SETS = 64;
+
+interface Kept {
+  readonly store: ClassStore;
+  pinned: boolean;
+  count: number;
+  /** False once let go: a run still holding its store keeps nothing more in it. */
+  live: boolean;
 }
 
 /**
@@ -421,33 +441,69 @@ interface ClassStore {
  * condition's result by class. An edit changes policies, not the original world, so a result found
  * once holds for every later run; a run of another edit that keeps the paths its policies read
  * (most edits: a rule reordered, a step changed, a condition negated or deleted) evaluates only the
- * conditions it brings. Kept with the world (never across worlds), bounded by `KEPT_RESULTS_MAX`.
+ * conditions it brings. Kept with the world (never across worlds), bounded by `KEPT_RESULTS_MAX`
+ * results and, beside the path sets of the world's own policies, `KEPT_EDIT_PATH_SETS` others.
  */
 class KeptClasses {
-  readonly #parts = new SharedParts();
-  readonly #byPaths = new Map<string, ClassStore>();
+  #parts = new SharedParts();
+  readonly #byPaths = new Map<string, Kept>();
   #count = 0;
+  #unpinned = 0;
 
-  store(world: World, paths: readonly InputPath[]): ClassStore {
+  /** The store of a path set; `pinned` (prepareWhatIf: the world's own policies) keeps it for good. */
+  store(world: World, paths: readonly InputPath[], pinned = false): ClassStore {
     const key = paths
       .map((p) => p.join("\u0000"))
       .sort()
       .join("\u0001");
-    let store = this.#byPaths.get(key);
-    if (store === undefined) {
-      const results = new Map<string, (ConditionResult | undefined)[]>();
-      store = {
+    let kept = this.#byPaths.get(key);
+    if (kept !== undefined) {
+      // Most recently used last: the first unpinned entry is the one to let go.
+      this.#byPaths.delete(key);
+      this.#byPaths.set(key, kept);
+      if (pinned && !kept.pinned) {
+        kept.pinned = true;
+        this.#unpinned--;
+      }
+      return kept.store;
+    }
+    if (!pinned && this.#unpinned >= KEPT_EDIT_PATH_SETS) this.#evictOne();
+    if (this.#parts.size >= KEPT_SUBJECT_PATH_SETS) this.#parts = new SharedParts();
+    const results = new Map<string, (ConditionResult | undefined)[]>();
+    const entry: Kept = {
+      pinned,
+      count: 0,
+      live: true,
+      store: {
         classes: TaskClasses.of(world, paths, this.#parts),
+        peek: (condition) => results.get(condition),
         resultsOf: (condition) => {
           let r = results.get(condition);
           if (r === undefined) results.set(condition, (r = []));
           return r;
         },
-        room: () => this.#count < KEPT_RESULTS_MAX && ++this.#count > 0,
-      };
-      this.#byPaths.set(key, store);
+        room: () => {
+          if (!entry.live || this.#count >= KEPT_RESULTS_MAX) return false;
+          this.#count++;
+          entry.count++;
+          return true;
+        },
+      },
+    };
+    this.#byPaths.set(key, entry);
+    if (!pinned) this.#unpinned++;
+    return entry.store;
+  }
+
+  #evictOne(): void {
+    for (const [key, kept] of this.#byPaths) {
+      if (kept.pinned) continue;
+      this.#byPaths.delete(key);
+      kept.live = false;
+      this.#unpinned--;
+      this.#count -= kept.count;
+      return;
     }
-    return store;
   }
 }
 
@@ -473,9 +529,10 @@ class ConditionSlots {
   readonly #byClass: (ConditionResult | undefined)[][] = [];
   // What earlier runs over the world found, by slot then class (`KeptClasses`), when there are classes.
   readonly #store: ClassStore | null;
-  readonly #kept: (ConditionResult | undefined)[][];
+  readonly #kept: ((ConditionResult | undefined)[] | undefined)[];
+  readonly #conditions: readonly string[];
 
-  constructor(world: World, sources: Iterable<string>, kept: KeptClasses) {
+  constructor(world: World, sources: Iterable<string>, kept: KeptClasses, pinned = false) {
     for (const c of sources) if (!this.#slots.has(c)) this.#slots.set(c, this.#slots.size);
     const paths: InputPath[] = [];
     const seen = new Set<string>();
@@ -495,10 +552,12 @@ class ConditionSlots {
       }
     }
     this.memo = memo && this.#slots.size > 0 ? new SignatureMemo(paths) : null;
-    this.#store = memo ? kept.store(world, paths) : null;
+    this.#store = memo ? kept.store(world, paths, pinned) : null;
     this.classes = this.#store?.classes ?? null;
     const store = this.#store;
-    this.#kept = store?.classes ? [...this.#slots.keys()].map((c) => store.resultsOf(c)) : [];
+    this.#conditions = [...this.#slots.keys()];
+    // What earlier runs kept; a condition's place is made only when this run keeps a result of it.
+    this.#kept = store?.classes ? this.#conditions.map((c) => store.peek(c)) : [];
   }
 
   /** The condition results of the tasks of one class (`classes`), shared by them: those earlier runs found, to begin with. */
@@ -533,9 +592,9 @@ class ConditionSlots {
       if (r === undefined) continue;
       for (let s = 0; s < r.length; s++) {
         const v = r[s];
-        const k = kept[s] as (ConditionResult | undefined)[];
-        if (v === undefined || k[id] !== undefined) continue;
+        if (v === undefined || kept[s]?.[id] !== undefined) continue;
         if (!store.room()) return;
+        const k = (kept[s] ??= store.resultsOf(this.#conditions[s] as string));
         k[id] = v;
       }
     }
@@ -813,7 +872,7 @@ function decideClasses(world: World, all: readonly Task[], groups: TaskGroups): 
     if (!r.ok) continue;
     const policy = r.value.policy;
     let slots = slotsOf.get(policy);
-    if (slots === undefined) slotsOf.set(policy, (slots = new ConditionSlots(world, reachConditions(world, policy, reaches), kept)));
+    if (slots === undefined) slotsOf.set(policy, (slots = new ConditionSlots(world, reachConditions(world, policy, reaches), kept, true)));
     const classes = slots.classes;
     if (classes === null || !classes.groupable) continue;
     let byKey = parts.get(slots);
