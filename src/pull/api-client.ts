@@ -234,7 +234,7 @@ export const DEFAULT_MAX_LISTING_ITEMS = 10_000_000;
  * The default `maxTotalBytes` of {@link createApiClient}: 2 GiB of answers in one pull. A pull holds
  * what it reads (1.2 to 2.2 bytes of memory per byte of JSON: full pages to pages of one item, as
  * measured, for answers of ordinary JSON; answers of little else than empty objects and arrays take
- * up to 20, so each object and array is counted at 64 bytes beside the text), so a server that pages
+ * up to 20, so their objects and arrays, at 64 bytes each, count past twice their text), so a server that pages
  * without end is stopped before the process runs out of memory, rather than followed for half an
  * hour of garbage collection. `policy-sim pull` lowers it to a third of
  * the heap Node may use when that is less (`--max-bytes`).
@@ -315,10 +315,12 @@ async function textWithin(response: Response, limit: number, budget: Budget): Pr
   }
   const whole = text + decoder.decode();
   // Parsed, an answer takes more than its text: ~64 bytes of heap for each object and array in it
-  // (60 MB of `{},{},…` parsed to 1.3 GB). Counted now, before JSON.parse makes them.
+  // (60 MB of `{},{},…` parsed to 1.3 GB). Counted now, before JSON.parse makes them: against the
+  // answer's limit, and against the budget where they pass the twice the text it already allows
+  // for (ordinary API JSON comes to 0.5–1× its text in objects and arrays: nothing more).
   const parsed = containersIn(whole) * BYTES_PER_CONTAINER;
   if (parsed > limit) throw new TooLarge(`the answer holds about ${bytes(parsed)} of objects and arrays once parsed, over the ${limit}-byte limit of one answer`, "BAD_RESPONSE");
-  budget.used += parsed;
+  budget.used += Math.max(0, parsed - 2 * size);
   if (budget.used > budget.max) throw overBudget(budget);
   return whole;
 }
