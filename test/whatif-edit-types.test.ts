@@ -247,6 +247,16 @@ describe("whatIf refuses an edit too large to run, as a value, before compiling 
     expect(whatIf(sample, withRules(heavy(16)) as never).ok).toBe(true);
     // The same texts without matches() are not weighed as patterns.
     expect(whatIf(sample, withRules(Array.from({ length: 60 }, (_, i) => `subject.email == "(?:abcdefgh${i}){1000}"`)) as never).ok).toBe(true);
+    // A comment cannot hide the patterns (diff review: `// \"\"\"[` … `// ]\"\"\"` read as one literal), nor a raw string.
+    const hidden = heavy(60).map((c) => `// """[\n${c}\n// ]"""`);
+    expect(whatIf(sample, withRules(hidden) as never)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", message: expect.stringContaining("weigh more than 500,000") } });
+    const raw = Array.from({ length: 60 }, (_, i) => `matches(subject.email, r"(?:abcdefgh${i}){1000}")`);
+    expect(whatIf(sample, withRules(raw) as never)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", message: expect.stringContaining("weigh more than 500,000") } });
+    // Only the patterns are weighed: a long list of ids beside a small pattern is not one (45 × 1,500
+    // ids, ~800,000 if every literal were weighed as a pattern).
+    const ids = `[${Array.from({ length: 1500 }, (_, k) => `"u-${String(k).padStart(10, "0")}"`).join(", ")}]`;
+    const listed = Array.from({ length: 45 }, (_, i) => `subject.id in ${ids} && subject.email.matches("^a${i}")`);
+    expect(whatIf(sample, withRules(listed) as never).ok).toBe(true);
     // 21 conditions of 99,000 characters: past 2,000,000 characters together.
     const long = Array.from({ length: 21 }, (_, i) => `subject.department == "${String(i).padEnd(99_000, "x")}"`);
     const chars = whatIf(sample, withRules(long) as never);

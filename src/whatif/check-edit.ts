@@ -270,21 +270,77 @@ export const MAX_NEW_CONDITION_CHARS = 2_000_000;
  */
 export const MAX_NEW_PATTERN_WEIGHT = 500_000;
 
-/** A string literal of CEL source (quoted, triple-quoted, raw or bytes): what a pattern literal is written as. */
-const STRING_LITERAL = /[rRbB]{0,2}("""[\s\S]*?"""|'''[\s\S]*?'''|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')/g;
-
 /**
- * The weight of the patterns a condition's check compiles, at most: every string literal of a
- * condition that calls `matches`, weighed as a pattern (an upper bound: a literal that is not a
- * pattern weighs about its length).
+ * The pattern literals of a condition: each string literal that is an argument of a `matches` call
+ * (`s.matches("…")`, `matches(s, "…")`), found by a small lexer that skips comments and reads
+ * strings as CEL writes them (quoted, triple-quoted, raw), so that neither a comment nor another
+ * literal hides a pattern or poses as one. Contents undecoded: a weight, not a value.
  */
+function patternLiterals(condition: string): string[] {
+  const out: string[] = [];
+  // Per open parenthesis: whether it opened a `matches` call.
+  const calls: boolean[] = [];
+  let word = "";
+  let wordEnd = -1;
+  let previous = "";
+  let beforeWord = "";
+  let i = 0;
+  const n = condition.length;
+  while (i < n) {
+    const c = condition[i] as string;
+    if (c === "/" && condition[i + 1] === "/") {
+      while (i < n && condition[i] !== "\n") i++;
+      continue;
+    }
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    // A string, with its raw or bytes prefix already read as a word.
+    if (c === '"' || c === "'") {
+      // A prefix (r, b, rb) written against the quote is part of the literal, not a token before it.
+      const prefixed = wordEnd === i && /^(?:[rR][bB]?|[bB][rR]?)$/.test(word);
+      const raw = prefixed && /[rR]/.test(word);
+      const before = prefixed ? beforeWord : previous;
+      const triple = condition.startsWith(c.repeat(3), i);
+      const close = triple ? c.repeat(3) : c;
+      let j = i + close.length;
+      while (j < n && !condition.startsWith(close, j)) {
+        if (!raw && condition[j] === "\\") j++;
+        else if (!triple && condition[j] === "\n") break;
+        j++;
+      }
+      if (calls[calls.length - 1] === true && (before === "(" || before === ",")) out.push(condition.slice(i + close.length, j));
+      i = j + close.length;
+      previous = "string";
+      word = "";
+      continue;
+    }
+    if (/[A-Za-z0-9_]/.test(c)) {
+      let j = i;
+      while (j < n && /[A-Za-z0-9_]/.test(condition[j] as string)) j++;
+      word = condition.slice(i, j);
+      wordEnd = j;
+      beforeWord = previous;
+      previous = "word";
+      i = j;
+      continue;
+    }
+    if (c === "(") calls.push(previous === "word" && word === "matches");
+    else if (c === ")") calls.pop();
+    previous = c;
+    word = "";
+    i++;
+  }
+  return out;
+}
+
+/** The weight of the patterns a condition's check compiles (its `matches` literals), at most. */
 function patternWeight(condition: string): number {
   if (!condition.includes("matches")) return 0;
   let w = 0;
-  for (const m of condition.matchAll(STRING_LITERAL)) {
-    const quoted = m[1] ?? "";
-    const q = quoted.startsWith('"""') || quoted.startsWith("'''") ? 3 : 1;
-    w += regexWeight(quoted.slice(q, quoted.length - q));
+  for (const pattern of patternLiterals(condition)) {
+    w += regexWeight(pattern);
     if (w > MAX_NEW_PATTERN_WEIGHT) return w;
   }
   return w;
