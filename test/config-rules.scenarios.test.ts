@@ -87,7 +87,11 @@ describe("product_admin_entitlement-config-rules.mdx: the first matching enabled
     const text = formatExplanation(e.value);
     expect(text).toContain('configuration rule "ecr-2-staging" "Staging accounts" (priority 2, condition "entitlement.display_name.startsWith(\\"Staging\\")") requestPolicyId is "pol-prod-admin-eng"');
     expect(text).toContain('config rule 1 "ecr-1-off" "Draft" when (empty: matches every entitlement) → disabled');
-    expect(text).toContain('config rule 2 "ecr-2-staging" "Staging accounts" when entitlement.display_name.startsWith("Staging") → matched; requestPolicyId="pol-prod-admin-eng" emergencyGrantEnabled=true emergencyGrantPolicyId="pol-emergency-breakglass" maxGrantDuration=28800s');
+    expect(text).toContain('config rule 2 "ecr-2-staging" "Staging accounts" when entitlement.display_name.startsWith("Staging") → matched (entitlement.display_name = "Staging AdministratorAccess"); requestPolicyId="pol-prod-admin-eng" emergencyGrantEnabled=true emergencyGrantPolicyId="pol-emergency-breakglass" maxGrantDuration=28800s');
+    // What each evaluated rule read is in the explanation's JSON too (docs CEL review: "configuration-rule results show no values").
+    const check = e.value.resolution.checks.find((c) => c.source === "configRule");
+    expect(check?.configRules?.find((r) => r.ruleId === "ecr-2-staging")?.values).toEqual(['entitlement.display_name = "Staging AdministratorAccess"']);
+    expect(check?.configRules?.find((r) => r.ruleId === "ecr-1-off")?.values).toBeUndefined();
     expect(text).toContain('config rule 3 "ecr-3-catch-all" "Everything else" when (empty: matches every entitlement) → notReached');
   });
 

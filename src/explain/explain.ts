@@ -7,7 +7,9 @@ import type { SourcePosition } from "../cel/diagnostics.js";
 import type { ConditionTrace } from "../cel/index.js";
 import { formatCelValue } from "../cel/index.js";
 import type { TraceRecord } from "../cel/trace-record.js";
-import { traceRecordOf } from "../cel/trace.js";
+import { traceCondition, traceRecordOf } from "../cel/trace.js";
+import { compileCondition, prepareConfigRuleInput } from "../cel/index.js";
+import type { ConfigRuleEvaluation } from "../policy/config-rules.js";
 import type { PolicyStep, Task } from "../model/index.js";
 import { ruleOutcome } from "../model/policy.js";
 import { decide } from "../policy/decide.js";
@@ -16,7 +18,7 @@ import type { ChainLink, DecidedBy, RuleEvaluation } from "../policy/select-step
 import { notAWorld, type SimError } from "../reducers/errors.js";
 import { err, ok, type Result } from "../result.js";
 import { type ApproverResolution, resolveApprovers } from "../workflow/approvers.js";
-import { findTask, TASK_GUESS_LIMIT, taskNames, type World } from "../world/world.js";
+import { findEntitlement, findTask, TASK_GUESS_LIMIT, taskNames, type World } from "../world/world.js";
 import { didYouMean } from "../text/closest.js";
 import { type SubjectSpec, type TaskSpec, taskInWorld } from "../whatif/task-spec.js";
 
@@ -340,6 +342,35 @@ export function summarizeStep(step: PolicyStep): string {
  * const e = explainTask(world, task);
  * ```
  */
+/** A field selection or a call (`entitlement.scope.display_name`, `now()`): what a reader wants the value of. */
+const READ_TEXT = /^[A-Za-z_][\w.]*(\(.*\))?$/s;
+
+/**
+ * The values a configuration rule's condition read for the task's entitlement, as a policy rule's
+ * are told (`text = value`): traced again here, off the decision's path.
+ */
+function configRuleValues(world: World, task: Task, e: ConfigRuleEvaluation): ConfigRuleEvaluation {
+  if ((e.outcome !== "matched" && e.outcome !== "noMatch" && e.outcome !== "error") || e.condition.trim() === "") return e;
+  const t = task.type;
+  const entitlement = t && (t.kind === "grant" || t.kind === "revoke" || t.kind === "certify") ? findEntitlement(world, t.appId, t.appEntitlementId) : undefined;
+  const compiled = compileCondition(e.condition, "config-rule");
+  if (!entitlement || !compiled.ok) return e;
+  const input = prepareConfigRuleInput({ entitlement, now: world.now, costLimit: world.tenant.celCostLimit });
+  if (!input.ok) return e;
+  const trace = traceCondition(compiled.value, input.value);
+  const values: string[] = [];
+  const seen = new Set<string>();
+  for (const n of trace.nodes) {
+    // The whole condition's value is the outcome, told already.
+    if (n === trace.root) continue;
+    if (!READ_TEXT.test(n.text) || /^[A-Za-z_]\w*$/.test(n.text) || seen.has(n.text) || n.outcome.kind === "not-evaluated") continue;
+    seen.add(n.text);
+    const display = n.outcome.kind === "value" ? n.outcome.display : `error: ${n.outcome.error.message}`;
+    values.push(`${n.text.replace(/\s*\n\s*/g, " ")} = ${display}`);
+  }
+  return values.length > 0 ? { ...e, values } : e;
+}
+
 export function explainTask(world: World, task: Task): Explanation {
   const d = decide(world, task, { trace: true });
   const subject = world.index.users.get(d.conditions.facts.subjectUserId);
@@ -348,6 +379,8 @@ export function explainTask(world: World, task: Task): Explanation {
   // Selection runs every rule's condition exactly once, in order, and the baseline entries
   // (ruleIndex -1) run none; so the n-th rule evaluation owns the n-th trace.
   const traces = d.traces;
+  const withConfigRuleValues = (checks: readonly SourceCheck[]): readonly SourceCheck[] =>
+    checks.map((c) => (c.configRules ? { ...c, configRules: c.configRules.map((e) => configRuleValues(world, task, e)) } : c));
   let next = 0;
   const rules: RuleExplanation[] = evaluations.map((e) => ({ ...e, trace: e.ruleIndex >= 0 ? explainTrace(traces[next++]) : null }));
   const resolution: Explanation["resolution"] = d.resolution.ok
@@ -356,9 +389,9 @@ export function explainTask(world: World, task: Task): Explanation {
         source: d.resolution.value.source,
         policyId: d.resolution.value.policy.id,
         policyName: d.resolution.value.policy.displayName,
-        checks: d.resolution.value.checks,
+        checks: withConfigRuleValues(d.resolution.value.checks),
       }
-    : { ok: false, code: d.resolution.error.code, message: d.resolution.error.message, checks: d.resolution.error.checks };
+    : { ok: false, code: d.resolution.error.code, message: d.resolution.error.message, checks: withConfigRuleValues(d.resolution.error.checks) };
   let result: Explanation["result"];
   let approvers: StepApprovers[] = [];
   if (!selection) result = { kind: "noPolicy", message: d.resolution.ok ? "" : d.resolution.error.message };

@@ -256,6 +256,7 @@ function formatConfigRule(r: ConfigRuleEvaluation): string {
       `${s.emergencyGrantEnabled ? ` emergencyGrantPolicyId=${JSON.stringify(s.emergencyGrantPolicyId)}` : ""}` +
       `${s.maxGrantDuration ? ` maxGrantDuration=${s.maxGrantDuration}` : ""}`
     : "no settings";
-  const outcome = r.outcome === "error" ? `error: ${r.detail}` : r.outcome;
+  const read = r.values && r.values.length > 0 ? ` (${r.values.join("; ")})` : "";
+  const outcome = `${r.outcome === "error" ? `error: ${r.detail}` : r.outcome}${read}`;
   return `config rule ${r.priority} "${r.ruleId}"${r.displayName ? ` ${quoted(r.displayName)}` : ""} when ${condition} → ${outcome}; ${values}`;
 }

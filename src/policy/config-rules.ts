@@ -31,6 +31,11 @@ export interface ConfigRuleEvaluation {
   /** Why a condition failed (`error`), else "". */
   readonly detail: string;
   readonly settings: EntitlementConfigRuleSettings | null;
+  /**
+   * What the condition read, `text = value` per field or call (`entitlement.scope.display_name = "dev-eu"`):
+   * set by `explain` for a rule it evaluated, absent elsewhere.
+   */
+  readonly values?: readonly string[];
 }
 
 /**
