@@ -85,7 +85,11 @@ export interface TraceNode {
   readonly kind: TraceNodeKind;
   /** The operator, function, field or identifier name. */
   readonly label: string;
-  /** The source text of the sub-expression. */
+  /**
+   * The source text of the sub-expression, its parentheses balanced: where cel-js's range leaves
+   * out a parenthesis of the sub-expression (`(a || b) && c`), the text takes it in, one character
+   * past `span` on that side.
+   */
   readonly text: string;
   readonly span: Span;
   readonly line: number;
