@@ -333,15 +333,6 @@ export function summarizeStep(step: PolicyStep): string {
   }
 }
 
-/**
- * Builds the explanation of what a Hard Reset would decide for a task now.
- *
- * @example
- * ```ts
- * const task = findTask(world, "1001")!;
- * const e = explainTask(world, task);
- * ```
- */
 /** A field selection or a call (`entitlement.scope.display_name`, `now()`): what a reader wants the value of. */
 const READ_TEXT = /^[A-Za-z_][\w.]*(\(.*\))?$/s;
 
@@ -371,6 +362,15 @@ function configRuleValues(world: World, task: Task, e: ConfigRuleEvaluation): Co
   return values.length > 0 ? { ...e, values } : e;
 }
 
+/**
+ * Builds the explanation of what a Hard Reset would decide for a task now.
+ *
+ * @example
+ * ```ts
+ * const task = findTask(world, "1001")!;
+ * const e = explainTask(world, task);
+ * ```
+ */
 export function explainTask(world: World, task: Task): Explanation {
   const d = decide(world, task, { trace: true });
   const subject = world.index.users.get(d.conditions.facts.subjectUserId);
