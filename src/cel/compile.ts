@@ -472,6 +472,9 @@ function checkDiagnostic(env: CelEnvironment, source: string, p: ErrorParts, e: 
   switch (p.code) {
     case "unknown_variable": {
       const name = summary.replace(/^Unknown variable: /, "");
+      // A variable of another kind of expression (`user` in a configuration rule): said before any guess at a spelling.
+      const elsewhere = otherContext(env.kind, name);
+      if (elsewhere !== undefined) return diagnostic(source, "CEL_UNDECLARED_REFERENCE", `undeclared reference to '${name}'`, span, elsewhere);
       // `subject.status == ENABLED`: an enum value is written with its type (UserStatus.ENABLED).
       const spelt = enumSpellings(env, source, span, name);
       if (spelt.names.length > 0) return diagnostic(source, "CEL_UNDECLARED_REFERENCE", `undeclared reference to '${name}'`, span, enumHint(spelt));
@@ -481,7 +484,7 @@ function checkDiagnostic(env: CelEnvironment, source: string, p: ErrorParts, e: 
         const near = closest(name, env.variables);
         return diagnostic(source, "CEL_UNDECLARED_REFERENCE", `undeclared reference to '${name}'`, span, `text is written in quotes: "${name}"${near === undefined ? "" : `; or did you mean '${near}'?`}`);
       }
-      return diagnostic(source, "CEL_UNDECLARED_REFERENCE", `undeclared reference to '${name}'`, span, hint(closest(name, env.variables)) ?? otherContext(env.kind, name));
+      return diagnostic(source, "CEL_UNDECLARED_REFERENCE", `undeclared reference to '${name}'`, span, hint(closest(name, env.variables)));
     }
     case "undeclared_reference":
       return diagnostic(source, "CEL_UNDECLARED_REFERENCE", summary, span);

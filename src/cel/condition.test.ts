@@ -261,6 +261,8 @@ describe("type checking", () => {
       "entitlement configuration rule conditions see only 'entitlement'; 'subject' is declared in policy rule conditions and approval step approver expressions",
     );
     expect(checkCondition('ctx.trigger.user_id == ""')[0]?.hint).toMatch(/^'ctx' is an automation trigger's variable/);
+    // Said before a guess at an enum spelling (AppUserType.USER) it would otherwise get (diff review).
+    expect(checkCondition('user.department == "x"', "config-rule")[0]?.hint).toMatch(/^entitlement configuration rule conditions see only 'entitlement'; 'user' is declared in policy rule conditions/);
     // A name declared nowhere gets no such hint.
     expect(checkCondition("size(appOwner) > 0")[0]?.hint ?? "").not.toMatch(/declared in/);
   });
