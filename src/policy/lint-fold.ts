@@ -566,3 +566,30 @@ export function canonicalCondition(source: string): string {
     return source.trim();
   }
 }
+
+/**
+ * The string literals passed to calls of `name` (`s.matches("…")`, `matches(s, "…")`), decoded, as
+ * the reader above lexes CEL: comments skipped, quoted, triple-quoted and raw strings read as CEL
+ * writes them. `undefined` when the source is not lexically CEL (it cannot compile, so nothing of
+ * it is compiled either).
+ *
+ * @example
+ * ```ts
+ * callStringLiterals('subject.email.matches("^a") // matches("x")', "matches"); // ["^a"]
+ * ```
+ */
+export function callStringLiterals(source: string, name: string): string[] | undefined {
+  const toks = tokenize(source);
+  if (!toks) return undefined;
+  const out: string[] = [];
+  // Per open parenthesis: whether it opened a call of `name`.
+  const calls: boolean[] = [];
+  toks.forEach((tok, k) => {
+    const before = toks[k - 1];
+    if (tok.t === "op" && tok.text === "(") calls.push(before?.t === "id" && before.text === name);
+    else if (tok.t === "op" && tok.text === ")") calls.pop();
+    else if (tok.t === "lit" && tok.v?.t === "string" && calls[calls.length - 1] === true && before?.t === "op" && (before.text === "(" || before.text === ","))
+      out.push(tok.v.v);
+  });
+  return out;
+}

@@ -26,6 +26,7 @@ import { ownValue } from "./same-value.js";
 import { CEL_RESOURCE_LIMITS } from "../cel/limits.js";
 import { regexWeight } from "../cel/regex.js";
 import { MAX_RULES } from "../policy/lint.js";
+import { callStringLiterals } from "../policy/lint-fold.js";
 
 /** Reads one written object back, appending what the reader refuses to `out`; what it read. */
 type ReadBack = (json: unknown, path: string, out: Diagnostic[]) => unknown;
@@ -270,76 +271,12 @@ export const MAX_NEW_CONDITION_CHARS = 2_000_000;
  */
 export const MAX_NEW_PATTERN_WEIGHT = 500_000;
 
-/**
- * The pattern literals of a condition: each string literal that is an argument of a `matches` call
- * (`s.matches("…")`, `matches(s, "…")`), found by a small lexer that skips comments and reads
- * strings as CEL writes them (quoted, triple-quoted, raw), so that neither a comment nor another
- * literal hides a pattern or poses as one. Contents undecoded: a weight, not a value.
- */
-function patternLiterals(condition: string): string[] {
-  const out: string[] = [];
-  // Per open parenthesis: whether it opened a `matches` call.
-  const calls: boolean[] = [];
-  let word = "";
-  let wordEnd = -1;
-  let previous = "";
-  let beforeWord = "";
-  let i = 0;
-  const n = condition.length;
-  while (i < n) {
-    const c = condition[i] as string;
-    if (c === "/" && condition[i + 1] === "/") {
-      while (i < n && condition[i] !== "\n") i++;
-      continue;
-    }
-    if (/\s/.test(c)) {
-      i++;
-      continue;
-    }
-    // A string, with its raw or bytes prefix already read as a word.
-    if (c === '"' || c === "'") {
-      // A prefix (r, b, rb) written against the quote is part of the literal, not a token before it.
-      const prefixed = wordEnd === i && /^(?:[rR][bB]?|[bB][rR]?)$/.test(word);
-      const raw = prefixed && /[rR]/.test(word);
-      const before = prefixed ? beforeWord : previous;
-      const triple = condition.startsWith(c.repeat(3), i);
-      const close = triple ? c.repeat(3) : c;
-      let j = i + close.length;
-      while (j < n && !condition.startsWith(close, j)) {
-        if (!raw && condition[j] === "\\") j++;
-        else if (!triple && condition[j] === "\n") break;
-        j++;
-      }
-      if (calls[calls.length - 1] === true && (before === "(" || before === ",")) out.push(condition.slice(i + close.length, j));
-      i = j + close.length;
-      previous = "string";
-      word = "";
-      continue;
-    }
-    if (/[A-Za-z0-9_]/.test(c)) {
-      let j = i;
-      while (j < n && /[A-Za-z0-9_]/.test(condition[j] as string)) j++;
-      word = condition.slice(i, j);
-      wordEnd = j;
-      beforeWord = previous;
-      previous = "word";
-      i = j;
-      continue;
-    }
-    if (c === "(") calls.push(previous === "word" && word === "matches");
-    else if (c === ")") calls.pop();
-    previous = c;
-    word = "";
-    i++;
-  }
-  return out;
-}
-
 /** The weight of the patterns a condition's check compiles (its `matches` literals), at most. */
 function patternWeight(condition: string): number {
   if (!condition.includes("matches")) return 0;
   let w = 0;
-  for (const pattern of patternLiterals(condition)) {
+  // Lexed as CEL (lint-fold.ts): a comment cannot hide a pattern, nor a list of ids beside it pose as one.
+  for (const pattern of callStringLiterals(condition, "matches") ?? []) {
     w += regexWeight(pattern);
     if (w > MAX_NEW_PATTERN_WEIGHT) return w;
   }
