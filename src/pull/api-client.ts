@@ -15,6 +15,7 @@
  */
 import type { Result } from "../result.js";
 import { clientAssertion, type PullCredentials, privateKeyOfSecret } from "./credentials.js";
+import { hashKey } from "../world/table.js";
 
 /**
  * Why a pull stopped. `status` is the HTTP status when the server answered. `TOO_LARGE`: the
@@ -376,17 +377,9 @@ function itemKeyOf(item: unknown): string | undefined {
   return inner.length === 1 && inner[0] !== undefined ? objectKeyOf(inner[0]) : undefined;
 }
 
-/** A 53-bit hash of an item's JSON (FNV-1a, two lanes), for items {@link itemKeyOf} has no key for. */
+/** A hash of an item's JSON (the world table's), for items {@link itemKeyOf} has no key for. */
 function contentKey(item: unknown): string {
-  const text = JSON.stringify(item) ?? "";
-  let a = 0x811c9dc5;
-  let b = 0x01000193;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-  }
-  return `#${(a >>> 0).toString(36)}.${((b >>> 0) & 0x1fffff).toString(36)}`;
+  return `#${hashKey(JSON.stringify(item) ?? "")}`;
 }
 
 function objectKeyOf(x: Readonly<Record<string, unknown>>): string | undefined {
