@@ -10,6 +10,7 @@ import type { TraceRecord } from "../cel/trace-record.js";
 import { traceCondition, traceRecordOf } from "../cel/trace.js";
 import { compileCondition, prepareConfigRuleInput } from "../cel/index.js";
 import type { ConfigRuleEvaluation } from "../policy/config-rules.js";
+import { readsAValue } from "./format.js";
 import type { PolicyStep, Task } from "../model/index.js";
 import { ruleOutcome } from "../model/policy.js";
 import { decide } from "../policy/decide.js";
@@ -333,9 +334,6 @@ export function summarizeStep(step: PolicyStep): string {
   }
 }
 
-/** A field selection or a call (`entitlement.scope.display_name`, `now()`): what a reader wants the value of. */
-const READ_TEXT = /^[A-Za-z_][\w.]*(\(.*\))?$/s;
-
 /**
  * The values a configuration rule's condition read for the task's entitlement, as a policy rule's
  * are told (`text = value`): traced again here, off the decision's path.
@@ -353,11 +351,9 @@ function configRuleValues(world: World, task: Task, e: ConfigRuleEvaluation): Co
   const seen = new Set<string>();
   for (const n of trace.nodes) {
     // The whole condition's value is the outcome, told already.
-    if (n === trace.root) continue;
-    if (!READ_TEXT.test(n.text) || /^[A-Za-z_]\w*$/.test(n.text) || seen.has(n.text) || n.outcome.kind === "not-evaluated") continue;
+    if (n === trace.root || !readsAValue(n.text) || seen.has(n.text) || n.outcome.kind === "not-evaluated") continue;
     seen.add(n.text);
-    const display = n.outcome.kind === "value" ? n.outcome.display : `error: ${n.outcome.error.message}`;
-    values.push(`${n.text.replace(/\s*\n\s*/g, " ")} = ${display}`);
+    values.push(`${n.text} = ${n.outcome.kind === "value" ? n.outcome.display : `error: ${n.outcome.error.message}`}`);
   }
   return values.length > 0 ? { ...e, values } : e;
 }

@@ -42,8 +42,17 @@ function caret(source: string, start: number, end: number): [string, string] {
 }
 
 /** A sub-expression written over several lines (as the expressions reference writes its ternaries), on one. */
-function oneLine(text: string): string {
+export function oneLine(text: string): string {
   return text.includes("\n") ? text.replace(/\s*\n\s*/g, " ") : text;
+}
+
+/**
+ * Whether a sub-expression's value is one a reader wants told: a field selection or a call
+ * (`entitlement.scope.display_name`, `now()`), not a literal word, and not a bare variable
+ * (`subject` prints the whole object: noise unless everything is asked for).
+ */
+export function readsAValue(text: string): boolean {
+  return /^[A-Za-z_][\w.]*(\(.*\))?$/s.test(text) && !/^(true|false|null)$/.test(text) && !/^[A-Za-z_]\w*$/.test(text);
 }
 
 /** Values of the leaves a reader cares about: field selections, identifiers, calls. */
@@ -52,10 +61,7 @@ function partValues(t: ExplainedCondition, all: boolean): string[] {
   const out: string[] = [];
   for (const n of t.nodes) {
     if (n.parent === -1 && !all) continue;
-    const leafish = /^[A-Za-z_][\w.]*(\(.*\))?$/s.test(n.text) && !/^(true|false|null)$/.test(n.text);
-    // A bare variable (`subject`) prints the whole object: noise unless asked for everything.
-    const bareVariable = /^[A-Za-z_]\w*$/.test(n.text);
-    if ((!leafish || bareVariable) && !all) continue;
+    if (!all && !readsAValue(n.text)) continue;
     // A constant that reads as its own value (`TaskOrigin.COPILOT`, `"Security"`) says nothing new.
     if (seen.has(n.text) || n.display === n.text) continue;
     seen.add(n.text);
@@ -256,7 +262,7 @@ function formatConfigRule(r: ConfigRuleEvaluation): string {
       `${s.emergencyGrantEnabled ? ` emergencyGrantPolicyId=${JSON.stringify(s.emergencyGrantPolicyId)}` : ""}` +
       `${s.maxGrantDuration ? ` maxGrantDuration=${s.maxGrantDuration}` : ""}`
     : "no settings";
-  const read = r.values && r.values.length > 0 ? ` (${r.values.join("; ")})` : "";
+  const read = r.values && r.values.length > 0 ? ` (${r.values.map(oneLine).join("; ")})` : "";
   const outcome = `${r.outcome === "error" ? `error: ${r.detail}` : r.outcome}${read}`;
   return `config rule ${r.priority} "${r.ruleId}"${r.displayName ? ` ${quoted(r.displayName)}` : ""} when ${condition} → ${outcome}; ${values}`;
 }
