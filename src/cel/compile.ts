@@ -226,7 +226,7 @@ export function compileFresh(env: CelEnvironment, source: string, options: { rea
     if (resultProblem) {
       // A list of users where a bool is wanted is an approver expression in the wrong place (expressions.mdx:
       // saving catches "Wrong return type (returning a user when true/false is expected)").
-      const names = wantsBool && notUsers(type) === undefined && type !== "dyn" && type !== "list<dyn>" && type !== "list<T>";
+      const names = wantsBool && (type === "User" || type === "list<User>");
       const why = names ? "it names users, as an approval step's approver expression does (the \"approver\" environment)" : undefined;
       return err([diagnostic(source, wantsBool ? "CEL_NOT_BOOL" : "CEL_NOT_USERS", resultProblem, { start: ast.start, end: ast.end }, why)]);
     }

@@ -249,32 +249,27 @@ export function isStreamPath(path: string): boolean {
  * ```
  */
 export function readFileBytes(io: CliIO, path: string, what: string): Uint8Array | string {
-  let over = false;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
   try {
     if (!io.readFileChunks) return io.readFile(path);
-    const chunks: Uint8Array[] = [];
-    let size = 0;
     for (const c of io.readFileChunks(path)) {
       size += c.length;
       // Stopped here, not read on: /dev/zero as a plan file held 10 GB (hostile review).
-      if (size > MAX_INPUT_FILE_BYTES) {
-        over = true;
-        break;
-      }
+      if (size > MAX_INPUT_FILE_BYTES) break;
       chunks.push(c);
     }
-    if (over) throw new InputFileError(`the ${what} file ${path} is larger than ${MAX_INPUT_FILE_BYTES / 1024 ** 2} MiB, more than any ${what} file this command reads`);
-    const bytes = new Uint8Array(size);
-    let at = 0;
-    for (const c of chunks) {
-      bytes.set(c, at);
-      at += c.length;
-    }
-    return bytes;
   } catch (e: unknown) {
-    if (over) throw e;
     throw new InputFileError(`cannot read the ${what} file ${path}: ${readProblem(e)}`);
   }
+  if (size > MAX_INPUT_FILE_BYTES) throw new InputFileError(`the ${what} file ${path} is larger than ${MAX_INPUT_FILE_BYTES / 1024 ** 2} MiB, more than any ${what} file this command reads`);
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.length;
+  }
+  return bytes;
 }
 
 /** The largest input file other than a world (a policy, an edit, a plan, a script) the CLI reads: 256 MiB. */

@@ -9,28 +9,25 @@ import type { PlanDiagnostic } from "./attributes.js";
 
 const HOW_TO = "write the plan as JSON with `terraform show -json plan.tfplan > plan.json`";
 
-/** The text of the file: UTF-16 by its byte-order mark, else UTF-8 (a UTF-8 mark dropped). */
+/** UTF-16 big-endian text from byte `start` on, swapped to little-endian: Node's decoder for utf-16be needs full ICU. */
+function utf16be(bytes: Uint8Array, start: number): string {
+  const swapped = new Uint8Array(bytes.length - start - ((bytes.length - start) % 2));
+  for (let i = 0; i < swapped.length; i += 2) {
+    swapped[i] = bytes[start + i + 1] ?? 0;
+    swapped[i + 1] = bytes[start + i] ?? 0;
+  }
+  return new TextDecoder("utf-16le").decode(swapped);
+}
+
+/** The text of the file: UTF-16 by its byte-order mark or a NUL beside its first character, else UTF-8 (a UTF-8 mark dropped). */
 function decodeText(bytes: Uint8Array): string {
   const [b0, b1] = bytes;
   if (b0 === 0xff && b1 === 0xfe) return new TextDecoder("utf-16le").decode(bytes.subarray(2));
-  if (b0 === 0xfe && b1 === 0xff) {
-    // Big-endian swapped to little-endian: Node's decoder for utf-16be needs full ICU.
-    const swapped = new Uint8Array(bytes.length - 2 - (bytes.length % 2));
-    for (let i = 0; i < swapped.length; i += 2) {
-      swapped[i] = bytes[i + 3] ?? 0;
-      swapped[i + 1] = bytes[i + 2] ?? 0;
-    }
-    return new TextDecoder("utf-16le").decode(swapped);
-  }
+  if (b0 === 0xfe && b1 === 0xff) return utf16be(bytes, 2);
   // UTF-16 without a byte-order mark: JSON starts with an ASCII character, so a NUL beside it
   // (`{\0` little-endian, `\0{` big-endian) says which.
   if (bytes.length >= 2 && b0 !== 0 && b1 === 0) return new TextDecoder("utf-16le").decode(bytes);
-  if (bytes.length >= 2 && b0 === 0 && b1 !== 0) {
-    const marked = new Uint8Array(bytes.length + 2);
-    marked.set([0xfe, 0xff]);
-    marked.set(bytes, 2);
-    return decodeText(marked);
-  }
+  if (bytes.length >= 2 && b0 === 0 && b1 !== 0) return utf16be(bytes, 0);
   // Not fatal: an invalid byte in a string reads as U+FFFD, as the file was read before.
   return new TextDecoder("utf-8").decode(bytes);
 }
