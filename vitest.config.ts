@@ -23,6 +23,8 @@ export default defineConfig({
     include: dist ? ["test/**/*.test.ts"] : ["src/**/*.test.ts", "test/**/*.test.ts"],
     // One notice when ../shared/reference is missing (a clone on its own): see the file.
     globalSetup: ["./test/reference-notice.global-setup.ts"],
+    // A test that leaves a key on a built-in prototype fails by name (see the file).
+    setupFiles: ["./test/prototype-guard.setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

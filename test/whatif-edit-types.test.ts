@@ -135,6 +135,9 @@ describe("whatIf refuses an edit that leaves the world ill-typed", () => {
           for (let i = 0; i < keys.length - 1; i++) {
             const own = Object.keys(node);
             const k = own.length > 0 ? (own[Number(keys[i]) % own.length] ?? String(keys[i])) : String(keys[i]);
+            // Own keys only: "__proto__" (which fast-check's strings include) would walk out of the
+            // world onto Object.prototype, and the write below would change every object in the process.
+            if (!Object.hasOwn(node, k)) break;
             const next = node[k];
             if (typeof next !== "object" || next === null) break;
             node = next as Loose;
