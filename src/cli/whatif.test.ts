@@ -157,7 +157,20 @@ describe("whatIfBinding (the REPL's whatIf)", () => {
     expect(shown.ok).toBe(true);
     expect(String(shown)).toMatch(/^Scope: tasks in any state of type grant\nEdit: policies pol-prod-admin\n/);
     expect((shown.data as { counts: { changed: number } }).counts.changed).toBe(1);
-    expect(String(whatIfBinding(loaded.value, withoutRule2(), { state: "later" }))).toMatch(/^✗ INVALID_ARGUMENT: --state must be/);
+    expect(String(whatIfBinding(loaded.value, withoutRule2(), { state: "later" }))).toMatch(/^✗ INVALID_ARGUMENT: state must be/);
+    expect(String(whatIfBinding(loaded.value, withoutRule2(), { app: "app-nope" }))).toMatch(/^✗ INVALID_ARGUMENT: app: the world has no app "app-nope"/);
+  });
+
+  it("refuses an option it does not take, or of the wrong type, as explain and reset do (REPL review: { stat: \"all\" } ran over open tasks only)", () => {
+    const said = (options: unknown): string => String(whatIfBinding(loaded.value, withoutRule2(), options));
+    expect(said({ stat: "all", apps: "app-github" })).toBe('✗ INVALID_ARGUMENT: unknown option "stat"; did you mean "state"? (whatIf takes state, type, app, task)');
+    expect(said({ apps: "app-github" })).toMatch(/^✗ INVALID_ARGUMENT: unknown option "apps"; did you mean "app"\?/);
+    expect(said({ taskIds: ["1001"] })).toMatch(/did you mean "task"\?/);
+    expect(said(5)).toMatch(/^✗ INVALID_ARGUMENT: the options are an object such as \{ state: "all", type: "grant" \}, not 5/);
+    expect(said(["all"])).toMatch(/^✗ INVALID_ARGUMENT: the options are an object/);
+    expect(said({ type: 5 })).toBe("✗ INVALID_ARGUMENT: type is a string or a list of strings, not 5");
+    // None, undefined or null: the CLI's defaults (open tasks of every type).
+    for (const none of [undefined, null, {}]) expect(String(whatIfBinding(loaded.value, withoutRule2(), none))).toMatch(/^Scope: open tasks\n/);
   });
 });
 

@@ -47,6 +47,39 @@ export function decodePolicies(doc: unknown): { ok: true; value: Policy[] } | { 
 
 const KINDS: readonly TaskKind[] = ["grant", "revoke", "certify", "offboarding", "action", "finding"];
 
+/** A scope option as the command line names it (`--state`); the REPL names its option keys bare. */
+const cliFlag = (name: string): string => `--${name}`;
+
+/** The REPL's whatIf option keys, which are the CLI's scope flags. */
+const SCOPE_KEYS = ["state", "type", "app", "task"] as const;
+
+/** Keys people reach for instead of a scope option's own, by the option they mean. */
+const SCOPE_ALIASES: Readonly<Record<string, (typeof SCOPE_KEYS)[number]>> = {
+  states: "state", types: "type", kind: "type", kinds: "type",
+  apps: "app", appId: "app", appIds: "app", tasks: "task", taskId: "task", taskIds: "task",
+};
+
+/**
+ * The REPL's `whatIf` options checked as the CLI's flags are: an object whose keys are among
+ * state, type, app and task, each a string or a list of strings. A key it does not take is an
+ * error, as `explain`'s and `reset`'s are, never ignored (`{ stat: "all" }` had run over open
+ * tasks only).
+ */
+function replScopeValues(options: unknown): Record<string, unknown> {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== "object" || Array.isArray(options)) throw new CliInputError(`the options are an object such as { state: "all", type: "grant" }, not ${JSON.stringify(options) ?? String(options)}`);
+  const values = options as Record<string, unknown>;
+  for (const [k, v] of Object.entries(values)) {
+    if (!(SCOPE_KEYS as readonly string[]).includes(k)) {
+      const meant = SCOPE_ALIASES[k] ?? closest(k, SCOPE_KEYS);
+      throw new CliInputError(`unknown option "${k}"${meant ? `; did you mean "${meant}"?` : ""} (whatIf takes ${SCOPE_KEYS.join(", ")})`);
+    }
+    const ok = typeof v === "string" || (Array.isArray(v) && v.every((x) => typeof x === "string"));
+    if (!ok) throw new CliInputError(`${k} is a string or a list of strings, not ${JSON.stringify(v) ?? String(v)}`);
+  }
+  return values;
+}
+
 /** `["a,b", "c"]` → `["a", "b", "c"]`: a list flag may be repeated or comma-separated. */
 function list(v: unknown): string[] {
   const items = Array.isArray(v) ? v : typeof v === "string" ? [v] : [];
@@ -63,7 +96,7 @@ function list(v: unknown): string[] {
  * // { states: "any", types: ["grant", "revoke"], appIds: ["app-aws"] }
  * ```
  */
-export function scopeOf(values: Readonly<Record<string, unknown>>): TaskScope {
+export function scopeOf(values: Readonly<Record<string, unknown>>, flag: (name: string) => string = cliFlag): TaskScope {
   const states = list(values["state"]);
   let scopeStates: TaskScope["states"] | undefined;
   if (states.includes("all") || states.includes("any")) scopeStates = "any";
@@ -72,11 +105,11 @@ export function scopeOf(values: Readonly<Record<string, unknown>>): TaskScope {
       if (s === "open") return "TASK_STATE_OPEN";
       if (s === "closed") return "TASK_STATE_CLOSED";
       if (/^TASK_STATE_[A-Z_]+$/.test(s)) return s;
-      throw new CliInputError(`--state must be open, closed, all or a TASK_STATE_… name, not "${s}"`);
+      throw new CliInputError(`${flag("state")} must be open, closed, all or a TASK_STATE_… name, not "${s}"`);
     });
   const types = list(values["type"]).map((t) => {
     const k = KINDS.find((x) => x === t.toLowerCase());
-    if (!k) throw new CliInputError(`--type must be among ${KINDS.join(", ")}, not "${t}"`);
+    if (!k) throw new CliInputError(`${flag("type")} must be among ${KINDS.join(", ")}, not "${t}"`);
     return k;
   });
   const apps = list(values["app"]);
@@ -94,10 +127,10 @@ export function scopeOf(values: Readonly<Record<string, unknown>>): TaskScope {
  * does not know is accepted when the world's tasks carry it (a newer service's state); otherwise it
  * is a typo, and a filter on it would select no task and report "no change".
  */
-function checkStatesKnown(world: World, scope: TaskScope): void {
+function checkStatesKnown(world: World, scope: TaskScope, flag: (name: string) => string = cliFlag): void {
   for (const state of scope.states === "any" ? [] : (scope.states ?? [])) {
     if (KNOWN_TASK_STATES.includes(state) || [...world.tasks.values()].some((t) => t.state === state)) continue;
-    throw new CliInputError(`--state must be open, closed, all or one of ${KNOWN_TASK_STATES.join(", ")}, not "${state}" (no task of the world has it)`);
+    throw new CliInputError(`${flag("state")} must be open, closed, all or one of ${KNOWN_TASK_STATES.join(", ")}, not "${state}" (no task of the world has it)`);
   }
 }
 
@@ -105,16 +138,16 @@ function checkStatesKnown(world: World, scope: TaskScope): void {
  * Refuses a filter that names nothing in the world (`--app app-nope`, `--task 9999`): it would
  * select no task, and a CI gate would pass whatever the edit does.
  */
-function checkScopeNamesSomething(world: World, scope: TaskScope): void {
-  checkStatesKnown(world, scope);
+function checkScopeNamesSomething(world: World, scope: TaskScope, flag: (name: string) => string = cliFlag): void {
+  checkStatesKnown(world, scope, flag);
   for (const app of scope.appIds ?? []) {
     if (world.index.apps.has(app)) continue;
     const guess = closest(app, world.index.apps.keys());
-    throw new CliInputError(`--app: the world has no app "${app}"${guess ? ` (did you mean "${guess}"?)` : ""}`);
+    throw new CliInputError(`${flag("app")}: the world has no app "${app}"${guess ? ` (did you mean "${guess}"?)` : ""}`);
   }
   for (const t of scope.taskIds ?? []) {
     if (world.tasks.get(t) !== undefined || world.taskIdByNumericId.get(t) !== undefined) continue;
-    throw new CliInputError(`--task: the world has no task "${t}" (by id or numericId)`);
+    throw new CliInputError(`${flag("task")}: the world has no task "${t}" (by id or numericId)`);
   }
 }
 
@@ -172,12 +205,8 @@ export function whatIfBinding(world: World, policies: unknown, options: unknown)
   if (!decoded.ok) return failed("INVALID_ARGUMENT", `not replacement policies:\n  ${decoded.error.slice(0, 5).join("\n  ")}`);
   let scope: TaskScope;
   try {
-    scope = scopeOf(typeof options === "object" && options !== null ? (options as Record<string, unknown>) : {});
-  } catch (e: unknown) {
-    return failed("INVALID_ARGUMENT", e instanceof Error ? e.message : String(e));
-  }
-  try {
-    checkScopeNamesSomething(world, scope);
+    scope = scopeOf(replScopeValues(options), (name) => name);
+    checkScopeNamesSomething(world, scope, (name) => name);
   } catch (e: unknown) {
     return failed("INVALID_ARGUMENT", e instanceof Error ? e.message : String(e));
   }
