@@ -14,6 +14,7 @@ import { CEL_RESOURCE_LIMITS } from "./limits.js";
 import { desugar, type ExtensionArgs } from "./extensions.js";
 import { ENUMS } from "./enums.js";
 import { invalidNetworkLiteral } from "./network-literals.js";
+import { markLogical } from "./logical.js";
 import { markPresence } from "./presence.js";
 import { invalidTimeLiteral } from "./time-literals.js";
 import { isCelNode, qualifiedName, type CelNode } from "./internals.js";
@@ -215,6 +216,8 @@ export function compileFresh(env: CelEnvironment, source: string, options: { rea
     if (!checked.valid) return err([checkDiagnostic(env, source, errorParts(checked.error), checked.error)]);
     // has() of a message's field asks for more than its default, as in cel-go (presence.ts).
     markPresence(ast);
+    // Neither operand of || or && decides: the left one's error, as in cel-go (logical.ts).
+    markLogical(ast);
     const badLiteral = invalidNetworkLiteral(ast, source);
     if (badLiteral) return err([badLiteral]);
     // Out of CEL's int, duration and timestamp ranges is an error, as in cel-go (ranges.ts).
