@@ -336,6 +336,8 @@ export function runtimeError(source: string, e: unknown): CelRuntimeError {
   if (p.code === "unknown_variable") summary = summary.replace(/^Unknown variable: (.*)$/, "no value for variable '$1' in this evaluation");
   // cel-js writes `obj.length || obj.size`, so an empty list's size comes out as undefined.
   if (p.code === "index_out_of_bounds") summary = summary.replace(/>= size undefined$/, ">= size 0");
+  // A date such as "2027-03-31" is ISO 8601 too; timestamp() takes RFC 3339's date-time, as cel-go.
+  if (p.code === "invalid_timestamp") summary = summary.replace(/^timestamp\(\) requires a string in ISO 8601 format$/, 'timestamp() requires an RFC 3339 date-time such as "2027-03-31T00:00:00Z"');
   return { code: runtimeCode(p), message: summary, location, detail: p.code };
 }
 

@@ -140,6 +140,34 @@ describe("an error CEL absorbs is not the reason (cel-spec: `&&` is false when e
   });
 });
 
+describe("a failing rule is told with the values its failing part read, and the error it recorded (REPL review)", () => {
+  const policy = world.index.policies.get("pol-prod-admin");
+  if (!policy?.rules) throw new Error("fixture policy pol-prod-admin has no rules");
+  const rules = [
+    'subject.profile.a == "x" || subject.profile.b == "y"',
+    "timestamp(subject.profile.contractEnd) < now()",
+  ].map((condition, i) => ({ ...(policy.rules?.[i % (policy.rules?.length ?? 1)] as NonNullable<typeof policy.rules>[number]), condition }));
+  const edited = replaceInWorld(world, { policies: [{ ...policy, rules }] });
+  const task = [...edited.tasks.values()].find((t) => t.type?.kind === "grant" && "appEntitlementId" in t.type && t.type.appEntitlementId === "ent-aws-prod-admin");
+  if (!task) throw new Error("the fixture has no grant task of ent-aws-prod-admin");
+  const subject = edited.index.users.get(task.userId ?? "");
+  const withDate = replaceInWorld(edited, { users: [{ ...(subject as NonNullable<typeof subject>), profile: { ...subject?.profile, contractEnd: "2027-03-31" } }] });
+  const e = explainTask(withDate, task);
+  const out = formatExplanation(e);
+
+  it("both sides of || fail: the error recorded is the left one's, as cel-go's, and the text's caret is under it", () => {
+    const r = e.rules.find((x) => x.policyId === "pol-prod-admin" && x.ruleIndex === 0);
+    expect(r?.error).toMatch(/^CEL_NO_SUCH_KEY: No such key: a\b/);
+    expect(out).toMatch(/\n {7}\^{17} CEL_NO_SUCH_KEY: No such key: a \(subject\.profile = \{[^\n]*"contractEnd": "2027-03-31"[^\n]*\}\)\n/);
+  });
+
+  it("a function that refused its argument is told with the argument, and timestamp() asks for RFC 3339, not ISO 8601 (a date is ISO 8601)", () => {
+    const r = e.rules.find((x) => x.policyId === "pol-prod-admin" && x.ruleIndex === 1);
+    expect(r?.error).toMatch(/^CEL_INVALID_ARGUMENT: timestamp\(\) requires an RFC 3339 date-time such as "2027-03-31T00:00:00Z"/);
+    expect(out).toContain('CEL_INVALID_ARGUMENT: timestamp() requires an RFC 3339 date-time such as "2027-03-31T00:00:00Z" (subject.profile.contractEnd = "2027-03-31")');
+  });
+});
+
 describe("the text says what it means plainly (newcomer review 3)", () => {
   it("a display name with quotes of its own is written as a JSON string", () => {
     const out = formatExplanation(explainTask(world, [...world.tasks.values()].find((t) => t.numericId === "1001") as never));

@@ -99,7 +99,7 @@ function formatRule(r: RuleExplanation, deciding: boolean, paint: Paint, verbose
       lines.push(`       ${src}`);
       // Beside the caret, the values the culprit compared: "is false (subject.department = "Eng")".
       const why = operandValues(t, node.id);
-      lines.push(`       ${paint(r.error ? "33" : "31", under)} ${node.outcome === "error" ? paint("33", node.display) : `is ${node.display}${why}`}`);
+      lines.push(`       ${paint(r.error ? "33" : "31", under)} ${node.outcome === "error" ? paint("33", node.display + why) : `is ${node.display}${why}`}`);
     }
   } else if (r.error) {
     lines.push(`       ${paint("33", r.error)}`);
