@@ -3,8 +3,13 @@
  * `page_token` in the query, POST searches `pageSize` and `pageToken` in the body; an answer carries
  * `nextPageToken`, empty on the last page. Sizes are clamped as the OpenAPI documents them ("0 <=
  * pageSize <= 100. Values < 10 will be set to 10. A value of 0 returns the default page size
- * (currently 25)"). Tokens are opaque to clients; here they carry the offset and a fingerprint of
- * the request, so a token is refused with a request it was not issued for.
+ * (currently 25)"). Tokens are opaque to clients; here they carry the offset, the id of the last
+ * item served (where the listing knows its items' ids) and a fingerprint of the request, so a token
+ * is refused with a request it was not issued for, and a check, so a damaged one is refused as such.
+ *
+ * A listing with ids continues after the last item served, wherever it now stands: a client that
+ * closes each page's tasks before asking for the next had skipped a page's worth of tasks each time
+ * (37 open tasks walked 10 a page: 20 seen), as an offset counts the closed ones out from under it.
  */
 import { err, ok, type Result } from "../result.js";
 import { type HttpFailure, refusal } from "./error-body.js";
@@ -47,7 +52,31 @@ export interface PageRequest {
   readonly offset: number;
   /** What the token was issued for (the route and its filters); "" when the caller gives none. */
   readonly fingerprint: string;
+  /** The id of the last item the previous page served, when the listing gave its items' ids. */
+  readonly after?: string;
 }
+
+/**
+ * How a listing's items are told apart, so that its next page continues after the last item served
+ * rather than at a count of items that may have changed since.
+ *
+ * @example
+ * ```ts
+ * const byId: Cursor<Task> = { idOf: (t) => t.id, after: (id, items) => firstAfter(items, world.tasks.get(id)) };
+ * ```
+ */
+export interface Cursor<T> {
+  /** An item's id, which the next page's token carries. */
+  readonly idOf: (item: T) => string;
+  /**
+   * Where an item the listing no longer holds would stand: the index in `items` of the first item
+   * after it; `undefined` when that cannot be told (then the page starts at the offset).
+   */
+  readonly after?: (id: string, items: readonly T[]) => number | undefined;
+}
+
+/** The longest token read (and so issued), in characters. */
+const MAX_TOKEN = 1024;
 
 /**
  * One page of a list: its items and the token of the next page (`""` after the last).
@@ -94,7 +123,7 @@ function toToken(s: string): string {
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 function fromToken(t: string): string | undefined {
-  if (!/^[A-Za-z0-9_-]{1,1024}$/.test(t) || t.length % 4 === 1) return undefined;
+  if (t.length > MAX_TOKEN || !/^[A-Za-z0-9_-]+$/.test(t) || t.length % 4 === 1) return undefined;
   const binary = atob(t.replace(/-/g, "+").replace(/_/g, "/"));
   const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
   try {
@@ -104,15 +133,23 @@ function fromToken(t: string): string | undefined {
   }
 }
 
-function readToken(value: unknown, field: string, fingerprint: string): Result<number, HttpFailure> {
-  if (value === undefined || value === null || value === "") return ok(0);
+/** A token's text: the offset, the fingerprint, the last id served, and a check of them all. */
+function tokenText(offset: number, fingerprint: string, after: string | undefined): string {
+  const body = `o${offset}:${fingerprint}:${after ?? ""}`;
+  return `${body}:${hashText(body)}`;
+}
+
+function readToken(value: unknown, field: string, fingerprint: string): Result<{ readonly offset: number; readonly after?: string }, HttpFailure> {
+  if (value === undefined || value === null || value === "") return ok({ offset: 0 });
   if (typeof value !== "string") return invalidPaging(`${field} must be a string`, field);
   const text = fromToken(value);
-  const m = text === undefined ? null : /^o(\d{1,9}):(.*)$/s.exec(text);
-  if (!m) return invalidPaging(`${field} is not a page token this server issued`, field);
-  if ((m[2] ?? "") !== fingerprint)
+  // A damaged token (cut short, a character changed) fails its check, and is told as no token of this server's.
+  const m = text === undefined ? null : /^(o(\d{1,9}):([^:]*):(.*)):([0-9a-z]+)$/s.exec(text);
+  if (!m || hashText(m[1] as string) !== m[5]) return invalidPaging(`${field} is not a page token this server issued (it may have been cut short: send it whole, or start again without it)`, field);
+  if ((m[3] ?? "") !== fingerprint)
     return invalidPaging(`${field} was issued for a different request: send the same filters with it, or start again without it`, field);
-  return ok(Number(m[1]));
+  const after = m[4] ?? "";
+  return ok({ offset: Number(m[2]), ...(after === "" ? {} : { after }) });
 }
 
 /**
@@ -190,9 +227,9 @@ export function pageFromQuery(query: URLSearchParams, fingerprint = queryFingerp
   if (!size.ok) return size;
   const tokenText = queryField(query, "page_token", "pageToken");
   if (!tokenText.ok) return tokenText;
-  const offset = readToken(tokenText.value, "page_token", fingerprint);
-  if (!offset.ok) return offset;
-  return ok({ size: clampPageSize(size.value, limits), offset: offset.value, fingerprint });
+  const token = readToken(tokenText.value, "page_token", fingerprint);
+  if (!token.ok) return token;
+  return ok({ size: clampPageSize(size.value, limits), ...token.value, fingerprint });
 }
 
 /**
@@ -210,23 +247,37 @@ export function pageFromBody(
 ): Result<PageRequest, HttpFailure> {
   const size = readSize(body["pageSize"], "pageSize");
   if (!size.ok) return size;
-  const offset = readToken(body["pageToken"], "pageToken", fingerprint);
-  if (!offset.ok) return offset;
-  return ok({ size: clampPageSize(size.value, limits), offset: offset.value, fingerprint });
+  const token = readToken(body["pageToken"], "pageToken", fingerprint);
+  if (!token.ok) return token;
+  return ok({ size: clampPageSize(size.value, limits), ...token.value, fingerprint });
 }
 
 /**
  * The page `request` asks for out of `items` (in a stable order the caller chose), with the token
- * of the next page, or `""` when this is the last.
+ * of the next page, or `""` when this is the last. With a {@link Cursor}, a page continues after
+ * the last item the previous one served: where that item stands now, or where the cursor says it
+ * would stand; the offset only when neither can be told.
  *
  * @example
  * ```ts
  * const first = pageOf(["a", "b", "c"], { size: 2, offset: 0, fingerprint: "" }); // list ["a","b"], a token
  * const rest = pageOf(["a", "b", "c"], { size: 2, offset: 2, fingerprint: "" }); // list ["c"], ""
+ * pageOf(["b", "c"], { size: 2, offset: 2, fingerprint: "", after: "b" }, { idOf: (x) => x }); // list ["c"]: "a" went, nothing is skipped
  * ```
  */
-export function pageOf<T>(items: readonly T[], request: PageRequest): Page<T> {
-  const end = request.offset + request.size;
-  const list = items.slice(request.offset, end);
-  return { list, nextPageToken: end < items.length ? toToken(`o${end}:${request.fingerprint}`) : "" };
+export function pageOf<T>(items: readonly T[], request: PageRequest, cursor?: Cursor<T>): Page<T> {
+  const start = Math.min(items.length, cursor && request.after !== undefined ? startAfter(items, request.after, cursor) ?? request.offset : request.offset);
+  const end = start + request.size;
+  const list = items.slice(start, end);
+  if (end >= items.length) return { list, nextPageToken: "" };
+  const lastId = cursor && list.length > 0 ? cursor.idOf(list[list.length - 1] as T) : undefined;
+  const token = toToken(tokenText(end, request.fingerprint, lastId));
+  // An id too long for a token: the next page starts at the offset.
+  return { list, nextPageToken: token.length <= MAX_TOKEN ? token : toToken(tokenText(end, request.fingerprint, undefined)) };
+}
+
+/** The index after the item `id` names: where it is, else where the cursor says it would be. */
+function startAfter<T>(items: readonly T[], id: string, cursor: Cursor<T>): number | undefined {
+  for (let i = 0; i < items.length; i++) if (cursor.idOf(items[i] as T) === id) return i + 1;
+  return cursor.after?.(id, items);
 }

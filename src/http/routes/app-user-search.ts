@@ -167,7 +167,7 @@ export function searchAppUsers(world: World, body: Body): Read {
   const appName = (a: AppUser) => world.index.apps.get(a.appId)?.displayName ?? "";
   found.sort(sortBy === "APP_USER_SEARCH_SORT_BY_APP" ? (a, b) => byName(appName(a), appName(b)) || byName(a.displayName, b.displayName) : (a, b) => byName(a.displayName, b.displayName));
 
-  const p = pageOf(found, page);
+  const p = pageOf(found, page, { idOf: (a) => `${a.appId}/${a.id}` });
   const ex = new Expanded();
   const list: JsonValue[] = p.list.map((a) => expandedView(world, a, expand, ex));
   return ok({ expanded: ex.items, list, nextPageToken: p.nextPageToken });

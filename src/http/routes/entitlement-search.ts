@@ -272,7 +272,7 @@ export function searchEntitlements(world: World, body: Body): Read {
       (query === "" || e.displayName.toLowerCase().includes(query) || unknownText(e, "description").toLowerCase().includes(query) || e.id.toLowerCase().includes(query))
     );
   });
-  const p = pageOf(found, v.page);
+  const p = pageOf(found, v.page, { idOf: (e) => `${e.appId}/${e.id}` });
   const ex = new Expanded();
   const list: JsonValue[] = p.list.map((e) => expandedView(world, e, v.expand, ex));
   return ok({ expanded: ex.items, list, nextPageToken: p.nextPageToken });
@@ -386,7 +386,7 @@ export function searchRequestCatalog(world: World, callerId: string, body: Body)
       (granted !== "NOT_GRANTED" || !held)
     );
   });
-  const p = pageOf(found, page);
+  const p = pageOf(found, page, { idOf: (e) => `${e.appId}/${e.id}` });
   const ex = new Expanded();
   const list: JsonValue[] = p.list.map((e) => ({
     entitlement: expandedView(world, e, expand, ex),

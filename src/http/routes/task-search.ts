@@ -25,7 +25,7 @@ import { validateExpandPaths } from "../../reducers/task-view.js";
 import { ok, type Result } from "../../result.js";
 import type { World } from "../../world/world.js";
 import type { HttpFailure } from "../error-body.js";
-import { bodyFingerprint, pageFromBody, pageOf } from "../paging.js";
+import { bodyFingerprint, type Cursor, pageFromBody, pageOf } from "../paging.js";
 import { ACCOUNT_STATUSES, ACCOUNT_TYPES, accountStatusOf, accountTypeOf } from "./app-user-search.js";
 import { encodedView, shiftPaths } from "./reads.js";
 import { invalid } from "./refuse.js";
@@ -478,45 +478,84 @@ function byKey(a: string, b: string): number {
   return a < b ? -1 : 1;
 }
 
-/** Sorts in place by a key computed once per task; ties keep world order (the sort is stable). */
-function sortByKey(found: Task[], keyOf: (t: Task) => string, reverse = false): void {
-  const keyed = found.map((t) => ({ k: keyOf(t), t }));
-  keyed.sort((a, b) => (reverse ? byKey(b.k, a.k) : byKey(a.k, b.k)));
-  for (let i = 0; i < keyed.length; i++) found[i] = (keyed[i] as { t: Task }).t;
+/** A sort's key of a task, and its direction; ties keep world order. */
+interface TaskSort {
+  readonly keyOf: (t: Task) => string | number;
+  readonly reverse: boolean;
 }
 
-function sortTasks(world: World, found: Task[], sortBy: string): void {
+/** Numbers by value; text as {@link byKey}. */
+function compareKeys(a: string | number, b: string | number): number {
+  return typeof a === "number" && typeof b === "number" ? a - b : byKey(String(a), String(b));
+}
+
+/** The key a `sortBy` orders tasks by; `undefined` for world order (UNSPECIFIED). */
+function taskSort(world: World, sortBy: string): TaskSort | undefined {
   const userName = (id: string): string => world.index.users.get(id)?.displayName ?? "";
-  const byNumeric = (a: Task, b: Task) => Number(a.numericId) - Number(b.numericId);
+  const by = (keyOf: (t: Task) => string | number, reverse = false): TaskSort => ({ keyOf, reverse });
   switch (sortBy) {
-    case "TASK_SEARCH_SORT_BY_UNSPECIFIED":
-      return;
     case "TASK_SEARCH_SORT_BY_CREATED_AT":
-      return sortByKey(found, (t) => t.createdAt ?? "");
+      return by((t) => t.createdAt ?? "");
     case "TASK_SEARCH_SORT_BY_REVERSE_CREATED_AT":
-      return sortByKey(found, (t) => t.createdAt ?? "", true);
+      return by((t) => t.createdAt ?? "", true);
     case "TASK_SEARCH_SORT_BY_TICKET_ID":
-      found.sort(byNumeric);
-      return;
+      return by((t) => Number(t.numericId));
     case "TASK_SEARCH_SORT_BY_REVERSE_TICKET_ID":
-      found.sort((a, b) => byNumeric(b, a));
-      return;
+      return by((t) => Number(t.numericId), true);
     case "TASK_SEARCH_SORT_BY_ACCOUNT":
-      return sortByKey(found, (t) => accountOf(world, t)?.displayName ?? "");
+      return by((t) => accountOf(world, t)?.displayName ?? "");
     case "TASK_SEARCH_SORT_BY_ACCOUNT_OWNER":
-      return sortByKey(found, (t) => userName(accountOf(world, t)?.identityUserId ?? ""));
+      return by((t) => userName(accountOf(world, t)?.identityUserId ?? ""));
     case "TASK_SEARCH_SORT_BY_RESOURCE":
       // The task list's "Resource" column: the entitlement the task is about, by its name.
-      return sortByKey(found, (t) => entitlementOf(world, t)?.displayName ?? "");
+      return by((t) => entitlementOf(world, t)?.displayName ?? "");
     case "TASK_SEARCH_SORT_BY_APP_RESOURCE_ID_AND_APP_ENTITLEMENT":
-      return sortByKey(found, (t) => {
+      return by((t) => {
         const e = entitlementOf(world, t);
         return e ? `${e.appResourceId}\u0000${e.id}` : "";
       });
     default:
-      // `member` admits only TASK_SORTS.
-      return;
+      // UNSPECIFIED, and `member` admits only TASK_SORTS.
+      return undefined;
   }
+}
+
+/** Sorts in place by a key computed once per task; ties keep world order (the sort is stable). */
+function sortTasks(found: Task[], sort: TaskSort | undefined): void {
+  if (sort === undefined) return;
+  const keyed = found.map((t) => ({ k: sort.keyOf(t), t }));
+  keyed.sort((a, b) => (sort.reverse ? compareKeys(b.k, a.k) : compareKeys(a.k, b.k)));
+  for (let i = 0; i < keyed.length; i++) found[i] = (keyed[i] as { t: Task }).t;
+}
+
+/**
+ * A task search's cursor: the next page continues after the last task served. A task that no
+ * longer matches (a client closed it, so it left a search of open tasks) is still in the world:
+ * the page starts at the first task found that sorts after it, by the search's order and then
+ * world order, as the found tasks are sorted.
+ */
+function taskCursor(world: World, sort: TaskSort | undefined): Cursor<Task> {
+  return {
+    idOf: (t) => t.id,
+    after: (id, items) => {
+      const last = world.tasks.get(id);
+      if (last === undefined) return undefined;
+      const ordinal = new Map<string, number>();
+      let i = 0;
+      for (const t of world.tasks.values()) ordinal.set(t.id, i++);
+      const rank = ordinal.get(last.id) ?? -1;
+      const lastKey = sort?.keyOf(last) ?? "";
+      const comesAfter = (t: Task): boolean => {
+        if (sort !== undefined) {
+          const c = sort.reverse ? compareKeys(lastKey, sort.keyOf(t)) : compareKeys(sort.keyOf(t), lastKey);
+          if (c !== 0) return c > 0;
+        }
+        return (ordinal.get(t.id) ?? -1) > rank;
+      };
+      const at = items.findIndex(comesAfter);
+      return at === -1 ? items.length : at;
+    },
+  };
 }
 
 /**
@@ -542,9 +581,10 @@ export function searchTasks(world: World, caller: User, body: Body): Read {
     for (let i = 0; i < tests.length; i++) if (!(tests[i] as Test)(task)) continue scan;
     if (canRead(relationTo(world, task, caller))) found.push(task);
   }
-  sortTasks(world, found, sortBy);
+  const sort = taskSort(world, sortBy);
+  sortTasks(found, sort);
 
-  const p = pageOf(found, page);
+  const p = pageOf(found, page, taskCursor(world, sort));
   const list: JsonValue[] = [];
   const expanded: JsonValue[] = [];
   for (const task of p.list) {

@@ -144,7 +144,7 @@ export function searchUsers(world: World, body: Body): Read {
       (query === "" || matches(query, u)),
   );
 
-  const p = pageOf(found, page);
+  const p = pageOf(found, page, { idOf: (u) => u.id });
   const ex = new Expanded();
   const wants = (path: string) => expand.includes("*") || expand.includes(path);
   const users = (userIds: readonly string[]) =>
