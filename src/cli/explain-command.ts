@@ -6,7 +6,7 @@
  */
 import { explain, type HypotheticalRequest } from "../explain/explain.js";
 import { formatExplanation } from "../explain/format.js";
-import { lintErrorLines, type RoutePolicyLint, routeLintErrors } from "../explain/route-lint.js";
+import { refusedWarning, routeLintErrors } from "../explain/route-lint.js";
 import { TASK_ORIGIN_NAMES, taskOriginName } from "../whatif/task-spec.js";
 import type { World } from "../world/world.js";
 import { type CliIO, CliInputError, type Command, type CommandArgs, EXIT, formatWorldWarning, InputFileError, readWorld, str, worldAtClock } from "./command.js";
@@ -28,16 +28,6 @@ export function parseOrigin(value: string): string {
   const short = taskOriginName(value);
   if (short !== undefined) return short;
   throw new CliInputError(`--origin must be one of ${TASK_ORIGIN_NAMES.join(", ")} (or its TASK_ORIGIN_… name), not "${value}"`);
-}
-
-/** The warning for route policies with lint errors, every error with its position; "" when there are none. */
-function refusedWarning(refused: readonly RoutePolicyLint[]): string {
-  let out = "";
-  for (const { policyId, errors } of refused) {
-    out += `Warning: the service would refuse to save policy "${policyId}" (${errors.length} lint error${errors.length === 1 ? "" : "s"}); the route below is what the broken policy would do:\n`;
-    for (const f of errors) for (const line of lintErrorLines(f, "  ")) out += `${line}\n`;
-  }
-  return out === "" ? "" : `${out}\n`;
 }
 
 /** `items` comma-separated in lines of at most `width` characters, each indented by `indent`. */

@@ -72,3 +72,22 @@ export function lintErrorLines(f: Finding, indent: string): string[] {
   if (f.cel) for (const line of f.cel.excerpt.split("\n")) lines.push(`${indent}  ${line}`);
   return lines;
 }
+
+/**
+ * The warning `explain` prints before the explanation of a route through policies the service
+ * would refuse to save, every error with its position; "" when there are none. The CLI's and the
+ * REPL's `explain` both print it.
+ *
+ * @example
+ * ```ts
+ * process.stdout.write(refusedWarning(routeLintErrors(world, explanation)) + formatExplanation(explanation));
+ * ```
+ */
+export function refusedWarning(refused: readonly RoutePolicyLint[]): string {
+  let out = "";
+  for (const { policyId, errors } of refused) {
+    out += `Warning: the service would refuse to save policy "${policyId}" (${errors.length} lint error${errors.length === 1 ? "" : "s"}); the route below is what the broken policy would do:\n`;
+    for (const f of errors) for (const line of lintErrorLines(f, "  ")) out += `${line}\n`;
+  }
+  return out === "" ? "" : `${out}\n`;
+}

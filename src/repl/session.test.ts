@@ -3,7 +3,7 @@ import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { Explanation } from "../explain/explain.js";
 import { loadWorld } from "../world/load-world.js";
-import { findTask } from "../world/world.js";
+import { findTask, replaceInWorld } from "../world/world.js";
 import { type ActionData, createSession, type SessionFiles } from "./session.js";
 
 const disk = (p: string): string => readFileSync(p, "utf8");
@@ -30,6 +30,17 @@ describe("the REPL session's bound functions", () => {
     expect(e.ok).toBe(true);
     expect((e.data as Explanation).kind).toBe("explanation");
     expect(JSON.parse(JSON.stringify(e))).toMatchObject({ kind: "explanation" });
+  });
+
+  it("explain of a route through a policy the service would refuse to save warns first, as the CLI's explain does (REPL review: the REPL said nothing)", () => {
+    const policy = world.index.policies.get("pol-prod-admin");
+    if (!policy?.rules) throw new Error("fixture");
+    const broken = replaceInWorld(world, { policies: [{ ...policy, rules: [...policy.rules, { ...(policy.rules[0] as NonNullable<typeof policy.rules>[number]), condition: 'subject.departmnt == "Security"' }] }] });
+    const text = String(createSession(broken, { files: files() }).api.explain("1001"));
+    expect(text).toMatch(/^Warning: the service would refuse to save policy "pol-prod-admin" \(1 lint error\); the route below is what the broken policy would do:\n {2}CEL_[A-Z_]+ at \$\.rules\[\d+\]\.condition: [^\n]*departmnt/);
+    expect(text).toContain('\n\nTask 1001 "');
+    // A route through policies the service would save: no warning.
+    expect(String(createSession(world, { files: files() }).api.explain("1001"))).toMatch(/^Task 1001 "/);
   });
 
   it("explain of an unknown task, or of a non-string, is a one-line failure value", () => {

@@ -10,6 +10,7 @@ import { encodePolicy, encodeTask } from "../codec/index.js";
 import { isRealTimestamp, utcTimestamp } from "../codec/schema.js";
 import { explain as explainTask, type Explanation, type HypotheticalRequest } from "../explain/explain.js";
 import { formatExplanation } from "../explain/format.js";
+import { refusedWarning, routeLintErrors } from "../explain/route-lint.js";
 import type { JsonValue } from "../model/json.js";
 import type { Finding } from "../policy/lint.js";
 import { comment as commentReducer } from "../reducers/comment.js";
@@ -351,7 +352,9 @@ export function createSession(world: World, options: SessionOptions): ReplSessio
       // The clock the conditions read, as the CLI's --now: the world itself is not changed.
       const w = o.value.now === undefined ? current() : replaceInWorld(current(), { now: utcTimestamp(o.value.now) });
       const r = explainTask(w, taskId);
-      return r.ok ? new Shown(r.value, formatExplanation(r.value, { color, verbose: o.value.verbose === true })) : errorText(r.error);
+      if (!r.ok) return errorText(r.error);
+      // As the CLI's explain: a route through a policy the service would refuse to save says so first.
+      return new Shown(r.value, refusedWarning(routeLintErrors(w, r.value)) + formatExplanation(r.value, { color, verbose: o.value.verbose === true }));
     },
     reset(given, raw) {
       const o = actionOptions(raw);
