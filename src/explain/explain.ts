@@ -180,6 +180,13 @@ export interface Explanation {
     readonly emergencyAccess: boolean;
     /** The policy the task carries now (its snapshot), "" when none. */
     readonly currentPolicyId: string;
+    /**
+     * Where the task stands on that policy: its running step (1-based, of the steps done, running
+     * and to come), the step's kind and, for an approval, who may approve it now; `null` when no
+     * step runs (a task done, or not on a policy). The rules and steps below are what selection
+     * (a Hard Reset) would give now, not where the task is.
+     */
+    readonly currentStep?: { readonly position: number; readonly of: number; readonly kind: string; readonly approverIds: readonly string[] } | null;
   };
   readonly subject: { readonly id: string; readonly displayName: string; readonly email: string } | null;
   readonly resolution:
@@ -296,6 +303,16 @@ function explainTrace(t: ConditionTrace | null | undefined): ExplainedCondition 
   const nodes: ExplainedNode[] = [];
   for (let id = 0; id < r.table.size; id++) nodes.push(explainNode(r, id));
   return { nodes, culprit: culpritOf(r), absorbed: absorbedOf(r) };
+}
+
+/** Where a task stands on its policy: the running step, counted among the done and the coming ones. */
+function currentStepOf(task: Task): NonNullable<Explanation["task"]["currentStep"]> | null {
+  const p = task.policy;
+  const running = p?.current;
+  if (!p || !running) return null;
+  const done = p.history?.length ?? 0;
+  const kind = running.instance ? (running.instance.kind === "unknown" ? running.instance.key : running.instance.kind) : "unknown";
+  return { position: done + 1, of: done + 1 + (p.next?.length ?? 0), kind, approverIds: kind === "approval" ? [...(task.stepApproverIds ?? [])] : [] };
 }
 
 /**
@@ -417,6 +434,7 @@ export function explainTask(world: World, task: Task): Explanation {
       state: task.state,
       emergencyAccess: task.emergencyAccess,
       currentPolicyId,
+      currentStep: currentStepOf(task),
     },
     subject: subject ? { id: subject.id, displayName: subject.displayName, email: subject.email } : null,
     resolution,

@@ -43,6 +43,18 @@ describe("the REPL session's bound functions", () => {
     expect(String(createSession(world, { files: files() }).api.explain("1001"))).toMatch(/^Task 1001 "/);
   });
 
+  it("explain says where the task stands, which an approval moves on, apart from where selection would start it (REPL review: the output was the same before and after an approval)", () => {
+    const { api } = createSession(world, { files: files() });
+    const before = api.explain("1001");
+    expect((before.data as Explanation).task.currentStep).toEqual({ position: 1, of: 3, kind: "approval", approverIds: ["u-sre-lead"] });
+    expect(String(before)).toContain("\n  it is at step 1 of 3 (approval, waiting on u-sre-lead); what follows is where selection would start it now (a Hard Reset)\n");
+    expect(api.reduce({ type: "approve", taskId: "1001", comment: "ok" }, { as: "u-sre-lead" }).ok).toBe(true);
+    const after = api.explain("1001");
+    const step = (after.data as Explanation).task.currentStep;
+    expect(step?.position).toBe(2);
+    expect(String(after)).toContain(`\n  it is at step 2 of 3 (${step?.kind}`);
+  });
+
   it("explain of an unknown task, or of a non-string, is a one-line failure value", () => {
     const { api } = createSession(world, { files: files() });
     const e = api.explain("9999");
