@@ -27,21 +27,33 @@ describe("policy-sim test", () => {
     expect(r.out).toMatch(/ Test Files {2}2 passed \(2\)\n {6}Tests {2}6 passed \(6\)\n$/);
   });
 
-  it("a failing case: what differs, exit 1; a malformed case fails alone", async () => {
+  it("a failing case: what differs, exit 1; a malformed case fails alone, where it is, and makes the run exit 2 (REPL review: a broken case read as a policy regression)", async () => {
+    const only = await run(["test", "--world", "fixtures/world.json", "w.json"], { "w.json": JSON.stringify([{ name: "wrong policy", task: "1001", expect: { policy: "pol-security-review" } }]) });
+    expect(only.code).toBe(EXIT.findings);
     const cases = JSON.stringify([
       { name: "wrong policy", task: "1001", expect: { policy: "pol-security-review" } },
       { name: "no expect", task: "1001" },
       { name: "right", task: "1001", expect: { rule: 2 } },
     ]);
     const r = await run(["test", "--world", "fixtures/world.json", "c.json"], { "c.json": cases });
-    expect(r.code).toBe(EXIT.findings);
+    expect(r.code).toBe(EXIT.badInput);
+    expect(r.err).toContain("a case is malformed (exit 2): c.json: no expect");
+    expect(r.out).toContain("   × no expect\n     → $[1]: the case has no expect");
+    // A misspelt key is named at its path; a value of the wrong kind in expect is malformed too.
+    const typos = await run(["test", "--world", "fixtures/world.json", "t.json", "--json"], {
+      "t.json": JSON.stringify({ cases: [{ name: "tsk", tsk: "1001", expect: { rule: 2 } }, { name: "rule two", task: "1001", expect: { rule: "two" } }] }),
+    });
+    expect(typos.code).toBe(EXIT.badInput);
+    const got = (JSON.parse(typos.out) as { files: { cases: { name: string; malformed?: boolean; mismatches: string[] }[] }[] }).files[0]?.cases;
+    expect(got?.map((c) => [c.name, c.malformed])).toEqual([["tsk", true], ["rule two", true]]);
+    expect(got?.[0]?.mismatches[0]).toMatch(/^\$\.cases\[0\]\.tsk: unknown key "tsk" in the case; did you mean "task"\?/);
     expect(r.out).toContain(' ❯ c.json (3 tests | 2 failed)\n   × wrong policy\n     → policy is "pol-prod-admin", expected "pol-security-review"\n');
     // Why, in one line, without --verbose; and in --json.
     expect(r.out).toContain("       it routes: pol-prod-admin (entitlement): rule #2 of pol-prod-admin");
     const json = await run(["test", "--world", "fixtures/world.json", "c.json", "--json"], { "c.json": cases });
     const wrong = (JSON.parse(json.out) as { files: { cases: { name: string; route?: string }[] }[] }).files[0]?.cases[0];
     expect(wrong?.route).toMatch(/^pol-prod-admin \(entitlement\): rule #2 of pol-prod-admin/);
-    expect(r.out).toContain("   × no expect\n     → the case has no expect");
+
     expect(r.out).toContain("   ✓ right\n");
     expect(r.out).toContain("      Tests  2 failed | 1 passed (3)");
   });

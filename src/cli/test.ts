@@ -42,7 +42,7 @@ function parseErrorText(e: unknown, text: string): string {
 
 interface FileRun {
   readonly path: string;
-  readonly results: readonly (PolicyCaseResult | { readonly name: string; readonly pass: false; readonly message: string; readonly mismatches: readonly string[] })[];
+  readonly results: readonly (PolicyCaseResult | { readonly name: string; readonly pass: false; readonly malformed: true; readonly message: string; readonly mismatches: readonly string[] })[];
   readonly refs: readonly CoverageInput[];
   /** Why the file could not be run (not read, not JSON/YAML, not a list of cases, none). */
   readonly unusable?: string;
@@ -72,7 +72,10 @@ function runFile(world: World, path: string, io: CliIO): FileRun {
   const good = decoded.entries.filter((e): e is Extract<CaseEntry, { case: unknown }> => "case" in e);
   const checked = policyCases(world, good.map((e) => e.case));
   let next = 0;
-  const results = decoded.entries.map((e) => ("case" in e ? (checked[next++] as PolicyCaseResult) : { name: e.name, pass: false as const, message: `${e.name}: ${e.problem}`, mismatches: [e.problem] }));
+  // A case that is not one is reported where it is in the file (`$[1].tsk`), beside the others' results.
+  const results = decoded.entries.map((e) =>
+    "case" in e ? (checked[next++] as PolicyCaseResult) : { name: e.name, pass: false as const, malformed: true as const, message: `${e.name}: ${e.path}: ${e.problem}`, mismatches: [`${e.path}: ${e.problem}`] },
+  );
   // Each case's own clock goes with it: coverage evaluates the rules as the case ran.
   const cases = good.map((e) => e.case);
   const refs = checked.map((r, i): CoverageInput => {
@@ -140,7 +143,11 @@ function runOnce(io: CliIO, worldPath: string, patterns: readonly string[], valu
   const unusable = runs.filter((r) => r.unusable !== undefined);
   // Unusable input is exit 2 as before, and said on stderr; the other files still run and report.
   for (const r of unusable) io.stderr(`${r.unusable}\n`);
-  const exitOf = (failed: number): number => (unusable.length > 0 ? EXIT.badInput : failed > 0 ? EXIT.findings : EXIT.ok);
+  // So is a malformed case (not a case, an unknown key or a value of the wrong kind in expect): a
+  // broken test, which a CI step must not read as a policy that routes differently (exit 1).
+  const malformed = runs.flatMap((r) => r.results.filter((x) => "malformed" in x && x.malformed === true).map((x) => `${r.path}: ${x.name}`));
+  if (malformed.length > 0) io.stderr(`${malformed.length === 1 ? "a case is" : `${malformed.length} cases are`} malformed (exit 2): ${malformed.join("; ")}\n`);
+  const exitOf = (failed: number): number => (unusable.length > 0 || malformed.length > 0 ? EXIT.badInput : failed > 0 ? EXIT.findings : EXIT.ok);
   const refs = runs.flatMap((r) => r.refs);
   const coverage = values["coverage"] === true ? ruleCoverage(world, refs) : undefined;
   if (values["json"] === true) {
@@ -164,6 +171,7 @@ function runOnce(io: CliIO, worldPath: string, patterns: readonly string[], valu
           return {
             name: x.name,
             pass: x.pass,
+            ...("malformed" in x && x.malformed === true ? { malformed: true } : {}),
             mismatches: x.mismatches,
             ...(route === undefined ? {} : { route }),
             ...(expected && actual ? { expected, actual, failedKeys } : {}),
@@ -211,8 +219,9 @@ export const testCommand: Command = {
     "expect keys (any of them; each must hold):",
     ...Object.entries(EXPECTATION_KEYS).map(([key, what]) => `  ${key.padEnd(14)} ${what}`),
     "A case may also give now: (RFC 3339), the clock its conditions read.",
-    "Exit 0 when every case passes, 1 when some fail, 2 for unusable input (a broken case file is",
-    "reported and the other files still run).",
+    "Exit 0 when every case passes, 1 when some fail, 2 for unusable input: a broken case file, or a",
+    "malformed case (not a case; an unknown key or a value of the wrong kind in expect), is reported",
+    "where it is and the other cases and files still run.",
     "",
     "  policy-sim test --world fixtures/world.json fixtures/policy-tests/*.yaml --coverage",
   ],

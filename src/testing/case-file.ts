@@ -32,10 +32,10 @@ export interface CaseFile {
  * @example
  * ```ts
  * const ok: CaseEntry = { name: "c", case: { name: "c", task: "1001", expect: { rule: 2 } } };
- * const bad: CaseEntry = { name: "case #2", problem: "the case has no expect" };
+ * const bad: CaseEntry = { name: "case #2", problem: "the case has no expect", path: "$[1]" };
  * ```
  */
-export type CaseEntry = { readonly name: string; readonly case: PolicyCase } | { readonly name: string; readonly problem: string };
+export type CaseEntry = { readonly name: string; readonly case: PolicyCase } | { readonly name: string; readonly problem: string; readonly path: string };
 
 function isRecord(v: unknown): v is Readonly<Record<string, unknown>> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -67,8 +67,8 @@ function requestOf(o: Readonly<Record<string, unknown>>): Exclude<TaskRef, strin
 /** The keys of a case itself (a described request's own keys are checked where it is read). */
 const CASE_KEYS: readonly string[] = ["name", "task", "request", "expect", "now"];
 
-function broken(name: string, problem: string): CaseEntry {
-  return { name, problem };
+function broken(name: string, problem: string, path: string): CaseEntry {
+  return { name, problem, path };
 }
 
 /**
@@ -85,8 +85,10 @@ function broken(name: string, problem: string): CaseEntry {
 export function decodeCaseFile(doc: unknown): CaseFile {
   const list = Array.isArray(doc) ? doc : isRecord(doc) && Array.isArray(doc["cases"]) ? (doc["cases"] as unknown[]) : undefined;
   if (list === undefined) return { entries: [], problems: ["a case file is a list of cases, or { cases: [...] }"] };
+  const base = Array.isArray(doc) ? "$" : "$.cases";
   const entries = list.map((c: unknown, i): CaseEntry => {
-    if (!isRecord(c)) return broken(`case #${i + 1}`, "a case is an object { name, task | request, expect }");
+    const at = `${base}[${i}]`;
+    if (!isRecord(c)) return broken(`case #${i + 1}`, "a case is an object { name, task | request, expect }", at);
     // Own keys only: `constructor` is no key of a case.
     const get = (k: string): unknown => (Object.hasOwn(c, k) ? c[k] : undefined);
     const nameIn = get("name");
@@ -95,9 +97,9 @@ export function decodeCaseFile(doc: unknown): CaseFile {
     for (const k of Object.keys(c)) {
       if (CASE_KEYS.includes(k) || SPEC_KEYS.includes(k)) continue;
       const meant = closest(k, CASE_KEYS);
-      if (meant !== undefined && get(meant) === undefined) return broken(name, `unknown key "${k}" in the case; did you mean "${meant}"? (a case has ${CASE_KEYS.join(", ")})`);
+      if (meant !== undefined && get(meant) === undefined) return broken(name, `unknown key "${k}" in the case; did you mean "${meant}"? (a case has ${CASE_KEYS.join(", ")})`, `${at}.${k}`);
     }
-    if (get("expect") === undefined) return broken(name, "the case has no expect: say what the route should be, e.g. expect: { policy: pol-x, rule: 0 }");
+    if (get("expect") === undefined) return broken(name, "the case has no expect: say what the route should be, e.g. expect: { policy: pol-x, rule: 0 }", at);
     const expect = get("expect") as RouteExpectation;
     // The clock of this case alone (policyCases checks it): business-hours cases beside others in one file.
     const now = get("now");
@@ -107,21 +109,21 @@ export function decodeCaseFile(doc: unknown): CaseFile {
     const taskIn = get("task");
     if (taskIn !== undefined) {
       const task = typeof taskIn === "number" ? String(taskIn) : taskIn;
-      if (typeof task !== "string" || task === "") return broken(name, "task must be a task id or numericId");
+      if (typeof task !== "string" || task === "") return broken(name, "task must be a task id or numericId", `${at}.task`);
       const extra = others("name", "task", "expect", "now");
-      if (extra.length > 0) return broken(name, `a case with task has only name, task, expect and now; it also has ${extra.join(", ")}`);
+      if (extra.length > 0) return broken(name, `a case with task has only name, task, expect and now; it also has ${extra.join(", ")}`, `${at}.${extra[0] as string}`);
       return { name, case: { name, task, expect, ...clock } };
     }
     const request = get("request");
     if (request !== undefined) {
-      if (!isRecord(request)) return broken(name, "request must be { subject, entitlement, kind?, origin?, emergencyAccess? }");
+      if (!isRecord(request)) return broken(name, "request must be { subject, entitlement, kind?, origin?, emergencyAccess? }", `${at}.request`);
       const extra = others("name", "request", "expect", "now");
-      if (extra.length > 0) return broken(name, `a case with request has only name, request, expect and now; it also has ${extra.join(", ")} (put them in the request)`);
+      if (extra.length > 0) return broken(name, `a case with request has only name, request, expect and now; it also has ${extra.join(", ")} (put them in the request)`, `${at}.${extra[0] as string}`);
     }
     const described = request ?? (get("entitlement") !== undefined ? c : undefined);
-    if (described === undefined) return broken(name, "the case names no task: give task, or request: { subject, entitlement }");
+    if (described === undefined) return broken(name, "the case names no task: give task, or request: { subject, entitlement }", at);
     const spec = requestOf(described === c ? Object.fromEntries(Object.entries(c).filter(([k]) => k !== "name" && k !== "expect" && k !== "now")) : (described as Readonly<Record<string, unknown>>));
-    if (typeof spec === "string") return broken(name, spec);
+    if (typeof spec === "string") return broken(name, spec, request === undefined ? `${at}.entitlement` : `${at}.request.entitlement`);
     return { name, case: { ...spec, name, expect, ...clock } };
   });
   return { entries, problems: [] };

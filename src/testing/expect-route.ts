@@ -81,6 +81,8 @@ export interface RouteCheck {
    * negated or not, since a task that does not route cannot "not route" somewhere either.
    */
   readonly invalid?: boolean;
+  /** The expectation itself is malformed (an unknown key, a value of the wrong kind): a broken test. */
+  readonly malformed?: boolean;
   /** One line per expectation that does not hold. */
   readonly mismatches: readonly string[];
   readonly explanation: Explanation | null;
@@ -558,7 +560,7 @@ function expectationText(x: RouteExpectation): string {
  */
 export function checkRoute(world: World, ref: TaskRef, expected: RouteExpectation): RouteCheck {
   const shape = expectationProblems(expected);
-  if (shape.length > 0) return cannotCheck(shape, `cannot check the route of ${describeTaskRef(ref)}: ${shape.join("; ")}`);
+  if (shape.length > 0) return { ...cannotCheck(shape, `cannot check the route of ${describeTaskRef(ref)}: ${shape.join("; ")}`), malformed: true };
   const problems = worldProblems(world, expected);
   if (problems.length > 0) return withRoute(world, ref, cannotCheck(problems, `cannot check the route of ${describeTaskRef(ref)}: ${problems.join("; ")}`));
   return check(world, ref, `route ${expectationText(expected)}`, (e) => routeMismatches(e, expected), typeof expected.error === "string");

@@ -50,6 +50,12 @@ export interface PolicyCaseResult {
   readonly explanation: Explanation | null;
   /** The case's `expect`, as given; absent for a case that could not be read. */
   readonly expected?: RouteExpectation;
+  /**
+   * The case is malformed: not a case (no task, no `expect`, not an object), or its `expect` has an
+   * unknown key or a value of the wrong kind. A broken test, not a route that differs:
+   * `policy-sim test` exits 2 for it.
+   */
+  readonly malformed?: boolean;
   assert(): void;
 }
 
@@ -58,6 +64,7 @@ function failedCase(name: string, message: string): PolicyCaseResult {
     name,
     task: "",
     pass: false,
+    malformed: true,
     mismatches: [message],
     message: `${name}: ${message}`,
     explanation: null,
@@ -137,6 +144,7 @@ export function policyCases(world: World, cases: readonly PolicyCase[]): PolicyC
       message,
       explanation: r.explanation,
       expected: pc.expect,
+      ...(r.malformed === true ? { malformed: true } : {}),
       assert(): void {
         if (!r.pass) throw new Error(message);
       },
