@@ -600,7 +600,13 @@ export function checkApprovers(world: World, ref: TaskRef, userIds: readonly str
     const approvals = e.approvers;
     if (approvals.length === 0) return ["the selected steps have no approval step"];
     const chosen = step === "first" ? approvals.slice(0, 1) : step === "any" ? approvals : approvals.filter((a) => a.stepIndex === step);
-    if (chosen.length === 0) return [`step ${String(step)} is not an approval step`];
+    if (chosen.length === 0) {
+      const steps = e.result.steps;
+      const approvalsAt = approvals.map((a) => a.stepIndex).join(", ");
+      // A step past the route's end is told as such, not as a step of another kind.
+      const at = typeof step === "number" && step >= steps.length ? `the route has ${steps.length} step${steps.length === 1 ? "" : "s"} (0–${steps.length - 1}), no step ${step}` : `step ${String(step)} is not an approval step but ${steps[step as number]?.kind ?? "none"}`;
+      return [`${at}; its approval steps are ${approvalsAt}`];
+    }
     if (chosen.some((a) => sameSet(a.userIds, userIds))) return [];
     return chosen.map((a) => `step ${a.stepIndex} (${a.kind}) is reviewed by ${a.userIds.length > 0 ? show(a.userIds) : `nobody (${a.via})`}`);
   });

@@ -127,6 +127,9 @@ describe("route checks and their messages", () => {
     expect(checkApprovers(world, "1001", ["u-ciso", "u-sec-eng"], { step: "any" }).pass).toBe(true);
     expect(checkApprovers(world, "1001", ["u-ciso"]).mismatches).toEqual(['step 0 (manager) is reviewed by ["u-sre-lead"]']);
     expect(checkApprovers(world, "1010", ["u-ciso"]).mismatches).toEqual(["the selected steps have no approval step"]);
+    // A step past the route's end, or of another kind, is told as what it is (REPL review: step 7 was "not an approval step").
+    expect(checkApprovers(world, "1001", ["u-ciso"], { step: 7 }).mismatches).toEqual(["the route has 3 steps (0–2), no step 7; its approval steps are 0, 1"]);
+    expect(checkApprovers(world, "1001", ["u-ciso"], { step: 2 }).mismatches).toEqual(["step 2 is not an approval step but provision; its approval steps are 0, 1"]);
   });
 
   it("an unknown task or entitlement fails with the reason, never throws", () => {
