@@ -67,6 +67,26 @@ function requestOf(o: Readonly<Record<string, unknown>>): Exclude<TaskRef, strin
 /** The keys of a case itself (a described request's own keys are checked where it is read). */
 const CASE_KEYS: readonly string[] = ["name", "task", "request", "expect", "now"];
 
+/**
+ * A misspelt key of a case itself (`tsk`, `expct`, `reqest`, `nwo`), which would otherwise read as a
+ * missing one ("the case names no task"), with the key it probably meant; for case files and
+ * `policyCases` alike.
+ *
+ * @example
+ * ```ts
+ * misspeltCaseKey({ name: "a", tsk: "1001", expect: {} })?.message; // 'unknown key "tsk" in the case; did you mean "task"? (…)'
+ * ```
+ */
+export function misspeltCaseKey(c: Readonly<Record<string, unknown>>): { readonly key: string; readonly message: string } | undefined {
+  for (const k of Object.keys(c)) {
+    if (CASE_KEYS.includes(k) || SPEC_KEYS.includes(k)) continue;
+    const meant = closest(k, CASE_KEYS);
+    if (meant !== undefined && (!Object.hasOwn(c, meant) || c[meant] === undefined))
+      return { key: k, message: `unknown key "${k}" in the case; did you mean "${meant}"? (a case has ${CASE_KEYS.join(", ")})` };
+  }
+  return undefined;
+}
+
 function broken(name: string, problem: string, path: string): CaseEntry {
   return { name, problem, path };
 }
@@ -93,12 +113,8 @@ export function decodeCaseFile(doc: unknown): CaseFile {
     const get = (k: string): unknown => (Object.hasOwn(c, k) ? c[k] : undefined);
     const nameIn = get("name");
     const name = typeof nameIn === "string" && nameIn !== "" ? nameIn : `case #${i + 1}`;
-    // A misspelt key of the case itself (`expct`, `reqest`, `nwo`) would otherwise read as a missing one.
-    for (const k of Object.keys(c)) {
-      if (CASE_KEYS.includes(k) || SPEC_KEYS.includes(k)) continue;
-      const meant = closest(k, CASE_KEYS);
-      if (meant !== undefined && get(meant) === undefined) return broken(name, `unknown key "${k}" in the case; did you mean "${meant}"? (a case has ${CASE_KEYS.join(", ")})`, `${at}.${k}`);
-    }
+    const misspelt = misspeltCaseKey(c);
+    if (misspelt) return broken(name, misspelt.message, `${at}.${misspelt.key}`);
     if (get("expect") === undefined) return broken(name, "the case has no expect: say what the route should be, e.g. expect: { policy: pol-x, rule: 0 }", at);
     const expect = get("expect") as RouteExpectation;
     // The clock of this case alone (policyCases checks it): business-hours cases beside others in one file.

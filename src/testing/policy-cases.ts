@@ -3,6 +3,7 @@
  * entitlement) and the route it should take, checked against a world. `policyCases` returns one
  * result per case for `it.each`; `runPolicyCases` checks them all at once and reports.
  */
+import { misspeltCaseKey } from "./case-file.js";
 import type { Explanation } from "../explain/explain.js";
 import { describeValue } from "../codec/diagnostic.js";
 import type { TaskRef } from "../whatif/task-spec.js";
@@ -76,11 +77,14 @@ function failedCase(name: string, message: string): PolicyCaseResult {
 
 /** What makes a case unusable before its route is even built: not an object, no name, no `expect`, no task. */
 function caseProblem(c: unknown, i: number): { name: string; message: string } | undefined {
-  if (typeof c !== "object" || c === null || Array.isArray(c)) return { name: `case #${i}`, message: "a case is an object { name, task | subject + entitlement, expect }" };
+  if (typeof c !== "object" || c === null || Array.isArray(c)) return { name: `case #${i + 1}`, message: "a case is an object { name, task | subject + entitlement, expect }" };
   const o = c as Record<string, unknown>;
   const name = caseName(c, i);
   // Own keys only: a case is data (often from JSON or YAML), and `constructor` is no key of it.
   const has = (k: string): boolean => Object.hasOwn(o, k) && o[k] !== undefined;
+  // Worded as a case file's: `tsk` is a misspelt task, not a case without one.
+  const misspelt = misspeltCaseKey(o);
+  if (misspelt) return { name, message: misspelt.message };
   if (!has("expect")) return { name, message: "the case has no expect: say what the route should be, e.g. expect: { policy: \"pol-x\", rule: 0 }" };
   if (has("now") && !isRealTimestamp(o["now"])) return { name, message: `now must be an RFC 3339 timestamp such as "2026-11-23T22:30:00Z", not ${describeValue(o["now"])}` };
   if (has("task")) {
@@ -95,7 +99,8 @@ function caseProblem(c: unknown, i: number): { name: string; message: string } |
 
 function caseName(c: object, i: number): string {
   const name: unknown = (c as Record<string, unknown>)["name"];
-  return typeof name === "string" && name !== "" ? name : `case #${i}`;
+  // Counted from 1, as a case file's cases are.
+  return typeof name === "string" && name !== "" ? name : `case #${i + 1}`;
 }
 
 function refOf(c: PolicyCase): TaskRef {

@@ -302,8 +302,14 @@ describe("expectations that cannot be checked fail, with a message (issue 14.3)"
       { name: "no task", expect: { rule: 2 } },
     ] as unknown as Parameters<typeof policyCases>[1];
     const results = policyCases(world, cases);
-    expect(results.map((r) => [r.name, r.pass])).toEqual([["no expect", false], ["fine", true], ["case #2", false], ["no task", false]]);
+    expect(results.map((r) => [r.name, r.pass])).toEqual([["no expect", false], ["fine", true], ["case #3", false], ["no task", false]]);
     expect(() => results[0]?.assert()).toThrow(/no expect: the case has no expect/);
     expect(runPolicyCases(world, cases).failed).toBe(3);
+  });
+
+  it("a misspelt key of a case is named with the key meant, as a case file's is (REPL review: tsk read as a case naming no task)", () => {
+    const [r] = policyCases(world, [{ name: "bad shape", tsk: "1001", expect: { rule: 2 } }] as unknown as Parameters<typeof policyCases>[1]);
+    expect(r?.mismatches).toEqual(['unknown key "tsk" in the case; did you mean "task"? (a case has name, task, request, expect, now)']);
+    expect(r?.malformed).toBe(true);
   });
 });
