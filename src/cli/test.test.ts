@@ -271,6 +271,9 @@ describe("policy-sim test", () => {
     const obj = await run(["test", "--world", "fixtures/world.json", "o.json"], { "o.json": "{}" });
     expect(obj.code).toBe(EXIT.badInput);
     expect(obj.err).toContain("a case file is a list of cases");
+    // A file that cannot be read says why (REPL review: no reason was given).
+    const missing = await run(["test", "--world", "fixtures/world.json", "scratch-missing-cases.yaml"]);
+    expect([missing.code, missing.err]).toEqual([EXIT.badInput, expect.stringContaining("cannot read the case file scratch-missing-cases.yaml: no such file")]);
   });
 
   it("--watch runs again when a watched file changes, until Ctrl-C", async () => {

@@ -62,8 +62,10 @@ function runFile(world: World, path: string, io: CliIO): FileRun {
   let text: string;
   try {
     text = io.readFile(path);
-  } catch {
-    throw new InputFileError(`cannot read the case file ${path}`);
+  } catch (e: unknown) {
+    const code = typeof e === "object" && e !== null && "code" in e ? String(e.code) : "";
+    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : code === "EACCES" ? "permission denied" : e instanceof Error ? e.message : String(e);
+    throw new InputFileError(`cannot read the case file ${path}: ${why}`);
   }
   const decoded = decodeCaseFile(parseCaseText(path, text));
   if (decoded.problems.length > 0) throw new InputFileError(`${path}: ${decoded.problems.join("; ")}`);

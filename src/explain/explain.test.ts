@@ -4,7 +4,7 @@ import type { TraceNode, TraceOutcome } from "../cel/index.js";
 import { decide } from "../policy/decide.js";
 import { loadWorld } from "../world/load-world.js";
 import { replaceInWorld } from "../world/world.js";
-import { explainTask, type ExplainedNode } from "./explain.js";
+import { explain, explainTask, type ExplainedNode } from "./explain.js";
 import { formatExplanation } from "./format.js";
 
 const loaded = loadWorld(JSON.parse(readFileSync(new URL("../../fixtures/world.json", import.meta.url), "utf8")));
@@ -165,6 +165,26 @@ describe("a failing rule is told with the values its failing part read, and the 
     const r = e.rules.find((x) => x.policyId === "pol-prod-admin" && x.ruleIndex === 1);
     expect(r?.error).toMatch(/^CEL_INVALID_ARGUMENT: timestamp\(\) requires an RFC 3339 date-time such as "2027-03-31T00:00:00Z"/);
     expect(out).toContain('CEL_INVALID_ARGUMENT: timestamp() requires an RFC 3339 date-time such as "2027-03-31T00:00:00Z" (subject.profile.contractEnd = "2027-03-31")');
+  });
+});
+
+describe("the text leaves out what says nothing (REPL review nits)", () => {
+  it("a false field read is told by its value alone, not by the task object it was read from", () => {
+    const policy = world.index.policies.get("pol-prod-admin");
+    if (!policy?.rules) throw new Error("fixture");
+    const rule = { ...(policy.rules[0] as NonNullable<typeof policy.rules>[number]), condition: "task.isGrantPermanent" };
+    const edited = replaceInWorld(world, { policies: [{ ...policy, rules: [rule] }] });
+    const task = [...edited.tasks.values()].find((t) => t.numericId === "1001");
+    if (!task) throw new Error("fixture");
+    const out = formatExplanation(explainTask(edited, task));
+    expect(out).toMatch(/\n {7}\^+ is false\n/);
+    expect(out).not.toContain("(task = ");
+  });
+
+  it("a described subject without a name or email is shown by id once, with no empty <>", () => {
+    const r = explain(world, { subject: { id: "u-new" }, entitlement: { appId: "app-aws", id: "ent-aws-prod-admin" } });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(formatExplanation(r.value).split("\n")[1]).toBe("  subject: u-new");
   });
 });
 

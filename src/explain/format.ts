@@ -98,7 +98,8 @@ function formatRule(r: RuleExplanation, deciding: boolean, paint: Paint, verbose
       const [src, under] = caret(r.condition, node.span.start, node.span.end);
       lines.push(`       ${src}`);
       // Beside the caret, the values the culprit compared: "is false (subject.department = "Eng")".
-      const why = operandValues(t, node.id);
+      // A field read that is false tells its own value; its operand (`task` = Task("…")) says nothing more.
+      const why = node.outcome === "value" && FIELD_READ.test(node.text) ? "" : operandValues(t, node.id);
       lines.push(`       ${paint(r.error ? "33" : "31", under)} ${node.outcome === "error" ? paint("33", node.display + why) : `is ${node.display}${why}`}`);
     }
   } else if (r.error) {
@@ -179,7 +180,11 @@ export function formatExplanation(e: Explanation, options: FormatOptions = {}): 
   const name = quoted(t.displayName);
   const title = described ? `Request (not a task yet) ${name}` : `Task ${t.numericId || t.id} ${name}`;
   out.push(bold(title) + ` (${t.type || "no type"}${described ? "" : `, ${t.state}`}${t.emergencyAccess ? ", emergency access" : ""})`);
-  if (e.subject) out.push(`  subject: ${e.subject.displayName || e.subject.id} <${e.subject.email}> (${e.subject.id})`);
+  if (e.subject) {
+    // A described subject may have no name or email: no empty "<>" and no id twice.
+    const { id, displayName, email } = e.subject;
+    out.push(`  subject: ${displayName || id}${email ? ` <${email}>` : ""}${displayName ? ` (${id})` : ""}`);
+  }
   out.push(`  evaluated at ${e.now}${t.currentPolicyId ? `; the task now carries policy ${t.currentPolicyId}` : described ? "" : "; the task carries no policy yet"}`);
   // Where the task is, apart from where selection would put it: the rules below are what a Hard Reset would start.
   const at = t.currentStep;

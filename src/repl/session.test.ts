@@ -243,7 +243,11 @@ describe("simulate in the REPL", () => {
     expect(s.api.simulate({ name: "t", steps: [{ tick: "2026-11-22T10:00:00Z" }] }).ok).toBe(true);
     expect(s.depth).toBe(2);
     expect(inspect(s.api.simulate({ steps: [{ action: { type: "fly" } }] }))).toMatch(/^✗ INVALID_ARGUMENT: /);
-    expect(inspect(s.api.simulate("nope.json"))).toMatch(/^✗ INVALID_ARGUMENT: cannot read the script nope\.json/);
+    expect(inspect(s.api.simulate("nope.json"))).toBe("✗ INVALID_ARGUMENT: cannot read the script nope.json: no such file");
     expect(s.depth).toBe(2);
+    // The script's JSON as a string is read as JSON, not as a file name (REPL review: ENOENT for '{"bad json').
+    expect(inspect(s.api.simulate('{"bad json'))).toMatch(/^✗ INVALID_ARGUMENT: the script is not JSON: /);
+    expect(s.api.simulate(JSON.stringify({ name: "t2", steps: [{ tick: "2026-11-22T11:00:00Z" }] })).ok).toBe(true);
+    expect(s.depth).toBe(3);
   });
 });

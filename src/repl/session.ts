@@ -444,11 +444,20 @@ export function createSession(world: World, options: SessionOptions): ReplSessio
     },
     simulate(script) {
       let json: unknown = script;
-      if (isString(script)) {
+      // A string is a file, or the script's JSON itself when it starts as JSON does.
+      if (isString(script) && /^\s*[[{]/.test(script)) {
+        try {
+          json = JSON.parse(script) as unknown;
+        } catch (e: unknown) {
+          return failed("INVALID_ARGUMENT", `the script is not JSON: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      } else if (isString(script)) {
         try {
           json = JSON.parse(options.files.readFile(script)) as unknown;
         } catch (e: unknown) {
-          return failed("INVALID_ARGUMENT", `cannot read the script ${script}: ${e instanceof Error ? e.message : String(e)}`);
+          const code = typeof e === "object" && e !== null && "code" in e ? String(e.code) : "";
+          const why = code === "ENOENT" ? "no such file" : e instanceof Error ? e.message : String(e);
+          return failed("INVALID_ARGUMENT", e instanceof SyntaxError ? `the script ${script} is not JSON: ${why}` : `cannot read the script ${script}: ${why}`);
         }
       }
       // The REPL's world, not the one a script file names: the point is to play it on this world.
