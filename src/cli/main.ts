@@ -7,6 +7,7 @@ import { basename, dirname } from "node:path";
 import { checkWritableOnDisk } from "./check-writable.js";
 import { rememberWorld, stampBeforeRead, worldForTask } from "./world-cache.js";
 import type { CliIO, ShutdownSignal } from "./command.js";
+import { clipLongLines } from "../text/clip.js";
 
 // A reader that stops early (`policy-sim --help | head -1`) closes the pipe; what is left to write
 // has nowhere to go, so the command ends quietly instead of dying on an unhandled EPIPE.
@@ -27,7 +28,8 @@ const run: Promise<(io: CliIO) => Promise<number>> =
 
 void run.then((runWith) => runWith({
   stdout: (s) => process.stdout.write(s),
-  stderr: (s) => process.stderr.write(s),
+  // A message echoing a huge input (a 2 MB id) is clipped in the middle; --json on stdout keeps it whole.
+  stderr: (s) => process.stderr.write(clipLongLines(s)),
   readFile: (p) => readFileSync(p, "utf8"),
   writeFile(p, s) {
     mkdirSync(dirname(p), { recursive: true });

@@ -62,6 +62,11 @@ describe("the REPL session's bound functions", () => {
     expect(inspect(e)).toMatch(/^✗ NOT_FOUND: /);
     expect(inspect(api.explain(true as unknown as string))).toMatch(/^✗ INVALID_ARGUMENT: explain\("1001"\)/);
     expect(inspect(api.explain(-1))).toMatch(/^✗ INVALID_ARGUMENT: explain\("1001"\)/);
+    // An id of 100,000 characters is echoed clipped in the line shown, whole in .data.
+    const huge = api.explain("9".repeat(100_000));
+    expect(inspect(huge).length).toBeLessThan(4200);
+    expect(inspect(huge)).toContain("characters left out");
+    expect((huge.data as { message: string }).message.length).toBeGreaterThan(100_000);
   });
 
   it("explain takes the CLI's --now and --verbose as options, and refuses any other (newcomer review 3: { now } was ignored)", () => {

@@ -3,6 +3,7 @@
  * prints results through `util.inspect`, so the text goes in `util.inspect.custom` and the raw
  * object stays one `.data` away (`explain("1001").data.rules[2]`).
  */
+import { clipLongLines } from "../text/clip.js";
 import { inspect } from "node:util";
 
 /**
@@ -46,5 +47,6 @@ export class Shown<T> {
  * ```
  */
 export function failed(code: string, message: string): Shown<{ readonly code: string; readonly message: string }> {
-  return new Shown({ code, message }, `✗ ${code}: ${message}`, false);
+  // The one line shown is clipped when it echoes a huge input; `.data` keeps the whole message.
+  return new Shown({ code, message }, clipLongLines(`✗ ${code}: ${message}`), false);
 }
