@@ -107,6 +107,53 @@ export function isCelNode(x: unknown): x is CelNode {
 }
 
 /**
+ * Visits every node of a checked expression once: each node's operands (a list, a node, or a
+ * comprehension's named parts), the node a macro expanded to (`meta.alternate`) and a macro's own
+ * arguments (`meta.macro.args`). For the passes that give nodes their own evaluation after the
+ * check (presence.ts, logical.ts).
+ *
+ * @example
+ * ```ts
+ * walkCheckedAst(parsed.ast, (n) => { if (n.op === "||") count++; });
+ * ```
+ */
+export function walkCheckedAst(root: CelNode, visit: (node: CelNode, meta: NodeMeta | undefined) => void): void {
+  const stack: unknown[] = [root];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const n = stack.pop();
+    if (Array.isArray(n)) {
+      for (const x of n) stack.push(x);
+      continue;
+    }
+    if (!isCelNode(n) || seen.has(n)) continue;
+    seen.add(n);
+    const meta = (n as unknown as { readonly meta?: NodeMeta }).meta;
+    if (meta?.alternate !== undefined) stack.push(meta.alternate);
+    if (isObject(meta?.macro)) stack.push(meta.macro["args"]);
+    // A unary operator's operand (`!has(…)`, `-x`) is its args itself, not a list of them.
+    if (Array.isArray(n.args) || isCelNode(n.args)) stack.push(n.args);
+    else if (isObject(n.args)) stack.push(...Object.values(n.args));
+    visit(n, meta);
+  }
+}
+
+/**
+ * What cel-js keeps on a node after the check: its evaluation, the macro it is a call of, and the
+ * node it expanded to.
+ *
+ * @example
+ * ```ts
+ * const meta = (node as unknown as { meta?: NodeMeta }).meta;
+ * ```
+ */
+export interface NodeMeta {
+  readonly evaluate?: unknown;
+  readonly macro?: unknown;
+  readonly alternate?: unknown;
+}
+
+/**
  * The checker object passed to a macro. Checked once per call: a macro runs at check time only.
  *
  * @example

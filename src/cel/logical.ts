@@ -10,7 +10,7 @@
  * After a check, {@link markLogical} gives each `||` and `&&` node an evaluation that keeps the left
  * error; each operand is evaluated once, as before.
  */
-import { isCelNode, type CelNode } from "./internals.js";
+import { type CelNode, walkCheckedAst } from "./internals.js";
 
 interface Evaluator {
   tryEval(node: CelNode, ctx: unknown): unknown;
@@ -23,7 +23,6 @@ type Evaluate = (ev: Evaluator, ast: LogicalNode, ctx: unknown) => unknown;
 interface LogicalNode extends CelNode {
   readonly left?: CelNode;
   readonly right?: CelNode;
-  readonly meta?: { readonly evaluate?: unknown };
 }
 
 /**
@@ -38,25 +37,9 @@ interface LogicalNode extends CelNode {
  * ```
  */
 export function markLogical(root: CelNode): void {
-  const stack: unknown[] = [root];
-  const seen = new Set<object>();
-  while (stack.length > 0) {
-    const n = stack.pop();
-    if (Array.isArray(n)) {
-      for (const x of n) stack.push(x);
-      continue;
-    }
-    if (!isCelNode(n) || seen.has(n)) continue;
-    seen.add(n);
-    const meta = (n as LogicalNode).meta as { readonly macro?: unknown; readonly alternate?: unknown; readonly evaluate?: unknown } | undefined;
-    if (isCelNode(meta?.alternate)) stack.push(meta.alternate);
-    const macro = meta?.macro as { readonly args?: unknown } | undefined;
-    if (macro !== undefined && typeof macro === "object" && macro !== null) stack.push(macro.args);
-    if (Array.isArray(n.args) || isCelNode(n.args)) stack.push(n.args);
-    // A comprehension's parts are named members of its args object.
-    else if (typeof n.args === "object" && n.args !== null) stack.push(...Object.values(n.args as Record<string, unknown>));
+  walkCheckedAst(root, (n, meta) => {
     if ((n.op === "||" || n.op === "&&") && typeof meta?.evaluate === "function") n.setMeta("evaluate", leftErrorFirst(n.op === "||", meta.evaluate as Evaluate));
-  }
+  });
 }
 
 /**

@@ -13,7 +13,7 @@
 import { Duration, UnsignedInt } from "@marcbachmann/cel-js/evaluator";
 import { CelEnumValue } from "./enums.js";
 import { messageFieldsOf, messageFieldTypes } from "./environment.js";
-import { isCelNode, type CelNode } from "./internals.js";
+import { isCelNode, type CelNode, walkCheckedAst } from "./internals.js";
 
 /** What cel-js keeps of a `has()` call on its node (`meta.macro`). */
 interface HasMacro {
@@ -100,22 +100,9 @@ export function fieldPresent(value: unknown, field: string): boolean | undefined
  * ```
  */
 export function markPresence(root: CelNode): void {
-  const stack: unknown[] = [root];
-  const seen = new Set<object>();
-  while (stack.length > 0) {
-    const n = stack.pop();
-    if (Array.isArray(n)) {
-      for (const x of n) stack.push(x);
-      continue;
-    }
-    if (!isCelNode(n) || seen.has(n)) continue;
-    seen.add(n);
-    const meta = (n as unknown as { readonly meta?: { readonly macro?: unknown; readonly alternate?: unknown } }).meta;
+  walkCheckedAst(root, (_n, meta) => {
     if (meta?.macro !== undefined) mark(meta.macro as HasMacro);
-    if (meta?.alternate !== undefined) stack.push(meta.alternate);
-    // A unary operator's operand (`!has(…)`, `-x`) is its args itself, not a list of them.
-    if (Array.isArray(n.args) || isCelNode(n.args)) stack.push(n.args);
-  }
+  });
 }
 
 function mark(macro: HasMacro): void {
