@@ -21,8 +21,9 @@ describe("matches() runs on RE2", () => {
     const elapsed = performance.now() - started;
     expect(miss).toEqual({ ok: true, value: false });
     expect(hit).toEqual({ ok: true, value: true });
-    // RE2 takes a few milliseconds; the JS engine would not finish. The bound is generous for CI.
-    expect(elapsed).toBeLessThan(500);
+    // RE2 takes a few milliseconds (125–162 ms cold, under load); the JS engine would not finish in
+    // minutes. The bound only tells the two apart, with room for a loaded CI machine.
+    expect(elapsed).toBeLessThan(5000);
   });
 
   it("matches anywhere in the string unless anchored, as CEL's matches does", () => {
