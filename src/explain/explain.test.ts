@@ -181,6 +181,17 @@ describe("the text leaves out what says nothing (REPL review nits)", () => {
     expect(out).not.toContain("(task = ");
   });
 
+  it("a false exists() is told by the list it searched, not by its iteration variable's last element", () => {
+    const policy = world.index.policies.get("pol-prod-admin");
+    if (!policy?.rules) throw new Error("fixture");
+    const rule = { ...(policy.rules[0] as NonNullable<typeof policy.rules>[number]), condition: 'subject.emails.exists(k, k == "nobody@example.com")' };
+    const edited = replaceInWorld(world, { policies: [{ ...policy, rules: [rule] }] });
+    const task = [...edited.tasks.values()].find((t) => t.numericId === "1001");
+    if (!task) throw new Error("fixture");
+    const line = formatExplanation(explainTask(edited, task)).split("\n").find((l) => /^ {7}\^+ is false/.test(l));
+    expect(line).toMatch(/is false \(subject\.emails = \[[^\]]*\]\)$/);
+  });
+
   it("a described subject without a name or email is shown by id once, with no empty <>", () => {
     const r = explain(world, { subject: { id: "u-new" }, entitlement: { appId: "app-aws", id: "ent-aws-prod-admin" } });
     if (!r.ok) throw new Error(r.error.message);

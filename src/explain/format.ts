@@ -8,6 +8,7 @@ import { approversSummary } from "../workflow/approvers.js";
 import type { Explanation, ExplainedCondition, ExplainedNode, RuleExplanation } from "./explain.js";
 import { DESCRIBED_TASK_ID } from "../whatif/task-spec.js";
 import { quoted } from "../text/quoted.js";
+import { ENVIRONMENT_SPECS } from "../cel/index.js";
 
 /**
  * Options of {@link formatExplanation}.
@@ -129,6 +130,10 @@ function absorbedNote(t: ExplainedCondition, id: number): string {
   return `absorbed: ${oneLine(node.text)} failed (${node.display}) but did not decide the rule: ${because}${op} with a ${parent.display} side is ${parent.display}`;
 }
 
+/** The variables of every kind of expression; any other bare name is a comprehension's iteration variable. */
+const CONTEXT_VARIABLES: ReadonlySet<string> = new Set(Object.values(ENVIRONMENT_SPECS).flatMap((spec) => Object.keys(spec.variables)));
+const isIterationVariable = (text: string): boolean => /^[A-Za-z_]\w*$/.test(text) && !CONTEXT_VARIABLES.has(text);
+
 /** A plain field read or index (`subject.profile["level"]`): told by its value, never broken down. */
 const FIELD_READ = /^[\w.]+(?:\[(?:"[^"]*"|'[^']*'|\d+)\])*(?:\.[\w]+)*$/;
 
@@ -140,7 +145,8 @@ const FIELD_READ = /^[\w.]+(?:\[(?:"[^"]*"|'[^']*'|\d+)\])*(?:\.[\w]+)*$/;
 function operandValues(t: ExplainedCondition, id: number): string {
   const out: string[] = [];
   const seen = new Set<string>();
-  const told = (n: ExplainedNode): boolean => n.outcome === "value" && !LITERAL.test(n.text) && n.display !== n.text;
+  // An iteration variable (`k` of `exists(k, …)`) holds only the last element tried: not a value the rule read.
+  const told = (n: ExplainedNode): boolean => n.outcome === "value" && !LITERAL.test(n.text) && n.display !== n.text && !isIterationVariable(n.text);
   const add = (text: string, display: string): void => {
     if (seen.has(text)) return;
     seen.add(text);
@@ -150,6 +156,8 @@ function operandValues(t: ExplainedCondition, id: number): string {
   const visit = (parent: number, depth: number): void => {
     for (const n of t.nodes) {
       if (n.parent !== parent || !told(n)) continue;
+      // A predicate over an iteration variable (`k == "nope"`) is its last element's result, not the rule's reason.
+      if (t.nodes.some((c) => c.parent === n.id && isIterationVariable(c.text))) continue;
       // A comparison, logical operator or call, not a field read (`subject.isAdmin` is told as it is).
       const composite = (n.display === "true" || n.display === "false") && !FIELD_READ.test(n.text);
       if (composite && depth < 4 && t.nodes.some((c) => c.parent === n.id && told(c))) visit(n.id, depth + 1);
