@@ -192,6 +192,12 @@ describe("the text leaves out what says nothing (REPL review nits)", () => {
     expect(line).toMatch(/is false \(subject\.emails = \[[^\]]*\]\)$/);
   });
 
+  it("a running approval step with no one assigned says so, rather than a bare (approval)", () => {
+    const task = [...world.tasks.values()].find((t) => t.numericId === "1005");
+    if (!task) throw new Error("fixture");
+    expect(formatExplanation(explainTask(world, task)).split("\n")[3]).toMatch(/^ {2}it is at step 1 of \d+ \(approval, no one assigned to approve it\); /);
+  });
+
   it("a described subject without a name or email is shown by id once, with no empty <>", () => {
     const r = explain(world, { subject: { id: "u-new" }, entitlement: { appId: "app-aws", id: "ent-aws-prod-admin" } });
     if (!r.ok) throw new Error(r.error.message);

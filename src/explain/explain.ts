@@ -310,7 +310,17 @@ function currentStepOf(task: Task): NonNullable<Explanation["task"]["currentStep
   const p = task.policy;
   const running = p?.current;
   if (!p || !running) return null;
-  const done = p.history?.length ?? 0;
+  // The steps done in this run only: a Hard Reset keeps the earlier runs' steps in the history (with
+  // the generation they ran under), and a reset or Restart retires its steps as restarted.
+  let done = 0;
+  const history = p.history;
+  for (let i = (history?.length ?? 0) - 1; i >= 0; i--) {
+    const step = history?.at(i);
+    if (!step || step.policyGenerationId !== running.policyGenerationId) break;
+    const outcome = step.instance && "outcome" in step.instance ? step.instance.outcome : null;
+    if (outcome && typeof outcome === "object" && "kind" in outcome && outcome.kind === "restarted") break;
+    done++;
+  }
   const kind = running.instance ? (running.instance.kind === "unknown" ? running.instance.key : running.instance.kind) : "unknown";
   return { position: done + 1, of: done + 1 + (p.next?.length ?? 0), kind, approverIds: kind === "approval" ? [...(task.stepApproverIds ?? [])] : [] };
 }

@@ -196,7 +196,10 @@ export function formatExplanation(e: Explanation, options: FormatOptions = {}): 
   out.push(`  evaluated at ${e.now}${t.currentPolicyId ? `; the task now carries policy ${t.currentPolicyId}` : described ? "" : "; the task carries no policy yet"}`);
   // Where the task is, apart from where selection would put it: the rules below are what a Hard Reset would start.
   const at = t.currentStep;
-  if (at) out.push(`  it is at step ${at.position} of ${at.of} (${at.kind}${at.approverIds.length > 0 ? `, waiting on ${at.approverIds.join(", ")}` : ""}); what follows is where selection would start it now (a Hard Reset)`);
+  if (at) {
+    const waiting = at.kind !== "approval" ? "" : at.approverIds.length > 0 ? `, waiting on ${at.approverIds.join(", ")}` : ", no one assigned to approve it";
+    out.push(`  it is at step ${at.position} of ${at.of} (${at.kind}${waiting}); what follows is where selection would start it now (a Hard Reset)`);
+  }
   out.push("");
 
   if (e.resolution.ok) out.push(bold(`Policy ${e.resolution.policyId}`) + ` "${e.resolution.policyName}" — from ${e.resolution.source}`);

@@ -53,6 +53,11 @@ describe("the REPL session's bound functions", () => {
     const step = (after.data as Explanation).task.currentStep;
     expect(step?.position).toBe(2);
     expect(String(after)).toContain(`\n  it is at step 2 of 3 (${step?.kind}`);
+    // A Hard Reset starts a new run: the steps of the earlier ones, kept in the history, are not counted (diff review: "step 4 of 6").
+    for (let i = 0; i < 2; i++) {
+      expect(api.reset("1001", { as: "u-it-dir" }).ok).toBe(true);
+      expect((api.explain("1001").data as Explanation).task.currentStep).toMatchObject({ position: 1, of: 3, kind: "approval" });
+    }
   });
 
   it("explain of an unknown task, or of a non-string, is a one-line failure value", () => {
