@@ -41,12 +41,29 @@ describe("policy-sim test", () => {
     expect(r.out).toContain("   × no expect\n     → $[1]: the case has no expect");
     // A misspelt key is named at its path; a value of the wrong kind in expect is malformed too.
     const typos = await run(["test", "--world", "fixtures/world.json", "t.json", "--json"], {
-      "t.json": JSON.stringify({ cases: [{ name: "tsk", tsk: "1001", expect: { rule: 2 } }, { name: "rule two", task: "1001", expect: { rule: "two" } }] }),
+      "t.json": JSON.stringify({
+        cases: [
+          { name: "tsk", tsk: "1001", expect: { rule: 2 } },
+          { name: "rule two", task: "1001", expect: { rule: "two" } },
+          { name: "subjct", request: { subjct: "u-dev2", entitlement: "app-aws/ent-aws-prod-admin" }, expect: { rule: 2 } },
+          { name: "odd key", task: "1001", "foo.bar baz": 1, expect: { rule: 2 } },
+        ],
+      }),
     });
     expect(typos.code).toBe(EXIT.badInput);
-    const got = (JSON.parse(typos.out) as { files: { cases: { name: string; malformed?: boolean; mismatches: string[] }[] }[] }).files[0]?.cases;
-    expect(got?.map((c) => [c.name, c.malformed])).toEqual([["tsk", true], ["rule two", true]]);
+    const got = (JSON.parse(typos.out) as { files: { cases: { name: string; malformed?: boolean; path?: string; mismatches: string[] }[] }[] }).files[0]?.cases;
+    expect(got?.map((c) => [c.name, c.malformed, c.path])).toEqual([
+      ["tsk", true, "$.cases[0].tsk"],
+      ["rule two", true, "$.cases[1]"],
+      ["subjct", true, "$.cases[2]"],
+      ["odd key", true, '$.cases[3]["foo.bar baz"]'],
+    ]);
     expect(got?.[0]?.mismatches[0]).toMatch(/^\$\.cases\[0\]\.tsk: unknown key "tsk" in the case; did you mean "task"\?/);
+    expect(got?.[1]?.mismatches[0]).toMatch(/^\$\.cases\[1\]: rule must be a rule index/);
+    expect(got?.[2]?.mismatches[0]).toMatch(/^\$\.cases\[2\]: .*subjct/);
+    // An id the world lacks is a failing case (exit 1), not a malformed one.
+    const lacking = await run(["test", "--world", "fixtures/world.json", "l.json"], { "l.json": JSON.stringify([{ name: "gone", task: "9999", expect: { rule: 2 } }]) });
+    expect(lacking.code).toBe(EXIT.findings);
     expect(r.out).toContain(' ❯ c.json (3 tests | 2 failed)\n   × wrong policy\n     → policy is "pol-prod-admin", expected "pol-security-review"\n');
     // Why, in one line, without --verbose; and in --json.
     expect(r.out).toContain("       it routes: pol-prod-admin (entitlement): rule #2 of pol-prod-admin");

@@ -42,7 +42,7 @@ function parseErrorText(e: unknown, text: string): string {
 
 interface FileRun {
   readonly path: string;
-  readonly results: readonly (PolicyCaseResult | { readonly name: string; readonly pass: false; readonly malformed: true; readonly message: string; readonly mismatches: readonly string[] })[];
+  readonly results: readonly ((PolicyCaseResult & { readonly path?: string }) | { readonly name: string; readonly pass: false; readonly malformed: true; readonly path: string; readonly message: string; readonly mismatches: readonly string[] })[];
   readonly refs: readonly CoverageInput[];
   /** Why the file could not be run (not read, not JSON/YAML, not a list of cases, none). */
   readonly unusable?: string;
@@ -75,9 +75,12 @@ function runFile(world: World, path: string, io: CliIO): FileRun {
   const checked = policyCases(world, good.map((e) => e.case));
   let next = 0;
   // A case that is not one is reported where it is in the file (`$[1].tsk`), beside the others' results.
-  const results = decoded.entries.map((e) =>
-    "case" in e ? (checked[next++] as PolicyCaseResult) : { name: e.name, pass: false as const, malformed: true as const, message: `${e.name}: ${e.path}: ${e.problem}`, mismatches: [`${e.path}: ${e.problem}`] },
-  );
+  const results = decoded.entries.map((e) => {
+    if (!("case" in e)) return { name: e.name, pass: false as const, malformed: true as const, path: e.path, message: `${e.name}: ${e.path}: ${e.problem}`, mismatches: [`${e.path}: ${e.problem}`] };
+    const r = checked[next++] as PolicyCaseResult;
+    // Malformed where the kit reads it (its expect, its request, its clock): at the case's path.
+    return r.malformed === true ? { ...r, path: e.path, mismatches: r.mismatches.map((m) => `${e.path}: ${m}`) } : r;
+  });
   // Each case's own clock goes with it: coverage evaluates the rules as the case ran.
   const cases = good.map((e) => e.case);
   const refs = checked.map((r, i): CoverageInput => {
@@ -173,7 +176,7 @@ function runOnce(io: CliIO, worldPath: string, patterns: readonly string[], valu
           return {
             name: x.name,
             pass: x.pass,
-            ...("malformed" in x && x.malformed === true ? { malformed: true } : {}),
+            ...("malformed" in x && x.malformed === true ? { malformed: true, ...(x.path !== undefined ? { path: x.path } : {}) } : {}),
             mismatches: x.mismatches,
             ...(route === undefined ? {} : { route }),
             ...(expected && actual ? { expected, actual, failedKeys } : {}),

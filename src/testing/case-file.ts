@@ -17,7 +17,7 @@ import { closest } from "../text/closest.js";
  *
  * @example
  * ```ts
- * const f: CaseFile = { entries: [{ name: "c", case: { name: "c", task: "1001", expect: { rule: 2 } } }], problems: [] };
+ * const f: CaseFile = { entries: [{ name: "c", case: { name: "c", task: "1001", expect: { rule: 2 } }, path: "$[0]" }], problems: [] };
  * ```
  */
 export interface CaseFile {
@@ -31,11 +31,11 @@ export interface CaseFile {
  *
  * @example
  * ```ts
- * const ok: CaseEntry = { name: "c", case: { name: "c", task: "1001", expect: { rule: 2 } } };
+ * const ok: CaseEntry = { name: "c", case: { name: "c", task: "1001", expect: { rule: 2 } }, path: "$[0]" };
  * const bad: CaseEntry = { name: "case #2", problem: "the case has no expect", path: "$[1]" };
  * ```
  */
-export type CaseEntry = { readonly name: string; readonly case: PolicyCase } | { readonly name: string; readonly problem: string; readonly path: string };
+export type CaseEntry = { readonly name: string; readonly case: PolicyCase; readonly path: string } | { readonly name: string; readonly problem: string; readonly path: string };
 
 function isRecord(v: unknown): v is Readonly<Record<string, unknown>> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -87,6 +87,11 @@ export function misspeltCaseKey(c: Readonly<Record<string, unknown>>): { readonl
   return undefined;
 }
 
+/** A JSONPath to a member: `$[1].tsk`, or `$[1]["foo.bar baz"]` for a key that is no identifier. */
+function member(at: string, key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${at}.${key}` : `${at}[${JSON.stringify(key)}]`;
+}
+
 function broken(name: string, problem: string, path: string): CaseEntry {
   return { name, problem, path };
 }
@@ -114,7 +119,7 @@ export function decodeCaseFile(doc: unknown): CaseFile {
     const nameIn = get("name");
     const name = typeof nameIn === "string" && nameIn !== "" ? nameIn : `case #${i + 1}`;
     const misspelt = misspeltCaseKey(c);
-    if (misspelt) return broken(name, misspelt.message, `${at}.${misspelt.key}`);
+    if (misspelt) return broken(name, misspelt.message, member(at, misspelt.key));
     if (get("expect") === undefined) return broken(name, "the case has no expect: say what the route should be, e.g. expect: { policy: pol-x, rule: 0 }", at);
     const expect = get("expect") as RouteExpectation;
     // The clock of this case alone (policyCases checks it): business-hours cases beside others in one file.
@@ -127,20 +132,20 @@ export function decodeCaseFile(doc: unknown): CaseFile {
       const task = typeof taskIn === "number" ? String(taskIn) : taskIn;
       if (typeof task !== "string" || task === "") return broken(name, "task must be a task id or numericId", `${at}.task`);
       const extra = others("name", "task", "expect", "now");
-      if (extra.length > 0) return broken(name, `a case with task has only name, task, expect and now; it also has ${extra.join(", ")}`, `${at}.${extra[0] as string}`);
-      return { name, case: { name, task, expect, ...clock } };
+      if (extra.length > 0) return broken(name, `a case with task has only name, task, expect and now; it also has ${extra.join(", ")}`, member(at, extra[0] as string));
+      return { name, case: { name, task, expect, ...clock }, path: at };
     }
     const request = get("request");
     if (request !== undefined) {
       if (!isRecord(request)) return broken(name, "request must be { subject, entitlement, kind?, origin?, emergencyAccess? }", `${at}.request`);
       const extra = others("name", "request", "expect", "now");
-      if (extra.length > 0) return broken(name, `a case with request has only name, request, expect and now; it also has ${extra.join(", ")} (put them in the request)`, `${at}.${extra[0] as string}`);
+      if (extra.length > 0) return broken(name, `a case with request has only name, request, expect and now; it also has ${extra.join(", ")} (put them in the request)`, member(at, extra[0] as string));
     }
     const described = request ?? (get("entitlement") !== undefined ? c : undefined);
     if (described === undefined) return broken(name, "the case names no task: give task, or request: { subject, entitlement }", at);
     const spec = requestOf(described === c ? Object.fromEntries(Object.entries(c).filter(([k]) => k !== "name" && k !== "expect" && k !== "now")) : (described as Readonly<Record<string, unknown>>));
     if (typeof spec === "string") return broken(name, spec, request === undefined ? `${at}.entitlement` : `${at}.request.entitlement`);
-    return { name, case: { ...spec, name, expect, ...clock } };
+    return { name, case: { ...spec, name, expect, ...clock }, path: at };
   });
   return { entries, problems: [] };
 }

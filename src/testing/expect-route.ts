@@ -516,7 +516,11 @@ function check(world: unknown, ref: TaskRef, wanted: string, mismatches: (e: Exp
   // Through the one path that builds tasks for explain and case files alike: a string subject is
   // that user of the world, an unknown one NOT_FOUND.
   const built = taskInWorld(world, ref);
-  if (!built.ok) return cannotCheck([built.error.message], `expected ${what} to ${wanted}, but the task cannot be built: ${built.error.message}`);
+  if (!built.ok) {
+    const cannot = cannotCheck([built.error.message], `expected ${what} to ${wanted}, but the task cannot be built: ${built.error.message}`);
+    // A described request that is malformed (a misspelt key, an unknown kind) is a broken test; an id the world lacks is not.
+    return built.error.code === "INVALID_ARGUMENT" ? { ...cannot, malformed: true } : cannot;
+  }
   try {
     const e = explainTask(built.value.world, built.value.task);
     const text = formatExplanation(e);
