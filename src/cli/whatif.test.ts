@@ -169,6 +169,10 @@ describe("whatIfBinding (the REPL's whatIf)", () => {
     expect(said(5)).toMatch(/^✗ INVALID_ARGUMENT: the options are an object such as \{ state: "all", type: "grant" \}, not 5/);
     expect(said(["all"])).toMatch(/^✗ INVALID_ARGUMENT: the options are an object/);
     expect(said({ type: 5 })).toBe("✗ INVALID_ARGUMENT: type is a string or a list of strings, not 5");
+    // A key that only looks like an alias through Object.prototype gets no odd suggestion; inherited options are not options.
+    expect(said({ constructor: "x" })).toMatch(/^✗ INVALID_ARGUMENT: unknown option "constructor" \(whatIf takes/);
+    expect(String(whatIfBinding(loaded.value, withoutRule2(), Object.create({ state: "closed" })))).toMatch(/^Scope: open tasks\n/);
+    expect(String(whatIfBinding(loaded.value, withoutRule2(), { state: "all", type: undefined }))).toMatch(/^Scope: tasks in any state\n/);
     // None, undefined or null: the CLI's defaults (open tasks of every type).
     for (const none of [undefined, null, {}]) expect(String(whatIfBinding(loaded.value, withoutRule2(), none))).toMatch(/^Scope: open tasks\n/);
   });

@@ -68,14 +68,17 @@ const SCOPE_ALIASES: Readonly<Record<string, (typeof SCOPE_KEYS)[number]>> = {
 function replScopeValues(options: unknown): Record<string, unknown> {
   if (options === undefined || options === null) return {};
   if (typeof options !== "object" || Array.isArray(options)) throw new CliInputError(`the options are an object such as { state: "all", type: "grant" }, not ${JSON.stringify(options) ?? String(options)}`);
-  const values = options as Record<string, unknown>;
-  for (const [k, v] of Object.entries(values)) {
+  // Own keys only (an inherited `state` is no option given), and a key set to undefined is not given.
+  const values: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(options as Record<string, unknown>)) {
+    if (v === undefined) continue;
     if (!(SCOPE_KEYS as readonly string[]).includes(k)) {
-      const meant = SCOPE_ALIASES[k] ?? closest(k, SCOPE_KEYS);
+      const meant = (Object.hasOwn(SCOPE_ALIASES, k) ? SCOPE_ALIASES[k] : undefined) ?? closest(k, SCOPE_KEYS);
       throw new CliInputError(`unknown option "${k}"${meant ? `; did you mean "${meant}"?` : ""} (whatIf takes ${SCOPE_KEYS.join(", ")})`);
     }
     const ok = typeof v === "string" || (Array.isArray(v) && v.every((x) => typeof x === "string"));
     if (!ok) throw new CliInputError(`${k} is a string or a list of strings, not ${JSON.stringify(v) ?? String(v)}`);
+    values[k] = v;
   }
   return values;
 }
