@@ -139,6 +139,21 @@ function tokenText(offset: number, fingerprint: string, after: string | undefine
   return `${body}:${hashText(body)}`;
 }
 
+/**
+ * The page token {@link pageOf} issues: the next page starts at `offset`, or after the item `after`
+ * names. The check in it finds a damaged token, not a made-up one: anyone may write a token, so
+ * what it names is checked where it is used (a task search places a page only by a task the
+ * caller may read).
+ *
+ * @example
+ * ```ts
+ * pageToken(10, bodyFingerprint({}, "tasks"), "task-1"); // what a search's first page of 10 would answer
+ * ```
+ */
+export function pageToken(offset: number, fingerprint: string, after?: string): string {
+  return toToken(tokenText(offset, fingerprint, after));
+}
+
 function readToken(value: unknown, field: string, fingerprint: string): Result<{ readonly offset: number; readonly after?: string }, HttpFailure> {
   if (value === undefined || value === null || value === "") return ok({ offset: 0 });
   if (typeof value !== "string") return invalidPaging(`${field} must be a string`, field);

@@ -13,6 +13,15 @@ describe("clipLongLines (REPL review: a 2 MB id made a 2 MB error line)", () => 
     expect(second).toBe("second line");
   });
 
+  it("never cuts between the halves of a surrogate pair", () => {
+    for (const text of ["a" + "😀".repeat(3000), "😀".repeat(3000), "ab" + "😀".repeat(3000) + "c"]) {
+      const out = clipLongLines(text, 101);
+      // No lone surrogate: each high one followed by a low one, each low one preceded by a high one.
+      expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(out)).toBe(false);
+      expect(out).toContain("characters left out");
+    }
+  });
+
   it("keeps every line at most the limit plus its note, and the start and end of each", () => {
     fc.assert(
       fc.property(fc.array(fc.string({ maxLength: 300 }), { maxLength: 5 }), fc.integer({ min: 10, max: 120 }), (lines, max) => {

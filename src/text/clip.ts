@@ -4,6 +4,9 @@
  * the REPL's one-line failures; data (`--json`, `.data`) keeps every character.
  */
 
+const isHigh = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
+const isLow = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
+
 /** The longest line shown whole. */
 export const MAX_SHOWN_LINE = 4000;
 
@@ -22,10 +25,12 @@ export function clipLongLines(text: string, max = MAX_SHOWN_LINE): string {
     .split("\n")
     .map((line) => {
       if (line.length <= max) return line;
-      const head = Math.floor(max * 0.75);
-      const tail = Math.max(0, max - head);
-      const cut = line.length - head - tail;
-      return `${line.slice(0, head)} … (${cut.toLocaleString("en-US")} characters left out) … ${line.slice(line.length - tail)}`;
+      // Never between the two halves of a surrogate pair (an emoji would print as U+FFFD).
+      let head = Math.floor(max * 0.75);
+      if (isHigh(line.charCodeAt(head - 1))) head--;
+      let from = line.length - Math.max(0, max - Math.floor(max * 0.75));
+      if (isLow(line.charCodeAt(from))) from++;
+      return `${line.slice(0, head)} … (${(from - head).toLocaleString("en-US")} characters left out) … ${line.slice(from)}`;
     })
     .join("\n");
 }

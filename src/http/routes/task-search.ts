@@ -534,12 +534,14 @@ function sortTasks(found: Task[], sort: TaskSort | undefined): void {
  * the page starts at the first task found that sorts after it, by the search's order and then
  * world order, as the found tasks are sorted.
  */
-function taskCursor(world: World, sort: TaskSort | undefined): Cursor<Task> {
+function taskCursor(world: World, caller: User, sort: TaskSort | undefined): Cursor<Task> {
   return {
     idOf: (t) => t.id,
     after: (id, items) => {
       const last = world.tasks.get(id);
-      if (last === undefined) return undefined;
+      // Only a task the caller may read places the page: a made-up token naming a hidden task would
+      // otherwise tell that it exists, and where it sorts.
+      if (last === undefined || !canRead(relationTo(world, last, caller))) return undefined;
       const ordinal = new Map<string, number>();
       let i = 0;
       for (const t of world.tasks.values()) ordinal.set(t.id, i++);
@@ -584,7 +586,7 @@ export function searchTasks(world: World, caller: User, body: Body): Read {
   const sort = taskSort(world, sortBy);
   sortTasks(found, sort);
 
-  const p = pageOf(found, page, taskCursor(world, sort));
+  const p = pageOf(found, page, taskCursor(world, caller, sort));
   const list: JsonValue[] = [];
   const expanded: JsonValue[] = [];
   for (const task of p.list) {
