@@ -517,7 +517,11 @@ function check(world: unknown, ref: TaskRef, wanted: string, mismatches: (e: Exp
   // that user of the world, an unknown one NOT_FOUND.
   const built = taskInWorld(world, ref);
   if (!built.ok) {
-    const cannot = cannotCheck([built.error.message], `expected ${what} to ${wanted}, but the task cannot be built: ${built.error.message}`);
+    const cannot = {
+      ...cannotCheck([built.error.message], `expected ${what} to ${wanted}, but the task cannot be built: ${built.error.message}`),
+      // Negated, the message says what was asserted: not to route there.
+      negatedMessage: `expected ${what} not to ${wanted}, but the task cannot be built: ${built.error.message}`,
+    };
     // A described request that is malformed (a misspelt key, an unknown kind) is a broken test; an id the world lacks is not.
     return built.error.code === "INVALID_ARGUMENT" ? { ...cannot, malformed: true } : cannot;
   }

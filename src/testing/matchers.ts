@@ -73,7 +73,7 @@ function result(ctx: MatcherContext | undefined, received: unknown, run: (world:
   const c = run(received);
   // A check that cannot be made fails whether negated or not: `.not.toRoute(t, {})` is a mistake
   // too, and so is `.not.toRoute` of a request naming a user who does not exist.
-  if (c.invalid === true) return { pass: isNot, message: () => c.message };
+  if (c.invalid === true) return { pass: isNot, message: () => (isNot ? c.negatedMessage : c.message) };
   return { pass: c.pass, message: () => (isNot ? c.negatedMessage : c.message) };
 }
 

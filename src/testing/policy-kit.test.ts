@@ -134,6 +134,8 @@ describe("route checks and their messages", () => {
 
   it("an unknown task or entitlement fails with the reason, never throws", () => {
     expect(checkRoute(world, "nope", { rule: 0 }).message).toContain('the task cannot be built: task "nope" not found');
+    // Negated, it fails too (a task that does not route cannot "not route" either), saying what was asserted (REPL review).
+    expect(() => expect(world).not.toRoute("nope", { rule: 0 })).toThrow(/^expected task "?nope"? not to route \{ rule: 0 \}, but the task cannot be built: task "nope" not found/);
     expect(checkRoute(world, { subject: "u-dev2", entitlement: { appId: "app-aws", id: "ent-x" } }, { rule: 0 }).message).toContain('entitlement "ent-x" of app "app-aws" does not exist');
   });
 });
