@@ -60,6 +60,15 @@ describe("the REPL session's bound functions", () => {
     }
   });
 
+  it("explain of a described request takes the entitlement as app-id/entitlement-id, as the CLI and case files do (REPL review)", () => {
+    const { api } = createSession(world, { files: files() });
+    const short = api.explain({ subject: "u-dev2", entitlement: "app-aws/ent-aws-prod-admin" } as never);
+    const long = api.explain({ subject: "u-dev2", entitlement: { appId: "app-aws", id: "ent-aws-prod-admin" } });
+    expect(short.ok).toBe(true);
+    expect(String(short)).toBe(String(long));
+    expect(inspect(api.explain({ subject: "u-dev2", entitlement: "ent-aws-prod-admin" } as never))).toMatch(/^✗ INVALID_ARGUMENT: entitlement must be \{ appId, id \}/);
+  });
+
   it("explain of an unknown task, or of a non-string, is a one-line failure value", () => {
     const { api } = createSession(world, { files: files() });
     const e = api.explain("9999");

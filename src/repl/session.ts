@@ -158,7 +158,7 @@ export interface ReplSession {
 
 const HELP_ENTRIES: readonly (readonly [string, string])[] = [
   ['explain("1001")', "why the task routes where it does (.data: the Explanation)"],
-  ['explain({ subject: "u-dev2", entitlement: { appId, id } })', "how a request that does not exist yet would route"],
+  ['explain({ subject: "u-dev2", entitlement: "app-aws/ent-aws-prod-admin" })', "how a request that does not exist yet would route (or entitlement: { appId, id })"],
   ['explain("1001", { now: "2026-11-23T22:30:00Z", verbose: true })', "…at another time (the world is not changed), every value shown"],
   ['reset("1022", { as: "u-it-dir", comment })', "Hard Reset on the current world (.data: { response, events })"],
   ['comment("1001", "text", { as: "u-…" })', "post a comment on the current world"],
@@ -194,6 +194,18 @@ function errorText(e: SimError): Shown<Failure> {
 }
 
 const isString = (v: unknown): v is string => typeof v === "string";
+
+/**
+ * A described request's `entitlement: "app-aws/ent-x"`, as the CLI's `--entitlement` and case files
+ * write it, read as `{ appId, id }`; anything else as given (the library says what is wrong with it).
+ */
+function shorthandEntitlement(request: HypotheticalRequest): HypotheticalRequest {
+  const e: unknown = request.entitlement;
+  if (typeof e !== "string") return request;
+  const slash = e.indexOf("/");
+  if (slash <= 0 || slash === e.length - 1) return request;
+  return { ...request, entitlement: { appId: e.slice(0, slash), id: e.slice(slash + 1) } };
+}
 
 /** A task given by id or numeric id: a string, or a whole number typed without quotes (`explain(1001)`). */
 const taskRef = (v: unknown): string | undefined => (typeof v === "string" ? v : typeof v === "number" && Number.isSafeInteger(v) && v >= 0 ? String(v) : undefined);
@@ -344,7 +356,7 @@ export function createSession(world: World, options: SessionOptions): ReplSessio
   const api: ReplApi = {
     explain(given, raw) {
       const isRequest = typeof given === "object" && given !== null && !Array.isArray(given);
-      const taskId = isRequest ? given : taskRef(given);
+      const taskId = isRequest ? shorthandEntitlement(given) : taskRef(given);
       if (taskId === undefined)
         return failed("INVALID_ARGUMENT", 'explain("1001"), or explain({ subject: "u-dev2", entitlement: { appId: "app-aws", id: "ent-aws-prod-admin" } }) for a request that does not exist yet');
       const o = explainOptions(raw);
