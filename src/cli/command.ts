@@ -190,8 +190,16 @@ export function printJson(io: CliIO, value: unknown): void {
   io.stdout(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-// fs errors read "ENOENT: no such file or directory, open 'x'"; the code alone says it better.
-function readProblem(e: unknown): string {
+/**
+ * Why a file could not be read, in words: fs errors read "ENOENT: no such file or directory, open
+ * 'x'"; the code alone says it better.
+ *
+ * @example
+ * ```ts
+ * readProblem(Object.assign(new Error("ENOENT: …"), { code: "ENOENT" })); // "no such file"
+ * ```
+ */
+export function readProblem(e: unknown): string {
   const code = typeof e === "object" && e !== null && "code" in e ? String(e.code) : "";
   if (code === "ENOENT") return "no such file";
   if (code === "EISDIR") return "it is a directory";

@@ -10,7 +10,7 @@ import { type PolicyCaseResult, policyCases } from "../testing/policy-cases.js";
 import { EXPECTATION_KEYS, failedRules, failedRulesLine, routeActuals, routeLine, routeMismatches, type RouteExpectation } from "../testing/expect-route.js";
 import { type CoverageInput, formatCoverage, ruleCoverage } from "../whatif/coverage.js";
 import type { World } from "../world/world.js";
-import { CliInputError, type CliIO, type Command, EXIT, InputFileError, printJson, readWorld, str, worldAtClock } from "./command.js";
+import { CliInputError, type CliIO, type Command, EXIT, InputFileError, printJson, readProblem, readWorld, str, worldAtClock } from "./command.js";
 import { expandGlobs, globRoot, isGlob } from "./glob.js";
 
 /** How a case file's text is parsed: YAML for `.yaml`/`.yml`, JSON otherwise. */
@@ -63,9 +63,7 @@ function runFile(world: World, path: string, io: CliIO): FileRun {
   try {
     text = io.readFile(path);
   } catch (e: unknown) {
-    const code = typeof e === "object" && e !== null && "code" in e ? String(e.code) : "";
-    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : code === "EACCES" ? "permission denied" : e instanceof Error ? e.message : String(e);
-    throw new InputFileError(`cannot read the case file ${path}: ${why}`);
+    throw new InputFileError(`cannot read the case file ${path}: ${readProblem(e)}`);
   }
   const decoded = decodeCaseFile(parseCaseText(path, text));
   if (decoded.problems.length > 0) throw new InputFileError(`${path}: ${decoded.problems.join("; ")}`);

@@ -62,7 +62,7 @@ export interface PageRequest {
  *
  * @example
  * ```ts
- * const byId: Cursor<Task> = { idOf: (t) => t.id, after: (id, items) => firstAfter(items, world.tasks.get(id)) };
+ * const byId: Cursor<User> = { idOf: (u) => u.id }; // a page continues after the last user served, where it still is
  * ```
  */
 export interface Cursor<T> {

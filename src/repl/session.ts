@@ -25,6 +25,7 @@ import { loadWorld } from "../world/load-world.js";
 import { saveWorld } from "../world/save-world.js";
 import { findTask, replaceInWorld, taskNames, type World } from "../world/world.js";
 import { formatFinding, lintDocuments, lintWorld, type LintedPolicy } from "../cli/lint.js";
+import { readProblem } from "../cli/command.js";
 import { failed, Shown } from "./show.js";
 
 /**
@@ -291,8 +292,7 @@ export function readWorldFile(files: Pick<SessionFiles, "readFile">, path: strin
   try {
     json = JSON.parse(files.readFile(path)) as unknown;
   } catch (e: unknown) {
-    const code = typeof e === "object" && e !== null && "code" in e ? String(e.code) : "";
-    const why = code === "ENOENT" ? "no such file" : e instanceof Error ? e.message : String(e);
+    const why = readProblem(e);
     return { ok: false, error: e instanceof SyntaxError ? `${path} is not JSON: ${why}` : `cannot read ${path}: ${why}` };
   }
   const loaded = loadWorld(json);
@@ -467,8 +467,7 @@ export function createSession(world: World, options: SessionOptions): ReplSessio
         try {
           json = JSON.parse(options.files.readFile(script)) as unknown;
         } catch (e: unknown) {
-          const code = typeof e === "object" && e !== null && "code" in e ? String(e.code) : "";
-          const why = code === "ENOENT" ? "no such file" : e instanceof Error ? e.message : String(e);
+          const why = readProblem(e);
           return failed("INVALID_ARGUMENT", e instanceof SyntaxError ? `the script ${script} is not JSON: ${why}` : `cannot read the script ${script}: ${why}`);
         }
       }

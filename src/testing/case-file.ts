@@ -10,6 +10,7 @@ import { type EntitlementSpec, SPEC_KEYS, type TaskRef, type TaskSpec } from "..
 import type { PolicyCase } from "./policy-cases.js";
 import type { RouteExpectation } from "./expect-route.js";
 import { closest } from "../text/closest.js";
+import { pathKey } from "../codec/diagnostic.js";
 
 /**
  * A decoded case file: the cases (malformed ones kept, so they fail with their reason) and the
@@ -87,11 +88,6 @@ export function misspeltCaseKey(c: Readonly<Record<string, unknown>>): { readonl
   return undefined;
 }
 
-/** A JSONPath to a member: `$[1].tsk`, or `$[1]["foo.bar baz"]` for a key that is no identifier. */
-function member(at: string, key: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${at}.${key}` : `${at}[${JSON.stringify(key)}]`;
-}
-
 function broken(name: string, problem: string, path: string): CaseEntry {
   return { name, problem, path };
 }
@@ -119,7 +115,7 @@ export function decodeCaseFile(doc: unknown): CaseFile {
     const nameIn = get("name");
     const name = typeof nameIn === "string" && nameIn !== "" ? nameIn : `case #${i + 1}`;
     const misspelt = misspeltCaseKey(c);
-    if (misspelt) return broken(name, misspelt.message, member(at, misspelt.key));
+    if (misspelt) return broken(name, misspelt.message, pathKey(at, misspelt.key));
     if (get("expect") === undefined) return broken(name, "the case has no expect: say what the route should be, e.g. expect: { policy: pol-x, rule: 0 }", at);
     const expect = get("expect") as RouteExpectation;
     // The clock of this case alone (policyCases checks it): business-hours cases beside others in one file.
@@ -132,14 +128,14 @@ export function decodeCaseFile(doc: unknown): CaseFile {
       const task = typeof taskIn === "number" ? String(taskIn) : taskIn;
       if (typeof task !== "string" || task === "") return broken(name, "task must be a task id or numericId", `${at}.task`);
       const extra = others("name", "task", "expect", "now");
-      if (extra.length > 0) return broken(name, `a case with task has only name, task, expect and now; it also has ${extra.join(", ")}`, member(at, extra[0] as string));
+      if (extra.length > 0) return broken(name, `a case with task has only name, task, expect and now; it also has ${extra.join(", ")}`, pathKey(at, extra[0] as string));
       return { name, case: { name, task, expect, ...clock }, path: at };
     }
     const request = get("request");
     if (request !== undefined) {
       if (!isRecord(request)) return broken(name, "request must be { subject, entitlement, kind?, origin?, emergencyAccess? }", `${at}.request`);
       const extra = others("name", "request", "expect", "now");
-      if (extra.length > 0) return broken(name, `a case with request has only name, request, expect and now; it also has ${extra.join(", ")} (put them in the request)`, member(at, extra[0] as string));
+      if (extra.length > 0) return broken(name, `a case with request has only name, request, expect and now; it also has ${extra.join(", ")} (put them in the request)`, pathKey(at, extra[0] as string));
     }
     const described = request ?? (get("entitlement") !== undefined ? c : undefined);
     if (described === undefined) return broken(name, "the case names no task: give task, or request: { subject, entitlement }", at);
